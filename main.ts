@@ -1,0 +1,264 @@
+/**
+ * The one program: `agent`, `token-service`, `demo`, `keys create`, `openapi`, `--version`.
+ * Only this file reads the environment and calls `Deno.serve`; everything else is injected.
+ * Run `deno run -A main.ts help` for usage.
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { createRemoteJWKSet, type JWTVerifyGetKey } from "jose";
+import {
+  AGENT_ENV,
+  AgentConfig,
+  DEFAULT_AGENT_PORT,
+  defaultDataDir,
+  loadConfig,
+  TOKEN_ENV,
+  TokenServiceConfig,
+} from "./src/config.ts";
+import { systemClock } from "./src/clock.ts";
+import { buildAgentOpenApi, buildTokenOpenApi } from "./src/contract/openapi.ts";
+import { jsonLogger, type Logger } from "./src/log.ts";
+import { createAgentApp } from "./src/agent/app.ts";
+import { readAgentFile } from "./src/agent/agent_file.ts";
+import { systemBrowserOpener } from "./src/agent/browser.ts";
+import { createTestPortal } from "./src/portal/test/adapter.ts";
+import { createTokenApp } from "./src/token/app.ts";
+import { createApiKey } from "./src/token/api_keys.ts";
+import { loadKeyRing } from "./src/token/signer.ts";
+import { SqliteTokenStore } from "./src/token/sqlite_store.ts";
+import type { TokenStore } from "./src/token/store.ts";
+import { VERSION } from "./src/version.ts";
+
+const USAGE = `svc-filing ${VERSION} — local filing agent and token service
+
+Usage:
+  main.ts demo                         token service + agent on loopback, a fresh test key, examples
+  main.ts agent [--port N] [--token-service URL] [--data-dir DIR]
+  main.ts token-service [--port N] [--data-dir DIR] [--min-agent-version X.Y.Z]
+  main.ts keys create --mode test|live [--eik EIK]... [--integrator ID] [--label TEXT]
+  main.ts openapi [--service agent|token]
+  main.ts --version
+
+Environment: SVC_DATA_DIR, SVC_AGENT_PORT, SVC_TOKEN_SERVICE_URL, SVC_TOKEN_PORT,
+SVC_DATABASE_URL, SVC_MIN_AGENT_VERSION, SVC_CONFIRM_TIMEOUT_SECONDS, SVC_OPEN_BROWSER=never,
+SVC_LOG_LEVEL. See README.md.`;
+
+const env = (): Record<string, string | undefined> => Deno.env.toObject();
+const dataDirDefault = () => defaultDataDir(Deno.build.os, env());
+
+function fail(msg: string, code = 2): never {
+  console.error(msg);
+  Deno.exit(code);
+}
+
+async function openTokenStore(dataDir: string): Promise<TokenStore> {
+  await mkdir(dataDir, { recursive: true });
+  const store = new SqliteTokenStore(join(dataDir, "token-service.sqlite"));
+  await store.migrate();
+  return store;
+}
+
+/** Serve on 127.0.0.1, trying `port`..`port+9` when the first is taken (0 = any free port). */
+function serveLoopback(
+  handler: Deno.ServeHandler,
+  port: number,
+  hostname = "127.0.0.1",
+  fallback = 10,
+): Deno.HttpServer<Deno.NetAddr> {
+  let last: unknown;
+  for (let p = port, i = 0; i < (port === 0 ? 1 : fallback); i++, p++) {
+    try {
+      return Deno.serve({ hostname, port: p, onListen: () => {} }, handler);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AddrInUse)) throw e;
+      last = e;
+    }
+  }
+  throw last;
+}
+
+/** Start the token service; returns its server and URL. */
+async function startTokenService(cfg: TokenServiceConfig, log: Logger) {
+  const store = await openTokenStore(cfg.dataDir);
+  let ring = await loadKeyRing(store, systemClock.now());
+  let issuer = cfg.issuer ?? "";
+  const app = createTokenApp({
+    store,
+    keyRing: () => ring,
+    clock: systemClock,
+    get config() {
+      return { issuer, audience: cfg.audience, minAgentVersion: cfg.minAgentVersion ?? null };
+    },
+    log: (m, f) => log("error", m, f),
+  });
+  const server = serveLoopback(app.fetch, cfg.port, cfg.host, cfg.port === 0 ? 1 : 1);
+  const url = `http://${cfg.host}:${server.addr.port}`;
+  if (!issuer) issuer = url;
+  // Pick up rotations made by other instances or the admin CLI.
+  const reload = setInterval(async () => {
+    try {
+      ring = await loadKeyRing(store, systemClock.now());
+    } catch (e) {
+      log("warn", "could not reload signing keys", { error: String(e) });
+    }
+  }, 30_000);
+  Deno.unrefTimer(reload);
+  return { server, url, store };
+}
+
+/** Start the agent; returns its server and URL. */
+async function startAgent(cfg: AgentConfig, log: Logger) {
+  await mkdir(cfg.dataDir, { recursive: true });
+  const file = await readAgentFile(cfg.dataDir);
+  const getKey: JWTVerifyGetKey = createRemoteJWKSet(
+    new URL("/.well-known/jwks.json", cfg.tokenServiceUrl),
+    { cooldownDuration: 5_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 3_000 },
+  );
+  let port = cfg.port;
+  const { app } = createAgentApp({
+    clock: systemClock,
+    log,
+    verifier: { getKey, issuer: cfg.issuer ?? cfg.tokenServiceUrl.replace(/\/$/, ""), audience: cfg.audience },
+    senders: file.senders,
+    portals: { test: createTestPortal({ now: () => new Date(systemClock.now()) }) },
+    openBrowser: cfg.openBrowser === "never" ? () => {} : systemBrowserOpener(log),
+    port: () => port,
+    confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
+  });
+  const server = serveLoopback(app.fetch, cfg.port);
+  port = server.addr.port;
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [cmd, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      port: { type: "string" },
+      "data-dir": { type: "string" },
+      "token-service": { type: "string" },
+      "min-agent-version": { type: "string" },
+      mode: { type: "string" },
+      eik: { type: "string", multiple: true },
+      integrator: { type: "string" },
+      label: { type: "string" },
+      service: { type: "string" },
+      version: { type: "boolean" },
+    },
+  });
+  const e = env();
+  const logLevel = (e.SVC_LOG_LEVEL as "info" | undefined) ?? "info";
+  const log = jsonLogger(undefined, logLevel);
+  switch (cmd) {
+    case "--version":
+    case "version":
+      console.log(VERSION);
+      return;
+    case undefined:
+    case "help":
+    case "--help":
+      console.log(USAGE);
+      return;
+    case "openapi": {
+      const doc = values.service === "token" ? buildTokenOpenApi(VERSION) : buildAgentOpenApi(VERSION);
+      console.log(JSON.stringify(doc, null, 2));
+      return;
+    }
+    case "token-service": {
+      const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, { SVC_DATA_DIR: dataDirDefault(), ...e }, {
+        port: values.port,
+        dataDir: values["data-dir"],
+        minAgentVersion: values["min-agent-version"],
+      });
+      const { url } = await startTokenService(cfg, log);
+      console.log(`Token service: ${url}`);
+      return;
+    }
+    case "agent": {
+      const cfg = loadConfig(AgentConfig, AGENT_ENV, { SVC_DATA_DIR: dataDirDefault(), ...e }, {
+        port: values.port,
+        dataDir: values["data-dir"],
+        tokenServiceUrl: values["token-service"],
+      });
+      const { url } = await startAgent(cfg, log);
+      console.log(`Agent: ${url}`);
+      return;
+    }
+    case "keys": {
+      if (positionals[0] !== "create") fail("Usage: keys create --mode test|live [--eik EIK]...");
+      const mode = values.mode;
+      if (mode !== "test" && mode !== "live") fail("keys create: --mode must be test or live");
+      const bad = (values.eik ?? []).filter((x) => !/^[0-9]{9,13}$/.test(x));
+      if (bad.length) fail(`keys create: --eik must be 9 to 13 digits: ${bad.join(", ")}`);
+      const dataDir = values["data-dir"] ?? e.SVC_DATA_DIR ?? dataDirDefault();
+      const store = await openTokenStore(dataDir);
+      const { secret, record } = await createApiKey(store, {
+        mode,
+        now: systemClock.now(),
+        integratorId: values.integrator,
+        label: values.label ?? null,
+        allowedEiks: values.eik?.length ? values.eik : null,
+      });
+      await store.close();
+      console.log(secret);
+      console.error(
+        `Key ${record.id} (${mode}) created; expires ${
+          record.expiresAt ? new Date(record.expiresAt).toISOString() : "never"
+        }. The secret above is shown once.`,
+      );
+      return;
+    }
+    case "demo": {
+      const base = values["data-dir"] ?? await Deno.makeTempDir({ prefix: "svc-demo-" });
+      const quiet = jsonLogger(undefined, "warn");
+      const ts = await startTokenService(
+        TokenServiceConfig.parse({ port: 0, dataDir: join(base, "token-service") }),
+        quiet,
+      );
+      const agent = await startAgent(
+        AgentConfig.parse({
+          port: Number(values.port ?? e.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT),
+          dataDir: join(base, "agent"),
+          tokenServiceUrl: ts.url,
+          openBrowser: e.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
+        }),
+        log,
+      );
+      const { secret } = await createApiKey(ts.store, { mode: "test", now: systemClock.now(), label: "demo" });
+      console.log(`Token service: ${ts.url}`);
+      console.log(`Agent: ${agent.url}`);
+      console.log(`Test key: ${secret}`);
+      console.log(demoExample(ts.url, agent.url, secret));
+      return;
+    }
+    default:
+      fail(`Unknown command "${cmd}".\n\n${USAGE}`);
+  }
+}
+
+function demoExample(tokenUrl: string, agentUrl: string, key: string): string {
+  const token = (typeId: string, body: string) =>
+    `TOKEN=$(curl -s ${tokenUrl}/api/v1/tokens/issue -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '${body}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`;
+  return [
+    "",
+    "Example 1 — the catalog of portal services (no sender confirmation needed); paste as one line:",
+    `${token("nap_catalog", '{"typeId":"nap_catalog"}')} && curl -s ${agentUrl}/api/v1/operations/nap_catalog -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"filter":"ДДС"}'`,
+    "",
+    "Example 2 — debts and payments of a company (acts in a sender's name: the agent opens a",
+    "confirmation page in your browser; if none opens, open the URL the agent logs):",
+    `${token("debt_payments", '{"typeId":"debt_payments","eik":"121212121"}')} && curl -s ${agentUrl}/api/v1/operations/debt_payments -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -H "X-Svc-Batch-Id: $(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)" -d '{"eik":"121212121","year":2025}'`,
+    "",
+    `OpenAPI: ${agentUrl}/api/v1/openapi.json    Stop with Ctrl+C.`,
+  ].join("\n");
+}
+
+if (import.meta.main) {
+  const args = Deno.args[0] === "--version" ? ["--version"] : Deno.args;
+  main(args).catch((err) => fail(err instanceof Error ? err.message : String(err), 1));
+}
+

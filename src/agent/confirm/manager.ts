@@ -1,0 +1,265 @@
+/**
+ * The sender confirmation state machine of interface-spec.md § States and transitions:
+ * no confirmation held → dialog shown → batch confirmed (10 minutes) | batch refused (decline or
+ * time-out; later requests of the batch get SENDER_NOT_CHOSEN at once, no new dialog).
+ * Concurrent requests of one batch share one dialog. A batch is keyed by the token's
+ * integrator, mode and the `X-Svc-Batch-Id`, so one integrator's page cannot ride on
+ * another's confirmation.
+ * @module
+ */
+import { AppError } from "../../contract/errors.ts";
+import type { Clock } from "../../clock.ts";
+
+/** Batch memory, ms (interface-spec.md § Limits: 10 minutes). */
+export const BATCH_TTL_MS = 10 * 60 * 1000;
+/** Default dialog time-out, ms (our choice: 5 minutes; config `confirmTimeoutSeconds`). */
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 5 * 60 * 1000;
+/** Default bound on dialogs pending at once. */
+export const DEFAULT_MAX_PENDING = 8;
+
+/** What the user is asked to confirm (all from the verified token and the validated body). */
+export interface ConfirmSubject {
+  readonly batchId: string | null;
+  /** X-Svc-Sender-Id, if given (preselects the sender). */
+  readonly senderId: string | null;
+  readonly typeId: string;
+  readonly summary: string;
+  readonly eiks: readonly string[];
+  readonly period: string | null;
+  readonly files: readonly string[];
+  readonly documents: number | null;
+  /** Integrator id and display name from the token. */
+  readonly integratorId: string;
+  readonly integratorName: string;
+  /** The calling page's origin, from the token's `origin` claim (null when not bound). */
+  readonly origin: string | null;
+  readonly mode: "test" | "live";
+}
+
+/** A sender choice shown in the dialog. */
+export interface SenderChoice {
+  readonly id: string;
+  readonly displayName: string;
+}
+
+/** One dialog, possibly shared by several requests of a batch. */
+export interface Dialog {
+  readonly id: string;
+  readonly nonce: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly subjects: ConfirmSubject[];
+  readonly senders: readonly SenderChoice[];
+  readonly preselected: string | null;
+  state: "pending" | "confirmed" | "declined" | "timedout";
+  nonceUsed: boolean;
+  readonly done: Promise<string>;
+  resolve(senderId: string): void;
+  reject(e: AppError): void;
+}
+
+interface BatchState {
+  state: "pending" | "confirmed" | "refused";
+  until: number;
+  senderId: string | null;
+  dialog: Dialog | null;
+}
+
+/** Dependencies of the manager. */
+export interface ConfirmDeps {
+  readonly clock: Clock;
+  /** Opens the dialog page (default browser); receives the page path `/confirm/<id>`. */
+  readonly openPage: (path: string, dialog: Dialog) => void;
+  readonly timeoutMs?: number;
+  readonly maxPending?: number;
+  /** Timer (tests may inject). Returns a cancel function. */
+  readonly setTimer?: (fn: () => void, ms: number) => () => void;
+  readonly randomId?: () => string;
+}
+
+const defaultTimer = (fn: () => void, ms: number) => {
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
+};
+
+const rid = () =>
+  crypto.getRandomValues(new Uint8Array(18)).toBase64({ alphabet: "base64url", omitPadding: true });
+
+/** The confirmation state machine. */
+export class ConfirmationManager {
+  readonly #deps: ConfirmDeps;
+  readonly #batches = new Map<string, BatchState>();
+  readonly #dialogs = new Map<string, Dialog>();
+  /** Dialogs opened so far (tests and metrics). */
+  opened = 0;
+
+  constructor(deps: ConfirmDeps) {
+    this.#deps = deps;
+  }
+
+  /** Dialogs waiting for the user. */
+  get pending(): number {
+    let n = 0;
+    for (const d of this.#dialogs.values()) if (d.state === "pending") n++;
+    return n;
+  }
+
+  /**
+   * Ask (or reuse a batch's answer) which sender acts.
+   * @param subject what is asked, from the verified token and body
+   * @param senders the senders the user may choose from (non-empty)
+   * @returns the chosen sender id
+   * @throws AppError SENDER_NOT_CHOSEN (declined, timed out, or the batch was refused),
+   *   CONFIRMATION_BUSY (too many pending dialogs)
+   */
+  confirm(subject: ConfirmSubject, senders: readonly SenderChoice[]): Promise<string> {
+    const now = this.#deps.clock.now();
+    this.#sweep(now);
+    const key = subject.batchId === null
+      ? null
+      : `${subject.mode}|${subject.integratorId}|${subject.origin ?? ""}|${subject.batchId}`;
+    const batch = key === null ? undefined : this.#batches.get(key);
+    if (batch && batch.until > now) {
+      if (batch.state === "confirmed") {
+        if (subject.senderId !== null && subject.senderId !== batch.senderId) {
+          return Promise.reject(
+            new AppError(
+              "SENDER_NOT_CHOSEN",
+              "This batch was confirmed for another sender; start a new batch to change the sender",
+            ),
+          );
+        }
+        return Promise.resolve(batch.senderId!);
+      }
+      if (batch.state === "refused") return Promise.reject(this.#refusal());
+      const d = batch.dialog;
+      if (d && d.state === "pending") {
+        d.subjects.push(subject);
+        return d.done;
+      }
+      // The dialog was just decided; the batch state catches up in a microtask.
+      if (d && (d.state === "declined" || d.state === "timedout")) return Promise.reject(this.#refusal());
+      if (d && d.state === "confirmed") return d.done;
+    }
+    if (this.pending >= (this.#deps.maxPending ?? DEFAULT_MAX_PENDING)) {
+      return Promise.reject(
+        new AppError("CONFIRMATION_BUSY", "Too many confirmations are waiting for the user"),
+      );
+    }
+    const dialog = this.#open(subject, senders, now);
+    if (key !== null) {
+      const state: BatchState = { state: "pending", until: dialog.expiresAt, senderId: null, dialog };
+      this.#batches.set(key, state);
+      dialog.done.then((senderId) => {
+        const t = this.#deps.clock.now();
+        this.#batches.set(key, { state: "confirmed", until: t + BATCH_TTL_MS, senderId, dialog: null });
+      }, () => {
+        const t = this.#deps.clock.now();
+        this.#batches.set(key, { state: "refused", until: t + BATCH_TTL_MS, senderId: null, dialog: null });
+      });
+    }
+    return dialog.done;
+  }
+
+  /**
+   * The dialog behind a page id (for rendering).
+   * @param id dialog id from the page path
+   * @returns the dialog or undefined
+   */
+  get(id: string): Dialog | undefined {
+    this.#sweep(this.#deps.clock.now());
+    return this.#dialogs.get(id);
+  }
+
+  /**
+   * Apply the user's decision from the page.
+   * @param id dialog id
+   * @param nonce the page's one-time nonce
+   * @param decision confirm or decline
+   * @param senderId the chosen sender (confirm)
+   * @throws AppError CONFIRMATION_NOT_FOUND, CONFIRMATION_NONCE_INVALID, SENDER_NOT_FOUND
+   */
+  decide(id: string, nonce: string, decision: "confirm" | "decline", senderId: string | null): void {
+    const d = this.get(id);
+    if (!d || d.state !== "pending") {
+      throw new AppError("CONFIRMATION_NOT_FOUND", "This confirmation is no longer waiting");
+    }
+    if (d.nonceUsed || !timingSafeEqual(nonce, d.nonce)) {
+      throw new AppError("CONFIRMATION_NONCE_INVALID", "The decision lacks the page's one-time nonce");
+    }
+    if (decision === "decline") {
+      d.nonceUsed = true;
+      d.state = "declined";
+      d.reject(this.#refusal());
+      return;
+    }
+    const chosen = senderId ?? d.preselected;
+    if (!chosen || !d.senders.some((s) => s.id === chosen)) {
+      throw new AppError("SENDER_NOT_FOUND", "Choose one of the listed senders");
+    }
+    d.nonceUsed = true;
+    d.state = "confirmed";
+    d.resolve(chosen);
+  }
+
+  #refusal(): AppError {
+    return new AppError(
+      "SENDER_NOT_CHOSEN",
+      "The user declined the sender confirmation or it timed out; the whole batch is refused",
+    );
+  }
+
+  #open(subject: ConfirmSubject, senders: readonly SenderChoice[], now: number): Dialog {
+    const timeout = this.#deps.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
+    let resolve!: (s: string) => void;
+    let reject!: (e: AppError) => void;
+    const done = new Promise<string>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    done.catch(() => {}); // observed by callers; avoid unhandled rejections for shared dialogs
+    const preselected = subject.senderId ?? (senders.length === 1 ? senders[0]!.id : null);
+    const random = this.#deps.randomId ?? rid;
+    const dialog: Dialog = {
+      id: random(),
+      nonce: random(),
+      createdAt: now,
+      expiresAt: now + timeout,
+      subjects: [subject],
+      senders,
+      preselected,
+      state: "pending",
+      nonceUsed: false,
+      done,
+      resolve,
+      reject,
+    };
+    const cancel = (this.#deps.setTimer ?? defaultTimer)(() => this.#timeout(dialog), timeout);
+    done.then(cancel, cancel);
+    this.#dialogs.set(dialog.id, dialog);
+    this.opened++;
+    this.#deps.openPage(`/confirm/${dialog.id}`, dialog);
+    return dialog;
+  }
+
+  #timeout(d: Dialog): void {
+    if (d.state !== "pending") return;
+    d.state = "timedout";
+    d.reject(this.#refusal());
+  }
+
+  #sweep(now: number): void {
+    for (const [k, b] of this.#batches) if (b.state !== "pending" && b.until <= now) this.#batches.delete(k);
+    for (const [id, d] of this.#dialogs) {
+      if (d.state === "pending" && d.expiresAt <= now) this.#timeout(d);
+      if (d.state !== "pending" && d.expiresAt + BATCH_TTL_MS <= now) this.#dialogs.delete(id);
+    }
+  }
+}
+
+function timingSafeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let r = 0;
+  for (let i = 0; i < a.length; i++) r |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return r === 0;
+}

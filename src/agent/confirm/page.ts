@@ -1,0 +1,113 @@
+/**
+ * The confirmation page the agent opens in the default browser: who asks (integrator name and
+ * calling origin, from the verified token), what (operations, EIKs, period, files, number of
+ * documents), the sender choice, confirm / decline, and a countdown. Bulgarian and English.
+ * Served with a strict CSP (`frame-ancestors 'none'`, scripts and styles only by nonce) and
+ * acted on only with the one-time nonce from the agent's own origin.
+ * @module
+ */
+import { html, raw } from "hono/html";
+import type { Dialog } from "./manager.ts";
+
+/** Security headers of the page; `cspNonce` authorises the page's one script and style. */
+export function pageHeaders(cspNonce: string): Record<string, string> {
+  return {
+    "content-security-policy": [
+      "default-src 'none'",
+      `script-src 'nonce-${cspNonce}'`,
+      `style-src 'nonce-${cspNonce}'`,
+      "img-src 'self' data:",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ].join("; "),
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-resource-policy": "same-origin",
+  };
+}
+
+const STYLE = `
+body{font:16px/1.45 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+h1{font-size:1.35rem;margin:0 0 .25rem} .en{color:#555;font-size:.9em}
+.who{background:#f3f6fb;border:1px solid #c9d6ea;border-radius:8px;padding:.75rem 1rem;margin:1rem 0}
+table{border-collapse:collapse;width:100%;margin:.5rem 0} td,th{border-bottom:1px solid #e3e3e3;padding:.35rem .4rem;text-align:left;vertical-align:top}
+.senders label{display:block;padding:.35rem 0} .actions{display:flex;gap:1rem;margin-top:1.25rem}
+button{font-size:1rem;padding:.6rem 1.3rem;border-radius:6px;border:1px solid #888;cursor:pointer}
+button.ok{background:#0b6b2e;color:#fff;border-color:#0b6b2e} .count{color:#8a4b00;margin-top:1rem}
+.test{background:#fff4d6;border:1px solid #e0b84a;padding:.4rem .7rem;border-radius:6px}
+`;
+
+/**
+ * Render the dialog page.
+ * @param d the pending dialog
+ * @param cspNonce per-response CSP nonce
+ * @param now epoch ms (for the countdown)
+ * @returns HTML
+ */
+export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): string {
+  const first = d.subjects[0]!;
+  const eiks = [...new Set(d.subjects.flatMap((s) => s.eiks))];
+  const files = [...new Set(d.subjects.flatMap((s) => s.files))];
+  const docs = d.subjects.reduce((n, s) => n + (s.documents ?? 0), 0);
+  const seconds = Math.max(0, Math.round((d.expiresAt - now) / 1000));
+  const ops = [...new Set(d.subjects.map((s) => `${s.typeId} — ${s.summary}`))];
+  const page = html`<!doctype html>
+<html lang="bg"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Потвърждение на подател / Confirm the sender</title>
+<style nonce="${cspNonce}">${raw(STYLE)}</style></head>
+<body>
+<h1>Потвърдете подателя <span class="en">/ Confirm the sender</span></h1>
+${first.mode === "test"
+    ? html`<p class="test">Тестов режим: нищо не се подава към НАП. <span class="en">Test mode: nothing is filed with the NRA.</span></p>`
+    : ""}
+<div class="who" id="who">
+  <div><strong>Кой пита <span class="en">/ Who asks</span>:</strong> <span id="integrator">${first.integratorName}</span></div>
+  <div><strong>От страница <span class="en">/ From page</span>:</strong> <span id="origin">${first.origin ?? "— (не е обвързан / not bound)"}</span></div>
+</div>
+<table id="what">
+  <tr><th>Операция <span class="en">/ Operation</span></th><td>${ops.map((o) => html`<div>${o}</div>`)}</td></tr>
+  <tr><th>ЕИК <span class="en">/ EIK</span></th><td id="eiks">${eiks.length ? eiks.join(", ") : "—"}</td></tr>
+  <tr><th>Период <span class="en">/ Period</span></th><td>${first.period ?? "—"}</td></tr>
+  ${files.length ? html`<tr><th>Файлове <span class="en">/ Files</span></th><td>${files.map((f) => html`<div>${f}</div>`)}</td></tr>` : ""}
+  ${docs ? html`<tr><th>Брой документи <span class="en">/ Documents</span></th><td id="documents">${docs}</td></tr>` : ""}
+  <tr><th>Заявки <span class="en">/ Requests</span></th><td id="requests">${d.subjects.length}</td></tr>
+</table>
+<form method="post" action="/confirm/${d.id}/decision" id="decision">
+  <input type="hidden" name="nonce" value="${d.nonce}">
+  <fieldset class="senders"><legend>Подател <span class="en">/ Sender</span></legend>
+  ${d.senders.map((s) =>
+    html`<label><input type="radio" name="senderId" value="${s.id}" ${s.id === d.preselected ? "checked" : ""} required> ${s.displayName}</label>`
+  )}
+  </fieldset>
+  <div class="actions">
+    <button class="ok" type="submit" name="decision" value="confirm" id="confirm">Потвърди <span class="en">/ Confirm</span></button>
+    <button type="submit" name="decision" value="decline" id="decline" formnovalidate>Откажи <span class="en">/ Decline</span></button>
+  </div>
+</form>
+<p class="count">Остават <span id="countdown" data-seconds="${seconds}">${seconds}</span> s <span class="en">until this request times out and is declined</span></p>
+<script nonce="${cspNonce}">
+(function(){var el=document.getElementById("countdown");var s=+el.dataset.seconds;
+var t=setInterval(function(){s=Math.max(0,s-1);el.textContent=s;if(!s){clearInterval(t);
+document.querySelectorAll("button").forEach(function(b){b.disabled=true});}},1000);})();
+</script>
+</body></html>`;
+  return String(page);
+}
+
+/**
+ * Render the page shown after a decision.
+ * @param decision the decision taken
+ * @param cspNonce CSP nonce
+ * @returns HTML
+ */
+export function renderDonePage(decision: "confirm" | "decline", cspNonce: string): string {
+  const text = decision === "confirm"
+    ? html`Потвърдено. Можете да затворите този раздел. <span class="en">Confirmed. You can close this tab.</span>`
+    : html`Отказано. <span class="en">Declined: the whole batch is refused.</span>`;
+  return String(html`<!doctype html><html lang="bg"><head><meta charset="utf-8"><title>OK</title>
+<style nonce="${cspNonce}">${raw(STYLE)}</style></head><body><h1 id="result" data-decision="${decision}">${text}</h1></body></html>`);
+}

@@ -1,0 +1,68 @@
+/**
+ * Routes of the confirmation page: `GET /confirm/:id` renders it; `POST /confirm/:id/decision`
+ * applies confirm/decline. A decision needs the page's one-time nonce and must come from the
+ * agent's own origin (`Origin` header, or `Sec-Fetch-Site: same-origin` when Origin is absent).
+ * @module
+ */
+import { Hono } from "hono";
+import { AppError } from "../../contract/errors.ts";
+import type { Clock } from "../../clock.ts";
+import type { Logger } from "../../log.ts";
+import { errorResponse } from "../errors_wire.ts";
+import type { ConfirmationManager } from "./manager.ts";
+import { pageHeaders, renderConfirmPage, renderDonePage } from "./page.ts";
+
+const cspNonce = () =>
+  crypto.getRandomValues(new Uint8Array(16)).toBase64({ alphabet: "base64url", omitPadding: true });
+
+/**
+ * Build the sub-app mounted at `/confirm`.
+ * @param m the confirmation manager
+ * @param deps clock, logger, port
+ * @returns a Hono sub-app
+ */
+export function confirmRoutes(
+  m: ConfirmationManager,
+  deps: { clock: Clock; log: Logger; port: () => number },
+): Hono {
+  const r = new Hono();
+  r.onError((err, c) => errorResponse(c, err, deps.log));
+
+  r.get("/:id", (c) => {
+    const d = m.get(c.req.param("id"));
+    if (!d || d.state !== "pending") {
+      throw new AppError("CONFIRMATION_NOT_FOUND", "This confirmation is no longer waiting");
+    }
+    const n = cspNonce();
+    return c.html(renderConfirmPage(d, n, deps.clock.now()), 200, pageHeaders(n));
+  });
+
+  r.post("/:id/decision", async (c) => {
+    const p = deps.port();
+    const own = [`http://127.0.0.1:${p}`, `http://localhost:${p}`, `https://127.0.0.1:${p}`, `https://localhost:${p}`];
+    const origin = c.req.header("origin");
+    const site = c.req.header("sec-fetch-site");
+    if (origin ? !own.includes(origin) : site !== undefined && site !== "same-origin") {
+      throw new AppError("ORIGIN_NOT_ALLOWED", "A decision can only come from the agent's own page");
+    }
+    if (!origin && site === undefined) {
+      throw new AppError("ORIGIN_NOT_ALLOWED", "A decision must carry the page's Origin");
+    }
+    const ct = c.req.header("content-type") ?? "";
+    let form: Record<string, string>;
+    if (ct.startsWith("application/json")) {
+      form = await c.req.json().catch(() => ({}));
+    } else {
+      const body = await c.req.parseBody().catch(() => ({}));
+      form = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
+    }
+    const decision = form.decision === "confirm" ? "confirm" : form.decision === "decline" ? "decline" : null;
+    if (!decision) throw new AppError("VALIDATION_FAILED", 'Field "decision" must be confirm or decline', { field: "decision" });
+    m.decide(c.req.param("id"), String(form.nonce ?? ""), decision, form.senderId ? String(form.senderId) : null);
+    deps.log("info", "confirmation decided", { decision });
+    const n = cspNonce();
+    if ((c.req.header("accept") ?? "").includes("application/json")) return c.json({ decision });
+    return c.html(renderDonePage(decision, n), 200, pageHeaders(n));
+  });
+  return r;
+}

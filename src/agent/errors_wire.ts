@@ -1,0 +1,60 @@
+/**
+ * Maps errors to the agent's wire format (interface-spec.md § Errors / Agent):
+ * 401 for token failures, 426 `AgentUpdateRequired {agentVersion, error, requiredVersion}`,
+ * 502 `{error, errorCode, errorKind}` for every other catalogued error, and the catalog's own
+ * status for transport-level refusals (404, 413, 421, 429, 403). Never a 500.
+ * @module
+ */
+import type { Context } from "hono";
+import { AppError, isAppError } from "../contract/errors.ts";
+import type { Logger } from "../log.ts";
+import { AgentUpdateRequiredError } from "./auth.ts";
+
+/**
+ * Build the response for an error.
+ * @param c Hono context
+ * @param err anything thrown
+ * @param log logger for unexpected errors
+ * @returns a JSON response
+ */
+export function errorResponse(c: Context, err: unknown, log: Logger): Response {
+  const requestId = c.get("requestId" as never) as string | undefined;
+  let e: AppError;
+  if (isAppError(err)) {
+    e = err;
+  } else {
+    log("error", "unexpected error", { requestId, error: String(err), stack: (err as Error)?.stack });
+    e = new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure inside the agent", undefined, err);
+  }
+  if (e instanceof AgentUpdateRequiredError) {
+    return c.json({
+      agentVersion: e.agentVersion,
+      error: e.message,
+      requiredVersion: e.requiredVersion,
+      errorCode: e.code,
+      errorKind: e.kind,
+    }, 426);
+  }
+  const body: Record<string, unknown> = { error: e.message, errorCode: e.code, errorKind: e.kind };
+  if (e.details) body.details = e.details;
+  if (requestId) body.requestId = requestId;
+  if (e.code === "RATE_LIMITED" && typeof e.details?.retryAfter === "number") {
+    c.header("retry-after", String(e.details.retryAfter));
+  }
+  if (e.status >= 500 || e.status < 400) log("warn", "operation failed", { requestId, errorCode: e.code });
+  return c.json(body, (e.status === 200 ? 502 : e.status) as 502);
+}
+
+/**
+ * Turn a zod error into VALIDATION_FAILED naming the first failing field.
+ * @param issues zod issues
+ * @returns the AppError
+ */
+export function validationError(issues: readonly { path: PropertyKey[]; message: string }[]): AppError {
+  const first = issues[0];
+  const field = first ? first.path.map(String).join(".") || "body" : "body";
+  return new AppError("VALIDATION_FAILED", `Field "${field}" ${first?.message ?? "is invalid"}`, {
+    field,
+    issues: issues.slice(0, 10).map((i) => ({ field: i.path.map(String).join("."), message: i.message })),
+  });
+}

@@ -1,0 +1,23 @@
+/**
+ * DNS-rebinding guard: the agent answers only requests whose `Host` is `127.0.0.1:<port>`,
+ * `localhost:<port>` or `[::1]:<port>` (issue #4 § Calls from web pages).
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import { AppError } from "../contract/errors.ts";
+
+/**
+ * The middleware.
+ * @param port the listening port
+ * @returns Hono middleware throwing HOST_NOT_ALLOWED (421)
+ */
+export function hostGuard(port: () => number): MiddlewareHandler {
+  return async (c, next) => {
+    const host = (c.req.header("host") ?? new URL(c.req.url).host).toLowerCase();
+    const p = port();
+    if (host !== `127.0.0.1:${p}` && host !== `localhost:${p}` && host !== `[::1]:${p}`) {
+      throw new AppError("HOST_NOT_ALLOWED", "This agent answers only on 127.0.0.1 and localhost");
+    }
+    await next();
+  };
+}

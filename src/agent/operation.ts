@@ -1,0 +1,195 @@
+/**
+ * The operation pipeline of `POST /api/v1/operations/:typeId`: token (401/426) → body (size,
+ * optional body-hash binding, JSON, schema) → EIK coverage → local input → sender confirmation
+ * → portal (test or live adapter by the token's mode) → NO_DATA rule.
+ * @module
+ */
+import type { Context } from "hono";
+import { AppError } from "../contract/errors.ts";
+import type { OperationSpec } from "../contract/operations.ts";
+import type { PortalAdapter, PortalContext } from "../portal/adapter.ts";
+import type { AgentDeps } from "./app.ts";
+import { assertEiksCovered, type OperationClaims, type TokenVerifier, verifyOperationToken } from "./auth.ts";
+import type { ConfirmationManager, ConfirmSubject } from "./confirm/manager.ts";
+import { validationError } from "./errors_wire.ts";
+import type { LocalSource, SubmissionFiles } from "./local_ops.ts";
+import { markNoData } from "./no_data.ts";
+import { checkRequestedSender, sendersFor } from "./senders.ts";
+import { runBatch } from "./batch.ts";
+
+/** What the pipeline needs beyond {@link AgentDeps}. */
+export interface PipelineDeps extends AgentDeps {
+  readonly verifier: TokenVerifier;
+  readonly confirmations: ConfirmationManager;
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource)).toHex();
+}
+
+/** Parse and validate the body; the raw bytes are checked against `bodySha256` if bound. */
+async function readBody(c: Context, op: OperationSpec, claims: OperationClaims) {
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (claims.bodySha256 && (await sha256Hex(bytes)) !== claims.bodySha256.toLowerCase()) {
+    throw new AppError("TOKEN_BODY_MISMATCH", "The body does not match the token's bodySha256");
+  }
+  let raw: unknown;
+  try {
+    raw = bytes.length === 0 ? {} : JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw new AppError("INVALID_JSON", "The body is not valid UTF-8 JSON");
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new AppError("INVALID_JSON", "The body must be a JSON object");
+  }
+  const parsed = op.request.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error.issues);
+  return parsed.data as Record<string, unknown>;
+}
+
+function localSource(c: Context, body: Record<string, unknown>, pathField: string | null): LocalSource {
+  const header = c.req.header("x-svc-file-path") ?? null;
+  const fromBody = pathField && typeof body[pathField] === "string" ? (body[pathField] as string) : null;
+  return {
+    path: fromBody ?? header,
+    ...(body._inlineFile ? { inlineFile: body._inlineFile as LocalSource["inlineFile"] } : {}),
+    ...(body._inlineDir ? { inlineDir: body._inlineDir as LocalSource["inlineDir"] } : {}),
+  };
+}
+
+function hasLocal(s: LocalSource, body: Record<string, unknown>): boolean {
+  return s.path !== null || !!s.inlineFile || !!s.inlineDir || typeof body.dec1FilePath === "string" ||
+    typeof body.dec6FilePath === "string";
+}
+
+function periodOf(body: Record<string, unknown>): string | null {
+  if (typeof body.year !== "number") return null;
+  return typeof body.month === "number" ? `${body.year}-${String(body.month).padStart(2, "0")}` : String(body.year);
+}
+
+function stripInline(body: Record<string, unknown>): Record<string, unknown> {
+  const { _inlineFile: _f, _inlineDir: _d, ...rest } = body;
+  return rest;
+}
+
+/**
+ * Run one operation.
+ * @param c Hono context
+ * @param op registry entry
+ * @param deps pipeline dependencies
+ * @returns the result object (200)
+ * @throws AppError (mapped to 401/426/502 by the app)
+ */
+export async function runOperation(
+  c: Context,
+  op: OperationSpec,
+  deps: PipelineDeps,
+): Promise<Record<string, unknown>> {
+  const claims = await verifyOperationToken(deps.verifier, c.req.header("authorization"), op.typeId);
+  const origin = c.req.header("origin");
+  if (claims.origin && origin && origin !== claims.origin) {
+    throw new AppError("ORIGIN_NOT_ALLOWED", "The token was issued for another page origin", { origin });
+  }
+  const body = await readBody(c, op, claims);
+  const batchId = c.req.header("x-svc-batch-id") ?? null;
+  if (batchId !== null && !GUID.test(batchId)) {
+    throw new AppError("BATCH_ID_INVALID", "X-Svc-Batch-Id must be a GUID", { field: "X-Svc-Batch-Id" });
+  }
+  if (op.scope === "eik") {
+    if (!claims.eik) throw new AppError("TOKEN_EIK_MISMATCH", "The token carries no eik");
+    if (typeof body.eik === "string") assertEiksCovered(claims, [body.eik]);
+  }
+  const portal = pickPortal(deps, claims.mode);
+
+  if (op.family === "local") {
+    if (!deps.localOps) throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
+    const field = op.typeId === "vat_files_parse" ? "directory" : "rootFolder";
+    return markNoData(await deps.localOps.runLocal(op, body, localSource(c, body, field)));
+  }
+  if (op.family === "batch") {
+    if (!deps.localOps) throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
+    const scan = await deps.localOps.scanBatch(op, body, localSource(c, body, "rootFolder"));
+    return markNoData(
+      await runBatch(op, body, claims, scan, portal, (subject) => confirmSender(c, deps, claims, batchId, subject, op)),
+    );
+  }
+
+  let files: SubmissionFiles | null = null;
+  if (op.family === "submission") {
+    const src = localSource(c, body, null);
+    if (hasLocal(src, body) || op.localInput === "required") {
+      if (!deps.localOps) throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
+      if (!hasLocal(src, body)) {
+        throw new AppError("LOCAL_INPUT_REQUIRED", `${op.typeId} needs its files (a path, X-Svc-File-Path or inline)`, {
+          field: op.typeId === "dec1_6" ? "dec1FilePath" : "X-Svc-File-Path",
+        });
+      }
+      files = await deps.localOps.readSubmission(op, body, src);
+      assertEiksCovered(claims, files.eiks);
+    }
+  }
+
+  let ctx: PortalContext = { sender: null };
+  if (op.needsSender) {
+    const subject = {
+      summary: op.summary,
+      eiks: claims.eik ? [claims.eik] : [],
+      period: files?.period ? `${files.period.slice(0, 4)}-${files.period.slice(4)}` : periodOf(body),
+      files: files?.names ?? [],
+      documents: files ? files.files.length : null,
+    };
+    const sender = await confirmSender(c, deps, claims, batchId, subject, op);
+    ctx = { sender };
+  }
+
+  switch (op.family) {
+    case "submission":
+      return await portal.submit(
+        { kind: op.kind!, eik: claims.eik!, request: stripInline(body), files: files?.files ?? [] },
+        ctx,
+      );
+    case "result":
+      return await portal.result(op.kind!, String(body.documentId), claims.eik!, ctx);
+    default:
+      return markNoData((await portal.report(op.typeId, body, ctx)) as Record<string, unknown>);
+  }
+}
+
+function pickPortal(deps: AgentDeps, mode: "test" | "live"): PortalAdapter {
+  if (mode === "test") return deps.portals.test;
+  if (!deps.portals.live) {
+    throw new AppError("PORTAL_NOT_CONFIGURED", "Live filing needs the portal API settings in the agent's config");
+  }
+  return deps.portals.live;
+}
+
+/**
+ * Resolve the sender through the confirmation state machine.
+ * @returns the chosen sender reference
+ */
+async function confirmSender(
+  c: Context,
+  deps: PipelineDeps,
+  claims: OperationClaims,
+  batchId: string | null,
+  what: Pick<ConfirmSubject, "summary" | "eiks" | "period" | "files" | "documents">,
+  op: OperationSpec,
+) {
+  const usable = sendersFor(deps.senders, claims.mode);
+  const requested = c.req.header("x-svc-sender-id") ?? null;
+  checkRequestedSender(deps.senders, usable, requested);
+  const chosen = await deps.confirmations.confirm({
+    ...what,
+    batchId,
+    senderId: requested,
+    typeId: op.typeId,
+    integratorId: claims.intg ?? claims.sub ?? "unknown",
+    integratorName: claims.intgName ?? claims.intg ?? "Unknown integrator",
+    origin: claims.origin ?? null,
+    mode: claims.mode,
+  }, usable.map((s) => ({ id: s.id, displayName: s.displayName })));
+  const s = usable.find((x) => x.id === chosen)!;
+  return { id: s.id, displayName: s.displayName };
+}

@@ -1,0 +1,125 @@
+/**
+ * Configuration of both programs: one zod schema each, read from environment variables (and
+ * CLI flags, which win), every invalid variable reported at once. Only `main.ts` reads the
+ * environment and passes it here. Defaults: agent on 127.0.0.1:17470, token service on
+ * 127.0.0.1:17480, data directory per OS (see {@link defaultDataDir}).
+ * @module
+ */
+import { join } from "node:path";
+import { z } from "zod";
+
+/** Default agent port (fallback range 17470–17479 when busy; see README § Ports). */
+export const DEFAULT_AGENT_PORT = 17470;
+/** Default token service port. */
+export const DEFAULT_TOKEN_PORT = 17480;
+/** The `aud` claim the token service issues and the agent expects. */
+export const DEFAULT_AUDIENCE = "svc-agent";
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** Agent settings. */
+export const AgentConfig = z.object({
+  port: port.default(DEFAULT_AGENT_PORT),
+  dataDir: z.string().min(1),
+  tokenServiceUrl: z.string().url().default(`http://127.0.0.1:${DEFAULT_TOKEN_PORT}`),
+  /** Expected `iss`; defaults to tokenServiceUrl. */
+  issuer: z.string().min(1).optional(),
+  audience: z.string().min(1).default(DEFAULT_AUDIENCE),
+  confirmTimeoutSeconds: z.coerce.number().int().min(5).max(3600).default(300),
+  openBrowser: z.enum(["auto", "never"]).default("auto"),
+  logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+/** Parsed agent settings. */
+export type AgentConfig = z.infer<typeof AgentConfig>;
+
+/** Token service settings. */
+export const TokenServiceConfig = z.object({
+  port: port.default(DEFAULT_TOKEN_PORT),
+  host: z.string().default("127.0.0.1"),
+  dataDir: z.string().min(1),
+  /** `postgres://…` selects PostgreSQL; absent = SQLite in dataDir. */
+  databaseUrl: z.string().optional(),
+  issuer: z.string().min(1).optional(),
+  audience: z.string().min(1).default(DEFAULT_AUDIENCE),
+  minAgentVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
+  logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+/** Parsed token service settings. */
+export type TokenServiceConfig = z.infer<typeof TokenServiceConfig>;
+
+/** Environment variable → config field, per program. */
+export const AGENT_ENV = {
+  SVC_AGENT_PORT: "port",
+  SVC_DATA_DIR: "dataDir",
+  SVC_TOKEN_SERVICE_URL: "tokenServiceUrl",
+  SVC_TOKEN_ISSUER: "issuer",
+  SVC_AUDIENCE: "audience",
+  SVC_CONFIRM_TIMEOUT_SECONDS: "confirmTimeoutSeconds",
+  SVC_OPEN_BROWSER: "openBrowser",
+  SVC_LOG_LEVEL: "logLevel",
+} as const;
+
+/** Environment variables of the token service. */
+export const TOKEN_ENV = {
+  SVC_TOKEN_PORT: "port",
+  SVC_TOKEN_HOST: "host",
+  SVC_DATA_DIR: "dataDir",
+  SVC_DATABASE_URL: "databaseUrl",
+  SVC_TOKEN_ISSUER: "issuer",
+  SVC_AUDIENCE: "audience",
+  SVC_MIN_AGENT_VERSION: "minAgentVersion",
+  SVC_LOG_LEVEL: "logLevel",
+} as const;
+
+/**
+ * The per-OS data directory.
+ * @param os Deno.build.os value
+ * @param env environment (HOME, XDG_DATA_HOME, LOCALAPPDATA, APPDATA)
+ * @returns `%LOCALAPPDATA%\svc-filing`, `~/Library/Application Support/svc-filing`, or
+ *   `$XDG_DATA_HOME/svc-filing` (default `~/.local/share/svc-filing`)
+ */
+export function defaultDataDir(os: string, env: Record<string, string | undefined>): string {
+  if (os === "windows") return join(env.LOCALAPPDATA ?? env.APPDATA ?? ".", "svc-filing");
+  if (os === "darwin") return join(env.HOME ?? ".", "Library", "Application Support", "svc-filing");
+  return join(env.XDG_DATA_HOME ?? join(env.HOME ?? ".", ".local", "share"), "svc-filing");
+}
+
+/**
+ * Build a config from environment variables plus overrides.
+ * @param schema AgentConfig or TokenServiceConfig
+ * @param envMap variable → field mapping
+ * @param env the environment
+ * @param overrides CLI flags (win over the environment)
+ * @returns the parsed config
+ * @throws Error listing every invalid variable at once
+ */
+export function loadConfig<S extends z.ZodObject>(
+  schema: S,
+  envMap: Record<string, string>,
+  env: Record<string, string | undefined>,
+  overrides: Record<string, unknown>,
+): z.infer<S> {
+  const raw: Record<string, unknown> = {};
+  const source: Record<string, string> = {};
+  for (const [name, field] of Object.entries(envMap)) {
+    if (env[name] !== undefined && env[name] !== "") {
+      raw[field] = env[name];
+      source[field] = name;
+    }
+  }
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v !== undefined) {
+      raw[k] = v;
+      source[k] = `--${k.replace(/[A-Z]/g, (m) => "-" + m.toLowerCase())}`;
+    }
+  }
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    const lines = r.error.issues.map((i) => {
+      const f = String(i.path[0] ?? "");
+      return `  ${source[f] ?? f}: ${i.message}`;
+    });
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return r.data;
+}

@@ -1,0 +1,106 @@
+/**
+ * Non-operation wire shapes: token issue request/response, error bodies, senders, pickers and
+ * health (interface-spec.md § Token issue, § Endpoints, § Errors).
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+import { Eik } from "./common.ts";
+import { ERROR_CODES, ERROR_KINDS } from "./errors.ts";
+
+/** Stable error codes (components.schemas.ErrorCode). */
+export const ErrorCodeSchema = z.enum(ERROR_CODES as [string, ...string[]]).openapi("ErrorCode", {
+  description:
+    "Stable error constants. Client code relies on these, never on `error` text. The kind and HTTP status of each are listed in docs/errors.md and in `x-error-catalog`.",
+});
+
+/** Error kinds (components.schemas.ErrorKind). */
+export const ErrorKindSchema = z.enum(ERROR_KINDS as [string, ...string[]]).openapi("ErrorKind", {
+  description:
+    "PARAMETER: the caller can fix it; CREDENTIALS: the machine's user must act; PORTAL: the authority's portal answered unexpectedly",
+});
+
+/** 502 (and other catalogued errors) body: error, errorCode, errorKind. */
+export const AgentFailure = z.object({
+  error: z.string().openapi({ description: "Text for the user; may change" }),
+  errorCode: ErrorCodeSchema,
+  errorKind: ErrorKindSchema,
+  details: z.record(z.string(), z.unknown()).optional().openapi({
+    description: "Structured details, e.g. `field` for VALIDATION_FAILED",
+  }),
+  requestId: z.string().optional(),
+}).openapi("AgentFailure");
+
+/** Generic error body: error (Req). Our errors also carry errorCode and errorKind. */
+export const AgentError = z.object({
+  error: z.string(),
+  errorCode: ErrorCodeSchema.optional(),
+  errorKind: ErrorKindSchema.optional(),
+  requestId: z.string().optional(),
+}).openapi("AgentError");
+
+/** 426 body. */
+export const AgentUpdateRequired = z.object({
+  agentVersion: z.string(),
+  error: z.string(),
+  requiredVersion: z.string(),
+  errorCode: z.literal("AGENT_UPDATE_REQUIRED").optional(),
+  errorKind: z.literal("CREDENTIALS").optional(),
+}).openapi("AgentUpdateRequired");
+
+/** Token issue request: typeId and eik or eiks. */
+export const TokenIssueRequest = z.object({
+  typeId: z.string().min(1).max(64),
+  eik: Eik.optional(),
+  eiks: z.array(Eik).min(1).max(10_000).optional(),
+  origin: z.string().url().optional().openapi({
+    description: "Bind the token to the calling page's origin (checked by the agent)",
+  }),
+  bodySha256: z.string().regex(/^[0-9a-f]{64}$/).optional().openapi({
+    description: "Bind the token to the SHA-256 (hex) of the exact request body",
+  }),
+}).openapi("TokenIssueRequest");
+
+/** Token issue response. */
+export const TokenIssueResponse = z.object({
+  token: z.string(),
+  expiresAt: z.string().openapi({ format: "date-time" }),
+  jti: z.string(),
+  issuer: z.string(),
+}).openapi("TokenIssueResponse");
+
+/** Token service error body (400/401/402/403). */
+export const TokenServiceError = z.object({
+  error: z.string(),
+  errorCode: ErrorCodeSchema,
+  errorKind: ErrorKindSchema,
+  rejectedEiks: z.array(z.string()).optional(),
+}).openapi("TokenServiceError");
+
+/** A sender as the page sees it: never certificates, personal ids or keys. */
+export const Sender = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  active: z.boolean(),
+}).openapi("Sender");
+
+/** GET /api/senders. */
+export const SendersResponse = z.object({
+  senders: z.array(Sender),
+  activeSenderId: z.string().nullable(),
+}).openapi("SendersResponse");
+
+/** POST /api/pick-file and /api/pick-folder. */
+export const PickResponse = z.object({
+  path: z.string().nullable().openapi({ description: "Full path, null when cancelled" }),
+  cancelled: z.boolean(),
+}).openapi("PickResponse");
+
+/** GET /health. */
+export const HealthResponse = z.object({
+  status: z.literal("ok"),
+  service: z.literal("svc-agent"),
+  version: z.string(),
+  port: z.number().int(),
+  latestVersion: z.string().nullable().optional(),
+  updateAvailable: z.boolean().optional(),
+}).openapi("HealthResponse");

@@ -1,0 +1,202 @@
+/**
+ * The one error catalog of the product: every stable `errorCode`, its `errorKind` and the HTTP
+ * status it travels with. Implements interface-spec.md § Errors ("Code constants are stable;
+ * texts are not"; kinds PARAMETER, CREDENTIALS, PORTAL). The list is published in the OpenAPI
+ * document as `components.schemas.ErrorCode` and `components.schemas.ErrorKind`.
+ *
+ * Statuses: the agent answers every error with 502 except token failures (401), a too-old
+ * agent (426), an unknown path (404), an oversized body (413), rate limits (429) and
+ * host/origin refusals (403/421); the token service answers 400/401/402/403 as the spec says.
+ * @module
+ */
+
+/** Who can fix an error: the caller (PARAMETER), the machine's user (CREDENTIALS), or nobody
+ * here because the authority's portal answered unexpectedly (PORTAL). */
+export type ErrorKind = "PARAMETER" | "CREDENTIALS" | "PORTAL";
+
+/** The error kinds in the order the spec lists them. */
+export const ERROR_KINDS: readonly ErrorKind[] = ["PARAMETER", "CREDENTIALS", "PORTAL"];
+
+/** One catalog entry: kind, HTTP status and a one-line description (English) for docs. */
+export interface ErrorSpec {
+  readonly kind: ErrorKind;
+  readonly status: number;
+  readonly description: string;
+}
+
+const p = (status: number, description: string): ErrorSpec => ({
+  kind: "PARAMETER",
+  status,
+  description,
+});
+const c = (status: number, description: string): ErrorSpec => ({
+  kind: "CREDENTIALS",
+  status,
+  description,
+});
+const portal = (status: number, description: string): ErrorSpec => ({
+  kind: "PORTAL",
+  status,
+  description,
+});
+
+/** The catalog: `errorCode → { kind, status, description }`. Never rename a key. */
+export const ERROR_CATALOG = {
+  // --- empty result (metadata only, never an error body) ---------------------------------
+  NO_DATA: portal(
+    200,
+    "Not an error: metadata.errorCode of a successful result whose list (items/files) is empty",
+  ),
+
+  // --- request shape (agent and token service) --------------------------------------------
+  VALIDATION_FAILED: p(502, "A body field is missing or invalid; `details.field` names it"),
+  INVALID_JSON: p(502, "The body is not valid JSON (or not a JSON object)"),
+  UNKNOWN_OPERATION: p(404, "No operation with this typeId exists"),
+  NOT_FOUND: p(404, "No such route"),
+  BODY_TOO_LARGE: p(413, "The request body exceeds the size limit"),
+  UNSUPPORTED_MEDIA_TYPE: p(415, "The body must be sent as application/json"),
+  RATE_LIMITED: p(429, "Too many requests from this origin; retry after `Retry-After` seconds"),
+  HOST_NOT_ALLOWED: p(421, "The Host header is not 127.0.0.1:<port> or localhost:<port>"),
+  ORIGIN_NOT_ALLOWED: p(403, "The calling page's origin is not allowed by the token"),
+
+  // --- agent: token verification (all 401) -------------------------------------------------
+  TOKEN_MISSING: p(401, "No `Authorization: Bearer <JWT>` header"),
+  TOKEN_INVALID: p(
+    401,
+    "The JWT is malformed, its signature, issuer, audience or algorithm is wrong",
+  ),
+  TOKEN_EXPIRED: p(401, "The JWT has expired (tokens live 5 s; leeway at most 2 s)"),
+  TOKEN_REPLAYED: p(401, "The JWT's `jti` was already used once"),
+  TOKEN_TYPE_MISMATCH: p(401, "The JWT was issued for another typeId than the operation called"),
+  TOKEN_EIK_MISMATCH: p(401, "The body's EIK(s) are not covered by the JWT's eik/eiks claim"),
+  TOKEN_BODY_MISMATCH: p(401, "The body's SHA-256 differs from the JWT's `bodySha256` claim"),
+  TOKEN_KEYS_UNAVAILABLE: c(401, "The token service's JWKS could not be fetched to verify the JWT"),
+  AGENT_UPDATE_REQUIRED: c(426, "The token service requires a newer agent version"),
+
+  // --- agent: senders and confirmation ----------------------------------------------------
+  SENDER_NOT_CHOSEN: c(502, "The user declined the sender confirmation or it timed out"),
+  SENDER_NOT_FOUND: p(502, "X-Svc-Sender-Id names no configured sender"),
+  SENDER_INACTIVE: c(502, "The chosen sender is not active"),
+  NO_SENDER_CONFIGURED: c(502, "No sender is configured for live filing"),
+  CONFIRMATION_BUSY: p(502, "Too many confirmations are pending; retry later"),
+  CONFIRMATION_NOT_FOUND: p(404, "No pending confirmation with this id"),
+  CONFIRMATION_NONCE_INVALID: p(403, "The confirmation decision lacks the page's one-time nonce"),
+  BATCH_ID_INVALID: p(502, "X-Svc-Batch-Id must be a GUID"),
+
+  // --- agent: local input -----------------------------------------------------------------
+  LOCAL_INPUT_REQUIRED: p(502, "The operation needs a local file or folder (path or inline)"),
+  LOCAL_PATH_INVALID: p(502, "The local path is not absolute or contains invalid characters"),
+  LOCAL_PATH_NOT_FOUND: p(502, "The local file or folder does not exist"),
+  LOCAL_PATH_UNREADABLE: c(502, "The local file or folder cannot be read (permissions)"),
+  INLINE_INPUT_INVALID: p(502, "_inlineFile/_inlineDir is malformed (name or base64 content)"),
+  FILE_TOO_LARGE: p(502, "A local or inline file exceeds the size limit"),
+  TOO_MANY_FILES: p(502, "The folder or inline directory holds more files than the limit"),
+  FILE_PARSE_ERROR: p(502, "A declaration file is malformed; details list file, line and field"),
+  FILE_KIND_UNKNOWN: p(502, "A file is not a recognised NRA file format"),
+  FILE_EIK_MISMATCH: p(502, "The files belong to another EIK than the token's or each other's"),
+  FILE_PERIOD_MISMATCH: p(502, "The files' tax period differs from the requested period"),
+
+  // --- agent: pickers ---------------------------------------------------------------------
+  PICKER_UNAVAILABLE: c(502, "No native dialog program is available on this machine"),
+  PICKER_BUSY: p(502, "A file or folder dialog is already open"),
+  PICKER_TIMEOUT: c(502, "The dialog was not answered within 600 s"),
+
+  // --- agent: signing and senders' certificates -------------------------------------------
+  PIN_INCORRECT: c(502, "The PIN was wrong; the batch stopped to protect the token from lock-out"),
+  PIN_LOCKED: c(502, "The token's PIN is locked"),
+  KEYSTORE_UNAVAILABLE: c(502, "The sender's key store (token, card, file) cannot be opened"),
+  PKCS11_MODULE_MISSING: c(502, "The PKCS#11 module (QES middleware) is not installed"),
+  PKCS11_MODULE_WRONG_ARCH: c(502, "The PKCS#11 module is built for another CPU architecture"),
+  CERTIFICATE_INVALID: c(502, "The sender's certificate is expired, not yet valid or unusable"),
+  SIGNING_FAILED: c(502, "The CMS/PKCS#7 signature could not be produced"),
+
+  // --- agent: portal ----------------------------------------------------------------------
+  PORTAL_UNREACHABLE: portal(502, "The authority's portal could not be reached"),
+  PORTAL_TIMEOUT: portal(502, "The authority's portal did not answer in time"),
+  PORTAL_SERVER_ERROR: portal(502, "The authority's portal answered with a 5xx status"),
+  PORTAL_REJECTED: portal(502, "The authority's portal refused the request"),
+  PORTAL_BAD_RESPONSE: portal(502, "The authority's portal answered with an unexpected body"),
+  PORTAL_AUTH_FAILED: c(502, "The agent's portal API credentials (OAuth2 client) were refused"),
+  PORTAL_NOT_CONFIGURED: c(502, "Live mode needs the portal API settings in the agent's config"),
+  PORTAL_OPERATION_UNSUPPORTED: portal(
+    502,
+    "The authority's public API does not offer this operation",
+  ),
+  CERTIFICATE_NOT_RECOGNISED: c(502, "The authority did not recognise the certificate or its user"),
+  NO_POWER_OF_ATTORNEY: c(502, "The certificate holds no power of attorney for this EIK"),
+  DOCUMENT_SIGNATURE_MISMATCH: portal(
+    502,
+    "The authority found the signature does not match the file",
+  ),
+  AGENT_INTERNAL_ERROR: portal(502, "An unexpected failure inside the agent (a bug; see its log)"),
+
+  // --- token service ---------------------------------------------------------------------
+  EIK_REQUIRED: p(400, "The typeId needs `eik` (or `eiks` for a folder-wide operation)"),
+  UNKNOWN_TYPE_ID: p(400, "The typeId is not an operation of the agent"),
+  API_KEY_INVALID: c(401, "The secret key is missing or unknown"),
+  API_KEY_EXPIRED: c(401, "The secret key has expired"),
+  API_KEY_REVOKED: c(401, "The secret key was revoked"),
+  EIK_LIMIT_REACHED: c(
+    402,
+    "The key's company limit is used up (3 EIKs for a live key without a contract)",
+  ),
+  EIK_NOT_ALLOWED: c(403, "An EIK is not on the key's allowed list; see `rejectedEiks`"),
+  ADMIN_UNAUTHORIZED: c(401, "The admin API needs the admin credential"),
+  CONFLICT: p(409, "The resource is not in a state that allows this change"),
+  SERVICE_INTERNAL_ERROR: portal(500, "An unexpected failure in the token service"),
+} as const satisfies Record<string, ErrorSpec>;
+
+/** A stable error code from the catalog. */
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** All error codes, in catalog order (for the OpenAPI enum). */
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+/**
+ * The one error class of the product. `status` and `kind` come from the catalog; `details`
+ * travels to the client (never put secrets there); `cause` stays in logs.
+ *
+ * @example
+ * ```ts
+ * const e = new AppError("VALIDATION_FAILED", 'Field "eik" must be 9 to 13 digits', { field: "eik" });
+ * e.status; // 502
+ * e.kind; // "PARAMETER"
+ * ```
+ */
+export class AppError extends Error {
+  /** The stable code. */
+  readonly code: ErrorCode;
+  /** PARAMETER, CREDENTIALS or PORTAL. */
+  readonly kind: ErrorKind;
+  /** HTTP status from the catalog. */
+  readonly status: number;
+  /** Client-visible structured details (field names, file/line, rejected EIKs). */
+  readonly details?: Record<string, unknown>;
+
+  /**
+   * @param code catalog code
+   * @param message user-facing text, sentence case, naming the thing
+   * @param details client-visible details; no secrets
+   * @param cause underlying error, logged only
+   */
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: Record<string, unknown>,
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "AppError";
+    this.code = code;
+    this.kind = ERROR_CATALOG[code].kind;
+    this.status = ERROR_CATALOG[code].status;
+    if (details !== undefined) this.details = details;
+  }
+}
+
+/** True when `e` is an {@link AppError} (also across module copies). */
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError ||
+    (typeof e === "object" && e !== null && (e as { name?: string }).name === "AppError" &&
+      typeof (e as { code?: unknown }).code === "string");
+}

@@ -1,0 +1,155 @@
+/**
+ * Local file operations (scans, VAT parse) and folder-wide batch filings
+ * (interface-spec.md § Local file scan results, § VatFilesParseResult, § typeId values).
+ * The batch request and result shapes are our design (the spec does not show them): see
+ * docs/operations.md § Folder-wide operations.
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+import {
+  inlineFields,
+  Int,
+  LocalPath,
+  metadataField,
+  Month,
+  NStr,
+  OkError,
+  Year,
+} from "./common.ts";
+import { SubmissionResult } from "./submissions.ts";
+
+function scanRequest(name: string) {
+  return z.object({
+    rootFolder: LocalPath.openapi({
+      description:
+        "Absolute folder to walk. With `_inlineDir` it only names the root of the paths returned",
+    }),
+    year: Year,
+    month: Month,
+    recursive: z.boolean().default(true),
+    ...inlineFields,
+  }).openapi(name);
+}
+/** Dec1FilesScanRequest: rootFolder, year, month, recursive (default true). */
+export const Dec1FilesScanRequest = scanRequest("Dec1FilesScanRequest");
+/** Dec6FilesScanRequest. */
+export const Dec6FilesScanRequest = scanRequest("Dec6FilesScanRequest");
+/** VatFilesScanRequest. */
+export const VatFilesScanRequest = scanRequest("VatFilesScanRequest");
+
+/** VatFilesParseRequest: directory holding DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT. */
+export const VatFilesParseRequest = z.object({
+  directory: LocalPath.openapi({
+    description: "Absolute folder. With `_inlineDir` it only names the folder in the result",
+  }),
+  ...inlineFields,
+}).openapi("VatFilesParseRequest");
+
+const PayrollFileItem = {
+  name: z.string(),
+  path: z.string().openapi({ description: "Full UTF-8 path" }),
+  tin: z.string().openapi({ description: "Employer EIK / Bulstat from the declaration" }),
+  content: z.string().openapi({ description: "UTF-8, decoded from CP1251" }),
+};
+/** Dec1FileItem. */
+export const Dec1FileItem = z.object(PayrollFileItem).openapi("Dec1FileItem");
+/** Dec6FileItem. */
+export const Dec6FileItem = z.object(PayrollFileItem).openapi("Dec6FileItem");
+/** VatFileItem. */
+export const VatFileItem = z.object({
+  name: z.string(),
+  path: z.string(),
+  tin: z.string().openapi({ description: "Filer VAT number from DEKLAR.TXT 00-01" }),
+  folder: z.string().openapi({ description: "Parent folder" }),
+  content: z.string(),
+}).openapi("VatFileItem");
+
+/** One file the scan could not read or parse (our addition; the scan goes on). */
+export const ScanProblem = z.object({
+  path: z.string(),
+  errorCode: z.string(),
+  error: z.string(),
+}).openapi("ScanProblem");
+
+function scanResult(name: string, item: z.ZodTypeAny) {
+  return z.object({
+    status: OkError,
+    files: z.array(item),
+    totalScanned: Int,
+    totalMatched: Int,
+    error: NStr,
+    problems: z.array(ScanProblem).optional().openapi({
+      description: "Files that could not be read or parsed; they never abort the scan",
+    }),
+    ...metadataField,
+  }).openapi(name);
+}
+/** Dec1FilesScanResult. */
+export const Dec1FilesScanResult = scanResult("Dec1FilesScanResult", Dec1FileItem);
+/** Dec6FilesScanResult. */
+export const Dec6FilesScanResult = scanResult("Dec6FilesScanResult", Dec6FileItem);
+/** VatFilesScanResult. */
+export const VatFilesScanResult = scanResult("VatFilesScanResult", VatFileItem);
+
+/** VatFileSummary: one row per VAT file; status `ok` or the Bulgarian word `липсва`. */
+export const VatFileSummary = z.object({
+  file: z.enum(["DEKLAR.TXT", "POKUPKI.TXT", "PRODAGBI.TXT"]),
+  status: z.enum(["ok", "липсва"]),
+  count: NStr.openapi({ description: 'Record count, or "-" when the file is missing' }),
+}).openapi("VatFileSummary");
+
+/** VatFilesParseResult. */
+export const VatFilesParseResult = z.object({
+  status: z.enum(["ok", "partial", "error"]),
+  directory: z.string(),
+  items: z.array(VatFileSummary),
+  error: NStr.openapi({ description: 'Parser errors joined with " ; "' }),
+  warnings: z.array(z.string()).optional().openapi({
+    description: "Cross-check warnings (counts, totals, periods); our addition",
+  }),
+  ...metadataField,
+}).openapi("VatFilesParseResult");
+
+/** Folder-wide request (dec1_6_batch, vat_batch): rootFolder, year, month, recursive. */
+export const PeriodBatchRequest = z.object({
+  rootFolder: LocalPath.openapi({
+    description: "Absolute folder. With `_inlineDir` it only names the root of the paths returned",
+  }),
+  year: Year,
+  month: Month,
+  recursive: z.boolean().default(true),
+  fund: z.boolean().optional().openapi({ description: "dec1_6_batch only: insurance fund" }),
+  ...inlineFields,
+}).openapi("PeriodBatchRequest");
+
+/** Folder-wide request for notices (etz62_batch, etz123_batch): rootFolder, recursive. */
+export const NoticeBatchRequest = z.object({
+  rootFolder: LocalPath,
+  recursive: z.boolean().default(true),
+  ...inlineFields,
+}).openapi("NoticeBatchRequest");
+
+/** One company's row of a folder-wide filing. */
+export const BatchItem = z.object({
+  eik: z.string(),
+  files: z.array(z.string()).openapi({ description: "Full paths of the company's files" }),
+  outcome: z.enum(["submitted", "skipped", "failed"]),
+  result: SubmissionResult.nullable(),
+  errorCode: NStr,
+  error: NStr,
+}).openapi("BatchItem");
+
+/** Result of a folder-wide filing: one row per EIK found. */
+export const BatchResult = z.object({
+  status: z.enum(["ok", "partial", "error"]),
+  items: z.array(BatchItem),
+  submitted: Int,
+  skipped: Int,
+  failed: Int,
+  totalScanned: Int,
+  error: NStr,
+  ...metadataField,
+}).openapi("BatchResult");
+
+export type ScanResultItem = z.infer<typeof Dec1FileItem>;
+export { OkError };

@@ -1,0 +1,190 @@
+/**
+ * Builds the OpenAPI 3.0.3 documents from the contract (never written by hand): the agent's
+ * (served at `/api/v1/openapi.json`, interface-spec.md § Versioning) and the token service's.
+ * @module
+ */
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import {
+  AgentError,
+  AgentFailure,
+  AgentUpdateRequired,
+  ErrorCodeSchema,
+  ErrorKindSchema,
+  HealthResponse,
+  PickResponse,
+  SendersResponse,
+  TokenIssueRequest,
+  TokenIssueResponse,
+  TokenServiceError,
+} from "./api.ts";
+import { ERROR_CATALOG } from "./errors.ts";
+import { OPERATIONS } from "./operations.ts";
+
+const json = (schema: z.ZodTypeAny, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+const HEADER_DOCS = [
+  { name: "X-Svc-Sender-Id", description: "A sender id from GET /api/senders" },
+  {
+    name: "X-Svc-File-Path",
+    description: "Absolute path of a file or folder for operations with local input",
+  },
+  {
+    name: "X-Svc-Batch-Id",
+    description: "GUID generated once per user action; requests sharing it are confirmed once",
+  },
+  {
+    name: "Idempotency-Key",
+    description: "Submissions: a retried request with the same key returns the first answer",
+  },
+] as const;
+
+function errorCatalogExtension() {
+  return Object.fromEntries(
+    Object.entries(ERROR_CATALOG).map(([code, s]) => [code, {
+      kind: s.kind,
+      status: s.status,
+      description: s.description,
+    }]),
+  );
+}
+
+/**
+ * The agent's OpenAPI 3.0.3 document.
+ * @param version the agent version, stamped into `info.version`
+ * @param serverUrl optional `servers[0].url` (the agent's base URL)
+ * @returns the document as a plain JSON object
+ */
+export function buildAgentOpenApi(version: string, serverUrl?: string): Record<string, unknown> {
+  const app = new OpenAPIHono();
+  const r = app.openAPIRegistry;
+  r.register("ErrorCode", ErrorCodeSchema);
+  r.register("ErrorKind", ErrorKindSchema);
+  r.registerComponent("securitySchemes", "OperationToken", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: "A 5-second JWT from the token service, issued for exactly this typeId",
+  });
+  for (const o of OPERATIONS) {
+    r.registerPath({
+      method: "post",
+      path: `/api/v1/operations/${o.typeId}`,
+      operationId: o.typeId,
+      summary: o.summary,
+      description: [
+        `Token scope: ${o.scope}.`,
+        `Local input: ${o.localInput}${
+          o.localInput === "none"
+            ? ""
+            : " (body path, `X-Svc-File-Path`, or inline `_inlineFile` / `_inlineDir`)"
+        }.`,
+        o.needsSender
+          ? "Acts on the portal in a sender's name: the user confirms the sender (batched by X-Svc-Batch-Id)."
+          : "Needs no sender confirmation.",
+      ].join(" "),
+      tags: [o.family],
+      security: [{ OperationToken: [] }],
+      request: {
+        headers: z.object(
+          Object.fromEntries(
+            HEADER_DOCS.map((
+              h,
+            ) => [h.name, z.string().optional().openapi({ description: h.description })]),
+          ),
+        ),
+        body: { required: true, content: { "application/json": { schema: o.request } } },
+      },
+      responses: {
+        200: json(o.result, "The operation's result (metadata.errorCode = NO_DATA when empty)"),
+        401: json(
+          AgentFailure,
+          "Token missing, invalid, expired, replayed or for another typeId/EIK",
+        ),
+        426: json(AgentUpdateRequired, "The token service requires a newer agent"),
+        502: json(AgentFailure, "Every error other than an empty result"),
+        default: json(AgentError, "Generic error"),
+      },
+    });
+  }
+  r.registerPath({
+    method: "get",
+    path: "/api/senders",
+    operationId: "listSenders",
+    summary: "Configured senders (no certificates, personal ids or keys)",
+    responses: { 200: json(SendersResponse, "Senders") },
+  });
+  for (const kind of ["file", "folder"] as const) {
+    r.registerPath({
+      method: "post",
+      path: `/api/pick-${kind}`,
+      operationId: `pick${kind === "file" ? "File" : "Folder"}`,
+      summary: `Open the native ${kind} dialog (600 s time-out; one dialog at a time)`,
+      responses: {
+        200: json(PickResponse, "The chosen path, or cancelled"),
+        502: json(AgentFailure, "PICKER_UNAVAILABLE, PICKER_BUSY or PICKER_TIMEOUT"),
+      },
+    });
+  }
+  r.registerPath({
+    method: "get",
+    path: "/health",
+    operationId: "health",
+    summary: "Liveness and version; open, cheap, no secrets",
+    responses: { 200: json(HealthResponse, "The agent is running") },
+  });
+  const doc = app.getOpenAPIDocument({
+    openapi: "3.0.3",
+    info: {
+      title: "Local filing agent",
+      version,
+      description:
+        "Files Bulgarian NRA declarations and reads tax reports with the sender's QES. Errors: 502 `{error, errorCode, errorKind}`; see components.schemas.ErrorCode.",
+    },
+    servers: serverUrl
+      ? [{ url: serverUrl }]
+      : [{ url: "http://127.0.0.1:{port}", variables: { port: { default: "17470" } } }],
+  }) as unknown as Record<string, unknown>;
+  return { ...doc, "x-error-catalog": errorCatalogExtension() };
+}
+
+/**
+ * The token service's OpenAPI 3.0.3 document.
+ * @param version the service version
+ * @returns the document
+ */
+export function buildTokenOpenApi(version: string): Record<string, unknown> {
+  const app = new OpenAPIHono();
+  const r = app.openAPIRegistry;
+  r.register("ErrorCode", ErrorCodeSchema);
+  r.register("ErrorKind", ErrorKindSchema);
+  r.registerComponent("securitySchemes", "ApiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "The integrator's secret key, svc_test_… or svc_live_…; server side only",
+  });
+  r.registerPath({
+    method: "post",
+    path: "/api/v1/tokens/issue",
+    operationId: "issueToken",
+    summary: "Exchange the secret key for a 5-second JWT bound to one typeId and its EIK(s)",
+    security: [{ ApiKey: [] }],
+    request: {
+      body: { required: true, content: { "application/json": { schema: TokenIssueRequest } } },
+    },
+    responses: {
+      200: json(TokenIssueResponse, "The token"),
+      400: json(TokenServiceError, "eik/eiks missing, unknown typeId, invalid body"),
+      401: json(TokenServiceError, "Secret key invalid, expired or revoked"),
+      402: json(TokenServiceError, "The key's company limit is used up"),
+      403: json(TokenServiceError, "An EIK is not on the key's allowed list (rejectedEiks)"),
+    },
+  });
+  const doc = app.getOpenAPIDocument({
+    openapi: "3.0.3",
+    info: { title: "Token service", version },
+  }) as unknown as Record<string, unknown>;
+  return { ...doc, "x-error-catalog": errorCatalogExtension() };
+}

@@ -1,0 +1,209 @@
+/**
+ * Report request and result shapes: debts and payments, their types, due amounts, taxpayers,
+ * the portal service catalog, and files downloaded from the portal (interface-spec.md
+ * § Request shapes, § DebtPaymentsResult … § VatMonthlyFilesResult).
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+import { Amount, Eik, Int, metadataField, Month, NDate, NStr, OkError, Year } from "./common.ts";
+
+/** DebtPaymentsRequest: eik, year, type (default "0" = all kinds). */
+export const DebtPaymentsRequest = z.object({
+  eik: Eik,
+  year: Year,
+  type: z.string().max(16).regex(/^[0-9]+$/, "must be a debt payment type id").default("0"),
+}).openapi("DebtPaymentsRequest");
+
+/** DebtPaymentsTypesRequest: no fields. */
+export const DebtPaymentsTypesRequest = z.object({}).openapi("DebtPaymentsTypesRequest");
+/** DueAmountsRequest: eik, year (optional). */
+export const DueAmountsRequest = z.object({ eik: Eik, year: Year.optional() }).openapi(
+  "DueAmountsRequest",
+);
+/** TaxpayersRequest: no fields. */
+export const TaxpayersRequest = z.object({}).openapi("TaxpayersRequest");
+/** NapCatalogRequest: filter (substring of name, title or URL; empty = all). */
+export const NapCatalogRequest = z.object({ filter: z.string().max(200).optional() }).openapi(
+  "NapCatalogRequest",
+);
+
+function periodRequest(name: string) {
+  return z.object({ eik: Eik, year: Year, month: Month }).openapi(name);
+}
+/** Dec16PortalFilesRequest: eik, year, month. */
+export const Dec16PortalFilesRequest = periodRequest("Dec16PortalFilesRequest");
+/** VatPortalFilesRequest: eik, year, month. */
+export const VatPortalFilesRequest = periodRequest("VatPortalFilesRequest");
+/** VatMonthlyFilesRequest: eik, year, month. */
+export const VatMonthlyFilesRequest = periodRequest("VatMonthlyFilesRequest");
+
+/** DebtPaymentItem. Amounts in the period's currency (BGN up to 2025, EUR from 2026). */
+export const DebtPaymentItem = z.object({
+  debtTypeName: z.string(),
+  dueAmount: Amount,
+  paidAmount: Amount,
+  paidAllAmount: Amount,
+  outstandingAmount: Amount,
+  outstandingInterest: Amount,
+  datePayment: NDate,
+  debtPeriod: NStr,
+  documentDate: NDate,
+  documentNumber: NStr,
+  documentType: NStr,
+  dueDate: NDate,
+  paymentTypeName: NStr,
+}).openapi("DebtPaymentItem");
+
+/** DebtPaymentsResult. */
+export const DebtPaymentsResult = z.object({
+  status: OkError,
+  rowCount: Int,
+  year: Int,
+  type: z.string(),
+  items: z.array(DebtPaymentItem),
+  error: NStr,
+  ...metadataField,
+}).openapi("DebtPaymentsResult");
+
+/** DebtPaymentTypeItem. */
+export const DebtPaymentTypeItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  code: NStr,
+  groupId: NStr,
+}).openapi("DebtPaymentTypeItem");
+
+/** DebtPaymentsTypesResult: one global table, identical for all taxpayers. */
+export const DebtPaymentsTypesResult = z.object({
+  status: OkError,
+  rowCount: Int,
+  items: z.array(DebtPaymentTypeItem),
+  error: NStr,
+  ...metadataField,
+}).openapi("DebtPaymentsTypesResult");
+
+/** DueAmountItem. */
+export const DueAmountItem = z.object({
+  debtTypeName: z.string(),
+  documentType: z.string(),
+  documentNumber: z.string(),
+  dueAmount: Amount,
+  outstandingAmount: Amount,
+  outstandingInterest: Amount,
+  debtPeriod: NStr,
+  documentDate: NDate,
+  dueDate: NDate,
+}).openapi("DueAmountItem");
+
+/** DueAmountsResult: totals are sums over items. */
+export const DueAmountsResult = z.object({
+  status: OkError,
+  rowCount: Int,
+  year: Int,
+  totalOutstanding: Amount,
+  totalInterest: Amount,
+  items: z.array(DueAmountItem),
+  error: NStr,
+  ...metadataField,
+}).openapi("DueAmountsResult");
+
+/** TaxpayerItem. */
+export const TaxpayerItem = z.object({
+  name: z.string(),
+  pin: z.string(),
+  pinType: z.enum(["BUS_BULSTAT", "IND_EGN", "IND_BULSTAT", "IND_LNCH", "IND_SLNO"]),
+  tin: Int,
+  active: z.string(),
+  authorization: NStr,
+  email: NStr,
+}).openapi("TaxpayerItem");
+
+/** TaxpayersResult: taxpayers for which the signing certificate holds a power of attorney. */
+export const TaxpayersResult = z.object({
+  status: OkError,
+  count: Int,
+  items: z.array(TaxpayerItem),
+  error: NStr,
+  ...metadataField,
+}).openapi("TaxpayersResult");
+
+/** NapCatalogEntry. */
+export const NapCatalogEntry = z.object({
+  name: z.string(),
+  category: z.string(),
+  linkType: z.enum(["NATIVE", "LEGACY"]).nullable(),
+  serviceId: NStr,
+  systemId: NStr,
+  url: NStr,
+}).openapi("NapCatalogEntry");
+
+/** NapCatalogResult. */
+export const NapCatalogResult = z.object({
+  status: OkError,
+  items: z.array(NapCatalogEntry),
+  totalLinks: Int,
+  matchedLinks: Int,
+  categories: Int,
+  error: NStr,
+  ...metadataField,
+}).openapi("NapCatalogResult");
+
+/** Dec16PortalFileItem. */
+export const Dec16PortalFileItem = z.object({
+  name: z.string(),
+  type: z.enum(["dec1", "dec6"]),
+  docFileId: z.string(),
+  content: z.string().openapi({ description: "UTF-8, decoded from CP1251" }),
+}).openapi("Dec16PortalFileItem");
+
+/** Dec16PortalFilesResult. */
+export const Dec16PortalFilesResult = z.object({
+  status: OkError,
+  files: z.array(Dec16PortalFileItem),
+  error: NStr,
+  incomeNumber: NStr,
+  period: NStr,
+  submittedAt: NStr.openapi({ description: "ISO-8601 timestamp" }),
+  submissionId: NStr,
+  ...metadataField,
+}).openapi("Dec16PortalFilesResult");
+
+/** VatPortalFileItem. */
+export const VatPortalFileItem = z.object({
+  name: z.string(),
+  type: z.enum(["declaration", "purchases", "sales", "vies"]),
+  docId: z.string(),
+  content: z.string().openapi({ description: "UTF-8, decoded from CP1251" }),
+}).openapi("VatPortalFileItem");
+
+/** VatPortalFilesResult. */
+export const VatPortalFilesResult = z.object({
+  status: OkError,
+  files: z.array(VatPortalFileItem),
+  error: NStr,
+  incomeNumber: NStr,
+  period: NStr,
+  submittedAt: NStr,
+  docId: NStr,
+  ...metadataField,
+}).openapi("VatPortalFilesResult");
+
+/** VatMonthlySubmission: every field a nullable string. */
+export const VatMonthlySubmission = z.object({
+  docId: NStr.optional(),
+  incomeNumber: NStr.optional(),
+  submittedAt: NStr.optional(),
+  user: NStr.optional(),
+  declaration: NStr.optional().openapi({ description: "Parsed DEKLAR.TXT as a JSON string" }),
+  purchases: NStr.optional(),
+  sales: NStr.optional(),
+  vies: NStr.optional(),
+}).openapi("VatMonthlySubmission");
+
+/** VatMonthlyFilesResult. */
+export const VatMonthlyFilesResult = z.object({
+  status: OkError,
+  items: z.array(VatMonthlySubmission),
+  error: NStr,
+  ...metadataField,
+}).openapi("VatMonthlyFilesResult");

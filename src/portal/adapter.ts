@@ -1,0 +1,77 @@
+/**
+ * The portal boundary: every operation that reaches the tax authority goes through one
+ * `PortalAdapter`. Two implementations share this interface and one contract test suite: the
+ * test adapter (`portal/test/`, deterministic fictitious data, never the network) and the live
+ * adapter (`portal/live/`, the NRA public API). Implements interface-spec.md § What the service
+ * does, point 5 ("With a test key the agent returns realistic fictitious data").
+ * @module
+ */
+import type { SubmissionKind } from "../contract/operations.ts";
+import type { SubmissionResult, SubmissionResultPayload } from "../contract/types.ts";
+
+/** A file to submit: its canonical name, NRA kind and original bytes (CP1251 for text). */
+export interface SubmissionFile {
+  readonly name: string;
+  /** "deklar" | "pokupki" | "prodagbi" | "vies" | "d1" | "d6" | "xml" | "other" */
+  readonly kind: string;
+  readonly bytes: Uint8Array;
+  /** Records in the file (D1/D6: `numRecords` of the NRA API). */
+  readonly numRecords?: number;
+}
+
+/** The sender on whose behalf the portal is called (never its secrets). */
+export interface SenderRef {
+  readonly id: string;
+  readonly displayName: string;
+}
+
+/** Per-call context. */
+export interface PortalContext {
+  readonly sender: SenderRef | null;
+  /** The signing step (live mode): CMS/PKCS#7 detached signature over the bytes. */
+  readonly sign?: (bytes: Uint8Array) => Promise<Uint8Array>;
+  /** The signer certificate (DER) for the portal's `userSignatureBase64`. */
+  readonly certificate?: Uint8Array;
+  readonly signal?: AbortSignal;
+}
+
+/** A submission request as the adapter sees it: the validated body plus the files. */
+export interface SubmissionInput {
+  readonly kind: SubmissionKind;
+  readonly eik: string;
+  /** Validated request body (VatRequest, Dec16Request, …) without inline fields. */
+  readonly request: Readonly<Record<string, unknown>>;
+  readonly files: readonly SubmissionFile[];
+}
+
+/** The portal operations. Report typeIds: debt_payments, debt_payments_types, due_amounts,
+ * taxpayers, nap_catalog, vat_portal_files, dec1_6_portal_files, vat_monthly_files. */
+export interface PortalAdapter {
+  /** "test" or "live". */
+  readonly mode: "test" | "live";
+  /**
+   * File one declaration.
+   * @returns the submission result (success=false with errorMessage on a refusal)
+   * @throws AppError PORTAL_* / CERTIFICATE_NOT_RECOGNISED / NO_POWER_OF_ATTORNEY / SIGNING_FAILED
+   */
+  submit(input: SubmissionInput, ctx: PortalContext): Promise<SubmissionResult>;
+  /**
+   * Retrieve the result of a submission.
+   * @returns the payload; status error for a documentId the portal never issued
+   */
+  result(
+    kind: SubmissionKind,
+    documentId: string,
+    eik: string,
+    ctx: PortalContext,
+  ): Promise<SubmissionResultPayload>;
+  /**
+   * Run a report operation (validated request body) and return its result shape.
+   * @throws AppError PORTAL_OPERATION_UNSUPPORTED where the portal lacks the report
+   */
+  report(
+    typeId: string,
+    request: Readonly<Record<string, unknown>>,
+    ctx: PortalContext,
+  ): Promise<unknown>;
+}

@@ -1,0 +1,171 @@
+/**
+ * Token issuance policy (interface-spec.md § Authentication, § Errors / Token service, § Access
+ * phases): key check (401), typeId and EIK presence (400), allowed list (403 with
+ * rejectedEiks), the 3-EIK limit of a live key without a contract (402), then a 5-second EdDSA
+ * JWT bound to one typeId and its EIK(s).
+ * @module
+ */
+import { getOperation } from "../contract/operations.ts";
+import { AppError } from "../contract/errors.ts";
+import { hashSecret, LIVE_EIK_LIMIT_WITHOUT_CONTRACT, looksLikeApiKey } from "./api_keys.ts";
+import type { KeyRing } from "./signer.ts";
+import type { ApiKeyRecord, TokenStore } from "./store.ts";
+
+/** Token lifetime, seconds (interface-spec.md § Limits). */
+export const TOKEN_TTL_SECONDS = 5;
+
+/** Settings of issuance. */
+export interface IssueConfig {
+  /** `iss` claim and `issuer` field. */
+  readonly issuer: string;
+  /** `aud` claim the agent checks. */
+  readonly audience: string;
+  /** Minimum agent version carried in the token (`minAgentVersion`), or null. */
+  readonly minAgentVersion: string | null;
+}
+
+/** Validated issue request. */
+export interface IssueRequest {
+  readonly typeId: string;
+  readonly eik?: string;
+  readonly eiks?: readonly string[];
+  readonly origin?: string;
+  readonly bodySha256?: string;
+}
+
+/** 200 body of `POST /api/v1/tokens/issue`. */
+export interface IssuedToken {
+  readonly token: string;
+  readonly expiresAt: string;
+  readonly jti: string;
+  readonly issuer: string;
+}
+
+/** Timings of the issuance path, microseconds (for the benchmark's time split). */
+export interface IssueTimings {
+  keyLookupUs: number;
+  policyUs: number;
+  signingUs: number;
+}
+
+/**
+ * Authenticate the secret key.
+ * @param store token store
+ * @param bearer the `Authorization` header value
+ * @param now epoch ms
+ * @returns the key record
+ * @throws AppError API_KEY_INVALID | API_KEY_EXPIRED | API_KEY_REVOKED (401)
+ */
+export async function authenticateKey(
+  store: TokenStore,
+  bearer: string | undefined,
+  now: number,
+): Promise<ApiKeyRecord> {
+  const m = /^Bearer\s+(\S+)$/i.exec(bearer ?? "");
+  if (!m) throw new AppError("API_KEY_INVALID", "Send the secret key as Authorization: Bearer <API_KEY>");
+  const secret = m[1]!;
+  if (!looksLikeApiKey(secret)) throw new AppError("API_KEY_INVALID", "The secret key is not valid");
+  const key = await store.findKeyByHash(hashSecret(secret));
+  if (!key) throw new AppError("API_KEY_INVALID", "The secret key is not valid");
+  if (key.revokedAt !== null && key.revokedAt <= now) {
+    throw new AppError("API_KEY_REVOKED", "The secret key was revoked; issue a new key");
+  }
+  if (key.expiresAt !== null && key.expiresAt <= now) {
+    throw new AppError("API_KEY_EXPIRED", "The secret key has expired; issue a new key", {
+      expiredAt: new Date(key.expiresAt).toISOString(),
+    });
+  }
+  return key;
+}
+
+/**
+ * Apply the policy and mint the token.
+ * @param store token store (EIK claims)
+ * @param ring signing keys
+ * @param config issuer, audience, minimum agent version
+ * @param key the authenticated key
+ * @param req the validated request
+ * @param now epoch ms
+ * @param timings optional accumulator of the time split
+ * @returns the issued token
+ * @throws AppError UNKNOWN_TYPE_ID | EIK_REQUIRED (400), EIK_NOT_ALLOWED (403), EIK_LIMIT_REACHED (402)
+ */
+export async function issueToken(
+  store: TokenStore,
+  ring: KeyRing,
+  config: IssueConfig,
+  key: ApiKeyRecord,
+  req: IssueRequest,
+  now: number,
+  timings?: IssueTimings,
+): Promise<IssuedToken> {
+  const t0 = performance.now();
+  const op = getOperation(req.typeId);
+  if (!op) {
+    throw new AppError("UNKNOWN_TYPE_ID", `Unknown typeId "${req.typeId}"`, { field: "typeId" });
+  }
+  let eiks: string[] = [];
+  if (op.scope === "eik") {
+    if (!req.eik) {
+      throw new AppError("EIK_REQUIRED", `typeId "${op.typeId}" needs eik`, { field: "eik" });
+    }
+    eiks = [req.eik];
+  } else if (op.scope === "eiks") {
+    if (!req.eiks || req.eiks.length === 0) {
+      throw new AppError("EIK_REQUIRED", `typeId "${op.typeId}" is folder-wide and needs eiks`, {
+        field: "eiks",
+      });
+    }
+    eiks = [...new Set(req.eiks)];
+  }
+  if (key.allowedEiks !== null && eiks.length > 0) {
+    const allowed = new Set(key.allowedEiks);
+    const rejected = eiks.filter((e) => !allowed.has(e));
+    if (rejected.length > 0) {
+      throw new AppError("EIK_NOT_ALLOWED", "An EIK is not on the key's allowed list", {
+        rejectedEiks: rejected,
+      });
+    }
+  }
+  if (key.mode === "live" && eiks.length > 0) {
+    const contract = await store.hasActiveContract(key.integratorId, now);
+    const res = await store.claimEiks(
+      key.id,
+      eiks,
+      contract ? null : LIVE_EIK_LIMIT_WITHOUT_CONTRACT,
+      now,
+    );
+    if (!res.ok) {
+      throw new AppError(
+        "EIK_LIMIT_REACHED",
+        `A live key without a contract covers at most ${res.limit} companies (EIKs)`,
+        { limit: res.limit, used: res.used },
+      );
+    }
+  }
+  const t1 = performance.now();
+  const iat = Math.floor(now / 1000);
+  const exp = iat + TOKEN_TTL_SECONDS;
+  const jti = crypto.randomUUID();
+  const claims: Record<string, unknown> = {
+    iss: config.issuer,
+    aud: config.audience,
+    sub: key.id,
+    jti,
+    typeId: op.typeId,
+    mode: key.mode,
+    intg: key.integratorId,
+  };
+  if (op.scope === "eik") claims.eik = eiks[0];
+  if (op.scope === "eiks") claims.eiks = eiks;
+  if (config.minAgentVersion) claims.minAgentVersion = config.minAgentVersion;
+  if (req.origin) claims.origin = req.origin;
+  if (req.bodySha256) claims.bodySha256 = req.bodySha256;
+  const token = await ring.sign(claims, iat, exp);
+  const t2 = performance.now();
+  if (timings) {
+    timings.policyUs += (t1 - t0) * 1000;
+    timings.signingUs += (t2 - t1) * 1000;
+  }
+  return { token, expiresAt: new Date(exp * 1000).toISOString(), jti, issuer: config.issuer };
+}

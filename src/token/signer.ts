@@ -1,0 +1,74 @@
+/**
+ * The token service's Ed25519 signing keys and JWT minting (jose, EdDSA, `kid` in the header).
+ * The first start generates a key and persists it in the store; rotation retires the current
+ * key and the JWKS keeps publishing the previous one so tokens signed before a rotation still
+ * verify until they expire.
+ * @module
+ */
+import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
+import type { TokenStore } from "./store.ts";
+
+/** A loaded key ring: the current private key plus the public JWKs to publish. */
+export interface KeyRing {
+  readonly kid: string;
+  /** Sign a JWT payload (claims without iat/exp, which are passed in). */
+  sign(payload: Record<string, unknown>, iatSeconds: number, expSeconds: number): Promise<string>;
+  /** `{ keys: [...] }` for `/.well-known/jwks.json`: the current and the previous key. */
+  jwks(): { keys: JWK[] };
+}
+
+async function newKey(store: TokenStore, now: number): Promise<void> {
+  const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
+  const priv = await exportJWK(privateKey);
+  const pub = await exportJWK(publicKey);
+  const kid = `ed-${
+    crypto.getRandomValues(new Uint8Array(8)).toBase64({ alphabet: "base64url", omitPadding: true })
+  }`;
+  await store.saveSigningKey({
+    kid,
+    privateJwk: JSON.stringify({ ...priv, kid, alg: "EdDSA" }),
+    publicJwk: JSON.stringify({ ...pub, kid, alg: "EdDSA", use: "sig" }),
+    createdAt: now,
+    retiredAt: null,
+  });
+}
+
+/**
+ * Load the current signing key, generating and persisting one on first start.
+ * @param store the token store
+ * @param now epoch ms
+ * @returns the key ring
+ */
+export async function loadKeyRing(store: TokenStore, now: number): Promise<KeyRing> {
+  let keys = await store.listSigningKeys();
+  if (!keys.some((k) => k.retiredAt === null)) {
+    await newKey(store, now);
+    keys = await store.listSigningKeys();
+  }
+  const current = keys.filter((k) => k.retiredAt === null).at(-1)!;
+  const previous = keys.filter((k) => k.retiredAt !== null).sort((a, b) =>
+    (b.retiredAt ?? 0) - (a.retiredAt ?? 0)
+  ).slice(0, 1);
+  const privateKey = await importJWK(JSON.parse(current.privateJwk), "EdDSA");
+  const published = [current, ...previous].map((k) => JSON.parse(k.publicJwk) as JWK);
+  const header = { alg: "EdDSA", kid: current.kid, typ: "JWT" };
+  return {
+    kid: current.kid,
+    sign: (payload, iat, exp) =>
+      new SignJWT(payload).setProtectedHeader(header).setIssuedAt(iat).setExpirationTime(exp)
+        .sign(privateKey),
+    jwks: () => ({ keys: published }),
+  };
+}
+
+/**
+ * Rotate: retire the current key and create a new one. Reload the key ring afterwards.
+ * @param store the token store
+ * @param now epoch ms
+ */
+export async function rotateSigningKey(store: TokenStore, now: number): Promise<void> {
+  for (const k of await store.listSigningKeys()) {
+    if (k.retiredAt === null) await store.retireSigningKey(k.kid, now);
+  }
+  await newKey(store, now);
+}
