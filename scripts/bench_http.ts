@@ -1,0 +1,216 @@
+/**
+ * HTTP benchmarks of issue #2, each in one run against a bare Hono route on the same server:
+ * token issuance (`POST /api/v1/tokens/issue`) and an agent report operation
+ * (`debt_payments` in a confirmed batch, a fresh 5-second token per request).
+ * Load: wrk (Debian package), 1 thread, 32 connections. Prints a markdown table.
+ *
+ *   deno run -A scripts/bench_http.ts [--seconds 5] [--connections 32]
+ */
+import { parseArgs } from "node:util";
+import { TextLineStream } from "../tests/_helpers/lines.ts";
+import { loadKeyRing } from "../src/token/signer.ts";
+import { SqliteTokenStore } from "../src/token/sqlite_store.ts";
+import { createApiKey } from "../src/token/api_keys.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    seconds: { type: "string", default: "5" },
+    connections: { type: "string", default: "32" },
+  },
+});
+const SECONDS = Number(values.seconds);
+const CONN = Number(values.connections);
+const root = new URL("../", import.meta.url).pathname;
+
+interface WrkResult {
+  rps: number;
+  p50: string;
+  p99: string;
+  non2xx: number;
+}
+
+async function wrk(url: string, lua: string, seconds = SECONDS): Promise<WrkResult> {
+  const script = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(script, lua);
+  const out = await new Deno.Command("wrk", {
+    args: ["-t1", `-c${CONN}`, `-d${seconds}s`, "--latency", "-s", script, url],
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0);
+  const p50 = /\s50%\s+(\S+)/.exec(text)?.[1] ?? "?";
+  const p99 = /\s99%\s+(\S+)/.exec(text)?.[1] ?? "?";
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
+  return { rps, p50, p99, non2xx };
+}
+
+async function startServer(args: string[]) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}scripts/bench_server.ts`, ...args],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())
+    .getReader();
+  let port = 0;
+  const confirms: string[] = [];
+  while (!port) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error("bench server exited");
+    const m = /^READY (\d+)/.exec(value);
+    if (m) port = Number(m[1]);
+  }
+  (async () => {
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      const m = /^CONFIRM (\S+)/.exec(value);
+      if (m) confirms.push(m[1]!);
+    }
+  })();
+  return { child, port, confirms };
+}
+
+const bareLua = `wrk.method = "POST"; wrk.body = '{"typeId":"vat","eik":"121212121"}'
+wrk.headers["Content-Type"] = "application/json"`;
+
+const dir = await Deno.makeTempDir({ prefix: "svc-bench-" });
+const rows: string[] = [];
+
+// 1. Token issuance.
+{
+  const store = new SqliteTokenStore(`${dir}/token-service.sqlite`);
+  await store.migrate();
+  const { secret } = await createApiKey(store, { mode: "test", now: Date.now() });
+  await store.close();
+  const s = await startServer(["token", dir]);
+  const base = `http://127.0.0.1:${s.port}`;
+  await wrk(`${base}/bare`, bareLua, 1); // warm-up
+  const bare = await wrk(`${base}/bare`, bareLua);
+  const issueLua = `${bareLua}\nwrk.headers["Authorization"] = "Bearer ${secret}"`;
+  await wrk(`${base}/api/v1/tokens/issue`, issueLua, 1);
+  const issue = await wrk(`${base}/api/v1/tokens/issue`, issueLua);
+  const t = await (await fetch(`${base}/_timings`)).json();
+  const total = t.keyLookupUs + t.policyUs + t.signingUs;
+  s.child.kill();
+  await s.child.status;
+  rows.push(
+    `| bare Hono route (POST /bare) | ${
+      bare.rps.toFixed(0)
+    } | ${bare.p50} | ${bare.p99} | 100 % | |`,
+    `| token issuance | ${issue.rps.toFixed(0)} | ${issue.p50} | ${issue.p99} | ${
+      (100 * issue.rps / bare.rps).toFixed(1)
+    } % | ≥ 25 % |`,
+  );
+  console.error(
+    `issuance time split: key lookup ${(100 * t.keyLookupUs / total).toFixed(0)} %, policy ${
+      (100 * t.policyUs / total).toFixed(0)
+    } %, signing ${(100 * t.signingUs / total).toFixed(0)} %; non-2xx ${issue.non2xx}`,
+  );
+}
+
+// 2. Agent report operation (fresh token per request).
+{
+  const tsDir = `${dir}/ts`;
+  const ts = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}main.ts`, "token-service", "--port", "0", "--data-dir", tsDir],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const tsLines = ts.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())
+    .getReader();
+  let tsUrl = "";
+  while (!tsUrl) {
+    tsUrl = /^Token service: (\S+)/.exec((await tsLines.read()).value ?? "")?.[1] ?? "";
+  }
+  const s = await startServer(["agent", dir, tsUrl]);
+  const base = `http://127.0.0.1:${s.port}`;
+  const store = new SqliteTokenStore(`${tsDir}/token-service.sqlite`);
+  const ring = await loadKeyRing(store, Date.now());
+  const batch = crypto.randomUUID();
+  const mint = async (n: number) => {
+    const now = Math.floor(Date.now() / 1000);
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      out.push(
+        await ring.sign(
+          {
+            iss: tsUrl,
+            aud: "svc-agent",
+            sub: "bench",
+            jti: crypto.randomUUID(),
+            typeId: "debt_payments",
+            eik: "121212121",
+            mode: "test",
+            intg: "bench",
+          },
+          now,
+          now + 5,
+        ),
+      );
+    }
+    return out;
+  };
+  // Confirm the batch once through the page.
+  const [first] = await mint(1);
+  const pending = fetch(`${base}/api/v1/operations/debt_payments`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${first}`,
+      "content-type": "application/json",
+      "x-svc-batch-id": batch,
+    },
+    body: '{"eik":"121212121","year":2025}',
+  });
+  while (s.confirms.length === 0) await new Promise((r) => setTimeout(r, 20));
+  const page = await (await fetch(s.confirms[0]!)).text();
+  const nonce = /name="nonce" value="([^"]+)"/.exec(page)![1]!;
+  await fetch(`${s.confirms[0]}/decision`, {
+    method: "POST",
+    headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ nonce, decision: "confirm", senderId: "test-sender" }),
+  });
+  if ((await pending).status !== 200) throw new Error("confirmation failed");
+  await wrk(`${base}/bare`, bareLua, 1);
+  const bare = await wrk(`${base}/bare`, bareLua, 3);
+  const agentSeconds = 3;
+  const tokens = await mint(40_000);
+  const tokFile = await Deno.makeTempFile();
+  await Deno.writeTextFile(tokFile, tokens.join("\n") + "\n");
+  const agentLua = `local toks = {}
+for line in io.lines("${tokFile}") do toks[#toks + 1] = line end
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("POST", "/api/v1/operations/debt_payments", {["Content-Type"] = "application/json",
+    ["Authorization"] = "Bearer " .. toks[((i - 1) % #toks) + 1], ["X-Svc-Batch-Id"] = "${batch}"},
+    '{"eik":"121212121","year":2025}')
+end`;
+  const op = await wrk(`${base}/api/v1/operations/debt_payments`, agentLua, agentSeconds);
+  rows.push(
+    `| bare Hono route (same agent server) | ${
+      bare.rps.toFixed(0)
+    } | ${bare.p50} | ${bare.p99} | 100 % | |`,
+    `| agent debt_payments (verify JWT + jti + schema + test portal) | ${
+      op.rps.toFixed(0)
+    } | ${op.p50} | ${op.p99} | ${(100 * op.rps / bare.rps).toFixed(1)} % | ≥ 15 % |`,
+  );
+  if (op.non2xx > 0) {
+    console.error(`agent: ${op.non2xx} non-2xx responses (tokens exhausted or expired?)`);
+  }
+  if (op.rps * agentSeconds > tokens.length) {
+    console.error("agent: more requests than tokens; raise the token count");
+  }
+  s.child.kill();
+  ts.kill();
+  await s.child.status;
+  await ts.status;
+  await store.close();
+}
+
+console.log(
+  `wrk -t1 -c${CONN}, ${SECONDS} s (agent 3 s: tokens live 5 s), loopback, same server\n`,
+);
+console.log("| route | req/s | p50 | p99 | vs bare | target |\n|---|---|---|---|---|---|");
+console.log(rows.join("\n"));
+await Deno.remove(dir, { recursive: true }).catch(() => {});

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Debian packages the test suite uses: openssl (signature checks), softhsm2 + opensc (PKCS#11),
+# chromium (browser tests), zenity + xvfb + xdotool (native picker tests), postgresql (store
+# tests). Idempotent; installs only what is missing. Needs root (CI runs as root).
+set -euo pipefail
+pkgs=(openssl softhsm2 opensc chromium zenity xvfb xdotool postgresql wrk)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "system packages ready"

@@ -1,0 +1,100 @@
+/**
+ * Regenerates the documentation tables that come from the contract: the operation table in
+ * README.md (between `<!-- operations:start -->` and `<!-- operations:end -->`) and
+ * docs/errors.md. `--check` exits 1 when a file is out of date (used by the tests).
+ *
+ *   deno run -A scripts/gen_docs.ts [--check]
+ */
+import { ERROR_CATALOG } from "../src/contract/errors.ts";
+import { OPERATIONS } from "../src/contract/operations.ts";
+import { buildAgentOpenApi } from "../src/contract/openapi.ts";
+import { VERSION } from "../src/version.ts";
+
+const root = new URL("../", import.meta.url);
+
+/** The README operation table (markdown). */
+export function operationsTable(): string {
+  // deno-lint-ignore no-explicit-any
+  const paths = buildAgentOpenApi(VERSION).paths as any;
+  const ref = (s: { $ref?: string } | undefined) => s?.$ref?.split("/").at(-1);
+  const rows = OPERATIONS.map((o) => {
+    const post = paths[`/api/v1/operations/${o.typeId}`].post;
+    const req = ref(post.requestBody.content["application/json"].schema);
+    const res = ref(post.responses["200"].content["application/json"].schema);
+    return `| \`${o.typeId}\` | ${o.family} | ${req ?? ""} | ${
+      res ?? ""
+    } | ${o.scope} | ${o.localInput} | ${o.needsSender ? "yes" : "no"} | ${o.summary} |`;
+  });
+  return [
+    "| typeId | family | request | result | token scope | local input | sender confirmation | what it does |",
+    "|---|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+}
+
+/** docs/errors.md. */
+export function errorsDoc(): string {
+  const rows = Object.entries(ERROR_CATALOG).map(([code, s]) =>
+    `| \`${code}\` | ${s.kind} | ${s.status} | ${s.description} |`
+  );
+  return `# Error catalog
+
+Generated from \`src/contract/errors.ts\` by \`deno run -A scripts/gen_docs.ts\`; do not edit by hand.
+Client code relies on \`errorCode\`, never on the \`error\` text. The same list is published as
+\`components.schemas.ErrorCode\` (and \`ErrorKind\`) in the OpenAPI document, with kind and status in
+\`x-error-catalog\`.
+
+## Wire format
+
+- **Agent**: \`502 {error, errorCode, errorKind}\` for every error other than an empty result; 401 for
+  every token failure (another typeId, expired, replayed, bad signature, EIK not covered); 426
+  \`{agentVersion, error, requiredVersion}\` when the token requires a newer agent; 404/413/421/429/403
+  for transport-level refusals as listed below. Never a 500.
+- **Token service**: 400, 401, 402, 403 (with \`rejectedEiks\`) as interface-spec.md says; the body is
+  \`{error, errorCode, errorKind}\`. Body validation errors there are 400.
+
+## NO_DATA
+
+\`NO_DATA\` is never an error body. A successful result (\`status: "ok"\`) whose list is empty —
+\`items\` for reports, monthly files and folder-wide filings, \`files\` for portal files and local
+scans — is answered with HTTP 200 and \`metadata: {"errorCode": "NO_DATA"}\`. Submission results,
+result payloads and \`VatFilesParseResult\` (always three rows) never carry it. A result with
+\`status: "error"\` is not NO_DATA, and an agent failure (token, session, portal) is a 401/502, so a
+broken session never looks like "no data".
+
+## Codes
+
+| errorCode | errorKind | HTTP | meaning |
+|---|---|---|---|
+${rows.join("\n")}
+`;
+}
+
+async function update(
+  path: string,
+  make: (old: string) => string,
+  check: boolean,
+): Promise<boolean> {
+  const url = new URL(path, root);
+  const old = await Deno.readTextFile(url).catch(() => "");
+  const next = make(old);
+  if (old === next) return true;
+  if (check) {
+    console.error(`${path} is out of date: run deno run -A scripts/gen_docs.ts`);
+    return false;
+  }
+  await Deno.writeTextFile(url, next);
+  console.log(`wrote ${path}`);
+  return true;
+}
+
+if (import.meta.main) {
+  const check = Deno.args.includes("--check");
+  const okReadme = await update("README.md", (old) =>
+    old.replace(
+      /<!-- operations:start -->[\s\S]*<!-- operations:end -->/,
+      `<!-- operations:start -->\n${operationsTable()}\n<!-- operations:end -->`,
+    ), check);
+  const okErrors = await update("docs/errors.md", () => errorsDoc(), check);
+  if (!okReadme || !okErrors) Deno.exit(1);
+}

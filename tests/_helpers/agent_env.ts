@@ -1,0 +1,68 @@
+/**
+ * An in-process agent wired to an in-process token service (shared fake clock), the test
+ * portal, and a recording browser opener.
+ */
+import { createLocalJWKSet } from "jose";
+import { createAgentApp } from "../../src/agent/app.ts";
+import type { SenderConfig } from "../../src/agent/senders.ts";
+import { silentLogger } from "../../src/log.ts";
+import { createTestPortal } from "../../src/portal/test/adapter.ts";
+import { TEST_ISSUER, tokenEnv } from "./token_env.ts";
+
+/** Port the in-process agent pretends to listen on (Host check, page URLs). */
+export const AGENT_PORT = 17470;
+/** Base URL for `app.request`. */
+export const AGENT = `http://127.0.0.1:${AGENT_PORT}`;
+
+export async function agentEnv(opts: { senders?: SenderConfig[]; minAgentVersion?: string; timeoutMs?: number } = {}) {
+  const t = await tokenEnv({ minAgentVersion: opts.minAgentVersion });
+  const opened: string[] = [];
+  const agent = createAgentApp({
+    clock: t.clock,
+    log: silentLogger,
+    verifier: {
+      getKey: (h, tok) => createLocalJWKSet(t.ring().jwks())(h, tok),
+      issuer: TEST_ISSUER,
+      audience: "svc-agent",
+    },
+    senders: opts.senders ?? [],
+    portals: { test: createTestPortal({ now: () => new Date(t.clock.now()) }) },
+    openBrowser: (url) => opened.push(url),
+    port: () => AGENT_PORT,
+    confirmTimeoutMs: opts.timeoutMs ?? 60_000,
+  });
+  const { secret } = await t.newKey("test");
+  const token = async (body: Record<string, unknown>) => (await (await t.issue(secret, body)).json()).token as string;
+  const call = (typeId: string, tok: string, body: unknown, headers: Record<string, string> = {}) =>
+    agent.app.request(`${AGENT}/api/v1/operations/${typeId}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tok}`, "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  /** Confirm or decline the newest dialog through its page. */
+  const decide = async (decision: "confirm" | "decline", senderId?: string) => {
+    const url = opened.at(-1)!;
+    const page = await agent.app.request(url);
+    const html = await page.text();
+    const nonce = /name="nonce" value="([^"]+)"/.exec(html)![1]!;
+    const checked = /name="senderId" value="([^"]+)" checked/.exec(html)?.[1] ?? "";
+    return agent.app.request(`${url}/decision`, {
+      method: "POST",
+      headers: { origin: AGENT, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ nonce, decision, senderId: senderId ?? checked }),
+    });
+  };
+  return { ...t, agent, opened, secret, token, call, decide };
+}
+
+/** Let pending promise callbacks run. */
+export const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** Wait until `cond()` holds (polling every 2 ms, at most `ms`). */
+export async function waitFor(cond: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("condition not reached in time");
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * End-to-end harness: starts the real programs (`main.ts token-service` and `main.ts agent`) as
+ * subprocesses on loopback port 0, creates keys through the CLI, and confirms sender dialogs
+ * through the confirmation page's own endpoints, as a browser would (GET the page, read the
+ * nonce, POST the form from the agent's origin).
+ */
+import { TextLineStream } from "./lines.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+/** A running program with its stderr log lines. */
+export interface Proc {
+  readonly child: Deno.ChildProcess;
+  readonly url: string;
+  readonly logs: Record<string, unknown>[];
+  /** Resolves with the next log line matching `msg`. */
+  waitLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+async function start(args: string[], env: Record<string, string>, banner: RegExp): Promise<Proc> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const logs: Record<string, unknown>[] = [];
+  const waiters: { msg: string; resolve: (l: Record<string, unknown>) => void; from: number }[] = [];
+  (async () => {
+    for await (const line of child.stderr.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())) {
+      let j: Record<string, unknown>;
+      try {
+        j = JSON.parse(line);
+      } catch {
+        j = { msg: "raw", line };
+      }
+      logs.push(j);
+      for (const w of [...waiters]) {
+        if (j.msg === w.msg) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(j);
+        }
+      }
+    }
+  })().catch(() => {});
+  const out = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream());
+  const reader = out.getReader();
+  let url = "";
+  const deadline = Date.now() + 30_000;
+  while (!url && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${args[0]} exited early: ${JSON.stringify(logs)}`);
+    const m = banner.exec(value);
+    if (m) url = m[1]!;
+  }
+  (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })().catch(() => {});
+  return {
+    child,
+    url,
+    logs,
+    waitLog(msg, timeoutMs = 10_000) {
+      const seen = logs.find((l) => l.msg === msg && !(l as { _taken?: boolean })._taken);
+      if (seen) {
+        (seen as { _taken?: boolean })._taken = true;
+        return Promise.resolve(seen);
+      }
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`timed out waiting for log "${msg}"`)), timeoutMs);
+        waiters.push({
+          msg,
+          from: logs.length,
+          resolve: (l) => {
+            clearTimeout(t);
+            (l as { _taken?: boolean })._taken = true;
+            resolve(l);
+          },
+        });
+      });
+    },
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+    },
+  };
+}
+
+/** Start the token service on a free port. */
+export function startTokenService(dataDir: string, env: Record<string, string> = {}): Promise<Proc> {
+  return start(["token-service", "--port", "0", "--data-dir", dataDir], env, /^Token service: (\S+)/);
+}
+
+/** Start the agent on a free port, pointed at a token service. */
+export function startAgent(dataDir: string, tokenServiceUrl: string, env: Record<string, string> = {}): Promise<Proc> {
+  return start(
+    ["agent", "--port", "0", "--data-dir", dataDir, "--token-service", tokenServiceUrl],
+    { SVC_OPEN_BROWSER: "never", ...env },
+    /^Agent: (\S+)/,
+  );
+}
+
+/** Create a key with the CLI; returns the secret. */
+export async function createKeyCli(dataDir: string, mode: "test" | "live", eiks: string[] = []): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "keys", "create", "--mode", mode, "--data-dir", dataDir, ...eiks.flatMap((e) => ["--eik", e])],
+    env: { NO_COLOR: "1" },
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** Issue a token over HTTP. */
+export async function issueToken(tokenUrl: string, key: string, body: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${tokenUrl}/api/v1/tokens/issue`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const j = await res.json();
+  if (res.status !== 200) throw new Error(`issue ${res.status}: ${JSON.stringify(j)}`);
+  return j.token;
+}
+
+/** Act on the next confirmation page as a browser would. */
+export async function decideNext(agent: Proc, decision: "confirm" | "decline", senderId?: string) {
+  const log = await agent.waitLog("confirmation page opened");
+  const pageUrl = String(log.url);
+  const page = await fetch(pageUrl);
+  const htmlText = await page.text();
+  if (page.status !== 200) throw new Error(`page ${page.status}: ${htmlText}`);
+  const nonce = /name="nonce" value="([^"]+)"/.exec(htmlText)![1]!;
+  const checked = /name="senderId" value="([^"]+)" checked/.exec(htmlText)?.[1];
+  const form = new URLSearchParams({ nonce, decision, senderId: senderId ?? checked ?? "" });
+  const res = await fetch(`${pageUrl}/decision`, {
+    method: "POST",
+    headers: { origin: new URL(pageUrl).origin, "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+  await res.body?.cancel();
+  if (res.status !== 200) throw new Error(`decision ${res.status}`);
+  return { pageUrl, html: htmlText };
+}

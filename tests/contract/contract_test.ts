@@ -1,0 +1,112 @@
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { ERROR_CATALOG, ERROR_CODES } from "../../src/contract/errors.ts";
+import { buildAgentOpenApi, buildTokenOpenApi } from "../../src/contract/openapi.ts";
+import { getOperation, OPERATIONS, TYPE_IDS } from "../../src/contract/operations.ts";
+import { Eik, Month, Year } from "../../src/contract/common.ts";
+import { errorsDoc, operationsTable } from "../../scripts/gen_docs.ts";
+
+const SPEC_NAMED = [
+  "vat",
+  "vat_portal_files",
+  "dec1_6",
+  "dec1_6_batch",
+  "vat_batch",
+  "etz62_batch",
+  "etz123_batch",
+  "debt_payments",
+  "debt_payments_types",
+  "taxpayers",
+];
+const ISSUE_NAMED = [
+  "dec731",
+  "dec736",
+  "etz62",
+  "etz123",
+  "high_fisc_risk",
+  "odit",
+  "vat_result",
+  "dec1_6_result",
+  "dec731_result",
+  "dec736_result",
+  "etz62_result",
+  "etz123_result",
+  "high_fisc_risk_result",
+  "odit_result",
+  "due_amounts",
+  "nap_catalog",
+  "dec1_6_portal_files",
+  "vat_monthly_files",
+  "dec1_files_scan",
+  "dec6_files_scan",
+  "vat_files_scan",
+  "vat_files_parse",
+];
+
+Deno.test("OPERATIONS covers exactly the 32 typeIds of the spec and the issue", () => {
+  deepStrictEqual([...TYPE_IDS].sort(), [...SPEC_NAMED, ...ISSUE_NAMED].sort());
+  equal(TYPE_IDS.length, 32);
+  for (const id of ["dec1_6_batch", "vat_batch", "etz62_batch", "etz123_batch"]) equal(getOperation(id)!.scope, "eiks");
+  for (const id of ["debt_payments_types", "taxpayers", "nap_catalog"]) equal(getOperation(id)!.scope, "none");
+  equal(getOperation("vat")!.localInput, "optional");
+  equal(getOperation("dec1_6")!.localInput, "required");
+});
+
+Deno.test("common schemas: eik is 9-13 digits, year 1900-2999, month 1-12", () => {
+  for (const v of ["123456789", "1234567890123"]) ok(Eik.safeParse(v).success, v);
+  for (const v of ["12345678", "12345678901234", "12345678a", 123456789]) ok(!Eik.safeParse(v).success, String(v));
+  for (const v of [1900, 2999]) ok(Year.safeParse(v).success);
+  for (const v of [1899, 3000, 2020.5, "2020"]) ok(!Year.safeParse(v).success, String(v));
+  for (const v of [1, 12]) ok(Month.safeParse(v).success);
+  for (const v of [0, 13]) ok(!Month.safeParse(v).success);
+});
+
+Deno.test("Dec16Request keeps the spec's field names and optionality", () => {
+  const shape = getOperation("dec1_6")!.request.shape as Record<string, { isOptional(): boolean }>;
+  for (const f of ["year", "month"]) equal(shape[f]!.isOptional(), false, f);
+  for (const f of ["eik", "dec1FilePath", "dec6FilePath", "fund"]) equal(shape[f]!.isOptional(), true, f);
+});
+
+Deno.test("buildAgentOpenApi() is a valid OpenAPI 3.0.3 document with ErrorCode and ErrorKind", async () => {
+  const doc = buildAgentOpenApi("0.0.0-test");
+  equal(doc.openapi, "3.0.3");
+  await SwaggerParser.validate(structuredClone(doc) as never);
+  // deno-lint-ignore no-explicit-any
+  const schemas = (doc.components as any).schemas;
+  deepStrictEqual(schemas.ErrorCode.enum, ERROR_CODES);
+  deepStrictEqual(schemas.ErrorKind.enum, ["PARAMETER", "CREDENTIALS", "PORTAL"]);
+  for (const o of OPERATIONS) ok((doc.paths as Record<string, unknown>)[`/api/v1/operations/${o.typeId}`], o.typeId);
+  for (const p of ["/api/senders", "/api/pick-file", "/api/pick-folder", "/health"]) {
+    ok((doc.paths as Record<string, unknown>)[p], p);
+  }
+  // Nullable and required exactly as the spec writes them.
+  deepStrictEqual(schemas.SubmissionResult.required.sort(), [
+    "documentId",
+    "errorMessage",
+    "incomeNumber",
+    "nativeErrors",
+    "submissionDate",
+    "success",
+  ]);
+  equal(schemas.SubmissionResult.properties.documentId.nullable, true);
+  equal(schemas.VatMonthlySubmission.required, undefined);
+  await SwaggerParser.validate(structuredClone(buildTokenOpenApi("0.0.0-test")) as never);
+});
+
+Deno.test("every catalogued code has one kind and a status; agent errors are 502 unless transport-level", () => {
+  for (const [code, s] of Object.entries(ERROR_CATALOG)) {
+    ok(["PARAMETER", "CREDENTIALS", "PORTAL"].includes(s.kind), code);
+    ok(s.status >= 200 && s.status < 600, code);
+  }
+  equal(ERROR_CATALOG.SENDER_NOT_CHOSEN.status, 502);
+  equal(ERROR_CATALOG.TOKEN_TYPE_MISMATCH.status, 401);
+  equal(ERROR_CATALOG.AGENT_UPDATE_REQUIRED.status, 426);
+  equal(ERROR_CATALOG.EIK_LIMIT_REACHED.status, 402);
+  equal(ERROR_CATALOG.EIK_NOT_ALLOWED.status, 403);
+});
+
+Deno.test("README's operation table and docs/errors.md are generated from the contract and up to date", async () => {
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  ok(readme.includes(operationsTable()), "run: deno run -A scripts/gen_docs.ts");
+  equal(await Deno.readTextFile(new URL("../../docs/errors.md", import.meta.url)), errorsDoc());
+});
