@@ -23,6 +23,7 @@ import { jsonLogger, type Logger } from "./src/log.ts";
 import { createAgentApp } from "./src/agent/app.ts";
 import { readAgentFile } from "./src/agent/agent_file.ts";
 import { systemBrowserOpener } from "./src/agent/browser.ts";
+import { createLocalOps } from "./src/agent/local/ops.ts";
 import { createTestPortal } from "./src/portal/test/adapter.ts";
 import { createTokenApp } from "./src/token/app.ts";
 import { createApiKey } from "./src/token/api_keys.ts";
@@ -120,12 +121,17 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
   const { app } = createAgentApp({
     clock: systemClock,
     log,
-    verifier: { getKey, issuer: cfg.issuer ?? cfg.tokenServiceUrl.replace(/\/$/, ""), audience: cfg.audience },
+    verifier: {
+      getKey,
+      issuer: cfg.issuer ?? cfg.tokenServiceUrl.replace(/\/$/, ""),
+      audience: cfg.audience,
+    },
     senders: file.senders,
     portals: { test: createTestPortal({ now: () => new Date(systemClock.now()) }) },
     openBrowser: cfg.openBrowser === "never" ? () => {} : systemBrowserOpener(log),
     port: () => port,
     confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
+    localOps: createLocalOps(),
   });
   const server = serveLoopback(app.fetch, cfg.port);
   port = server.addr.port;
@@ -165,12 +171,17 @@ async function main(argv: string[]): Promise<void> {
       console.log(USAGE);
       return;
     case "openapi": {
-      const doc = values.service === "token" ? buildTokenOpenApi(VERSION) : buildAgentOpenApi(VERSION);
+      const doc = values.service === "token"
+        ? buildTokenOpenApi(VERSION)
+        : buildAgentOpenApi(VERSION);
       console.log(JSON.stringify(doc, null, 2));
       return;
     }
     case "token-service": {
-      const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, { SVC_DATA_DIR: dataDirDefault(), ...e }, {
+      const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, {
+        SVC_DATA_DIR: dataDirDefault(),
+        ...e,
+      }, {
         port: values.port,
         dataDir: values["data-dir"],
         minAgentVersion: values["min-agent-version"],
@@ -229,7 +240,11 @@ async function main(argv: string[]): Promise<void> {
         }),
         log,
       );
-      const { secret } = await createApiKey(ts.store, { mode: "test", now: systemClock.now(), label: "demo" });
+      const { secret } = await createApiKey(ts.store, {
+        mode: "test",
+        now: systemClock.now(),
+        label: "demo",
+      });
       console.log(`Token service: ${ts.url}`);
       console.log(`Agent: ${agent.url}`);
       console.log(`Test key: ${secret}`);
@@ -242,16 +257,20 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function demoExample(tokenUrl: string, agentUrl: string, key: string): string {
-  const token = (typeId: string, body: string) =>
+  const token = (body: string) =>
     `TOKEN=$(curl -s ${tokenUrl}/api/v1/tokens/issue -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '${body}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`;
   return [
     "",
     "Example 1 — the catalog of portal services (no sender confirmation needed); paste as one line:",
-    `${token("nap_catalog", '{"typeId":"nap_catalog"}')} && curl -s ${agentUrl}/api/v1/operations/nap_catalog -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"filter":"ДДС"}'`,
+    `${
+      token('{"typeId":"nap_catalog"}')
+    } && curl -s ${agentUrl}/api/v1/operations/nap_catalog -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"filter":"ДДС"}'`,
     "",
     "Example 2 — debts and payments of a company (acts in a sender's name: the agent opens a",
     "confirmation page in your browser; if none opens, open the URL the agent logs):",
-    `${token("debt_payments", '{"typeId":"debt_payments","eik":"121212121"}')} && curl -s ${agentUrl}/api/v1/operations/debt_payments -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -H "X-Svc-Batch-Id: $(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)" -d '{"eik":"121212121","year":2025}'`,
+    `${
+      token('{"typeId":"debt_payments","eik":"121212121"}')
+    } && curl -s ${agentUrl}/api/v1/operations/debt_payments -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -H "X-Svc-Batch-Id: $(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)" -d '{"eik":"121212121","year":2025}'`,
     "",
     `OpenAPI: ${agentUrl}/api/v1/openapi.json    Stop with Ctrl+C.`,
   ].join("\n");
@@ -261,4 +280,3 @@ if (import.meta.main) {
   const args = Deno.args[0] === "--version" ? ["--version"] : Deno.args;
   main(args).catch((err) => fail(err instanceof Error ? err.message : String(err), 1));
 }
-

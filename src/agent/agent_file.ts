@@ -62,7 +62,8 @@ export async function readAgentFile(dataDir: string): Promise<AgentFile> {
   const r = AgentFile.safeParse(raw);
   if (!r.success) {
     throw new Error(
-      `Invalid ${path}:\n` + r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n"),
+      `Invalid ${path}:\n` +
+        r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n"),
     );
   }
   const ids = r.data.senders.map((s) => s.id);

@@ -86,18 +86,31 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
   });
   app.use("*", hostGuard(deps.port));
 
-  app.get("/health", (c) =>
-    c.json({ status: "ok", service: "svc-agent", version: agentVersion, port: deps.port() }, 200, {
-      "cache-control": "no-store",
-    }));
+  app.get(
+    "/health",
+    (c) =>
+      c.json(
+        { status: "ok", service: "svc-agent", version: agentVersion, port: deps.port() },
+        200,
+        {
+          "cache-control": "no-store",
+        },
+      ),
+  );
   app.get("/api/v1/openapi.json", (c) => c.json(openapi ??= buildAgentOpenApi(agentVersion)));
   app.get("/api/senders", (c) => c.json(publicSenders(deps.senders)));
 
   for (const kind of ["file", "folder"] as const) {
-    app.post(`/api/pick-${kind}`, bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }), async (c) => {
-      if (!deps.pickers) throw new AppError("PICKER_UNAVAILABLE", "No native dialog is available");
-      return c.json(await deps.pickers.pick(kind));
-    });
+    app.post(
+      `/api/pick-${kind}`,
+      bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }),
+      async (c) => {
+        if (!deps.pickers) {
+          throw new AppError("PICKER_UNAVAILABLE", "No native dialog is available");
+        }
+        return c.json(await deps.pickers.pick(kind));
+      },
+    );
   }
 
   app.route("/confirm", confirmRoutes(confirmations, deps));

@@ -6,12 +6,7 @@
  * once, `minAgentVersion` not above ours (else 426).
  * @module
  */
-import {
-  errors as joseErrors,
-  type JWTPayload,
-  jwtVerify,
-  type JWTVerifyGetKey,
-} from "jose";
+import { errors as joseErrors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from "jose";
 import semver from "semver";
 import { AppError } from "../contract/errors.ts";
 import type { Clock } from "../clock.ts";
@@ -91,10 +86,20 @@ function mapJoseError(e: unknown): AppError {
     return new AppError("TOKEN_EXPIRED", "The token has expired; request a new one per operation");
   }
   if (e instanceof joseErrors.JWKSTimeout || (e instanceof TypeError && /fetch/i.test(e.message))) {
-    return new AppError("TOKEN_KEYS_UNAVAILABLE", "The token service's keys could not be fetched", undefined, e);
+    return new AppError(
+      "TOKEN_KEYS_UNAVAILABLE",
+      "The token service's keys could not be fetched",
+      undefined,
+      e,
+    );
   }
   if (e instanceof joseErrors.JOSEError && e.code === "ERR_JWKS_INVALID") {
-    return new AppError("TOKEN_KEYS_UNAVAILABLE", "The token service's JWKS is invalid", undefined, e);
+    return new AppError(
+      "TOKEN_KEYS_UNAVAILABLE",
+      "The token service's JWKS is invalid",
+      undefined,
+      e,
+    );
   }
   return new AppError("TOKEN_INVALID", "The token is not valid", undefined, e);
 }
@@ -114,7 +119,9 @@ export async function verifyOperationToken(
   typeId: string,
 ): Promise<OperationClaims> {
   const m = /^Bearer\s+([A-Za-z0-9_.-]+)$/i.exec(authorization ?? "");
-  if (!m) throw new AppError("TOKEN_MISSING", "Send the operation token as Authorization: Bearer <JWT>");
+  if (!m) {
+    throw new AppError("TOKEN_MISSING", "Send the operation token as Authorization: Bearer <JWT>");
+  }
   const now = v.clock.now();
   let payload: JWTPayload;
   try {
@@ -131,13 +138,22 @@ export async function verifyOperationToken(
     throw mapJoseError(e);
   }
   const c = payload as OperationClaims;
-  if (typeof c.typeId !== "string" || typeof c.jti !== "string" || (c.mode !== "test" && c.mode !== "live")) {
+  if (
+    typeof c.typeId !== "string" || typeof c.jti !== "string" ||
+    (c.mode !== "test" && c.mode !== "live")
+  ) {
     throw new AppError("TOKEN_INVALID", "The token lacks typeId, jti or mode");
   }
   if (!v.jtis.use(c.jti, (c.exp! + CLOCK_LEEWAY_SECONDS) * 1000 + 1000, now)) {
-    throw new AppError("TOKEN_REPLAYED", "The token was already used; request a new one per operation");
+    throw new AppError(
+      "TOKEN_REPLAYED",
+      "The token was already used; request a new one per operation",
+    );
   }
-  if (c.minAgentVersion && semver.valid(c.minAgentVersion) && semver.lt(v.agentVersion, c.minAgentVersion)) {
+  if (
+    c.minAgentVersion && semver.valid(c.minAgentVersion) &&
+    semver.lt(v.agentVersion, c.minAgentVersion)
+  ) {
     throw new AgentUpdateRequiredError(v.agentVersion, c.minAgentVersion);
   }
   if (c.typeId !== typeId) {

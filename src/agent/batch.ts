@@ -30,9 +30,15 @@ export async function runBatch(
   op: OperationSpec,
   body: Record<string, unknown>,
   claims: OperationClaims,
-  scan: { groups: Map<string, SubmissionFiles>; totalScanned: number; problems: { path: string; error: string; errorCode: string }[] },
+  scan: {
+    groups: Map<string, SubmissionFiles>;
+    totalScanned: number;
+    problems: { path: string; error: string; errorCode: string }[];
+  },
   portal: PortalAdapter,
-  confirm: (s: Pick<ConfirmSubject, "summary" | "eiks" | "period" | "files" | "documents">) => Promise<SenderRef>,
+  confirm: (
+    s: Pick<ConfirmSubject, "summary" | "eiks" | "period" | "files" | "documents">,
+  ) => Promise<SenderRef>,
 ): Promise<BatchResult> {
   const listed = new Set(claims.eiks ?? []);
   const groups = [...scan.groups.entries()].sort(([a], [b]) => a.localeCompare(b));
@@ -53,17 +59,44 @@ export async function runBatch(
   let stop: AppError | null = null;
   for (const [eik, g] of groups) {
     if (!listed.has(eik)) {
-      items.push({ eik, files: g.names, outcome: "skipped", result: null, errorCode: null, error: null });
+      items.push({
+        eik,
+        files: g.names,
+        outcome: "skipped",
+        result: null,
+        errorCode: null,
+        error: null,
+      });
+      continue;
+    }
+    if (g.error) {
+      items.push({
+        eik,
+        files: g.names,
+        outcome: "failed",
+        result: null,
+        errorCode: g.error.code,
+        error: g.error.message,
+      });
       continue;
     }
     if (stop) {
-      items.push({ eik, files: g.names, outcome: "failed", result: null, errorCode: stop.code, error: stop.message });
+      items.push({
+        eik,
+        files: g.names,
+        outcome: "failed",
+        result: null,
+        errorCode: stop.code,
+        error: stop.message,
+      });
       continue;
     }
     try {
       const request: Record<string, unknown> = { eik };
       for (const k of ["year", "month", "fund"]) if (body[k] !== undefined) request[k] = body[k];
-      const result = await portal.submit({ kind: op.kind!, eik, request, files: g.files }, { sender });
+      const result = await portal.submit({ kind: op.kind!, eik, request, files: g.files }, {
+        sender,
+      });
       items.push({
         eik,
         files: g.names,
@@ -73,9 +106,18 @@ export async function runBatch(
         error: result.success ? null : result.errorMessage,
       });
     } catch (e) {
-      const err = isAppError(e) ? e : new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure", undefined, e);
+      const err = isAppError(e)
+        ? e
+        : new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure", undefined, e);
       if (err.code === "PIN_INCORRECT" || err.code === "PIN_LOCKED") stop = err;
-      items.push({ eik, files: g.names, outcome: "failed", result: null, errorCode: err.code, error: err.message });
+      items.push({
+        eik,
+        files: g.names,
+        outcome: "failed",
+        result: null,
+        errorCode: err.code,
+        error: err.message,
+      });
     }
   }
   const submitted = items.filter((i) => i.outcome === "submitted").length;
@@ -89,7 +131,10 @@ export async function runBatch(
     skipped,
     failed,
     totalScanned: scan.totalScanned,
-    error: [...(failed > 0 ? [`${failed} of ${chosen.length} companies failed`] : []), ...problems].join(" ; ") ||
+    error:
+      [...(failed > 0 ? [`${failed} of ${chosen.length} companies failed`] : []), ...problems].join(
+        " ; ",
+      ) ||
       null,
   };
 }

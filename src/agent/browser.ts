@@ -24,14 +24,20 @@ export function browserCommand(os: string, url: string): [string, string[]] {
  * @param os Deno.build.os
  * @returns `(url) => void`
  */
-export function systemBrowserOpener(log: Logger, os: string = Deno.build.os): (url: string) => void {
+export function systemBrowserOpener(
+  log: Logger,
+  os: string = Deno.build.os,
+): (url: string) => void {
   return (url) => {
     if (!/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(url)) return;
     const [cmd, args] = browserCommand(os, url);
     try {
-      const child = new Deno.Command(cmd, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn();
+      const child = new Deno.Command(cmd, { args, stdin: "null", stdout: "null", stderr: "null" })
+        .spawn();
       child.status.then((s) => {
-        if (!s.success) log("warn", "could not open the browser; open the URL by hand", { url, cmd });
+        if (!s.success) {
+          log("warn", "could not open the browser; open the URL by hand", { url, cmd });
+        }
       }).catch(() => {});
     } catch {
       log("warn", "could not open the browser; open the URL by hand", { url, cmd });

@@ -23,7 +23,11 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
   if (isAppError(err)) {
     e = err;
   } else {
-    log("error", "unexpected error", { requestId, error: String(err), stack: (err as Error)?.stack });
+    log("error", "unexpected error", {
+      requestId,
+      error: String(err),
+      stack: (err as Error)?.stack,
+    });
     e = new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure inside the agent", undefined, err);
   }
   if (e instanceof AgentUpdateRequiredError) {
@@ -41,7 +45,9 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
   if (e.code === "RATE_LIMITED" && typeof e.details?.retryAfter === "number") {
     c.header("retry-after", String(e.details.retryAfter));
   }
-  if (e.status >= 500 || e.status < 400) log("warn", "operation failed", { requestId, errorCode: e.code });
+  if (e.status >= 500 || e.status < 400) {
+    log("warn", "operation failed", { requestId, errorCode: e.code });
+  }
   return c.json(body, (e.status === 200 ? 502 : e.status) as 502);
 }
 
@@ -50,11 +56,16 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
  * @param issues zod issues
  * @returns the AppError
  */
-export function validationError(issues: readonly { path: PropertyKey[]; message: string }[]): AppError {
+export function validationError(
+  issues: readonly { path: PropertyKey[]; message: string }[],
+): AppError {
   const first = issues[0];
   const field = first ? first.path.map(String).join(".") || "body" : "body";
   return new AppError("VALIDATION_FAILED", `Field "${field}" ${first?.message ?? "is invalid"}`, {
     field,
-    issues: issues.slice(0, 10).map((i) => ({ field: i.path.map(String).join("."), message: i.message })),
+    issues: issues.slice(0, 10).map((i) => ({
+      field: i.path.map(String).join("."),
+      message: i.message,
+    })),
   });
 }

@@ -24,18 +24,36 @@ export interface SubmissionFiles {
   readonly period: string | null;
   /** Display names (full paths) for the confirmation page. */
   readonly names: string[];
+  /** Cross-check warnings (not fatal). */
+  readonly warnings?: string[];
+  /** Set when the files are unusable (a batch then marks the company failed, unsent). */
+  readonly error?: { readonly code: string; readonly message: string };
 }
 
 /** Local file operations. */
 export interface LocalOps {
   /** Run a `local` family operation (scans, vat_files_parse). */
-  runLocal(op: OperationSpec, body: Record<string, unknown>, source: LocalSource): Promise<Record<string, unknown>>;
+  runLocal(
+    op: OperationSpec,
+    body: Record<string, unknown>,
+    source: LocalSource,
+  ): Promise<Record<string, unknown>>;
   /** Read and check the files of a submission. */
-  readSubmission(op: OperationSpec, body: Record<string, unknown>, source: LocalSource): Promise<SubmissionFiles>;
+  readSubmission(
+    op: OperationSpec,
+    body: Record<string, unknown>,
+    source: LocalSource,
+  ): Promise<SubmissionFiles>;
   /** Scan a folder for a folder-wide batch: documents grouped by EIK. */
   scanBatch(
     op: OperationSpec,
     body: Record<string, unknown>,
     source: LocalSource,
-  ): Promise<{ groups: Map<string, SubmissionFiles>; totalScanned: number; problems: { path: string; error: string; errorCode: string }[] }>;
+  ): Promise<
+    {
+      groups: Map<string, SubmissionFiles>;
+      totalScanned: number;
+      problems: { path: string; error: string; errorCode: string }[];
+    }
+  >;
 }

@@ -15,7 +15,11 @@
  */
 export function markNoData<T extends Record<string, unknown>>(result: T): T {
   if (result.status !== "ok") return result;
-  const list = Array.isArray(result.items) ? result.items : Array.isArray(result.files) ? result.files : null;
+  const list = Array.isArray(result.items)
+    ? result.items
+    : Array.isArray(result.files)
+    ? result.files
+    : null;
   if (list === null || list.length > 0) return result;
   return { ...result, metadata: { errorCode: "NO_DATA" } };
 }

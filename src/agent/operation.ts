@@ -9,7 +9,12 @@ import { AppError } from "../contract/errors.ts";
 import type { OperationSpec } from "../contract/operations.ts";
 import type { PortalAdapter, PortalContext } from "../portal/adapter.ts";
 import type { AgentDeps } from "./app.ts";
-import { assertEiksCovered, type OperationClaims, type TokenVerifier, verifyOperationToken } from "./auth.ts";
+import {
+  assertEiksCovered,
+  type OperationClaims,
+  type TokenVerifier,
+  verifyOperationToken,
+} from "./auth.ts";
 import type { ConfirmationManager, ConfirmSubject } from "./confirm/manager.ts";
 import { validationError } from "./errors_wire.ts";
 import type { LocalSource, SubmissionFiles } from "./local_ops.ts";
@@ -37,7 +42,9 @@ async function readBody(c: Context, op: OperationSpec, claims: OperationClaims) 
   }
   let raw: unknown;
   try {
-    raw = bytes.length === 0 ? {} : JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    raw = bytes.length === 0
+      ? {}
+      : JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
     throw new AppError("INVALID_JSON", "The body is not valid UTF-8 JSON");
   }
@@ -49,9 +56,15 @@ async function readBody(c: Context, op: OperationSpec, claims: OperationClaims) 
   return parsed.data as Record<string, unknown>;
 }
 
-function localSource(c: Context, body: Record<string, unknown>, pathField: string | null): LocalSource {
+function localSource(
+  c: Context,
+  body: Record<string, unknown>,
+  pathField: string | null,
+): LocalSource {
   const header = c.req.header("x-svc-file-path") ?? null;
-  const fromBody = pathField && typeof body[pathField] === "string" ? (body[pathField] as string) : null;
+  const fromBody = pathField && typeof body[pathField] === "string"
+    ? (body[pathField] as string)
+    : null;
   return {
     path: fromBody ?? header,
     ...(body._inlineFile ? { inlineFile: body._inlineFile as LocalSource["inlineFile"] } : {}),
@@ -60,13 +73,16 @@ function localSource(c: Context, body: Record<string, unknown>, pathField: strin
 }
 
 function hasLocal(s: LocalSource, body: Record<string, unknown>): boolean {
-  return s.path !== null || !!s.inlineFile || !!s.inlineDir || typeof body.dec1FilePath === "string" ||
+  return s.path !== null || !!s.inlineFile || !!s.inlineDir ||
+    typeof body.dec1FilePath === "string" ||
     typeof body.dec6FilePath === "string";
 }
 
 function periodOf(body: Record<string, unknown>): string | null {
   if (typeof body.year !== "number") return null;
-  return typeof body.month === "number" ? `${body.year}-${String(body.month).padStart(2, "0")}` : String(body.year);
+  return typeof body.month === "number"
+    ? `${body.year}-${String(body.month).padStart(2, "0")}`
+    : String(body.year);
 }
 
 function stripInline(body: Record<string, unknown>): Record<string, unknown> {
@@ -87,15 +103,23 @@ export async function runOperation(
   op: OperationSpec,
   deps: PipelineDeps,
 ): Promise<Record<string, unknown>> {
-  const claims = await verifyOperationToken(deps.verifier, c.req.header("authorization"), op.typeId);
+  const claims = await verifyOperationToken(
+    deps.verifier,
+    c.req.header("authorization"),
+    op.typeId,
+  );
   const origin = c.req.header("origin");
   if (claims.origin && origin && origin !== claims.origin) {
-    throw new AppError("ORIGIN_NOT_ALLOWED", "The token was issued for another page origin", { origin });
+    throw new AppError("ORIGIN_NOT_ALLOWED", "The token was issued for another page origin", {
+      origin,
+    });
   }
   const body = await readBody(c, op, claims);
   const batchId = c.req.header("x-svc-batch-id") ?? null;
   if (batchId !== null && !GUID.test(batchId)) {
-    throw new AppError("BATCH_ID_INVALID", "X-Svc-Batch-Id must be a GUID", { field: "X-Svc-Batch-Id" });
+    throw new AppError("BATCH_ID_INVALID", "X-Svc-Batch-Id must be a GUID", {
+      field: "X-Svc-Batch-Id",
+    });
   }
   if (op.scope === "eik") {
     if (!claims.eik) throw new AppError("TOKEN_EIK_MISMATCH", "The token carries no eik");
@@ -104,15 +128,26 @@ export async function runOperation(
   const portal = pickPortal(deps, claims.mode);
 
   if (op.family === "local") {
-    if (!deps.localOps) throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
+    if (!deps.localOps) {
+      throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
+    }
     const field = op.typeId === "vat_files_parse" ? "directory" : "rootFolder";
     return markNoData(await deps.localOps.runLocal(op, body, localSource(c, body, field)));
   }
   if (op.family === "batch") {
-    if (!deps.localOps) throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
+    if (!deps.localOps) {
+      throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
+    }
     const scan = await deps.localOps.scanBatch(op, body, localSource(c, body, "rootFolder"));
     return markNoData(
-      await runBatch(op, body, claims, scan, portal, (subject) => confirmSender(c, deps, claims, batchId, subject, op)),
+      await runBatch(
+        op,
+        body,
+        claims,
+        scan,
+        portal,
+        (subject) => confirmSender(c, deps, claims, batchId, subject, op),
+      ),
     );
   }
 
@@ -120,11 +155,17 @@ export async function runOperation(
   if (op.family === "submission") {
     const src = localSource(c, body, null);
     if (hasLocal(src, body) || op.localInput === "required") {
-      if (!deps.localOps) throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
+      if (!deps.localOps) {
+        throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
+      }
       if (!hasLocal(src, body)) {
-        throw new AppError("LOCAL_INPUT_REQUIRED", `${op.typeId} needs its files (a path, X-Svc-File-Path or inline)`, {
-          field: op.typeId === "dec1_6" ? "dec1FilePath" : "X-Svc-File-Path",
-        });
+        throw new AppError(
+          "LOCAL_INPUT_REQUIRED",
+          `${op.typeId} needs its files (a path, X-Svc-File-Path or inline)`,
+          {
+            field: op.typeId === "dec1_6" ? "dec1FilePath" : "X-Svc-File-Path",
+          },
+        );
       }
       files = await deps.localOps.readSubmission(op, body, src);
       assertEiksCovered(claims, files.eiks);
@@ -136,7 +177,9 @@ export async function runOperation(
     const subject = {
       summary: op.summary,
       eiks: claims.eik ? [claims.eik] : [],
-      period: files?.period ? `${files.period.slice(0, 4)}-${files.period.slice(4)}` : periodOf(body),
+      period: files?.period
+        ? `${files.period.slice(0, 4)}-${files.period.slice(4)}`
+        : periodOf(body),
       files: files?.names ?? [],
       documents: files ? files.files.length : null,
     };
@@ -160,7 +203,10 @@ export async function runOperation(
 function pickPortal(deps: AgentDeps, mode: "test" | "live"): PortalAdapter {
   if (mode === "test") return deps.portals.test;
   if (!deps.portals.live) {
-    throw new AppError("PORTAL_NOT_CONFIGURED", "Live filing needs the portal API settings in the agent's config");
+    throw new AppError(
+      "PORTAL_NOT_CONFIGURED",
+      "Live filing needs the portal API settings in the agent's config",
+    );
   }
   return deps.portals.live;
 }

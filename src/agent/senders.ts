@@ -27,7 +27,10 @@ export const TEST_SENDER: SenderConfig = {
 
 /** The senders a mode may use: live uses configured active senders; test uses the configured
  * ones, or the built-in test sender when none is configured. */
-export function sendersFor(configured: readonly SenderConfig[], mode: "test" | "live"): SenderConfig[] {
+export function sendersFor(
+  configured: readonly SenderConfig[],
+  mode: "test" | "live",
+): SenderConfig[] {
   const active = configured.filter((s) => s.active);
   if (mode === "live") return active;
   return active.length > 0 ? active : [TEST_SENDER];
@@ -59,12 +62,17 @@ export function checkRequestedSender(
   requested: string | null,
 ): void {
   if (usable.length === 0) {
-    throw new AppError("NO_SENDER_CONFIGURED", "No sender is configured; add one with `senders add`");
+    throw new AppError(
+      "NO_SENDER_CONFIGURED",
+      "No sender is configured; add one with `senders add`",
+    );
   }
   if (requested === null) return;
   if (usable.some((s) => s.id === requested)) return;
   if (configured.some((s) => s.id === requested)) {
     throw new AppError("SENDER_INACTIVE", `Sender "${requested}" is not active`);
   }
-  throw new AppError("SENDER_NOT_FOUND", `No sender with id "${requested}"`, { senderId: requested });
+  throw new AppError("SENDER_NOT_FOUND", `No sender with id "${requested}"`, {
+    senderId: requested,
+  });
 }

@@ -43,6 +43,7 @@ export const LocalPath = z.string().min(1, "must not be empty").max(4096);
  * bytes (CP1251 for NRA text files). Limits: 20 MiB decoded per file. */
 export const InlineFile = z.object({
   name: z.string().min(1).max(255).regex(
+    // deno-lint-ignore no-control-regex
     /^[^\\/:*?"<>|\u0000-\u001f]+$/,
     "must be a bare file name",
   )

@@ -59,7 +59,9 @@ export const Dec6FileItem = z.object(PayrollFileItem).openapi("Dec6FileItem");
 export const VatFileItem = z.object({
   name: z.string(),
   path: z.string(),
-  tin: z.string().openapi({ description: "Filer VAT number from DEKLAR.TXT 00-01" }),
+  tin: z.string().openapi({
+    description: "Filer EIK from DEKLAR.TXT 00-01 (VAT number without BG)",
+  }),
   folder: z.string().openapi({ description: "Parent folder" }),
   content: z.string(),
 }).openapi("VatFileItem");
@@ -94,7 +96,10 @@ export const VatFilesScanResult = scanResult("VatFilesScanResult", VatFileItem);
 /** VatFileSummary: one row per VAT file; status `ok` or the Bulgarian word `липсва`. */
 export const VatFileSummary = z.object({
   file: z.enum(["DEKLAR.TXT", "POKUPKI.TXT", "PRODAGBI.TXT"]),
-  status: z.enum(["ok", "липсва"]),
+  status: z.enum(["ok", "липсва", "грешка"]).openapi({
+    description:
+      "ok (found and parsed), липсва (missing), грешка (found but malformed; our addition)",
+  }),
   count: NStr.openapi({ description: 'Record count, or "-" when the file is missing' }),
 }).openapi("VatFileSummary");
 

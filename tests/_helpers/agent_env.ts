@@ -4,6 +4,7 @@
  */
 import { createLocalJWKSet } from "jose";
 import { createAgentApp } from "../../src/agent/app.ts";
+import { createLocalOps } from "../../src/agent/local/ops.ts";
 import type { SenderConfig } from "../../src/agent/senders.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
@@ -14,7 +15,9 @@ export const AGENT_PORT = 17470;
 /** Base URL for `app.request`. */
 export const AGENT = `http://127.0.0.1:${AGENT_PORT}`;
 
-export async function agentEnv(opts: { senders?: SenderConfig[]; minAgentVersion?: string; timeoutMs?: number } = {}) {
+export async function agentEnv(
+  opts: { senders?: SenderConfig[]; minAgentVersion?: string; timeoutMs?: number } = {},
+) {
   const t = await tokenEnv({ minAgentVersion: opts.minAgentVersion });
   const opened: string[] = [];
   const agent = createAgentApp({
@@ -30,9 +33,11 @@ export async function agentEnv(opts: { senders?: SenderConfig[]; minAgentVersion
     openBrowser: (url) => opened.push(url),
     port: () => AGENT_PORT,
     confirmTimeoutMs: opts.timeoutMs ?? 60_000,
+    localOps: createLocalOps(),
   });
   const { secret } = await t.newKey("test");
-  const token = async (body: Record<string, unknown>) => (await (await t.issue(secret, body)).json()).token as string;
+  const token = async (body: Record<string, unknown>) =>
+    (await (await t.issue(secret, body)).json()).token as string;
   const call = (typeId: string, tok: string, body: unknown, headers: Record<string, string> = {}) =>
     agent.app.request(`${AGENT}/api/v1/operations/${typeId}`, {
       method: "POST",

@@ -27,9 +27,14 @@ async function start(args: string[], env: Record<string, string>, banner: RegExp
     stderr: "piped",
   }).spawn();
   const logs: Record<string, unknown>[] = [];
-  const waiters: { msg: string; resolve: (l: Record<string, unknown>) => void; from: number }[] = [];
+  const waiters: { msg: string; resolve: (l: Record<string, unknown>) => void; from: number }[] =
+    [];
   (async () => {
-    for await (const line of child.stderr.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())) {
+    for await (
+      const line of child.stderr.pipeThrough(new TextDecoderStream()).pipeThrough(
+        new TextLineStream(),
+      )
+    ) {
       let j: Record<string, unknown>;
       try {
         j = JSON.parse(line);
@@ -69,7 +74,10 @@ async function start(args: string[], env: Record<string, string>, banner: RegExp
         return Promise.resolve(seen);
       }
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`timed out waiting for log "${msg}"`)), timeoutMs);
+        const t = setTimeout(
+          () => reject(new Error(`timed out waiting for log "${msg}"`)),
+          timeoutMs,
+        );
         waiters.push({
           msg,
           from: logs.length,
@@ -91,12 +99,23 @@ async function start(args: string[], env: Record<string, string>, banner: RegExp
 }
 
 /** Start the token service on a free port. */
-export function startTokenService(dataDir: string, env: Record<string, string> = {}): Promise<Proc> {
-  return start(["token-service", "--port", "0", "--data-dir", dataDir], env, /^Token service: (\S+)/);
+export function startTokenService(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<Proc> {
+  return start(
+    ["token-service", "--port", "0", "--data-dir", dataDir],
+    env,
+    /^Token service: (\S+)/,
+  );
 }
 
 /** Start the agent on a free port, pointed at a token service. */
-export function startAgent(dataDir: string, tokenServiceUrl: string, env: Record<string, string> = {}): Promise<Proc> {
+export function startAgent(
+  dataDir: string,
+  tokenServiceUrl: string,
+  env: Record<string, string> = {},
+): Promise<Proc> {
   return start(
     ["agent", "--port", "0", "--data-dir", dataDir, "--token-service", tokenServiceUrl],
     { SVC_OPEN_BROWSER: "never", ...env },
@@ -105,9 +124,24 @@ export function startAgent(dataDir: string, tokenServiceUrl: string, env: Record
 }
 
 /** Create a key with the CLI; returns the secret. */
-export async function createKeyCli(dataDir: string, mode: "test" | "live", eiks: string[] = []): Promise<string> {
+export async function createKeyCli(
+  dataDir: string,
+  mode: "test" | "live",
+  eiks: string[] = [],
+): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "keys", "create", "--mode", mode, "--data-dir", dataDir, ...eiks.flatMap((e) => ["--eik", e])],
+    args: [
+      "run",
+      "-A",
+      MAIN,
+      "keys",
+      "create",
+      "--mode",
+      mode,
+      "--data-dir",
+      dataDir,
+      ...eiks.flatMap((e) => ["--eik", e]),
+    ],
     env: { NO_COLOR: "1" },
   }).output();
   if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
@@ -115,7 +149,11 @@ export async function createKeyCli(dataDir: string, mode: "test" | "live", eiks:
 }
 
 /** Issue a token over HTTP. */
-export async function issueToken(tokenUrl: string, key: string, body: Record<string, unknown>): Promise<string> {
+export async function issueToken(
+  tokenUrl: string,
+  key: string,
+  body: Record<string, unknown>,
+): Promise<string> {
   const res = await fetch(`${tokenUrl}/api/v1/tokens/issue`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -138,7 +176,10 @@ export async function decideNext(agent: Proc, decision: "confirm" | "decline", s
   const form = new URLSearchParams({ nonce, decision, senderId: senderId ?? checked ?? "" });
   const res = await fetch(`${pageUrl}/decision`, {
     method: "POST",
-    headers: { origin: new URL(pageUrl).origin, "content-type": "application/x-www-form-urlencoded" },
+    headers: {
+      origin: new URL(pageUrl).origin,
+      "content-type": "application/x-www-form-urlencoded",
+    },
     body: form,
   });
   await res.body?.cancel();

@@ -24,17 +24,26 @@ Deno.test("[agent] a token signed by another key, or with another algorithm, get
   const { privateKey } = await generateKeyPair("EdDSA");
   const kid = e.ring().kid;
   const now = Math.floor(e.clock.now() / 1000);
-  const forged = await new SignJWT({ typeId: "debt_payments_types", mode: "test", jti: crypto.randomUUID() })
+  const forged = await new SignJWT({
+    typeId: "debt_payments_types",
+    mode: "test",
+    jti: crypto.randomUUID(),
+  })
     .setProtectedHeader({ alg: "EdDSA", kid }).setIssuer(TEST_ISSUER).setAudience("svc-agent")
     .setIssuedAt(now).setExpirationTime(now + 5).sign(privateKey);
   const r1 = await e.call("debt_payments_types", forged, {});
   equal(r1.status, 401);
   equal((await r1.json()).errorCode, "TOKEN_INVALID");
-  const hs = await new SignJWT({ typeId: "debt_payments_types", mode: "test", jti: crypto.randomUUID() })
+  const hs = await new SignJWT({
+    typeId: "debt_payments_types",
+    mode: "test",
+    jti: crypto.randomUUID(),
+  })
     .setProtectedHeader({ alg: "HS256", kid }).setIssuer(TEST_ISSUER).setAudience("svc-agent")
     .setIssuedAt(now).setExpirationTime(now + 5).sign(new TextEncoder().encode("x".repeat(32)));
   equal((await (await e.call("debt_payments_types", hs, {})).json()).errorCode, "TOKEN_INVALID");
-  const unsigned = (await e.token({ typeId: "debt_payments_types" })).split(".").slice(0, 2).join(".") + ".";
+  const unsigned =
+    (await e.token({ typeId: "debt_payments_types" })).split(".").slice(0, 2).join(".") + ".";
   equal((await e.call("debt_payments_types", unsigned, {})).status, 401);
   void exportJWK;
 });
@@ -44,7 +53,13 @@ Deno.test("[agent] a token whose lifetime exceeds 5 s (+ leeway) is refused", as
   const now = Math.floor(e.clock.now() / 1000);
   // Signed by the real key but with iat far in the past and a long exp.
   const long = await e.ring().sign(
-    { iss: TEST_ISSUER, aud: "svc-agent", typeId: "debt_payments_types", mode: "test", jti: crypto.randomUUID() },
+    {
+      iss: TEST_ISSUER,
+      aud: "svc-agent",
+      typeId: "debt_payments_types",
+      mode: "test",
+      jti: crypto.randomUUID(),
+    },
     now - 60,
     now + 3600,
   );
@@ -54,7 +69,10 @@ Deno.test("[agent] a token whose lifetime exceeds 5 s (+ leeway) is refused", as
 
 Deno.test("[agent] missing Authorization gets 401 TOKEN_MISSING; unknown typeId 404", async () => {
   const e = await agentEnv();
-  const res = await e.agent.app.request(`${AGENT}/api/v1/operations/debt_payments_types`, { method: "POST", body: "{}" });
+  const res = await e.agent.app.request(`${AGENT}/api/v1/operations/debt_payments_types`, {
+    method: "POST",
+    body: "{}",
+  });
   equal(res.status, 401);
   equal((await res.json()).errorCode, "TOKEN_MISSING");
   const tok = await e.token({ typeId: "debt_payments_types" });
@@ -65,7 +83,11 @@ Deno.test("[agent] missing Authorization gets 401 TOKEN_MISSING; unknown typeId 
 
 Deno.test("[agent] too-old agent answers 426 with agentVersion and requiredVersion", async () => {
   const e = await agentEnv({ minAgentVersion: "99.1.0" });
-  const res = await e.call("debt_payments_types", await e.token({ typeId: "debt_payments_types" }), {});
+  const res = await e.call(
+    "debt_payments_types",
+    await e.token({ typeId: "debt_payments_types" }),
+    {},
+  );
   equal(res.status, 426);
   const j = await res.json();
   equal(j.requiredVersion, "99.1.0");
@@ -75,7 +97,9 @@ Deno.test("[agent] too-old agent answers 426 with agentVersion and requiredVersi
 
 Deno.test("[agent] a foreign Host header is refused (DNS rebinding)", async () => {
   const e = await agentEnv();
-  const res = await e.agent.app.request(`${AGENT}/health`, { headers: { host: "evil.example:17470" } });
+  const res = await e.agent.app.request(`${AGENT}/health`, {
+    headers: { host: "evil.example:17470" },
+  });
   equal(res.status, 421);
   equal((await res.json()).errorCode, "HOST_NOT_ALLOWED");
   equal((await e.agent.app.request(`${AGENT}/health`)).status, 200);

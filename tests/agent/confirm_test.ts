@@ -7,7 +7,9 @@ Deno.test("[agent] confirmation state machine: confirm, reuse within 10 minutes,
   const e = await agentEnv();
   const batch = crypto.randomUUID();
   const req = async () =>
-    e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), { eik: EIK }, { "x-svc-batch-id": batch });
+    e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), { eik: EIK }, {
+      "x-svc-batch-id": batch,
+    });
   const calls = [req(), req(), req()];
   await waitFor(() => e.agent.confirmations.pending === 1 && e.opened.length === 1);
   equal(e.opened.length, 1, "concurrent requests of a batch share one dialog");
@@ -29,7 +31,9 @@ Deno.test("[agent] confirmation state machine: confirm, reuse within 10 minutes,
   await e.decide("confirm");
   equal((await again).status, 200);
   // No batch id: every request asks.
-  const solo = e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), { eik: EIK });
+  const solo = e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), {
+    eik: EIK,
+  });
   await waitFor(() => e.opened.length === 3);
   equal(e.opened.length, 3);
   await e.decide("confirm");
@@ -39,7 +43,9 @@ Deno.test("[agent] confirmation state machine: confirm, reuse within 10 minutes,
 Deno.test("[agent] decline refuses the whole batch: SENDER_NOT_CHOSEN at once, no new dialog", async () => {
   const e = await agentEnv();
   const batch = crypto.randomUUID();
-  const first = e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), { eik: EIK }, {
+  const first = e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), {
+    eik: EIK,
+  }, {
     "x-svc-batch-id": batch,
   });
   await waitFor(() => e.opened.length === 1);
@@ -47,10 +53,15 @@ Deno.test("[agent] decline refuses the whole batch: SENDER_NOT_CHOSEN at once, n
   const r = await first;
   equal(r.status, 502);
   deepStrictEqual(((await r.json()) as { errorCode: string }).errorCode, "SENDER_NOT_CHOSEN");
-  const later = await e.call("debt_payments", await e.token({ typeId: "debt_payments", eik: EIK }), {
-    eik: EIK,
-    year: 2025,
-  }, { "x-svc-batch-id": batch });
+  const later = await e.call(
+    "debt_payments",
+    await e.token({ typeId: "debt_payments", eik: EIK }),
+    {
+      eik: EIK,
+      year: 2025,
+    },
+    { "x-svc-batch-id": batch },
+  );
   equal((await later.json()).errorCode, "SENDER_NOT_CHOSEN");
   equal(e.opened.length, 1);
 });
@@ -58,11 +69,15 @@ Deno.test("[agent] decline refuses the whole batch: SENDER_NOT_CHOSEN at once, n
 Deno.test("[agent] a dialog that times out refuses the batch", async () => {
   const e = await agentEnv({ timeoutMs: 50 });
   const batch = crypto.randomUUID();
-  const r = await e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), { eik: EIK }, {
+  const r = await e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), {
+    eik: EIK,
+  }, {
     "x-svc-batch-id": batch,
   });
   equal((await r.json()).errorCode, "SENDER_NOT_CHOSEN");
-  const later = await e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), { eik: EIK }, {
+  const later = await e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), {
+    eik: EIK,
+  }, {
     "x-svc-batch-id": batch,
   });
   equal((await later.json()).errorCode, "SENDER_NOT_CHOSEN");
@@ -71,11 +86,20 @@ Deno.test("[agent] a dialog that times out refuses the batch", async () => {
 
 Deno.test("[agent] the confirmation page is unframeable, shows who asks and what, and needs the nonce from the agent's origin", async () => {
   const e = await agentEnv({
-    senders: [{ id: "ivan", displayName: "Иван Петров", active: true }, { id: "maria", displayName: "Мария", active: true }],
+    senders: [{ id: "ivan", displayName: "Иван Петров", active: true }, {
+      id: "maria",
+      displayName: "Мария",
+      active: true,
+    }],
   });
-  const p = e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), { eik: EIK }, {
-    "x-svc-sender-id": "maria",
-  });
+  const p = e.call(
+    "due_amounts",
+    await e.token({ typeId: "due_amounts", eik: EIK }),
+    { eik: EIK },
+    {
+      "x-svc-sender-id": "maria",
+    },
+  );
   await waitFor(() => e.opened.length === 1);
   const url = e.opened[0]!;
   const res = await e.agent.app.request(url);
@@ -95,25 +119,57 @@ Deno.test("[agent] the confirmation page is unframeable, shows who asks and what
       headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
       body: new URLSearchParams(body),
     });
-  equal((await post({ origin: "https://evil.example" }, { nonce, decision: "confirm", senderId: "maria" })).status, 403);
-  equal((await post({}, { nonce, decision: "confirm", senderId: "maria" })).status, 403, "no Origin");
-  const noNonce = await post({ origin: AGENT }, { nonce: "wrong", decision: "confirm", senderId: "maria" });
+  equal(
+    (await post({ origin: "https://evil.example" }, {
+      nonce,
+      decision: "confirm",
+      senderId: "maria",
+    })).status,
+    403,
+  );
+  equal(
+    (await post({}, { nonce, decision: "confirm", senderId: "maria" })).status,
+    403,
+    "no Origin",
+  );
+  const noNonce = await post({ origin: AGENT }, {
+    nonce: "wrong",
+    decision: "confirm",
+    senderId: "maria",
+  });
   equal(noNonce.status, 403);
   equal((await noNonce.json()).errorCode, "CONFIRMATION_NONCE_INVALID");
-  equal((await post({ origin: AGENT }, { nonce, decision: "confirm", senderId: "maria" })).status, 200);
+  equal(
+    (await post({ origin: AGENT }, { nonce, decision: "confirm", senderId: "maria" })).status,
+    200,
+  );
   equal((await p).status, 200);
-  equal((await post({ origin: AGENT }, { nonce, decision: "confirm", senderId: "maria" })).status, 404, "one-time");
+  equal(
+    (await post({ origin: AGENT }, { nonce, decision: "confirm", senderId: "maria" })).status,
+    404,
+    "one-time",
+  );
 });
 
 Deno.test("[agent] unknown X-Svc-Sender-Id is refused before any dialog; GET /api/senders exposes no secrets", async () => {
   const e = await agentEnv({
-    senders: [{ id: "ivan", displayName: "Иван Петров", active: true, keystore: { type: "pkcs12", file: "/secret.p12" } }],
+    senders: [{
+      id: "ivan",
+      displayName: "Иван Петров",
+      active: true,
+      keystore: { type: "pkcs12", file: "/secret.p12" },
+    }],
   });
-  const r = await e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), { eik: EIK }, {
+  const r = await e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), {
+    eik: EIK,
+  }, {
     "x-svc-sender-id": "ghost",
   });
   equal((await r.json()).errorCode, "SENDER_NOT_FOUND");
   equal(e.opened.length, 0);
   const s = await (await e.agent.app.request(`${AGENT}/api/senders`)).json();
-  deepStrictEqual(s, { senders: [{ id: "ivan", displayName: "Иван Петров", active: true }], activeSenderId: "ivan" });
+  deepStrictEqual(s, {
+    senders: [{ id: "ivan", displayName: "Иван Петров", active: true }],
+    activeSenderId: "ivan",
+  });
 });

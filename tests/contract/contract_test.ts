@@ -46,15 +46,21 @@ const ISSUE_NAMED = [
 Deno.test("OPERATIONS covers exactly the 32 typeIds of the spec and the issue", () => {
   deepStrictEqual([...TYPE_IDS].sort(), [...SPEC_NAMED, ...ISSUE_NAMED].sort());
   equal(TYPE_IDS.length, 32);
-  for (const id of ["dec1_6_batch", "vat_batch", "etz62_batch", "etz123_batch"]) equal(getOperation(id)!.scope, "eiks");
-  for (const id of ["debt_payments_types", "taxpayers", "nap_catalog"]) equal(getOperation(id)!.scope, "none");
+  for (const id of ["dec1_6_batch", "vat_batch", "etz62_batch", "etz123_batch"]) {
+    equal(getOperation(id)!.scope, "eiks");
+  }
+  for (const id of ["debt_payments_types", "taxpayers", "nap_catalog"]) {
+    equal(getOperation(id)!.scope, "none");
+  }
   equal(getOperation("vat")!.localInput, "optional");
   equal(getOperation("dec1_6")!.localInput, "required");
 });
 
 Deno.test("common schemas: eik is 9-13 digits, year 1900-2999, month 1-12", () => {
   for (const v of ["123456789", "1234567890123"]) ok(Eik.safeParse(v).success, v);
-  for (const v of ["12345678", "12345678901234", "12345678a", 123456789]) ok(!Eik.safeParse(v).success, String(v));
+  for (const v of ["12345678", "12345678901234", "12345678a", 123456789]) {
+    ok(!Eik.safeParse(v).success, String(v));
+  }
   for (const v of [1900, 2999]) ok(Year.safeParse(v).success);
   for (const v of [1899, 3000, 2020.5, "2020"]) ok(!Year.safeParse(v).success, String(v));
   for (const v of [1, 12]) ok(Month.safeParse(v).success);
@@ -64,7 +70,9 @@ Deno.test("common schemas: eik is 9-13 digits, year 1900-2999, month 1-12", () =
 Deno.test("Dec16Request keeps the spec's field names and optionality", () => {
   const shape = getOperation("dec1_6")!.request.shape as Record<string, { isOptional(): boolean }>;
   for (const f of ["year", "month"]) equal(shape[f]!.isOptional(), false, f);
-  for (const f of ["eik", "dec1FilePath", "dec6FilePath", "fund"]) equal(shape[f]!.isOptional(), true, f);
+  for (const f of ["eik", "dec1FilePath", "dec6FilePath", "fund"]) {
+    equal(shape[f]!.isOptional(), true, f);
+  }
 });
 
 Deno.test("buildAgentOpenApi() is a valid OpenAPI 3.0.3 document with ErrorCode and ErrorKind", async () => {
@@ -75,7 +83,9 @@ Deno.test("buildAgentOpenApi() is a valid OpenAPI 3.0.3 document with ErrorCode 
   const schemas = (doc.components as any).schemas;
   deepStrictEqual(schemas.ErrorCode.enum, ERROR_CODES);
   deepStrictEqual(schemas.ErrorKind.enum, ["PARAMETER", "CREDENTIALS", "PORTAL"]);
-  for (const o of OPERATIONS) ok((doc.paths as Record<string, unknown>)[`/api/v1/operations/${o.typeId}`], o.typeId);
+  for (const o of OPERATIONS) {
+    ok((doc.paths as Record<string, unknown>)[`/api/v1/operations/${o.typeId}`], o.typeId);
+  }
   for (const p of ["/api/senders", "/api/pick-file", "/api/pick-folder", "/health"]) {
     ok((doc.paths as Record<string, unknown>)[p], p);
   }

@@ -6,7 +6,14 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { OPERATIONS } from "../../src/contract/operations.ts";
-import { createKeyCli, decideNext, issueToken, type Proc, startAgent, startTokenService } from "../_helpers/e2e.ts";
+import {
+  createKeyCli,
+  decideNext,
+  issueToken,
+  type Proc,
+  startAgent,
+  startTokenService,
+} from "../_helpers/e2e.ts";
 import { openApiValidator, resultSchemaName } from "../_helpers/openapi_validate.ts";
 
 const EIK = "121212121";
@@ -50,7 +57,12 @@ async function withEnv(fn: (e: Env) => Promise<void>) {
   }
 }
 
-async function call(e: Env, typeId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+async function call(
+  e: Env,
+  typeId: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   const tokenReq: Record<string, unknown> = { typeId };
   const op = OPERATIONS.find((o) => o.typeId === typeId)!;
   if (op.scope === "eik") tokenReq.eik = body.eik ?? EIK;
@@ -91,17 +103,30 @@ Deno.test("[e2e] every operation without local input runs over HTTP and matches 
         documentIds[op.kind!] = json.documentId;
       }
       if (op.family === "result") {
-        equal(json.status, documentIds[op.kind!] ? "ok" : "error", `${op.typeId} ${JSON.stringify(json).slice(0, 200)}`);
+        equal(
+          json.status,
+          documentIds[op.kind!] ? "ok" : "error",
+          `${op.typeId} ${JSON.stringify(json).slice(0, 200)}`,
+        );
       }
     }
-    equal(e.agent.logs.filter((l) => l.msg === "confirmation page opened").length, 1, "one dialog for the batch");
+    equal(
+      e.agent.logs.filter((l) => l.msg === "confirmation page opened").length,
+      1,
+      "one dialog for the batch",
+    );
   });
 });
 
 Deno.test("[e2e] agent failures: wrong typeId, replayed jti, EIK not in token, invalid body, declined batch", async () => {
   await withEnv(async (e) => {
     const token = await issueToken(e.ts.url, e.key, { typeId: "vat", eik: EIK });
-    const post = (typeId: string, tok: string, body: unknown, headers: Record<string, string> = {}) =>
+    const post = (
+      typeId: string,
+      tok: string,
+      body: unknown,
+      headers: Record<string, string> = {},
+    ) =>
       fetch(`${e.agent.url}/api/v1/operations/${typeId}`, {
         method: "POST",
         headers: { authorization: `Bearer ${tok}`, "content-type": "application/json", ...headers },
@@ -123,7 +148,11 @@ Deno.test("[e2e] agent failures: wrong typeId, replayed jti, EIK not in token, i
     const invalid = await post("debt_payments", t3, { eik: EIK, year: 1800 });
     equal(invalid.status, 502);
     const ij = await invalid.json();
-    deepStrictEqual([ij.errorCode, ij.errorKind, ij.details.field], ["VALIDATION_FAILED", "PARAMETER", "year"]);
+    deepStrictEqual([ij.errorCode, ij.errorKind, ij.details.field], [
+      "VALIDATION_FAILED",
+      "PARAMETER",
+      "year",
+    ]);
 
     const t4 = await issueToken(e.ts.url, e.key, { typeId: "debt_payments", eik: EIK });
     const notJson = await post("debt_payments", t4, "{oops");
@@ -139,7 +168,11 @@ Deno.test("[e2e] agent failures: wrong typeId, replayed jti, EIK not in token, i
     deepStrictEqual([j1.errorCode, j1.errorKind], ["SENDER_NOT_CHOSEN", "CREDENTIALS"]);
     const r2 = await call(e, "due_amounts", { eik: EIK }, { "x-svc-batch-id": batch });
     equal((await r2.json()).errorCode, "SENDER_NOT_CHOSEN");
-    equal(e.agent.logs.filter((l) => l.msg === "confirmation page opened").length, 1, "no second dialog");
+    equal(
+      e.agent.logs.filter((l) => l.msg === "confirmation page opened").length,
+      1,
+      "no second dialog",
+    );
   });
 });
 

@@ -138,7 +138,9 @@ export class ConfirmationManager {
         return d.done;
       }
       // The dialog was just decided; the batch state catches up in a microtask.
-      if (d && (d.state === "declined" || d.state === "timedout")) return Promise.reject(this.#refusal());
+      if (d && (d.state === "declined" || d.state === "timedout")) {
+        return Promise.reject(this.#refusal());
+      }
       if (d && d.state === "confirmed") return d.done;
     }
     if (this.pending >= (this.#deps.maxPending ?? DEFAULT_MAX_PENDING)) {
@@ -148,14 +150,29 @@ export class ConfirmationManager {
     }
     const dialog = this.#open(subject, senders, now);
     if (key !== null) {
-      const state: BatchState = { state: "pending", until: dialog.expiresAt, senderId: null, dialog };
+      const state: BatchState = {
+        state: "pending",
+        until: dialog.expiresAt,
+        senderId: null,
+        dialog,
+      };
       this.#batches.set(key, state);
       dialog.done.then((senderId) => {
         const t = this.#deps.clock.now();
-        this.#batches.set(key, { state: "confirmed", until: t + BATCH_TTL_MS, senderId, dialog: null });
+        this.#batches.set(key, {
+          state: "confirmed",
+          until: t + BATCH_TTL_MS,
+          senderId,
+          dialog: null,
+        });
       }, () => {
         const t = this.#deps.clock.now();
-        this.#batches.set(key, { state: "refused", until: t + BATCH_TTL_MS, senderId: null, dialog: null });
+        this.#batches.set(key, {
+          state: "refused",
+          until: t + BATCH_TTL_MS,
+          senderId: null,
+          dialog: null,
+        });
       });
     }
     return dialog.done;
@@ -179,13 +196,21 @@ export class ConfirmationManager {
    * @param senderId the chosen sender (confirm)
    * @throws AppError CONFIRMATION_NOT_FOUND, CONFIRMATION_NONCE_INVALID, SENDER_NOT_FOUND
    */
-  decide(id: string, nonce: string, decision: "confirm" | "decline", senderId: string | null): void {
+  decide(
+    id: string,
+    nonce: string,
+    decision: "confirm" | "decline",
+    senderId: string | null,
+  ): void {
     const d = this.get(id);
     if (!d || d.state !== "pending") {
       throw new AppError("CONFIRMATION_NOT_FOUND", "This confirmation is no longer waiting");
     }
     if (d.nonceUsed || !timingSafeEqual(nonce, d.nonce)) {
-      throw new AppError("CONFIRMATION_NONCE_INVALID", "The decision lacks the page's one-time nonce");
+      throw new AppError(
+        "CONFIRMATION_NONCE_INVALID",
+        "The decision lacks the page's one-time nonce",
+      );
     }
     if (decision === "decline") {
       d.nonceUsed = true;
@@ -249,7 +274,9 @@ export class ConfirmationManager {
   }
 
   #sweep(now: number): void {
-    for (const [k, b] of this.#batches) if (b.state !== "pending" && b.until <= now) this.#batches.delete(k);
+    for (const [k, b] of this.#batches) {
+      if (b.state !== "pending" && b.until <= now) this.#batches.delete(k);
+    }
     for (const [id, d] of this.#dialogs) {
       if (d.state === "pending" && d.expiresAt <= now) this.#timeout(d);
       if (d.state !== "pending" && d.expiresAt + BATCH_TTL_MS <= now) this.#dialogs.delete(id);

@@ -39,11 +39,19 @@ export function confirmRoutes(
 
   r.post("/:id/decision", async (c) => {
     const p = deps.port();
-    const own = [`http://127.0.0.1:${p}`, `http://localhost:${p}`, `https://127.0.0.1:${p}`, `https://localhost:${p}`];
+    const own = [
+      `http://127.0.0.1:${p}`,
+      `http://localhost:${p}`,
+      `https://127.0.0.1:${p}`,
+      `https://localhost:${p}`,
+    ];
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
     if (origin ? !own.includes(origin) : site !== undefined && site !== "same-origin") {
-      throw new AppError("ORIGIN_NOT_ALLOWED", "A decision can only come from the agent's own page");
+      throw new AppError(
+        "ORIGIN_NOT_ALLOWED",
+        "A decision can only come from the agent's own page",
+      );
     }
     if (!origin && site === undefined) {
       throw new AppError("ORIGIN_NOT_ALLOWED", "A decision must carry the page's Origin");
@@ -56,9 +64,22 @@ export function confirmRoutes(
       const body = await c.req.parseBody().catch(() => ({}));
       form = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
     }
-    const decision = form.decision === "confirm" ? "confirm" : form.decision === "decline" ? "decline" : null;
-    if (!decision) throw new AppError("VALIDATION_FAILED", 'Field "decision" must be confirm or decline', { field: "decision" });
-    m.decide(c.req.param("id"), String(form.nonce ?? ""), decision, form.senderId ? String(form.senderId) : null);
+    const decision = form.decision === "confirm"
+      ? "confirm"
+      : form.decision === "decline"
+      ? "decline"
+      : null;
+    if (!decision) {
+      throw new AppError("VALIDATION_FAILED", 'Field "decision" must be confirm or decline', {
+        field: "decision",
+      });
+    }
+    m.decide(
+      c.req.param("id"),
+      String(form.nonce ?? ""),
+      decision,
+      form.senderId ? String(form.senderId) : null,
+    );
     deps.log("info", "confirmation decided", { decision });
     const n = cspNonce();
     if ((c.req.header("accept") ?? "").includes("application/json")) return c.json({ decision });

@@ -1,0 +1,202 @@
+/**
+ * Local scans: `dec1_files_scan`, `dec6_files_scan`, `vat_files_scan` (interface-spec.md § Local
+ * file scan results) and `vat_files_parse` (§ VatFilesParseResult).
+ *
+ * Scans walk `rootFolder` (recursive by default), examine every `.TXT` file (DEKLAR.TXT files
+ * for the VAT scan; those count in `totalScanned`), recognise the kind by content, read the
+ * employer EIK and period from the first record, and return the matches of the period with
+ * their content as UTF-8. A file that cannot be read or parsed goes to `problems` and never
+ * aborts the scan. Only recognised NRA files are ever returned, so a scan cannot be used to read
+ * arbitrary files.
+ * @module
+ */
+import { AppError, isAppError } from "../../contract/errors.ts";
+import {
+  decodeCp1251,
+  detectFileKind,
+  parseD1,
+  parseD6,
+  parseDeklar,
+  parseVatFolderFiles,
+  summarizeD1,
+  summarizeD6,
+  summarizeDeklar,
+} from "../../formats/mod.ts";
+import type { FileTree, TreeFile, TreeProblem } from "./tree.ts";
+import { mapLimit } from "./tree.ts";
+
+/** Parallel reads during a scan. */
+const READ_CONCURRENCY = 16;
+
+/** The first record of a file (up to the first line break), for cheap period checks. */
+export function firstLine(bytes: Uint8Array): Uint8Array {
+  const i = bytes.indexOf(0x0a);
+  return i < 0 ? bytes : bytes.subarray(0, i + 1);
+}
+
+/** What a scan learnt about one file. */
+export interface Identified {
+  readonly file: TreeFile;
+  readonly kind: "d1" | "d6" | "deklar";
+  readonly eik: string;
+  readonly period: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * Identify a payroll or VAT return file: kind, employer EIK and period ("YYYYMM").
+ * @returns the identification, or null when the file is of another kind
+ * @throws AppError FILE_PARSE_ERROR when it is of the kind but its first record is malformed
+ */
+export function identify(
+  file: TreeFile,
+  bytes: Uint8Array,
+  want: "d1" | "d6" | "deklar",
+): Identified | null {
+  const kind = detectFileKind(firstLine(bytes), file.name);
+  if (kind !== want) return null;
+  if (want === "deklar") {
+    const s = summarizeDeklar(parseDeklar(bytes, file.path));
+    return s.period ? { file, kind: want, eik: s.eik, period: s.period, bytes } : null;
+  }
+  const s = want === "d1"
+    ? summarizeD1(parseD1(firstLine(bytes), file.path))
+    : summarizeD6(parseD6(firstLine(bytes), file.path));
+  if (!s.eik || !s.period) return null;
+  return { file, kind: want, eik: s.eik, period: s.period, bytes };
+}
+
+/**
+ * Find the files of one kind and period in a tree.
+ * @param tree the folder
+ * @param kind d1, d6 or deklar
+ * @param period "YYYYMM" (null = any)
+ * @param recursive walk subfolders
+ * @returns matches, the number of candidate files examined, and problems
+ */
+export async function findFiles(
+  tree: FileTree,
+  kind: "d1" | "d6" | "deklar",
+  period: string | null,
+  recursive: boolean,
+): Promise<{ matches: Identified[]; scanned: number; problems: TreeProblem[] }> {
+  const { files, problems } = await tree.list(recursive);
+  const candidates = files.filter((f) =>
+    kind === "deklar"
+      ? f.name.toUpperCase() === "DEKLAR.TXT"
+      : f.name.toUpperCase().endsWith(".TXT")
+  );
+  const found = await mapLimit(candidates, READ_CONCURRENCY, async (f) => {
+    try {
+      const id = identify(f, await f.read(), kind);
+      return id && (period === null || id.period === period) ? id : null;
+    } catch (e) {
+      problems.push({
+        path: f.path,
+        errorCode: isAppError(e) ? e.code : "LOCAL_PATH_UNREADABLE",
+        error: e instanceof Error ? e.message : String(e),
+      });
+      return null;
+    }
+  });
+  return {
+    matches: found.filter((x): x is Identified => x !== null),
+    scanned: candidates.length,
+    problems,
+  };
+}
+
+const periodOf = (year: number, month: number) => `${year}${String(month).padStart(2, "0")}`;
+
+/**
+ * Run a scan operation.
+ * @param typeId dec1_files_scan | dec6_files_scan | vat_files_scan
+ * @param body validated request (year, month, recursive)
+ * @param tree the folder
+ * @returns the scan result shape
+ */
+export async function runScan(
+  typeId: string,
+  body: Record<string, unknown>,
+  tree: FileTree,
+): Promise<Record<string, unknown>> {
+  const kind = typeId === "dec1_files_scan" ? "d1" : typeId === "dec6_files_scan" ? "d6" : "deklar";
+  const { matches, scanned, problems } = await findFiles(
+    tree,
+    kind,
+    periodOf(body.year as number, body.month as number),
+    body.recursive !== false,
+  );
+  const files = matches.map((m) =>
+    kind === "deklar"
+      ? {
+        name: m.file.name,
+        path: m.file.path,
+        tin: m.eik,
+        folder: m.file.folder,
+        content: decodeCp1251(m.bytes),
+      }
+      : { name: m.file.name, path: m.file.path, tin: m.eik, content: decodeCp1251(m.bytes) }
+  );
+  return {
+    status: "ok",
+    files,
+    totalScanned: scanned,
+    totalMatched: files.length,
+    error: null,
+    ...(problems.length ? { problems } : {}),
+  };
+}
+
+const MISSING = "липсва";
+const FAILED = "грешка";
+
+/**
+ * `vat_files_parse`: parse and cross-check DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT (and VIES.TXT)
+ * of one folder. Status ok (all three parsed), partial (some), error (none).
+ * @param tree the folder
+ * @param directory the folder as given (echoed in the result)
+ * @returns VatFilesParseResult
+ */
+export async function runVatParse(
+  tree: FileTree,
+  directory: string,
+): Promise<Record<string, unknown>> {
+  const names = {
+    deklar: "DEKLAR.TXT",
+    pokupki: "POKUPKI.TXT",
+    prodagbi: "PRODAGBI.TXT",
+    vies: "VIES.TXT",
+  } as const;
+  const bytes: Record<string, Uint8Array | null> = {};
+  const readErrors: string[] = [];
+  for (const [k, n] of Object.entries(names)) {
+    const f = await tree.find(n);
+    try {
+      bytes[k] = f ? await f.read() : null;
+    } catch (e) {
+      bytes[k] = null;
+      readErrors.push(`${n}: ${(e as Error).message}`);
+    }
+  }
+  const r = parseVatFolderFiles(bytes);
+  const rows = (["deklar", "pokupki", "prodagbi"] as const).map((k) => {
+    const o = r[k];
+    return {
+      file: names[k],
+      status: o.status === "ok" ? "ok" : o.status === "missing" ? MISSING : FAILED,
+      count: o.status === "ok" ? String(o.count) : o.status === "missing" ? "-" : null,
+    };
+  });
+  const ok = rows.filter((x) => x.status === "ok").length;
+  const errors = [...readErrors, ...(r.errorMessage ? [r.errorMessage] : [])];
+  return {
+    status: ok === 3 ? "ok" : ok === 0 ? "error" : "partial",
+    directory,
+    items: rows,
+    error: errors.length ? errors.join(" ; ") : ok === 3 ? null : "Some VAT files are missing",
+    warnings: r.warnings.map((w) => w.message),
+  };
+}
+
+export { AppError };

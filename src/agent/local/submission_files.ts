@@ -1,0 +1,260 @@
+/**
+ * Reading and checking the files of one submission before anything is sent (issue #3 § 5):
+ * VAT (a folder with DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT and optionally VIES.TXT) and payroll
+ * declarations 1 and 6 (`dec1FilePath` / `dec6FilePath`, a folder, or inline files). A
+ * malformed file is refused with FILE_PARSE_ERROR listing every parse error; D1 and D6 must
+ * belong to the same EIK (FILE_EIK_MISMATCH) and to the requested period
+ * (FILE_PERIOD_MISMATCH). Other submissions take their one file as it is.
+ * @module
+ */
+import { extname } from "node:path";
+import { AppError, isAppError } from "../../contract/errors.ts";
+import {
+  detectFileKind,
+  parseD1,
+  parseD6,
+  parseVatFolderFiles,
+  summarizeD1,
+  summarizeD6,
+  summarizeDeklar,
+} from "../../formats/mod.ts";
+import type { SubmissionFile } from "../../portal/adapter.ts";
+import type { LocalSource, SubmissionFiles } from "../local_ops.ts";
+import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
+
+const periodOf = (year: number, month: number) => `${year}${String(month).padStart(2, "0")}`;
+
+function checkPeriod(found: string | null, body: Record<string, unknown>, file: string): void {
+  if (typeof body.year !== "number" || typeof body.month !== "number") return;
+  const want = periodOf(body.year, body.month);
+  if (found !== want) {
+    throw new AppError(
+      "FILE_PERIOD_MISMATCH",
+      `${file} is for period ${found ?? "?"}, not for the requested ${want}`,
+      { file, period: found, requested: want },
+    );
+  }
+}
+
+/**
+ * Read and check a VAT folder.
+ * @param tree the folder holding the VAT files
+ * @param body validated VatRequest (year, month)
+ * @returns the files to submit, the filer EIK and the period
+ * @throws AppError FILE_PARSE_ERROR | FILE_PERIOD_MISMATCH | LOCAL_INPUT_REQUIRED
+ */
+export async function readVatFolder(
+  tree: FileTree,
+  body: Record<string, unknown>,
+): Promise<SubmissionFiles> {
+  const names = {
+    deklar: "DEKLAR.TXT",
+    pokupki: "POKUPKI.TXT",
+    prodagbi: "PRODAGBI.TXT",
+    vies: "VIES.TXT",
+  } as const;
+  const found: Partial<Record<keyof typeof names, TreeFile>> = {};
+  const bytes: Partial<Record<keyof typeof names, Uint8Array>> = {};
+  for (const k of Object.keys(names) as (keyof typeof names)[]) {
+    const f = await tree.find(names[k]);
+    if (f) {
+      found[k] = f;
+      bytes[k] = await f.read();
+    }
+  }
+  const missing = (["deklar", "pokupki", "prodagbi"] as const).filter((k) => !found[k]).map((k) =>
+    names[k]
+  );
+  if (missing.length) {
+    throw new AppError(
+      "LOCAL_INPUT_REQUIRED",
+      `The VAT folder ${tree.root} lacks ${missing.join(", ")}`,
+      {
+        missing,
+        folder: tree.root,
+      },
+    );
+  }
+  const r = parseVatFolderFiles(bytes, {
+    fileNames: Object.fromEntries(Object.entries(found).map(([k, f]) => [k, f!.path])),
+  });
+  if (r.errors.length) {
+    throw new AppError("FILE_PARSE_ERROR", r.errorMessage!, {
+      errors: r.errors.map((e) => ({ message: e.message, ...e.details })),
+    });
+  }
+  const s = summarizeDeklar(r.deklar.data!);
+  checkPeriod(s.period, body, found.deklar!.path);
+  const kinds = {
+    deklar: "deklar",
+    pokupki: "pokupki",
+    prodagbi: "prodagbi",
+    vies: "vies",
+  } as const;
+  const files: SubmissionFile[] = (Object.keys(found) as (keyof typeof names)[]).map((k) => ({
+    name: names[k],
+    kind: kinds[k],
+    bytes: bytes[k]!,
+    numRecords: r[k].count ?? undefined,
+  }));
+  return {
+    files,
+    eiks: [s.eik],
+    period: s.period,
+    names: Object.values(found).map((f) => f!.path),
+    warnings: r.warnings.map((w) => w.message),
+  };
+}
+
+async function payrollFile(f: TreeFile, want: "d1" | "d6") {
+  const bytes = await f.read();
+  const kind = detectFileKind(bytes, f.name);
+  if (kind !== want) {
+    throw new AppError(
+      "FILE_KIND_UNKNOWN",
+      `${f.path} is not a ${
+        want === "d1" ? "declaration 1 (EMPL2021.TXT)" : "declaration 6 (NRA62007.TXT)"
+      } file`,
+      { file: f.path },
+    );
+  }
+  const s = want === "d1"
+    ? summarizeD1(parseD1(bytes, f.path))
+    : summarizeD6(parseD6(bytes, f.path));
+  if (s.eiks.length > 1) {
+    throw new AppError(
+      "FILE_EIK_MISMATCH",
+      `${f.path} holds records of several EIKs: ${s.eiks.join(", ")}`,
+      {
+        file: f.path,
+        eiks: s.eiks,
+      },
+    );
+  }
+  return { f, bytes, s };
+}
+
+/**
+ * Read and check a D1/D6 pair (one of them may be absent).
+ * @param d1 the D1 file or null
+ * @param d6 the D6 file or null
+ * @param body validated request (year, month, eik?)
+ * @returns the files to submit
+ * @throws AppError FILE_PARSE_ERROR | FILE_KIND_UNKNOWN | FILE_EIK_MISMATCH | FILE_PERIOD_MISMATCH
+ */
+export async function readPayroll(
+  d1: TreeFile | null,
+  d6: TreeFile | null,
+  body: Record<string, unknown>,
+): Promise<SubmissionFiles> {
+  if (!d1 && !d6) {
+    throw new AppError(
+      "LOCAL_INPUT_REQUIRED",
+      "Give dec1FilePath or dec6FilePath (or the files inline)",
+      {
+        field: "dec1FilePath",
+      },
+    );
+  }
+  const parts = [];
+  const errors: AppError[] = [];
+  for (const [f, k] of [[d1, "d1"], [d6, "d6"]] as const) {
+    if (!f) continue;
+    try {
+      parts.push(await payrollFile(f, k));
+    } catch (e) {
+      if (isAppError(e) && e.code === "FILE_PARSE_ERROR") errors.push(e);
+      else throw e;
+    }
+  }
+  if (errors.length) {
+    throw new AppError("FILE_PARSE_ERROR", errors.map((e) => e.message).join(" ; "), {
+      errors: errors.map((e) => ({ message: e.message, ...e.details })),
+    });
+  }
+  const eiks = [...new Set(parts.map((p) => p.s.eik!))];
+  if (eiks.length > 1) {
+    throw new AppError(
+      "FILE_EIK_MISMATCH",
+      `D1 and D6 belong to different EIKs: ${eiks.join(", ")}`,
+      { eiks },
+    );
+  }
+  if (typeof body.eik === "string" && eiks[0] !== body.eik) {
+    throw new AppError(
+      "FILE_EIK_MISMATCH",
+      `The files are for EIK ${eiks[0]}, not for ${body.eik}`,
+      {
+        eiks,
+        requested: body.eik,
+      },
+    );
+  }
+  for (const p of parts) checkPeriod(p.s.period, body, p.f.path);
+  return {
+    files: parts.map((p) => ({
+      name: p.f.name,
+      kind: p.f === d1 ? "d1" : "d6",
+      bytes: p.bytes,
+      numRecords: p.s.numRecords,
+    })),
+    eiks,
+    period: parts[0]!.s.period,
+    names: parts.map((p) => p.f.path),
+  };
+}
+
+/** Find a payroll pair in a folder: the top-level D1 and D6 files of the requested period. */
+async function payrollInTree(tree: FileTree, body: Record<string, unknown>) {
+  const { files } = await tree.list(false);
+  let d1: TreeFile | null = null;
+  let d6: TreeFile | null = null;
+  for (const f of files) {
+    if (!f.name.toUpperCase().endsWith(".TXT")) continue;
+    const kind = detectFileKind(await f.read(), f.name);
+    if (kind === "d1" && !d1) d1 = f;
+    if (kind === "d6" && !d6) d6 = f;
+  }
+  return readPayroll(d1, d6, body);
+}
+
+/**
+ * Read the files of a submission from its local input.
+ * @param typeId the submission typeId
+ * @param body validated body
+ * @param source path (X-Svc-File-Path) and inline input
+ * @returns the files and what was learnt from them
+ */
+export async function readSubmissionFiles(
+  typeId: string,
+  body: Record<string, unknown>,
+  source: LocalSource,
+): Promise<SubmissionFiles> {
+  if (typeId === "vat") return readVatFolder(await openTree(source, "inline"), body);
+  if (typeId === "dec1_6") {
+    if (typeof body.dec1FilePath === "string" || typeof body.dec6FilePath === "string") {
+      const one = async (p: unknown) => {
+        if (typeof p !== "string") return null;
+        const t = await diskTree(p);
+        return (await t.list(false)).files[0] ?? null;
+      };
+      return readPayroll(await one(body.dec1FilePath), await one(body.dec6FilePath), body);
+    }
+    return payrollInTree(await openTree(source, "inline"), body);
+  }
+  const tree = await openTree(source, "inline");
+  const { files } = await tree.list(false);
+  if (files.length !== 1) {
+    throw new AppError("LOCAL_INPUT_REQUIRED", `${typeId} takes exactly one file`, {
+      files: files.length,
+    });
+  }
+  const f = files[0]!;
+  const ext = extname(f.name).slice(1).toLowerCase();
+  return {
+    files: [{ name: f.name, kind: ext === "xml" ? "xml" : "other", bytes: await f.read() }],
+    eiks: [],
+    period: null,
+    names: [f.path],
+  };
+}

@@ -1,0 +1,304 @@
+/**
+ * Local-input operations end to end over HTTP: scans and the VAT parse from a folder tree, from
+ * `X-Svc-File-Path` and inline; submissions of `vat` and `dec1_6` from files; and a folder-wide
+ * batch over 50 companies of which only the token's EIKs are filed, with one confirmation.
+ */
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { writeCompanyTree } from "../_helpers/company_tree.ts";
+import {
+  createKeyCli,
+  decideNext,
+  issueToken,
+  type Proc,
+  startAgent,
+  startTokenService,
+} from "../_helpers/e2e.ts";
+import { openApiValidator, resultSchemaName } from "../_helpers/openapi_validate.ts";
+
+interface Env {
+  ts: Proc;
+  agent: Proc;
+  key: string;
+  root: string;
+  eiks: string[];
+  validate: (name: string, v: unknown) => string | null;
+  doc: Record<string, unknown>;
+}
+
+async function withEnv(companies: number, fn: (e: Env) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "svc-e2e-files-" });
+  const root = join(dir, "clients");
+  const eiks = await writeCompanyTree(root, companies, 2026, 9);
+  const ts = await startTokenService(`${dir}/ts`);
+  const agent = await startAgent(`${dir}/agent`, ts.url);
+  try {
+    const key = await createKeyCli(`${dir}/ts`, "test");
+    const doc = await (await fetch(`${agent.url}/api/v1/openapi.json`)).json();
+    await fn({ ts, agent, key, root, eiks, validate: openApiValidator(doc), doc });
+  } finally {
+    await agent.stop();
+    await ts.stop();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+async function call(
+  e: Env,
+  typeId: string,
+  body: unknown,
+  tokenBody: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  const token = await issueToken(e.ts.url, e.key, { typeId, ...tokenBody });
+  const res = await fetch(`${e.agent.url}/api/v1/operations/${typeId}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+function checkSchema(e: Env, typeId: string, json: unknown) {
+  const name = resultSchemaName(e.doc, `/api/v1/operations/${typeId}`);
+  equal(e.validate(name, json), null, `${typeId} matches ${name}`);
+}
+
+async function inlineDir(dir: string) {
+  const files = [];
+  for await (const f of Deno.readDir(dir)) {
+    if (f.isFile) {
+      files.push({
+        path: f.name,
+        contentBase64: (await Deno.readFile(join(dir, f.name))).toBase64(),
+      });
+    }
+  }
+  return { files };
+}
+
+Deno.test("[e2e] scans find the period's D1, D6 and VAT files in a tree, from the body, the header and inline", async () => {
+  await withEnv(4, async (e) => {
+    for (
+      const [typeId, name] of [["dec1_files_scan", "EMPL2021.TXT"], [
+        "dec6_files_scan",
+        "NRA62007.TXT",
+      ], ["vat_files_scan", "DEKLAR.TXT"]]
+    ) {
+      const r = await call(e, typeId!, { rootFolder: e.root, year: 2026, month: 9 }, {});
+      equal(r.status, 200, JSON.stringify(r.json));
+      checkSchema(e, typeId!, r.json);
+      equal(r.json.totalMatched, 4, typeId);
+      deepStrictEqual(r.json.files.map((f: { tin: string }) => f.tin).sort(), [...e.eiks].sort());
+      ok(
+        r.json.files.every((f: { name: string; content: string }) =>
+          f.name === name && f.content.length > 0
+        ),
+      );
+      // Another period matches nothing: NO_DATA.
+      const none = await call(e, typeId!, { rootFolder: e.root, year: 2026, month: 8 }, {});
+      equal(none.json.totalMatched, 0);
+      deepStrictEqual(none.json.metadata, { errorCode: "NO_DATA" });
+      // Not recursive: the root holds only folders.
+      const flat = await call(e, typeId!, {
+        rootFolder: e.root,
+        year: 2026,
+        month: 9,
+        recursive: false,
+      }, {});
+      equal(flat.json.totalScanned, 0);
+    }
+    const d1scan = await call(
+      e,
+      "dec1_files_scan",
+      { rootFolder: e.root, year: 2026, month: 9 },
+      {},
+    );
+    let txt = 0;
+    const walk = async (d: string): Promise<void> => {
+      for await (const x of Deno.readDir(d)) {
+        if (x.isDirectory) await walk(join(d, x.name));
+        else if (x.name.toUpperCase().endsWith(".TXT")) txt++;
+      }
+    };
+    await walk(e.root);
+    ok(txt >= 4 * 5);
+    equal(d1scan.json.totalScanned, txt, "every .TXT file is examined for the D1 scan");
+    const vatscan = await call(
+      e,
+      "vat_files_scan",
+      { rootFolder: e.root, year: 2026, month: 9 },
+      {},
+    );
+    equal(vatscan.json.totalScanned, 4, "DEKLAR.TXT files for the VAT scan");
+
+    const vatDir = join(e.root, e.eiks[0]!, "2026-09", "vat");
+    const parsed = await call(e, "vat_files_parse", { directory: vatDir }, {});
+    equal(parsed.status, 200);
+    checkSchema(e, "vat_files_parse", parsed.json);
+    equal(parsed.json.status, "ok", JSON.stringify(parsed.json));
+    deepStrictEqual(
+      parsed.json.items.map((i: { file: string; status: string }) => [i.file, i.status]),
+      [
+        ["DEKLAR.TXT", "ok"],
+        ["POKUPKI.TXT", "ok"],
+        ["PRODAGBI.TXT", "ok"],
+      ],
+    );
+    // Inline: the same folder without POKUPKI.TXT is partial with "липсва" and count "-".
+    const inline = await inlineDir(vatDir);
+    inline.files = inline.files.filter((f) => f.path !== "POKUPKI.TXT");
+    const partial = await call(e, "vat_files_parse", {
+      directory: "C:\\Клиенти\\inline",
+      _inlineDir: inline,
+    }, {});
+    equal(partial.json.status, "partial");
+    deepStrictEqual(partial.json.items[1], { file: "POKUPKI.TXT", status: "липсва", count: "-" });
+    // Inline scan of one company's payroll folder.
+    const payDir = join(e.root, e.eiks[1]!, "2026-09", "payroll");
+    const inl = await call(e, "dec1_files_scan", {
+      rootFolder: "/inline",
+      year: 2026,
+      month: 9,
+      _inlineDir: await inlineDir(payDir),
+    }, {});
+    equal(inl.json.totalMatched, 1);
+    equal(inl.json.files[0].tin, e.eiks[1]);
+    // A missing folder and a relative path are PARAMETER errors.
+    const missing = await call(e, "vat_files_scan", {
+      rootFolder: join(e.root, "nope"),
+      year: 2026,
+      month: 9,
+    }, {});
+    deepStrictEqual([missing.status, missing.json.errorCode], [502, "LOCAL_PATH_NOT_FOUND"]);
+    const rel = await call(e, "vat_files_scan", {
+      rootFolder: "relative/path",
+      year: 2026,
+      month: 9,
+    }, {});
+    deepStrictEqual([rel.status, rel.json.errorCode], [502, "LOCAL_PATH_INVALID"]);
+  });
+});
+
+Deno.test("[e2e] vat and dec1_6 are filed from local files (header, body paths, inline); bad files are refused before sending", async () => {
+  await withEnv(2, async (e) => {
+    const [eik, other] = e.eiks as [string, string];
+    const base = join(e.root, eik, "2026-09");
+    const batch = crypto.randomUUID();
+    const h = { "x-svc-batch-id": batch };
+    const vat = call(e, "vat", { eik, year: 2026, month: 9 }, { eik }, {
+      ...h,
+      "x-svc-file-path": join(base, "vat"),
+    });
+    await decideNext(e.agent, "confirm");
+    const v = await vat;
+    equal(v.status, 200, JSON.stringify(v.json));
+    checkSchema(e, "vat", v.json);
+    equal(v.json.success, true);
+    const d = await call(
+      e,
+      "dec1_6",
+      {
+        year: 2026,
+        month: 9,
+        dec1FilePath: join(base, "payroll", "EMPL2021.TXT"),
+        dec6FilePath: join(base, "payroll", "NRA62007.TXT"),
+      },
+      { eik },
+      h,
+    );
+    equal(d.status, 200, JSON.stringify(d.json));
+    equal(d.json.success, true);
+    const inl = await call(
+      e,
+      "dec1_6",
+      { year: 2026, month: 9, _inlineDir: await inlineDir(join(base, "payroll")) },
+      { eik },
+      h,
+    );
+    equal(inl.json.success, true, JSON.stringify(inl.json));
+    // Files of another company than the token's EIK.
+    const wrong = await call(
+      e,
+      "dec1_6",
+      {
+        year: 2026,
+        month: 9,
+        dec1FilePath: join(e.root, other, "2026-09", "payroll", "EMPL2021.TXT"),
+      },
+      { eik },
+      h,
+    );
+    deepStrictEqual([wrong.status, wrong.json.errorCode], [401, "TOKEN_EIK_MISMATCH"]);
+    // D1 of one company with D6 of another.
+    const mixed = await call(
+      e,
+      "dec1_6",
+      {
+        year: 2026,
+        month: 9,
+        dec1FilePath: join(base, "payroll", "EMPL2021.TXT"),
+        dec6FilePath: join(e.root, other, "2026-09", "payroll", "NRA62007.TXT"),
+      },
+      { eik },
+      h,
+    );
+    equal(mixed.json.errorCode, "FILE_EIK_MISMATCH");
+    // Wrong period.
+    const period = await call(
+      e,
+      "dec1_6",
+      { year: 2026, month: 8, dec1FilePath: join(base, "payroll", "EMPL2021.TXT") },
+      { eik },
+      h,
+    );
+    equal(period.json.errorCode, "FILE_PERIOD_MISMATCH");
+    // A malformed D1 is refused with its parse errors.
+    const broken = join(e.root, "broken.TXT");
+    const good = await Deno.readFile(join(base, "payroll", "EMPL2021.TXT"));
+    const text = new TextDecoder("windows-1251").decode(good).replace(/^(\d+),/, "13,");
+    await Deno.writeFile(broken, new TextEncoder().encode(text));
+    const bad = await call(e, "dec1_6", { year: 2026, month: 9, dec1FilePath: broken }, { eik }, h);
+    equal(bad.status, 502);
+    equal(bad.json.errorCode, "FILE_PARSE_ERROR", JSON.stringify(bad.json));
+    ok(/line 1/.test(bad.json.error), bad.json.error);
+    equal(e.agent.logs.filter((l) => l.msg === "confirmation page opened").length, 1);
+  });
+});
+
+Deno.test("[e2e] a folder-wide batch over 50 companies files only the token's EIKs with one confirmation", async () => {
+  await withEnv(50, async (e) => {
+    const chosen = e.eiks.filter((_, i) => i % 10 === 3);
+    equal(chosen.length, 5);
+    for (const typeId of ["vat_batch", "dec1_6_batch"]) {
+      const p = call(e, typeId, { rootFolder: e.root, year: 2026, month: 9 }, { eiks: chosen }, {
+        "x-svc-batch-id": crypto.randomUUID(),
+      });
+      const page = await decideNext(e.agent, "confirm");
+      ok(page.html.includes(chosen[0]!), "the page lists the companies");
+      const r = await p;
+      equal(r.status, 200, JSON.stringify(r.json).slice(0, 500));
+      checkSchema(e, typeId, r.json);
+      equal(r.json.items.length, 50);
+      equal(r.json.submitted, 5);
+      equal(r.json.skipped, 45);
+      equal(r.json.failed, 0);
+      deepStrictEqual(
+        r.json.items.filter((i: { outcome: string }) => i.outcome === "submitted").map((
+          i: { eik: string },
+        ) => i.eik).sort(),
+        [...chosen].sort(),
+      );
+      ok(
+        r.json.items.filter((i: { outcome: string }) => i.outcome === "submitted").every((
+          i: { result: { success: boolean } },
+        ) => i.result.success),
+      );
+    }
+    equal(
+      e.agent.logs.filter((l) => l.msg === "confirmation page opened").length,
+      2,
+      "one dialog per batch",
+    );
+  });
+});
