@@ -24,6 +24,7 @@ import { createAgentApp } from "./src/agent/app.ts";
 import { readAgentFile } from "./src/agent/agent_file.ts";
 import { systemBrowserOpener } from "./src/agent/browser.ts";
 import { createLocalOps } from "./src/agent/local/ops.ts";
+import { createNativePickers } from "./src/agent/pickers_native.ts";
 import { createTestPortal } from "./src/portal/test/adapter.ts";
 import { createTokenApp } from "./src/token/app.ts";
 import { createApiKey } from "./src/token/api_keys.ts";
@@ -132,6 +133,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     port: () => port,
     confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
     localOps: createLocalOps(),
+    pickers: createNativePickers(),
   });
   const server = serveLoopback(app.fetch, cfg.port);
   port = server.addr.port;

@@ -1,0 +1,179 @@
+/**
+ * Detached CMS/PKCS#7 SignedData, the signature form the NRA expects in `base64EncodedPkcs7`
+ * (nra-public-api.md §5): SHA-256, one SignerInfo identified by issuer and serial number,
+ * signed attributes contentType, signingTime, messageDigest and ESS signingCertificateV2, the
+ * signer certificate in `certificates`, no encapsulated content. The private key never leaves its
+ * store: the DER of the signed attributes goes to the signer's `sign()` (a KeyStore).
+ * @module
+ */
+
+import * as asn1js from "asn1js";
+import * as pkijs from "pkijs";
+import { AppError, isAppError } from "../contract/errors.ts";
+import { toArrayBuffer } from "./bytes.ts";
+import { keyAlgorithmOf, parseCertificate, type ParsedCertificate } from "./cert_info.ts";
+import { buildSignedAttributes, OID } from "./cms_attributes.ts";
+import { ecdsaDerToRaw, isDerEcdsaSignature } from "./ecdsa_signature.ts";
+import type { CertificateInfo, Clock, KeyAlgorithm, KeyStore } from "./keystore.ts";
+
+/** What {@link signDetached} needs from a signer. */
+export interface CmsSigner {
+  /** Signer certificate, DER. */
+  readonly certificate: Uint8Array;
+  /**
+   * Signs `toBeSigned` with SHA-256 (RSA PKCS#1 v1.5 bytes, or DER ECDSA-Sig-Value).
+   *
+   * @param toBeSigned the DER of the signed attributes
+   * @returns the signature
+   */
+  sign(toBeSigned: Uint8Array): Promise<Uint8Array>;
+}
+
+/** Options of {@link signDetached}. */
+export interface SignDetachedOptions {
+  /** Clock for signingTime (default: system time). */
+  readonly clock?: Clock;
+  /** Verify the signature with the certificate's public key before returning (default true). */
+  readonly verify?: boolean;
+}
+
+const CURVES: Partial<Record<KeyAlgorithm, [string, number]>> = {
+  "EC-P256": ["P-256", 32],
+  "EC-P384": ["P-384", 48],
+  "EC-P521": ["P-521", 66],
+};
+
+/** Parsed signer certificates and their public keys, per DER buffer (public data only). */
+interface SignerEntry {
+  parsed: ParsedCertificate;
+  alg: KeyAlgorithm;
+  key?: CryptoKey;
+}
+const PARSED = new WeakMap<Uint8Array, SignerEntry>();
+
+function signerCertificate(der: Uint8Array): SignerEntry {
+  let hit = PARSED.get(der);
+  if (!hit) {
+    const parsed = parseCertificate(der);
+    hit = { parsed, alg: keyAlgorithmOf(parsed) };
+    PARSED.set(der, hit);
+  }
+  return hit;
+}
+
+async function verifyWithCertificate(
+  entry: SignerEntry,
+  tbs: Uint8Array,
+  sig: Uint8Array,
+): Promise<boolean> {
+  const spki = entry.parsed.cert.subjectPublicKeyInfo.toSchema().toBER();
+  if (entry.alg === "RSA") {
+    const alg = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
+    entry.key ??= await crypto.subtle.importKey("spki", spki, alg, false, ["verify"]);
+    return crypto.subtle.verify(alg, entry.key, toArrayBuffer(sig), toArrayBuffer(tbs));
+  }
+  const [namedCurve, half] = CURVES[entry.alg]!;
+  entry.key ??= await crypto.subtle.importKey("spki", spki, { name: "ECDSA", namedCurve }, false, [
+    "verify",
+  ]);
+  const raw = ecdsaDerToRaw(sig, half);
+  const alg = { name: "ECDSA", hash: "SHA-256" };
+  return crypto.subtle.verify(alg, entry.key, toArrayBuffer(raw), toArrayBuffer(tbs));
+}
+
+/**
+ * Produces a detached CMS SignedData (DER) over `data`.
+ *
+ * @param data the exact bytes that will be sent (the raw file, not its Base64)
+ * @param signer the certificate and a signing function (usually {@link keyStoreSigner})
+ * @param options clock for signingTime; self-verification switch
+ * @returns DER-encoded ContentInfo(SignedData)
+ * @throws AppError SIGNING_FAILED (unsupported key, malformed or non-verifying signature, encoding
+ *   failure), CERTIFICATE_INVALID (unparsable certificate), and the signer's own codes
+ *   (PIN_INCORRECT, PIN_LOCKED, KEYSTORE_UNAVAILABLE…) unchanged
+ * @example
+ * ```ts
+ * const p7s = await signDetached(fileBytes, keyStoreSigner(store, cert, pin));
+ * const base64EncodedPkcs7 = btoa(String.fromCharCode(...p7s));
+ * ```
+ */
+export async function signDetached(
+  data: Uint8Array,
+  signer: CmsSigner,
+  options: SignDetachedOptions = {},
+): Promise<Uint8Array> {
+  const entry = signerCertificate(signer.certificate);
+  const cert = entry.parsed.cert;
+  const alg = entry.alg;
+  if (alg === "UNKNOWN") {
+    throw new AppError("SIGNING_FAILED", "The certificate's key algorithm is not RSA or ECDSA");
+  }
+  try {
+    const when = (options.clock ?? (() => new Date()))();
+    const attrs = await buildSignedAttributes(data, cert, signer.certificate, when);
+    const signature = await signer.sign(attrs.toBeSigned);
+    if (alg !== "RSA" && !isDerEcdsaSignature(signature)) {
+      throw new AppError(
+        "SIGNING_FAILED",
+        "The key store returned an ECDSA signature that is not DER",
+      );
+    }
+    if (
+      (options.verify ?? true) &&
+      !(await verifyWithCertificate(entry, attrs.toBeSigned, signature))
+    ) {
+      throw new AppError(
+        "SIGNING_FAILED",
+        "The signature does not verify with the certificate (key and certificate differ)",
+      );
+    }
+    const signerInfo = new pkijs.SignerInfo({
+      version: 1,
+      sid: new pkijs.IssuerAndSerialNumber({
+        issuer: cert.issuer,
+        serialNumber: cert.serialNumber,
+      }),
+      digestAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 }),
+      signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: attrs.attributes }),
+      signatureAlgorithm: alg === "RSA"
+        ? new pkijs.AlgorithmIdentifier({
+          algorithmId: OID.rsaEncryption,
+          algorithmParams: new asn1js.Null(),
+        })
+        : new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 }),
+      // asn1js 3.0.6 (import map) and 3.1.0 (pkijs) differ only in types here.
+      signature: new asn1js.OctetString({
+        valueHex: toArrayBuffer(signature),
+      }) as unknown as pkijs.SignerInfo["signature"],
+    });
+    const signed = new pkijs.SignedData({
+      version: 1,
+      digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 })],
+      encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
+      certificates: [cert],
+      signerInfos: [signerInfo],
+    });
+    const ci = new pkijs.ContentInfo({
+      contentType: OID.signedData,
+      content: signed.toSchema(true),
+    });
+    return new Uint8Array(ci.toSchema().toBER());
+  } catch (e) {
+    if (isAppError(e)) throw e;
+    throw new AppError("SIGNING_FAILED", "The CMS signature could not be produced", {}, e);
+  }
+}
+
+/**
+ * Adapts a key store certificate to a {@link CmsSigner}. The PIN lives only as long as the
+ * returned object (create it per signing step; do not keep it).
+ *
+ * @param store the key store
+ * @param cert a certificate from `store.listCertificates()`
+ * @param pin the PIN or file password (one login attempt per signature)
+ * @returns the signer
+ * @throws never (errors come from `sign`)
+ */
+export function keyStoreSigner(store: KeyStore, cert: CertificateInfo, pin?: string): CmsSigner {
+  return { certificate: cert.der, sign: (tbs) => store.sign(cert.id, tbs, pin) };
+}

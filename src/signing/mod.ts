@@ -1,0 +1,37 @@
+/**
+ * Public API of the signing layer (issue 5 §1–§3): key stores (PKCS#12 files, PKCS#11 modules,
+ * the Windows certificate store, the macOS Keychain), PKCS#11 module discovery, certificate
+ * checks, and detached CMS/PKCS#7 signatures as the NRA expects them (nra-public-api.md §5).
+ * See docs/signing.md.
+ * @module
+ */
+
+export type { CertificateInfo, Clock, KeyAlgorithm, KeyStore } from "./keystore.ts";
+export { toCertificateInfo } from "./cert_info.ts";
+export { openPkcs12KeyStore, type Pkcs12Options } from "./pkcs12.ts";
+export { openPkcs11KeyStore, type Pkcs11Options } from "./pkcs11/keystore.ts";
+export { loadPkcs11Module, type Pkcs11Api } from "./pkcs11/ffi.ts";
+export {
+  discoverPkcs11Modules,
+  type ModuleCandidate,
+  type ModuleOs,
+  PKCS11_MODULE_CANDIDATES,
+} from "./pkcs11/modules.ts";
+export { openWindowsCertStore, type WindowsStoreOptions } from "./os/windows_store.ts";
+export { type MacKeychainOptions, openMacKeychain } from "./os/macos_keychain.ts";
+export {
+  type CommandRequest,
+  type CommandResult,
+  type CommandRunner,
+  denoCommandRunner,
+} from "./os/command_runner.ts";
+export {
+  assertCertificateUsable,
+  BULGARIAN_QES_PROVIDERS,
+  type CertificateCheck,
+  type CertificateCheckName,
+  checkCertificate,
+  type QesProvider,
+} from "./cert_checks.ts";
+export { type CmsSigner, keyStoreSigner, signDetached, type SignDetachedOptions } from "./cms.ts";
+export { ecdsaDerToRaw, ecdsaRawToDer } from "./ecdsa_signature.ts";

@@ -1,0 +1,101 @@
+/**
+ * The native pickers with the real dialog program: zenity under Xvfb, driven by xdotool as a
+ * user would (type the path, Enter; or Escape to cancel).
+ */
+import { deepStrictEqual, equal, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { createNativePickers, pickerCommands } from "../../src/agent/pickers_native.ts";
+import { isAppError } from "../../src/contract/errors.ts";
+import { skipUnless } from "../_helpers/require_tool.ts";
+
+const ignore = skipUnless(["Xvfb", "zenity", "xdotool"], "native picker tests");
+
+async function withDisplay(fn: (display: string) => Promise<void>) {
+  const n = 90 + Math.floor(Math.random() * 400);
+  const display = `:${n}`;
+  const xvfb = new Deno.Command("Xvfb", { args: [display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"], stdout: "null", stderr: "null" }).spawn();
+  try {
+    for (let i = 0; i < 100; i++) {
+      try {
+        await Deno.stat(`/tmp/.X11-unix/X${n}`);
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    await fn(display);
+  } finally {
+    xvfb.kill();
+    await xvfb.status;
+  }
+}
+
+async function xdo(display: string, ...args: string[]) {
+  const out = await new Deno.Command("xdotool", { args, env: { DISPLAY: display }, stdout: "piped", stderr: "null" }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+async function answer(display: string, title: string, keys: { type?: string; key: string }) {
+  const ids = (await xdo(display, "search", "--sync", "--onlyvisible", "--name", title)).split("\n");
+  await new Promise((r) => setTimeout(r, 600));
+  // No window manager under Xvfb: give the dialog the keyboard focus explicitly.
+  await xdo(display, "windowfocus", "--sync", ids.at(-1)!);
+  if (keys.type) await xdo(display, "type", "--delay", "20", keys.type);
+  await new Promise((r) => setTimeout(r, 300));
+  await xdo(display, "key", keys.key);
+}
+
+Deno.test({
+  name: "createNativePickers() returns the path chosen in zenity, a cancel, and refuses a second dialog",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withDisplay(async (display) => {
+      const dir = await Deno.makeTempDir({ prefix: "svc-pick-" });
+      const file = join(dir, "Декларация 1.TXT");
+      await Deno.writeTextFile(file, "x");
+      const pickers = createNativePickers({ env: { DISPLAY: display, NO_AT_BRIDGE: "1" } });
+      const p = pickers.pick("file");
+      await rejects(pickers.pick("folder"), (e) => isAppError(e) && e.code === "PICKER_BUSY");
+      await answer(display, "Choose a file", { type: file, key: "Return" });
+      deepStrictEqual(await p, { path: file, cancelled: false });
+
+      const f = pickers.pick("folder");
+      await answer(display, "Choose a folder", { type: dir + "/", key: "Return" });
+      const folder = await f;
+      equal(folder.cancelled, false);
+      equal(folder.path?.replace(/\/$/, ""), dir);
+
+      const c = pickers.pick("file");
+      await answer(display, "Choose a file", { key: "Escape" });
+      deepStrictEqual(await c, { path: null, cancelled: true });
+      await Deno.remove(dir, { recursive: true });
+    }),
+});
+
+Deno.test({
+  name: "createNativePickers() kills an unanswered dialog at the time-out (PICKER_TIMEOUT)",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withDisplay(async (display) => {
+      const pickers = createNativePickers({ env: { DISPLAY: display }, timeoutMs: 1500 });
+      await rejects(pickers.pick("file"), (e) => isAppError(e) && e.code === "PICKER_TIMEOUT");
+    }),
+});
+
+Deno.test("createNativePickers() answers PICKER_UNAVAILABLE when no dialog program exists", async () => {
+  const pickers = createNativePickers({ os: "linux", env: { PATH: "/nonexistent" } });
+  await rejects(pickers.pick("file"), (e) => isAppError(e) && e.code === "PICKER_UNAVAILABLE");
+});
+
+Deno.test("pickerCommands() uses osascript on macOS, PowerShell on Windows, zenity then kdialog on Linux", () => {
+  equal(pickerCommands("darwin", "folder")[0]!.cmd, "osascript");
+  equal(pickerCommands("darwin", "folder")[0]!.args[1]!.includes("choose folder"), true);
+  equal(pickerCommands("windows", "file")[0]!.cmd, "powershell.exe");
+  equal(pickerCommands("windows", "folder")[0]!.args.at(-1)!.includes("FolderBrowserDialog"), true);
+  deepStrictEqual(pickerCommands("linux", "folder").map((c) => c.cmd), ["zenity", "kdialog"]);
+  equal(pickerCommands("linux", "folder")[0]!.args.includes("--directory"), true);
+});

@@ -1,0 +1,228 @@
+/**
+ * Windows certificate store and macOS Keychain key stores with an injected command runner:
+ * command construction and parsing of sample outputs. The samples follow the formats PowerShell
+ * (ConvertTo-Json) and `security` print; they were synthesised on Linux, not captured on those
+ * OSes (see docs/signing.md).
+ */
+
+import assert from "node:assert/strict";
+import { isAppError } from "../../src/contract/errors.ts";
+import { digest, toArrayBuffer, toHex } from "../../src/signing/bytes.ts";
+import type { CommandRequest, CommandResult } from "../../src/signing/os/command_runner.ts";
+import {
+  FIND_CERTIFICATE_ARGS,
+  FIND_IDENTITY_ARGS,
+  JXA_SIGN_SCRIPT,
+  openMacKeychain,
+  parseFindIdentity,
+} from "../../src/signing/os/macos_keychain.ts";
+import {
+  openWindowsCertStore,
+  powershellArgs,
+  signScript,
+} from "../../src/signing/os/windows_store.ts";
+import { makeCert, pem } from "../_helpers/pki.ts";
+
+const rsa = await makeCert({ subject: "CN=Ivan Petrov, 2.5.4.5=PNOBG-8001010000, C=BG" });
+const ec = await makeCert({ subject: "CN=EC Person, C=BG", kind: "EC-P256" });
+const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
+const sha1 = async (b: Uint8Array) => toHex(await digest(b, "SHA-1")).toUpperCase();
+
+/** A runner that answers from a script of canned results and records requests. */
+function fakeRunner(answer: (req: CommandRequest) => CommandResult) {
+  const seen: CommandRequest[] = [];
+  return {
+    seen,
+    run: (req: CommandRequest) => (seen.push(req), Promise.resolve(answer(req))),
+  };
+}
+const ok = (stdout: string): CommandResult => ({ code: 0, stdout, stderr: "" });
+function decodeEncodedCommand(args: readonly string[]): string {
+  const bin = atob(args[args.indexOf("-EncodedCommand") + 1]);
+  let s = "";
+  for (let i = 0; i < bin.length; i += 2) {
+    s += String.fromCharCode(bin.charCodeAt(i) | (bin.charCodeAt(i + 1) << 8));
+  }
+  return s;
+}
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "resolved";
+  } catch (e) {
+    assert.ok(isAppError(e), String(e));
+    return e.code;
+  }
+}
+
+Deno.test("openWindowsCertStore() lists via powershell -EncodedCommand and parses ConvertTo-Json", async () => {
+  const t1 = await sha1(rsa.der), t2 = await sha1(ec.der);
+  const json = JSON.stringify([
+    { thumbprint: t1, friendlyName: "Иван Петров QES", der: b64(rsa.der) },
+    { thumbprint: t2, friendlyName: "", der: b64(ec.der) },
+  ]);
+  const r = fakeRunner(() => ok(`${json}\r\n`));
+  const certs = await openWindowsCertStore({ run: r.run }).listCertificates();
+  assert.equal(r.seen[0].cmd, "powershell.exe");
+  assert.deepEqual(r.seen[0].args.slice(0, 5), [
+    "-NoProfile",
+    "-NonInteractive",
+    "-ExecutionPolicy",
+    "Bypass",
+    "-EncodedCommand",
+  ]);
+  const script = decodeEncodedCommand(r.seen[0].args);
+  assert.match(script, /Get-ChildItem -Path 'Cert:\\CurrentUser\\My'/);
+  assert.match(script, /HasPrivateKey/);
+  assert.deepEqual(certs.map((c) => c.id), [
+    `windows:CurrentUser/My/${t1}`,
+    `windows:CurrentUser/My/${t2}`,
+  ]);
+  assert.equal(certs[0].label, "Иван Петров QES");
+  assert.equal(certs[0].personalId, "PNOBG-8001010000");
+  assert.equal(certs[1].keyAlgorithm, "EC-P256");
+  // PowerShell emits a bare object (not an array) in some versions when there is one item.
+  const single = fakeRunner(() =>
+    ok(JSON.stringify({ thumbprint: t1, friendlyName: null, der: b64(rsa.der) }))
+  );
+  assert.equal(
+    (await openWindowsCertStore({ run: single.run, location: "LocalMachine" }).listCertificates())
+      .length,
+    1,
+  );
+  assert.match(decodeEncodedCommand(single.seen[0].args), /Cert:\\LocalMachine\\My/);
+});
+
+Deno.test("openWindowsCertStore() sign() sends data on stdin and converts EC r||s to DER", async () => {
+  const t2 = await sha1(ec.der);
+  const data = new TextEncoder().encode("attrs");
+  const raw = new Uint8Array(
+    await crypto.subtle.sign(
+      { name: "ECDSA", hash: "SHA-256" },
+      ec.keys.privateKey,
+      toArrayBuffer(data),
+    ),
+  );
+  const r = fakeRunner(() => ok(`EC:${b64(raw)}\r\n`));
+  const sig = await openWindowsCertStore({ run: r.run }).sign(
+    `windows:CurrentUser/My/${t2}`,
+    data,
+    "ignored-pin",
+  );
+  assert.equal(sig[0], 0x30);
+  assert.equal(new TextDecoder().decode(r.seen[0].stdin), b64(data));
+  const script = decodeEncodedCommand(r.seen[0].args);
+  assert.match(script, new RegExp(`Cert:\\\\CurrentUser\\\\My\\\\${t2}`));
+  assert.ok(!script.includes("ignored-pin") && !r.seen[0].args.join(" ").includes("ignored-pin"));
+  const rsaOut = fakeRunner(() => ok("RSA:AAEC\r\n"));
+  assert.deepEqual(
+    await openWindowsCertStore({ run: rsaOut.run }).sign(`windows:CurrentUser/My/${t2}`, data),
+    new Uint8Array([0, 1, 2]),
+  );
+});
+
+Deno.test("openWindowsCertStore() maps smart-card HRESULTs and rejects injected thumbprints", async () => {
+  const id = `windows:CurrentUser/My/${"A".repeat(40)}`;
+  const table: [string, string][] = [
+    [
+      "ERR:8010006B:The card cannot be accessed because the wrong PIN was presented.",
+      "PIN_INCORRECT",
+    ],
+    [
+      "ERR:8010006C:The card cannot be accessed because the maximum number of PIN entry attempts has been reached.",
+      "PIN_LOCKED",
+    ],
+    ["ERR:8010006E:The action was cancelled by the user.", "KEYSTORE_UNAVAILABLE"],
+    ["ERR:80090016:Keyset does not exist", "CERTIFICATE_INVALID"],
+    ["ERR:80131501:Something unexpected", "SIGNING_FAILED"],
+  ];
+  for (const [out, code] of table) {
+    const r = fakeRunner(() => ({ code: 2, stdout: out, stderr: "" }));
+    assert.equal(
+      await codeOf(openWindowsCertStore({ run: r.run }).sign(id, new Uint8Array(1))),
+      code,
+      out,
+    );
+  }
+  assert.throws(() => signScript("CurrentUser", "A';Remove-Item C:\\ -Recurse;'"), /thumbprint/);
+  const missing = () => Promise.reject(new Deno.errors.NotFound("powershell.exe"));
+  assert.equal(
+    await codeOf(openWindowsCertStore({ run: missing }).listCertificates()),
+    "KEYSTORE_UNAVAILABLE",
+  );
+  assert.equal(powershellArgs("é").at(-1), btoa("\xe9\x00"));
+});
+
+const FIND_IDENTITY_SAMPLE = (h1: string, h2: string) => `
+Policy: X.509 Basic
+  Matching identities
+  1) ${h1} "Ivan Petrov"
+  2) ${h2} "EC Person" (CSSMERR_TP_CERT_EXPIRED)
+     2 identities found
+
+  Valid identities only
+  1) ${h1} "Ivan Petrov"
+     1 valid identities found
+`;
+const FIND_CERT_SAMPLE = async (...certs: Uint8Array[]) =>
+  (await Promise.all(
+    certs.map(async (c) =>
+      `SHA-256 hash: ${toHex(await digest(c)).toUpperCase()}\nSHA-1 hash: ${await sha1(c)}\n${
+        pem("CERTIFICATE", c)
+      }`
+    ),
+  )).join("");
+
+Deno.test("openMacKeychain() lists identities with `security` and parses PEM by SHA-1", async () => {
+  const h1 = await sha1(rsa.der), h2 = await sha1(ec.der);
+  const other = await makeCert({ subject: "CN=Root without key", kind: "EC-P256" });
+  const certsOut = await FIND_CERT_SAMPLE(other.der, rsa.der, ec.der);
+  const r = fakeRunner((req) =>
+    ok(req.args[0] === "find-identity" ? FIND_IDENTITY_SAMPLE(h1, h2) : certsOut)
+  );
+  const certs = await openMacKeychain({ run: r.run }).listCertificates();
+  assert.deepEqual(r.seen.map((s) => [s.cmd, ...s.args]), [
+    ["security", ...FIND_IDENTITY_ARGS],
+    ["security", ...FIND_CERTIFICATE_ARGS],
+  ]);
+  assert.deepEqual(certs.map((c) => [c.id, c.label]), [[`macos:${h1}`, "Ivan Petrov"], [
+    `macos:${h2}`,
+    "EC Person",
+  ]]);
+  assert.equal(
+    parseFindIdentity(FIND_IDENTITY_SAMPLE(h1, h2)).length,
+    2,
+    "valid-only section not duplicated",
+  );
+});
+
+Deno.test("openMacKeychain() sign() runs the JXA signer with the certificate and maps OSStatus", async () => {
+  const h1 = await sha1(rsa.der);
+  const certsOut = await FIND_CERT_SAMPLE(rsa.der);
+  let signOut = "OK:AAEC\n";
+  const r = fakeRunner((req) =>
+    req.cmd === "osascript"
+      ? ok(signOut)
+      : ok(req.args[0] === "find-identity" ? FIND_IDENTITY_SAMPLE(h1, "F".repeat(40)) : certsOut)
+  );
+  const store = openMacKeychain({ run: r.run });
+  const data = new TextEncoder().encode("attrs");
+  assert.deepEqual(await store.sign(`macos:${h1}`, data, "ignored-pin"), new Uint8Array([0, 1, 2]));
+  const call = r.seen.find((s) => s.cmd === "osascript")!;
+  assert.deepEqual(call.args.slice(0, 4), ["-l", "JavaScript", "-e", JXA_SIGN_SCRIPT]);
+  assert.deepEqual(call.args.slice(4), [b64(rsa.der), "RSA"]);
+  assert.equal(new TextDecoder().decode(call.stdin), b64(data));
+  assert.ok(!JSON.stringify(r.seen).includes("ignored-pin"));
+  for (
+    const [out, code] of [
+      ["ERR:-25293:auth failed", "PIN_INCORRECT"],
+      ["ERR:-128:cancelled", "KEYSTORE_UNAVAILABLE"],
+      ["ERR:-25300:not found", "CERTIFICATE_INVALID"],
+      ["ERR:-50:param", "SIGNING_FAILED"],
+    ]
+  ) {
+    signOut = out;
+    assert.equal(await codeOf(store.sign(`macos:${h1}`, data)), code, out);
+  }
+  assert.equal(await codeOf(store.sign("macos:0000", data)), "CERTIFICATE_INVALID");
+});
