@@ -7,10 +7,15 @@
  */
 
 /** A log function. */
-export type Logger = (level: "debug" | "info" | "warn" | "error", msg: string, fields?: Record<string, unknown>) => void;
+export type Logger = (
+  level: "debug" | "info" | "warn" | "error",
+  msg: string,
+  fields?: Record<string, unknown>,
+) => void;
 
 const SECRET_KEY = /authorization|token|secret|pin|password|passphrase|api[-_]?key|private/i;
-const SECRET_TEXT = /svc_(test|live)_[A-Za-z0-9_-]+|eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+const SECRET_TEXT =
+  /svc_(test|live)_[A-Za-z0-9_-]+|eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 
 /**
  * Deep-copy a value with secrets redacted.
@@ -22,7 +27,9 @@ export function redact(v: unknown, depth = 0): unknown {
   if (depth > 6 || v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) return v.map((x) => redact(x, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = SECRET_KEY.test(k) ? "[redacted]" : redact(x, depth + 1);
+  for (const [k, x] of Object.entries(v)) {
+    out[k] = SECRET_KEY.test(k) ? "[redacted]" : redact(x, depth + 1);
+  }
   return out;
 }
 
@@ -39,7 +46,14 @@ export function jsonLogger(
   const order = { debug: 0, info: 1, warn: 2, error: 3 };
   return (level, msg, fields) => {
     if (order[level] < order[minLevel]) return;
-    sink(JSON.stringify({ t: new Date().toISOString(), level, msg: redact(msg), ...(redact(fields ?? {}) as object) }));
+    sink(
+      JSON.stringify({
+        t: new Date().toISOString(),
+        level,
+        msg: redact(msg),
+        ...(redact(fields ?? {}) as object),
+      }),
+    );
   };
 }
 

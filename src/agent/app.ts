@@ -19,6 +19,8 @@ import { ConfirmationManager } from "./confirm/manager.ts";
 import { confirmRoutes } from "./confirm/routes.ts";
 import { errorResponse } from "./errors_wire.ts";
 import { hostGuard } from "./host_guard.ts";
+import { cors, type OriginPolicy } from "./cors.ts";
+import { rateLimits, type RateLimitSettings } from "./rate_limit.ts";
 import { runOperation } from "./operation.ts";
 import { publicSenders, type SenderConfig } from "./senders.ts";
 import type { LocalOps } from "./local_ops.ts";
@@ -44,6 +46,9 @@ export interface AgentDeps {
   /** Body limit of operation requests, bytes (default 64 MiB). */
   readonly maxBodyBytes?: number;
   readonly agentVersion?: string;
+  /** Which page origins may call (CORS); default: none but the agent's own. */
+  readonly originPolicy?: OriginPolicy;
+  readonly rateLimits?: Partial<RateLimitSettings>;
 }
 
 /** The app plus handles tests and `main.ts` use. */
@@ -80,11 +85,23 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
 
   app.use("*", async (c, next) => {
     const requestId = crypto.randomUUID();
+    const t0 = performance.now();
     c.set("requestId" as never, requestId as never);
     c.header("x-request-id", requestId);
     await next();
+    deps.log("debug", "request", {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - t0) * 10) / 10,
+      origin: c.req.header("origin") ?? null,
+    });
   });
   app.use("*", hostGuard(deps.port));
+  const own = (p: number) => [`http://127.0.0.1:${p}`, `http://localhost:${p}`];
+  app.use("*", cors(deps.originPolicy ?? ((o) => Promise.resolve(own(deps.port()).includes(o)))));
+  app.use("*", rateLimits(deps.rateLimits));
 
   app.get(
     "/health",

@@ -43,17 +43,27 @@ export function pickerCommands(os: string, kind: "file" | "folder"): PickerComma
         `$d.Title = '${TITLE.file}'; if ($d.ShowDialog() -eq 'OK') { [Console]::OutputEncoding = [Text.Encoding]::UTF8; $d.FileName } else { exit 1 }`
       : "Add-Type -AssemblyName System.Windows.Forms; $d = New-Object System.Windows.Forms.FolderBrowserDialog; " +
         `$d.Description = '${TITLE.folder}'; if ($d.ShowDialog() -eq 'OK') { [Console]::OutputEncoding = [Text.Encoding]::UTF8; $d.SelectedPath } else { exit 1 }`;
-    return [{ cmd: "powershell.exe", args: ["-NoProfile", "-STA", "-Command", script], cancelCodes: [1] }];
+    return [{
+      cmd: "powershell.exe",
+      args: ["-NoProfile", "-STA", "-Command", script],
+      cancelCodes: [1],
+    }];
   }
   return [
     {
       cmd: "zenity",
-      args: ["--file-selection", `--title=${TITLE[kind]}`, ...(kind === "folder" ? ["--directory"] : [])],
+      args: [
+        "--file-selection",
+        `--title=${TITLE[kind]}`,
+        ...(kind === "folder" ? ["--directory"] : []),
+      ],
       cancelCodes: [1],
     },
     {
       cmd: "kdialog",
-      args: kind === "file" ? ["--title", TITLE.file, "--getopenfilename", "."] : ["--title", TITLE.folder, "--getexistingdirectory", "."],
+      args: kind === "file"
+        ? ["--title", TITLE.file, "--getopenfilename", "."]
+        : ["--title", TITLE.folder, "--getexistingdirectory", "."],
       cancelCodes: [1],
     },
   ];
@@ -103,15 +113,27 @@ export function createNativePickers(opts: NativePickerOptions = {}): Pickers {
             } catch { /* gone */ }
           }, timeoutMs);
           const out = await child.output().finally(() => clearTimeout(timer));
-          if (timedOut) throw new AppError("PICKER_TIMEOUT", `The dialog was not answered within ${timeoutMs / 1000} s`);
+          if (timedOut) {
+            throw new AppError(
+              "PICKER_TIMEOUT",
+              `The dialog was not answered within ${timeoutMs / 1000} s`,
+            );
+          }
           const path = new TextDecoder().decode(out.stdout).replace(/[\r\n]+$/, "");
           if (out.code === 0 && path) return { path, cancelled: false };
-          if (c.cancelCodes.includes(out.code) || (out.code === 0 && !path)) return { path: null, cancelled: true };
-          throw new AppError("PICKER_UNAVAILABLE", `${c.cmd} failed (exit code ${out.code}); is a display available?`);
+          if (c.cancelCodes.includes(out.code) || (out.code === 0 && !path)) {
+            return { path: null, cancelled: true };
+          }
+          throw new AppError(
+            "PICKER_UNAVAILABLE",
+            `${c.cmd} failed (exit code ${out.code}); is a display available?`,
+          );
         }
         throw new AppError(
           "PICKER_UNAVAILABLE",
-          os === "linux" ? "No dialog program: install zenity or kdialog" : "No dialog program is available",
+          os === "linux"
+            ? "No dialog program: install zenity or kdialog"
+            : "No dialog program is available",
         );
       } finally {
         busy = false;

@@ -5,6 +5,8 @@
 import { createLocalJWKSet } from "jose";
 import { createAgentApp } from "../../src/agent/app.ts";
 import { createLocalOps } from "../../src/agent/local/ops.ts";
+import type { OriginPolicy } from "../../src/agent/cors.ts";
+import type { RateLimitSettings } from "../../src/agent/rate_limit.ts";
 import type { SenderConfig } from "../../src/agent/senders.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
@@ -34,6 +36,8 @@ export async function agentEnv(
     port: () => AGENT_PORT,
     confirmTimeoutMs: opts.timeoutMs ?? 60_000,
     localOps: createLocalOps(),
+    ...(opts.originPolicy ? { originPolicy: opts.originPolicy } : {}),
+    ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
   });
   const { secret } = await t.newKey("test");
   const token = async (body: Record<string, unknown>) =>

@@ -13,7 +13,11 @@ const ignore = skipUnless(["Xvfb", "zenity", "xdotool"], "native picker tests");
 async function withDisplay(fn: (display: string) => Promise<void>) {
   const n = 90 + Math.floor(Math.random() * 400);
   const display = `:${n}`;
-  const xvfb = new Deno.Command("Xvfb", { args: [display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"], stdout: "null", stderr: "null" }).spawn();
+  const xvfb = new Deno.Command("Xvfb", {
+    args: [display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
   try {
     for (let i = 0; i < 100; i++) {
       try {
@@ -31,22 +35,30 @@ async function withDisplay(fn: (display: string) => Promise<void>) {
 }
 
 async function xdo(display: string, ...args: string[]) {
-  const out = await new Deno.Command("xdotool", { args, env: { DISPLAY: display }, stdout: "piped", stderr: "null" }).output();
+  const out = await new Deno.Command("xdotool", {
+    args,
+    env: { DISPLAY: display },
+    stdout: "piped",
+    stderr: "null",
+  }).output();
   return new TextDecoder().decode(out.stdout).trim();
 }
 
 async function answer(display: string, title: string, keys: { type?: string; key: string }) {
-  const ids = (await xdo(display, "search", "--sync", "--onlyvisible", "--name", title)).split("\n");
-  await new Promise((r) => setTimeout(r, 600));
+  const ids = (await xdo(display, "search", "--sync", "--onlyvisible", "--name", title)).split(
+    "\n",
+  );
+  await new Promise((r) => setTimeout(r, 1200));
   // No window manager under Xvfb: give the dialog the keyboard focus explicitly.
   await xdo(display, "windowfocus", "--sync", ids.at(-1)!);
-  if (keys.type) await xdo(display, "type", "--delay", "20", keys.type);
-  await new Promise((r) => setTimeout(r, 300));
+  if (keys.type) await xdo(display, "type", "--delay", "40", keys.type);
+  await new Promise((r) => setTimeout(r, 800));
   await xdo(display, "key", keys.key);
 }
 
 Deno.test({
-  name: "createNativePickers() returns the path chosen in zenity, a cancel, and refuses a second dialog",
+  name:
+    "createNativePickers() returns the path chosen in zenity, a cancel, and refuses a second dialog",
   ignore,
   sanitizeResources: false,
   sanitizeOps: false,

@@ -12,16 +12,10 @@
  */
 import { AppError, isAppError } from "../../contract/errors.ts";
 import type { SubmissionFiles } from "../local_ops.ts";
+import pMap from "p-map";
 import { findFiles } from "./scans.ts";
 import { readPayroll, readVatFolder } from "./submission_files.ts";
-import {
-  diskTree,
-  type FileTree,
-  inlineTree,
-  mapLimit,
-  type TreeFile,
-  type TreeProblem,
-} from "./tree.ts";
+import { diskTree, type FileTree, inlineTree, type TreeFile, type TreeProblem } from "./tree.ts";
 
 /** Result of a folder-wide scan. */
 export interface BatchScan {
@@ -116,7 +110,7 @@ export async function scanBatchTree(
   const xml = files.filter((f) => f.name.toLowerCase().endsWith(".xml"));
   const want62 = typeId === "etz62_batch";
   const dec = new TextDecoder("windows-1251");
-  await mapLimit(xml, 16, async (f) => {
+  await pMap(xml, async (f) => {
     try {
       const bytes = await f.read();
       const text = dec.decode(bytes.subarray(0, 64 * 1024));
@@ -145,7 +139,7 @@ export async function scanBatchTree(
         error: String((e as Error).message),
       });
     }
-  });
+  }, { concurrency: 16 });
   return { groups, totalScanned: xml.length, problems };
 }
 

@@ -23,7 +23,7 @@ import {
   summarizeDeklar,
 } from "../../formats/mod.ts";
 import type { FileTree, TreeFile, TreeProblem } from "./tree.ts";
-import { mapLimit } from "./tree.ts";
+import pMap from "p-map";
 
 /** Parallel reads during a scan. */
 const READ_CONCURRENCY = 16;
@@ -86,7 +86,7 @@ export async function findFiles(
       ? f.name.toUpperCase() === "DEKLAR.TXT"
       : f.name.toUpperCase().endsWith(".TXT")
   );
-  const found = await mapLimit(candidates, READ_CONCURRENCY, async (f) => {
+  const found = await pMap(candidates, async (f) => {
     try {
       const id = identify(f, await f.read(), kind);
       return id && (period === null || id.period === period) ? id : null;
@@ -98,7 +98,7 @@ export async function findFiles(
       });
       return null;
     }
-  });
+  }, { concurrency: READ_CONCURRENCY });
   return {
     matches: found.filter((x): x is Identified => x !== null),
     scanned: candidates.length,

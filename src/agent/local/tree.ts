@@ -261,25 +261,4 @@ export async function openTree(source: LocalSource, displayRoot: string | null):
   return await diskTree(source.path);
 }
 
-/**
- * Run `fn` over items with at most `limit` in flight, preserving order of results.
- * @returns results in input order
- */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (t: T) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 export { problemOf };
