@@ -25,6 +25,7 @@ import { readAgentFile } from "./src/agent/agent_file.ts";
 import { systemBrowserOpener } from "./src/agent/browser.ts";
 import { createLocalOps } from "./src/agent/local/ops.ts";
 import { createNativePickers } from "./src/agent/pickers_native.ts";
+import { allowListPolicy } from "./src/agent/cors.ts";
 import { createTestPortal } from "./src/portal/test/adapter.ts";
 import { createTokenApp } from "./src/token/app.ts";
 import { createApiKey } from "./src/token/api_keys.ts";
@@ -119,6 +120,18 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     { cooldownDuration: 5_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 3_000 },
   );
   let port = cfg.port;
+  const published = async () => {
+    const res = await fetch(new URL("/api/v1/allowed-origins", cfg.tokenServiceUrl), {
+      signal: AbortSignal.timeout(3000),
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return [];
+    }
+    const j = await res.json();
+    return Array.isArray(j.origins) ? j.origins.filter((o: unknown) => typeof o === "string") : [];
+  };
+  const originPolicy = allowListPolicy(file.allowedOrigins, published, () => systemClock.now());
   const { app } = createAgentApp({
     clock: systemClock,
     log,
@@ -134,6 +147,9 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
     localOps: createLocalOps(),
     pickers: createNativePickers(),
+    originPolicy: async (origin) =>
+      [`http://127.0.0.1:${port}`, `http://localhost:${port}`].includes(origin) ||
+      await originPolicy(origin),
   });
   const server = serveLoopback(app.fetch, cfg.port);
   port = server.addr.port;

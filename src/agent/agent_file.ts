@@ -25,6 +25,10 @@ export const PortalSettings = z.object({
 /** The whole `agent.json`. */
 export const AgentFile = z.object({
   senders: z.array(SenderConfig).default([]),
+  /** Page origins allowed to call the agent besides those the token service publishes. */
+  allowedOrigins: z.array(
+    z.string().regex(/^https?:\/\/[^/\s]+$/, "must be an origin like https://app.example"),
+  ).default([]),
   portal: PortalSettings.optional(),
 });
 /** Parsed agent.json. */

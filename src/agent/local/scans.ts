@@ -22,11 +22,10 @@ import {
   summarizeD6,
   summarizeDeklar,
 } from "../../formats/mod.ts";
-import type { FileTree, TreeFile, TreeProblem } from "./tree.ts";
-import pMap from "p-map";
+import { type FileTree, type TreeFile, type TreeProblem, YIELD_EVERY, yieldNow } from "./tree.ts";
 
-/** Parallel reads during a scan. */
-const READ_CONCURRENCY = 16;
+/** Bytes read first from each candidate file (one payroll record is far shorter). */
+const HEAD_BYTES = 4096;
 
 /** The first record of a file (up to the first line break), for cheap period checks. */
 export function firstLine(bytes: Uint8Array): Uint8Array {
@@ -86,24 +85,28 @@ export async function findFiles(
       ? f.name.toUpperCase() === "DEKLAR.TXT"
       : f.name.toUpperCase().endsWith(".TXT")
   );
-  const found = await pMap(candidates, async (f) => {
+  const matches: Identified[] = [];
+  let n = 0;
+  for (const f of candidates) {
+    if (++n % YIELD_EVERY === 0) await yieldNow();
     try {
-      const id = identify(f, await f.read(), kind);
-      return id && (period === null || id.period === period) ? id : null;
+      // Payroll files: the first record tells kind, EIK and period; read the rest only for a match.
+      let bytes = kind === "deklar" ? await f.read() : await f.readHead(HEAD_BYTES);
+      if (kind !== "deklar" && bytes.indexOf(0x0a) < 0 && bytes.length === HEAD_BYTES) {
+        bytes = await f.read();
+      }
+      const id = identify(f, bytes, kind);
+      if (!id || (period !== null && id.period !== period)) continue;
+      matches.push(bytes.length === HEAD_BYTES ? { ...id, bytes: await f.read() } : id);
     } catch (e) {
       problems.push({
         path: f.path,
         errorCode: isAppError(e) ? e.code : "LOCAL_PATH_UNREADABLE",
         error: e instanceof Error ? e.message : String(e),
       });
-      return null;
     }
-  }, { concurrency: READ_CONCURRENCY });
-  return {
-    matches: found.filter((x): x is Identified => x !== null),
-    scanned: candidates.length,
-    problems,
-  };
+  }
+  return { matches, scanned: candidates.length, problems };
 }
 
 const periodOf = (year: number, month: number) => `${year}${String(month).padStart(2, "0")}`;
