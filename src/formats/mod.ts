@@ -1,0 +1,88 @@
+/**
+ * NRA file formats: read and write the Bulgarian NRA's VAT files (DEKLAR, POKUPKI, PRODAGBI,
+ * VIES) and payroll declarations (D1 EMPL2021.TXT, D6 NRA62007.TXT), detect which file is
+ * which, cross-check a VAT set, and encode/decode Windows-1251. Pure: no I/O, no clock, no
+ * randomness. Layouts restated from shared/reference/nra-formats.md; see docs/formats.md.
+ * @module
+ */
+export { decodeCp1251, encodeCp1251 } from "./cp1251.ts";
+export {
+  type Align,
+  defineLayout,
+  type FieldSpec,
+  type FieldType,
+  type FieldValue,
+  type FixedLayout,
+  ParseCache,
+  parseFixedLine,
+  parseFixedLines,
+  type RecordOf,
+} from "./fixed_width.ts";
+export { formatFixedLine, formatFixedLines } from "./fixed_width_write.ts";
+export { type DetectedKind, detectFileKind, kindFromFileName, type NraFileKind } from "./detect.ts";
+export { type ParsedNraFile, parseNraFile } from "./parse_any.ts";
+export { eikCheckDigit, isValidEik, vatNumberToEik } from "./eik.ts";
+export {
+  DEKLAR_FIELDS,
+  DEKLAR_LAYOUT,
+  type DeklarRecord,
+  parseDeklar,
+  writeDeklar,
+} from "./vat/deklar.ts";
+export {
+  type LedgerWriteOptions,
+  parsePokupki,
+  POKUPKI_FIELDS,
+  POKUPKI_LAYOUT,
+  type PokupkiRecord,
+  writePokupki,
+} from "./vat/pokupki.ts";
+export {
+  parseProdagbi,
+  PRODAGBI_FIELDS,
+  PRODAGBI_LAYOUT,
+  type ProdagbiRecord,
+  writeProdagbi,
+} from "./vat/prodagbi.ts";
+export {
+  type ChrRecord,
+  type CosRecord,
+  parseVies,
+  type TtrRecord,
+  type VdrRecord,
+  type VhrRecord,
+  VIES_LAYOUTS,
+  type ViesRecord,
+  type ViesRecordType,
+  type VirRecord,
+  type VtrRecord,
+  writeVies,
+} from "./vat/vies.ts";
+export {
+  checkVatSet,
+  VAT_WARNING_CODES,
+  type VatSet,
+  type VatWarning,
+  type VatWarningCode,
+} from "./vat/check.ts";
+export {
+  parseVatFolderFiles,
+  type VatFileOutcome,
+  type VatFolderFiles,
+  type VatFolderParseResult,
+} from "./vat/folder.ts";
+export {
+  type DeklarSummary,
+  summarizeDeklar,
+  summarizeVies,
+  type ViesSummary,
+} from "./vat/summary.ts";
+export {
+  type DelimFieldSpec,
+  type DelimRecordOf,
+  type DelimType,
+  type DelimValue,
+} from "./payroll/delimited.ts";
+export { D1_FIELDS, D1_LAYOUT, type D1Record, parseD1, writeD1 } from "./payroll/d1.ts";
+export { D6_FIELDS, D6_LAYOUT, type D6Record, parseD6, writeD6 } from "./payroll/d6.ts";
+export { type PayrollFileSummary, summarizeD1, summarizeD6 } from "./payroll/summary.ts";

@@ -1,0 +1,97 @@
+/**
+ * D6 — Декларация обр. 6 (data on amounts owed), files NRA62007*.TXT: 59 comma-separated
+ * fields per record (6 head fields, 4 blocks of 13, a source flag). Layout restated from
+ * nra-formats.md §2.2 (sources NRA6-JS and GO-D1D6; no official document). Only fields 1
+ * (EIK), 2 (name), 7 (month, 1-13) and 8 (year) are solid and checked; the other fields are
+ * typed but lenient: no code lists or ranges are enforced, empty numbers read as 0, an empty
+ * payment date reads as null.
+ * @module
+ */
+import {
+  defineDelimLayout,
+  type DelimFieldSpec,
+  type DelimRecordOf,
+  formatDelimLines,
+  parseDelimLines,
+} from "./delimited.ts";
+import { checkEik, checkMonth, checkNonEmpty, checkYear } from "./checks.ts";
+import { toText } from "../text_lines.ts";
+
+type T = DelimFieldSpec["type"];
+const f = <const N extends string, const Y extends T>(
+  no: number,
+  name: N,
+  label: string,
+  type: Y,
+  size?: number,
+) => ({ no, name, label, type, size }) as const;
+
+/** One block of 13 fields (nra-formats.md §2.2 "block +0 … +12"), numbered from `first`. */
+// deno-fmt-ignore
+const block = <const B extends 1 | 2 | 3 | 4>(b: B, first: number) => [
+  f(first, `block${b}Month`, `block ${b} month`, "int", 2),
+  f(first + 1, `block${b}Year`, `block ${b} year`, "int", 4),
+  f(first + 2, `block${b}PaymentDate`, `block ${b} date of payment`, "date"),
+  f(first + 3, `block${b}CorrectionCode`, `block ${b} correction code`, "int", 1),
+  f(first + 4, `block${b}PaymentType`, `block ${b} payment type`, "int", 1),
+  f(first + 5, `block${b}PensionInsurance`, `block ${b} DOO amount`, "amount", 13),
+  f(first + 6, `block${b}TeachersPensionFund`, `block ${b} teachers' pension fund amount`, "amount", 13),
+  f(first + 7, `block${b}UniversalPensionFund`, `block ${b} DZPO-UPF amount`, "amount", 13),
+  f(first + 8, `block${b}ProfessionalPensionFund`, `block ${b} DZPO-PPF amount`, "amount", 13),
+  f(first + 9, `block${b}HealthInsurance`, `block ${b} health insurance amount`, "amount", 13),
+  f(first + 10, `block${b}GuaranteeFund`, `block ${b} GVRS amount`, "amount", 13),
+  f(first + 11, `block${b}IncomeTax1`, `block ${b} income tax amount 1`, "amount", 13),
+  f(first + 12, `block${b}IncomeTax2`, `block ${b} income tax amount 2`, "amount", 13),
+] as const;
+
+/** NRA62007.TXT field table (nra-formats.md §2.2): fields 1–6, blocks 7–19, 20–32, 33–45,
+ * 46–58, and field 59. */
+export const D6_FIELDS = [
+  f(1, "eik", "EIK/Bulstat or EGN", "text", 13),
+  f(2, "name", "name", "text", 60),
+  f(3, "fundMember", "insurance fund member flag", "int", 1),
+  f(4, "email", "e-mail", "text"),
+  f(5, "phone", "phone", "text"),
+  f(6, "mobile", "mobile", "text"),
+  ...block(1, 7),
+  ...block(2, 20),
+  ...block(3, 33),
+  ...block(4, 46),
+  f(59, "sourceFlag", "source flag", "text", 13),
+] as const;
+
+/** The compiled D6 layout (nra-formats.md §2.2). */
+export const D6_LAYOUT = defineDelimLayout(D6_FIELDS, {
+  checks: { 1: checkEik, 2: checkNonEmpty, 7: checkMonth(13), 8: checkYear },
+});
+
+/** One NRA62007.TXT record; amounts in the filing currency. */
+export type D6Record = DelimRecordOf<typeof D6_FIELDS>;
+
+/**
+ * Parse NRA62007*.TXT (nra-formats.md §2.2): 59 fields per record.
+ * @param input file bytes (cp1251) or decoded text; CRLF/LF; the 0x1A end marker is optional
+ * @param fileName name used in error messages
+ * @returns one record per line
+ * @throws AppError FILE_PARSE_ERROR for a wrong field count, bad quoting, a value of the wrong
+ *   type, or a bad EIK/name/month/year in fields 1, 2, 7, 8
+ * @example
+ * ```ts
+ * parseD6(bytes)[0].block1Month; // 8
+ * ```
+ */
+export function parseD6(input: Uint8Array | string, fileName = "NRA62007.TXT"): D6Record[] {
+  return parseDelimLines(D6_LAYOUT, toText(input), fileName);
+}
+
+/**
+ * Write NRA62007.TXT text: canonical quoting (text and the payment date quoted), CR LF after
+ * each record, 0x1A at the end.
+ * @param records the records
+ * @param options `fileName` for messages
+ * @returns the file text; encode it with `encodeCp1251`
+ * @throws AppError FILE_PARSE_ERROR for a value that does not fit or fails a solid check
+ */
+export function writeD6(records: readonly D6Record[], options: { fileName?: string } = {}): string {
+  return formatDelimLines(D6_LAYOUT, records, options.fileName ?? "NRA62007.TXT");
+}

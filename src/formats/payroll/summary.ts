@@ -1,0 +1,73 @@
+/**
+ * Employer and period of a payroll file, from the solid fields only: D1 fields 3 (EIK),
+ * 1 (month), 2 (year) (nra-formats.md §2.1 "Key fields for a scanner"); D6 fields 1 (EIK),
+ * 7 (month), 8 (year) (§2.2 "Period … Employer"). The record count is what the NRA API calls
+ * `numRecords` (§4).
+ * @module
+ */
+import type { D1Record } from "./d1.ts";
+import type { D6Record } from "./d6.ts";
+
+/** Employer, period and record count of one D1 or D6 file. */
+export interface PayrollFileSummary {
+  /** Employer EIK/Bulstat of the first record, or null for a file without records. */
+  readonly eik: string | null;
+  /** Year of the first record, or null. */
+  readonly year: number | null;
+  /** Month of the first record (D6 may use 13, §2.2), or null. */
+  readonly month: number | null;
+  /** "YYYYMM" built from year and month of the first record, or null. */
+  readonly period: string | null;
+  /** Number of records (`numRecords`). */
+  readonly numRecords: number;
+  /** Distinct EIKs over all records, in order of appearance. */
+  readonly eiks: readonly string[];
+  /** Distinct periods "YYYYMM" over all records, in order of appearance. */
+  readonly periods: readonly string[];
+}
+
+function summarize(rows: Array<{ eik: string; year: number; month: number }>): PayrollFileSummary {
+  const eiks: string[] = [];
+  const periods: string[] = [];
+  for (const r of rows) {
+    const p = String(r.year).padStart(4, "0") + String(r.month).padStart(2, "0");
+    if (!eiks.includes(r.eik)) eiks.push(r.eik);
+    if (!periods.includes(p)) periods.push(p);
+  }
+  const first = rows[0];
+  return {
+    eik: first?.eik ?? null,
+    year: first?.year ?? null,
+    month: first?.month ?? null,
+    period: periods[0] ?? null,
+    numRecords: rows.length,
+    eiks,
+    periods,
+  };
+}
+
+/**
+ * Employer EIK, period and record count of a D1 file (EMPL2021.TXT).
+ * @param records the parsed records
+ * @returns the summary (first record's EIK and period; all distinct values in `eiks`/`periods`)
+ * @throws nothing
+ * @example
+ * ```ts
+ * summarizeD1(parseD1(bytes)).period; // "202608"
+ * ```
+ */
+export function summarizeD1(records: readonly D1Record[]): PayrollFileSummary {
+  return summarize(records.map((r) => ({ eik: r.employerEik, year: r.year, month: r.month })));
+}
+
+/**
+ * Employer EIK, period and record count of a D6 file (NRA62007*.TXT), from block 1.
+ * @param records the parsed records
+ * @returns the summary (first record's EIK and period; all distinct values in `eiks`/`periods`)
+ * @throws nothing
+ */
+export function summarizeD6(records: readonly D6Record[]): PayrollFileSummary {
+  return summarize(
+    records.map((r) => ({ eik: r.eik, year: r.block1Year, month: r.block1Month })),
+  );
+}

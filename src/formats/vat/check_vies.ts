@@ -1,0 +1,172 @@
+/**
+ * Cross-checks of a VIES declaration (nra-formats.md §1.5): one VHR and one VTR record, the
+ * VHR line count, VIR/COS line numbers from 1, TTR totals vs the VIR lines, the CHR count vs
+ * the COS lines, and filer/period against the rest of the VAT set.
+ * @module
+ */
+import type { ViesRecord } from "./vies.ts";
+import { cents, showCents, type VatWarningCode } from "./warnings.ts";
+
+/** Sink for findings: `perLine` folds repeats of the same code into one warning. */
+export type Emit = (
+  code: VatWarningCode,
+  line: number | undefined,
+  message: string,
+  perLine: boolean,
+) => void;
+
+/** What the VIES file is compared against (from DEKLAR or the first ledger line). */
+export interface ViesReference {
+  /** Filer VAT number, trimmed and upper-cased, or null. */
+  readonly refVat: string | null;
+  /** Period "YYYYMM", or null. */
+  readonly refPeriod: string | null;
+  /** Where the reference comes from, for messages. */
+  readonly refFile: string;
+}
+
+/**
+ * Check one VIES declaration.
+ * @param records the parsed VIES.TXT records
+ * @param ref filer and period to compare with
+ * @param emit receives each finding
+ * @returns nothing
+ * @throws nothing
+ */
+export function checkVies(records: readonly ViesRecord[], ref: ViesReference, emit: Emit): void {
+  let vhrCount = 0;
+  let vtrCount = 0;
+  let virCount = 0;
+  let cosCount = 0;
+  let goods = 0;
+  let all = 0;
+  let ttrLine = 0;
+  let chrLine = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    const line = i + 1;
+    switch (r.recordType) {
+      case "VHR":
+        vhrCount++;
+        if (vhrCount === 1) {
+          if (ref.refPeriod !== null && r.period !== ref.refPeriod) {
+            emit(
+              "PERIOD_MISMATCH",
+              line,
+              `VIES VHR period ${
+                r.period ?? "(blank)"
+              } differs from ${ref.refPeriod} in ${ref.refFile}`,
+              false,
+            );
+          }
+        }
+        break;
+      case "VTR":
+        vtrCount++;
+        if (ref.refVat !== null && r.vatNumber.trim().toUpperCase() !== ref.refVat) {
+          emit(
+            "VAT_NUMBER_MISMATCH",
+            line,
+            `VIES VTR filer VAT number "${r.vatNumber}" differs from "${ref.refVat}" in ${ref.refFile}`,
+            false,
+          );
+        }
+        break;
+      case "VIR":
+        virCount++;
+        if (r.lineNumber !== virCount) {
+          emit(
+            "RUNNING_NUMBER_GAP",
+            line,
+            `VIES line ${line}: VIR line number is ${
+              r.lineNumber ?? "(blank)"
+            }; expected ${virCount}`,
+            true,
+          );
+        }
+        goods += cents(r.goodsBase);
+        all += cents(r.goodsBase) + cents(r.triangularBase) + cents(r.servicesBase);
+        break;
+      case "COS":
+        cosCount++;
+        if (r.lineNumber !== cosCount) {
+          emit(
+            "RUNNING_NUMBER_GAP",
+            line,
+            `VIES line ${line}: COS line number is ${
+              r.lineNumber ?? "(blank)"
+            }; expected ${cosCount}`,
+            true,
+          );
+        }
+        break;
+      case "TTR":
+        ttrLine = ttrLine || line;
+        break;
+      case "CHR":
+        chrLine = chrLine || line;
+        break;
+    }
+  }
+  if (records.length > 0 && records[0].recordType !== "VHR") {
+    emit(
+      "VIES_STRUCTURE",
+      1,
+      `VIES starts with ${records[0].recordType}; expected the VHR record first`,
+      false,
+    );
+  }
+  if (vhrCount !== 1) {
+    emit("VIES_STRUCTURE", undefined, `VIES has ${vhrCount} VHR records; expected 1`, false);
+  }
+  if (vtrCount !== 1) {
+    emit("VIES_STRUCTURE", undefined, `VIES has ${vtrCount} VTR records; expected 1`, false);
+  }
+  if (virCount > 0 && ttrLine === 0) {
+    emit("VIES_STRUCTURE", undefined, "VIES has VIR lines but no TTR totals record", false);
+  }
+  const vhr = records.find((r) => r.recordType === "VHR");
+  if (vhr !== undefined && vhr.recordType === "VHR") {
+    const declared = vhr.lineCount ?? 0;
+    if (declared !== virCount && declared !== records.length) {
+      emit(
+        "VIES_LINE_COUNT_MISMATCH",
+        records.indexOf(vhr) + 1,
+        `VIES VHR declares ${declared} lines but the file has ${virCount} VIR lines (${records.length} records)`,
+        false,
+      );
+    }
+  }
+  const ttr = records.find((r) => r.recordType === "TTR");
+  if (ttr !== undefined && ttr.recordType === "TTR") {
+    if (cents(ttr.totalBase) !== all) {
+      emit(
+        "VIES_TOTAL_MISMATCH",
+        ttrLine,
+        `VIES TTR total base is ${showCents(cents(ttr.totalBase))} but the VIR lines add up to ${
+          showCents(all)
+        }`,
+        false,
+      );
+    }
+    if (cents(ttr.goodsBase) !== goods) {
+      emit(
+        "VIES_TOTAL_MISMATCH",
+        ttrLine,
+        `VIES TTR goods base is ${
+          showCents(cents(ttr.goodsBase))
+        } but the VIR goods bases add up to ${showCents(goods)}`,
+        false,
+      );
+    }
+  }
+  const chr = records.find((r) => r.recordType === "CHR");
+  if (chr !== undefined && chr.recordType === "CHR" && (chr.cosCount ?? 0) !== cosCount) {
+    emit(
+      "VIES_LINE_COUNT_MISMATCH",
+      chrLine,
+      `VIES CHR declares ${chr.cosCount ?? 0} COS lines but the file has ${cosCount}`,
+      false,
+    );
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * One call for the agent's `vat_files_parse` operation (interface-spec.md VatFilesParseResult):
+ * parse whichever of DEKLAR, POKUPKI, PRODAGBI and VIES are present, report each file's status
+ * and count, collect errors without throwing for one bad file, and cross-check the files that
+ * parsed (nra-formats.md §1; checks in check.ts).
+ * @module
+ */
+import { type AppError, isAppError } from "../../contract/errors.ts";
+import { detectFileKind, type NraFileKind } from "../detect.ts";
+import { parseError } from "../format_error.ts";
+import { checkVatSet, type VatWarning } from "./check.ts";
+import { type DeklarRecord, parseDeklar } from "./deklar.ts";
+import { parsePokupki, type PokupkiRecord } from "./pokupki.ts";
+import { parseProdagbi, type ProdagbiRecord } from "./prodagbi.ts";
+import { parseVies, type ViesRecord } from "./vies.ts";
+
+/** The bytes of the VAT files found in a folder; leave out (or null) the missing ones. */
+export interface VatFolderFiles {
+  readonly deklar?: Uint8Array | null;
+  readonly pokupki?: Uint8Array | null;
+  readonly prodagbi?: Uint8Array | null;
+  readonly vies?: Uint8Array | null;
+}
+
+/** Outcome for one file of the set. */
+export interface VatFileOutcome<T> {
+  /** File name, e.g. "POKUPKI.TXT". */
+  readonly file: string;
+  /** ok = parsed; missing = not given; error = given but unreadable (see `error`). */
+  readonly status: "ok" | "missing" | "error";
+  /** Number of records (lines) when ok, else null. */
+  readonly count: number | null;
+  /** The parsed content when ok, else null. */
+  readonly data: T | null;
+  /** The FILE_PARSE_ERROR when status is error, else null. */
+  readonly error: AppError | null;
+}
+
+/** Everything `vat_files_parse` reports. */
+export interface VatFolderParseResult {
+  /** DEKLAR.TXT (one record). */
+  readonly deklar: VatFileOutcome<DeklarRecord>;
+  /** POKUPKI.TXT (purchase ledger). */
+  readonly pokupki: VatFileOutcome<PokupkiRecord[]>;
+  /** PRODAGBI.TXT (sales ledger). */
+  readonly prodagbi: VatFileOutcome<ProdagbiRecord[]>;
+  /** VIES.TXT (optional in a VAT set). */
+  readonly vies: VatFileOutcome<ViesRecord[]>;
+  /** Errors of the files with status error, in file order. */
+  readonly errors: AppError[];
+  /** The error messages joined with " ; " (the spec's `error` field), or null. */
+  readonly errorMessage: string | null;
+  /** Cross-check warnings over the files that parsed. */
+  readonly warnings: VatWarning[];
+}
+
+const KIND_NAMES: Record<NraFileKind, string> = {
+  deklar: "a VAT return (DEKLAR)",
+  pokupki: "a purchase ledger (POKUPKI)",
+  prodagbi: "a sales ledger (PRODAGBI)",
+  vies: "a VIES declaration",
+  d1: "a payroll declaration 1 (EMPL2021)",
+  d6: "a payroll declaration 6 (NRA62007)",
+};
+
+function outcome<T>(
+  bytes: Uint8Array | null | undefined,
+  file: string,
+  kind: NraFileKind,
+  parse: (b: Uint8Array, f: string) => T,
+  count: (t: T) => number,
+): VatFileOutcome<T> {
+  if (bytes === undefined || bytes === null) {
+    return { file, status: "missing", count: null, data: null, error: null };
+  }
+  try {
+    const detected = detectFileKind(bytes);
+    if (detected !== "unknown" && detected !== kind) {
+      throw parseError(
+        { file },
+        `looks like ${KIND_NAMES[detected]}, not ${KIND_NAMES[kind]}`,
+      );
+    }
+    const data = parse(bytes, file);
+    return { file, status: "ok", count: count(data), data, error: null };
+  } catch (e) {
+    if (!isAppError(e)) throw e; // a bug, not a bad file: let the agent's onError log it
+    return { file, status: "error", count: null, data: null, error: e };
+  }
+}
+
+/**
+ * Parse the files of one VAT submission, never throwing for a bad file.
+ * @param files the bytes of DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT and VIES.TXT (any subset)
+ * @param options `fileNames` to show instead of the canonical names
+ * @returns per-file outcomes, errors (and their messages joined with " ; ") and cross-check
+ *   warnings
+ * @throws only non-AppError exceptions (bugs); bad files become `status: "error"`
+ * @example
+ * ```ts
+ * const r = parseVatFolderFiles({ deklar, pokupki, prodagbi });
+ * r.pokupki.status; // "ok"
+ * ```
+ */
+export function parseVatFolderFiles(
+  files: VatFolderFiles,
+  options: { fileNames?: Partial<Record<keyof VatFolderFiles, string>> } = {},
+): VatFolderParseResult {
+  const n = options.fileNames ?? {};
+  const deklar = outcome(files.deklar, n.deklar ?? "DEKLAR.TXT", "deklar", parseDeklar, () => 1);
+  const pokupki = outcome(
+    files.pokupki,
+    n.pokupki ?? "POKUPKI.TXT",
+    "pokupki",
+    parsePokupki,
+    (r) => r.length,
+  );
+  const prodagbi = outcome(
+    files.prodagbi,
+    n.prodagbi ?? "PRODAGBI.TXT",
+    "prodagbi",
+    parseProdagbi,
+    (r) => r.length,
+  );
+  const vies = outcome(files.vies, n.vies ?? "VIES.TXT", "vies", parseVies, (r) => r.length);
+  const errors = [deklar, pokupki, prodagbi, vies]
+    .map((o) => o.error)
+    .filter((e): e is AppError => e !== null);
+  const warnings = checkVatSet({
+    deklar: deklar.data,
+    pokupki: pokupki.data,
+    prodagbi: prodagbi.data,
+    vies: vies.data,
+    fileNames: {
+      deklar: deklar.file,
+      pokupki: pokupki.file,
+      prodagbi: prodagbi.file,
+      vies: vies.file,
+    },
+  });
+  return {
+    deklar,
+    pokupki,
+    prodagbi,
+    vies,
+    errors,
+    errorMessage: errors.length === 0 ? null : errors.map((e) => e.message).join(" ; "),
+    warnings,
+  };
+}
