@@ -26,6 +26,8 @@ import { systemBrowserOpener } from "./src/agent/browser.ts";
 import { createLocalOps } from "./src/agent/local/ops.ts";
 import { createNativePickers } from "./src/agent/pickers_native.ts";
 import { allowListPolicy } from "./src/agent/cors.ts";
+import { exportJournal, Journal } from "./src/agent/journal.ts";
+import { type HoldPoint, reconcileJournal } from "./src/agent/filing.ts";
 import { createTestPortal } from "./src/portal/test/adapter.ts";
 import { createTokenApp } from "./src/token/app.ts";
 import { createApiKey } from "./src/token/api_keys.ts";
@@ -41,6 +43,7 @@ Usage:
   main.ts agent [--port N] [--token-service URL] [--data-dir DIR]
   main.ts token-service [--port N] [--data-dir DIR] [--min-agent-version X.Y.Z]
   main.ts keys create --mode test|live [--eik EIK]... [--integrator ID] [--label TEXT]
+  main.ts journal list|export [--format csv|json] [--out FILE]
   main.ts openapi [--service agent|token]
   main.ts --version
 
@@ -131,6 +134,17 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     const j = await res.json();
     return Array.isArray(j.origins) ? j.origins.filter((o: unknown) => typeof o === "string") : [];
   };
+  const journal = new Journal(join(cfg.dataDir, "journal.sqlite"));
+  const testPortal = createTestPortal({ now: () => new Date(systemClock.now()) });
+  await reconcileJournal(journal, { test: testPortal }, log, () => new Date(systemClock.now()));
+  const holdAt = Deno.env.get("SVC_TEST_HOLD_AT") as HoldPoint | undefined;
+  const hold = holdAt
+    ? (point: HoldPoint, filingId: string) => {
+      if (point !== holdAt) return Promise.resolve();
+      log("info", "journal hold", { point, filingId });
+      return new Promise<void>(() => {}); // held until the process is killed
+    }
+    : undefined;
   const originPolicy = allowListPolicy(file.allowedOrigins, published, () => systemClock.now());
   const { app } = createAgentApp({
     clock: systemClock,
@@ -141,19 +155,39 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
       audience: cfg.audience,
     },
     senders: file.senders,
-    portals: { test: createTestPortal({ now: () => new Date(systemClock.now()) }) },
+    portals: { test: testPortal },
     openBrowser: cfg.openBrowser === "never" ? () => {} : systemBrowserOpener(log),
     port: () => port,
     confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
     localOps: createLocalOps(),
     pickers: createNativePickers(),
+    journal,
+    ...(hold ? { hold } : {}),
     originPolicy: async (origin) =>
       [`http://127.0.0.1:${port}`, `http://localhost:${port}`].includes(origin) ||
       await originPolicy(origin),
   });
   const server = serveLoopback(app.fetch, cfg.port);
   port = server.addr.port;
-  return { server, url: `http://127.0.0.1:${port}` };
+  return { server, url: `http://127.0.0.1:${port}`, journal };
+}
+
+/** Stop on SIGINT/SIGTERM after the running requests (filings) have finished. */
+function shutdownOnSignal(server: Deno.HttpServer, log: Logger, close: () => void = () => {}) {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    log("info", "shutting down: finishing running requests");
+    await server.shutdown();
+    close();
+    Deno.exit(0);
+  };
+  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+    try {
+      Deno.addSignalListener(sig, stop);
+    } catch { /* SIGTERM is not available on Windows */ }
+  }
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -172,6 +206,9 @@ async function main(argv: string[]): Promise<void> {
       integrator: { type: "string" },
       label: { type: "string" },
       service: { type: "string" },
+      format: { type: "string" },
+      out: { type: "string" },
+      limit: { type: "string" },
       version: { type: "boolean" },
     },
   });
@@ -214,8 +251,44 @@ async function main(argv: string[]): Promise<void> {
         dataDir: values["data-dir"],
         tokenServiceUrl: values["token-service"],
       });
-      const { url } = await startAgent(cfg, log);
+      const { url, server, journal } = await startAgent(cfg, log);
+      shutdownOnSignal(server, log, () => journal.close());
       console.log(`Agent: ${url}`);
+      return;
+    }
+    case "journal": {
+      const dataDir = values["data-dir"] ?? e.SVC_DATA_DIR ?? dataDirDefault();
+      const journal = new Journal(join(dataDir, "journal.sqlite"));
+      const rows = journal.list(Number(values.limit ?? 1000));
+      journal.close();
+      if (positionals[0] === "export") {
+        const format = values.format === "csv" ? "csv" : "json";
+        const text = exportJournal(rows, format);
+        if (values.out) await Deno.writeTextFile(values.out, text);
+        else await Deno.stdout.write(new TextEncoder().encode(text));
+        return;
+      }
+      if (positionals[0] !== "list") {
+        fail("Usage: journal list|export [--format csv|json] [--out FILE] [--limit N]");
+      }
+      if (values.format === "json") {
+        console.log(exportJournal(rows, "json"));
+        return;
+      }
+      for (const r of rows) {
+        console.log(
+          [
+            r.createdAt,
+            r.typeId,
+            r.eik,
+            r.period ?? "-",
+            r.state,
+            r.documentId ?? "-",
+            r.errorCode ?? "",
+          ].join("  "),
+        );
+      }
+      if (rows.length === 0) console.log("The journal is empty.");
       return;
     }
     case "keys": {

@@ -25,6 +25,8 @@ import { runOperation } from "./operation.ts";
 import { publicSenders, type SenderConfig } from "./senders.ts";
 import type { LocalOps } from "./local_ops.ts";
 import type { Pickers } from "./pickers.ts";
+import type { Journal } from "./journal.ts";
+import type { HoldPoint } from "./filing.ts";
 
 /** Dependencies of {@link createAgentApp}. */
 export interface AgentDeps {
@@ -49,6 +51,10 @@ export interface AgentDeps {
   /** Which page origins may call (CORS); default: none but the agent's own. */
   readonly originPolicy?: OriginPolicy;
   readonly rateLimits?: Partial<RateLimitSettings>;
+  /** The submission journal (absent: filings are not journaled). */
+  readonly journal?: Journal;
+  /** Crash-test instrumentation (SVC_TEST_HOLD_AT). */
+  readonly hold?: (point: HoldPoint, filingId: string) => Promise<void>;
 }
 
 /** The app plus handles tests and `main.ts` use. */

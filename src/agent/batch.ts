@@ -9,7 +9,8 @@
 import { AppError, isAppError } from "../contract/errors.ts";
 import type { OperationSpec } from "../contract/operations.ts";
 import type { BatchResult } from "../contract/types.ts";
-import type { PortalAdapter, SenderRef } from "../portal/adapter.ts";
+import type { PortalContext, SenderRef, SubmissionInput } from "../portal/adapter.ts";
+import type { SubmissionResult } from "../contract/types.ts";
 import type { OperationClaims } from "./auth.ts";
 import type { ConfirmSubject } from "./confirm/manager.ts";
 import type { SubmissionFiles } from "./local_ops.ts";
@@ -22,7 +23,7 @@ type Item = BatchResult["items"][number];
  * @param body validated request (year, month, fund, …)
  * @param claims verified token (its `eiks` choose the companies)
  * @param scan documents grouped by EIK
- * @param portal adapter of the token's mode
+ * @param submit files one company (journaled, idempotent)
  * @param confirm asks the user once for the sender
  * @returns the batch result (one row per EIK found)
  */
@@ -35,7 +36,7 @@ export async function runBatch(
     totalScanned: number;
     problems: { path: string; error: string; errorCode: string }[];
   },
-  portal: PortalAdapter,
+  submit: (input: SubmissionInput, ctx: PortalContext) => Promise<SubmissionResult>,
   confirm: (
     s: Pick<ConfirmSubject, "summary" | "eiks" | "period" | "files" | "documents">,
   ) => Promise<SenderRef>,
@@ -94,7 +95,7 @@ export async function runBatch(
     try {
       const request: Record<string, unknown> = { eik };
       for (const k of ["year", "month", "fund"]) if (body[k] !== undefined) request[k] = body[k];
-      const result = await portal.submit({ kind: op.kind!, eik, request, files: g.files }, {
+      const result = await submit({ kind: op.kind!, eik, request, files: g.files }, {
         sender,
       });
       items.push({

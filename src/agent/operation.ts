@@ -21,6 +21,7 @@ import type { LocalSource, SubmissionFiles } from "./local_ops.ts";
 import { markNoData } from "./no_data.ts";
 import { checkRequestedSender, sendersFor } from "./senders.ts";
 import { runBatch } from "./batch.ts";
+import { fileSubmission } from "./filing.ts";
 
 /** What the pipeline needs beyond {@link AgentDeps}. */
 export interface PipelineDeps extends AgentDeps {
@@ -139,13 +140,22 @@ export async function runOperation(
       throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
     }
     const scan = await deps.localOps.scanBatch(op, body, localSource(c, body, "rootFolder"));
+    const idem = c.req.header("idempotency-key") ?? null;
     return markNoData(
       await runBatch(
         op,
         body,
         claims,
         scan,
-        portal,
+        (input, ctx) =>
+          fileSubmission(deps, portal, input, ctx, {
+            typeId: op.typeId,
+            mode: claims.mode,
+            integrator: claims.intg ?? null,
+            batchId,
+            idempotencyKey: idem,
+            period: periodOf(body),
+          }),
         (subject) => confirmSender(c, deps, claims, batchId, subject, op),
       ),
     );
@@ -189,9 +199,19 @@ export async function runOperation(
 
   switch (op.family) {
     case "submission":
-      return await portal.submit(
+      return await fileSubmission(
+        deps,
+        portal,
         { kind: op.kind!, eik: claims.eik!, request: stripInline(body), files: files?.files ?? [] },
         ctx,
+        {
+          typeId: op.typeId,
+          mode: claims.mode,
+          integrator: claims.intg ?? null,
+          batchId,
+          idempotencyKey: c.req.header("idempotency-key") ?? null,
+          period: periodOf(body),
+        },
       );
     case "result":
       return await portal.result(op.kind!, String(body.documentId), claims.eik!, ctx);

@@ -129,6 +129,14 @@ export const ERROR_CATALOG = {
     "The authority found the signature does not match the file",
   ),
   AGENT_INTERNAL_ERROR: portal(502, "An unexpected failure inside the agent (a bug; see its log)"),
+  FILING_OUTCOME_UNKNOWN: portal(
+    502,
+    "An earlier attempt with this idempotency key was sent but its answer is not known yet; see the journal",
+  ),
+  FILING_IN_PROGRESS: p(
+    409,
+    "A filing with this idempotency key is running; retry when it finishes",
+  ),
 
   // --- token service ---------------------------------------------------------------------
   EIK_REQUIRED: p(400, "The typeId needs `eik` (or `eiks` for a folder-wide operation)"),

@@ -42,6 +42,10 @@ export interface SubmissionInput {
   /** Validated request body (VatRequest, Dec16Request, …) without inline fields. */
   readonly request: Readonly<Record<string, unknown>>;
   readonly files: readonly SubmissionFile[];
+  /** The agent's journal id of this filing (idempotency on the portal side where possible). */
+  readonly clientRef?: string;
+  /** When the agent sends it (the journal records the same instant). */
+  readonly at?: Date;
 }
 
 /** The portal operations. Report typeIds: debt_payments, debt_payments_types, due_amounts,
@@ -55,6 +59,11 @@ export interface PortalAdapter {
    * @throws AppError PORTAL_* / CERTIFICATE_NOT_RECOGNISED / NO_POWER_OF_ATTORNEY / SIGNING_FAILED
    */
   submit(input: SubmissionInput, ctx: PortalContext): Promise<SubmissionResult>;
+  /**
+   * After a crash between sending and the answer: recover the answer of a filing from its
+   * `clientRef` and `at` (as journaled), or null when this portal cannot tell.
+   */
+  reconcile?(input: SubmissionInput, ctx: PortalContext): Promise<SubmissionResult | null>;
   /**
    * Retrieve the result of a submission.
    * @returns the payload; status error for a documentId the portal never issued

@@ -5,6 +5,7 @@
 import { createLocalJWKSet } from "jose";
 import { createAgentApp } from "../../src/agent/app.ts";
 import { createLocalOps } from "../../src/agent/local/ops.ts";
+import { Journal } from "../../src/agent/journal.ts";
 import type { OriginPolicy } from "../../src/agent/cors.ts";
 import type { RateLimitSettings } from "../../src/agent/rate_limit.ts";
 import type { SenderConfig } from "../../src/agent/senders.ts";
@@ -22,7 +23,9 @@ export async function agentEnv(
 ) {
   const t = await tokenEnv({ minAgentVersion: opts.minAgentVersion });
   const opened: string[] = [];
+  const journal = new Journal(":memory:");
   const agent = createAgentApp({
+    journal,
     clock: t.clock,
     log: silentLogger,
     verifier: {
@@ -61,7 +64,7 @@ export async function agentEnv(
       body: new URLSearchParams({ nonce, decision, senderId: senderId ?? checked }),
     });
   };
-  return { ...t, agent, opened, secret, token, call, decide };
+  return { ...t, agent, opened, secret, token, call, decide, journal };
 }
 
 /** Let pending promise callbacks run. */

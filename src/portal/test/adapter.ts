@@ -95,6 +95,13 @@ function parseRequest(typeId: TestPortalReport, request: unknown): Record<string
   return parsed.data as Record<string, unknown>;
 }
 
+/** A slot 0–99 within the second, from a client reference (FNV-1a). */
+function refSlot(ref: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < ref.length; i++) h = Math.imul(h ^ ref.charCodeAt(i), 0x01000193) >>> 0;
+  return h % 100;
+}
+
 /**
  * Create the test portal.
  *
@@ -126,11 +133,23 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
     submit(input: SubmissionInput, _ctx: PortalContext): Promise<SubmissionResult> {
       try {
         assertReachable(input.eik);
-        const now = options.now();
-        return Promise.resolve(submitDeclaration(input, { now, seq: nextSeq(now) }));
+        const now = input.at ?? options.now();
+        const seq = input.clientRef ? seqOfInstant(now) + refSlot(input.clientRef) : nextSeq(now);
+        return Promise.resolve(submitDeclaration(input, { now, seq }));
       } catch (e) {
         return Promise.reject(e);
       }
+    },
+
+    /**
+     * Recover the answer of a journaled filing: the test portal numbers a filing with a
+     * `clientRef` from its send instant and the reference, so the same answer can be computed
+     * again after a crash (and a re-send of the same reference gets the same documentId).
+     */
+    reconcile(input: SubmissionInput, _ctx: PortalContext): Promise<SubmissionResult | null> {
+      if (!input.clientRef || !input.at) return Promise.resolve(null);
+      const seq = seqOfInstant(input.at) + refSlot(input.clientRef);
+      return Promise.resolve(submitDeclaration(input, { now: input.at, seq }));
     },
 
     /**

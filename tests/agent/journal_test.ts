@@ -1,0 +1,104 @@
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { exportJournal, Journal } from "../../src/agent/journal.ts";
+import { agentEnv, waitFor } from "../_helpers/agent_env.ts";
+
+const EIK = "121212121";
+
+Deno.test("[agent] retrying a filing 10 times with the same Idempotency-Key files once and answers the first answer", async () => {
+  const e = await agentEnv();
+  const batch = crypto.randomUUID();
+  const key = crypto.randomUUID();
+  const file = async () =>
+    e.call("dec731", await e.token({ typeId: "dec731", eik: EIK }), { eik: EIK, year: 2025 }, {
+      "x-svc-batch-id": batch,
+      "idempotency-key": key,
+    });
+  const first = file();
+  await waitFor(() => e.opened.length === 1);
+  await e.decide("confirm");
+  const answers = [await (await first).json()];
+  for (let i = 0; i < 9; i++) {
+    e.clock.advance(1500); // a later retry would otherwise get another documentId
+    answers.push(await (await file()).json());
+  }
+  ok(answers[0].success);
+  for (const a of answers) deepStrictEqual(a, answers[0]);
+  const rows = e.journal.list();
+  equal(rows.length, 1);
+  equal(rows[0]!.state, "answered");
+  equal(rows[0]!.documentId, answers[0].documentId);
+  // Another key files again.
+  const other = await (await e.call("dec731", await e.token({ typeId: "dec731", eik: EIK }), {
+    eik: EIK,
+    year: 2025,
+  }, {
+    "x-svc-batch-id": batch,
+    "idempotency-key": crypto.randomUUID(),
+  })).json();
+  ok(other.documentId !== answers[0].documentId);
+  equal(e.journal.list().length, 2);
+});
+
+Deno.test("[agent] without Idempotency-Key, the batch id plus the files' hash identify a filing", async () => {
+  const e = await agentEnv();
+  const batch = crypto.randomUUID();
+  const inline = {
+    files: [{
+      path: "a.xml",
+      contentBase64: new TextEncoder().encode("<etzemploy><eik>121212121</eik></etzemploy>")
+        .toBase64(),
+    }],
+  };
+  const send = async (b: string) =>
+    (await e.call("etz62", await e.token({ typeId: "etz62", eik: EIK }), {
+      eik: EIK,
+      _inlineDir: inline,
+    }, {
+      "x-svc-batch-id": b,
+    })).json();
+  const p = send(batch);
+  await waitFor(() => e.opened.length === 1);
+  await e.decide("confirm");
+  const a = await p;
+  e.clock.advance(2000);
+  deepStrictEqual(await send(batch), a);
+  equal(e.journal.list().length, 1);
+});
+
+Deno.test("Journal keeps no file content, and exports CSV and JSON", () => {
+  const j = new Journal(":memory:");
+  const now = new Date("2026-11-01T08:00:00Z");
+  j.begin({
+    id: "f1",
+    idempotencyKey: "k1",
+    typeId: "vat",
+    kind: "vat",
+    eik: EIK,
+    period: "2026-09",
+    batchId: null,
+    filesSha256: "ab".repeat(32),
+    files: [{ name: "DEKLAR.TXT", kind: "deklar", numRecords: 1 }],
+    senderId: "ivan",
+    mode: "test",
+    integrator: "default",
+    request: { eik: EIK, year: 2026, month: 9 },
+  }, now);
+  j.markSent("f1", now);
+  j.answer("f1", {
+    success: true,
+    documentId: "123",
+    incomeNumber: "30E1",
+    submissionDate: now.toISOString(),
+    errorMessage: null,
+    nativeErrors: [],
+  }, now);
+  const csv = exportJournal(j.list(), "csv");
+  ok(csv.startsWith("id,createdAt,typeId,eik,period"));
+  ok(csv.includes("f1,2026-11-01T08:00:00.000Z,vat,121212121,2026-09,,answered,true,123,30E1"));
+  const json = JSON.parse(exportJournal(j.list(), "json"));
+  equal(json[0].state, "answered");
+  equal(JSON.stringify(json).includes("contentBase64"), false);
+  // A pending row of a crashed run is reported failed, and reopened by a retry.
+  j.begin({ ...json[0], id: "f2", idempotencyKey: "k2" }, now);
+  equal(j.inState("pending").length, 1);
+});

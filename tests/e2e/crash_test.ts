@@ -1,0 +1,149 @@
+/**
+ * Crash safety of the submission journal: the agent is SIGKILLed at each step of a filing
+ * (before send, after send before the answer is journaled, after the answer) across 100
+ * filings against the test portal. After restart the journal holds every filing exactly once,
+ * none was filed twice, and reconciliation fills in the answers lost in the crash.
+ */
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { validEik } from "../_helpers/company_tree.ts";
+import {
+  createKeyCli,
+  decideNext,
+  issueToken,
+  type Proc,
+  startAgent,
+  startTokenService,
+} from "../_helpers/e2e.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+const POINTS = ["before_send", "after_send", "after_answer"] as const;
+const PER_POINT = 10;
+const TOTAL = 100;
+
+interface Filing {
+  eik: string;
+  key: string;
+}
+
+async function file(agent: Proc, tsUrl: string, apiKey: string, f: Filing, batch: string) {
+  const token = await issueToken(tsUrl, apiKey, { typeId: "dec731", eik: f.eik });
+  const res = await fetch(`${agent.url}/api/v1/operations/dec731`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "x-svc-batch-id": batch,
+      "idempotency-key": f.key,
+    },
+    body: JSON.stringify({ eik: f.eik, year: 2025 }),
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+Deno.test({
+  name:
+    "[e2e] SIGKILL at each step of 100 filings: every filing journaled once, none filed twice, answers reconciled",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "svc-crash-" });
+    const ts = await startTokenService(`${dir}/ts`);
+    const apiKey = await createKeyCli(`${dir}/ts`, "test");
+    const filings: Filing[] = Array.from({ length: TOTAL }, (_, i) => ({
+      eik: validEik(40_000_000 + i * 7),
+      key: crypto.randomUUID(),
+    }));
+    const logs: Record<string, unknown>[][] = [];
+    try {
+      // Three crashing runs, 10 filings held at one point each, then SIGKILL.
+      for (const [p, point] of POINTS.entries()) {
+        const agent = await startAgent(`${dir}/agent`, ts.url, { SVC_TEST_HOLD_AT: point });
+        logs.push(agent.logs);
+        const batch = crypto.randomUUID();
+        const group = filings.slice(p * PER_POINT, (p + 1) * PER_POINT);
+        const calls = group.map((f) => file(agent, ts.url, apiKey, f, batch).catch(() => null));
+        await decideNext(agent, "confirm");
+        for (let i = 0; i < PER_POINT; i++) await agent.waitLog("journal hold", 20_000);
+        agent.child.kill("SIGKILL");
+        await agent.child.status;
+        await Promise.all(calls);
+      }
+      // A normal run: reconcile, retry the crashed filings with the same keys, file the rest,
+      // and retry a few of those too.
+      const agent = await startAgent(`${dir}/agent`, ts.url);
+      logs.push(agent.logs);
+      await new Promise((r) => setTimeout(r, 100));
+      // Each start reconciles what the run before it left behind.
+      const rec = logs.flat().filter((l) => l.msg === "journal reconciled");
+      const sum = (k: string) => rec.reduce((n, l) => n + Number(l[k]), 0);
+      deepStrictEqual([sum("notSent"), sum("reconciled"), sum("unknown")], [
+        PER_POINT,
+        PER_POINT,
+        0,
+      ]);
+      const batch = crypto.randomUUID();
+      const first = file(agent, ts.url, apiKey, filings[0]!, batch);
+      await decideNext(agent, "confirm");
+      const answers = [await first];
+      for (const f of filings.slice(1)) answers.push(await file(agent, ts.url, apiKey, f, batch));
+      for (const f of filings.slice(40, 50)) {
+        answers.push(await file(agent, ts.url, apiKey, f, batch));
+      }
+      for (const a of answers) {
+        equal(a.status, 200, JSON.stringify(a.json));
+        equal(a.json.success, true);
+      }
+      // Reconciled answers are real: the result operation knows their documentIds.
+      for (const f of filings.slice(PER_POINT, 2 * PER_POINT)) {
+        const a = answers[filings.indexOf(f)]!;
+        const token = await issueToken(ts.url, apiKey, { typeId: "dec731_result", eik: f.eik });
+        const r = await fetch(`${agent.url}/api/v1/operations/dec731_result`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            "x-svc-batch-id": batch,
+          },
+          body: JSON.stringify({ eik: f.eik, documentId: a.json.documentId }),
+        });
+        equal((await r.json()).status, "ok");
+      }
+      await agent.stop();
+
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          MAIN,
+          "journal",
+          "export",
+          "--format",
+          "json",
+          "--data-dir",
+          `${dir}/agent`,
+        ],
+      }).output();
+      const rows = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+        id: string;
+        idempotencyKey: string;
+        state: string;
+        success: boolean;
+      }[];
+      equal(rows.length, TOTAL, "every filing exactly once");
+      equal(new Set(rows.map((r) => r.idempotencyKey)).size, TOTAL);
+      ok(rows.every((r) => r.state === "answered" && r.success === true));
+      // None filed twice: one portal submission per filing over all runs.
+      const submits = new Map<string, number>();
+      for (const l of logs.flat()) {
+        if (l.msg === "portal submit") {
+          submits.set(String(l.filingId), (submits.get(String(l.filingId)) ?? 0) + 1);
+        }
+      }
+      equal(submits.size, TOTAL);
+      ok([...submits.values()].every((n) => n === 1), JSON.stringify([...submits.values()]));
+    } finally {
+      await ts.stop();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
