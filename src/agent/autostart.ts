@@ -6,7 +6,7 @@
  * only the Linux branch was run for real here (docs/running.md § Autostart).
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import type { CommandRunner } from "../signing/os/command_runner.ts";
 
 /** LaunchAgent label, Run value name and .desktop base name. */
@@ -55,7 +55,7 @@ export function agentCommand(
   mainModule: string,
   extra: readonly string[] = [],
 ): string[] {
-  const exe = basename(execPath).toLowerCase();
+  const exe = (execPath.split(/[\\/]/).pop() ?? "").toLowerCase();
   if (exe !== "deno" && exe !== "deno.exe") return [execPath, "agent", ...extra];
   const main = mainModule.startsWith("file:") ? fromFileUrl(mainModule) : mainModule;
   return [execPath, "run", "-A", main, "agent", ...extra];

@@ -9,7 +9,7 @@
 import { AppError, isAppError } from "../contract/errors.ts";
 import type { OperationSpec } from "../contract/operations.ts";
 import type { BatchResult } from "../contract/types.ts";
-import type { PortalContext, SenderRef, SubmissionInput } from "../portal/adapter.ts";
+import type { PortalContext, SubmissionInput } from "../portal/adapter.ts";
 import type { SubmissionResult } from "../contract/types.ts";
 import type { OperationClaims } from "./auth.ts";
 import type { ConfirmSubject } from "./confirm/manager.ts";
@@ -39,15 +39,15 @@ export async function runBatch(
   submit: (input: SubmissionInput, ctx: PortalContext) => Promise<SubmissionResult>,
   confirm: (
     s: Pick<ConfirmSubject, "summary" | "eiks" | "period" | "files" | "documents">,
-  ) => Promise<SenderRef>,
+  ) => Promise<PortalContext>,
 ): Promise<BatchResult> {
   const listed = new Set(claims.eiks ?? []);
   const groups = [...scan.groups.entries()].sort(([a], [b]) => a.localeCompare(b));
   const chosen = groups.filter(([eik]) => listed.has(eik));
   const items: Item[] = [];
-  let sender: SenderRef | null = null;
+  let ctx: PortalContext = { sender: null };
   if (chosen.length > 0) {
-    sender = await confirm({
+    ctx = await confirm({
       summary: `${op.summary} (${chosen.length})`,
       eiks: chosen.map(([e]) => e),
       period: typeof body.year === "number" && typeof body.month === "number"
@@ -95,9 +95,7 @@ export async function runBatch(
     try {
       const request: Record<string, unknown> = { eik };
       for (const k of ["year", "month", "fund"]) if (body[k] !== undefined) request[k] = body[k];
-      const result = await submit({ kind: op.kind!, eik, request, files: g.files }, {
-        sender,
-      });
+      const result = await submit({ kind: op.kind!, eik, request, files: g.files }, ctx);
       items.push({
         eik,
         files: g.names,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError } from "../contract/errors.ts";
+import { AppError, isAppError } from "../contract/errors.ts";
 import type { OperationSpec } from "../contract/operations.ts";
 import type { PortalAdapter, PortalContext } from "../portal/adapter.ts";
 import type { AgentDeps } from "./app.ts";
@@ -20,6 +20,7 @@ import { validationError } from "./errors_wire.ts";
 import type { LocalSource, SubmissionFiles } from "./local_ops.ts";
 import { markNoData } from "./no_data.ts";
 import { checkRequestedSender, sendersFor } from "./senders.ts";
+import { liveContext, needsPin, parseKeystoreRef } from "./sender_keys.ts";
 import { runBatch } from "./batch.ts";
 import { fileSubmission } from "./filing.ts";
 
@@ -104,6 +105,20 @@ export async function runOperation(
   op: OperationSpec,
   deps: PipelineDeps,
 ): Promise<Record<string, unknown>> {
+  const cleanups: (() => void)[] = [];
+  try {
+    return await runOperationInner(c, op, deps, cleanups);
+  } finally {
+    for (const close of cleanups) close();
+  }
+}
+
+async function runOperationInner(
+  c: Context,
+  op: OperationSpec,
+  deps: PipelineDeps,
+  cleanups: (() => void)[],
+): Promise<Record<string, unknown>> {
   const claims = await verifyOperationToken(
     deps.verifier,
     c.req.header("authorization"),
@@ -156,7 +171,7 @@ export async function runOperation(
             idempotencyKey: idem,
             period: periodOf(body),
           }),
-        (subject) => confirmSender(c, deps, claims, batchId, subject, op),
+        (subject) => confirmSender(c, deps, claims, batchId, subject, op, cleanups),
       ),
     );
   }
@@ -193,8 +208,7 @@ export async function runOperation(
       files: files?.names ?? [],
       documents: files ? files.files.length : null,
     };
-    const sender = await confirmSender(c, deps, claims, batchId, subject, op);
-    ctx = { sender };
+    ctx = await confirmSender(c, deps, claims, batchId, subject, op, cleanups);
   }
 
   switch (op.family) {
@@ -232,8 +246,11 @@ function pickPortal(deps: AgentDeps, mode: "test" | "live"): PortalAdapter {
 }
 
 /**
- * Resolve the sender through the confirmation state machine.
- * @returns the chosen sender reference
+ * Resolve the sender through the confirmation state machine and build the portal context: in
+ * live mode the sender's key store is opened with the PIN typed on the page, and a wrong PIN
+ * refuses the rest of the batch at once (no second attempt, no token lock-out).
+ * @param cleanups receives the key store's close function
+ * @returns the portal context (sender, certificate, CMS signer)
  */
 async function confirmSender(
   c: Context,
@@ -242,11 +259,12 @@ async function confirmSender(
   batchId: string | null,
   what: Pick<ConfirmSubject, "summary" | "eiks" | "period" | "files" | "documents">,
   op: OperationSpec,
-) {
+  cleanups: (() => void)[],
+): Promise<PortalContext> {
   const usable = sendersFor(deps.senders, claims.mode);
   const requested = c.req.header("x-svc-sender-id") ?? null;
   checkRequestedSender(deps.senders, usable, requested);
-  const chosen = await deps.confirmations.confirm({
+  const subject = {
     ...what,
     batchId,
     senderId: requested,
@@ -255,7 +273,23 @@ async function confirmSender(
     integratorName: claims.intgName ?? claims.intg ?? "Unknown integrator",
     origin: claims.origin ?? null,
     mode: claims.mode,
-  }, usable.map((s) => ({ id: s.id, displayName: s.displayName })));
-  const s = usable.find((x) => x.id === chosen)!;
-  return { id: s.id, displayName: s.displayName };
+  };
+  const refs = new Map(usable.map((s) => [s.id, claims.mode === "live" ? parseKeystoreRef(s.keystore) : null]));
+  const chosen = await deps.confirmations.confirm(
+    subject,
+    usable.map((s) => ({ id: s.id, displayName: s.displayName, needsPin: needsPin(refs.get(s.id) ?? null) })),
+  );
+  const s = usable.find((x) => x.id === chosen.senderId)!;
+  const sender = { id: s.id, displayName: s.displayName };
+  if (claims.mode === "test") return { sender };
+  const refuseOnPin = (e: unknown) => {
+    if (isAppError(e) && (e.code === "PIN_INCORRECT" || e.code === "PIN_LOCKED")) {
+      deps.confirmations.refuse(subject);
+    }
+    throw e;
+  };
+  const live = await liveContext(sender, refs.get(s.id) ?? null, chosen.pin).catch(refuseOnPin);
+  cleanups.push(live.close);
+  const sign = live.ctx.sign!;
+  return { ...live.ctx, sign: (bytes) => sign(bytes).catch(refuseOnPin) };
 }

@@ -40,6 +40,15 @@ export interface ConfirmSubject {
 export interface SenderChoice {
   readonly id: string;
   readonly displayName: string;
+  /** The sender's key store needs a PIN (live filing): the page asks for it. */
+  readonly needsPin?: boolean;
+}
+
+/** The user's answer: the sender, and the PIN typed on the page (kept in memory only, for the
+ * batch's 10 minutes, never written or logged). */
+export interface Confirmed {
+  readonly senderId: string;
+  readonly pin: string | null;
 }
 
 /** One dialog, possibly shared by several requests of a batch. */
@@ -53,15 +62,15 @@ export interface Dialog {
   readonly preselected: string | null;
   state: "pending" | "confirmed" | "declined" | "timedout";
   nonceUsed: boolean;
-  readonly done: Promise<string>;
-  resolve(senderId: string): void;
+  readonly done: Promise<Confirmed>;
+  resolve(c: Confirmed): void;
   reject(e: AppError): void;
 }
 
 interface BatchState {
   state: "pending" | "confirmed" | "refused";
   until: number;
-  senderId: string | null;
+  confirmed: Confirmed | null;
   dialog: Dialog | null;
 }
 
@@ -112,16 +121,14 @@ export class ConfirmationManager {
    * @throws AppError SENDER_NOT_CHOSEN (declined, timed out, or the batch was refused),
    *   CONFIRMATION_BUSY (too many pending dialogs)
    */
-  confirm(subject: ConfirmSubject, senders: readonly SenderChoice[]): Promise<string> {
+  confirm(subject: ConfirmSubject, senders: readonly SenderChoice[]): Promise<Confirmed> {
     const now = this.#deps.clock.now();
     this.#sweep(now);
-    const key = subject.batchId === null
-      ? null
-      : `${subject.mode}|${subject.integratorId}|${subject.origin ?? ""}|${subject.batchId}`;
+    const key = batchKey(subject);
     const batch = key === null ? undefined : this.#batches.get(key);
     if (batch && batch.until > now) {
       if (batch.state === "confirmed") {
-        if (subject.senderId !== null && subject.senderId !== batch.senderId) {
+        if (subject.senderId !== null && subject.senderId !== batch.confirmed!.senderId) {
           return Promise.reject(
             new AppError(
               "SENDER_NOT_CHOSEN",
@@ -129,7 +136,7 @@ export class ConfirmationManager {
             ),
           );
         }
-        return Promise.resolve(batch.senderId!);
+        return Promise.resolve(batch.confirmed!);
       }
       if (batch.state === "refused") return Promise.reject(this.#refusal());
       const d = batch.dialog;
@@ -153,16 +160,16 @@ export class ConfirmationManager {
       const state: BatchState = {
         state: "pending",
         until: dialog.expiresAt,
-        senderId: null,
+        confirmed: null,
         dialog,
       };
       this.#batches.set(key, state);
-      dialog.done.then((senderId) => {
+      dialog.done.then((confirmed) => {
         const t = this.#deps.clock.now();
         this.#batches.set(key, {
           state: "confirmed",
           until: t + BATCH_TTL_MS,
-          senderId,
+          confirmed,
           dialog: null,
         });
       }, () => {
@@ -170,7 +177,7 @@ export class ConfirmationManager {
         this.#batches.set(key, {
           state: "refused",
           until: t + BATCH_TTL_MS,
-          senderId: null,
+          confirmed: null,
           dialog: null,
         });
       });
@@ -194,6 +201,7 @@ export class ConfirmationManager {
    * @param nonce the page's one-time nonce
    * @param decision confirm or decline
    * @param senderId the chosen sender (confirm)
+   * @param pin the PIN typed on the page, when the sender's key store needs one
    * @throws AppError CONFIRMATION_NOT_FOUND, CONFIRMATION_NONCE_INVALID, SENDER_NOT_FOUND
    */
   decide(
@@ -201,6 +209,7 @@ export class ConfirmationManager {
     nonce: string,
     decision: "confirm" | "decline",
     senderId: string | null,
+    pin: string | null = null,
   ): void {
     const d = this.get(id);
     if (!d || d.state !== "pending") {
@@ -222,9 +231,29 @@ export class ConfirmationManager {
     if (!chosen || !d.senders.some((s) => s.id === chosen)) {
       throw new AppError("SENDER_NOT_FOUND", "Choose one of the listed senders");
     }
+    const choice = d.senders.find((s) => s.id === chosen)!;
+    if (choice.needsPin && !pin) {
+      throw new AppError("VALIDATION_FAILED", "Enter the PIN of the sender's signature", { field: "pin" });
+    }
     d.nonceUsed = true;
     d.state = "confirmed";
-    d.resolve(chosen);
+    d.resolve({ senderId: chosen, pin: choice.needsPin ? pin : null });
+  }
+
+  /**
+   * Refuse a confirmed batch (e.g. after a wrong PIN): its PIN is forgotten and later requests
+   * of the batch get SENDER_NOT_CHOSEN until the 10 minutes pass.
+   * @param subject identifies the batch (mode, integrator, origin, batch id)
+   */
+  refuse(subject: Pick<ConfirmSubject, "batchId" | "mode" | "integratorId" | "origin">): void {
+    const key = batchKey(subject);
+    if (key === null) return;
+    this.#batches.set(key, {
+      state: "refused",
+      until: this.#deps.clock.now() + BATCH_TTL_MS,
+      confirmed: null,
+      dialog: null,
+    });
   }
 
   #refusal(): AppError {
@@ -236,9 +265,9 @@ export class ConfirmationManager {
 
   #open(subject: ConfirmSubject, senders: readonly SenderChoice[], now: number): Dialog {
     const timeout = this.#deps.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
-    let resolve!: (s: string) => void;
+    let resolve!: (c: Confirmed) => void;
     let reject!: (e: AppError) => void;
-    const done = new Promise<string>((res, rej) => {
+    const done = new Promise<Confirmed>((res, rej) => {
       resolve = res;
       reject = rej;
     });
@@ -282,6 +311,12 @@ export class ConfirmationManager {
       if (d.state !== "pending" && d.expiresAt + BATCH_TTL_MS <= now) this.#dialogs.delete(id);
     }
   }
+}
+
+function batchKey(
+  s: Pick<ConfirmSubject, "batchId" | "mode" | "integratorId" | "origin">,
+): string | null {
+  return s.batchId === null ? null : `${s.mode}|${s.integratorId}|${s.origin ?? ""}|${s.batchId}`;
 }
 
 function timingSafeEqual(a: string, b: string): boolean {

@@ -114,6 +114,11 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
         } required> ${s.displayName}</label>`
       )}
       </fieldset>
+  ${d.senders.some((s) => s.needsPin)
+    ? html`<p><label>PIN на подписа <span class="en">/ Signature PIN</span>
+    <input type="password" name="pin" id="pin" autocomplete="off" maxlength="64"></label>
+    <br><span class="en">The PIN stays in this agent's memory for this batch only; it is never stored or sent to the web page.</span></p>`
+    : ""}
       <div class="actions">
         <button class="ok" type="submit" name="decision" value="confirm" id="confirm">Потвърди <span class="en">/ Confirm</span></button>
         <button type="submit" name="decision" value="decline" id="decline" formnovalidate>Откажи <span class="en">/ Decline</span></button>

@@ -79,6 +79,7 @@ export function confirmRoutes(
       String(form.nonce ?? ""),
       decision,
       form.senderId ? String(form.senderId) : null,
+      form.pin ? String(form.pin) : null,
     );
     deps.log("info", "confirmation decided", { decision });
     const n = cspNonce();
