@@ -27,6 +27,7 @@ import { createLocalOps } from "./src/agent/local/ops.ts";
 import { createNativePickers } from "./src/agent/pickers_native.ts";
 import { allowListPolicy } from "./src/agent/cors.ts";
 import { exportJournal, Journal } from "./src/agent/journal.ts";
+import { runSendersCli } from "./src/agent/senders_cli.ts";
 import { type HoldPoint, reconcileJournal } from "./src/agent/filing.ts";
 import { createTestPortal } from "./src/portal/test/adapter.ts";
 import { createTokenApp } from "./src/token/app.ts";
@@ -43,6 +44,7 @@ Usage:
   main.ts agent [--port N] [--token-service URL] [--data-dir DIR]
   main.ts token-service [--port N] [--data-dir DIR] [--min-agent-version X.Y.Z]
   main.ts keys create --mode test|live [--eik EIK]... [--integrator ID] [--label TEXT]
+  main.ts senders add|list|test|remove …   (run "senders" alone for details)
   main.ts journal list|export [--format csv|json] [--out FILE]
   main.ts openapi [--service agent|token]
   main.ts --version
@@ -190,8 +192,29 @@ function shutdownOnSignal(server: Deno.HttpServer, log: Logger, close: () => voi
   }
 }
 
+async function readLine(): Promise<string> {
+  const reader = Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  reader.releaseLock();
+  return text.split(/\r?\n/)[0] ?? "";
+}
+
 async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
+  if (cmd === "senders") {
+    const code = await runSendersCli(rest, {
+      dataDir: env().SVC_DATA_DIR ?? dataDirDefault(),
+      readPin: readLine,
+      out: (l) => console.log(l),
+      now: () => new Date(systemClock.now()),
+    });
+    Deno.exit(code);
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

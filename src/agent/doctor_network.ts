@@ -109,12 +109,20 @@ function jwkProblem(k: Record<string, unknown>, i: number): string | null {
  * @throws never
  */
 export async function checkTokenService(d: Deps): Promise<DoctorCheck[]> {
-  const url = new URL("/.well-known/jwks.json", d.tokenServiceUrl);
   const title = "Token service and JWKS";
   const env = "SVC_TOKEN_SERVICE_URL or --token-service";
   const clockTitle = "Clock (against the token service)";
-  const noClock = (why: string) =>
-    check("clock", "warn", clockTitle, `Not measured: ${why}`, "Fix the token service check first");
+  const noClock = (why: string, fix = "Fix the token service check first") =>
+    check("clock", "warn", clockTitle, `Not measured: ${why}`, fix);
+  let url: URL;
+  try {
+    url = new URL("/.well-known/jwks.json", d.tokenServiceUrl);
+  } catch {
+    return [
+      check("token-service", false, title, "The token service URL is not a URL", `Set ${env}`),
+      noClock("no token service URL"),
+    ];
+  }
   let res: Response, t0: number, t1: number;
   try {
     t0 = d.now();
@@ -126,7 +134,7 @@ export async function checkTokenService(d: Deps): Promise<DoctorCheck[]> {
         "token-service",
         false,
         title,
-        `Cannot reach ${shown(url)}: ${msg(e)}`,
+        `Cannot reach ${shown(url)}: ${msg(e).replaceAll(url.href, shown(url))}`,
         `Check ${env} (now ${shown(url)}), the network, a proxy or firewall; ` +
           "open that URL in a browser on this PC",
       ),
@@ -160,7 +168,10 @@ export async function checkTokenService(d: Deps): Promise<DoctorCheck[]> {
       title,
       `${shown(url)}: ${keys.length} Ed25519 key(s), kid ${keys.map((k) => k.kid).join(", ")}`,
     );
-  if (Number.isNaN(date)) return [svc, noClock("the answer has no Date header")];
+  if (Number.isNaN(date)) {
+    const fix = "Compare this PC's clock with an accurate clock by hand; enable automatic time";
+    return [svc, noClock("the answer has no Date header", fix)];
+  }
   // Date has 1 s resolution: the server's time lies in [date, date + 1000).
   const skew = (t0 + t1) / 2 - (date + 500);
   const s = Math.abs(skew) / 1000;

@@ -1,9 +1,10 @@
 /**
  * Sender checks of `agent doctor`: each sender's key store reference in agent.json is opened
- * the way the agent would, without a PIN — a PKCS#12 file is read (its certificate checked when
- * it is not encrypted), a PKCS#11 module is loaded and its token's certificates listed, a
- * certificate file (`certificateFile`) is read — and the certificate checked with
- * checkCertificate. Only the subject CN is shown, never the personal id.
+ * the way the agent would, without a PIN — a PKCS#12 `file` is read (its certificate checked
+ * when it is not encrypted), a PKCS#11 `module` is loaded and its token's certificates listed
+ * (`tokenLabel`, `certId` as in sender_keys.ts), an optional `certificateFile` (PEM/DER) is
+ * read — and the certificate checked with checkCertificate. Only the subject CN is shown,
+ * never the personal id.
  * @module
  */
 import type { SenderConfig } from "./senders.ts";
@@ -29,7 +30,26 @@ const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const cn = (dn: string) => /(?:^|,\s*)CN=([^,]+)/.exec(dn)?.[1] ?? "(no CN)";
 
 /** Certificate checks → one verdict; validity or key usage failing fails, QES doubts warn. */
-function certVerdict(id: string, title: string, certs: CertificateInfo[], d: Deps): DoctorCheck {
+function certVerdict(
+  id: string,
+  title: string,
+  all: CertificateInfo[],
+  d: Deps,
+  certId?: string,
+): DoctorCheck {
+  // Same selection rule as the signer (sender_keys.ts pickCertificate): id equal or contained.
+  const certs = certId
+    ? all.filter((c) => c.id === certId || c.id.toLowerCase().includes(certId.toLowerCase()))
+    : all;
+  if (certId && certs.length === 0 && all.length > 0) {
+    return check(
+      id,
+      false,
+      title,
+      `No certificate matches certId ${certId}`,
+      `Set keystore.certId to one of: ${all.map((c) => c.id).join(", ")}`,
+    );
+  }
   if (certs.length === 0) {
     return check(
       id,
@@ -63,14 +83,14 @@ function pkcs11Fix(e: unknown, d: Deps, found: ModuleCandidate[]): string {
     : "";
   if (e instanceof AppError && e.code === "PKCS11_MODULE_MISSING") {
     return "Middleware missing: install your QES provider's card/token software (64-bit) or " +
-      `correct keystore.modulePath in agent.json.${list}`;
+      `correct keystore.module in agent.json.${list}`;
   }
   if (e instanceof AppError && e.code === "PKCS11_MODULE_WRONG_ARCH") {
     return `Wrong CPU architecture: install the middleware build for ${d.arch}` +
       (d.os === "darwin" ? " (Apple Silicon: the arm64 or universal build)" : "") +
       (d.os === "windows" ? " (the 64-bit DLL in System32, not SysWOW64)" : "") + `.${list}`;
   }
-  return `Insert the card or token, reinstall the middleware, or check keystore.modulePath.${list}`;
+  return `Insert the card or token, reinstall the middleware, or check keystore.module.${list}`;
 }
 
 /**
@@ -124,7 +144,7 @@ export async function checkSender(
       }
       const store = openPkcs12KeyStore(await Deno.readFile(file), { name: file });
       try {
-        return certVerdict(id, title, await store.listCertificates(), d);
+        return certVerdict(id, title, await store.listCertificates(), d, str("certId"));
       } catch (e) {
         if (e instanceof AppError && e.code === "PIN_INCORRECT") {
           return check(
@@ -140,19 +160,19 @@ export async function checkSender(
       }
     }
     if (ks.type === "pkcs11") {
-      const module = str("modulePath", "module");
+      const module = str("module", "modulePath");
       if (!module) {
         return check(
           id,
           false,
           title,
-          "keystore.modulePath is missing",
-          "Set keystore.modulePath to the middleware's PKCS#11 library in agent.json",
+          "keystore.module is missing",
+          "Set keystore.module to the middleware's PKCS#11 library in agent.json",
         );
       }
       const store = await d.openPkcs11(module, str("tokenLabel"));
       try {
-        return certVerdict(id, title, await store.listCertificates(), d);
+        return certVerdict(id, title, await store.listCertificates(), d, str("certId"));
       } finally {
         await store.close();
       }
@@ -175,12 +195,13 @@ export async function checkSender(
       "Use type pkcs12, pkcs11, windows or macos (docs/signing.md)",
     );
   } catch (e) {
-    const notFound = e instanceof Deno.errors.NotFound;
     const fix = ks.type === "pkcs11"
       ? pkcs11Fix(e, d, found)
-      : notFound
+      : e instanceof Deno.errors.NotFound
       ? "Put the file back or correct its path in agent.json"
-      : "Check the file's permissions, or export the certificate again";
+      : e instanceof Deno.errors.PermissionDenied
+      ? "Give this user read access to the file"
+      : "Export the certificate with its private key again as a .p12/.pfx file";
     return check(id, false, title, msg(e), fix);
   }
 }

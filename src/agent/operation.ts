@@ -274,10 +274,16 @@ async function confirmSender(
     origin: claims.origin ?? null,
     mode: claims.mode,
   };
-  const refs = new Map(usable.map((s) => [s.id, claims.mode === "live" ? parseKeystoreRef(s.keystore) : null]));
+  const refs = new Map(
+    usable.map((s) => [s.id, claims.mode === "live" ? parseKeystoreRef(s.keystore) : null]),
+  );
   const chosen = await deps.confirmations.confirm(
     subject,
-    usable.map((s) => ({ id: s.id, displayName: s.displayName, needsPin: needsPin(refs.get(s.id) ?? null) })),
+    usable.map((s) => ({
+      id: s.id,
+      displayName: s.displayName,
+      needsPin: needsPin(refs.get(s.id) ?? null),
+    })),
   );
   const s = usable.find((x) => x.id === chosen.senderId)!;
   const sender = { id: s.id, displayName: s.displayName };

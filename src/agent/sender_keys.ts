@@ -12,13 +12,13 @@ import { z } from "zod";
 import { AppError } from "../contract/errors.ts";
 import {
   type CertificateInfo,
+  denoCommandRunner,
   type KeyStore,
   keyStoreSigner,
   openMacKeychain,
   openPkcs11KeyStore,
   openPkcs12KeyStore,
   openWindowsCertStore,
-  denoCommandRunner,
   signDetached,
 } from "../signing/mod.ts";
 import type { PortalContext, SenderRef } from "../portal/adapter.ts";
@@ -32,8 +32,16 @@ export const KeystoreRef = z.discriminatedUnion("type", [
     tokenLabel: z.string().optional(),
     certId: z.string().optional(),
   }),
-  z.object({ type: z.literal("windows"), thumbprint: z.string().min(1), certId: z.string().optional() }),
-  z.object({ type: z.literal("macos"), label: z.string().optional(), certId: z.string().optional() }),
+  z.object({
+    type: z.literal("windows"),
+    thumbprint: z.string().min(1),
+    certId: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal("macos"),
+    label: z.string().optional(),
+    certId: z.string().optional(),
+  }),
 ]);
 /** Parsed key-store reference. */
 export type KeystoreRef = z.infer<typeof KeystoreRef>;
@@ -47,7 +55,9 @@ export type KeystoreRef = z.infer<typeof KeystoreRef>;
 export function parseKeystoreRef(raw: unknown): KeystoreRef | null {
   if (raw === undefined || raw === null) return null;
   const r = KeystoreRef.safeParse(raw);
-  if (!r.success) throw new AppError("KEYSTORE_UNAVAILABLE", "The sender's key store reference is invalid");
+  if (!r.success) {
+    throw new AppError("KEYSTORE_UNAVAILABLE", "The sender's key store reference is invalid");
+  }
   return r.data;
 }
 
@@ -69,7 +79,12 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
       try {
         data = await Deno.readFile(ref.file);
       } catch (e) {
-        throw new AppError("KEYSTORE_UNAVAILABLE", `Cannot read the PKCS#12 file ${ref.file}`, undefined, e);
+        throw new AppError(
+          "KEYSTORE_UNAVAILABLE",
+          `Cannot read the PKCS#12 file ${ref.file}`,
+          undefined,
+          e,
+        );
       }
       return openPkcs12KeyStore(data, { name: ref.file.split(/[\\/]/).pop() });
     }
@@ -90,14 +105,22 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
  * @returns the certificate
  * @throws AppError KEYSTORE_UNAVAILABLE when none or several match
  */
-export async function pickCertificate(store: KeyStore, ref: KeystoreRef, pin?: string): Promise<CertificateInfo> {
+export async function pickCertificate(
+  store: KeyStore,
+  ref: KeystoreRef,
+  pin?: string,
+): Promise<CertificateInfo> {
   const certs = await store.listCertificates(pin);
   const want = ref.certId ?? (ref.type === "windows" ? ref.thumbprint : undefined);
-  const found = want ? certs.filter((c) => c.id === want || c.id.toLowerCase().includes(want.toLowerCase())) : certs;
+  const found = want
+    ? certs.filter((c) => c.id === want || c.id.toLowerCase().includes(want.toLowerCase()))
+    : certs;
   if (found.length === 1) return found[0]!;
   throw new AppError(
     "KEYSTORE_UNAVAILABLE",
-    found.length === 0 ? "No signing certificate found in the sender's key store" : "Several certificates match; set certId",
+    found.length === 0
+      ? "No signing certificate found in the sender's key store"
+      : "Several certificates match; set certId",
     { certificates: certs.map((c) => ({ id: c.id, subject: c.subject })) },
   );
 }
@@ -116,7 +139,10 @@ export async function liveContext(
   pin: string | null,
 ): Promise<{ ctx: PortalContext; close: () => void }> {
   if (!ref) {
-    throw new AppError("NO_SENDER_CONFIGURED", `Sender "${sender.id}" has no certificate for live filing`);
+    throw new AppError(
+      "NO_SENDER_CONFIGURED",
+      `Sender "${sender.id}" has no certificate for live filing`,
+    );
   }
   const store = await openSenderKeyStore(ref);
   try {

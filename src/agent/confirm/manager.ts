@@ -233,7 +233,9 @@ export class ConfirmationManager {
     }
     const choice = d.senders.find((s) => s.id === chosen)!;
     if (choice.needsPin && !pin) {
-      throw new AppError("VALIDATION_FAILED", "Enter the PIN of the sender's signature", { field: "pin" });
+      throw new AppError("VALIDATION_FAILED", "Enter the PIN of the sender's signature", {
+        field: "pin",
+      });
     }
     d.nonceUsed = true;
     d.state = "confirmed";

@@ -1,0 +1,119 @@
+/**
+ * `senders add|list|test|remove` with real key stores: a PKCS#12 file made by openssl and a
+ * SoftHSM2 token (PKCS#11 through Deno.dlopen).
+ */
+import { equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { readAgentFile } from "../../src/agent/agent_file.ts";
+import { runSendersCli } from "../../src/agent/senders_cli.ts";
+import { runOk, writeTestPki } from "../_helpers/pki.ts";
+import { skipUnless } from "../_helpers/require_tool.ts";
+import { createSoftHsmToken, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
+
+const ignore = skipUnless(["openssl", "softhsm2-util", "pkcs11-tool"], "senders CLI tests");
+
+function cli(dataDir: string, pin = "") {
+  const lines: string[] = [];
+  return {
+    lines,
+    run: (args: string[]) =>
+      runSendersCli(args, {
+        dataDir,
+        readPin: () => Promise.resolve(pin),
+        out: (l) => lines.push(l),
+        now: () => new Date(),
+      }),
+  };
+}
+
+Deno.test({
+  name:
+    "senders add/list/test/remove with a PKCS#12 file; a wrong password fails; agent.json keeps only a reference",
+  ignore,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "svc-senders-" });
+    const pki = await writeTestPki(dir);
+    const p12 = join(dir, "ivan.p12");
+    await runOk("openssl", [
+      "pkcs12",
+      "-export",
+      "-in",
+      pki.rsa.certPem,
+      "-inkey",
+      pki.rsa.keyPem,
+      "-out",
+      p12,
+      "-passout",
+      "pass:s3cret",
+    ]);
+    const ok1 = cli(dir, "s3cret");
+    equal(
+      await ok1.run([
+        "add",
+        "--id",
+        "ivan",
+        "--name",
+        "Иван Петров",
+        "--pkcs12",
+        p12,
+        "--pin-stdin",
+      ]),
+      0,
+      ok1.lines.join("\n"),
+    );
+    match(ok1.lines.join("\n"), /\[ok\] qcStatements/);
+    const file = await readAgentFile(dir);
+    equal(file.senders[0]!.id, "ivan");
+    equal(file.senders[0]!.keystore!.type, "pkcs12");
+    ok(!JSON.stringify(file).includes("s3cret"), "the password is never stored");
+    const list = cli(dir);
+    equal(await list.run(["list"]), 0);
+    match(list.lines[0]!, /^ivan\tИван Петров\tactive\tpkcs12$/);
+    const t = cli(dir, "s3cret");
+    equal(await t.run(["test", "ivan", "--pin-stdin"]), 0, t.lines.join("\n"));
+    match(t.lines[0]!, /^OK: a \d+-byte CMS signature/);
+    const bad = cli(dir, "wrong");
+    equal(await bad.run(["test", "ivan", "--pin-stdin"]), 1);
+    match(bad.lines[0]!, /PIN_INCORRECT/);
+    ok(!bad.lines.join("").includes("wrong"), "the PIN is never printed");
+    const dup = cli(dir, "s3cret");
+    equal(await dup.run(["add", "--id", "ivan", "--name", "x", "--pkcs12", p12, "--pin-stdin"]), 1);
+    const rm = cli(dir);
+    equal(await rm.run(["remove", "ivan"]), 0);
+    equal((await readAgentFile(dir)).senders.length, 0);
+    await Deno.remove(dir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name:
+    "senders add --pkcs11 reads the certificate from a SoftHSM2 token and test signs with the PIN",
+  ignore,
+  sanitizeResources: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "svc-senders-hsm-" });
+    const pki = await writeTestPki(dir);
+    const token = await createSoftHsmToken(pki, dir);
+    const c = cli(dir, TOKEN_PIN);
+    const code = await c.run([
+      "add",
+      "--id",
+      "maria",
+      "--name",
+      "Мария (SoftHSM)",
+      "--pkcs11",
+      token.module,
+      "--slot",
+      "test",
+      "--cert-id",
+      "id=02",
+    ]);
+    equal(code, 0, c.lines.join("\n"));
+    const t = cli(dir, TOKEN_PIN);
+    equal(await t.run(["test", "maria", "--pin-stdin"]), 0, t.lines.join("\n"));
+    const w = cli(dir, "0000");
+    equal(await w.run(["test", "maria", "--pin-stdin"]), 1);
+    match(w.lines[0]!, /PIN_INCORRECT/);
+    await Deno.remove(dir, { recursive: true });
+  },
+});
