@@ -1,0 +1,201 @@
+/**
+ * The live portal: a {@link PortalAdapter} in mode "live" over the NRA public API. It files
+ * D1/D6 (`DEC_1_6`), ETZ art. 62 (`DEC_ETZ62`) and, unverified, high-fiscal-risk notifications
+ * (`DEC_HIGH_FISC_RISK`) signed with the sender's QES, and fetches their results; everything
+ * else is PORTAL_OPERATION_UNSUPPORTED. Refusals of a declaration by the NRA are results
+ * (success=false / status "error"); transport and credential failures are thrown AppErrors.
+ * Implements issue 5 §4 over nra-public-api.md §1–§9; described in docs/live-portal.md.
+ * @module
+ */
+import { AppError } from "../../contract/errors.ts";
+import type { SubmissionKind } from "../../contract/operations.ts";
+import type { SubmissionResult, SubmissionResultPayload } from "../../contract/types.ts";
+import { silentLogger } from "../../log.ts";
+import type { PortalAdapter, PortalContext, SubmissionInput } from "../adapter.ts";
+import { type CaFetch, caFetchFromFile } from "./ca_fetch.ts";
+import { assertLiveKind, unsupportedReport } from "./capabilities.ts";
+import { type Endpoint, postToPortal } from "./http.ts";
+import { certificateOf, identityOf } from "./identity.ts";
+import { classifyApiAnswer, type NraEnvelope } from "./nra_answer.ts";
+import { createTokenSource, type TokenSource } from "./oauth.ts";
+import { notAnNraDocumentId, resultPayloadOf, resultRefusalOf } from "./result_payload.ts";
+import {
+  type LiveEndpoints,
+  liveEndpoints,
+  type LivePortalDeps,
+  type LivePortalSettings,
+} from "./settings.ts";
+import { buildSubmitBody } from "./submit_body.ts";
+import { acceptedSubmission, refusedSubmission } from "./submission_answer.ts";
+
+/** The live portal: a PortalAdapter plus its endpoints and a closer for its HTTP client. */
+export interface LivePortal extends PortalAdapter {
+  readonly mode: "live";
+  /** The URLs it calls (no secrets). */
+  readonly endpoints: LiveEndpoints;
+  /** Release the HTTP client made for `settings.caFile` (idempotent). */
+  close(): Promise<void>;
+}
+
+type Outcome =
+  | { kind: "ok"; body: Record<string, unknown>; text: string }
+  | { kind: "refused"; envelope: NraEnvelope; text: string };
+
+/**
+ * Create the live portal.
+ *
+ * Implements issue 5 §4; nra-public-api.md §1 (endpoints), §2 (OAuth2 client credentials with
+ * a token cached until `expires_in − 60 s` and renewed once on a 401/MALFORMED_TOKEN, or a
+ * pre-issued JWT), §3 (submit body), §4 (result), §5 (signatures), §7 (errors), §9 (coverage).
+ * @param settings agent.json `portal` (baseUrl, environment, tokenUrl, clientId, clientSecret,
+ *   accessToken, timeoutSeconds, caFile)
+ * @param deps `fetch` (default: global fetch, or one trusting `settings.caFile`), `clock`, `log`
+ * @returns a PortalAdapter with mode "live"
+ * @throws nothing (missing credentials surface per call as PORTAL_NOT_CONFIGURED; the methods
+ *   throw as documented on them)
+ * @example
+ * ```ts
+ * const portal = createLivePortal(file.portal, { clock: systemClock, log });
+ * await portal.submit(input, { sender, sign, certificate });
+ * ```
+ */
+export function createLivePortal(settings: LivePortalSettings, deps: LivePortalDeps): LivePortal {
+  const endpoints = liveEndpoints(settings);
+  const log = deps.log ?? silentLogger;
+  const timeoutMs = settings.timeoutSeconds * 1000;
+  let ca: Promise<CaFetch> | null = null;
+  const getFetch = async (): Promise<typeof fetch> => {
+    if (deps.fetch) return deps.fetch;
+    if (!settings.caFile) return fetch;
+    ca ??= caFetchFromFile(settings.caFile).catch((e) => {
+      ca = null;
+      throw e;
+    });
+    return (await ca).fetch;
+  };
+  let tokens: TokenSource | null = null;
+  const tokenSource = () =>
+    tokens ??= createTokenSource(settings, endpoints, { getFetch, clock: deps.clock, log });
+
+  async function callApi(
+    endpoint: Endpoint,
+    url: string,
+    body: unknown,
+    eik: string,
+    signal?: AbortSignal,
+  ): Promise<Outcome> {
+    const src = tokenSource();
+    const payload = JSON.stringify(body);
+    for (let attempt = 1;; attempt++) {
+      const token = await src.bearer(signal);
+      const answer = await postToPortal(await getFetch(), {
+        endpoint,
+        url,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          Accept: "application/json",
+        },
+        body: payload,
+        timeoutMs,
+        signal,
+      });
+      const verdict = classifyApiAnswer(answer, endpoint, eik);
+      if (verdict.kind !== "auth") return { ...verdict, text: answer.text };
+      if (src.renewable && attempt === 1) {
+        log("info", "portal refused the token; renewing it once", {
+          endpoint,
+          httpStatus: verdict.httpStatus,
+          errorCode: verdict.errorCode,
+        });
+        src.invalidate();
+        continue;
+      }
+      throw new AppError(
+        "PORTAL_AUTH_FAILED",
+        src.renewable
+          ? "The NRA portal refused a newly issued token: check the API client's access"
+          : "The NRA portal refused the pre-issued access token (portal.accessToken)",
+        { endpoint, httpStatus: verdict.httpStatus, errorCode: verdict.errorCode },
+      );
+    }
+  }
+
+  let ownCaClosed = false;
+  return {
+    mode: "live",
+    endpoints,
+
+    /**
+     * File one declaration: sign each file, send the body, map the answer.
+     * @throws AppError PORTAL_OPERATION_UNSUPPORTED (vat, dec731, dec736, etz123, odit),
+     *   SIGNING_FAILED (no certificate or signer; signing failure), CERTIFICATE_INVALID,
+     *   PORTAL_NOT_CONFIGURED, PORTAL_AUTH_FAILED, PORTAL_UNREACHABLE, PORTAL_TIMEOUT,
+     *   PORTAL_SERVER_ERROR, PORTAL_BAD_RESPONSE, PORTAL_REJECTED, CERTIFICATE_NOT_RECOGNISED,
+     *   NO_POWER_OF_ATTORNEY, DOCUMENT_SIGNATURE_MISMATCH, the signer's PIN/key-store codes
+     */
+    async submit(input: SubmissionInput, ctx: PortalContext): Promise<SubmissionResult> {
+      assertLiveKind(input.kind, "submit");
+      const certificate = certificateOf(ctx, true);
+      const identity = identityOf(input.eik, certificate);
+      // Credentials first: no PIN is asked for when the API client itself is refused.
+      await tokenSource().bearer(ctx.signal);
+      const body = await buildSubmitBody(input.kind, input, identity, ctx.sign!);
+      const out = await callApi("submit", endpoints.submit, body, input.eik, ctx.signal);
+      if (out.kind === "refused") {
+        log("warn", "portal refused the declaration", {
+          kind: input.kind,
+          environment: settings.environment,
+          errorCode: out.envelope.errorCode,
+          httpStatus: out.envelope.httpStatus,
+        });
+        return refusedSubmission(out.envelope);
+      }
+      const result = acceptedSubmission(out.body, deps.clock.now());
+      log("info", "portal accepted the declaration", {
+        kind: input.kind,
+        environment: settings.environment,
+        files: body.files.length,
+        documentId: result.documentId,
+      });
+      return result;
+    },
+
+    /**
+     * The result (protocol) of a submission by its documentId.
+     * @throws AppError PORTAL_OPERATION_UNSUPPORTED, SIGNING_FAILED (no certificate),
+     *   CERTIFICATE_INVALID and the transport/credential codes of submit
+     */
+    async result(
+      kind: SubmissionKind,
+      documentId: string,
+      eik: string,
+      ctx: PortalContext,
+    ): Promise<SubmissionResultPayload> {
+      assertLiveKind(kind, "result");
+      const url = endpoints.result;
+      const id = documentId.trim();
+      if (!/^\d{1,15}$/.test(id)) return notAnNraDocumentId(documentId, url);
+      const body = { ...identityOf(eik, certificateOf(ctx, false)), documentId: Number(id) };
+      const out = await callApi("result", url, body, eik, ctx.signal);
+      if (out.kind === "refused") return resultRefusalOf(out.envelope, out.text, url);
+      return resultPayloadOf(out.body, id, url);
+    },
+
+    /**
+     * Reports are not offered by the NRA public API.
+     * @throws AppError PORTAL_OPERATION_UNSUPPORTED naming the typeId
+     */
+    report(typeId: string): Promise<unknown> {
+      return Promise.reject(unsupportedReport(typeId));
+    },
+
+    async close(): Promise<void> {
+      if (ownCaClosed || !ca) return;
+      ownCaClosed = true;
+      try {
+        (await ca).close();
+      } catch { /* the CA file never loaded */ }
+    },
+  };
+}

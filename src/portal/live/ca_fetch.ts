@@ -1,0 +1,77 @@
+/**
+ * A fetch that trusts extra CA certificates (PEM) besides the system roots, over
+ * `Deno.createHttpClient({ caCerts })`: how the agent reaches a portal behind a private CA, and
+ * how tests reach the HTTPS simulator. Implements agent.json `portal.caFile`.
+ * @module
+ */
+import { AppError } from "../../contract/errors.ts";
+
+/** A fetch bound to an HTTP client; close it when done. */
+export interface CaFetch {
+  /** fetch with the client attached. */
+  readonly fetch: typeof fetch;
+  /** Close the HTTP client (idempotent). */
+  close(): void;
+}
+
+/**
+ * A fetch trusting the CA certificates in `caPem` (and the system roots).
+ * @param caPem one or more PEM certificates
+ * @returns the bound fetch and its closer
+ * @throws TypeError from Deno when the PEM holds no usable certificate
+ * @example
+ * ```ts
+ * const ca = createCaFetch(await Deno.readTextFile("ca.pem"));
+ * await ca.fetch("https://127.0.0.1:8443/oauth/token", { method: "POST" });
+ * ca.close();
+ * ```
+ */
+export function createCaFetch(caPem: string): CaFetch {
+  const client = Deno.createHttpClient({ caCerts: [caPem] });
+  let closed = false;
+  return {
+    fetch: (input, init) => fetch(input, { ...init, client }),
+    close() {
+      if (closed) return;
+      closed = true;
+      client.close();
+    },
+  };
+}
+
+/**
+ * Read a PEM file and create a {@link CaFetch} for it.
+ * @param path the PEM file (agent.json `portal.caFile`)
+ * @returns the bound fetch and its closer
+ * @throws AppError PORTAL_NOT_CONFIGURED when the file cannot be read or holds no certificate
+ */
+export async function caFetchFromFile(path: string): Promise<CaFetch> {
+  let pem: string;
+  try {
+    pem = await Deno.readTextFile(path);
+  } catch (e) {
+    throw new AppError(
+      "PORTAL_NOT_CONFIGURED",
+      `Cannot read the portal CA file ${path} (portal.caFile)`,
+      { field: "portal.caFile" },
+      e,
+    );
+  }
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
+    throw new AppError(
+      "PORTAL_NOT_CONFIGURED",
+      `The portal CA file ${path} (portal.caFile) holds no PEM certificate`,
+      { field: "portal.caFile" },
+    );
+  }
+  try {
+    return createCaFetch(pem);
+  } catch (e) {
+    throw new AppError(
+      "PORTAL_NOT_CONFIGURED",
+      `The portal CA file ${path} (portal.caFile) holds no usable certificate`,
+      { field: "portal.caFile" },
+      e,
+    );
+  }
+}
