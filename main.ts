@@ -30,6 +30,7 @@ import { exportJournal, Journal } from "./src/agent/journal.ts";
 import { runSendersCli } from "./src/agent/senders_cli.ts";
 import { type HoldPoint, reconcileJournal } from "./src/agent/filing.ts";
 import { createTestPortal } from "./src/portal/test/adapter.ts";
+import { createLivePortal } from "./src/portal/live/mod.ts";
 import { createTokenApp } from "./src/token/app.ts";
 import { createApiKey } from "./src/token/api_keys.ts";
 import { loadKeyRing } from "./src/token/signer.ts";
@@ -138,7 +139,15 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
   };
   const journal = new Journal(join(cfg.dataDir, "journal.sqlite"));
   const testPortal = createTestPortal({ now: () => new Date(systemClock.now()) });
-  await reconcileJournal(journal, { test: testPortal }, log, () => new Date(systemClock.now()));
+  const livePortal = file.portal
+    ? createLivePortal(file.portal, { clock: systemClock, log })
+    : undefined;
+  await reconcileJournal(
+    journal,
+    { test: testPortal, ...(livePortal ? { live: livePortal } : {}) },
+    log,
+    () => new Date(systemClock.now()),
+  );
   const holdAt = Deno.env.get("SVC_TEST_HOLD_AT") as HoldPoint | undefined;
   const hold = holdAt
     ? (point: HoldPoint, filingId: string) => {
@@ -157,7 +166,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
       audience: cfg.audience,
     },
     senders: file.senders,
-    portals: { test: testPortal },
+    portals: { test: testPortal, ...(livePortal ? { live: livePortal } : {}) },
     openBrowser: cfg.openBrowser === "never" ? () => {} : systemBrowserOpener(log),
     port: () => port,
     confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,

@@ -32,7 +32,7 @@ export interface CertificateInfo {
   readonly der: Uint8Array;
   /**
    * The holder's personal id from the subject `serialNumber` attribute (OID 2.5.4.5), e.g.
-   * `PNOBG-8001010000` (ETSI EN 319 412-1 semantics identifier); absent when the subject has none.
+   * `PNOBG-8001010008` (ETSI EN 319 412-1 semantics identifier); absent when the subject has none.
    */
   readonly personalId?: string;
   /** Store-specific label (token label, friendly name, PKCS#11 CKA_LABEL), if any. */

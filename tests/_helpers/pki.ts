@@ -128,7 +128,7 @@ export async function makeCert(o: CertOptions): Promise<TestCert> {
 /** Issuer DN of the test CA: looks like a B-Trust (BORICA) qualified CA. */
 export const TEST_CA_SUBJECT = "CN=B-Trust Test Operational Qualified CA, O=BORICA AD, C=BG";
 /** Personal id placed in the signers' subject serialNumber. */
-export const TEST_PERSONAL_ID = "PNOBG-8001010000";
+export const TEST_PERSONAL_ID = "PNOBG-8001010008";
 
 /** PEM of DER bytes. */
 export function pem(label: string, der: Uint8Array): string {

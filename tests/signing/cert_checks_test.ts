@@ -18,7 +18,7 @@ const notAfter = new Date("2027-01-01T00:00:00Z");
 const inside = () => new Date("2026-06-01T00:00:00Z");
 const ca = await makeCert({ subject: TEST_CA_SUBJECT, ca: true });
 const good = await makeCert({
-  subject: "CN=Ivan Petrov, 2.5.4.5=PNOBG-8001010000, C=BG",
+  subject: "CN=Ivan Petrov, 2.5.4.5=PNOBG-8001010008, C=BG",
   issuer: ca,
   notBefore,
   notAfter,

@@ -23,7 +23,7 @@ import {
 } from "../../src/signing/os/windows_store.ts";
 import { makeCert, pem } from "../_helpers/pki.ts";
 
-const rsa = await makeCert({ subject: "CN=Ivan Petrov, 2.5.4.5=PNOBG-8001010000, C=BG" });
+const rsa = await makeCert({ subject: "CN=Ivan Petrov, 2.5.4.5=PNOBG-8001010008, C=BG" });
 const ec = await makeCert({ subject: "CN=EC Person, C=BG", kind: "EC-P256" });
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 const sha1 = async (b: Uint8Array) => toHex(await digest(b, "SHA-1")).toUpperCase();
@@ -79,7 +79,7 @@ Deno.test("openWindowsCertStore() lists via powershell -EncodedCommand and parse
     `windows:CurrentUser/My/${t2}`,
   ]);
   assert.equal(certs[0].label, "Иван Петров QES");
-  assert.equal(certs[0].personalId, "PNOBG-8001010000");
+  assert.equal(certs[0].personalId, "PNOBG-8001010008");
   assert.equal(certs[1].keyAlgorithm, "EC-P256");
   // PowerShell emits a bare object (not an array) in some versions when there is one item.
   const single = fakeRunner(() =>

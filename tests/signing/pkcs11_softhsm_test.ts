@@ -56,9 +56,9 @@ Deno.test({
           const ec = certs.find((c) => c.keyAlgorithm === "EC-P256")!;
           assert.match(rsa.id, /^pkcs11:serial=[^;]+;id=01$/);
           assert.match(ec.id, /;id=02$/);
-          assert.equal(rsa.personalId, "PNOBG-8001010000");
+          assert.equal(rsa.personalId, "PNOBG-8001010008");
           assert.match(rsa.issuer, /O=BORICA AD/);
-          assert.match(rsa.subject, /^C=BG, serialNumber=PNOBG-8001010000, CN=Ivan Petrov rsa$/);
+          assert.match(rsa.subject, /^C=BG, serialNumber=PNOBG-8001010008, CN=Ivan Petrov rsa$/);
           assert.equal(rsa.label, "rsa");
           assert.deepEqual(rsa.der, pki.rsa.cert.der);
         });

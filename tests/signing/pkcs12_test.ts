@@ -76,7 +76,7 @@ Deno.test({
             const certs = await store.listCertificates("s3cret");
             assert.equal(certs.length, 1, "only the signer, not the CA");
             assert.equal(certs[0].keyAlgorithm, signer.cert.kind);
-            assert.equal(certs[0].personalId, "PNOBG-8001010000");
+            assert.equal(certs[0].personalId, "PNOBG-8001010008");
             assert.equal(certs[0].label, `friendly ${variant}`);
             assert.match(certs[0].id, /^sha256:[0-9a-f]{64}$/);
             const data = crypto.getRandomValues(new Uint8Array(1024));
