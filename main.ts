@@ -28,6 +28,7 @@ import { createNativePickers } from "./src/agent/pickers_native.ts";
 import { allowListPolicy } from "./src/agent/cors.ts";
 import { exportJournal, Journal } from "./src/agent/journal.ts";
 import { runSendersCli } from "./src/agent/senders_cli.ts";
+import { ensureLoopbackTls, trustCommands } from "./src/agent/tls.ts";
 import { type HoldPoint, reconcileJournal } from "./src/agent/filing.ts";
 import { createTestPortal } from "./src/portal/test/adapter.ts";
 import { createLivePortal } from "./src/portal/live/mod.ts";
@@ -43,6 +44,7 @@ const USAGE = `svc-filing ${VERSION} — local filing agent and token service
 Usage:
   main.ts demo                         token service + agent on loopback, a fresh test key, examples
   main.ts agent [--port N] [--token-service URL] [--data-dir DIR]
+  main.ts agent trust-certificate      trust the agent's loopback HTTPS CA (SVC_AGENT_TLS_PORT)
   main.ts token-service [--port N] [--data-dir DIR] [--min-agent-version X.Y.Z]
   main.ts keys create --mode test|live [--eik EIK]... [--integrator ID] [--label TEXT]
   main.ts senders add|list|test|remove …   (run "senders" alone for details)
@@ -126,6 +128,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     { cooldownDuration: 5_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 3_000 },
   );
   let port = cfg.port;
+  let tlsPort: number | null = null;
   const published = async () => {
     const res = await fetch(new URL("/api/v1/allowed-origins", cfg.tokenServiceUrl), {
       signal: AbortSignal.timeout(3000),
@@ -169,6 +172,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     portals: { test: testPortal, ...(livePortal ? { live: livePortal } : {}) },
     openBrowser: cfg.openBrowser === "never" ? () => {} : systemBrowserOpener(log),
     port: () => port,
+    tlsPort: () => tlsPort,
     confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
     localOps: createLocalOps(),
     pickers: createNativePickers(),
@@ -180,7 +184,23 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
   });
   const server = serveLoopback(app.fetch, cfg.port);
   port = server.addr.port;
-  return { server, url: `http://127.0.0.1:${port}`, journal };
+  let tlsUrl: string | null = null;
+  if (cfg.tlsPort !== undefined) {
+    const tls = await ensureLoopbackTls(cfg.dataDir, new Date(systemClock.now()));
+    const https = Deno.serve(
+      {
+        hostname: "127.0.0.1",
+        port: cfg.tlsPort,
+        cert: tls.certPem,
+        key: tls.keyPem,
+        onListen: () => {},
+      },
+      app.fetch,
+    );
+    tlsPort = https.addr.port;
+    tlsUrl = `https://127.0.0.1:${tlsPort}`;
+  }
+  return { server, url: `http://127.0.0.1:${port}`, tlsUrl, journal };
 }
 
 /** Stop on SIGINT/SIGTERM after the running requests (filings) have finished. */
@@ -283,9 +303,29 @@ async function main(argv: string[]): Promise<void> {
         dataDir: values["data-dir"],
         tokenServiceUrl: values["token-service"],
       });
-      const { url, server, journal } = await startAgent(cfg, log);
+      if (positionals[0] === "trust-certificate") {
+        const tls = await ensureLoopbackTls(cfg.dataDir, new Date(systemClock.now()));
+        for (const [prog, args] of trustCommands(Deno.build.os, tls.caFile)) {
+          console.log(`$ ${prog} ${args.join(" ")}`);
+          const out = await new Deno.Command(prog, { args }).output().catch((e) => {
+            fail(
+              `Cannot run ${prog}: ${e.message}. Trust ${tls.caFile} by hand (see docs/https.md).`,
+              1,
+            );
+          });
+          if (!out.success) {
+            fail(`${prog} failed; trust ${tls.caFile} by hand (see docs/https.md).`, 1);
+          }
+        }
+        console.log(
+          `Trusted the agent's loopback CA (${tls.caFile}); it is valid only for localhost/127.0.0.1/::1.`,
+        );
+        return;
+      }
+      const { url, tlsUrl, server, journal } = await startAgent(cfg, log);
       shutdownOnSignal(server, log, () => journal.close());
       console.log(`Agent: ${url}`);
+      if (tlsUrl) console.log(`Agent (HTTPS): ${tlsUrl}`);
       return;
     }
     case "journal": {

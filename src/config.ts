@@ -20,6 +20,8 @@ const port = z.coerce.number().int().min(0).max(65535);
 /** Agent settings. */
 export const AgentConfig = z.object({
   port: port.default(DEFAULT_AGENT_PORT),
+  /** Also serve HTTPS on this port with the loopback certificate (off when absent). */
+  tlsPort: port.optional(),
   dataDir: z.string().min(1),
   tokenServiceUrl: z.string().url().default(`http://127.0.0.1:${DEFAULT_TOKEN_PORT}`),
   /** Expected `iss`; defaults to tokenServiceUrl. */
@@ -50,6 +52,7 @@ export type TokenServiceConfig = z.infer<typeof TokenServiceConfig>;
 /** Environment variable → config field, per program. */
 export const AGENT_ENV = {
   SVC_AGENT_PORT: "port",
+  SVC_AGENT_TLS_PORT: "tlsPort",
   SVC_DATA_DIR: "dataDir",
   SVC_TOKEN_SERVICE_URL: "tokenServiceUrl",
   SVC_TOKEN_ISSUER: "issuer",

@@ -40,6 +40,8 @@ export interface AgentDeps {
   readonly openBrowser: (url: string) => void;
   /** The port the agent listens on (for the Host check and the page URL). */
   readonly port: () => number;
+  /** The HTTPS port when loopback TLS is on (see tls.ts), else null. */
+  readonly tlsPort?: () => number | null;
   readonly confirmTimeoutMs?: number;
   readonly maxPendingConfirmations?: number;
   /** Local file operations (scans, parse, reading submission files). */
@@ -104,9 +106,12 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
       origin: c.req.header("origin") ?? null,
     });
   });
-  app.use("*", hostGuard(deps.port));
-  const own = (p: number) => [`http://127.0.0.1:${p}`, `http://localhost:${p}`];
-  app.use("*", cors(deps.originPolicy ?? ((o) => Promise.resolve(own(deps.port()).includes(o)))));
+  const ports = () => [deps.port(), ...(deps.tlsPort?.() ? [deps.tlsPort()!] : [])];
+  app.use("*", hostGuard(ports));
+  app.use(
+    "*",
+    cors(deps.originPolicy ?? ((o) => Promise.resolve(ownOrigins(ports()).includes(o)))),
+  );
   app.use("*", rateLimits(deps.rateLimits));
 
   app.get(
@@ -136,7 +141,10 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     );
   }
 
-  app.route("/confirm", confirmRoutes(confirmations, deps));
+  app.route(
+    "/confirm",
+    confirmRoutes(confirmations, { ...deps, ownOrigins: () => ownOrigins(ports()) }),
+  );
 
   app.post(
     "/api/v1/operations/:typeId",
@@ -157,6 +165,13 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     },
   );
   return { app, confirmations, jtis };
+}
+
+/** The agent's own origins on its ports (http and https, 127.0.0.1 and localhost). */
+export function ownOrigins(ports: number[]): string[] {
+  return ports.flatMap((p) =>
+    ["http", "https"].flatMap((s) => [`${s}://127.0.0.1:${p}`, `${s}://localhost:${p}`])
+  );
 }
 
 function tooLarge(): never {

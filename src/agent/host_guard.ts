@@ -8,14 +8,16 @@ import { AppError } from "../contract/errors.ts";
 
 /**
  * The middleware.
- * @param port the listening port
+ * @param ports the listening ports (HTTP, and HTTPS when enabled)
  * @returns Hono middleware throwing HOST_NOT_ALLOWED (421)
  */
-export function hostGuard(port: () => number): MiddlewareHandler {
+export function hostGuard(ports: () => number[]): MiddlewareHandler {
   return async (c, next) => {
     const host = (c.req.header("host") ?? new URL(c.req.url).host).toLowerCase();
-    const p = port();
-    if (host !== `127.0.0.1:${p}` && host !== `localhost:${p}` && host !== `[::1]:${p}`) {
+    const ok = ports().some((p) =>
+      host === `127.0.0.1:${p}` || host === `localhost:${p}` || host === `[::1]:${p}`
+    );
+    if (!ok) {
       throw new AppError("HOST_NOT_ALLOWED", "This agent answers only on 127.0.0.1 and localhost");
     }
     await next();

@@ -13,6 +13,8 @@ export interface Proc {
   readonly child: Deno.ChildProcess;
   readonly url: string;
   readonly logs: Record<string, unknown>[];
+  /** Lines printed on stdout after the first banner line. */
+  readonly stdout: string[];
   /** Resolves with the next log line matching `msg`. */
   waitLog(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
@@ -60,13 +62,19 @@ async function start(args: string[], env: Record<string, string>, banner: RegExp
     const m = banner.exec(value);
     if (m) url = m[1]!;
   }
+  const stdout: string[] = [];
   (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stdout.push(value);
+    }
   })().catch(() => {});
   return {
     child,
     url,
     logs,
+    stdout,
     waitLog(msg, timeoutMs = 10_000) {
       const seen = logs.find((l) => l.msg === msg && !(l as { _taken?: boolean })._taken);
       if (seen) {

@@ -23,7 +23,7 @@ const cspNonce = () =>
  */
 export function confirmRoutes(
   m: ConfirmationManager,
-  deps: { clock: Clock; log: Logger; port: () => number },
+  deps: { clock: Clock; log: Logger; ownOrigins: () => string[] },
 ): Hono {
   const r = new Hono();
   r.onError((err, c) => errorResponse(c, err, deps.log));
@@ -38,13 +38,7 @@ export function confirmRoutes(
   });
 
   r.post("/:id/decision", async (c) => {
-    const p = deps.port();
-    const own = [
-      `http://127.0.0.1:${p}`,
-      `http://localhost:${p}`,
-      `https://127.0.0.1:${p}`,
-      `https://localhost:${p}`,
-    ];
+    const own = deps.ownOrigins();
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
     if (origin ? !own.includes(origin) : site !== undefined && site !== "same-origin") {
