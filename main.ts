@@ -32,11 +32,12 @@ import { ensureLoopbackTls, trustCommands } from "./src/agent/tls.ts";
 import { type HoldPoint, reconcileJournal } from "./src/agent/filing.ts";
 import { createTestPortal } from "./src/portal/test/adapter.ts";
 import { createLivePortal } from "./src/portal/live/mod.ts";
-import { createTokenApp } from "./src/token/app.ts";
 import { createApiKey } from "./src/token/api_keys.ts";
-import { loadKeyRing } from "./src/token/signer.ts";
-import { SqliteTokenStore } from "./src/token/sqlite_store.ts";
-import type { TokenStore } from "./src/token/store.ts";
+import { runAdminCli } from "./src/token/cli.ts";
+import { createSmtpMailer } from "./src/token/mailer.ts";
+import { openTokenStore } from "./src/token/open_store.ts";
+import { createTokenService } from "./src/token/service.ts";
+import { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } from "./src/token/service_config.ts";
 import { VERSION } from "./src/version.ts";
 
 const USAGE = `svc-filing ${VERSION} — local filing agent and token service
@@ -48,13 +49,15 @@ Usage:
   main.ts token-service [--port N] [--data-dir DIR] [--min-agent-version X.Y.Z]
   main.ts keys create --mode test|live [--eik EIK]... [--integrator ID] [--label TEXT]
   main.ts senders add|list|test|remove …   (run "senders" alone for details)
+  main.ts admin integrators|keys|applications|contracts|usage …   (main.ts admin help)
   main.ts journal list|export [--format csv|json] [--out FILE]
   main.ts openapi [--service agent|token]
   main.ts --version
 
 Environment: SVC_DATA_DIR, SVC_AGENT_PORT, SVC_TOKEN_SERVICE_URL, SVC_TOKEN_PORT,
 SVC_DATABASE_URL, SVC_MIN_AGENT_VERSION, SVC_CONFIRM_TIMEOUT_SECONDS, SVC_OPEN_BROWSER=never,
-SVC_LOG_LEVEL. See README.md.`;
+SVC_AGENT_TLS_PORT, SVC_ADMIN_TOKEN, SVC_SMTP_HOST/PORT/SECURE/USER/PASS/FROM,
+SVC_NOTICE_INTERVAL_SECONDS, SVC_USAGE_FLUSH_SECONDS, SVC_LOG_LEVEL. See README.md.`;
 
 const env = (): Record<string, string | undefined> => Deno.env.toObject();
 const dataDirDefault = () => defaultDataDir(Deno.build.os, env());
@@ -62,13 +65,6 @@ const dataDirDefault = () => defaultDataDir(Deno.build.os, env());
 function fail(msg: string, code = 2): never {
   console.error(msg);
   Deno.exit(code);
-}
-
-async function openTokenStore(dataDir: string): Promise<TokenStore> {
-  await mkdir(dataDir, { recursive: true });
-  const store = new SqliteTokenStore(join(dataDir, "token-service.sqlite"));
-  await store.migrate();
-  return store;
 }
 
 /** Serve on 127.0.0.1, trying `port`..`port+9` when the first is taken (0 = any free port). */
@@ -90,33 +86,42 @@ function serveLoopback(
   throw last;
 }
 
-/** Start the token service; returns its server and URL. */
-async function startTokenService(cfg: TokenServiceConfig, log: Logger) {
-  const store = await openTokenStore(cfg.dataDir);
-  let ring = await loadKeyRing(store, systemClock.now());
+/** Start the token service (SQLite, or PostgreSQL with SVC_DATABASE_URL); returns it. */
+async function startTokenService(
+  cfg: TokenServiceConfig,
+  log: Logger,
+  envVars: Record<string, string | undefined> = {},
+) {
+  const ops = loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, envVars, {});
+  await mkdir(cfg.dataDir, { recursive: true });
+  const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
+  const smtp = smtpSettings(ops);
   let issuer = cfg.issuer ?? "";
-  const app = createTokenApp({
+  const service = await createTokenService({
     store,
-    keyRing: () => ring,
     clock: systemClock,
     get config() {
-      return { issuer, audience: cfg.audience, minAgentVersion: cfg.minAgentVersion ?? null };
+      return {
+        issuer,
+        audience: cfg.audience,
+        minAgentVersion: cfg.minAgentVersion ?? null,
+        latestAgentVersion: cfg.latestAgentVersion ?? null,
+      };
     },
-    log: (m, f) => log("error", m, f),
+    adminToken: ops.adminToken ?? null,
+    mailer: smtp ? createSmtpMailer(smtp) : null,
+    noticeIntervalMs: ops.noticeIntervalSeconds * 1000,
+    usageFlushMs: ops.usageFlushSeconds * 1000,
+    instanceId: ops.instanceId,
+    log: (level, msg, fields) => log(level, msg, fields),
   });
-  const server = serveLoopback(app.fetch, cfg.port, cfg.host, cfg.port === 0 ? 1 : 1);
+  const server = serveLoopback(service.app.fetch, cfg.port, cfg.host, 1);
   const url = `http://${cfg.host}:${server.addr.port}`;
   if (!issuer) issuer = url;
-  // Pick up rotations made by other instances or the admin CLI.
-  const reload = setInterval(async () => {
-    try {
-      ring = await loadKeyRing(store, systemClock.now());
-    } catch (e) {
-      log("warn", "could not reload signing keys", { error: String(e) });
-    }
-  }, 30_000);
-  Deno.unrefTimer(reload);
-  return { server, url, store };
+  service.start();
+  if (!smtp) log("warn", "SVC_SMTP_HOST is not set: e-mail notices stay pending");
+  if (!ops.adminToken) log("info", "SVC_ADMIN_TOKEN is not set: the admin API is disabled");
+  return { server, url, store, service };
 }
 
 /** Start the agent; returns its server and URL. */
@@ -159,6 +164,19 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
       return new Promise<void>(() => {}); // held until the process is killed
     }
     : undefined;
+  // What the token service says about agent versions, for /health (refreshed every 10 minutes).
+  let latestVersion: string | null = null;
+  const refreshVersion = async () => {
+    try {
+      const r = await fetch(new URL("/api/v1/agent-version", cfg.tokenServiceUrl), {
+        signal: AbortSignal.timeout(3000),
+      });
+      if (r.ok) latestVersion = (await r.json()).latest ?? null;
+      else await r.body?.cancel();
+    } catch { /* the token service may be unreachable; /health then reports null */ }
+  };
+  refreshVersion();
+  Deno.unrefTimer(setInterval(refreshVersion, 10 * 60_000));
   const originPolicy = allowListPolicy(file.allowedOrigins, published, () => systemClock.now());
   const { app } = createAgentApp({
     clock: systemClock,
@@ -173,6 +191,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     openBrowser: cfg.openBrowser === "never" ? () => {} : systemBrowserOpener(log),
     port: () => port,
     tlsPort: () => tlsPort,
+    latestVersion: () => latestVersion,
     confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
     localOps: createLocalOps(),
     pickers: createNativePickers(),
@@ -204,14 +223,18 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
 }
 
 /** Stop on SIGINT/SIGTERM after the running requests (filings) have finished. */
-function shutdownOnSignal(server: Deno.HttpServer, log: Logger, close: () => void = () => {}) {
+function shutdownOnSignal(
+  server: Deno.HttpServer,
+  log: Logger,
+  close: () => void | Promise<void> = () => {},
+) {
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     log("info", "shutting down: finishing running requests");
     await server.shutdown();
-    close();
+    await close();
     Deno.exit(0);
   };
   for (const sig of ["SIGINT", "SIGTERM"] as const) {
@@ -235,6 +258,24 @@ async function readLine(): Promise<string> {
 
 async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
+  if (cmd === "admin") {
+    const e = env();
+    const i = rest.indexOf("--data-dir");
+    const dataDir = i >= 0 && rest[i + 1] ? rest[i + 1]! : e.SVC_DATA_DIR ?? dataDirDefault();
+    const store = await openTokenStore({ dataDir, databaseUrl: e.SVC_DATABASE_URL });
+    let code = 1;
+    try {
+      code = await runAdminCli(rest, {
+        store,
+        clock: systemClock,
+        out: (s) => console.log(s),
+        err: (s) => console.error(s),
+      });
+    } finally {
+      await store.close();
+    }
+    Deno.exit(code);
+  }
   if (cmd === "senders") {
     const code = await runSendersCli(rest, {
       dataDir: env().SVC_DATA_DIR ?? dataDirDefault(),
@@ -293,7 +334,11 @@ async function main(argv: string[]): Promise<void> {
         dataDir: values["data-dir"],
         minAgentVersion: values["min-agent-version"],
       });
-      const { url } = await startTokenService(cfg, log);
+      const { url, server, service, store } = await startTokenService(cfg, log, e);
+      shutdownOnSignal(server, log, async () => {
+        await service.stop();
+        await store.close();
+      });
       console.log(`Token service: ${url}`);
       return;
     }
@@ -370,7 +415,7 @@ async function main(argv: string[]): Promise<void> {
       const bad = (values.eik ?? []).filter((x) => !/^[0-9]{9,13}$/.test(x));
       if (bad.length) fail(`keys create: --eik must be 9 to 13 digits: ${bad.join(", ")}`);
       const dataDir = values["data-dir"] ?? e.SVC_DATA_DIR ?? dataDirDefault();
-      const store = await openTokenStore(dataDir);
+      const store = await openTokenStore({ dataDir, databaseUrl: e.SVC_DATABASE_URL });
       const { secret, record } = await createApiKey(store, {
         mode,
         now: systemClock.now(),

@@ -13,6 +13,9 @@ import { encodeCp1251 } from "../src/formats/mod.ts";
 import { createTestPortal } from "../src/portal/test/adapter.ts";
 import { validEik } from "../tests/_helpers/company_tree.ts";
 
+/** The shape of a portal-files result this file reads. */
+type PortalFiles = { status: string; files: { name: string; content: string }[] };
+
 const { values } = parseArgs({
   args: Deno.args,
   options: {
@@ -57,14 +60,12 @@ async function buildTree() {
   const templates: Map<string, Uint8Array>[] = [];
   for (let i = 0; templates.length < 8 && i < 400; i++) {
     const eik = validEik(30_000_000 + i * 53);
-    // deno-lint-ignore no-explicit-any
     const vat = await portal.report("vat_portal_files", { eik, year: 2026, month: 9 }, {
       sender: null,
-    }) as any;
-    // deno-lint-ignore no-explicit-any
+    }) as PortalFiles;
     const pay = await portal.report("dec1_6_portal_files", { eik, year: 2026, month: 9 }, {
       sender: null,
-    }) as any;
+    }) as PortalFiles;
     if (vat.status !== "ok" || pay.status !== "ok") continue;
     const m = new Map<string, Uint8Array>();
     for (const f of [...vat.files, ...pay.files]) {

@@ -44,6 +44,8 @@ export const TokenServiceConfig = z.object({
   issuer: z.string().min(1).optional(),
   audience: z.string().min(1).default(DEFAULT_AUDIENCE),
   minAgentVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
+  /** Newest agent release, shown by agents' /health as an available update. */
+  latestAgentVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 /** Parsed token service settings. */
@@ -71,6 +73,7 @@ export const TOKEN_ENV = {
   SVC_TOKEN_ISSUER: "issuer",
   SVC_AUDIENCE: "audience",
   SVC_MIN_AGENT_VERSION: "minAgentVersion",
+  SVC_LATEST_AGENT_VERSION: "latestAgentVersion",
   SVC_LOG_LEVEL: "logLevel",
 } as const;
 

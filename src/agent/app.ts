@@ -6,6 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
+import semver from "semver";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../contract/errors.ts";
 import { buildAgentOpenApi } from "../contract/openapi.ts";
@@ -40,6 +41,8 @@ export interface AgentDeps {
   readonly openBrowser: (url: string) => void;
   /** The port the agent listens on (for the Host check and the page URL). */
   readonly port: () => number;
+  /** Newest agent version the token service knows (for /health), or null. */
+  readonly latestVersion?: () => string | null;
   /** The HTTPS port when loopback TLS is on (see tls.ts), else null. */
   readonly tlsPort?: () => number | null;
   readonly confirmTimeoutMs?: number;
@@ -114,17 +117,22 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
   );
   app.use("*", rateLimits(deps.rateLimits));
 
-  app.get(
-    "/health",
-    (c) =>
-      c.json(
-        { status: "ok", service: "svc-agent", version: agentVersion, port: deps.port() },
-        200,
-        {
-          "cache-control": "no-store",
-        },
-      ),
-  );
+  app.get("/health", (c) => {
+    const latest = deps.latestVersion?.() ?? null;
+    return c.json(
+      {
+        status: "ok",
+        service: "svc-agent",
+        version: agentVersion,
+        port: deps.port(),
+        latestVersion: latest,
+        updateAvailable: latest !== null && semver.valid(latest) !== null &&
+          semver.gt(latest, agentVersion),
+      },
+      200,
+      { "cache-control": "no-store" },
+    );
+  });
   app.get("/api/v1/openapi.json", (c) => c.json(openapi ??= buildAgentOpenApi(agentVersion)));
   app.get("/api/senders", (c) => c.json(publicSenders(deps.senders)));
 

@@ -152,7 +152,9 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorCheck[]> {
     true,
     "PKCS#11 middleware",
     found.length
-      ? found.map((m) => `${m.provider}: ${m.middleware} (${m.path})`).join("; ")
+      ? found.map((m) =>
+        `${m.provider === m.middleware ? "" : `${m.provider}: `}${m.middleware} (${m.path})`
+      ).join("; ")
       : "None of the known QES middleware libraries is installed (needed only for cards/tokens)",
   );
   const senders = [];

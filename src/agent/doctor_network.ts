@@ -13,7 +13,11 @@ const check = (
   detail: string,
   fix: string | null = null,
 ): DoctorCheck => ({ id, ok, title, detail, fix });
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const msg = (e: unknown) => {
+  if (!(e instanceof Error)) return String(e);
+  const cause = (e.cause as Error | undefined)?.message;
+  return cause ? `${e.message}: ${cause}` : e.message;
+};
 
 /**
  * Whether 127.0.0.1:port can be bound now.
@@ -134,8 +138,8 @@ export async function checkTokenService(d: Deps): Promise<DoctorCheck[]> {
         "token-service",
         false,
         title,
-        `Cannot reach ${shown(url)}: ${msg(e).replaceAll(url.href, shown(url))}`,
-        `Check ${env} (now ${shown(url)}), the network, a proxy or firewall; ` +
+        `Cannot reach ${shown(url)}: ${msg(e).replace(/\/\/[^/@\s]+@/g, "//")}`,
+        `Check ${env} (now ${url.protocol}//${url.host}), the network, a proxy or firewall; ` +
           "open that URL in a browser on this PC",
       ),
       noClock("the token service is unreachable"),
@@ -175,8 +179,12 @@ export async function checkTokenService(d: Deps): Promise<DoctorCheck[]> {
   // Date has 1 s resolution: the server's time lies in [date, date + 1000).
   const skew = (t0 + t1) / 2 - (date + 500);
   const s = Math.abs(skew) / 1000;
-  const text = `This PC's clock is ${s.toFixed(1)} s ${skew > 0 ? "ahead of" : "behind"} ` +
-    "the token service (tokens live 5 s; the agent allows 2 s of skew)";
+  const margin = 500 + (t1 - t0) / 2; // Date resolution + half the round trip
+  const text =
+    (Math.abs(skew) <= margin
+      ? `This PC's clock matches the token service (to ±${(margin / 1000).toFixed(1)} s)`
+      : `This PC's clock is about ${s.toFixed(1)} s ${skew > 0 ? "ahead of" : "behind"} ` +
+        "the token service") + " (tokens live 5 s; the agent allows 2 s of skew)";
   const sync = d.os === "windows"
     ? "Settings → Time & language → Date & time → Set time automatically, then Sync now"
     : d.os === "darwin"

@@ -1,23 +1,45 @@
 /**
  * Secret API keys: `svc_test_` / `svc_live_` followed by 43 base64url characters (256 bits from
  * the injected random source). Only the SHA-256 hash is stored; the secret is returned once.
- * Lifetimes follow interface-spec.md § Access phases / § Limits: test keys 90 days, live keys
- * before a contract 7 days, keys under a contract no expiry.
+ * Lifetimes follow interface-spec.md § Access phases / § Limits (see `phases.ts`). Rotation
+ * gives a key a new secret: a new key record inherits integrator, mode, label, allowed list,
+ * expiry and EIK set, and the old key is revoked after an optional grace period.
  * @module
  */
 import { createHash } from "node:crypto";
+import { initialExpiry } from "./phases.ts";
 import type { ApiKeyRecord, KeyMode, TokenStore } from "./store.ts";
 
-/** 90 days in ms (test key lifetime). */
-export const TEST_KEY_LIFETIME_MS = 90 * 24 * 3600 * 1000;
-/** 7 days in ms (live key lifetime before a contract). */
-export const LIVE_KEY_LIFETIME_MS = 7 * 24 * 3600 * 1000;
-/** Distinct EIKs a live key may cover before a contract. */
-export const LIVE_EIK_LIMIT_WITHOUT_CONTRACT = 3;
+export {
+  LIVE_EIK_LIMIT_WITHOUT_CONTRACT,
+  LIVE_KEY_LIFETIME_MS,
+  TEST_KEY_LIFETIME_MS,
+} from "./phases.ts";
+
 /** The integrator that `keys create` uses when none is named. */
 export const DEFAULT_INTEGRATOR_ID = "default";
+/** Longest grace period of a rotation (30 days, in ms). */
+export const MAX_ROTATION_GRACE_MS = 30 * 24 * 3600 * 1000;
 
 const KEY_RE = /^svc_(test|live)_[A-Za-z0-9_-]{43}$/;
+
+/** A random source: n bytes. */
+export type RandomBytes = (n: number) => Uint8Array;
+
+/** The system random source (`crypto.getRandomValues`). */
+export const systemRandom: RandomBytes = (n) => crypto.getRandomValues(new Uint8Array(n));
+
+const b64 = (b: Uint8Array) => b.toBase64({ alphabet: "base64url", omitPadding: true });
+
+/**
+ * A random id with a prefix, e.g. `key_…`, `ctr_…`.
+ * @param prefix short prefix without the underscore
+ * @param rnd random source
+ * @returns `<prefix>_<12 base64url characters>`
+ */
+export function newId(prefix: string, rnd: RandomBytes = systemRandom): string {
+  return `${prefix}_${b64(rnd(9))}`;
+}
 
 /**
  * SHA-256 (hex) of a secret key, the only form the store keeps.
@@ -47,14 +69,16 @@ export interface CreateKeyInput {
   /** Epoch ms. */
   readonly now: number;
   /** Random source (tests inject a deterministic one). */
-  readonly randomBytes?: (n: number) => Uint8Array;
+  readonly randomBytes?: RandomBytes;
 }
 
 /**
- * Create and store a key; returns the secret once.
+ * Create and store a key; returns the secret once. The default integrator is created on first
+ * use (demo and `keys create`); other integrators must exist.
  * @param store the token store
  * @param input mode, integrator, label, allowed EIKs, time
  * @returns `{ secret, record }` — show `secret` to the user once, never log it
+ * @throws Error from the store when the integrator does not exist (foreign key)
  */
 export async function createApiKey(
   store: TokenStore,
@@ -66,29 +90,61 @@ export async function createApiKey(
       id: DEFAULT_INTEGRATOR_ID,
       name: "Demo integrator",
       email: null,
+      locale: "bg",
       allowedOrigins: [],
       createdAt: input.now,
+    }).catch(async (e) => {
+      // Another process created it first; anything else is a real failure.
+      if (!(await store.getIntegrator(integratorId))) throw e;
     });
   }
-  const rnd = input.randomBytes ?? ((n: number) => crypto.getRandomValues(new Uint8Array(n)));
-  const secret = `svc_${input.mode}_${rnd(32).toBase64({ alphabet: "base64url", omitPadding: true })}`;
-  const contract = await store.hasActiveContract(integratorId, input.now);
-  const expiresAt = input.mode === "test"
-    ? input.now + TEST_KEY_LIFETIME_MS
-    : contract
-    ? null
-    : input.now + LIVE_KEY_LIFETIME_MS;
+  const rnd = input.randomBytes ?? systemRandom;
+  const secret = `svc_${input.mode}_${b64(rnd(32))}`;
+  const contract = input.mode === "live" &&
+    await store.hasActiveContract(integratorId, input.now);
   const record: ApiKeyRecord = {
-    id: `key_${rnd(9).toBase64({ alphabet: "base64url", omitPadding: true })}`,
+    id: newId("key", rnd),
     integratorId,
     mode: input.mode,
     secretHash: hashSecret(secret),
     label: input.label ?? null,
     createdAt: input.now,
-    expiresAt,
+    expiresAt: initialExpiry(input.mode, contract, input.now),
     revokedAt: null,
     allowedEiks: input.allowedEiks ?? null,
+    rotatedFrom: null,
   };
   await store.createKey(record);
   return { secret, record };
+}
+
+/**
+ * Rotate a key: a new secret (new key record inheriting integrator, mode, label, allowed list,
+ * stored expiry and EIK set); the old key stops working at `now + graceMs`.
+ * @param store the token store
+ * @param old the key to rotate (not revoked)
+ * @param graceMs how long the old secret keeps working (0 = at once)
+ * @param now epoch ms
+ * @param rnd random source
+ * @returns the new secret (shown once) and record, or null when the old key was revoked
+ *   meanwhile
+ */
+export async function rotateApiKey(
+  store: TokenStore,
+  old: ApiKeyRecord,
+  graceMs: number,
+  now: number,
+  rnd: RandomBytes = systemRandom,
+): Promise<{ secret: string; record: ApiKeyRecord } | null> {
+  const secret = `svc_${old.mode}_${b64(rnd(32))}`;
+  const record: ApiKeyRecord = {
+    ...old,
+    id: newId("key", rnd),
+    secretHash: hashSecret(secret),
+    createdAt: now,
+    revokedAt: null,
+    rotatedFrom: old.id,
+  };
+  const ok = await store.rotateKey(old.id, record, now + graceMs, now);
+  return ok ? { secret, record } : null;
 }

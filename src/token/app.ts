@@ -1,7 +1,9 @@
 /**
  * The token service's HTTP app (Hono; never listens — `main.ts` serves it): `POST
  * /api/v1/tokens/issue` exactly per interface-spec.md § Endpoints / Token service,
- * `GET /.well-known/jwks.json`, `GET /health`, `GET /api/v1/openapi.json`.
+ * `GET /.well-known/jwks.json`, `GET /health`, `GET /api/v1/openapi.json`; the integrator's
+ * contract application `POST|GET /api/v1/applications` (authenticated with the integrator's own
+ * key); and the admin API under `/admin/v1/*` (admin credential only; § Access phases).
  * Errors: `{error, errorCode, errorKind}` (+ `rejectedEiks` for 403) with 400/401/402/403.
  * @module
  */
@@ -11,9 +13,16 @@ import { AppError, isAppError } from "../contract/errors.ts";
 import { buildTokenOpenApi } from "../contract/openapi.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
-import { authenticateKey, type IssueConfig, issueToken, type IssueTimings } from "./issue.ts";
+import { authenticateKey, type IssueConfig, type IssueTimings, issueToken } from "./issue.ts";
 import type { KeyRing } from "./signer.ts";
 import type { TokenStore } from "./store.ts";
+import { adminAuth } from "./admin_auth.ts";
+import { adminKeyRoutes, readJson } from "./admin_routes.ts";
+import { adminContractRoutes } from "./admin_contract_routes.ts";
+import { ApplicationSubmit, parseInput } from "./admin_schemas.ts";
+import { applicationView, submitApplication } from "./contracts.ts";
+import type { RandomBytes } from "./api_keys.ts";
+import type { UsageRecorder } from "./usage.ts";
 
 /** Dependencies of {@link createTokenApp}. */
 export interface TokenAppDeps {
@@ -26,6 +35,14 @@ export interface TokenAppDeps {
   readonly timings?: IssueTimings;
   /** Log sink for unexpected errors (never given secrets). */
   readonly log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** Usage counters for billing (absent = not counted). */
+  readonly usage?: UsageRecorder;
+  /** The admin credential (config SVC_ADMIN_TOKEN); absent/null = admin API disabled. */
+  readonly adminToken?: string | null;
+  /** Random source for ids and secrets created through the admin API. */
+  readonly random?: RandomBytes;
+  /** Reload the key ring after a signing-key rotation through the admin API. */
+  readonly reloadKeyRing?: () => Promise<void>;
 }
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -74,6 +91,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     c.json({ error: "No such route", errorCode: "NOT_FOUND", errorKind: "PARAMETER" }, 404)
   );
 
+  const origins = originCache(deps.store);
   app.post("/api/v1/tokens/issue", async (c) => {
     const now = deps.clock.now();
     const t0 = performance.now();
@@ -89,6 +107,16 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     }
     const parsed = TokenIssueRequest.safeParse(raw);
     if (!parsed.success) throw firstIssue(parsed.error);
+    if (parsed.data.origin) {
+      const allowed = (await origins.byIntegrator(now)).get(key.key.integratorId) ?? [];
+      if (allowed.length > 0 && !allowed.includes(new URL(parsed.data.origin).origin)) {
+        throw new AppError(
+          "ORIGIN_NOT_ALLOWED",
+          "The origin is not among the integrator's allowed origins (an administrator sets them)",
+          { origin: parsed.data.origin },
+        );
+      }
+    }
     const issued = await issueToken(
       deps.store,
       deps.keyRing(),
@@ -97,13 +125,91 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
       parsed.data,
       now,
       deps.timings,
+      deps.usage,
     );
     return c.json(issued, 200, { "cache-control": "no-store" });
   });
 
-  app.get("/.well-known/jwks.json", (c) =>
-    c.json(deps.keyRing().jwks(), 200, { "cache-control": "public, max-age=60" }));
-  app.get("/health", (c) => c.json({ status: "ok", service: "svc-token-service", version: VERSION }));
+  const admin = {
+    store: deps.store,
+    clock: deps.clock,
+    random: deps.random,
+    flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
+    reloadKeyRing: deps.reloadKeyRing,
+  };
+  // Phase 2: the integrator applies with its own (test or live) key.
+  app.post("/api/v1/applications", async (c) => {
+    const { key } = await authenticateKey(
+      deps.store,
+      c.req.header("authorization"),
+      deps.clock.now(),
+    );
+    const input = parseInput(ApplicationSubmit, await readJson(c));
+    return c.json(applicationView(await submitApplication(admin, key.integratorId, input)), 201);
+  });
+  app.get("/api/v1/applications", async (c) => {
+    const { key } = await authenticateKey(
+      deps.store,
+      c.req.header("authorization"),
+      deps.clock.now(),
+    );
+    const items = await deps.store.listApplications({ integratorId: key.integratorId });
+    return c.json({ items: items.map(applicationView) });
+  });
+
+  app.use("/admin/*", adminAuth(deps.adminToken));
+  app.route("/admin/v1", adminKeyRoutes(admin));
+  app.route("/admin/v1", adminContractRoutes(admin));
+
+  app.get(
+    "/.well-known/jwks.json",
+    (c) => c.json(deps.keyRing().jwks(), 200, { "cache-control": "public, max-age=60" }),
+  );
+  app.get(
+    "/health",
+    (c) => c.json({ status: "ok", service: "svc-token-service", version: VERSION }),
+  );
   app.get("/api/v1/openapi.json", (c) => c.json(openapi));
+  // For agents: the page origins integrators registered (CORS allow-list), and versions.
+  app.get(
+    "/api/v1/allowed-origins",
+    async (c) =>
+      c.json(
+        {
+          origins: [
+            ...new Set([...(await origins.byIntegrator(deps.clock.now())).values()].flat()),
+          ],
+        },
+        200,
+        {
+          "cache-control": "public, max-age=30",
+        },
+      ),
+  );
+  app.get("/api/v1/agent-version", (c) =>
+    c.json(
+      {
+        minimum: deps.config.minAgentVersion,
+        latest: deps.config.latestAgentVersion ?? deps.config.minAgentVersion ?? null,
+      },
+      200,
+      { "cache-control": "public, max-age=60" },
+    ));
   return app;
+}
+
+/** Integrators' allowed origins, reloaded from the store at most every 30 s. */
+function originCache(store: TokenStore) {
+  let at = -Infinity;
+  let map = new Map<string, string[]>();
+  return {
+    async byIntegrator(now: number): Promise<Map<string, string[]>> {
+      if (now - at > 30_000) {
+        const list = await store.listIntegrators();
+        map = new Map(list.map((i) => [i.id, [...i.allowedOrigins].map((o) => new URL(o).origin)]));
+        at = now;
+      }
+      return map;
+    },
+  };
 }

@@ -1,15 +1,17 @@
 /**
  * Token issuance policy (interface-spec.md § Authentication, § Errors / Token service, § Access
- * phases): key check (401), typeId and EIK presence (400), allowed list (403 with
- * rejectedEiks), the 3-EIK limit of a live key without a contract (402), then a 5-second EdDSA
- * JWT bound to one typeId and its EIK(s).
+ * phases): key check with the key's effective phase (401), typeId and EIK presence (400),
+ * allowed list (403 with rejectedEiks), the 3-EIK limit of a live key without a contract (402),
+ * then a 5-second EdDSA JWT bound to one typeId and its EIK(s), counted for billing.
  * @module
  */
 import { getOperation } from "../contract/operations.ts";
 import { AppError } from "../contract/errors.ts";
-import { hashSecret, LIVE_EIK_LIMIT_WITHOUT_CONTRACT, looksLikeApiKey } from "./api_keys.ts";
+import { hashSecret, looksLikeApiKey } from "./api_keys.ts";
+import { type KeyPolicy, keyPolicy } from "./phases.ts";
 import type { KeyRing } from "./signer.ts";
 import type { ApiKeyRecord, TokenStore } from "./store.ts";
+import type { UsageRecorder } from "./usage.ts";
 
 /** Token lifetime, seconds (interface-spec.md § Limits). */
 export const TOKEN_TTL_SECONDS = 5;
@@ -22,6 +24,8 @@ export interface IssueConfig {
   readonly audience: string;
   /** Minimum agent version carried in the token (`minAgentVersion`), or null. */
   readonly minAgentVersion: string | null;
+  /** Newest agent version known (published at /api/v1/agent-version for /health), or null. */
+  readonly latestAgentVersion?: string | null;
 }
 
 /** Validated issue request. */
@@ -48,34 +52,47 @@ export interface IssueTimings {
   signingUs: number;
 }
 
+/** An authenticated key with the rules that apply to it now. */
+export interface AuthenticatedKey {
+  readonly key: ApiKeyRecord;
+  readonly policy: KeyPolicy;
+}
+
 /**
- * Authenticate the secret key.
+ * Authenticate the secret key and work out its phase (one store round trip: key, integrator
+ * name and contract state).
  * @param store token store
  * @param bearer the `Authorization` header value
  * @param now epoch ms
- * @returns the key record
+ * @returns the key record and its effective policy
  * @throws AppError API_KEY_INVALID | API_KEY_EXPIRED | API_KEY_REVOKED (401)
  */
 export async function authenticateKey(
   store: TokenStore,
   bearer: string | undefined,
   now: number,
-): Promise<ApiKeyRecord> {
+): Promise<AuthenticatedKey> {
   const m = /^Bearer\s+(\S+)$/i.exec(bearer ?? "");
-  if (!m) throw new AppError("API_KEY_INVALID", "Send the secret key as Authorization: Bearer <API_KEY>");
+  if (!m) {
+    throw new AppError("API_KEY_INVALID", "Send the secret key as Authorization: Bearer <API_KEY>");
+  }
   const secret = m[1]!;
-  if (!looksLikeApiKey(secret)) throw new AppError("API_KEY_INVALID", "The secret key is not valid");
-  const key = await store.findKeyByHash(hashSecret(secret));
-  if (!key) throw new AppError("API_KEY_INVALID", "The secret key is not valid");
+  if (!looksLikeApiKey(secret)) {
+    throw new AppError("API_KEY_INVALID", "The secret key is not valid");
+  }
+  const found = await store.findKeyForIssue(hashSecret(secret), now);
+  if (!found) throw new AppError("API_KEY_INVALID", "The secret key is not valid");
+  const { key } = found;
   if (key.revokedAt !== null && key.revokedAt <= now) {
     throw new AppError("API_KEY_REVOKED", "The secret key was revoked; issue a new key");
   }
-  if (key.expiresAt !== null && key.expiresAt <= now) {
+  const policy = keyPolicy(key, key.mode === "live" ? found.contract : null);
+  if (policy.expiresAt !== null && policy.expiresAt <= now) {
     throw new AppError("API_KEY_EXPIRED", "The secret key has expired; issue a new key", {
-      expiredAt: new Date(key.expiresAt).toISOString(),
+      expiredAt: new Date(policy.expiresAt).toISOString(),
     });
   }
-  return key;
+  return { key, policy };
 }
 
 /**
@@ -83,10 +100,11 @@ export async function authenticateKey(
  * @param store token store (EIK claims)
  * @param ring signing keys
  * @param config issuer, audience, minimum agent version
- * @param key the authenticated key
+ * @param auth the authenticated key and its policy ({@link authenticateKey})
  * @param req the validated request
  * @param now epoch ms
  * @param timings optional accumulator of the time split
+ * @param usage optional usage counter (billing)
  * @returns the issued token
  * @throws AppError UNKNOWN_TYPE_ID | EIK_REQUIRED (400), EIK_NOT_ALLOWED (403), EIK_LIMIT_REACHED (402)
  */
@@ -94,12 +112,14 @@ export async function issueToken(
   store: TokenStore,
   ring: KeyRing,
   config: IssueConfig,
-  key: ApiKeyRecord,
+  auth: AuthenticatedKey,
   req: IssueRequest,
   now: number,
   timings?: IssueTimings,
+  usage?: UsageRecorder,
 ): Promise<IssuedToken> {
   const t0 = performance.now();
+  const { key, policy } = auth;
   const op = getOperation(req.typeId);
   if (!op) {
     throw new AppError("UNKNOWN_TYPE_ID", `Unknown typeId "${req.typeId}"`, { field: "typeId" });
@@ -127,14 +147,10 @@ export async function issueToken(
       });
     }
   }
-  if (key.mode === "live" && eiks.length > 0) {
-    const contract = await store.hasActiveContract(key.integratorId, now);
-    const res = await store.claimEiks(
-      key.id,
-      eiks,
-      contract ? null : LIVE_EIK_LIMIT_WITHOUT_CONTRACT,
-      now,
-    );
+  // Under a contract there is no limit and nothing to record; the persistent set counts the
+  // EIKs of the pre-contract phases only.
+  if (policy.eikLimit !== null && eiks.length > 0) {
+    const res = await store.claimEiks(key.id, eiks, policy.eikLimit, now);
     if (!res.ok) {
       throw new AppError(
         "EIK_LIMIT_REACHED",
@@ -156,6 +172,8 @@ export async function issueToken(
     mode: key.mode,
     intg: key.integratorId,
   };
+  // Shown on the agent's confirmation page ("who asks").
+  if (key.integratorName) claims.intgName = key.integratorName;
   if (op.scope === "eik") claims.eik = eiks[0];
   if (op.scope === "eiks") claims.eiks = eiks;
   if (config.minAgentVersion) claims.minAgentVersion = config.minAgentVersion;
@@ -167,5 +185,6 @@ export async function issueToken(
     timings.policyUs += (t1 - t0) * 1000;
     timings.signingUs += (t2 - t1) * 1000;
   }
+  usage?.record(now, key, policy.contractId, op.typeId, eiks);
   return { token, expiresAt: new Date(exp * 1000).toISOString(), jti, issuer: config.issuer };
 }

@@ -1,9 +1,27 @@
 /**
  * The token service's storage interface. Two implementations: SQLite (`node:sqlite`, the
- * embedded default, `sqlite_store.ts`) and PostgreSQL (`npm:postgres`, `postgres_store.ts`).
- * Keys are stored only as a SHA-256 hash of the secret; the secret is shown once at creation.
+ * embedded default, `sqlite_store.ts`) and PostgreSQL (`npm:postgres`, `pg_store.ts`), chosen
+ * by `openTokenStore` (`open_store.ts`). Keys are stored only as a SHA-256 hash of the secret;
+ * the secret is shown once at creation. Every multi-row change (EIK claim, approval,
+ * termination, notice claim, usage flush) is one transaction, so several service instances can
+ * share one database (interface-spec.md § Access phases).
  * @module
  */
+import type {
+  ApplicationRecord,
+  ApplicationStatus,
+  ClaimNoticesOptions,
+  ContractRecord,
+  ContractState,
+  Locale,
+  NoticeDraft,
+  NoticeOutcome,
+  NoticeRecord,
+  UsageFilter,
+  UsageRow,
+} from "./records.ts";
+
+export type * from "./records.ts";
 
 /** "test" keys (`svc_test_`) reach the test portal only; "live" keys (`svc_live_`) file. */
 export type KeyMode = "test" | "live";
@@ -12,10 +30,21 @@ export type KeyMode = "test" | "live";
 export interface Integrator {
   readonly id: string;
   readonly name: string;
+  /** Where notices go; null = no notices. */
   readonly email: string | null;
+  /** Language of the notices (default "bg"). */
+  readonly locale?: Locale;
   /** Origins of the integrator's web pages allowed to call the agent (CORS). */
   readonly allowedOrigins: readonly string[];
   readonly createdAt: number;
+}
+
+/** Fields an administrator may change on an integrator. */
+export interface IntegratorPatch {
+  readonly name?: string;
+  readonly email?: string | null;
+  readonly locale?: Locale;
+  readonly allowedOrigins?: readonly string[];
 }
 
 /** A stored API key (never the secret). Times are epoch milliseconds. */
@@ -26,11 +55,22 @@ export interface ApiKeyRecord {
   readonly secretHash: string;
   readonly label: string | null;
   readonly createdAt: number;
-  /** null = no expiry (phase 3). */
+  /** Pre-contract expiry; null = none (created or lifted under a contract). */
   readonly expiresAt: number | null;
+  /** May lie in the future: the end of a rotation's grace period. */
   readonly revokedAt: number | null;
   /** null = any EIK; otherwise the allowed list (only an administrator changes it). */
   readonly allowedEiks: readonly string[] | null;
+  /** The key this one replaced by rotation. */
+  readonly rotatedFrom?: string | null;
+  /** The integrator's name, filled by `findKeyByHash` (same query) for the `intgName` claim. */
+  readonly integratorName?: string;
+}
+
+/** Outcome of {@link KeyStore.findKeyForIssue}. */
+export interface KeyForIssue {
+  readonly key: ApiKeyRecord;
+  readonly contract: ContractState;
 }
 
 /** A persisted Ed25519 signing key (JWK JSON). */
@@ -46,29 +86,157 @@ export interface SigningKeyRecord {
 /** Outcome of {@link TokenStore.claimEiks}. */
 export type ClaimResult = { ok: true } | { ok: false; used: number; limit: number };
 
-/** Storage of integrators, keys, the per-key EIK set and signing keys. All methods are async so
- * the PostgreSQL implementation fits the same interface. */
-export interface TokenStore {
-  /** Apply pending migrations (idempotent). */
+/** Failure reasons of the state-changing contract operations. */
+export type ContractFailure = "not_found" | "not_pending" | "not_in_force" | "pending_exists";
+
+/** Outcome of {@link ContractStore.approveApplication}. */
+export type ApproveResult =
+  | { ok: true; contract: ContractRecord; supersededId: string | null; liftedKeys: number }
+  | { ok: false; reason: ContractFailure };
+
+/** Outcome of {@link ContractStore.terminateContract}. */
+export type TerminateResult =
+  | { ok: true; contract: ContractRecord; fallenBackKeys: number }
+  | { ok: false; reason: ContractFailure };
+
+/** Integrators, keys, the per-key EIK set and signing keys. */
+export interface KeyStore {
+  /** Apply pending migrations (idempotent; safe when several instances start at once). */
   migrate(): Promise<void>;
+  /** Insert an integrator. @throws the driver's unique violation when the id exists */
   createIntegrator(i: Integrator): Promise<void>;
+  /** @returns the integrator, or null when unknown */
   getIntegrator(id: string): Promise<Integrator | null>;
+  /** @returns all integrators, oldest first */
+  listIntegrators(): Promise<Integrator[]>;
+  /** @returns the updated integrator, or null when unknown */
+  updateIntegrator(id: string, patch: IntegratorPatch): Promise<Integrator | null>;
+  /** Insert a key (hash only). @throws the driver's foreign-key error for an unknown integrator */
   createKey(k: ApiKeyRecord): Promise<void>;
+  /** @returns the key with this secret hash (and its integrator's name), or null */
   findKeyByHash(secretHash: string): Promise<ApiKeyRecord | null>;
+  /**
+   * The issuance path's one round trip: the key (with its integrator's name) and the
+   * integrator's contract state at `at`. @returns null when no key has this hash
+   */
+  findKeyForIssue(secretHash: string, at: number): Promise<KeyForIssue | null>;
+  /** @returns the key, or null when unknown */
   getKey(id: string): Promise<ApiKeyRecord | null>;
+  /** @returns keys, oldest first, optionally of one integrator */
+  listKeys(filter?: { integratorId?: string }): Promise<ApiKeyRecord[]>;
+  /** Revoke at `at` (also cuts short a rotation's grace). @returns false when unknown or
+   * already revoked by then */
   revokeKey(id: string, at: number): Promise<boolean>;
+  /** @returns false when the key is unknown */
+  setAllowedEiks(id: string, allowedEiks: readonly string[] | null): Promise<boolean>;
+  /**
+   * Atomically store `fresh` (copying the old key's EIK set) and revoke the old key at
+   * `oldRevokedAt`. @returns false when the old key is unknown or already revoked
+   */
+  rotateKey(oldId: string, fresh: ApiKeyRecord, oldRevokedAt: number, at: number): Promise<boolean>;
   /**
    * Atomically add EIKs to a key's persistent set unless the set would exceed `limit`
    * distinct EIKs (a live key without a contract: 3). EIKs already in the set are free.
    */
-  claimEiks(keyId: string, eiks: readonly string[], limit: number | null, at: number): Promise<ClaimResult>;
+  claimEiks(
+    keyId: string,
+    eiks: readonly string[],
+    limit: number | null,
+    at: number,
+  ): Promise<ClaimResult>;
   /** EIKs a key has used, in first-use order. */
   keyEiks(keyId: string): Promise<string[]>;
-  /** Whether the integrator has a contract in force at `at` (phase 3). */
-  hasActiveContract(integratorId: string, at: number): Promise<boolean>;
+  /** @returns every signing key, oldest first */
   listSigningKeys(): Promise<SigningKeyRecord[]>;
   /** Insert a signing key unless one already exists that is not retired (first start race). */
   saveSigningKey(k: SigningKeyRecord): Promise<void>;
+  /** Mark the current signing key retired at `at`. */
   retireSigningKey(kid: string, at: number): Promise<void>;
+  /** Close the connection or pool. */
   close(): Promise<void>;
 }
+
+/** Applications and contracts (phases 2 and 3). */
+export interface ContractStore {
+  /** Whether the integrator has a contract in force at `at` (phase 3). */
+  hasActiveContract(integratorId: string, at: number): Promise<boolean>;
+  /** The contract in force at `at` and the end of the previous one (one indexed query). */
+  contractState(integratorId: string, at: number): Promise<ContractState>;
+  /** @returns `pending_exists` when the integrator already has a pending application */
+  createApplication(
+    a: ApplicationRecord,
+  ): Promise<{ ok: true } | { ok: false; reason: ContractFailure }>;
+  /** @returns the application, or null when unknown */
+  getApplication(id: string): Promise<ApplicationRecord | null>;
+  /** @returns applications, oldest first, optionally filtered */
+  listApplications(
+    filter?: { status?: ApplicationStatus; integratorId?: string },
+  ): Promise<ApplicationRecord[]>;
+  /**
+   * In one transaction: mark the pending application approved, supersede a contract in force,
+   * insert `contract`, lift the expiry of the integrator's live keys still valid at `at`
+   * (expires_at → null), and set the integrator's e-mail when it has none.
+   */
+  approveApplication(
+    applicationId: string,
+    contract: ContractRecord,
+    at: number,
+    note: string | null,
+  ): Promise<ApproveResult>;
+  /** Mark a pending application rejected. @returns `not_found` or `not_pending` on failure */
+  rejectApplication(
+    applicationId: string,
+    at: number,
+    note: string | null,
+  ): Promise<{ ok: true; application: ApplicationRecord } | { ok: false; reason: ContractFailure }>;
+  /** @returns the contract, or null when unknown */
+  getContract(id: string): Promise<ContractRecord | null>;
+  /** @returns contracts by start, optionally of one integrator */
+  listContracts(filter?: { integratorId?: string }): Promise<ContractRecord[]>;
+  /**
+   * In one transaction: end a contract in force at `at`, give the integrator's live keys
+   * without expiry the pre-contract rules again (expiry `at + fallbackMs`), and enqueue
+   * `notice` (the termination notice).
+   */
+  terminateContract(
+    id: string,
+    at: number,
+    reason: string | null,
+    fallbackMs: number,
+    notice: (c: ContractRecord) => NoticeDraft,
+  ): Promise<TerminateResult>;
+  /**
+   * Mark contracts whose end date passed as `expired`, each in one transaction with the
+   * fallback of its integrator's live keys (expiry `endsAt + fallbackMs`). Idempotent.
+   * @returns the contracts that changed now
+   */
+  expireContracts(at: number, fallbackMs: number): Promise<ContractRecord[]>;
+  /** Live and test keys whose expiry lies in (from, to], not revoked. */
+  keysExpiringWithin(from: number, to: number): Promise<ApiKeyRecord[]>;
+  /** Active contracts whose end lies in (from, to]. */
+  contractsEndingWithin(from: number, to: number): Promise<ContractRecord[]>;
+}
+
+/** Notices claimed in the database, so each is sent once across instances and restarts. */
+export interface NoticeStore {
+  /** Insert unless (kind, subjectId, dueAt) exists. @returns true when inserted */
+  enqueueNotice(n: NoticeDraft): Promise<boolean>;
+  /** Atomically lease due notices (pending and due, or `sending` with a lapsed lease). */
+  claimNotices(o: ClaimNoticesOptions): Promise<NoticeRecord[]>;
+  /** Record the outcome; only the current lease owner can. @returns false when the lease was
+   * lost */
+  completeNotice(id: string, owner: string, outcome: NoticeOutcome): Promise<boolean>;
+  /** @returns notices by due time, optionally filtered */
+  listNotices(filter?: { kind?: string; subjectId?: string }): Promise<NoticeRecord[]>;
+}
+
+/** Monthly usage counters. */
+export interface UsageStore {
+  /** Add the counts (UPSERT, one transaction). */
+  addUsage(rows: readonly UsageRow[]): Promise<void>;
+  /** @returns counters, sorted by month, integrator, contract, key, typeId, EIK */
+  listUsage(filter?: UsageFilter): Promise<UsageRow[]>;
+}
+
+/** The one storage interface of the token service. */
+export interface TokenStore extends KeyStore, ContractStore, NoticeStore, UsageStore {}

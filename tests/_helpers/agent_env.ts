@@ -19,7 +19,13 @@ export const AGENT_PORT = 17470;
 export const AGENT = `http://127.0.0.1:${AGENT_PORT}`;
 
 export async function agentEnv(
-  opts: { senders?: SenderConfig[]; minAgentVersion?: string; timeoutMs?: number } = {},
+  opts: {
+    senders?: SenderConfig[];
+    minAgentVersion?: string;
+    timeoutMs?: number;
+    originPolicy?: OriginPolicy;
+    rateLimits?: Partial<RateLimitSettings>;
+  } = {},
 ) {
   const t = await tokenEnv({ minAgentVersion: opts.minAgentVersion });
   const opened: string[] = [];

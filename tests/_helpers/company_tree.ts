@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { eikCheckDigit, encodeCp1251 } from "../../src/formats/mod.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
 
+/** The shape of a portal-files result this file reads. */
+type PortalFiles = { status: string; files: { name: string; content: string }[] };
+
 const portal = createTestPortal({ now: () => new Date("2026-11-20T10:00:00Z") });
 
 /** A valid 9-digit EIK (Bulstat check digit) from an 8-digit stem. */
@@ -21,8 +24,9 @@ export async function vatFiles(
   year: number,
   month: number,
 ): Promise<Map<string, Uint8Array> | null> {
-  // deno-lint-ignore no-explicit-any
-  const r = await portal.report("vat_portal_files", { eik, year, month }, { sender: null }) as any;
+  const r = await portal.report("vat_portal_files", { eik, year, month }, {
+    sender: null,
+  }) as PortalFiles;
   if (r.status !== "ok") return null;
   return new Map(
     r.files.map((f: { name: string; content: string }) => [f.name, encodeCp1251(f.content)]),
@@ -35,10 +39,9 @@ export async function payrollFiles(
   year: number,
   month: number,
 ): Promise<Map<string, Uint8Array> | null> {
-  // deno-lint-ignore no-explicit-any
   const r = await portal.report("dec1_6_portal_files", { eik, year, month }, {
     sender: null,
-  }) as any;
+  }) as PortalFiles;
   if (r.status !== "ok") return null;
   return new Map(
     r.files.map((f: { name: string; content: string }) => [f.name, encodeCp1251(f.content)]),

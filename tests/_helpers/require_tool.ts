@@ -6,7 +6,11 @@
 /** Whether a program is on PATH. */
 export function hasProgram(name: string): boolean {
   try {
-    const out = new Deno.Command("sh", { args: ["-c", `command -v ${name}`], stdout: "null", stderr: "null" })
+    const out = new Deno.Command("sh", {
+      args: ["-c", `command -v ${name}`],
+      stdout: "null",
+      stderr: "null",
+    })
       .outputSync();
     return out.success;
   } catch {
@@ -22,6 +26,8 @@ export function skipUnless(programs: string[], what: string): boolean {
   const missing = programs.filter((p) => !hasProgram(p));
   if (missing.length === 0) return false;
   if (Deno.env.get("CI") === "true") return false;
-  console.error(`SKIP ${what}: missing ${missing.join(", ")} (install with: bash scripts/ci_packages.sh)`);
+  console.error(
+    `SKIP ${what}: missing ${missing.join(", ")} (install with: bash scripts/ci_packages.sh)`,
+  );
   return true;
 }

@@ -66,7 +66,14 @@ Deno.test("[agent] GET /health is open to every origin and reveals no secrets", 
   const res = await e.agent.app.request(`${AGENT}/health`, { headers: { origin: EVIL } });
   equal(res.status, 200);
   equal(res.headers.get("access-control-allow-origin"), "*");
-  deepStrictEqual(Object.keys(await res.json()).sort(), ["port", "service", "status", "version"]);
+  deepStrictEqual(Object.keys(await res.json()).sort(), [
+    "latestVersion",
+    "port",
+    "service",
+    "status",
+    "updateAvailable",
+    "version",
+  ]);
 });
 
 Deno.test("allowListPolicy() refreshes the published list after its TTL and tolerates a failing fetch", async () => {

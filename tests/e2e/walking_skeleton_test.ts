@@ -198,3 +198,24 @@ Deno.test("[e2e] an agent older than the token's minimum version answers 426 Age
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 });
+
+Deno.test("[e2e] /health reports an update the token service knows of; the token service publishes integrators' origins", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
+  const ts = await startTokenService(`${dir}/ts`, { SVC_LATEST_AGENT_VERSION: "99.2.0" });
+  const agent = await startAgent(`${dir}/agent`, ts.url);
+  try {
+    let h = { updateAvailable: false, latestVersion: null as string | null };
+    for (let i = 0; i < 50 && !h.latestVersion; i++) {
+      h = await (await fetch(`${agent.url}/health`)).json();
+      if (!h.latestVersion) await new Promise((r) => setTimeout(r, 50));
+    }
+    equal(h.latestVersion, "99.2.0");
+    equal(h.updateAvailable, true);
+    const o = await (await fetch(`${ts.url}/api/v1/allowed-origins`)).json();
+    ok(Array.isArray(o.origins));
+  } finally {
+    await agent.stop();
+    await ts.stop();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});

@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
-import { tokenEnv, TEST_ISSUER } from "../_helpers/token_env.ts";
+import { TEST_ISSUER, tokenEnv } from "../_helpers/token_env.ts";
 import { rotateSigningKey } from "../../src/token/signer.ts";
 
 Deno.test("[token] POST /api/v1/tokens/issue returns token, expiresAt, jti, issuer for a test key", async () => {
@@ -61,7 +61,10 @@ Deno.test("[token] issue answers 401 for a missing, unknown, expired or revoked 
   const t = await tokenEnv();
   const { secret, record } = await t.newKey("test");
   const body = { typeId: "vat", eik: "121212121" };
-  const noAuth = await t.app.request("/api/v1/tokens/issue", { method: "POST", body: JSON.stringify(body) });
+  const noAuth = await t.app.request("/api/v1/tokens/issue", {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
   equal(noAuth.status, 401);
   equal((await noAuth.json()).errorCode, "API_KEY_INVALID");
   const unknown = await t.issue("svc_test_" + "A".repeat(43), body);
@@ -73,7 +76,10 @@ Deno.test("[token] issue answers 401 for a missing, unknown, expired or revoked 
   equal(expired.status, 401);
   equal((await expired.json()).errorCode, "API_KEY_EXPIRED");
   const { secret: s2 } = await t.newKey("test");
-  await t.store.revokeKey((await t.store.findKeyByHash((await import("../../src/token/api_keys.ts")).hashSecret(s2)))!.id, t.clock.now());
+  await t.store.revokeKey(
+    (await t.store.findKeyByHash((await import("../../src/token/api_keys.ts")).hashSecret(s2)))!.id,
+    t.clock.now(),
+  );
   const revoked = await t.issue(s2, body);
   equal(revoked.status, 401);
   equal((await revoked.json()).errorCode, "API_KEY_REVOKED");
@@ -93,9 +99,19 @@ Deno.test("[token] a live key without contract lives 7 days and covers at most 3
   equal(j.errorKind, "CREDENTIALS");
   const batch = await t.issue(secret, { typeId: "vat_batch", eiks: ["111111111", "555555555"] });
   equal(batch.status, 402, "eiks count against the same limit");
-  deepStrictEqual(await t.store.keyEiks((await t.store.findKeyByHash((await import("../../src/token/api_keys.ts")).hashSecret(secret)))!.id), ["111111111", "222222222", "333333333"]);
+  deepStrictEqual(
+    await t.store.keyEiks(
+      (await t.store.findKeyByHash(
+        (await import("../../src/token/api_keys.ts")).hashSecret(secret),
+      ))!.id,
+    ),
+    ["111111111", "222222222", "333333333"],
+  );
   t.clock.advance(7 * 24 * 3600 * 1000);
-  equal((await (await t.issue(secret, { typeId: "debt_payments", eik: "111111111" })).json()).errorCode, "API_KEY_EXPIRED");
+  equal(
+    (await (await t.issue(secret, { typeId: "debt_payments", eik: "111111111" })).json()).errorCode,
+    "API_KEY_EXPIRED",
+  );
 });
 
 Deno.test("[token] a test key has no EIK limit", async () => {
@@ -109,7 +125,10 @@ Deno.test("[token] an EIK outside the key's allowed list gives 403 with rejected
   const t = await tokenEnv();
   const { secret } = await t.newKey("test", ["121212121", "131313131"]);
   equal((await t.issue(secret, { typeId: "vat", eik: "121212121" })).status, 200);
-  const res = await t.issue(secret, { typeId: "vat_batch", eiks: ["121212121", "999999999", "888888888"] });
+  const res = await t.issue(secret, {
+    typeId: "vat_batch",
+    eiks: ["121212121", "999999999", "888888888"],
+  });
   equal(res.status, 403);
   const j = await res.json();
   equal(j.errorCode, "EIK_NOT_ALLOWED");
@@ -127,7 +146,9 @@ Deno.test("[token] the signing key persists across restarts and the JWKS keeps t
   await t.reloadRing();
   const jwks = await (await t.app.request("/.well-known/jwks.json")).json();
   deepStrictEqual(jwks.keys.map((k: { kid: string }) => k.kid).sort(), [kid1, t.ring().kid].sort());
-  const { payload } = await jwtVerify(old, createLocalJWKSet(jwks), { currentDate: new Date(t.clock.now()) });
+  const { payload } = await jwtVerify(old, createLocalJWKSet(jwks), {
+    currentDate: new Date(t.clock.now()),
+  });
   equal(payload.typeId, "vat");
 });
 
@@ -135,6 +156,19 @@ Deno.test("[token] tokens carry the minimum agent version when configured", asyn
   const t = await tokenEnv({ minAgentVersion: "9.0.0" });
   const { secret } = await t.newKey("test");
   const { token } = await (await t.issue(secret, { typeId: "taxpayers" })).json();
-  const payload = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(token.split(".")[1], { alphabet: "base64url" })));
+  const payload = JSON.parse(
+    new TextDecoder().decode(Uint8Array.fromBase64(token.split(".")[1], { alphabet: "base64url" })),
+  );
   equal(payload.minAgentVersion, "9.0.0");
+});
+
+Deno.test("[token] tokens carry the integrator's id and name (intg, intgName) for the confirmation page", async () => {
+  const t = await tokenEnv();
+  const { secret } = await t.newKey("test");
+  const { token } = await (await t.issue(secret, { typeId: "taxpayers" })).json();
+  const payload = JSON.parse(
+    new TextDecoder().decode(Uint8Array.fromBase64(token.split(".")[1], { alphabet: "base64url" })),
+  );
+  equal(payload.intg, "default");
+  equal(payload.intgName, "Demo integrator");
 });

@@ -1,0 +1,253 @@
+/**
+ * Administration of integrators and their keys (interface-spec.md § Access phases, § Authentication
+ * point 6: "A key may be restricted to a list of EIKs"; only an administrator changes it). Shared
+ * by the admin HTTP API and the admin CLI. Views never contain the secret or its hash; a new
+ * secret is returned once, at creation or rotation.
+ * @module
+ */
+import type { z } from "zod";
+import type { Clock } from "../clock.ts";
+import { AppError } from "../contract/errors.ts";
+import type { IntegratorCreate, IntegratorUpdate, KeyCreate } from "./admin_schemas.ts";
+import { createApiKey, newId, type RandomBytes, rotateApiKey } from "./api_keys.ts";
+import { keyPolicy, type KeyStatus, keyStatus, type Phase } from "./phases.ts";
+import type { ApiKeyRecord, Integrator, TokenStore } from "./store.ts";
+
+/** Dependencies of the admin functions. */
+export interface AdminDeps {
+  readonly store: TokenStore;
+  readonly clock: Clock;
+  readonly random?: RandomBytes;
+}
+
+/** A key as administrators see it (ISO dates; never the secret or its hash). */
+export interface KeyView {
+  readonly id: string;
+  readonly integratorId: string;
+  readonly mode: "test" | "live";
+  readonly label: string | null;
+  readonly status: KeyStatus;
+  readonly phase: Phase;
+  readonly createdAt: string;
+  /** Effective expiry now; null = none. */
+  readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+  readonly allowedEiks: readonly string[] | null;
+  /** Distinct EIKs counted against the limit, and the limit (null = none). */
+  readonly eiksUsed: readonly string[];
+  readonly eikLimit: number | null;
+  readonly rotatedFrom: string | null;
+}
+
+/** An integrator as administrators see it. */
+export interface IntegratorView {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string | null;
+  readonly locale: "bg" | "en";
+  readonly allowedOrigins: readonly string[];
+  readonly createdAt: string;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * Present an integrator.
+ * @param i the record
+ * @returns the view
+ */
+export function integratorView(i: Integrator): IntegratorView {
+  return {
+    id: i.id,
+    name: i.name,
+    email: i.email,
+    locale: i.locale ?? "bg",
+    allowedOrigins: i.allowedOrigins,
+    createdAt: new Date(i.createdAt).toISOString(),
+  };
+}
+
+/**
+ * Present a key with its effective phase now.
+ * @param d store and clock
+ * @param k the record
+ * @returns the view
+ */
+export async function keyView(d: AdminDeps, k: ApiKeyRecord): Promise<KeyView> {
+  const now = d.clock.now();
+  const state = k.mode === "live" ? await d.store.contractState(k.integratorId, now) : null;
+  const policy = keyPolicy(k, state);
+  return {
+    id: k.id,
+    integratorId: k.integratorId,
+    mode: k.mode,
+    label: k.label,
+    status: keyStatus(k, policy, now),
+    phase: policy.phase,
+    createdAt: new Date(k.createdAt).toISOString(),
+    expiresAt: iso(policy.expiresAt),
+    revokedAt: iso(k.revokedAt),
+    allowedEiks: k.allowedEiks,
+    eiksUsed: policy.eikLimit === null ? [] : await d.store.keyEiks(k.id),
+    eikLimit: policy.eikLimit,
+    rotatedFrom: k.rotatedFrom ?? null,
+  };
+}
+
+/**
+ * Create an integrator.
+ * @param d store, clock, random
+ * @param input validated {@link IntegratorCreate}
+ * @returns the view
+ * @throws AppError CONFLICT (409) when the id is taken
+ */
+export async function createIntegrator(
+  d: AdminDeps,
+  input: z.infer<typeof IntegratorCreate>,
+): Promise<IntegratorView> {
+  const id = input.id ?? newId("int", d.random);
+  if (await d.store.getIntegrator(id)) {
+    throw new AppError("CONFLICT", `Integrator "${id}" already exists`, { integratorId: id });
+  }
+  const rec: Integrator = {
+    id,
+    name: input.name,
+    email: input.email,
+    locale: input.locale,
+    allowedOrigins: input.allowedOrigins,
+    createdAt: d.clock.now(),
+  };
+  await d.store.createIntegrator(rec);
+  return integratorView(rec);
+}
+
+/**
+ * Load an integrator or fail.
+ * @param d store
+ * @param id integrator id
+ * @returns the record
+ * @throws AppError NOT_FOUND (404)
+ */
+export async function requireIntegrator(d: AdminDeps, id: string): Promise<Integrator> {
+  const i = await d.store.getIntegrator(id);
+  if (!i) throw new AppError("NOT_FOUND", `No integrator "${id}"`, { integratorId: id });
+  return i;
+}
+
+/**
+ * Change an integrator's name, e-mail, locale or origins.
+ * @param d store
+ * @param id integrator id
+ * @param patch validated {@link IntegratorUpdate}
+ * @returns the view
+ * @throws AppError NOT_FOUND (404)
+ */
+export async function updateIntegrator(
+  d: AdminDeps,
+  id: string,
+  patch: z.infer<typeof IntegratorUpdate>,
+): Promise<IntegratorView> {
+  const i = await d.store.updateIntegrator(id, patch);
+  if (!i) throw new AppError("NOT_FOUND", `No integrator "${id}"`, { integratorId: id });
+  return integratorView(i);
+}
+
+/**
+ * Load a key or fail.
+ * @param d store
+ * @param id key id
+ * @returns the record
+ * @throws AppError NOT_FOUND (404)
+ */
+export async function requireKey(d: AdminDeps, id: string): Promise<ApiKeyRecord> {
+  const k = await d.store.getKey(id);
+  if (!k) throw new AppError("NOT_FOUND", `No key "${id}"`, { keyId: id });
+  return k;
+}
+
+/**
+ * Create a key for an integrator (any number of keys; § Access phases, phase 1).
+ * @param d store, clock, random
+ * @param input validated {@link KeyCreate}
+ * @returns the secret (shown once) and the key view
+ * @throws AppError NOT_FOUND (404) for an unknown integrator
+ */
+export async function createKeyFor(
+  d: AdminDeps,
+  input: z.infer<typeof KeyCreate>,
+): Promise<{ secret: string; key: KeyView }> {
+  await requireIntegrator(d, input.integratorId);
+  const { secret, record } = await createApiKey(d.store, {
+    mode: input.mode,
+    integratorId: input.integratorId,
+    label: input.label,
+    allowedEiks: input.allowedEiks,
+    now: d.clock.now(),
+    randomBytes: d.random,
+  });
+  return { secret, key: await keyView(d, record) };
+}
+
+/**
+ * Revoke a key now (also ends a rotation's grace period early).
+ * @param d store, clock
+ * @param id key id
+ * @returns the key view
+ * @throws AppError NOT_FOUND (404), CONFLICT (409) when already revoked
+ */
+export async function revokeKeyNow(d: AdminDeps, id: string): Promise<KeyView> {
+  await requireKey(d, id);
+  if (!(await d.store.revokeKey(id, d.clock.now()))) {
+    throw new AppError("CONFLICT", `Key "${id}" is already revoked`, { keyId: id });
+  }
+  return keyView(d, await requireKey(d, id));
+}
+
+/**
+ * Rotate a key: new secret, the old one revoked after `graceSeconds`.
+ * @param d store, clock, random
+ * @param id key id
+ * @param graceSeconds grace period of the old secret
+ * @returns the new secret (shown once), the new key and the old key
+ * @throws AppError NOT_FOUND (404), CONFLICT (409) when the key is revoked or expired
+ */
+export async function rotateKeyNow(
+  d: AdminDeps,
+  id: string,
+  graceSeconds: number,
+): Promise<{ secret: string; key: KeyView; previous: KeyView }> {
+  const old = await requireKey(d, id);
+  const view = await keyView(d, old);
+  if (view.status === "revoked" || view.status === "expired") {
+    throw new AppError("CONFLICT", `Key "${id}" is ${view.status} and cannot be rotated`, {
+      keyId: id,
+    });
+  }
+  const res = await rotateApiKey(d.store, old, graceSeconds * 1000, d.clock.now(), d.random);
+  if (!res) throw new AppError("CONFLICT", `Key "${id}" is already revoked`, { keyId: id });
+  return {
+    secret: res.secret,
+    key: await keyView(d, res.record),
+    previous: await keyView(d, await requireKey(d, id)),
+  };
+}
+
+/**
+ * Set or clear a key's allowed EIK list (§ Errors / Token service: 403 lists `rejectedEiks`).
+ * @param d store, clock
+ * @param id key id
+ * @param allowedEiks the list, or null for any EIK
+ * @returns the key view
+ * @throws AppError NOT_FOUND (404)
+ */
+export async function setKeyAllowedEiks(
+  d: AdminDeps,
+  id: string,
+  allowedEiks: readonly string[] | null,
+): Promise<KeyView> {
+  const list = allowedEiks === null ? null : [...new Set(allowedEiks)];
+  if (!(await d.store.setAllowedEiks(id, list))) {
+    throw new AppError("NOT_FOUND", `No key "${id}"`, { keyId: id });
+  }
+  return keyView(d, await requireKey(d, id));
+}

@@ -1,0 +1,135 @@
+/**
+ * Bulgarian and English texts of the e-mail notices (interface-spec.md § Access phases), chosen
+ * by the integrator's locale. Dates are shown in Bulgarian time (Europe/Sofia), with the exact
+ * UTC instant in ISO 8601 alongside. Pure: same notice, same text.
+ * @module
+ */
+import type { Locale, NoticeKind } from "./records.ts";
+
+/** A rendered notice. */
+export interface RenderedNotice {
+  readonly subject: string;
+  readonly text: string;
+}
+
+const parts = (ms: number) => {
+  const f = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Europe/Sofia",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(ms));
+  const get = (t: string) => f.find((p) => p.type === t)?.value ?? "";
+  return { y: get("year"), mo: get("month"), d: get("day"), h: get("hour"), mi: get("minute") };
+};
+
+/**
+ * A date in Bulgarian time for a notice.
+ * @param ms epoch ms
+ * @param locale bg → `30.01.2027 10:00 ч.`, en → `2027-01-30 10:00`
+ * @returns the formatted date
+ * @example
+ * ```ts
+ * formatNoticeDate(Date.UTC(2027, 0, 30, 8), "bg"); // "30.01.2027 10:00 ч."
+ * ```
+ */
+export function formatNoticeDate(ms: number, locale: Locale): string {
+  const p = parts(ms);
+  return locale === "bg"
+    ? `${p.d}.${p.mo}.${p.y} ${p.h}:${p.mi} ч.`
+    : `${p.y}-${p.mo}-${p.d} ${p.h}:${p.mi}`;
+}
+
+type Params = Readonly<Record<string, string | number | null>>;
+
+const iso = (v: unknown) => new Date(Number(v)).toISOString();
+const date = (v: unknown, l: Locale) => formatNoticeDate(Number(v), l);
+
+const TEXTS: Record<Locale, Record<NoticeKind, (p: Params) => RenderedNotice>> = {
+  bg: {
+    key_expiring: (p) => ({
+      subject: `API ключът ${p.keyId} изтича на ${date(p.expiresAt, "bg")}`,
+      text: [
+        `Здравейте,`,
+        ``,
+        `API ключът ${p.keyId}${p.label ? ` („${p.label}“)` : ""} (${
+          p.mode === "live" ? "реален" : "тестов"
+        }) на ${p.integratorName} изтича на ${date(p.expiresAt, "bg")} българско време ` +
+        `(${iso(p.expiresAt)}).`,
+        `След този момент услугата ще отговаря с 401. Създайте нов ключ в профила си.`,
+      ].join("\n"),
+    }),
+    contract_expiring: (p) => ({
+      subject: `Договорът ${p.contractId} изтича на ${date(p.endsAt, "bg")}`,
+      text: [
+        `Здравейте,`,
+        ``,
+        `Договорът ${p.contractId} с ${p.company} изтича на ${date(p.endsAt, "bg")} ` +
+        `българско време (${iso(p.endsAt)}).`,
+        `След това реалните ключове отново ще важат 7 дни и за до 3 ЕИК. ` +
+        `Подайте нова заявка, за да го подновите.`,
+      ].join("\n"),
+    }),
+    contract_terminated: (p) => ({
+      subject: `Договорът ${p.contractId} е прекратен`,
+      text: [
+        `Здравейте,`,
+        ``,
+        `Договорът ${p.contractId} с ${p.company} е прекратен на ${date(p.terminatedAt, "bg")} ` +
+        `българско време (${iso(p.terminatedAt)}).` + (p.reason ? ` Причина: ${p.reason}.` : ""),
+        `Реалните ви ключове важат до ${date(p.keysExpireAt, "bg")} (${iso(p.keysExpireAt)}) ` +
+        `и за до 3 ЕИК на ключ.`,
+      ].join("\n"),
+    }),
+  },
+  en: {
+    key_expiring: (p) => ({
+      subject: `API key ${p.keyId} expires on ${date(p.expiresAt, "en")}`,
+      text: [
+        `Hello,`,
+        ``,
+        `The ${p.mode} API key ${p.keyId}${p.label ? ` ("${p.label}")` : ""} of ` +
+        `${p.integratorName} expires on ${date(p.expiresAt, "en")} Bulgarian time ` +
+        `(${iso(p.expiresAt)}).`,
+        `After that the service answers 401. Create a new key in your profile.`,
+      ].join("\n"),
+    }),
+    contract_expiring: (p) => ({
+      subject: `Contract ${p.contractId} expires on ${date(p.endsAt, "en")}`,
+      text: [
+        `Hello,`,
+        ``,
+        `Contract ${p.contractId} with ${p.company} expires on ${date(p.endsAt, "en")} ` +
+        `Bulgarian time (${iso(p.endsAt)}).`,
+        `After that, live keys last 7 days and cover up to 3 EIKs again. ` +
+        `Submit a new application to renew it.`,
+      ].join("\n"),
+    }),
+    contract_terminated: (p) => ({
+      subject: `Contract ${p.contractId} has been terminated`,
+      text: [
+        `Hello,`,
+        ``,
+        `Contract ${p.contractId} with ${p.company} was terminated on ` +
+        `${date(p.terminatedAt, "en")} Bulgarian time (${iso(p.terminatedAt)}).` +
+        (p.reason ? ` Reason: ${p.reason}.` : ""),
+        `Your live keys remain valid until ${date(p.keysExpireAt, "en")} ` +
+        `(${iso(p.keysExpireAt)}) and cover up to 3 EIKs each.`,
+      ].join("\n"),
+    }),
+  },
+};
+
+/**
+ * Render a notice.
+ * @param kind the notice kind
+ * @param locale bg or en
+ * @param params the notice's stored parameters
+ * @returns subject and plain text
+ */
+export function renderNotice(kind: NoticeKind, locale: Locale, params: Params): RenderedNotice {
+  return TEXTS[locale][kind](params);
+}

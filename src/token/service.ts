@@ -1,0 +1,130 @@
+/**
+ * The token service assembled from injected parts (interface-spec.md § What the service does,
+ * points 1 and 8): the HTTP app (issue, applications, admin), the notice scheduler, the usage
+ * recorder and the periodic reload of the signing key ring (rotations made by other instances
+ * or the admin CLI). Never listens and never reads the environment: `main.ts` does.
+ * @module
+ */
+import type { Hono } from "hono";
+import type { Clock } from "../clock.ts";
+import type { RandomBytes } from "./api_keys.ts";
+import { createTokenApp } from "./app.ts";
+import type { IssueConfig, IssueTimings } from "./issue.ts";
+import type { Mailer } from "./mailer.ts";
+import { NoticeScheduler } from "./notice_scheduler.ts";
+import { type KeyRing, loadKeyRing } from "./signer.ts";
+import type { TokenStore } from "./store.ts";
+import { UsageRecorder } from "./usage.ts";
+
+/** Log function of the service (never given secrets). */
+export type ServiceLog = (
+  level: "info" | "warn" | "error",
+  msg: string,
+  fields?: Record<string, unknown>,
+) => void;
+
+/** Options of {@link createTokenService}. */
+export interface TokenServiceOptions {
+  readonly store: TokenStore;
+  readonly clock: Clock;
+  /** Read on every request (may be a getter: the issuer is known after listening). */
+  readonly config: IssueConfig;
+  readonly adminToken?: string | null;
+  /** null = notices stay pending (no SMTP configured). */
+  readonly mailer?: Mailer | null;
+  readonly random?: RandomBytes;
+  readonly log?: ServiceLog;
+  /** Notice scheduler tick, ms (default 60 s). */
+  readonly noticeIntervalMs?: number;
+  /** Usage flush interval, ms (default 1 s; 0 = write through). */
+  readonly usageFlushMs?: number;
+  /** Signing key ring reload interval, ms (default 30 s). */
+  readonly keyRingReloadMs?: number;
+  /** Lease owner name of this instance's scheduler. */
+  readonly instanceId?: string;
+  /** Accumulator of the issuance time split (benchmarks). */
+  readonly timings?: IssueTimings;
+}
+
+/** A running (or startable) token service. */
+export interface TokenService {
+  readonly app: Hono;
+  readonly scheduler: NoticeScheduler;
+  readonly usage: UsageRecorder;
+  keyRing(): KeyRing;
+  reloadKeyRing(): Promise<void>;
+  /** Start the scheduler, the usage flush and the key ring reload. */
+  start(): void;
+  /** Stop them, flush usage and close the mailer (the store stays open: the caller owns it). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Build the token service.
+ * @param o store, clock, issuance config, admin token, mailer, intervals
+ * @returns the service (call `start()` after listening)
+ * @throws Error from the store when the signing keys cannot be loaded
+ */
+export async function createTokenService(o: TokenServiceOptions): Promise<TokenService> {
+  const log: ServiceLog = o.log ?? (() => {});
+  let ring = await loadKeyRing(o.store, o.clock.now());
+  const reloadKeyRing = async () => {
+    ring = await loadKeyRing(o.store, o.clock.now());
+  };
+  const usage = new UsageRecorder({
+    store: o.store,
+    flushMs: o.usageFlushMs,
+    onError: (e) => log("warn", "usage flush failed; will retry", { error: String(e) }),
+  });
+  const scheduler = new NoticeScheduler({
+    store: o.store,
+    mailer: o.mailer ?? null,
+    clock: o.clock,
+    instanceId: o.instanceId,
+    intervalMs: o.noticeIntervalMs,
+    random: o.random,
+    log,
+  });
+  const app = createTokenApp({
+    store: o.store,
+    keyRing: () => ring,
+    clock: o.clock,
+    get config() {
+      return o.config;
+    },
+    timings: o.timings,
+    log: (m, f) => log("error", m, f),
+    usage,
+    adminToken: o.adminToken ?? null,
+    random: o.random,
+    reloadKeyRing,
+  });
+  let reload: ReturnType<typeof setInterval> | undefined;
+  return {
+    app,
+    scheduler,
+    usage,
+    keyRing: () => ring,
+    reloadKeyRing,
+    start() {
+      scheduler.start();
+      usage.start();
+      if (reload === undefined) {
+        const t = setInterval(() => {
+          reloadKeyRing().catch((e) =>
+            log("warn", "could not reload signing keys", { error: String(e) })
+          );
+        }, o.keyRingReloadMs ?? 30_000);
+        Deno.unrefTimer(t);
+        reload = t;
+      }
+    },
+    async stop() {
+      if (reload !== undefined) clearInterval(reload);
+      reload = undefined;
+      await scheduler.stop();
+      await usage.stop();
+      o.mailer?.close();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Browser tests: playwright-core driving Debian's Chromium (/usr/bin/chromium) with a fresh
+ * profile, and the example integrator environment (token service and agent as real programs,
+ * the example server in process, its origin allowed in agent.json). Confirmation pages are
+ * opened the way the default browser would: the URL from the agent's log, in a new tab.
+ */
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type ExampleServer, startExampleServer } from "../../examples/integrator/server.ts";
+import { createKeyCli, type Proc, startAgent, startTokenService } from "./e2e.ts";
+import { skipUnless } from "./require_tool.ts";
+
+/** Debian's Chromium. */
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Flags for Chromium in containers and CI (toolchain.md § 7). */
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** `ignore` for browser tests: skip without Chromium outside CI, fail in CI. */
+export function skipBrowser(): boolean {
+  return skipUnless([CHROMIUM], "browser tests (playwright-core + Debian chromium)");
+}
+
+/** A Chromium with a fresh profile directory (removed on close). */
+export interface Chromium {
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Launch Chromium headless with a fresh `--user-data-dir` and a 1280×800 viewport. */
+export async function launchChromium(): Promise<Chromium> {
+  const profile = await Deno.makeTempDir({ prefix: "svc-chromium-" });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1280, height: 800 },
+    timeout: 30_000,
+  });
+  context.setDefaultTimeout(15_000);
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => {});
+      await Deno.remove(profile, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** The example integrator with real programs and a browser. */
+export interface ExampleEnv {
+  readonly ts: Proc;
+  readonly agent: Proc;
+  readonly example: ExampleServer;
+  readonly browser: Chromium;
+  /** The integrator's secret key (to assert it never reaches the page). */
+  readonly key: string;
+  /** How many confirmation pages the agent has opened so far (its log lines). */
+  confirmationPages(): number;
+  /** A new tab on the example page, ready for clicks. */
+  openExample(): Promise<Page>;
+  /** Wait for the agent's next confirmation page and open it in a new tab. */
+  openConfirmation(): Promise<Page>;
+  stop(): Promise<void>;
+}
+
+/** Start the token service, the example server, the agent (allowing the example's origin) and
+ * Chromium. */
+export async function startExampleEnv(): Promise<ExampleEnv> {
+  const dir = await Deno.makeTempDir({ prefix: "svc-browser-" });
+  const browserP = launchChromium();
+  const ts = await startTokenService(`${dir}/ts`);
+  const key = await createKeyCli(`${dir}/ts`, "test");
+  const example = await startExampleServer({ tokenServiceUrl: ts.url, secretKey: key });
+  await Deno.mkdir(`${dir}/agent`, { recursive: true });
+  await Deno.writeTextFile(
+    `${dir}/agent/agent.json`,
+    JSON.stringify({ senders: [], allowedOrigins: [example.origin] }),
+  );
+  const agent = await startAgent(`${dir}/agent`, ts.url);
+  example.setAgentUrl(agent.url);
+  const browser = await browserP;
+  return {
+    ts,
+    agent,
+    example,
+    browser,
+    key,
+    confirmationPages: () => agent.logs.filter((l) => l.msg === "confirmation page opened").length,
+    async openExample() {
+      const page = await browser.context.newPage();
+      await page.goto(example.url);
+      await page.waitForSelector("body[data-ready=true]");
+      return page;
+    },
+    async openConfirmation() {
+      const log = await agent.waitLog("confirmation page opened", 15_000);
+      const page = await browser.context.newPage();
+      await page.goto(String(log.url));
+      await page.waitForSelector("#confirm");
+      return page;
+    },
+    async stop() {
+      await browser.close();
+      await example.close().catch(() => {});
+      await agent.stop();
+      await ts.stop();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** A small server on another origin (not in the agent's allow-list), serving given pages. */
+export function startForeignServer(pages: Record<string, (url: URL) => string>): {
+  origin: string;
+  close(): Promise<void>;
+} {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const url = new URL(req.url);
+    const page = pages[url.pathname];
+    if (!page) return new Response("not found", { status: 404 });
+    return new Response(page(url), { headers: { "content-type": "text/html; charset=utf-8" } });
+  });
+  return { origin: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
+}
+
+/** Width and height of a PNG (its IHDR chunk). */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: v.getUint32(16), height: v.getUint32(20) };
+}

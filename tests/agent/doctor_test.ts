@@ -1,0 +1,489 @@
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import {
+  type DoctorCheck,
+  type DoctorDeps,
+  doctorExitCode,
+  formatDoctorReport,
+  runDoctor,
+} from "../../src/agent/doctor.ts";
+import type { CertificateInfo, KeyStore } from "../../src/signing/mod.ts";
+import {
+  makeCert,
+  pem,
+  runOk,
+  SOFTHSM2_MODULE,
+  TEST_CA_SUBJECT,
+  TEST_PERSONAL_ID,
+  toolsMissing,
+  writeTestPki,
+} from "../_helpers/pki.ts";
+import { createSoftHsmToken } from "../signing/softhsm_fixture.ts";
+
+const NOW = Date.parse("2026-03-02T10:00:00Z");
+const HTTP_DATE = new Date(NOW).toUTCString(); // server's clock = NOW (1 s resolution)
+const YEAR_AGO = new Date(NOW - 365 * 86_400_000);
+const IN_30_DAYS = new Date(NOW + 30 * 86_400_000);
+
+async function publicJwk(kid: string): Promise<Record<string, unknown>> {
+  const kp = await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]);
+  const jwk = await crypto.subtle.exportKey("jwk", (kp as CryptoKeyPair).publicKey);
+  return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, kid, alg: "EdDSA", use: "sig" };
+}
+
+/** A token service stand-in: /.well-known/jwks.json with a fixed Date header. */
+function tokenService(body: () => Response) {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    if (new URL(req.url).pathname !== "/.well-known/jwks.json") {
+      return new Response("no", { status: 404 });
+    }
+    return body();
+  });
+}
+const jwksResponse = (keys: unknown[], date = HTTP_DATE) =>
+  Response.json({ keys }, { headers: { date } });
+
+const byId = (checks: DoctorCheck[], id: string) => {
+  const c = checks.find((x) => x.id === id);
+  ok(c, `no check ${id} in ${checks.map((x) => x.id).join(", ")}`);
+  return c!;
+};
+
+/** Deps for a quick run: everything local, nothing slow. */
+async function deps(
+  over: Partial<DoctorDeps> = {},
+): Promise<DoctorDeps & { cleanup(): Promise<void> }> {
+  const dir = await Deno.makeTempDir();
+  return {
+    dataDir: join(dir, "data"),
+    tokenServiceUrl: "http://127.0.0.1:1",
+    now: () => NOW,
+    ports: [17470],
+    portFree: () => Promise.resolve(true),
+    discoverModules: () => Promise.resolve([]),
+    timeoutMs: 1000,
+    ...over,
+    cleanup: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+function busyPort(answer?: (req: Request) => Response) {
+  if (answer) return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, answer);
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  return { addr: l.addr as Deno.NetAddr, shutdown: () => Promise.resolve(l.close()) };
+}
+
+Deno.test("runDoctor() port: free, our agent, another program with a free fallback, all busy", async () => {
+  const agent = busyPort(() =>
+    Response.json({ status: "ok", service: "svc-agent", version: "1.2.3" })
+  );
+  const other = busyPort(() => new Response("hello", { status: 404 }));
+  const raw = busyPort();
+  const free = (() => {
+    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const p = (l.addr as Deno.NetAddr).port;
+    l.close();
+    return p;
+  })();
+  const d = await deps();
+  try {
+    let c = byId(await runDoctor(d), "port");
+    equal(c.ok, true);
+    ok(c.detail.startsWith("Free: the agent will listen on 17470"));
+
+    const real = { portFree: undefined as unknown as DoctorDeps["portFree"] };
+    c = byId(await runDoctor({ ...d, ...real, ports: [agent.addr.port] }), "port");
+    deepStrictEqual([c.ok, c.detail], [true, "The agent is running there (version 1.2.3)"]);
+
+    c = byId(await runDoctor({ ...d, ...real, ports: [other.addr.port, free] }), "port");
+    equal(c.ok, "warn");
+    equal(c.detail, `Used by another program; the agent will use fallback port ${free}`);
+    ok(c.fix?.includes(`lsof -nP -iTCP:${other.addr.port} -sTCP:LISTEN`), c.fix ?? "");
+
+    c = byId(
+      await runDoctor({ ...d, ...real, ports: [other.addr.port, agent.addr.port] }),
+      "port",
+    );
+    equal(c.ok, "warn");
+    equal(c.detail, `Used by another program; the agent runs on fallback port ${agent.addr.port}`);
+
+    c = byId(
+      await runDoctor({ ...d, ...real, os: "windows", ports: [other.addr.port, raw.addr.port] }),
+      "port",
+    );
+    equal(c.ok, false);
+    ok(c.detail.startsWith("All ports"));
+    ok(c.fix?.includes(`netstat -ano | findstr :${other.addr.port}`), c.fix ?? "");
+  } finally {
+    await Promise.all([agent.shutdown(), other.shutdown(), raw.shutdown(), d.cleanup()]);
+  }
+});
+
+Deno.test("runDoctor() token service: a valid Ed25519 JWKS passes; clock skew ok / warn / fail", async () => {
+  const keys = [await publicJwk("k1"), await publicJwk("k2")];
+  const ts = tokenService(() => jwksResponse(keys));
+  const url = `http://127.0.0.1:${ts.addr.port}`;
+  const d = await deps({ tokenServiceUrl: url });
+  try {
+    const run = async (offsetMs: number) => {
+      const checks = await runDoctor({ ...d, now: () => NOW + 500 + offsetMs });
+      return [byId(checks, "token-service"), byId(checks, "clock")];
+    };
+    const [svc, clock] = await run(300);
+    equal(svc.ok, true);
+    equal(svc.detail, `${url}/.well-known/jwks.json: 2 Ed25519 key(s), kid k1, k2`);
+    deepStrictEqual([clock.ok, clock.fix], [true, null]);
+    equal(
+      clock.detail,
+      "This PC's clock matches the token service (to ±0.5 s) (tokens live 5 s; the agent allows 2 s of skew)",
+    );
+    const [, warn] = await run(-1500);
+    equal(warn.ok, "warn");
+    ok(warn.detail.startsWith("This PC's clock is about 1.5 s behind"), warn.detail);
+    ok(warn.fix?.startsWith("Sync the clock: "));
+    const [, bad] = await run(3000);
+    equal(bad.ok, false);
+    ok(bad.detail.includes("3.0 s ahead"));
+    ok(bad.detail.includes("tokens live 5 s; the agent allows 2 s of skew"));
+  } finally {
+    await ts.shutdown();
+    await d.cleanup();
+  }
+});
+
+Deno.test("runDoctor() token service failures: unreachable, HTTP 500, private key, RSA, no kid, no Date", async () => {
+  const good = await publicJwk("k1");
+  const cases: [string, () => Response, RegExp][] = [
+    ["500", () => new Response("oops", { status: 500 }), /answered HTTP 500/],
+    ["html", () => new Response("<html>", { headers: { date: HTTP_DATE } }), /did not return JSON/],
+    ["empty", () => jwksResponse([]), /lists no keys/],
+    ["private", () => jwksResponse([{ ...good, d: "secret" }]), /PRIVATE key material/],
+    ["rsa", () => jwksResponse([{ kty: "RSA", n: "x", e: "AQAB", kid: "r" }]), /not OKP\/Ed25519/],
+    ["nokid", () => jwksResponse([{ ...good, kid: undefined }]), /has no kid/],
+  ];
+  const d = await deps();
+  try {
+    for (const [name, body, re] of cases) {
+      const ts = tokenService(body);
+      try {
+        const c = byId(
+          await runDoctor({ ...d, tokenServiceUrl: `http://127.0.0.1:${ts.addr.port}` }),
+          "token-service",
+        );
+        equal(c.ok, false, name);
+        ok(re.test(c.detail), `${name}: ${c.detail}`);
+        ok(c.fix?.includes("SVC_TOKEN_SERVICE_URL"), name);
+        ok(!c.detail.includes("secret"), "never echo key material");
+      } finally {
+        await ts.shutdown();
+      }
+    }
+    const down = await runDoctor({ ...d, tokenServiceUrl: "http://user:pw@127.0.0.1:1/" });
+    const c = byId(down, "token-service");
+    equal(c.ok, false);
+    ok(c.detail.startsWith("Cannot reach http://127.0.0.1:1/.well-known/jwks.json"), c.detail);
+    ok(!JSON.stringify(down).includes("pw@"), "credentials in the URL are not shown");
+    equal(byId(down, "clock").ok, "warn");
+    const noDate = await runDoctor({
+      ...d,
+      tokenServiceUrl: "http://ts.example",
+      fetch: () => Promise.resolve(Response.json({ keys: [good] })),
+    });
+    equal(byId(noDate, "token-service").ok, true);
+    equal(byId(noDate, "clock").ok, "warn");
+    ok(byId(noDate, "clock").detail.includes("no Date header"));
+  } finally {
+    await d.cleanup();
+  }
+});
+
+Deno.test("runDoctor() data dir: writable temp dir passes; a path under a regular file fails with a fix", async () => {
+  const d = await deps();
+  try {
+    const good = byId(await runDoctor(d), "data-dir");
+    equal(good.ok, true);
+    equal((await Array.fromAsync(Deno.readDir(d.dataDir))).length, 0, "probe file removed");
+    // chmod 0o500 would not stop root (tests run as root here): use a path under a file.
+    const file = join(d.dataDir, "plain-file");
+    await Deno.writeTextFile(file, "x");
+    const bad = byId(await runDoctor({ ...d, dataDir: join(file, "sub") }), "data-dir");
+    equal(bad.ok, false);
+    ok(bad.detail.startsWith(`Cannot write in ${join(file, "sub")}`));
+    ok(bad.fix?.includes("--data-dir or SVC_DATA_DIR"));
+  } finally {
+    await d.cleanup();
+  }
+});
+
+Deno.test("runDoctor() agent.json: absent → test mode note; invalid → fail with the path", async () => {
+  const d = await deps();
+  try {
+    const none = await runDoctor(d);
+    equal(byId(none, "agent-file").ok, true);
+    ok(byId(none, "agent-file").detail.includes("built-in fictitious sender"));
+    await Deno.mkdir(d.dataDir, { recursive: true });
+    await Deno.writeTextFile(join(d.dataDir, "agent.json"), "{oops");
+    const bad = byId(await runDoctor(d), "agent-file");
+    equal(bad.ok, false);
+    ok(bad.fix?.includes(join(d.dataDir, "agent.json")));
+  } finally {
+    await d.cleanup();
+  }
+});
+
+async function withSenders(d: DoctorDeps, senders: unknown[]) {
+  await Deno.mkdir(d.dataDir, { recursive: true });
+  await Deno.writeTextFile(join(d.dataDir, "agent.json"), JSON.stringify({ senders }));
+}
+const sender = (id: string, keystore?: Record<string, unknown>, active = true) => ({
+  id,
+  displayName: id,
+  active,
+  ...(keystore ? { keystore } : {}),
+});
+
+Deno.test("runDoctor() senders: certificate files (valid, expired, not qualified) and PKCS#12 files", async () => {
+  const d = await deps();
+  const ca = await makeCert({ subject: TEST_CA_SUBJECT, ca: true });
+  const subject = `CN=Ivan Petrov, 2.5.4.5=${TEST_PERSONAL_ID}, C=BG`;
+  const valid = await makeCert({ subject, issuer: ca, notBefore: YEAR_AGO, notAfter: IN_30_DAYS });
+  const expired = await makeCert({
+    subject,
+    issuer: ca,
+    notBefore: new Date(NOW - 86_400_000 * 400),
+    notAfter: new Date(NOW - 86_400_000),
+  });
+  const plain = await makeCert({
+    subject: "CN=Self Signed",
+    qc: false,
+    notBefore: YEAR_AGO,
+    notAfter: IN_30_DAYS,
+  });
+  try {
+    const f = (n: string) => join(d.dataDir, n);
+    await withSenders(d, [
+      sender("ok", { type: "pkcs12", file: "/x.p12", certificateFile: f("valid.pem") }),
+      sender("old", { type: "pkcs11", module: "/x.so", certificateFile: f("expired.der") }),
+      sender("plain", { type: "macos", certificateFile: f("plain.der") }),
+      sender("gone", { type: "pkcs12", file: f("missing.p12") }),
+      sender("junk", { type: "pkcs12", file: f("junk.p12") }),
+      sender("nokey"),
+      sender("odd", { type: "smartcard-magic" }),
+      sender("off", { type: "pkcs12", file: "/nowhere" }, false),
+      sender("win", { type: "windows", thumbprint: "AB".repeat(20) }),
+    ]);
+    await Deno.writeTextFile(f("valid.pem"), pem("CERTIFICATE", valid.der));
+    await Deno.writeFile(f("expired.der"), expired.der);
+    await Deno.writeFile(f("plain.der"), plain.der);
+    await Deno.writeTextFile(f("junk.p12"), "not a pfx");
+    const checks = await runDoctor(d);
+    const s = (id: string) => byId(checks, `sender:${id}`);
+    equal(s("ok").ok, true);
+    ok(s("ok").detail.startsWith("Ivan Petrov: Valid until"), s("ok").detail);
+    equal(s("old").ok, false);
+    ok(s("old").detail.includes("Expired on"));
+    ok(s("old").fix?.startsWith("Renew the certificate"));
+    equal(s("plain").ok, "warn");
+    ok(s("plain").fix?.includes("NRA rejects others"));
+    equal(s("gone").ok, false);
+    equal(s("gone").fix, "Put the file back or correct its path in agent.json");
+    equal(s("junk").ok, false);
+    ok(s("junk").fix?.includes(".p12/.pfx"));
+    equal(s("nokey").ok, "warn");
+    equal(s("odd").ok, false);
+    ok(s("odd").fix?.includes("pkcs12, pkcs11, windows or macos"));
+    deepStrictEqual([s("off").ok, s("off").detail], [true, "Inactive: not checked"]);
+    equal(s("win").ok, true);
+    ok(!JSON.stringify(checks).includes(TEST_PERSONAL_ID), "personal id never shown");
+    for (const c of checks) if (c.ok !== true) ok(c.fix, `${c.id} has a fix`);
+  } finally {
+    await d.cleanup();
+  }
+});
+
+function fakeStore(certs: CertificateInfo[]): KeyStore {
+  return {
+    kind: "pkcs11",
+    listCertificates: () => Promise.resolve(certs),
+    sign: () => Promise.reject(new Error("not here")),
+    close: () => Promise.resolve(),
+  };
+}
+
+Deno.test("runDoctor() PKCS#11 senders: middleware missing, wrong CPU, token certs via the module, certId", async () => {
+  const d = await deps({
+    discoverModules: () =>
+      Promise.resolve([{
+        provider: "Generic",
+        middleware: "OpenSC",
+        os: "linux" as const,
+        path: "/usr/lib/opensc-pkcs11.so",
+        verified: true,
+      }]),
+  });
+  const ca = await makeCert({ subject: TEST_CA_SUBJECT, ca: true });
+  const leaf = await makeCert({
+    subject: "CN=Token Holder, C=BG",
+    issuer: ca,
+    notBefore: YEAR_AGO,
+    notAfter: IN_30_DAYS,
+  });
+  const info = {
+    id: "pkcs11:serial=1;id=01",
+    subject: "CN=Token Holder, C=BG",
+    der: leaf.der,
+  } as CertificateInfo;
+  try {
+    const wrong = join(d.dataDir, "libvendor.so");
+    await withSenders(d, [
+      sender("missing", { type: "pkcs11", module: join(d.dataDir, "nope.so") }),
+      sender("arm", { type: "pkcs11", module: wrong }),
+    ]);
+    // An ELF header for another CPU: 64-bit LE, e_machine aarch64 (183) or x86_64 (62).
+    const head = new Uint8Array(64);
+    head.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]);
+    new DataView(head.buffer).setUint16(18, Deno.build.arch === "x86_64" ? 183 : 62, true);
+    await Deno.writeFile(wrong, head);
+    const real = await runDoctor({ ...d, os: "linux" });
+    const missing = byId(real, "sender:missing");
+    equal(missing.ok, false);
+    ok(missing.fix?.startsWith("Middleware missing"), missing.fix ?? "");
+    ok(missing.fix?.includes("OpenSC (/usr/lib/opensc-pkcs11.so)"));
+    equal(byId(real, "pkcs11-modules").detail, "Generic: OpenSC (/usr/lib/opensc-pkcs11.so)");
+    if (Deno.build.os === "linux") {
+      const arm = byId(real, "sender:arm");
+      equal(arm.ok, false);
+      ok(
+        arm.fix?.startsWith(
+          `Wrong CPU architecture: install the middleware build for ${Deno.build.arch}`,
+        ),
+      );
+    }
+    await withSenders(d, [
+      sender("tok", { type: "pkcs11", module: "/vendor.so", tokenLabel: "QES" }),
+      sender("pick", { type: "pkcs11", module: "/vendor.so", certId: "id=02" }),
+    ]);
+    const opened: unknown[] = [];
+    const checks = await runDoctor({
+      ...d,
+      openPkcs11: (m, label) => {
+        opened.push([m, label]);
+        return Promise.resolve(fakeStore([info]));
+      },
+    });
+    deepStrictEqual(opened, [["/vendor.so", "QES"], ["/vendor.so", undefined]]);
+    equal(byId(checks, "sender:tok").ok, true);
+    const pick = byId(checks, "sender:pick");
+    equal(pick.ok, false);
+    equal(pick.fix, "Set keystore.certId to one of: pkcs11:serial=1;id=01");
+    const empty = await runDoctor({ ...d, openPkcs11: () => Promise.resolve(fakeStore([])) });
+    equal(byId(empty, "sender:tok").ok, "warn");
+  } finally {
+    await d.cleanup();
+  }
+});
+
+Deno.test("formatDoctorReport() / doctorExitCode(): status tags, fixes for non-ok only, summary", async () => {
+  const d = await deps();
+  try {
+    await withSenders(d, []);
+    await Deno.writeTextFile(
+      join(d.dataDir, "agent.json"),
+      JSON.stringify({ allowedOrigins: ["https://books.example"] }),
+    );
+    const checks = await runDoctor(d);
+    const lna = byId(checks, "browser-lna");
+    equal(lna.ok, true);
+    ok(lna.detail.includes('LocalNetworkAccessAllowedForUrls = ["https://books.example"]'));
+    const text = formatDoctorReport(checks);
+    ok(text.includes("[FAIL] Token service and JWKS\n       Cannot reach"), text);
+    ok(text.includes("\n       Fix: Check SVC_TOKEN_SERVICE_URL"));
+    ok(text.includes("[ OK ] Agent port 17470"));
+    ok(text.includes("[WARN] Clock (against the token service)"));
+    ok(text.endsWith("5 ok, 1 warning(s), 1 failed"), text.split("\n").at(-1));
+    equal(doctorExitCode(checks), 1);
+    equal(doctorExitCode(checks.filter((c) => c.ok !== false)), 0);
+  } finally {
+    await d.cleanup();
+  }
+});
+
+const missingPfxTools = await toolsMissing(["openssl"]);
+
+Deno.test({
+  name:
+    "runDoctor() PKCS#12 files made by openssl: encrypted certificate bag → ok without PIN; plain bag → checked",
+  ignore: missingPfxTools !== undefined,
+  async fn() {
+    const d = await deps({ now: () => Date.now() });
+    try {
+      await Deno.mkdir(d.dataDir, { recursive: true });
+      const pki = await writeTestPki(d.dataDir);
+      const pfx = async (name: string, extra: string[]) => {
+        const out = join(d.dataDir, name);
+        await runOk("openssl", [
+          "pkcs12",
+          "-export",
+          "-inkey",
+          pki.rsa.keyPem,
+          "-in",
+          pki.rsa.certPem,
+          "-out",
+          out,
+          "-passout",
+          "pass:secret-pin",
+          ...extra,
+        ]);
+        return out;
+      };
+      const enc = await pfx("enc.p12", []);
+      const plain = await pfx("plain.p12", ["-certpbe", "NONE"]);
+      await withSenders(d, [
+        sender("enc", { type: "pkcs12", file: enc }),
+        sender("plain", { type: "pkcs12", file: plain }),
+      ]);
+      const checks = await runDoctor(d);
+      const e = byId(checks, "sender:enc");
+      equal(e.ok, true);
+      equal(
+        e.detail,
+        `${enc} is readable; its certificate is encrypted and is checked when signing`,
+      );
+      const p = byId(checks, "sender:plain");
+      equal(p.ok, true, p.detail);
+      ok(p.detail.startsWith("Ivan Petrov rsa: Valid until"), p.detail);
+      ok(!JSON.stringify(checks).includes("secret-pin"));
+    } finally {
+      await d.cleanup();
+    }
+  },
+});
+
+const missingHsm = await toolsMissing(
+  ["openssl", "softhsm2-util", "pkcs11-tool"],
+  [SOFTHSM2_MODULE],
+);
+
+Deno.test({
+  name:
+    "runDoctor() PKCS#11 sender on a real SoftHSM2 token: module loads, certificates listed without PIN",
+  ignore: missingHsm !== undefined,
+  sanitizeResources: false,
+  async fn() {
+    const d = await deps({ now: () => Date.now() });
+    try {
+      await Deno.mkdir(d.dataDir, { recursive: true });
+      const pki = await writeTestPki(d.dataDir);
+      const token = await createSoftHsmToken(pki, d.dataDir);
+      await withSenders(d, [
+        sender("hsm", { type: "pkcs11", module: token.module, certId: "id=02" }),
+      ]);
+      const c = byId(await runDoctor(d), "sender:hsm");
+      equal(c.ok, true, c.detail);
+      ok(c.detail.startsWith("Ivan Petrov ec: Valid until"), c.detail);
+      ok(c.detail.includes("Issued by BORICA (B-Trust)"), c.detail);
+    } finally {
+      await d.cleanup();
+    }
+  },
+});
