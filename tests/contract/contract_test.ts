@@ -68,7 +68,9 @@ Deno.test("common schemas: eik is 9-13 digits, year 1900-2999, month 1-12", () =
 });
 
 Deno.test("Dec16Request keeps the spec's field names and optionality", () => {
-  const shape = (getOperation("dec1_6")!.request as unknown as { shape: Record<string, { isOptional(): boolean }> }).shape;
+  const shape = (getOperation("dec1_6")!.request as unknown as {
+    shape: Record<string, { isOptional(): boolean }>;
+  }).shape;
   for (const f of ["year", "month"]) equal(shape[f]!.isOptional(), false, f);
   for (const f of ["eik", "dec1FilePath", "dec6FilePath", "fund"]) {
     equal(shape[f]!.isOptional(), true, f);

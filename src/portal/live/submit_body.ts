@@ -95,11 +95,19 @@ const VAT_FILE_TYPES: Readonly<Record<string, string>> = {
 function vatTyping(f: SubmissionFile): FileTyping {
   const t = VAT_FILE_TYPES[f.kind];
   if (!t) {
-    throw new AppError("FILE_KIND_UNKNOWN", `${f.name} is not a VAT file (DEKLAR, POKUPKI, PRODAGBI, VIES)`, {
-      file: f.name,
-    });
+    throw new AppError(
+      "FILE_KIND_UNKNOWN",
+      `${f.name} is not a VAT file (DEKLAR, POKUPKI, PRODAGBI, VIES)`,
+      {
+        file: f.name,
+      },
+    );
   }
-  return { fileDocumentType: t, fileType: "txt", ...(f.numRecords !== undefined ? { numRecords: f.numRecords } : {}) };
+  return {
+    fileDocumentType: t,
+    fileType: "txt",
+    ...(f.numRecords !== undefined ? { numRecords: f.numRecords } : {}),
+  };
 }
 
 function typingOf(kind: LiveSubmissionKind, request: Readonly<Record<string, unknown>>) {
