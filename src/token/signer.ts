@@ -5,7 +5,9 @@
  * verify until they expire.
  * @module
  */
-import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
+import { Buffer } from "node:buffer";
+import { createPrivateKey, sign as ed25519Sign } from "node:crypto";
+import { exportJWK, generateKeyPair, type JWK } from "jose";
 import type { TokenStore } from "./store.ts";
 
 /** A loaded key ring: the current private key plus the public JWKs to publish. */
@@ -49,14 +51,21 @@ export async function loadKeyRing(store: TokenStore, now: number): Promise<KeyRi
   const previous = keys.filter((k) => k.retiredAt !== null).sort((a, b) =>
     (b.retiredAt ?? 0) - (a.retiredAt ?? 0)
   ).slice(0, 1);
-  const privateKey = await importJWK(JSON.parse(current.privateJwk), "EdDSA");
+  // JWS compact serialization (RFC 7515 § 7.1) with node:crypto's synchronous Ed25519, measured
+  // about twice the rate of the asynchronous WebCrypto signing jose uses; tokens are verified
+  // with jose (tests check both agree).
+  const privateKey = createPrivateKey({ key: JSON.parse(current.privateJwk), format: "jwk" });
   const published = [current, ...previous].map((k) => JSON.parse(k.publicJwk) as JWK);
-  const header = { alg: "EdDSA", kid: current.kid, typ: "JWT" };
+  const header = Buffer.from(JSON.stringify({ alg: "EdDSA", kid: current.kid, typ: "JWT" }))
+    .toString("base64url");
   return {
     kid: current.kid,
-    sign: (payload, iat, exp) =>
-      new SignJWT(payload).setProtectedHeader(header).setIssuedAt(iat).setExpirationTime(exp)
-        .sign(privateKey),
+    sign: (payload, iat, exp) => {
+      const body = Buffer.from(JSON.stringify({ ...payload, iat, exp })).toString("base64url");
+      const input = `${header}.${body}`;
+      const sig = ed25519Sign(null, Buffer.from(input), privateKey).toString("base64url");
+      return Promise.resolve(`${input}.${sig}`);
+    },
     jwks: () => ({ keys: published }),
   };
 }

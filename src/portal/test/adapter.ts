@@ -95,6 +95,11 @@ function parseRequest(typeId: TestPortalReport, request: unknown): Record<string
   return parsed.data as Record<string, unknown>;
 }
 
+/** Reports whose answer depends only on the request and the calendar day (memoized). */
+const MEMO_REPORTS = new Set(["debt_payments", "due_amounts"]);
+/** Memo entries kept (oldest dropped first). */
+const MEMO_SIZE = 512;
+
 /** A slot 0–99 within the second, from a client reference (FNV-1a). */
 function refSlot(ref: string): number {
   let h = 0x811c9dc5;
@@ -117,6 +122,7 @@ function refSlot(ref: string): number {
  * ```
  */
 export function createTestPortal(options: TestPortalOptions): PortalAdapter {
+  const memo = new Map<string, unknown>();
   let lastSeq = -1;
   const nextSeq = (now: Date): number => {
     lastSeq = Math.max(seqOfInstant(now), lastSeq + 1);
@@ -182,7 +188,17 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
       ctx: PortalContext,
     ): Promise<unknown> {
       try {
-        return Promise.resolve(runReport(typeId, request, ctx, options.now()));
+        const now = options.now();
+        if (!MEMO_REPORTS.has(typeId)) return Promise.resolve(runReport(typeId, request, ctx, now));
+        // debt_payments and due_amounts are a pure function of the request and the day.
+        const key = `${typeId}|${now.toISOString().slice(0, 10)}|${JSON.stringify(request)}`;
+        let hit = memo.get(key);
+        if (hit === undefined) {
+          hit = runReport(typeId, request, ctx, now);
+          if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+          memo.set(key, hit);
+        }
+        return Promise.resolve(hit);
       } catch (e) {
         return Promise.reject(e);
       }
