@@ -29,6 +29,10 @@ import { allowListPolicy } from "./src/agent/cors.ts";
 import { exportJournal, Journal } from "./src/agent/journal.ts";
 import { runSendersCli } from "./src/agent/senders_cli.ts";
 import { ensureLoopbackTls, trustCommands } from "./src/agent/tls.ts";
+import { acquireInstanceLock } from "./src/agent/instance.ts";
+import { agentCommand, installAutostart, uninstallAutostart } from "./src/agent/autostart.ts";
+import { doctorExitCode, formatDoctorReport, runDoctor } from "./src/agent/doctor.ts";
+import { denoCommandRunner } from "./src/signing/mod.ts";
 import { type HoldPoint, reconcileJournal } from "./src/agent/filing.ts";
 import { createTestPortal } from "./src/portal/test/adapter.ts";
 import { createLivePortal } from "./src/portal/live/mod.ts";
@@ -46,6 +50,7 @@ Usage:
   main.ts demo                         token service + agent on loopback, a fresh test key, examples
   main.ts agent [--port N] [--token-service URL] [--data-dir DIR]
   main.ts agent trust-certificate      trust the agent's loopback HTTPS CA (SVC_AGENT_TLS_PORT)
+  main.ts agent install-autostart | uninstall-autostart | doctor
   main.ts token-service [--port N] [--data-dir DIR] [--min-agent-version X.Y.Z]
   main.ts keys create --mode test|live [--eik EIK]... [--integrator ID] [--label TEXT]
   main.ts senders add|list|test|remove …   (run "senders" alone for details)
@@ -367,8 +372,62 @@ async function main(argv: string[]): Promise<void> {
         );
         return;
       }
-      const { url, tlsUrl, server, journal } = await startAgent(cfg, log);
-      shutdownOnSignal(server, log, () => journal.close());
+      if (positionals[0] === "install-autostart" || positionals[0] === "uninstall-autostart") {
+        const opts = {
+          os: Deno.build.os as "linux" | "darwin" | "windows",
+          env: e,
+          command: agentCommand(Deno.execPath(), Deno.mainModule),
+          run: denoCommandRunner,
+        };
+        const st = positionals[0] === "install-autostart"
+          ? await installAutostart(opts)
+          : await uninstallAutostart(opts);
+        console.log(
+          `${
+            st.installed ? "Installed" : "Not installed"
+          } (${st.method}): ${st.location}\n${st.detail}`,
+        );
+        return;
+      }
+      if (positionals[0] === "doctor") {
+        const checks = await runDoctor({
+          dataDir: cfg.dataDir,
+          tokenServiceUrl: cfg.tokenServiceUrl,
+        });
+        console.log(formatDoctorReport(checks));
+        Deno.exit(doctorExitCode(checks));
+      }
+      if (positionals[0] !== undefined) {
+        fail(`Unknown agent command "${positionals[0]}".\n\n${USAGE}`);
+      }
+      // One agent per user: a second start reports the running one and exits.
+      const lock = await acquireInstanceLock(cfg.dataDir, {
+        pid: Deno.pid,
+        port: 0,
+        startedAt: new Date(systemClock.now()).toISOString(),
+        version: VERSION,
+      });
+      if ("running" in lock) {
+        const r = lock.running;
+        console.log(
+          `Agent already running at ${r.url} (pid ${r.pid ?? "?"}, version ${r.version})`,
+        );
+        Deno.exit(0);
+      }
+      let started;
+      try {
+        started = await startAgent(cfg, log);
+      } catch (err) {
+        await lock.release();
+        throw err;
+      }
+      const { url, tlsUrl, server, journal } = started;
+      await lock.update(server.addr.port);
+      globalThis.addEventListener("unload", () => lock.releaseSync());
+      shutdownOnSignal(server, log, async () => {
+        journal.close();
+        await lock.release();
+      });
       console.log(`Agent: ${url}`);
       if (tlsUrl) console.log(`Agent (HTTPS): ${tlsUrl}`);
       return;

@@ -245,6 +245,9 @@ Deno.test({
           `Agent already running at ${url} (pid ${first.pid}, version `,
         ),
       );
+      const health = await fetch(`${url}/health`);
+      equal(health.status, 200, "the first agent keeps serving");
+      await health.body?.cancel();
       first.kill("SIGTERM"); // graceful shutdown releases the lock
       equal((await first.status).code, 0);
       reader.releaseLock();
