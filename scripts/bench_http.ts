@@ -174,7 +174,7 @@ const rows: string[] = [];
   await wrk(`${base}/bare`, bareLua, 1);
   const bare = await wrk(`${base}/bare`, bareLua, 3);
   const agentSeconds = 3;
-  const tokens = await mint(40_000);
+  const tokens = await mint(90_000);
   const tokFile = await Deno.makeTempFile();
   await Deno.writeTextFile(tokFile, tokens.join("\n") + "\n");
   const agentLua = `local toks = {}
