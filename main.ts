@@ -7,7 +7,8 @@
 import { parseArgs } from "node:util";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { createRemoteJWKSet, type JWTVerifyGetKey } from "jose";
+import type { JWTVerifyGetKey } from "jose";
+import type { HoldPoint } from "./src/agent/filing.ts";
 import {
   AGENT_ENV,
   AgentConfig,
@@ -18,30 +19,7 @@ import {
   TokenServiceConfig,
 } from "./src/config.ts";
 import { systemClock } from "./src/clock.ts";
-import { buildAgentOpenApi, buildTokenOpenApi } from "./src/contract/openapi.ts";
 import { jsonLogger, type Logger } from "./src/log.ts";
-import { createAgentApp } from "./src/agent/app.ts";
-import { readAgentFile } from "./src/agent/agent_file.ts";
-import { systemBrowserOpener } from "./src/agent/browser.ts";
-import { createLocalOps } from "./src/agent/local/ops.ts";
-import { createNativePickers } from "./src/agent/pickers_native.ts";
-import { allowListPolicy } from "./src/agent/cors.ts";
-import { exportJournal, Journal } from "./src/agent/journal.ts";
-import { runSendersCli } from "./src/agent/senders_cli.ts";
-import { ensureLoopbackTls, trustCommands } from "./src/agent/tls.ts";
-import { acquireInstanceLock } from "./src/agent/instance.ts";
-import { agentCommand, installAutostart, uninstallAutostart } from "./src/agent/autostart.ts";
-import { doctorExitCode, formatDoctorReport, runDoctor } from "./src/agent/doctor.ts";
-import { denoCommandRunner } from "./src/signing/mod.ts";
-import { type HoldPoint, reconcileJournal } from "./src/agent/filing.ts";
-import { createTestPortal } from "./src/portal/test/adapter.ts";
-import { createLivePortal } from "./src/portal/live/mod.ts";
-import { createApiKey } from "./src/token/api_keys.ts";
-import { runAdminCli } from "./src/token/cli.ts";
-import { createSmtpMailer } from "./src/token/mailer.ts";
-import { openTokenStore } from "./src/token/open_store.ts";
-import { createTokenService } from "./src/token/service.ts";
-import { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } from "./src/token/service_config.ts";
 import { VERSION } from "./src/version.ts";
 
 const USAGE = `svc-filing ${VERSION} — local filing agent and token service
@@ -97,6 +75,14 @@ async function startTokenService(
   log: Logger,
   envVars: Record<string, string | undefined> = {},
 ) {
+  const [{ openTokenStore }, { createTokenService }, { createSmtpMailer }, cfgMod] = await Promise
+    .all([
+      import("./src/token/open_store.ts"),
+      import("./src/token/service.ts"),
+      import("./src/token/mailer.ts"),
+      import("./src/token/service_config.ts"),
+    ]);
+  const { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } = cfgMod;
   const ops = loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, envVars, {});
   await mkdir(cfg.dataDir, { recursive: true });
   const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
@@ -131,6 +117,29 @@ async function startTokenService(
 
 /** Start the agent; returns its server and URL. */
 async function startAgent(cfg: AgentConfig, log: Logger) {
+  const [
+    { createRemoteJWKSet },
+    { createAgentApp },
+    { readAgentFile },
+    { systemBrowserOpener },
+    { createLocalOps },
+    { createNativePickers },
+    { allowListPolicy },
+    { Journal },
+    { reconcileJournal },
+    { createTestPortal },
+  ] = await Promise.all([
+    import("jose"),
+    import("./src/agent/app.ts"),
+    import("./src/agent/agent_file.ts"),
+    import("./src/agent/browser.ts"),
+    import("./src/agent/local/ops.ts"),
+    import("./src/agent/pickers_native.ts"),
+    import("./src/agent/cors.ts"),
+    import("./src/agent/journal.ts"),
+    import("./src/agent/filing.ts"),
+    import("./src/portal/test/adapter.ts"),
+  ]);
   await mkdir(cfg.dataDir, { recursive: true });
   const file = await readAgentFile(cfg.dataDir);
   const getKey: JWTVerifyGetKey = createRemoteJWKSet(
@@ -152,8 +161,12 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
   };
   const journal = new Journal(join(cfg.dataDir, "journal.sqlite"));
   const testPortal = createTestPortal({ now: () => new Date(systemClock.now()) });
+  // The live adapter (and its certificate parsing) loads only when agent.json configures it.
   const livePortal = file.portal
-    ? createLivePortal(file.portal, { clock: systemClock, log })
+    ? (await import("./src/portal/live/mod.ts")).createLivePortal(file.portal, {
+      clock: systemClock,
+      log,
+    })
     : undefined;
   await reconcileJournal(
     journal,
@@ -198,6 +211,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     tlsPort: () => tlsPort,
     latestVersion: () => latestVersion,
     confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
+    rateLimits: { operationsPer10s: cfg.operationsPer10s },
     localOps: createLocalOps(),
     pickers: createNativePickers(),
     journal,
@@ -210,6 +224,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
   port = server.addr.port;
   let tlsUrl: string | null = null;
   if (cfg.tlsPort !== undefined) {
+    const { ensureLoopbackTls } = await import("./src/agent/tls.ts");
     const tls = await ensureLoopbackTls(cfg.dataDir, new Date(systemClock.now()));
     const https = Deno.serve(
       {
@@ -267,14 +282,18 @@ async function main(argv: string[]): Promise<void> {
     const e = env();
     const i = rest.indexOf("--data-dir");
     const dataDir = i >= 0 && rest[i + 1] ? rest[i + 1]! : e.SVC_DATA_DIR ?? dataDirDefault();
+    const [{ openTokenStore }, { runAdminCli }] = await Promise.all([
+      import("./src/token/open_store.ts"),
+      import("./src/token/cli.ts"),
+    ]);
     const store = await openTokenStore({ dataDir, databaseUrl: e.SVC_DATABASE_URL });
     let code = 1;
     try {
       code = await runAdminCli(rest, {
         store,
         clock: systemClock,
-        out: (s) => console.log(s),
-        err: (s) => console.error(s),
+        out: (s: string) => console.log(s),
+        err: (s: string) => console.error(s),
       });
     } finally {
       await store.close();
@@ -282,10 +301,11 @@ async function main(argv: string[]): Promise<void> {
     Deno.exit(code);
   }
   if (cmd === "senders") {
+    const { runSendersCli } = await import("./src/agent/senders_cli.ts");
     const code = await runSendersCli(rest, {
       dataDir: env().SVC_DATA_DIR ?? dataDirDefault(),
       readPin: readLine,
-      out: (l) => console.log(l),
+      out: (l: string) => console.log(l),
       now: () => new Date(systemClock.now()),
     });
     Deno.exit(code);
@@ -324,6 +344,7 @@ async function main(argv: string[]): Promise<void> {
       console.log(USAGE);
       return;
     case "openapi": {
+      const { buildAgentOpenApi, buildTokenOpenApi } = await import("./src/contract/openapi.ts");
       const doc = values.service === "token"
         ? buildTokenOpenApi(VERSION)
         : buildAgentOpenApi(VERSION);
@@ -354,6 +375,7 @@ async function main(argv: string[]): Promise<void> {
         tokenServiceUrl: values["token-service"],
       });
       if (positionals[0] === "trust-certificate") {
+        const { ensureLoopbackTls, trustCommands } = await import("./src/agent/tls.ts");
         const tls = await ensureLoopbackTls(cfg.dataDir, new Date(systemClock.now()));
         for (const [prog, args] of trustCommands(Deno.build.os, tls.caFile)) {
           console.log(`$ ${prog} ${args.join(" ")}`);
@@ -373,6 +395,8 @@ async function main(argv: string[]): Promise<void> {
         return;
       }
       if (positionals[0] === "install-autostart" || positionals[0] === "uninstall-autostart") {
+        const [{ agentCommand, installAutostart, uninstallAutostart }, { denoCommandRunner }] =
+          await Promise.all([import("./src/agent/autostart.ts"), import("./src/signing/mod.ts")]);
         const opts = {
           os: Deno.build.os as "linux" | "darwin" | "windows",
           env: e,
@@ -390,6 +414,9 @@ async function main(argv: string[]): Promise<void> {
         return;
       }
       if (positionals[0] === "doctor") {
+        const { doctorExitCode, formatDoctorReport, runDoctor } = await import(
+          "./src/agent/doctor.ts"
+        );
         const checks = await runDoctor({
           dataDir: cfg.dataDir,
           tokenServiceUrl: cfg.tokenServiceUrl,
@@ -401,6 +428,7 @@ async function main(argv: string[]): Promise<void> {
         fail(`Unknown agent command "${positionals[0]}".\n\n${USAGE}`);
       }
       // One agent per user: a second start reports the running one and exits.
+      const { acquireInstanceLock } = await import("./src/agent/instance.ts");
       const lock = await acquireInstanceLock(cfg.dataDir, {
         pid: Deno.pid,
         port: 0,
@@ -434,6 +462,7 @@ async function main(argv: string[]): Promise<void> {
     }
     case "journal": {
       const dataDir = values["data-dir"] ?? e.SVC_DATA_DIR ?? dataDirDefault();
+      const { exportJournal, Journal } = await import("./src/agent/journal.ts");
       const journal = new Journal(join(dataDir, "journal.sqlite"));
       const rows = journal.list(Number(values.limit ?? 1000));
       journal.close();
@@ -474,6 +503,10 @@ async function main(argv: string[]): Promise<void> {
       const bad = (values.eik ?? []).filter((x) => !/^[0-9]{9,13}$/.test(x));
       if (bad.length) fail(`keys create: --eik must be 9 to 13 digits: ${bad.join(", ")}`);
       const dataDir = values["data-dir"] ?? e.SVC_DATA_DIR ?? dataDirDefault();
+      const [{ openTokenStore }, { createApiKey }] = await Promise.all([
+        import("./src/token/open_store.ts"),
+        import("./src/token/api_keys.ts"),
+      ]);
       const store = await openTokenStore({ dataDir, databaseUrl: e.SVC_DATABASE_URL });
       const { secret, record } = await createApiKey(store, {
         mode,
@@ -507,6 +540,7 @@ async function main(argv: string[]): Promise<void> {
         }),
         log,
       );
+      const { createApiKey } = await import("./src/token/api_keys.ts");
       const { secret } = await createApiKey(ts.store, {
         mode: "test",
         now: systemClock.now(),

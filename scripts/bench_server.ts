@@ -48,6 +48,7 @@ if (kind === "token") {
     senders: [],
     portals: { test: createTestPortal({ now: () => new Date() }) },
     openBrowser: (url) => console.log(`CONFIRM ${url}`),
+    rateLimits: { operationsPer10s: 1e9 },
     port: () => port,
   }).app;
 }

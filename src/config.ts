@@ -28,6 +28,8 @@ export const AgentConfig = z.object({
   issuer: z.string().min(1).optional(),
   audience: z.string().min(1).default(DEFAULT_AUDIENCE),
   confirmTimeoutSeconds: z.coerce.number().int().min(5).max(3600).default(300),
+  /** Operation requests per origin per 10 s (rate limit). */
+  operationsPer10s: z.coerce.number().int().min(1).default(2000),
   openBrowser: z.enum(["auto", "never"]).default("auto"),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
@@ -60,6 +62,7 @@ export const AGENT_ENV = {
   SVC_TOKEN_ISSUER: "issuer",
   SVC_AUDIENCE: "audience",
   SVC_CONFIRM_TIMEOUT_SECONDS: "confirmTimeoutSeconds",
+  SVC_RATE_LIMIT_OPERATIONS: "operationsPer10s",
   SVC_OPEN_BROWSER: "openBrowser",
   SVC_LOG_LEVEL: "logLevel",
 } as const;

@@ -9,7 +9,6 @@ import { Hono } from "hono";
 import semver from "semver";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../contract/errors.ts";
-import { buildAgentOpenApi } from "../contract/openapi.ts";
 import { getOperation } from "../contract/operations.ts";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
@@ -133,7 +132,11 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
       { "cache-control": "no-store" },
     );
   });
-  app.get("/api/v1/openapi.json", (c) => c.json(openapi ??= buildAgentOpenApi(agentVersion)));
+  // Built on first request: the OpenAPI generator is not loaded at start.
+  app.get("/api/v1/openapi.json", async (c) =>
+    c.json(
+      openapi ??= (await import("../contract/openapi.ts")).buildAgentOpenApi(agentVersion),
+    ));
   app.get("/api/senders", (c) => c.json(publicSenders(deps.senders)));
 
   for (const kind of ["file", "folder"] as const) {

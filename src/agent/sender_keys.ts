@@ -10,18 +10,12 @@
  */
 import { z } from "zod";
 import { AppError } from "../contract/errors.ts";
-import {
-  type CertificateInfo,
-  denoCommandRunner,
-  type KeyStore,
-  keyStoreSigner,
-  openMacKeychain,
-  openPkcs11KeyStore,
-  openPkcs12KeyStore,
-  openWindowsCertStore,
-  signDetached,
-} from "../signing/mod.ts";
+import type { CertificateInfo, KeyStore } from "../signing/mod.ts";
 import type { PortalContext, SenderRef } from "../portal/adapter.ts";
+
+/** The signing library (pkijs, @peculiar/x509) loads on first use: test-mode agents and the
+ * agent's start never pay for it. */
+const signing = () => import("../signing/mod.ts");
 
 /** The key-store reference of a sender. */
 export const KeystoreRef = z.discriminatedUnion("type", [
@@ -86,14 +80,21 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
           e,
         );
       }
-      return openPkcs12KeyStore(data, { name: ref.file.split(/[\\/]/).pop() });
+      return (await signing()).openPkcs12KeyStore(data, { name: ref.file.split(/[\\/]/).pop() });
     }
     case "pkcs11":
-      return await openPkcs11KeyStore({ modulePath: ref.module, tokenLabel: ref.tokenLabel });
-    case "windows":
-      return openWindowsCertStore({ run: denoCommandRunner });
-    case "macos":
-      return openMacKeychain({ run: denoCommandRunner });
+      return await (await signing()).openPkcs11KeyStore({
+        modulePath: ref.module,
+        tokenLabel: ref.tokenLabel,
+      });
+    case "windows": {
+      const m = await signing();
+      return m.openWindowsCertStore({ run: m.denoCommandRunner });
+    }
+    case "macos": {
+      const m = await signing();
+      return m.openMacKeychain({ run: m.denoCommandRunner });
+    }
   }
 }
 
@@ -147,6 +148,7 @@ export async function liveContext(
   const store = await openSenderKeyStore(ref);
   try {
     const cert = await pickCertificate(store, ref, pin ?? undefined);
+    const { keyStoreSigner, signDetached } = await signing();
     const signer = keyStoreSigner(store, cert, pin ?? undefined);
     return {
       ctx: { sender, certificate: cert.der, sign: (bytes) => signDetached(bytes, signer) },
