@@ -196,7 +196,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
   refreshVersion();
   Deno.unrefTimer(setInterval(refreshVersion, 10 * 60_000));
   const originPolicy = allowListPolicy(file.allowedOrigins, published, () => systemClock.now());
-  const { app } = createAgentApp({
+  const { app, confirmations } = createAgentApp({
     clock: systemClock,
     log,
     verifier: {
@@ -239,7 +239,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     tlsPort = https.addr.port;
     tlsUrl = `https://127.0.0.1:${tlsPort}`;
   }
-  return { server, url: `http://127.0.0.1:${port}`, tlsUrl, journal };
+  return { server, url: `http://127.0.0.1:${port}`, tlsUrl, journal, confirmations };
 }
 
 /** Stop on SIGINT/SIGTERM after the running requests (filings) have finished. */
@@ -247,12 +247,14 @@ function shutdownOnSignal(
   server: Deno.HttpServer,
   log: Logger,
   close: () => void | Promise<void> = () => {},
+  before: () => void = () => {},
 ) {
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     log("info", "shutting down: finishing running requests");
+    before();
     await server.shutdown();
     await close();
     Deno.exit(0);
@@ -449,13 +451,13 @@ async function main(argv: string[]): Promise<void> {
         await lock.release();
         throw err;
       }
-      const { url, tlsUrl, server, journal } = started;
+      const { url, tlsUrl, server, journal, confirmations } = started;
       await lock.update(server.addr.port);
       globalThis.addEventListener("unload", () => lock.releaseSync());
       shutdownOnSignal(server, log, async () => {
         journal.close();
         await lock.release();
-      });
+      }, () => confirmations.declineAllPending());
       console.log(`Agent: ${url}`);
       if (tlsUrl) console.log(`Agent (HTTPS): ${tlsUrl}`);
       return;

@@ -1,7 +1,7 @@
 /**
  * The agent's HTTP app (Hono; never listens — `main.ts` serves it on 127.0.0.1 only):
  * `POST /api/v1/operations/:typeId`, `GET /api/senders`, `POST /api/pick-file`,
- * `POST /api/pick-folder`, `GET /api/v1/openapi.json`, `GET /health`, and the confirmation
+ * `POST /api/pick-folder`, `GET /api/v1/openapi.json`, `GET /health`, `GET /docs` (offline Swagger UI), and the confirmation
  * page `GET /confirm/:id` + `POST /confirm/:id/decision` (interface-spec.md § Endpoints).
  * @module
  */
@@ -17,6 +17,7 @@ import { VERSION } from "../version.ts";
 import { JtiCache, type TokenVerifier } from "./auth.ts";
 import { ConfirmationManager } from "./confirm/manager.ts";
 import { confirmRoutes } from "./confirm/routes.ts";
+import { docsRoutes } from "./docs_page.ts";
 import { errorResponse } from "./errors_wire.ts";
 import { hostGuard } from "./host_guard.ts";
 import { cors, type OriginPolicy } from "./cors.ts";
@@ -156,6 +157,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     "/confirm",
     confirmRoutes(confirmations, { ...deps, ownOrigins: () => ownOrigins(ports()) }),
   );
+  app.route("/docs", docsRoutes());
 
   app.post(
     "/api/v1/operations/:typeId",

@@ -110,11 +110,38 @@ export async function startExampleEnv(): Promise<ExampleEnv> {
     async stop() {
       await browser.close();
       await example.close().catch(() => {});
-      await agent.stop();
-      await ts.stop();
+      await stopWithin(agent);
+      await stopWithin(ts);
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/**
+ * Click confirm or decline on an open confirmation page, as the user would, and check that the
+ * agent accepted the decision (the form POST answers 200 with the done page).
+ */
+export async function decide(page: Page, decision: "confirm" | "decline"): Promise<void> {
+  const [res] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/decision") && r.request().method() === "POST"),
+    page.click(`#${decision}`),
+  ]);
+  if (res.status() !== 200) {
+    throw new Error(`the agent refused the ${decision} click: ${res.status()} ${await res.text()}`);
+  }
+  await page.waitForSelector(`#result[data-decision=${decision}]`);
+}
+
+/** Stop a program (SIGTERM: it finishes running requests), killing it after `graceMs`: a
+ * request waiting on an undecided confirmation page would otherwise hold it for minutes. */
+export async function stopWithin(p: Proc, graceMs = 3_000): Promise<void> {
+  const timer = setTimeout(() => {
+    try {
+      p.child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }, graceMs);
+  await p.stop();
+  clearTimeout(timer);
 }
 
 /** A small server on another origin (not in the agent's allow-list), serving given pages. */

@@ -243,6 +243,19 @@ export class ConfirmationManager {
   }
 
   /**
+   * Decline every dialog still waiting (the agent is shutting down): their requests answer
+   * SENDER_NOT_CHOSEN at once instead of holding the shutdown for the dialog's time-out.
+   */
+  declineAllPending(): void {
+    for (const d of this.#dialogs.values()) {
+      if (d.state === "pending") {
+        d.state = "declined";
+        d.reject(this.#refusal());
+      }
+    }
+  }
+
+  /**
    * Refuse a confirmed batch (e.g. after a wrong PIN): its PIN is forgotten and later requests
    * of the batch get SENDER_NOT_CHOSEN until the 10 minutes pass.
    * @param subject identifies the batch (mode, integrator, origin, batch id)

@@ -39,7 +39,8 @@ export function confirmRoutes(
 
   r.post("/:id/decision", async (c) => {
     const own = deps.ownOrigins();
-    const origin = c.req.header("origin");
+    // "null" is what a browser sends when it withholds the origin: fall back to Sec-Fetch-Site.
+    const origin = c.req.header("origin") === "null" ? undefined : c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
     if (origin ? !own.includes(origin) : site !== undefined && site !== "same-origin") {
       throw new AppError(
