@@ -78,12 +78,16 @@ async function update(
   const url = new URL(path, root);
   const old = await Deno.readTextFile(url).catch(() => "");
   const next = make(old);
-  if (old === next) return true;
+  // deno fmt pads table cells and reflows text afterwards: compare the content only.
+  const norm = (t: string) =>
+    t.replace(/[ \t]*\|[ \t]*/g, "|").replace(/-{3,}/g, "---").replace(/\s+/g, " ");
+  if (norm(old) === norm(next)) return true;
   if (check) {
     console.error(`${path} is out of date: run deno run -A scripts/gen_docs.ts`);
     return false;
   }
   await Deno.writeTextFile(url, next);
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", url.pathname] }).output();
   console.log(`wrote ${path}`);
   return true;
 }

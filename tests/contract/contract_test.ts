@@ -119,6 +119,10 @@ Deno.test("every catalogued code has one kind and a status; agent errors are 502
 
 Deno.test("README's operation table and docs/errors.md are generated from the contract and up to date", async () => {
   const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
-  ok(readme.includes(operationsTable()), "run: deno run -A scripts/gen_docs.ts");
-  equal(await Deno.readTextFile(new URL("../../docs/errors.md", import.meta.url)), errorsDoc());
+  // deno fmt pads table cells and reflows text: compare the content, not the padding.
+  const norm = (t: string) =>
+    t.replace(/[ \t]*\|[ \t]*/g, "|").replace(/-{3,}/g, "---").replace(/\s+/g, " ");
+  ok(norm(readme).includes(norm(operationsTable())), "run: deno run -A scripts/gen_docs.ts");
+  const errors = await Deno.readTextFile(new URL("../../docs/errors.md", import.meta.url));
+  equal(norm(errors), norm(errorsDoc()), "run: deno run -A scripts/gen_docs.ts");
 });
