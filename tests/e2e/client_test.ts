@@ -21,26 +21,10 @@ import {
   startTokenService,
 } from "../_helpers/e2e.ts";
 import { openApiValidator, resultSchemaName } from "../_helpers/openapi_validate.ts";
+import { SAMPLE_BODIES, SAMPLE_EIK } from "../_helpers/sample_bodies.ts";
 
-const EIK = "121212121";
-
-const BODIES: Record<string, Record<string, unknown>> = {
-  vat: { eik: EIK, year: 2026, month: 9 },
-  dec731: { eik: EIK, year: 2025 },
-  dec736: { eik: EIK, year: 2025 },
-  etz62: { eik: EIK },
-  etz123: { eik: EIK },
-  high_fisc_risk: { eik: EIK, subtype: "EU_BG" },
-  odit: { eik: EIK, year: 2026, month: 9 },
-  debt_payments: { eik: EIK, year: 2025 },
-  debt_payments_types: {},
-  due_amounts: { eik: EIK },
-  taxpayers: {},
-  nap_catalog: { filter: "" },
-  vat_portal_files: { eik: EIK, year: 2026, month: 9 },
-  dec1_6_portal_files: { eik: EIK, year: 2026, month: 9 },
-  vat_monthly_files: { eik: EIK, year: 2026, month: 9 },
-};
+const EIK = SAMPLE_EIK;
+const BODIES = SAMPLE_BODIES;
 
 async function sha256Hex(text: string): Promise<string> {
   const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
