@@ -219,6 +219,32 @@ end`;
   await store.close();
 }
 
+// The cryptographic ceilings in this process, for comparison with the targets.
+{
+  const { generateKeyPair, SignJWT, jwtVerify } = await import("jose");
+  const { generateKeyPairSync, sign } = await import("node:crypto");
+  const { privateKey, publicKey } = await generateKeyPair("EdDSA");
+  const tok = await new SignJWT({ typeId: "x" }).setProtectedHeader({ alg: "EdDSA" })
+    .setIssuedAt().setExpirationTime("5s").sign(privateKey);
+  const n = 5000;
+  let t = performance.now();
+  await Promise.all(Array.from({ length: n }, () => jwtVerify(tok, publicKey)));
+  const verifyRate = n / ((performance.now() - t) / 1000);
+  const k = generateKeyPairSync("ed25519").privateKey;
+  const data = new TextEncoder().encode("x".repeat(300));
+  t = performance.now();
+  for (let i = 0; i < n; i++) sign(null, data, k);
+  const signRate = n / ((performance.now() - t) / 1000);
+  rows.push(
+    `| ceiling: Ed25519 JWT verification alone (jose, ${n} concurrent, one process) | ${
+      verifyRate.toFixed(0)
+    } | | | | |`,
+    `| ceiling: Ed25519 signature alone (node:crypto, one process) | ${
+      signRate.toFixed(0)
+    } | | | | |`,
+  );
+}
+
 console.log(
   `wrk -t1 -c${CONN}, ${SECONDS} s (agent 3 s: tokens live 5 s), loopback, same server\n`,
 );
