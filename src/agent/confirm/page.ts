@@ -37,7 +37,7 @@ h1{font-size:1.35rem;margin:0 0 .25rem} .en{color:#555;font-size:.9em}
 table{border-collapse:collapse;width:100%;margin:.5rem 0} td,th{border-bottom:1px solid #e3e3e3;padding:.35rem .4rem;text-align:left;vertical-align:top}
 .senders label{display:block;padding:.35rem 0} .actions{display:flex;gap:1rem;margin-top:1.25rem}
 button{font-size:1rem;padding:.6rem 1.3rem;border-radius:6px;border:1px solid #888;cursor:pointer}
-button.ok{background:#0b6b2e;color:#fff;border-color:#0b6b2e} .count{color:#8a4b00;margin-top:1rem}
+button.ok{background:#0b6b2e;color:#fff;border-color:#0b6b2e} button.ok .en{color:#d9f2e1} .count{color:#8a4b00;margin-top:1rem}
 .test{background:#fff4d6;border:1px solid #e0b84a;padding:.4rem .7rem;border-radius:6px}
 `;
 
