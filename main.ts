@@ -304,6 +304,7 @@ async function main(argv: string[]): Promise<void> {
       "min-agent-version": { type: "string" },
       mode: { type: "string" },
       eik: { type: "string", multiple: true },
+      origin: { type: "string", multiple: true },
       integrator: { type: "string" },
       label: { type: "string" },
       service: { type: "string" },
@@ -483,6 +484,10 @@ async function main(argv: string[]): Promise<void> {
       if (positionals[0] !== "create") fail("Usage: keys create --mode test|live [--eik EIK]...");
       const mode = values.mode;
       if (mode !== "test" && mode !== "live") fail("keys create: --mode must be test or live");
+      const badOrigin = (values.origin ?? []).filter((o) => !URL.canParse(o));
+      if (badOrigin.length) {
+        fail(`keys create: --origin must be a URL origin: ${badOrigin.join(", ")}`);
+      }
       const bad = (values.eik ?? []).filter((x) => !/^[0-9]{9,13}$/.test(x));
       if (bad.length) fail(`keys create: --eik must be 9 to 13 digits: ${bad.join(", ")}`);
       const dataDir = values["data-dir"] ?? e.SVC_DATA_DIR ?? dataDirDefault();
@@ -497,6 +502,7 @@ async function main(argv: string[]): Promise<void> {
         integratorId: values.integrator,
         label: values.label ?? null,
         allowedEiks: values.eik?.length ? values.eik : null,
+        allowedOrigins: values.origin?.length ? values.origin.map((o) => new URL(o).origin) : null,
       });
       await store.close();
       console.log(secret);

@@ -13,7 +13,7 @@ Usage:
   main.ts agent trust-certificate      trust the agent's loopback HTTPS CA (SVC_AGENT_TLS_PORT)
   main.ts agent install-autostart | uninstall-autostart | doctor
   main.ts token-service [--port N] [--data-dir DIR] [--min-agent-version X.Y.Z]
-  main.ts keys create --mode test|live [--eik EIK]... [--integrator ID] [--label TEXT]
+  main.ts keys create --mode test|live [--eik EIK]... [--origin URL]... [--integrator ID] [--label TEXT]
   main.ts senders add|list|test|remove …   (run "senders" alone for details)
   main.ts admin integrators|keys|applications|contracts|usage …   (main.ts admin help)
   main.ts journal list|export [--format csv|json] [--out FILE]

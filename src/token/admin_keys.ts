@@ -33,6 +33,8 @@ export interface KeyView {
   readonly expiresAt: string | null;
   readonly revokedAt: string | null;
   readonly allowedEiks: readonly string[] | null;
+  /** The key's own page origins; null = the integrator's. */
+  readonly allowedOrigins: readonly string[] | null;
   /** Distinct EIKs counted against the limit, and the limit (null = none). */
   readonly eiksUsed: readonly string[];
   readonly eikLimit: number | null;
@@ -88,6 +90,7 @@ export async function keyView(d: AdminDeps, k: ApiKeyRecord): Promise<KeyView> {
     expiresAt: iso(policy.expiresAt),
     revokedAt: iso(k.revokedAt),
     allowedEiks: k.allowedEiks,
+    allowedOrigins: k.allowedOrigins ?? null,
     eiksUsed: policy.eikLimit === null ? [] : await d.store.keyEiks(k.id),
     eikLimit: policy.eikLimit,
     rotatedFrom: k.rotatedFrom ?? null,
@@ -247,6 +250,27 @@ export async function setKeyAllowedEiks(
 ): Promise<KeyView> {
   const list = allowedEiks === null ? null : [...new Set(allowedEiks)];
   if (!(await d.store.setAllowedEiks(id, list))) {
+    throw new AppError("NOT_FOUND", `No key "${id}"`, { keyId: id });
+  }
+  return keyView(d, await requireKey(d, id));
+}
+
+/**
+ * Set or clear a key's own page origins (issue #4: the origin a token may be bound to; null =
+ * the integrator's origins).
+ * @param d store, clock
+ * @param id key id
+ * @param origins the origins, or null
+ * @returns the key view
+ * @throws AppError NOT_FOUND (404)
+ */
+export async function setKeyAllowedOrigins(
+  d: AdminDeps,
+  id: string,
+  origins: readonly string[] | null,
+): Promise<KeyView> {
+  const list = origins === null ? null : [...new Set(origins.map((o) => new URL(o).origin))];
+  if (!(await d.store.setAllowedOrigins(id, list))) {
     throw new AppError("NOT_FOUND", `No key "${id}"`, { keyId: id });
   }
   return keyView(d, await requireKey(d, id));

@@ -18,10 +18,12 @@ import {
   revokeKeyNow,
   rotateKeyNow,
   setKeyAllowedEiks,
+  setKeyAllowedOrigins,
   updateIntegrator,
 } from "./admin_keys.ts";
 import {
   AllowedEiks,
+  AllowedOrigins,
   IntegratorCreate,
   IntegratorUpdate,
   KeyCreate,
@@ -103,6 +105,10 @@ export function adminKeyRoutes(d: AdminDeps): Hono {
     return c.json(await rotateKeyNow(d, c.req.param("id"), graceSeconds), 201, {
       "cache-control": "no-store",
     });
+  });
+  r.put("/keys/:id/allowed-origins", async (c) => {
+    const { allowedOrigins } = parseInput(AllowedOrigins, await readJson(c));
+    return c.json(await setKeyAllowedOrigins(d, c.req.param("id"), allowedOrigins));
   });
   r.put("/keys/:id/allowed-eiks", async (c) => {
     const { allowedEiks } = parseInput(AllowedEiks, await readJson(c));

@@ -43,6 +43,11 @@ export const KeyRotate = z.object({
   graceSeconds: z.number().int().min(0).max(30 * 24 * 3600).default(0),
 });
 
+/** `PUT /admin/v1/keys/:id/allowed-origins` (null = the integrator's origins). */
+export const AllowedOrigins = z.object({
+  allowedOrigins: z.array(z.string().url()).min(1).max(50).nullable(),
+});
+
 /** `PUT /admin/v1/keys/:id/allowed-eiks` (null = any EIK). */
 export const AllowedEiks = z.object({
   allowedEiks: z.array(Eik).min(1).max(10_000).nullable(),

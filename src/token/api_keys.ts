@@ -66,6 +66,8 @@ export interface CreateKeyInput {
   readonly label?: string | null;
   /** Restrict the key to these EIKs (administrator's list). */
   readonly allowedEiks?: readonly string[] | null;
+  /** Page origins this key's tokens may be bound to (null = the integrator's). */
+  readonly allowedOrigins?: readonly string[] | null;
   /** Epoch ms. */
   readonly now: number;
   /** Random source (tests inject a deterministic one). */
@@ -112,6 +114,7 @@ export async function createApiKey(
     expiresAt: initialExpiry(input.mode, contract, input.now),
     revokedAt: null,
     allowedEiks: input.allowedEiks ?? null,
+    allowedOrigins: input.allowedOrigins ?? null,
     rotatedFrom: null,
   };
   await store.createKey(record);

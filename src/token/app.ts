@@ -108,7 +108,8 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     const parsed = TokenIssueRequest.safeParse(raw);
     if (!parsed.success) throw firstIssue(parsed.error);
     if (parsed.data.origin) {
-      const allowed = (await origins.byIntegrator(now)).get(key.key.integratorId) ?? [];
+      const allowed = key.key.allowedOrigins ??
+        (await origins.byIntegrator(now)).get(key.key.integratorId) ?? [];
       if (allowed.length > 0 && !allowed.includes(new URL(parsed.data.origin).origin)) {
         throw new AppError(
           "ORIGIN_NOT_ALLOWED",
@@ -176,9 +177,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     async (c) =>
       c.json(
         {
-          origins: [
-            ...new Set([...(await origins.byIntegrator(deps.clock.now())).values()].flat()),
-          ],
+          origins: await origins.all(deps.clock.now()),
         },
         200,
         {
@@ -202,14 +201,23 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
 function originCache(store: TokenStore) {
   let at = -Infinity;
   let map = new Map<string, string[]>();
+  let keyOrigins: string[] = [];
   return {
     async byIntegrator(now: number): Promise<Map<string, string[]>> {
       if (now - at > 30_000) {
         const list = await store.listIntegrators();
         map = new Map(list.map((i) => [i.id, [...i.allowedOrigins].map((o) => new URL(o).origin)]));
+        keyOrigins = (await store.listKeys()).flatMap((k) =>
+          k.revokedAt === null ? k.allowedOrigins ?? [] : []
+        );
         at = now;
       }
       return map;
+    },
+    /** Every origin any integrator or live key registered (the agents' CORS allow-list). */
+    async all(now: number): Promise<string[]> {
+      const m = await this.byIntegrator(now);
+      return [...new Set([...[...m.values()].flat(), ...keyOrigins])];
     },
   };
 }

@@ -84,4 +84,10 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         WHERE retired_at IS NULL;
     `,
   },
+  {
+    version: 3,
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT;
+    `,
+  },
 ];

@@ -78,4 +78,10 @@ export const PG_MIGRATIONS: readonly Migration[] = [
         WHERE retired_at IS NULL;
     `,
   },
+  {
+    version: 3,
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT;
+    `,
+  },
 ];

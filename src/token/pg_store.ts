@@ -144,6 +144,11 @@ export class PostgresTokenStore implements TokenStore {
     return res.count > 0;
   }
 
+  async setAllowedOrigins(id: string, origins: readonly string[] | null): Promise<boolean> {
+    const v = origins === null ? null : JSON.stringify(origins);
+    return (await this.#sql`UPDATE api_keys SET allowed_origins = ${v} WHERE id = ${id}`).count > 0;
+  }
+
   async setAllowedEiks(id: string, allowedEiks: readonly string[] | null): Promise<boolean> {
     const v = allowedEiks === null ? null : JSON.stringify(allowedEiks);
     return (await this.#sql`UPDATE api_keys SET allowed_eiks = ${v} WHERE id = ${id}`).count > 0;
@@ -280,8 +285,9 @@ export class PostgresTokenStore implements TokenStore {
 
 async function insertKey(q: K.Q, k: ApiKeyRecord): Promise<void> {
   const allowed = k.allowedEiks == null ? null : JSON.stringify(k.allowedEiks);
+  const origins = k.allowedOrigins == null ? null : JSON.stringify(k.allowedOrigins);
   await q`INSERT INTO api_keys (id, integrator_id, mode, secret_hash, label, created_at,
-    expires_at, revoked_at, allowed_eiks, rotated_from) VALUES (${k.id}, ${k.integratorId},
-    ${k.mode}, ${k.secretHash}, ${k.label}, ${k.createdAt}, ${k.expiresAt}, ${k.revokedAt},
-    ${allowed}, ${k.rotatedFrom ?? null})`;
+    expires_at, revoked_at, allowed_eiks, rotated_from, allowed_origins) VALUES (${k.id},
+    ${k.integratorId}, ${k.mode}, ${k.secretHash}, ${k.label}, ${k.createdAt}, ${k.expiresAt},
+    ${k.revokedAt}, ${allowed}, ${k.rotatedFrom ?? null}, ${origins})`;
 }

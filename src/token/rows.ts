@@ -35,6 +35,7 @@ export function keyFromRow(r: Row): ApiKeyRecord {
     expiresAt: num(r.expires_at),
     revokedAt: num(r.revoked_at),
     allowedEiks: r.allowed_eiks == null ? null : JSON.parse(String(r.allowed_eiks)),
+    allowedOrigins: r.allowed_origins == null ? null : JSON.parse(String(r.allowed_origins)),
     rotatedFrom: str(r.rotated_from),
     ...(r.integrator_name == null ? {} : { integratorName: String(r.integrator_name) }),
   };

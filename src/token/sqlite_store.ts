@@ -115,7 +115,8 @@ export class SqliteTokenStore implements TokenStore {
   #insertKey(k: ApiKeyRecord): void {
     this.#c.prep(
       `INSERT INTO api_keys (id, integrator_id, mode, secret_hash, label, created_at, expires_at,
-        revoked_at, allowed_eiks, rotated_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        revoked_at, allowed_eiks, rotated_from, allowed_origins)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       k.id,
       k.integratorId,
@@ -127,6 +128,7 @@ export class SqliteTokenStore implements TokenStore {
       k.revokedAt,
       k.allowedEiks == null ? null : JSON.stringify(k.allowedEiks),
       k.rotatedFrom ?? null,
+      k.allowedOrigins == null ? null : JSON.stringify(k.allowedOrigins),
     );
   }
 
@@ -160,6 +162,12 @@ export class SqliteTokenStore implements TokenStore {
     const res = this.#c.prep(
       "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)",
     ).run(at, id, at);
+    return ok(Number(res.changes) > 0);
+  }
+
+  setAllowedOrigins(id: string, origins: readonly string[] | null): Promise<boolean> {
+    const res = this.#c.prep("UPDATE api_keys SET allowed_origins = ? WHERE id = ?")
+      .run(origins === null ? null : JSON.stringify(origins), id);
     return ok(Number(res.changes) > 0);
   }
 

@@ -61,6 +61,8 @@ export interface ApiKeyRecord {
   readonly revokedAt: number | null;
   /** null = any EIK; otherwise the allowed list (only an administrator changes it). */
   readonly allowedEiks: readonly string[] | null;
+  /** Page origins bound tokens may name; null/absent = the integrator's origins. */
+  readonly allowedOrigins?: readonly string[] | null;
   /** The key this one replaced by rotation. */
   readonly rotatedFrom?: string | null;
   /** The integrator's name, filled by `findKeyByHash` (same query) for the `intgName` claim. */
@@ -129,6 +131,8 @@ export interface KeyStore {
   revokeKey(id: string, at: number): Promise<boolean>;
   /** @returns false when the key is unknown */
   setAllowedEiks(id: string, allowedEiks: readonly string[] | null): Promise<boolean>;
+  /** Set a key's own page origins (null = use the integrator's). */
+  setAllowedOrigins(id: string, origins: readonly string[] | null): Promise<boolean>;
   /**
    * Atomically store `fresh` (copying the old key's EIK set) and revoke the old key at
    * `oldRevokedAt`. @returns false when the old key is unknown or already revoked
