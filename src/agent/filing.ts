@@ -72,7 +72,8 @@ export function filesHash(files: readonly SubmissionFile[]): string | null {
   return h.digest("hex");
 }
 
-const inflight = new Map<string, Promise<SubmissionResult>>();
+/** Filings running now, per journal (one agent = one journal), by idempotency key. */
+const running = new WeakMap<Journal, Map<string, Promise<SubmissionResult>>>();
 
 /**
  * File one declaration, journaled and idempotent.
@@ -101,6 +102,8 @@ export async function fileSubmission(
     : null;
   const journal = deps.journal;
   if (!journal) return portal.submit({ ...input, files }, ctx);
+  const inflight = running.get(journal) ?? new Map<string, Promise<SubmissionResult>>();
+  running.set(journal, inflight);
   if (key && inflight.has(key)) {
     throw new AppError("FILING_IN_PROGRESS", "The same filing is running; retry when it finishes");
   }
