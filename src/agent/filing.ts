@@ -54,6 +54,11 @@ const NOT_SENT = new Set([
   "PKCS11_MODULE_MISSING",
   "PKCS11_MODULE_WRONG_ARCH",
   "CERTIFICATE_INVALID",
+  // Refused while building the request, before any byte went out:
+  "VALIDATION_FAILED",
+  "FILE_KIND_UNKNOWN",
+  "FILE_PARSE_ERROR",
+  "LOCAL_INPUT_REQUIRED",
 ]);
 
 /**
@@ -95,8 +100,12 @@ export async function fileSubmission(
   const files = input.files.map((f) => ({ ...f, numRecords: f.numRecords ?? recordCount(f) }));
   const hash = filesHash(files);
   const scope = `${meta.mode}|${meta.integrator ?? ""}`;
+  // The key names one filing: the same key with another operation, company or content is another
+  // filing, never a replay of the first answer.
+  const content = createHash("sha256").update(JSON.stringify(input.request)).update(hash ?? "")
+    .digest("hex");
   const key = meta.idempotencyKey
-    ? `${scope}|key:${meta.idempotencyKey}|${input.eik}`
+    ? `${scope}|key:${meta.idempotencyKey}|${meta.typeId}|${input.eik}|${content}`
     : meta.batchId && hash
     ? `${scope}|batch:${meta.batchId}|${meta.typeId}|${input.eik}|${hash}`
     : null;

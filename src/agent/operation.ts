@@ -125,7 +125,8 @@ async function runOperationInner(
     op.typeId,
   );
   const origin = c.req.header("origin");
-  if (claims.origin && origin && origin !== claims.origin) {
+  // A token bound to a page origin works only from that page (not from a local program).
+  if (claims.origin && origin !== claims.origin) {
     throw new AppError("ORIGIN_NOT_ALLOWED", "The token was issued for another page origin", {
       origin,
     });

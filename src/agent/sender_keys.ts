@@ -75,7 +75,7 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
       } catch (e) {
         throw new AppError(
           "KEYSTORE_UNAVAILABLE",
-          `Cannot read the PKCS#12 file ${ref.file}`,
+          "Cannot read the sender's PKCS#12 file (see `agent doctor` on this computer)",
           undefined,
           e,
         );
@@ -121,8 +121,7 @@ export async function pickCertificate(
     "KEYSTORE_UNAVAILABLE",
     found.length === 0
       ? "No signing certificate found in the sender's key store"
-      : "Several certificates match; set certId",
-    { certificates: certs.map((c) => ({ id: c.id, subject: c.subject })) },
+      : "Several certificates match; set certId (see `senders add` on this computer)",
   );
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { TokenIssueRequest } from "../contract/api.ts";
 import { AppError, isAppError } from "../contract/errors.ts";
 import { buildTokenOpenApi } from "../contract/openapi.ts";
@@ -92,44 +93,53 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   );
 
   const origins = originCache(deps.store);
-  app.post("/api/v1/tokens/issue", async (c) => {
-    const now = deps.clock.now();
-    const t0 = performance.now();
-    const key = await authenticateKey(deps.store, c.req.header("authorization"), now);
-    if (deps.timings) deps.timings.keyLookupUs += (performance.now() - t0) * 1000;
-    const len = Number(c.req.header("content-length") ?? "0");
-    if (len > MAX_BODY_BYTES) throw new AppError("BODY_TOO_LARGE", "The body is too large");
-    let raw: unknown;
-    try {
-      raw = await c.req.json();
-    } catch {
-      throw new AppError("INVALID_JSON", "The body is not valid JSON");
-    }
-    const parsed = TokenIssueRequest.safeParse(raw);
-    if (!parsed.success) throw firstIssue(parsed.error);
-    if (parsed.data.origin) {
-      const allowed = key.key.allowedOrigins ??
-        (await origins.byIntegrator(now)).get(key.key.integratorId) ?? [];
-      if (allowed.length > 0 && !allowed.includes(new URL(parsed.data.origin).origin)) {
-        throw new AppError(
-          "ORIGIN_NOT_ALLOWED",
-          "The origin is not among the integrator's allowed origins (an administrator sets them)",
-          { origin: parsed.data.origin },
-        );
+  app.post(
+    "/api/v1/tokens/issue",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError("BODY_TOO_LARGE", "The body is too large");
+      },
+    }),
+    async (c) => {
+      const now = deps.clock.now();
+      const t0 = performance.now();
+      const key = await authenticateKey(deps.store, c.req.header("authorization"), now);
+      if (deps.timings) deps.timings.keyLookupUs += (performance.now() - t0) * 1000;
+      const len = Number(c.req.header("content-length") ?? "0");
+      if (len > MAX_BODY_BYTES) throw new AppError("BODY_TOO_LARGE", "The body is too large");
+      let raw: unknown;
+      try {
+        raw = await c.req.json();
+      } catch {
+        throw new AppError("INVALID_JSON", "The body is not valid JSON");
       }
-    }
-    const issued = await issueToken(
-      deps.store,
-      deps.keyRing(),
-      deps.config,
-      key,
-      parsed.data,
-      now,
-      deps.timings,
-      deps.usage,
-    );
-    return c.json(issued, 200, { "cache-control": "no-store" });
-  });
+      const parsed = TokenIssueRequest.safeParse(raw);
+      if (!parsed.success) throw firstIssue(parsed.error);
+      if (parsed.data.origin) {
+        const allowed = key.key.allowedOrigins ??
+          (await origins.byIntegrator(now)).get(key.key.integratorId) ?? [];
+        if (allowed.length > 0 && !allowed.includes(new URL(parsed.data.origin).origin)) {
+          throw new AppError(
+            "ORIGIN_NOT_ALLOWED",
+            "The origin is not among the integrator's allowed origins (an administrator sets them)",
+            { origin: parsed.data.origin },
+          );
+        }
+      }
+      const issued = await issueToken(
+        deps.store,
+        deps.keyRing(),
+        deps.config,
+        key,
+        parsed.data,
+        now,
+        deps.timings,
+        deps.usage,
+      );
+      return c.json(issued, 200, { "cache-control": "no-store" });
+    },
+  );
 
   const admin = {
     store: deps.store,

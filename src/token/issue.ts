@@ -177,7 +177,7 @@ export async function issueToken(
   if (op.scope === "eik") claims.eik = eiks[0];
   if (op.scope === "eiks") claims.eiks = eiks;
   if (config.minAgentVersion) claims.minAgentVersion = config.minAgentVersion;
-  if (req.origin) claims.origin = req.origin;
+  if (req.origin) claims.origin = new URL(req.origin).origin;
   if (req.bodySha256) claims.bodySha256 = req.bodySha256;
   const token = await ring.sign(claims, iat, exp);
   const t2 = performance.now();

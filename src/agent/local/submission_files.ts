@@ -251,9 +251,13 @@ export async function readSubmissionFiles(
   }
   const f = files[0]!;
   const ext = extname(f.name).slice(1).toLowerCase();
+  const bytes = await f.read();
+  // An XML notice names its employer in <eik>: it must be the token's (checked by the caller).
+  const head = new TextDecoder("windows-1251").decode(bytes.subarray(0, 65536));
+  const eik = ext === "xml" ? /<eik>\s*(\d{9,13})\s*<\/eik>/i.exec(head)?.[1] : undefined;
   return {
-    files: [{ name: f.name, kind: ext === "xml" ? "xml" : "other", bytes: await f.read() }],
-    eiks: [],
+    files: [{ name: f.name, kind: ext === "xml" ? "xml" : "other", bytes }],
+    eiks: eik ? [eik] : [],
     period: null,
     names: [f.path],
   };

@@ -67,6 +67,17 @@ export function checkLocalPath(p: string): string {
   if (p.includes("\0") || !isAbsolute(p)) {
     throw new AppError("LOCAL_PATH_INVALID", `The path must be absolute: ${p}`, { path: p });
   }
+  // Network paths (\\server\share, //server/share, \\?\, \\.\) would make Windows connect out
+  // (and send the user's NTLM hash) and block on slow shares: local folders only.
+  if (/^[\\/]{2}/.test(p)) {
+    throw new AppError(
+      "LOCAL_PATH_INVALID",
+      "Network paths are not accepted; copy the files to a local folder",
+      {
+        path: p,
+      },
+    );
+  }
   return normalize(p);
 }
 
