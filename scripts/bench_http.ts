@@ -168,7 +168,12 @@ const rows: string[] = [];
   await fetch(`${s.confirms[0]}/decision`, {
     method: "POST",
     headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ nonce, decision: "confirm", senderId: "test-sender" }),
+    body: new URLSearchParams({
+      seen: /name="seen" id="seen" value="(\d+)"/.exec(page)![1]!,
+      nonce,
+      decision: "confirm",
+      senderId: "test-sender",
+    }),
   });
   if ((await pending).status !== 200) throw new Error("confirmation failed");
   await wrk(`${base}/bare`, bareLua, 1);

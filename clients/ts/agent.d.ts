@@ -494,7 +494,7 @@ export interface paths {
     put?: never;
     /**
      * Find D1 files (EMPL2021.TXT) of a period in a folder tree
-     * @description Token scope: none. Local input: required (body path, `X-Svc-File-Path`, or inline `_inlineFile` / `_inlineDir`). Needs no sender confirmation.
+     * @description Token scope: none. Local input: required (body path, `X-Svc-File-Path`, or inline `_inlineFile` / `_inlineDir`). Reading a folder on the user's disk asks the user's consent once per X-Svc-Batch-Id; inline input does not.
      */
     post: operations["dec1_files_scan"];
     delete?: never;
@@ -514,7 +514,7 @@ export interface paths {
     put?: never;
     /**
      * Find D6 files (NRA62007*.TXT) of a period in a folder tree
-     * @description Token scope: none. Local input: required (body path, `X-Svc-File-Path`, or inline `_inlineFile` / `_inlineDir`). Needs no sender confirmation.
+     * @description Token scope: none. Local input: required (body path, `X-Svc-File-Path`, or inline `_inlineFile` / `_inlineDir`). Reading a folder on the user's disk asks the user's consent once per X-Svc-Batch-Id; inline input does not.
      */
     post: operations["dec6_files_scan"];
     delete?: never;
@@ -534,7 +534,7 @@ export interface paths {
     put?: never;
     /**
      * Find VAT returns (DEKLAR.TXT) of a period in a folder tree
-     * @description Token scope: none. Local input: required (body path, `X-Svc-File-Path`, or inline `_inlineFile` / `_inlineDir`). Needs no sender confirmation.
+     * @description Token scope: none. Local input: required (body path, `X-Svc-File-Path`, or inline `_inlineFile` / `_inlineDir`). Reading a folder on the user's disk asks the user's consent once per X-Svc-Batch-Id; inline input does not.
      */
     post: operations["vat_files_scan"];
     delete?: never;
@@ -554,7 +554,7 @@ export interface paths {
     put?: never;
     /**
      * Parse and cross-check the VAT files of one folder
-     * @description Token scope: none. Local input: required (body path, `X-Svc-File-Path`, or inline `_inlineFile` / `_inlineDir`). Needs no sender confirmation.
+     * @description Token scope: none. Local input: required (body path, `X-Svc-File-Path`, or inline `_inlineFile` / `_inlineDir`). Reading a folder on the user's disk asks the user's consent once per X-Svc-Batch-Id; inline input does not.
      */
     post: operations["vat_files_parse"];
     delete?: never;
@@ -746,6 +746,7 @@ export interface components {
       | "CONFIRMATION_BUSY"
       | "CONFIRMATION_NOT_FOUND"
       | "CONFIRMATION_NONCE_INVALID"
+      | "CONFIRMATION_CHANGED"
       | "BATCH_ID_INVALID"
       | "LOCAL_INPUT_REQUIRED"
       | "LOCAL_PATH_INVALID"

@@ -45,18 +45,16 @@ export async function runBatch(
   const groups = [...scan.groups.entries()].sort(([a], [b]) => a.localeCompare(b));
   const chosen = groups.filter(([eik]) => listed.has(eik));
   const items: Item[] = [];
-  let ctx: PortalContext = { sender: null };
-  if (chosen.length > 0) {
-    ctx = await confirm({
-      summary: `${op.summary} (${chosen.length})`,
-      eiks: chosen.map(([e]) => e),
-      period: typeof body.year === "number" && typeof body.month === "number"
-        ? `${body.year}-${String(body.month).padStart(2, "0")}`
-        : null,
-      files: chosen.flatMap(([, g]) => g.names),
-      documents: chosen.reduce((n, [, g]) => n + g.files.length, 0),
-    });
-  }
+  // Asked even when no listed company was found: the scan read the user's disk.
+  const ctx: PortalContext = await confirm({
+    summary: `${op.summary} (${chosen.length})`,
+    eiks: chosen.map(([e]) => e),
+    period: typeof body.year === "number" && typeof body.month === "number"
+      ? `${body.year}-${String(body.month).padStart(2, "0")}`
+      : null,
+    files: chosen.flatMap(([, g]) => g.names),
+    documents: chosen.reduce((n, [, g]) => n + g.files.length, 0),
+  });
   let stop: AppError | null = null;
   for (const [eik, g] of groups) {
     if (!listed.has(eik)) {

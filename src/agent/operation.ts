@@ -149,7 +149,26 @@ async function runOperationInner(
       throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
     }
     const field = op.typeId === "vat_files_parse" ? "directory" : "rootFolder";
-    return markNoData(await deps.localOps.runLocal(op, body, localSource(c, body, field)));
+    const src = localSource(c, body, field);
+    // Reading the user's disk needs the user's consent (once per batch); inline input does not.
+    if (!src.inlineFile && !src.inlineDir && src.path) {
+      await confirmSender(
+        c,
+        deps,
+        claims,
+        batchId,
+        {
+          summary: `${op.summary} — reads ${src.path}`,
+          eiks: [],
+          period: periodOf(body),
+          files: [src.path],
+          documents: null,
+        },
+        op,
+        cleanups,
+      );
+    }
+    return markNoData(await deps.localOps.runLocal(op, body, src));
   }
   if (op.family === "batch") {
     if (!deps.localOps) {

@@ -81,6 +81,10 @@ export const ERROR_CATALOG = {
   CONFIRMATION_BUSY: p(502, "Too many confirmations are pending; retry later"),
   CONFIRMATION_NOT_FOUND: p(404, "No pending confirmation with this id"),
   CONFIRMATION_NONCE_INVALID: p(403, "The confirmation decision lacks the page's one-time nonce"),
+  CONFIRMATION_CHANGED: p(
+    409,
+    "More requests joined the dialog after the page was shown; review the page again",
+  ),
   BATCH_ID_INVALID: p(502, "X-Svc-Batch-Id must be a GUID"),
 
   // --- agent: local input -----------------------------------------------------------------

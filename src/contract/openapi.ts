@@ -83,6 +83,8 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
         }.`,
         o.needsSender
           ? "Acts on the portal in a sender's name: the user confirms the sender (batched by X-Svc-Batch-Id)."
+          : o.family === "local"
+          ? "Reading a folder on the user's disk asks the user's consent once per X-Svc-Batch-Id; inline input does not."
           : "Needs no sender confirmation.",
       ].join(" "),
       tags: [o.family],

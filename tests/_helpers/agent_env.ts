@@ -67,7 +67,12 @@ export async function agentEnv(
     return agent.app.request(`${url}/decision`, {
       method: "POST",
       headers: { origin: AGENT, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ nonce, decision, senderId: senderId ?? checked }),
+      body: new URLSearchParams({
+        seen: /name="seen" id="seen" value="(\d+)"/.exec(html)![1]!,
+        nonce,
+        decision,
+        senderId: senderId ?? checked,
+      }),
     });
   };
   return { ...t, agent, opened, secret, token, call, decide, journal };

@@ -181,7 +181,12 @@ export async function decideNext(agent: Proc, decision: "confirm" | "decline", s
   if (page.status !== 200) throw new Error(`page ${page.status}: ${htmlText}`);
   const nonce = /name="nonce" value="([^"]+)"/.exec(htmlText)![1]!;
   const checked = /name="senderId" value="([^"]+)" checked/.exec(htmlText)?.[1];
-  const form = new URLSearchParams({ nonce, decision, senderId: senderId ?? checked ?? "" });
+  const form = new URLSearchParams({
+    seen: /name="seen" id="seen" value="(\d+)"/.exec(htmlText)![1]!,
+    nonce,
+    decision,
+    senderId: senderId ?? checked ?? "",
+  });
   const res = await fetch(`${pageUrl}/decision`, {
     method: "POST",
     headers: {

@@ -124,11 +124,12 @@ Deno.test("[agent] the confirmation page is unframeable, shows who asks and what
       nonce,
       decision: "confirm",
       senderId: "maria",
+      seen: "1",
     })).status,
     403,
   );
   equal(
-    (await post({}, { nonce, decision: "confirm", senderId: "maria" })).status,
+    (await post({}, { nonce, decision: "confirm", senderId: "maria", seen: "1" })).status,
     403,
     "no Origin",
   );
@@ -140,12 +141,14 @@ Deno.test("[agent] the confirmation page is unframeable, shows who asks and what
   equal(noNonce.status, 403);
   equal((await noNonce.json()).errorCode, "CONFIRMATION_NONCE_INVALID");
   equal(
-    (await post({ origin: AGENT }, { nonce, decision: "confirm", senderId: "maria" })).status,
+    (await post({ origin: AGENT }, { nonce, decision: "confirm", senderId: "maria", seen: "1" }))
+      .status,
     200,
   );
   equal((await p).status, 200);
   equal(
-    (await post({ origin: AGENT }, { nonce, decision: "confirm", senderId: "maria" })).status,
+    (await post({ origin: AGENT }, { nonce, decision: "confirm", senderId: "maria", seen: "1" }))
+      .status,
     404,
     "one-time",
   );
@@ -172,4 +175,38 @@ Deno.test("[agent] unknown X-Svc-Sender-Id is refused before any dialog; GET /ap
     senders: [{ id: "ivan", displayName: "Иван Петров", active: true }],
     activeSenderId: "ivan",
   });
+});
+
+Deno.test("[agent] a confirmation that missed a request which joined later is refused and shown again", async () => {
+  const e = await agentEnv();
+  const batch = crypto.randomUUID();
+  const req = async () =>
+    e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), { eik: EIK }, {
+      "x-svc-batch-id": batch,
+    });
+  const first = req();
+  await waitFor(() => e.opened.length === 1);
+  const url = e.opened[0]!;
+  const id = url.split("/").at(-1)!;
+  const html = await (await e.agent.app.request(url)).text();
+  const nonce = /name="nonce" value="([^"]+)"/.exec(html)![1]!;
+  match(html, /name="seen" id="seen" value="1"/);
+  const second = req(); // joins while the page is open
+  await waitFor(() => e.agent.confirmations.get(id)?.subjects.length === 2);
+  const decide = (accept: string, seen: string) =>
+    e.agent.app.request(`${url}/decision`, {
+      method: "POST",
+      headers: { origin: AGENT, "content-type": "application/x-www-form-urlencoded", accept },
+      body: new URLSearchParams({ nonce, decision: "confirm", senderId: "test-sender", seen }),
+    });
+  const stale = await decide("application/json", "1");
+  equal(stale.status, 409);
+  equal((await stale.json()).errorCode, "CONFIRMATION_CHANGED");
+  const browser = await decide("text/html", "1");
+  equal(browser.status, 303, "a browser is sent back to the page, now listing both requests");
+  equal((await (await e.agent.app.request(`${url}/state`)).json()).requests, 2);
+  match(await (await e.agent.app.request(url)).text(), /id="requests">2</);
+  equal((await decide("text/html", "2")).status, 200);
+  equal((await first).status, 200);
+  equal((await second).status, 200);
 });

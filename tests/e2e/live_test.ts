@@ -34,7 +34,13 @@ async function confirmWithPin(agent: Proc, senderId: string, pin: string) {
   const res = await fetch(`${url}/decision`, {
     method: "POST",
     headers: { origin: new URL(url).origin, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ nonce, decision: "confirm", senderId, pin }),
+    body: new URLSearchParams({
+      seen: /name="seen" id="seen" value="(\d+)"/.exec(html)![1]!,
+      nonce,
+      decision: "confirm",
+      senderId,
+      pin,
+    }),
   });
   await res.body?.cancel();
   equal(res.status, 200);

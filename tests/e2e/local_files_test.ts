@@ -24,6 +24,8 @@ interface Env {
   eiks: string[];
   validate: (name: string, v: unknown) => string | null;
   doc: Record<string, unknown>;
+  /** One user action: reading the disk is consented once for this batch. */
+  batch: string;
 }
 
 async function withEnv(companies: number, fn: (e: Env) => Promise<void>) {
@@ -35,7 +37,7 @@ async function withEnv(companies: number, fn: (e: Env) => Promise<void>) {
   try {
     const key = await createKeyCli(`${dir}/ts`, "test");
     const doc = await (await fetch(`${agent.url}/api/v1/openapi.json`)).json();
-    await fn({ ts, agent, key, root, eiks, validate: openApiValidator(doc), doc });
+    await fn({ ts, agent, key, root, eiks, validate: openApiValidator(doc), doc, batch: crypto.randomUUID() });
   } finally {
     await agent.stop();
     await ts.stop();
@@ -53,7 +55,12 @@ async function call(
   const token = await issueToken(e.ts.url, e.key, { typeId, ...tokenBody });
   const res = await fetch(`${e.agent.url}/api/v1/operations/${typeId}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "x-svc-batch-id": e.batch,
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, json: await res.json() };
@@ -79,6 +86,16 @@ async function inlineDir(dir: string) {
 
 Deno.test("[e2e] scans find the period's D1, D6 and VAT files in a tree, from the body, the header and inline", async () => {
   await withEnv(4, async (e) => {
+    // Reading the user's disk asks once per batch; a declined batch reads nothing.
+    const refused = call(e, "vat_files_scan", { rootFolder: e.root, year: 2026, month: 9 }, {}, {
+      "x-svc-batch-id": crypto.randomUUID(),
+    });
+    const consent = await decideNext(e.agent, "decline");
+    ok(consent.html.includes(e.root), "the consent page names the folder");
+    deepStrictEqual((await refused).json.errorCode, "SENDER_NOT_CHOSEN");
+    const first = call(e, "dec1_files_scan", { rootFolder: e.root, year: 2026, month: 9 }, {});
+    await decideNext(e.agent, "confirm");
+    equal((await first).status, 200);
     for (
       const [typeId, name] of [["dec1_files_scan", "EMPL2021.TXT"], [
         "dec6_files_scan",

@@ -202,7 +202,9 @@ export class ConfirmationManager {
    * @param decision confirm or decline
    * @param senderId the chosen sender (confirm)
    * @param pin the PIN typed on the page, when the sender's key store needs one
-   * @throws AppError CONFIRMATION_NOT_FOUND, CONFIRMATION_NONCE_INVALID, SENDER_NOT_FOUND
+   * @param seen how many requests the page showed (a confirm must have seen them all)
+   * @throws AppError CONFIRMATION_NOT_FOUND, CONFIRMATION_NONCE_INVALID, CONFIRMATION_CHANGED,
+   *   SENDER_NOT_FOUND
    */
   decide(
     id: string,
@@ -210,6 +212,7 @@ export class ConfirmationManager {
     decision: "confirm" | "decline",
     senderId: string | null,
     pin: string | null = null,
+    seen: number | null = null,
   ): void {
     const d = this.get(id);
     if (!d || d.state !== "pending") {
@@ -220,6 +223,12 @@ export class ConfirmationManager {
         "CONFIRMATION_NONCE_INVALID",
         "The decision lacks the page's one-time nonce",
       );
+    }
+    // The user decides on what the page showed: requests that joined later must be seen first.
+    if (decision === "confirm" && seen !== d.subjects.length) {
+      throw new AppError("CONFIRMATION_CHANGED", "More requests joined; review the page again", {
+        requests: d.subjects.length,
+      });
     }
     if (decision === "decline") {
       d.nonceUsed = true;

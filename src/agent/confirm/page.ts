@@ -16,6 +16,7 @@ export function pageHeaders(cspNonce: string): Record<string, string> {
       "default-src 'none'",
       `script-src 'nonce-${cspNonce}'`,
       `style-src 'nonce-${cspNonce}'`,
+      "connect-src 'self'",
       "img-src 'self' data:",
       "form-action 'self'",
       "frame-ancestors 'none'",
@@ -65,72 +66,78 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
         <style nonce="${cspNonce}">${raw(STYLE)}</style>
       </head>
       <body>
-      <h1>Потвърдете подателя <span class="en">/ Confirm the sender</span></h1>
-      ${first.mode === "test"
-        ? html`
-          <p
-            class="test">Тестов режим: нищо не се подава към НАП. <span class="en">Test mode: nothing is filed with the NRA.</span></p>
-        `
-        : ""}
-      <div class="who" id="who">
-        <div><strong>Кой пита <span class="en">/ Who asks</span>:</strong> <span id="integrator">${first
-          .integratorName}</span></div>
-        <div><strong>От страница <span class="en">/ From page</span>:</strong> <span id="origin">${first
-          .origin ?? "— (не е обвързан / not bound)"}</span></div>
-      </div>
-      <table id="what">
-        <tr><th>Операция <span class="en">/ Operation</span></th><td>${ops.map((o) =>
-          html`<div>${o}</div>`
-        )}</td></tr>
-        <tr><th>ЕИК <span class="en">/ EIK</span></th><td id="eiks">${eiks.length
-          ? eiks.join(", ")
-          : "—"}</td></tr>
-        <tr><th>Период <span class="en">/ Period</span></th><td>${first.period ?? "—"}</td></tr>
-        ${files.length
-          ? html`
-            <tr>
-              <th>Файлове <span class="en">/ Files</span></th>
-              <td>${files.map((f) => html`<div>${f}</div>`)}</td>
-            </tr>
-          `
-          : ""}
-        ${docs
-          ? html`
-            <tr>
-              <th>Брой документи <span class="en">/ Documents</span></th>
-              <td id="documents">${docs}</td>
-            </tr>
-          `
-          : ""}
-        <tr><th>Заявки <span class="en">/ Requests</span></th><td id="requests">${d.subjects
-          .length}</td></tr>
-      </table>
-      <form method="post" action="/confirm/${d.id}/decision" id="decision">
-        <input type="hidden" name="nonce" value="${d.nonce}">
-        <fieldset class="senders"><legend>Подател <span class="en">/ Sender</span></legend>
-        ${d.senders.map((s) =>
-          html`<label><input type="radio" name="senderId" value="${s.id}" ${
-            s.id === d.preselected ? "checked" : ""
-          } required> ${s.displayName}</label>`
-        )}
-        </fieldset>
-    ${d.senders.some((s) => s.needsPin)
-      ? html`<p><label>PIN на подписа <span class="en">/ Signature PIN</span>
+          <h1>Потвърдете подателя <span class="en">/ Confirm the sender</span></h1>
+          ${first.mode === "test"
+            ? html`
+              <p
+                class="test">Тестов режим: нищо не се подава към НАП. <span class="en">Test mode: nothing is filed with the NRA.</span></p>
+            `
+            : ""}
+          <div class="who" id="who">
+            <div><strong>Кой пита <span class="en">/ Who asks</span>:</strong> <span id="integrator">${first
+              .integratorName}</span></div>
+            <div><strong>От страница <span class="en">/ From page</span>:</strong> <span id="origin">${first
+              .origin ?? "— (не е обвързан / not bound)"}</span></div>
+          </div>
+          <table id="what">
+            <tr><th>Операция <span class="en">/ Operation</span></th><td>${ops.map((o) =>
+              html`<div>${o}</div>`
+            )}</td></tr>
+            <tr><th>ЕИК <span class="en">/ EIK</span></th><td id="eiks">${eiks.length
+              ? eiks.join(", ")
+              : "—"}</td></tr>
+            <tr><th>Период <span class="en">/ Period</span></th><td>${first.period ?? "—"}</td></tr>
+            ${files.length
+              ? html`
+                <tr>
+                  <th>Файлове <span class="en">/ Files</span></th>
+                  <td>${files.map((f) => html`<div>${f}</div>`)}</td>
+                </tr>
+              `
+              : ""}
+            ${docs
+              ? html`
+                <tr>
+                  <th>Брой документи <span class="en">/ Documents</span></th>
+                  <td id="documents">${docs}</td>
+                </tr>
+              `
+              : ""}
+            <tr><th>Заявки <span class="en">/ Requests</span></th><td id="requests">${d.subjects
+              .length}</td></tr>
+          </table>
+          <form method="post" action="/confirm/${d.id}/decision" id="decision">
+            <input type="hidden" name="nonce" value="${d.nonce}">
+      <input type="hidden" name="seen" id="seen" value="${d.subjects.length}">
+            <fieldset class="senders"><legend>Подател <span class="en">/ Sender</span></legend>
+            ${d.senders.map((s) =>
+              html`<label><input type="radio" name="senderId" value="${s.id}" ${
+                s.id === d.preselected ? "checked" : ""
+              } required> ${s.displayName}</label>`
+            )}
+            </fieldset>
+        ${d.senders.some((s) => s.needsPin)
+          ? html`<p><label>PIN на подписа <span class="en">/ Signature PIN</span>
     <input type="password" name="pin" id="pin" autocomplete="off" maxlength="64"></label>
     <br><span class="en">The PIN stays in this agent's memory for this batch only; it is never stored or sent to the web page.</span></p>`
-      : ""}
-        <div class="actions">
-          <button class="ok" type="submit" name="decision" value="confirm" id="confirm">Потвърди <span class="en">/ Confirm</span></button>
-          <button type="submit" name="decision" value="decline" id="decline" formnovalidate>Откажи <span class="en">/ Decline</span></button>
-        </div>
-      </form>
-      <p class="count">Остават <span id="countdown" data-seconds="${seconds}">${seconds}</span> s <span class="en">until this request times out and is declined</span></p>
-      <script nonce="${cspNonce}">
-      (function(){var el=document.getElementById("countdown");var s=+el.dataset.seconds;
-      var t=setInterval(function(){s=Math.max(0,s-1);el.textContent=s;if(!s){clearInterval(t);
-      document.querySelectorAll("button").forEach(function(b){b.disabled=true});}},1000);})();
-      </script>
-        </body>
+          : ""}
+            <div class="actions">
+              <button class="ok" type="submit" name="decision" value="confirm" id="confirm">Потвърди <span class="en">/ Confirm</span></button>
+              <button type="submit" name="decision" value="decline" id="decline" formnovalidate>Откажи <span class="en">/ Decline</span></button>
+            </div>
+          </form>
+          <p class="count">Остават <span id="countdown" data-seconds="${seconds}">${seconds}</span> s <span class="en">until this request times out and is declined</span></p>
+          <script nonce="${cspNonce}">
+          (function(){var bs=document.querySelectorAll("button");bs.forEach(function(b){b.disabled=true});
+    setTimeout(function(){bs.forEach(function(b){b.disabled=false})},800);
+    var seen=+document.getElementById("seen").value;
+    setInterval(function(){fetch(location.pathname+"/state").then(function(r){return r.json()})
+    .then(function(j){if(j.requests&&j.requests!==seen)location.reload()}).catch(function(){})},1000);
+    var el=document.getElementById("countdown");var s=+el.dataset.seconds;
+          var t=setInterval(function(){s=Math.max(0,s-1);el.textContent=s;if(!s){clearInterval(t);
+          document.querySelectorAll("button").forEach(function(b){b.disabled=true});}},1000);})();
+          </script>
+            </body>
     </html>
   `;
   return String(page);

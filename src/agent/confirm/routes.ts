@@ -37,6 +37,14 @@ export function confirmRoutes(
     return c.html(renderConfirmPage(d, n, deps.clock.now()), 200, pageHeaders(n));
   });
 
+  // The page polls this to show requests that join while it is open.
+  r.get("/:id/state", (c) => {
+    const d = m.get(c.req.param("id"));
+    return c.json({ requests: d && d.state === "pending" ? d.subjects.length : 0 }, 200, {
+      "cache-control": "no-store",
+    });
+  });
+
   r.post("/:id/decision", async (c) => {
     const own = deps.ownOrigins();
     // "null" is what a browser sends when it withholds the origin: fall back to Sec-Fetch-Site.
@@ -69,13 +77,23 @@ export function confirmRoutes(
         field: "decision",
       });
     }
-    m.decide(
-      c.req.param("id"),
-      String(form.nonce ?? ""),
-      decision,
-      form.senderId ? String(form.senderId) : null,
-      form.pin ? String(form.pin) : null,
-    );
+    try {
+      m.decide(
+        c.req.param("id"),
+        String(form.nonce ?? ""),
+        decision,
+        form.senderId ? String(form.senderId) : null,
+        form.pin ? String(form.pin) : null,
+        form.seen === undefined ? null : Number(form.seen),
+      );
+    } catch (e) {
+      // A browser whose page missed a joined request gets the page again, now listing it.
+      const json = (c.req.header("accept") ?? "").includes("application/json");
+      if (!json && e instanceof AppError && e.code === "CONFIRMATION_CHANGED") {
+        return c.redirect(`/confirm/${c.req.param("id")}`, 303);
+      }
+      throw e;
+    }
     deps.log("info", "confirmation decided", { decision });
     const n = cspNonce();
     if ((c.req.header("accept") ?? "").includes("application/json")) return c.json({ decision });
