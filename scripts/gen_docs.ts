@@ -23,7 +23,9 @@ export function operationsTable(): string {
     const res = ref(post.responses["200"].content["application/json"].schema);
     return `| \`${o.typeId}\` | ${o.family} | ${req ?? ""} | ${
       res ?? ""
-    } | ${o.scope} | ${o.localInput} | ${o.needsSender ? "yes" : o.family === "local" ? "disk reads" : "no"} | ${o.summary} |`;
+    } | ${o.scope} | ${o.localInput} | ${
+      o.needsSender ? "yes" : o.family === "local" ? "disk reads" : "no"
+    } | ${o.summary} |`;
   });
   return [
     "| typeId | family | request | result | token scope | local input | sender confirmation | what it does |",

@@ -37,7 +37,16 @@ async function withEnv(companies: number, fn: (e: Env) => Promise<void>) {
   try {
     const key = await createKeyCli(`${dir}/ts`, "test");
     const doc = await (await fetch(`${agent.url}/api/v1/openapi.json`)).json();
-    await fn({ ts, agent, key, root, eiks, validate: openApiValidator(doc), doc, batch: crypto.randomUUID() });
+    await fn({
+      ts,
+      agent,
+      key,
+      root,
+      eiks,
+      validate: openApiValidator(doc),
+      doc,
+      batch: crypto.randomUUID(),
+    });
   } finally {
     await agent.stop();
     await ts.stop();
