@@ -53,6 +53,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
   const first = d.subjects[0]!;
   const eiks = [...new Set(d.subjects.flatMap((s) => s.eiks))];
   const files = [...new Set(d.subjects.flatMap((s) => s.files))];
+  const periods = [...new Set(d.subjects.map((s) => s.period).filter((p): p is string => !!p))];
   const docs = d.subjects.reduce((n, s) => n + (s.documents ?? 0), 0);
   const seconds = Math.max(0, Math.round((d.expiresAt - now) / 1000));
   const ops = [...new Set(d.subjects.map((s) => `${s.typeId} — ${s.summary}`))];
@@ -86,7 +87,9 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             <tr><th>ЕИК <span class="en">/ EIK</span></th><td id="eiks">${eiks.length
               ? eiks.join(", ")
               : "—"}</td></tr>
-            <tr><th>Период <span class="en">/ Period</span></th><td>${first.period ?? "—"}</td></tr>
+            <tr><th>Период <span class="en">/ Period</span></th><td id="periods">${periods.length
+              ? periods.join(", ")
+              : "—"}</td></tr>
             ${files.length
               ? html`
                 <tr>
