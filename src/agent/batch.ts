@@ -12,6 +12,7 @@ import type { BatchResult } from "../contract/types.ts";
 import type { PortalContext, SubmissionInput } from "../portal/adapter.ts";
 import type { SubmissionResult } from "../contract/types.ts";
 import type { OperationClaims } from "./auth.ts";
+import { displayPeriod } from "./period.ts";
 import type { ConfirmSubject } from "./confirm/manager.ts";
 import type { SubmissionFiles } from "./local_ops.ts";
 
@@ -49,9 +50,7 @@ export async function runBatch(
   const ctx: PortalContext = await confirm({
     summary: `${op.summary} (${chosen.length})`,
     eiks: chosen.map(([e]) => e),
-    period: typeof body.year === "number" && typeof body.month === "number"
-      ? `${body.year}-${String(body.month).padStart(2, "0")}`
-      : null,
+    period: displayPeriod(body),
     files: chosen.flatMap(([, g]) => g.names),
     documents: chosen.reduce((n, [, g]) => n + g.files.length, 0),
   });

@@ -22,6 +22,7 @@ import { markNoData } from "./no_data.ts";
 import { checkRequestedSender, sendersFor } from "./senders.ts";
 import { liveContext, needsPin, parseKeystoreRef } from "./sender_keys.ts";
 import { runBatch } from "./batch.ts";
+import { displayPeriod } from "./period.ts";
 import { fileSubmission } from "./filing.ts";
 
 /** What the pipeline needs beyond {@link AgentDeps}. */
@@ -78,13 +79,6 @@ function hasLocal(s: LocalSource, body: Record<string, unknown>): boolean {
   return s.path !== null || !!s.inlineFile || !!s.inlineDir ||
     typeof body.dec1FilePath === "string" ||
     typeof body.dec6FilePath === "string";
-}
-
-function periodOf(body: Record<string, unknown>): string | null {
-  if (typeof body.year !== "number") return null;
-  return typeof body.month === "number"
-    ? `${body.year}-${String(body.month).padStart(2, "0")}`
-    : String(body.year);
 }
 
 function stripInline(body: Record<string, unknown>): Record<string, unknown> {
@@ -160,7 +154,7 @@ async function runOperationInner(
         {
           summary: `${op.summary} — reads ${src.path}`,
           eiks: [],
-          period: periodOf(body),
+          period: displayPeriod(body),
           files: [src.path],
           documents: null,
         },
@@ -189,7 +183,7 @@ async function runOperationInner(
             integrator: claims.intg ?? null,
             batchId,
             idempotencyKey: idem,
-            period: periodOf(body),
+            period: displayPeriod(body),
           }),
         (subject) => confirmSender(c, deps, claims, batchId, subject, op, cleanups),
       ),
@@ -224,7 +218,7 @@ async function runOperationInner(
       eiks: claims.eik ? [claims.eik] : [],
       period: files?.period
         ? `${files.period.slice(0, 4)}-${files.period.slice(4)}`
-        : periodOf(body),
+        : displayPeriod(body),
       files: files?.names ?? [],
       documents: files ? files.files.length : null,
     };
@@ -244,7 +238,7 @@ async function runOperationInner(
           integrator: claims.intg ?? null,
           batchId,
           idempotencyKey: c.req.header("idempotency-key") ?? null,
-          period: periodOf(body),
+          period: displayPeriod(body),
         },
       );
     case "result":

@@ -13,6 +13,7 @@
 import { AppError, isAppError } from "../../contract/errors.ts";
 import type { SubmissionFiles } from "../local_ops.ts";
 import pMap from "p-map";
+import { bodyTaxPeriod } from "../period.ts";
 import { findFiles } from "./scans.ts";
 import { readPayroll, readVatFolder } from "./submission_files.ts";
 import { diskTree, type FileTree, inlineTree, type TreeFile, type TreeProblem } from "./tree.ts";
@@ -59,9 +60,7 @@ export async function scanBatchTree(
   tree: FileTree,
 ): Promise<BatchScan> {
   const recursive = body.recursive !== false;
-  const period = typeof body.year === "number" && typeof body.month === "number"
-    ? `${body.year}${String(body.month).padStart(2, "0")}`
-    : null;
+  const period = bodyTaxPeriod(body);
   const groups = new Map<string, SubmissionFiles>();
   if (typeId === "vat_batch") {
     const { matches, scanned, problems } = await findFiles(tree, "deklar", period, recursive);

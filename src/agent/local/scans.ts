@@ -23,6 +23,7 @@ import {
   summarizeDeklar,
 } from "../../formats/mod.ts";
 import { type FileTree, type TreeFile, type TreeProblem, YIELD_EVERY, yieldNow } from "./tree.ts";
+import { taxPeriod } from "../period.ts";
 
 /** Bytes read first from each candidate file (one payroll record is far shorter). */
 const HEAD_BYTES = 4096;
@@ -109,8 +110,6 @@ export async function findFiles(
   return { matches, scanned: candidates.length, problems };
 }
 
-const periodOf = (year: number, month: number) => `${year}${String(month).padStart(2, "0")}`;
-
 /**
  * Run a scan operation.
  * @param typeId dec1_files_scan | dec6_files_scan | vat_files_scan
@@ -127,7 +126,7 @@ export async function runScan(
   const { matches, scanned, problems } = await findFiles(
     tree,
     kind,
-    periodOf(body.year as number, body.month as number),
+    taxPeriod(body.year as number, body.month as number),
     body.recursive !== false,
   );
   const files = matches.map((m) =>

@@ -21,12 +21,11 @@ import {
 import type { SubmissionFile } from "../../portal/adapter.ts";
 import type { LocalSource, SubmissionFiles } from "../local_ops.ts";
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
-
-const periodOf = (year: number, month: number) => `${year}${String(month).padStart(2, "0")}`;
+import { taxPeriod } from "../period.ts";
 
 function checkPeriod(found: string | null, body: Record<string, unknown>, file: string): void {
   if (typeof body.year !== "number" || typeof body.month !== "number") return;
-  const want = periodOf(body.year, body.month);
+  const want = taxPeriod(body.year, body.month);
   if (found !== want) {
     throw new AppError(
       "FILE_PERIOD_MISMATCH",
