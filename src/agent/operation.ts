@@ -33,6 +33,9 @@ export interface PipelineDeps extends AgentDeps {
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Strict UTF-8 for request bodies (one decoder for every request). */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource)).toHex();
 }
@@ -45,9 +48,7 @@ async function readBody(c: Context, op: OperationSpec, claims: OperationClaims) 
   }
   let raw: unknown;
   try {
-    raw = bytes.length === 0
-      ? {}
-      : JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    raw = bytes.length === 0 ? {} : JSON.parse(UTF8.decode(bytes));
   } catch {
     throw new AppError("INVALID_JSON", "The body is not valid UTF-8 JSON");
   }
