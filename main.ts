@@ -5,24 +5,20 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { JWTVerifyGetKey } from "jose";
 import type { HoldPoint } from "./src/agent/filing.ts";
-import {
-  AGENT_ENV,
-  AgentConfig,
-  DEFAULT_AGENT_PORT,
-  defaultDataDir,
-  loadConfig,
-  TOKEN_ENV,
-  TokenServiceConfig,
-} from "./src/config.ts";
+import type { AgentConfig, TokenServiceConfig } from "./src/config.ts";
+import { DEFAULT_AGENT_PORT, defaultDataDir } from "./src/defaults.ts";
+import type { EarlyHandler } from "./src/agent/early.ts";
+import type { InstanceLock } from "./src/agent/instance.ts";
 import { systemClock } from "./src/clock.ts";
 import { jsonLogger, type Logger } from "./src/log.ts";
 import { VERSION } from "./src/version.ts";
 import { demoExample, USAGE } from "./src/cli/texts.ts";
 
+/** The zod config schemas, loaded when a command needs them (not before the agent listens). */
+const configModule = () => import("./src/config.ts");
 const env = (): Record<string, string | undefined> => Deno.env.toObject();
 const dataDirDefault = () => defaultDataDir(Deno.build.os, env());
 
@@ -64,8 +60,9 @@ async function startTokenService(
       import("./src/token/service_config.ts"),
     ]);
   const { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } = cfgMod;
+  const { loadConfig } = await configModule();
   const ops = loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, envVars, {});
-  await mkdir(cfg.dataDir, { recursive: true });
+  await Deno.mkdir(cfg.dataDir, { recursive: true });
   const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
   const smtp = smtpSettings(ops);
   let issuer = cfg.issuer ?? "";
@@ -96,38 +93,43 @@ async function startTokenService(
   return { server, url, store, service };
 }
 
-/** Start the agent; returns its server and URL. */
-async function startAgent(cfg: AgentConfig, log: Logger) {
-  const [
-    { createRemoteJWKSet },
-    { createAgentApp },
-    { readAgentFile },
-    { systemBrowserOpener },
-    { createLocalOps },
-    { createNativePickers },
-    { allowListPolicy },
-    { Journal },
-    { reconcileJournal },
-    { createTestPortal },
-  ] = await Promise.all([
-    import("jose"),
-    import("./src/agent/app.ts"),
-    import("./src/agent/agent_file.ts"),
-    import("./src/agent/browser.ts"),
-    import("./src/agent/local/ops.ts"),
-    import("./src/agent/pickers_native.ts"),
-    import("./src/agent/cors.ts"),
-    import("./src/agent/journal.ts"),
-    import("./src/agent/filing.ts"),
-    import("./src/portal/test/adapter.ts"),
-  ]);
-  await mkdir(cfg.dataDir, { recursive: true });
+/** A server already listening (phase 1 of the agent's start, src/agent/early.ts). */
+interface EarlyServer {
+  readonly server: Deno.HttpServer<Deno.NetAddr>;
+  readonly handler: EarlyHandler;
+}
+
+/**
+ * Start the agent; returns its server and URL. With `early`, the app is handed to the server
+ * phase 1 already listens on; without, it listens itself (the demo).
+ */
+async function startAgent(cfg: AgentConfig, log: Logger, early?: EarlyServer) {
+  // One module group at a time, the heavy shared ones first, with a macrotask turn before each:
+  // phase 1 keeps answering /health while the agent loads (src/agent/early.ts).
+  const step = <T>(load: () => Promise<T>) => new Promise<void>((r) => setTimeout(r, 0)).then(load);
+  await step(() => import("zod"));
+  await step(() => import("@hono/zod-openapi"));
+  await step(() => import("iconv-lite"));
+  await step(() => import("./src/contract/operations.ts"));
+  const { createTestPortal } = await step(() => import("./src/portal/test/adapter.ts"));
+  const { createRemoteJWKSet } = await step(() => import("jose"));
+  await step(() => import("./src/agent/auth.ts"));
+  await step(() => import("./src/agent/confirm/routes.ts"));
+  const { createAgentApp } = await step(() => import("./src/agent/app.ts"));
+  const { createLocalOps } = await step(() => import("./src/agent/local/ops.ts"));
+  const { Journal } = await step(() => import("./src/agent/journal.ts"));
+  const { reconcileJournal } = await step(() => import("./src/agent/filing.ts"));
+  const { readAgentFile } = await step(() => import("./src/agent/agent_file.ts"));
+  const { systemBrowserOpener } = await step(() => import("./src/agent/browser.ts"));
+  const { createNativePickers } = await step(() => import("./src/agent/pickers_native.ts"));
+  const { allowListPolicy } = await step(() => import("./src/agent/cors.ts"));
+  await Deno.mkdir(cfg.dataDir, { recursive: true });
   const file = await readAgentFile(cfg.dataDir);
   const getKey: JWTVerifyGetKey = createRemoteJWKSet(
     new URL("/.well-known/jwks.json", cfg.tokenServiceUrl),
     { cooldownDuration: 5_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 3_000 },
   );
-  let port = cfg.port;
+  let port = early?.server.addr.port ?? cfg.port;
   let tlsPort: number | null = null;
   const published = async () => {
     const res = await fetch(new URL("/api/v1/allowed-origins", cfg.tokenServiceUrl), {
@@ -201,7 +203,7 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
       [`http://127.0.0.1:${port}`, `http://localhost:${port}`].includes(origin) ||
       await originPolicy(origin),
   });
-  const server = serveLoopback(app.fetch, cfg.port);
+  const server = early?.server ?? serveLoopback(app.fetch, cfg.port);
   port = server.addr.port;
   let tlsUrl: string | null = null;
   if (cfg.tlsPort !== undefined) {
@@ -220,7 +222,21 @@ async function startAgent(cfg: AgentConfig, log: Logger) {
     tlsPort = https.addr.port;
     tlsUrl = `https://127.0.0.1:${tlsPort}`;
   }
+  early?.handler.ready(app.fetch);
   return { server, url: `http://127.0.0.1:${port}`, tlsUrl, journal, confirmations };
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+/** Deno.addSignalListener, where the OS has the signal (SIGTERM is not available on Windows). */
+function addSignal(sig: Deno.Signal, fn: () => void) {
+  try {
+    Deno.addSignalListener(sig, fn);
+  } catch { /* not available on this OS */ }
+}
+function removeSignal(sig: Deno.Signal, fn: () => void) {
+  try {
+    Deno.removeSignalListener(sig, fn);
+  } catch { /* not available on this OS */ }
 }
 
 /** Stop on SIGINT/SIGTERM after the running requests (filings) have finished. */
@@ -240,11 +256,27 @@ function shutdownOnSignal(
     await close();
     Deno.exit(0);
   };
-  for (const sig of ["SIGINT", "SIGTERM"] as const) {
-    try {
-      Deno.addSignalListener(sig, stop);
-    } catch { /* SIGTERM is not available on Windows */ }
+  for (const sig of SIGNALS) addSignal(sig, stop);
+}
+
+/**
+ * One agent per user: take the instance lock in `dataDir`, or report the running agent and
+ * exit 0 (issue #7 § Running as a resident agent).
+ */
+async function lockAgent(dataDir: string): Promise<InstanceLock> {
+  const { acquireInstanceLock } = await import("./src/agent/instance.ts");
+  const lock = await acquireInstanceLock(dataDir, {
+    pid: Deno.pid,
+    port: 0,
+    startedAt: new Date(systemClock.now()).toISOString(),
+    version: VERSION,
+  });
+  if ("running" in lock) {
+    const r = lock.running;
+    console.log(`Agent already running at ${r.url} (pid ${r.pid ?? "?"}, version ${r.version})`);
+    Deno.exit(0);
   }
+  return lock;
 }
 
 async function readLine(): Promise<string> {
@@ -336,6 +368,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "token-service": {
+      const { loadConfig, TOKEN_ENV, TokenServiceConfig } = await configModule();
       const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, {
         SVC_DATA_DIR: dataDirDefault(),
         ...e,
@@ -353,11 +386,52 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "agent": {
-      const cfg = loadConfig(AgentConfig, AGENT_ENV, { SVC_DATA_DIR: dataDirDefault(), ...e }, {
-        port: values.port,
-        dataDir: values["data-dir"],
-        tokenServiceUrl: values["token-service"],
-      });
+      const t0 = performance.now();
+      // Phase 1 (src/agent/early.ts): lock, listen and answer /health before the modules load.
+      const { earlySettings, createEarlyHandler } = await import("./src/agent/early.ts");
+      const settings = positionals[0] === undefined
+        ? earlySettings({ port: values.port, dataDir: values["data-dir"] }, e, {
+          port: DEFAULT_AGENT_PORT,
+          dataDir: dataDirDefault(),
+        })
+        : null;
+      let lock: InstanceLock | null = null;
+      let early: EarlyServer | undefined;
+      let stopEarly: (() => Promise<void>) | null = null;
+      if (settings) {
+        lock = await lockAgent(settings.dataDir);
+        let port = 0;
+        const handler = createEarlyHandler(VERSION, () => [port]);
+        const server = serveLoopback(handler.fetch, settings.port);
+        port = server.addr.port;
+        await lock.update(port);
+        early = { server, handler };
+        console.log(`Agent: http://127.0.0.1:${port}`);
+        // Ctrl+C / SIGTERM before phase 2 is done: nothing runs yet; free the lock and exit 0.
+        const held = lock;
+        stopEarly = async () => {
+          handler.failed();
+          await held.release();
+          Deno.exit(0);
+        };
+        for (const sig of SIGNALS) addSignal(sig, stopEarly);
+      }
+      let cfg: AgentConfig;
+      try {
+        const { AGENT_ENV, AgentConfig, loadConfig } = await configModule();
+        cfg = loadConfig(AgentConfig, AGENT_ENV, { SVC_DATA_DIR: dataDirDefault(), ...e }, {
+          port: values.port,
+          dataDir: values["data-dir"],
+          tokenServiceUrl: values["token-service"],
+        });
+        if (settings && (cfg.port !== settings.port || cfg.dataDir !== settings.dataDir)) {
+          throw new Error("The agent's port or data directory was read two ways (a bug)");
+        }
+      } catch (err) {
+        early?.handler.failed();
+        await lock?.release();
+        throw err;
+      }
       if (positionals[0] === "trust-certificate") {
         const { ensureLoopbackTls, trustCommands } = await import("./src/agent/tls.ts");
         const tls = await ensureLoopbackTls(cfg.dataDir, new Date(systemClock.now()));
@@ -411,37 +485,28 @@ async function main(argv: string[]): Promise<void> {
       if (positionals[0] !== undefined) {
         fail(`Unknown agent command "${positionals[0]}".\n\n${USAGE}`);
       }
-      // One agent per user: a second start reports the running one and exits.
-      const { acquireInstanceLock } = await import("./src/agent/instance.ts");
-      const lock = await acquireInstanceLock(cfg.dataDir, {
-        pid: Deno.pid,
-        port: 0,
-        startedAt: new Date(systemClock.now()).toISOString(),
-        version: VERSION,
-      });
-      if ("running" in lock) {
-        const r = lock.running;
-        console.log(
-          `Agent already running at ${r.url} (pid ${r.pid ?? "?"}, version ${r.version})`,
-        );
-        Deno.exit(0);
-      }
+      const held = lock ?? await lockAgent(cfg.dataDir);
       let started;
       try {
-        started = await startAgent(cfg, log);
+        started = await startAgent(cfg, log, early);
       } catch (err) {
-        await lock.release();
+        early?.handler.failed();
+        await held.release();
         throw err;
       }
+      if (stopEarly) { for (const sig of SIGNALS) removeSignal(sig, stopEarly); }
       const { url, tlsUrl, server, journal, confirmations } = started;
-      await lock.update(server.addr.port);
-      globalThis.addEventListener("unload", () => lock.releaseSync());
+      if (!early) {
+        await held.update(server.addr.port);
+        console.log(`Agent: ${url}`);
+      }
+      globalThis.addEventListener("unload", () => held.releaseSync());
       shutdownOnSignal(server, log, async () => {
         journal.close();
-        await lock.release();
+        await held.release();
       }, () => confirmations.declineAllPending());
-      console.log(`Agent: ${url}`);
       if (tlsUrl) console.log(`Agent (HTTPS): ${tlsUrl}`);
+      console.log(`Agent ready: ${url} (${Math.round(performance.now() - t0)} ms)`);
       return;
     }
     case "journal": {
@@ -514,6 +579,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "demo": {
+      const { AgentConfig, TokenServiceConfig } = await configModule();
       const base = values["data-dir"] ?? await Deno.makeTempDir({ prefix: "svc-demo-" });
       const quiet = jsonLogger(undefined, "warn");
       const ts = await startTokenService(

@@ -1,8 +1,10 @@
 /**
- * Issue #7 benchmark: the agent's cold start to the first `/health` answer, and its resident
- * memory (VmRSS) after 10,000 operations, against a bare `Deno.serve` hello-world started the
- * same way (`deno run -A <file>`) and sent 10,000 requests. One run; start times are the median
- * of 5 starts each.
+ * Issue #7 benchmark: the agent's cold start to the first `/health` answer (and to "Agent
+ * ready", when operations are served), and its resident memory (VmRSS) after 10,000
+ * operations, against a bare `Deno.serve` hello-world started the same way (`deno run -A
+ * <file>`) and sent 10,000 requests. The agent runs as autostart runs it (`--v8-flags` of
+ * AGENT_V8_FLAGS); the hello-world is measured plain and with the same flags. One run; start
+ * times are the median of 5 starts each.
  *
  *   deno run -A scripts/bench_agent_start.ts [--ops 10000]
  */
@@ -10,6 +12,7 @@ import { parseArgs } from "node:util";
 import { TextLineStream } from "../tests/_helpers/lines.ts";
 import { loadKeyRing } from "../src/token/signer.ts";
 import { openTokenStore } from "../src/token/open_store.ts";
+import { AGENT_V8_FLAGS } from "../src/defaults.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -18,10 +21,17 @@ const { values } = parseArgs({
 const OPS = Number(values.ops);
 const root = new URL("../", import.meta.url).pathname;
 
-async function spawn(args: string[], banner: RegExp, env: Record<string, string> = {}) {
+const V8 = `--v8-flags=${AGENT_V8_FLAGS}`;
+
+async function spawn(
+  args: string[],
+  banner: RegExp,
+  env: Record<string, string> = {},
+  flags: string[] = [],
+) {
   const t0 = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...args],
+    args: ["run", "-A", ...flags, ...args],
     env: {
       NO_COLOR: "1",
       SVC_LOG_LEVEL: "error",
@@ -50,10 +60,19 @@ async function spawn(args: string[], banner: RegExp, env: Record<string, string>
     } catch { /* not yet */ }
   }
   const ms = performance.now() - t0;
+  let readyMs = ms;
+  if (url.includes("Hello") === false && banner.source.includes("Agent")) {
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`${args.join(" ")} exited`);
+      if (/^Agent ready:/.test(value)) break;
+    }
+    readyMs = performance.now() - t0;
+  }
   (async () => {
     while (!(await lines.read()).done) { /* drain */ }
   })();
-  return { child, url, ms };
+  return { child, url, ms, readyMs };
 }
 
 const rss = (pid: number) => {
@@ -72,7 +91,7 @@ const ts = await spawn([
   `${dir}/ts`,
 ], /^Token service: (\S+)/);
 
-const starts = { agent: [] as number[], hello: [] as number[] };
+const starts = { agent: [] as number[], ready: [] as number[], hello: [] as number[] };
 for (let i = 0; i < 5; i++) {
   const h = await spawn([`${root}scripts/hello_server.ts`], /^Hello: (\S+)/);
   starts.hello.push(h.ms);
@@ -90,8 +109,11 @@ for (let i = 0; i < 5; i++) {
       ts.url,
     ],
     /^Agent: (\S+)/,
+    {},
+    [V8],
   );
   starts.agent.push(a.ms);
+  starts.ready.push(a.readyMs);
   a.child.kill();
   await a.child.status;
 }
@@ -109,6 +131,8 @@ const agent = await spawn(
     ts.url,
   ],
   /^Agent: (\S+)/,
+  {},
+  [V8],
 );
 const store = await openTokenStore({ dataDir: `${dir}/ts` });
 const ring = await loadKeyRing(store, Date.now());
@@ -156,14 +180,22 @@ for (let i = 0; i < OPS; i += 16) {
   }));
 }
 const helloRss = rss(hello.child.pid);
-for (const p of [agent.child, hello.child, ts.child]) {
+const helloV8 = await spawn([`${root}scripts/hello_server.ts`], /^Hello: (\S+)/, {}, [V8]);
+for (let i = 0; i < OPS; i += 16) {
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    const r = await fetch(helloV8.url);
+    await r.body?.cancel();
+  }));
+}
+const helloV8Rss = rss(helloV8.child.pid);
+for (const p of [agent.child, hello.child, helloV8.child, ts.child]) {
   p.kill();
   await p.status;
 }
 await store.close();
 await Deno.remove(dir, { recursive: true });
 
-const sa = median(starts.agent), sh = median(starts.hello);
+const sa = median(starts.agent), sr = median(starts.ready), sh = median(starts.hello);
 console.log(
   `deno run -A, loopback, median of 5 starts; memory after ${OPS} requests (16 in flight)\n`,
 );
@@ -174,6 +206,11 @@ console.log(
   }× | ≤ 2× |`,
 );
 console.log(
+  `| cold start to "Agent ready" (operations served) | ${sr.toFixed(0)} ms | ${
+    sh.toFixed(0)
+  } ms | ${(sr / sh).toFixed(2)}× | |`,
+);
+console.log(
   `| RSS at start | ${rssStartAgent.toFixed(0)} MB | ${rssStartHello.toFixed(0)} MB | ${
     (rssStartAgent / rssStartHello).toFixed(2)
   }× | |`,
@@ -182,4 +219,9 @@ console.log(
   `| RSS after ${OPS} operations | ${agentRss.toFixed(0)} MB | ${helloRss.toFixed(0)} MB | ${
     (agentRss / helloRss).toFixed(2)
   }× | ≤ 2× |`,
+);
+console.log(
+  `| RSS after ${OPS} operations, hello-world with the agent's ${V8} | ${
+    agentRss.toFixed(0)
+  } MB | ${helloV8Rss.toFixed(0)} MB | ${(agentRss / helloV8Rss).toFixed(2)}× | |`,
 );

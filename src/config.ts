@@ -2,18 +2,13 @@
  * Configuration of both programs: one zod schema each, read from environment variables (and
  * CLI flags, which win), every invalid variable reported at once. Only `main.ts` reads the
  * environment and passes it here. Defaults: agent on 127.0.0.1:17470, token service on
- * 127.0.0.1:17480, data directory per OS (see {@link defaultDataDir}).
+ * 127.0.0.1:17480, data directory per OS (src/defaults.ts, re-exported here).
  * @module
  */
-import { join } from "node:path";
 import { z } from "zod";
+import { DEFAULT_AGENT_PORT, DEFAULT_AUDIENCE, DEFAULT_TOKEN_PORT } from "./defaults.ts";
 
-/** Default agent port (fallback range 17470–17479 when busy; see README § Ports). */
-export const DEFAULT_AGENT_PORT = 17470;
-/** Default token service port. */
-export const DEFAULT_TOKEN_PORT = 17480;
-/** The `aud` claim the token service issues and the agent expects. */
-export const DEFAULT_AUDIENCE = "svc-agent";
+export * from "./defaults.ts";
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -79,19 +74,6 @@ export const TOKEN_ENV = {
   SVC_LATEST_AGENT_VERSION: "latestAgentVersion",
   SVC_LOG_LEVEL: "logLevel",
 } as const;
-
-/**
- * The per-OS data directory.
- * @param os Deno.build.os value
- * @param env environment (HOME, XDG_DATA_HOME, LOCALAPPDATA, APPDATA)
- * @returns `%LOCALAPPDATA%\svc-filing`, `~/Library/Application Support/svc-filing`, or
- *   `$XDG_DATA_HOME/svc-filing` (default `~/.local/share/svc-filing`)
- */
-export function defaultDataDir(os: string, env: Record<string, string | undefined>): string {
-  if (os === "windows") return join(env.LOCALAPPDATA ?? env.APPDATA ?? ".", "svc-filing");
-  if (os === "darwin") return join(env.HOME ?? ".", "Library", "Application Support", "svc-filing");
-  return join(env.XDG_DATA_HOME ?? join(env.HOME ?? ".", ".local", "share"), "svc-filing");
-}
 
 /**
  * Build a config from environment variables plus overrides.

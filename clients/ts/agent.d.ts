@@ -1533,8 +1533,11 @@ export interface components {
       cancelled: boolean;
     };
     HealthResponse: {
-      /** @enum {string} */
-      status: "ok";
+      /**
+       * @description `starting` while the agent loads its modules after a cold start (requests are accepted and wait); `ok` once it serves operations
+       * @enum {string}
+       */
+      status: "ok" | "starting";
       /** @enum {string} */
       service: "svc-agent";
       version: string;

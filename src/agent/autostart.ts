@@ -8,6 +8,7 @@
  */
 import { dirname, join } from "node:path";
 import type { CommandRunner } from "../signing/os/command_runner.ts";
+import { AGENT_V8_FLAGS } from "../defaults.ts";
 
 /** LaunchAgent label, Run value name and .desktop base name. */
 export const AUTOSTART_LABEL = "bg.svc.filing-agent";
@@ -43,7 +44,7 @@ export interface AutostartStatus {
 
 /**
  * The command that starts the agent: `[exe, "agent"]` for a compiled binary, or
- * `[deno, "run", "-A", <main.ts>, "agent"]` when running from source.
+ * `[deno, "run", "-A", "--v8-flags=<AGENT_V8_FLAGS>", <main.ts>, "agent"]` from source.
  * @param execPath Deno.execPath()
  * @param mainModule Deno.mainModule (a file: URL)
  * @param extra arguments after `agent` (e.g. `--token-service URL`)
@@ -58,7 +59,7 @@ export function agentCommand(
   const exe = (execPath.split(/[\\/]/).pop() ?? "").toLowerCase();
   if (exe !== "deno" && exe !== "deno.exe") return [execPath, "agent", ...extra];
   const main = mainModule.startsWith("file:") ? fromFileUrl(mainModule) : mainModule;
-  return [execPath, "run", "-A", main, "agent", ...extra];
+  return [execPath, "run", "-A", `--v8-flags=${AGENT_V8_FLAGS}`, main, "agent", ...extra];
 }
 
 function fromFileUrl(u: string): string {

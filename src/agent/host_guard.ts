@@ -5,6 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { AppError } from "../contract/errors.ts";
+import { isOwnHost } from "./early.ts";
 
 /**
  * The middleware.
@@ -13,11 +14,7 @@ import { AppError } from "../contract/errors.ts";
  */
 export function hostGuard(ports: () => number[]): MiddlewareHandler {
   return async (c, next) => {
-    const host = (c.req.header("host") ?? new URL(c.req.url).host).toLowerCase();
-    const ok = ports().some((p) =>
-      host === `127.0.0.1:${p}` || host === `localhost:${p}` || host === `[::1]:${p}`
-    );
-    if (!ok) {
+    if (!isOwnHost(c.req.header("host") ?? new URL(c.req.url).host, ports())) {
       throw new AppError("HOST_NOT_ALLOWED", "This agent answers only on 127.0.0.1 and localhost");
     }
     await next();

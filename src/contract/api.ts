@@ -97,7 +97,10 @@ export const PickResponse = z.object({
 
 /** GET /health. */
 export const HealthResponse = z.object({
-  status: z.literal("ok"),
+  status: z.enum(["ok", "starting"]).openapi({
+    description: "`starting` while the agent loads its modules after a cold start (requests are " +
+      "accepted and wait); `ok` once it serves operations",
+  }),
   service: z.literal("svc-agent"),
   version: z.string(),
   port: z.number().int(),

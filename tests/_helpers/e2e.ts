@@ -55,14 +55,15 @@ async function start(args: string[], env: Record<string, string>, banner: RegExp
   const out = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream());
   const reader = out.getReader();
   let url = "";
+  const stdout: string[] = [];
   const deadline = Date.now() + 30_000;
   while (!url && Date.now() < deadline) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`${args[0]} exited early: ${JSON.stringify(logs)}`);
+    stdout.push(value);
     const m = banner.exec(value);
     if (m) url = m[1]!;
   }
-  const stdout: string[] = [];
   (async () => {
     for (;;) {
       const { value, done } = await reader.read();
@@ -127,7 +128,8 @@ export function startAgent(
   return start(
     ["agent", "--port", "0", "--data-dir", dataDir, "--token-service", tokenServiceUrl],
     { SVC_OPEN_BROWSER: "never", ...env },
-    /^Agent: (\S+)/,
+    // Printed once the agent has loaded and reconciled its journal ("Agent:" comes at listen).
+    /^Agent ready: (\S+)/,
   );
 }
 

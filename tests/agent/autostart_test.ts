@@ -12,6 +12,7 @@ import {
   windowsArg,
 } from "../../src/agent/autostart.ts";
 import type { CommandRequest, CommandResult } from "../../src/signing/os/command_runner.ts";
+import { AGENT_V8_FLAGS } from "../../src/defaults.ts";
 
 /** A runner that records calls and answers from a script keyed by "cmd arg0". */
 function recorder(answers: Record<string, (CommandResult | Error)[]> = {}) {
@@ -32,12 +33,22 @@ Deno.test("agentCommand() runs a compiled binary directly and source through den
   ]);
   deepStrictEqual(
     agentCommand("/usr/bin/deno", "file:///home/a/svc%20filing/main.ts", ["--port", "17471"]),
-    ["/usr/bin/deno", "run", "-A", "/home/a/svc filing/main.ts", "agent", "--port", "17471"],
+    [
+      "/usr/bin/deno",
+      "run",
+      "-A",
+      `--v8-flags=${AGENT_V8_FLAGS}`,
+      "/home/a/svc filing/main.ts",
+      "agent",
+      "--port",
+      "17471",
+    ],
   );
   deepStrictEqual(agentCommand("C:\\deno\\deno.exe", "file:///C:/svc/main.ts"), [
     "C:\\deno\\deno.exe",
     "run",
     "-A",
+    `--v8-flags=${AGENT_V8_FLAGS}`,
     "C:\\svc\\main.ts",
     "agent",
   ]);
@@ -279,4 +290,9 @@ Deno.test("[windows] installAutostart() falls back to a .cmd in the Startup fold
   } finally {
     await Deno.remove(appData, { recursive: true });
   }
+});
+
+Deno.test("`deno task agent` starts the agent with the same V8 flags as autostart", async () => {
+  const cfg = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  equal(cfg.tasks.agent, `deno run -A --v8-flags=${AGENT_V8_FLAGS} main.ts agent`);
 });

@@ -1,0 +1,118 @@
+/**
+ * The agent's two-phase start (issue #7, cold start). Phase 1 — this module, which imports
+ * nothing but Deno's runtime — takes the instance lock, listens, and answers `GET /health` with
+ * `status: "starting"` while phase 2 loads the operation modules (the zod contract, Hono, jose,
+ * the NRA formats, the test portal) and reconciles the journal. Every other request, and a
+ * `/health` from a web page (it carries `Origin`, so it needs the CORS policy of the full app),
+ * waits for phase 2 and is then served by the full app: nothing is refused while the agent
+ * starts. Measured in BENCHMARKS.md § Agent cold start (`deno run -A scripts/bench_agent_start.ts`).
+ * @module
+ */
+
+/**
+ * Whether a `Host` header names this agent: `127.0.0.1`, `localhost` or `[::1]` on one of its
+ * ports (DNS-rebinding guard, issue #4 § Calls from web pages).
+ * @param host the `Host` header (any case)
+ * @param ports the listening ports (HTTP, and HTTPS when enabled)
+ * @returns true when the request is addressed to this agent
+ */
+export function isOwnHost(host: string, ports: readonly number[]): boolean {
+  const h = host.toLowerCase();
+  return ports.some((p) => h === `127.0.0.1:${p}` || h === `localhost:${p}` || h === `[::1]:${p}`);
+}
+
+/** What phase 1 needs before any module loads: where to listen and where the lock lives. */
+export interface EarlySettings {
+  /** TCP port on 127.0.0.1 (0 = any free port). */
+  readonly port: number;
+  /** The agent's data directory (holds the instance lock). */
+  readonly dataDir: string;
+}
+
+/**
+ * The port and data directory from the CLI flags and environment, when they are plainly valid;
+ * `null` sends the start down the ordinary path, where the zod config (src/config.ts) reports
+ * what is wrong. Precedence is the config's: flag, then variable, then default.
+ * @param flags `--port` and `--data-dir` as given (or undefined)
+ * @param env the environment (`SVC_AGENT_PORT`, `SVC_DATA_DIR`)
+ * @param defaults the default port and the per-OS data directory
+ * @returns the settings, or null
+ */
+export function earlySettings(
+  flags: { port?: string; dataDir?: string },
+  env: Record<string, string | undefined>,
+  defaults: { port: number; dataDir: string },
+): EarlySettings | null {
+  const rawPort = flags.port ?? (env.SVC_AGENT_PORT || undefined);
+  const dataDir = flags.dataDir ?? (env.SVC_DATA_DIR || undefined) ?? defaults.dataDir;
+  if (!dataDir) return null;
+  if (rawPort === undefined) return { port: defaults.port, dataDir };
+  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) return null;
+  return { port: Number(rawPort), dataDir };
+}
+
+/** The `/health` body while phase 2 runs (HealthResponse with `status: "starting"`). */
+export interface StartingHealth {
+  readonly status: "starting";
+  readonly service: "svc-agent";
+  readonly version: string;
+  readonly port: number;
+  readonly latestVersion: null;
+  readonly updateAvailable: false;
+}
+
+/** A request handler that serves early and hands over to the full app once it is ready. */
+export interface EarlyHandler {
+  /** The handler for `Deno.serve`. */
+  readonly fetch: (req: Request) => Response | Promise<Response>;
+  /** Phase 2 is done: from now on every request goes to `app`. */
+  ready(app: (req: Request) => Response | Promise<Response>): void;
+  /** Phase 2 failed (the process is exiting): waiting requests get 502 AGENT_INTERNAL_ERROR. */
+  failed(): void;
+}
+
+/**
+ * Build the phase-1 handler.
+ * @param version the agent's version (for `/health`)
+ * @param ports the listening ports, read per request (the port is known only after listening)
+ * @returns the handler; answers `GET /health` (own Host, no Origin) itself with
+ *   {@link StartingHealth}; any other request waits for {@link EarlyHandler.ready}
+ */
+export function createEarlyHandler(version: string, ports: () => readonly number[]): EarlyHandler {
+  let app: ((req: Request) => Response | Promise<Response>) | null = null;
+  let settle!: (ok: boolean) => void;
+  const phase2 = new Promise<boolean>((r) => settle = r);
+  return {
+    fetch: async (req) => {
+      if (app) return app(req);
+      const url = new URL(req.url);
+      if (
+        req.method === "GET" && url.pathname === "/health" && !req.headers.has("origin") &&
+        isOwnHost(req.headers.get("host") ?? url.host, ports())
+      ) {
+        const body: StartingHealth = {
+          status: "starting",
+          service: "svc-agent",
+          version,
+          port: ports()[0]!,
+          latestVersion: null,
+          updateAvailable: false,
+        };
+        return Response.json(body, { headers: { "cache-control": "no-store" } });
+      }
+      if (!(await phase2) || !app) {
+        return Response.json({
+          error: "The agent failed to start (see its log)",
+          errorCode: "AGENT_INTERNAL_ERROR",
+          errorKind: "PORTAL",
+        }, { status: 502 });
+      }
+      return (app as (req: Request) => Response | Promise<Response>)(req);
+    },
+    ready: (full) => {
+      app = full;
+      settle(true);
+    },
+    failed: () => settle(false),
+  };
+}
