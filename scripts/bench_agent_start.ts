@@ -211,7 +211,7 @@ console.log(
   } ms | ${(sr / sh).toFixed(2)}× | |`,
 );
 console.log(
-  `| RSS at start | ${rssStartAgent.toFixed(0)} MB | ${rssStartHello.toFixed(0)} MB | ${
+  `| RSS when ready | ${rssStartAgent.toFixed(0)} MB | ${rssStartHello.toFixed(0)} MB | ${
     (rssStartAgent / rssStartHello).toFixed(2)
   }× | |`,
 );
