@@ -61,9 +61,24 @@ Deno.test({
         logs.push(agent.logs);
         const batch = crypto.randomUUID();
         const group = filings.slice(p * PER_POINT, (p + 1) * PER_POINT);
-        const calls = group.map((f) => file(agent, ts.url, apiKey, f, batch).catch(() => null));
+        const early: string[] = [];
+        const calls = group.map((f) =>
+          file(agent, ts.url, apiKey, f, batch).then(
+            (r) => early.push(`${r.status} ${JSON.stringify(r.json)}`),
+            () => null, // the SIGKILL below ends the held requests
+          )
+        );
         await decideNext(agent, "confirm");
-        for (let i = 0; i < PER_POINT; i++) await agent.waitLog("journal hold", 20_000);
+        for (let i = 0; i < PER_POINT; i++) {
+          await agent.waitLog("journal hold", 20_000).catch((e) => {
+            // Name what the filings that never reached the hold answered, and the agent's log.
+            throw new Error(
+              `${e.message} at ${point}, hold ${i}: answers ${JSON.stringify(early)}; log ${
+                JSON.stringify(agent.logs.slice(-15))
+              }`,
+            );
+          });
+        }
         agent.child.kill("SIGKILL");
         await agent.child.status;
         await Promise.all(calls);
