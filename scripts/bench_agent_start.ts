@@ -61,7 +61,7 @@ async function spawn(
   }
   const ms = performance.now() - t0;
   let readyMs = ms;
-  if (url.includes("Hello") === false && banner.source.includes("Agent")) {
+  if (banner.source.includes("Agent")) {
     for (;;) {
       const { value, done } = await lines.read();
       if (done) throw new Error(`${args.join(" ")} exited`);
@@ -79,6 +79,15 @@ const rss = (pid: number) => {
   const s = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(/VmRSS:\s+(\d+)/.exec(s)![1]) / 1024;
 };
+/** OPS plain GETs, 16 in flight (the hello-world's counterpart of the agent's operations). */
+async function sendHello(url: string) {
+  for (let i = 0; i < OPS; i += 16) {
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      const r = await fetch(url);
+      await r.body?.cancel();
+    }));
+  }
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const dir = await Deno.makeTempDir({ prefix: "svc-bench-start-" });
@@ -173,20 +182,10 @@ while (done < OPS) {
 const agentRss = rss(agent.child.pid);
 const hello = await spawn([`${root}scripts/hello_server.ts`], /^Hello: (\S+)/);
 const rssStartHello = rss(hello.child.pid);
-for (let i = 0; i < OPS; i += 16) {
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    const r = await fetch(hello.url);
-    await r.body?.cancel();
-  }));
-}
+await sendHello(hello.url);
 const helloRss = rss(hello.child.pid);
 const helloV8 = await spawn([`${root}scripts/hello_server.ts`], /^Hello: (\S+)/, {}, [V8]);
-for (let i = 0; i < OPS; i += 16) {
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    const r = await fetch(helloV8.url);
-    await r.body?.cancel();
-  }));
-}
+await sendHello(helloV8.url);
 const helloV8Rss = rss(helloV8.child.pid);
 for (const p of [agent.child, hello.child, helloV8.child, ts.child]) {
   p.kill();

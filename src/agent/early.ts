@@ -79,36 +79,39 @@ export interface EarlyHandler {
  *   {@link StartingHealth}; any other request waits for {@link EarlyHandler.ready}
  */
 export function createEarlyHandler(version: string, ports: () => readonly number[]): EarlyHandler {
-  let app: ((req: Request) => Response | Promise<Response>) | null = null;
+  type Fetch = (req: Request) => Response | Promise<Response>;
+  let app: Fetch | null = null;
   let settle!: (ok: boolean) => void;
   const phase2 = new Promise<boolean>((r) => settle = r);
+  const early = async (req: Request): Promise<Response> => {
+    const url = new URL(req.url);
+    if (
+      req.method === "GET" && url.pathname === "/health" && !req.headers.has("origin") &&
+      isOwnHost(req.headers.get("host") ?? url.host, ports())
+    ) {
+      const body: StartingHealth = {
+        status: "starting",
+        service: "svc-agent",
+        version,
+        port: ports()[0]!,
+        latestVersion: null,
+        updateAvailable: false,
+      };
+      return Response.json(body, { headers: { "cache-control": "no-store" } });
+    }
+    const ok = await phase2;
+    if (!ok || !app) {
+      return Response.json({
+        error: "The agent failed to start (see its log)",
+        errorCode: "AGENT_INTERNAL_ERROR",
+        errorKind: "PORTAL",
+      }, { status: 502 });
+    }
+    return app(req);
+  };
   return {
-    fetch: async (req) => {
-      if (app) return app(req);
-      const url = new URL(req.url);
-      if (
-        req.method === "GET" && url.pathname === "/health" && !req.headers.has("origin") &&
-        isOwnHost(req.headers.get("host") ?? url.host, ports())
-      ) {
-        const body: StartingHealth = {
-          status: "starting",
-          service: "svc-agent",
-          version,
-          port: ports()[0]!,
-          latestVersion: null,
-          updateAvailable: false,
-        };
-        return Response.json(body, { headers: { "cache-control": "no-store" } });
-      }
-      if (!(await phase2) || !app) {
-        return Response.json({
-          error: "The agent failed to start (see its log)",
-          errorCode: "AGENT_INTERNAL_ERROR",
-          errorKind: "PORTAL",
-        }, { status: 502 });
-      }
-      return (app as (req: Request) => Response | Promise<Response>)(req);
-    },
+    // Once ready, straight to the app: no extra promise on the hot path.
+    fetch: (req) => app ? app(req) : early(req),
     ready: (full) => {
       app = full;
       settle(true);
