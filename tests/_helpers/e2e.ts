@@ -178,26 +178,34 @@ export async function issueToken(
 export async function decideNext(agent: Proc, decision: "confirm" | "decline", senderId?: string) {
   const log = await agent.waitLog("confirmation page opened");
   const pageUrl = String(log.url);
-  const page = await fetch(pageUrl);
-  const htmlText = await page.text();
-  if (page.status !== 200) throw new Error(`page ${page.status}: ${htmlText}`);
-  const nonce = /name="nonce" value="([^"]+)"/.exec(htmlText)![1]!;
-  const checked = /name="senderId" value="([^"]+)" checked/.exec(htmlText)?.[1];
-  const form = new URLSearchParams({
-    seen: /name="seen" id="seen" value="(\d+)"/.exec(htmlText)![1]!,
-    nonce,
-    decision,
-    senderId: senderId ?? checked ?? "",
-  });
-  const res = await fetch(`${pageUrl}/decision`, {
-    method: "POST",
-    headers: {
-      origin: new URL(pageUrl).origin,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: form,
-  });
-  await res.body?.cancel();
-  if (res.status !== 200) throw new Error(`decision ${res.status}`);
-  return { pageUrl, html: htmlText };
+  // Like a user: when a request joined after the page was read, the agent refuses the decision
+  // (CONFIRMATION_CHANGED) and sends the browser back to the page, which now lists it: read the
+  // page again and decide again.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const page = await fetch(pageUrl);
+    const htmlText = await page.text();
+    if (page.status !== 200) throw new Error(`page ${page.status}: ${htmlText}`);
+    const nonce = /name="nonce" value="([^"]+)"/.exec(htmlText)![1]!;
+    const checked = /name="senderId" value="([^"]+)" checked/.exec(htmlText)?.[1];
+    const form = new URLSearchParams({
+      seen: /name="seen" id="seen" value="(\d+)"/.exec(htmlText)![1]!,
+      nonce,
+      decision,
+      senderId: senderId ?? checked ?? "",
+    });
+    const res = await fetch(`${pageUrl}/decision`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        origin: new URL(pageUrl).origin,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: form,
+    });
+    await res.body?.cancel();
+    if (res.status === 303) continue;
+    if (res.status !== 200) throw new Error(`decision ${res.status}`);
+    return { pageUrl, html: htmlText };
+  }
+  throw new Error(`the confirmation page ${pageUrl} kept changing`);
 }
