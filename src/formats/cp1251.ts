@@ -1,14 +1,21 @@
 /**
- * Windows-1251 (cp1251) decoding and encoding for NRA files. Implements nra-formats.md §1.1
- * ("Encoding: Windows-1251") and §2.1/§2.2 (D1/D6 are "ANSI Windows-1251"); the tool choice
- * (TextDecoder to decode, iconv-lite to encode) follows toolchain.md §2.
+ * Windows-1251 (cp1251) decoding for NRA files, and the check that a text has a Windows-1251
+ * encoding. Implements nra-formats.md §1.1 ("Encoding: Windows-1251") and §2.1/§2.2 (D1/D6 are
+ * "ANSI Windows-1251"); the tool choice (TextDecoder to decode, iconv-lite to encode) follows
+ * toolchain.md §2. Encoding lives in `cp1251_encode.ts`, so that reading files does not load
+ * iconv-lite (~4 MB and ~28 ms of the agent's start, BENCHMARKS.md § Agent cold start).
  * @module
  */
-import iconv from "iconv-lite";
 import { AppError } from "../contract/errors.ts";
 
 const DECODER = new TextDecoder("windows-1251");
-const QUESTION_MARK = 0x3f;
+/**
+ * The characters Windows-1251 has: what its decoder makes of the 256 bytes, less U+0098 (byte
+ * 0x98 is unassigned in Windows-1251; the WHATWG decoder passes it through, iconv-lite does not
+ * encode it).
+ */
+const REPERTOIRE = new Set(DECODER.decode(Uint8Array.from({ length: 256 }, (_, i) => i)));
+REPERTOIRE.delete("\u0098");
 
 /**
  * Decode Windows-1251 bytes to a string. Every byte maps to a character, so decoding never
@@ -28,41 +35,28 @@ export function decodeCp1251(bytes: Uint8Array): string {
 }
 
 /**
- * Encode a string as Windows-1251 bytes with iconv-lite, refusing characters that have no
- * Windows-1251 byte instead of writing "?" for them.
- *
- * Implements nra-formats.md §1.1 (encoding); canonical NRA files are cp1251.
- * @param text the text to encode (for example the output of a `writeX()` function)
- * @param fileName file name used in error messages (default "file")
- * @returns a plain Uint8Array (not a Node Buffer) with one byte per character
- * @throws AppError FILE_PARSE_ERROR when a character cannot be encoded; `details` name the
- *   file, line, 1-based position and the code point
- * @example
- * ```ts
- * encodeCp1251("При"); // Uint8Array [0xcf, 0xf0, 0xe8]
- * ```
+ * Where a text stops being encodable as Windows-1251.
+ * @param text the text to check
+ * @returns the UTF-16 index of the first character Windows-1251 has no byte for, or -1
+ * @throws nothing
+ * @example firstUnencodableCp1251("При €"); // -1 (0x88 is €)
  */
-export function encodeCp1251(text: string, fileName = "file"): Uint8Array<ArrayBuffer> {
-  const buf = iconv.encode(text, "win1251");
-  const out = new Uint8Array(buf.length);
-  out.set(buf);
-  if (out.length !== text.length) {
-    // Astral characters (surrogate pairs) never exist in cp1251: find the first one.
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0xd800 && c <= 0xdfff) throw unencodable(text, i, fileName);
-    }
-    throw unencodable(text, 0, fileName);
+export function firstUnencodableCp1251(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    if (!REPERTOIRE.has(text[i]!)) return i;
   }
-  for (let i = 0; i < out.length; i++) {
-    if (out[i] === QUESTION_MARK && text.charCodeAt(i) !== QUESTION_MARK) {
-      throw unencodable(text, i, fileName);
-    }
-  }
-  return out;
+  return -1;
 }
 
-function unencodable(text: string, index: number, fileName: string): AppError {
+/**
+ * The error for a character without a Windows-1251 byte (shared with `encodeCp1251`).
+ * @param text the text being written
+ * @param index UTF-16 index of the character
+ * @param fileName file name for the message
+ * @returns AppError FILE_PARSE_ERROR whose `details` name the file, line, 1-based position and
+ *   the code point
+ */
+export function unencodable(text: string, index: number, fileName: string): AppError {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < index; i++) {

@@ -5,7 +5,8 @@
  * randomness. Layouts restated from shared/reference/nra-formats.md; see docs/formats.md.
  * @module
  */
-export { decodeCp1251, encodeCp1251 } from "./cp1251.ts";
+export { decodeCp1251, firstUnencodableCp1251 } from "./cp1251.ts";
+export { encodeCp1251 } from "./cp1251_encode.ts";
 export {
   type Align,
   defineLayout,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { decodeCp1251, encodeCp1251 } from "../../src/formats/mod.ts";
+import fc from "fast-check";
+import { decodeCp1251, encodeCp1251, firstUnencodableCp1251 } from "../../src/formats/mod.ts";
 import { throwsApp } from "./_helpers.ts";
 
 Deno.test("decodeCp1251() decodes Cyrillic Windows-1251 bytes", () => {
@@ -52,4 +53,34 @@ Deno.test("encodeCp1251() rejects a character without a cp1251 byte instead of w
 Deno.test("encodeCp1251() rejects astral characters (emoji)", () => {
   const e = throwsApp(() => encodeCp1251("ok 😀"), "FILE_PARSE_ERROR");
   assert.equal(e.details?.position, 4);
+});
+
+Deno.test("firstUnencodableCp1251() agrees with encodeCp1251() on every BMP character", () => {
+  // The check the test portal makes without iconv-lite must match what the encoder refuses.
+  for (let c = 0; c < 0x10000; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const ch = String.fromCharCode(c);
+    let encodes = true;
+    try {
+      encodeCp1251(ch);
+    } catch {
+      encodes = false;
+    }
+    assert.equal(firstUnencodableCp1251(ch) === -1, encodes, `U+${c.toString(16)}`);
+  }
+});
+
+Deno.test("firstUnencodableCp1251() names the first character encodeCp1251() refuses", () => {
+  fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => {
+    const i = firstUnencodableCp1251(text);
+    if (i === -1) assert.equal(decodeCp1251(encodeCp1251(text)), text);
+    else {
+      assert.throws(() => encodeCp1251(text));
+      assert.equal(firstUnencodableCp1251(text.slice(0, i)), -1);
+    }
+  }));
+});
+
+Deno.test("encodeCp1251() refuses U+FFFD instead of writing the unassigned byte 0x98", () => {
+  throwsApp(() => encodeCp1251("a\uFFFDb", "X.TXT"), "FILE_PARSE_ERROR");
 });
