@@ -3,32 +3,34 @@
  * health (interface-spec.md § Token issue, § Endpoints, § Errors).
  * @module
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "zod";
 import { Eik } from "./common.ts";
 import { ERROR_CODES, ERROR_KINDS } from "./errors.ts";
 
 /** Stable error codes (components.schemas.ErrorCode). */
-export const ErrorCodeSchema = z.enum(ERROR_CODES as [string, ...string[]]).openapi("ErrorCode", {
+export const ErrorCodeSchema = z.enum(ERROR_CODES as [string, ...string[]]).meta({
+  id: "ErrorCode",
   description:
     "Stable error constants. Client code relies on these, never on `error` text. The kind and HTTP status of each are listed in docs/errors.md and in `x-error-catalog`.",
 });
 
 /** Error kinds (components.schemas.ErrorKind). */
-export const ErrorKindSchema = z.enum(ERROR_KINDS as [string, ...string[]]).openapi("ErrorKind", {
+export const ErrorKindSchema = z.enum(ERROR_KINDS as [string, ...string[]]).meta({
+  id: "ErrorKind",
   description:
     "PARAMETER: the caller can fix it; CREDENTIALS: the machine's user must act; PORTAL: the authority's portal answered unexpectedly",
 });
 
 /** 502 (and other catalogued errors) body: error, errorCode, errorKind. */
 export const AgentFailure = z.object({
-  error: z.string().openapi({ description: "Text for the user; may change" }),
+  error: z.string().meta({ description: "Text for the user; may change" }),
   errorCode: ErrorCodeSchema,
   errorKind: ErrorKindSchema,
-  details: z.record(z.string(), z.unknown()).optional().openapi({
+  details: z.record(z.string(), z.unknown()).optional().meta({
     description: "Structured details, e.g. `field` for VALIDATION_FAILED",
   }),
   requestId: z.string().optional(),
-}).openapi("AgentFailure");
+}).meta({ id: "AgentFailure" });
 
 /** Generic error body: error (Req). Our errors also carry errorCode and errorKind. */
 export const AgentError = z.object({
@@ -36,7 +38,7 @@ export const AgentError = z.object({
   errorCode: ErrorCodeSchema.optional(),
   errorKind: ErrorKindSchema.optional(),
   requestId: z.string().optional(),
-}).openapi("AgentError");
+}).meta({ id: "AgentError" });
 
 /** 426 body. */
 export const AgentUpdateRequired = z.object({
@@ -45,28 +47,28 @@ export const AgentUpdateRequired = z.object({
   requiredVersion: z.string(),
   errorCode: z.literal("AGENT_UPDATE_REQUIRED").optional(),
   errorKind: z.literal("CREDENTIALS").optional(),
-}).openapi("AgentUpdateRequired");
+}).meta({ id: "AgentUpdateRequired" });
 
 /** Token issue request: typeId and eik or eiks. */
 export const TokenIssueRequest = z.object({
   typeId: z.string().min(1).max(64),
   eik: Eik.optional(),
   eiks: z.array(Eik).min(1).max(10_000).optional(),
-  origin: z.string().url().optional().openapi({
+  origin: z.string().url().optional().meta({
     description: "Bind the token to the calling page's origin (checked by the agent)",
   }),
-  bodySha256: z.string().regex(/^[0-9a-f]{64}$/).optional().openapi({
+  bodySha256: z.string().regex(/^[0-9a-f]{64}$/).optional().meta({
     description: "Bind the token to the SHA-256 (hex) of the exact request body",
   }),
-}).openapi("TokenIssueRequest");
+}).meta({ id: "TokenIssueRequest" });
 
 /** Token issue response. */
 export const TokenIssueResponse = z.object({
   token: z.string(),
-  expiresAt: z.string().openapi({ format: "date-time" }),
+  expiresAt: z.string().meta({ format: "date-time" }),
   jti: z.string(),
   issuer: z.string(),
-}).openapi("TokenIssueResponse");
+}).meta({ id: "TokenIssueResponse" });
 
 /** Token service error body (400/401/402/403). */
 export const TokenServiceError = z.object({
@@ -74,30 +76,30 @@ export const TokenServiceError = z.object({
   errorCode: ErrorCodeSchema,
   errorKind: ErrorKindSchema,
   rejectedEiks: z.array(z.string()).optional(),
-}).openapi("TokenServiceError");
+}).meta({ id: "TokenServiceError" });
 
 /** A sender as the page sees it: never certificates, personal ids or keys. */
 export const Sender = z.object({
   id: z.string(),
   displayName: z.string(),
   active: z.boolean(),
-}).openapi("Sender");
+}).meta({ id: "Sender" });
 
 /** GET /api/senders. */
 export const SendersResponse = z.object({
   senders: z.array(Sender),
   activeSenderId: z.string().nullable(),
-}).openapi("SendersResponse");
+}).meta({ id: "SendersResponse" });
 
 /** POST /api/pick-file and /api/pick-folder. */
 export const PickResponse = z.object({
-  path: z.string().nullable().openapi({ description: "Full path, null when cancelled" }),
+  path: z.string().nullable().meta({ description: "Full path, null when cancelled" }),
   cancelled: z.boolean(),
-}).openapi("PickResponse");
+}).meta({ id: "PickResponse" });
 
 /** GET /health. */
 export const HealthResponse = z.object({
-  status: z.enum(["ok", "starting"]).openapi({
+  status: z.enum(["ok", "starting"]).meta({
     description: "`starting` while the agent loads its modules after a cold start (requests are " +
       "accepted and wait); `ok` once it serves operations",
   }),
@@ -106,4 +108,4 @@ export const HealthResponse = z.object({
   port: z.number().int(),
   latestVersion: z.string().nullable().optional(),
   updateAvailable: z.boolean().optional(),
-}).openapi("HealthResponse");
+}).meta({ id: "HealthResponse" });

@@ -5,7 +5,7 @@
  * docs/operations.md § Folder-wide operations.
  * @module
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "zod";
 import {
   inlineFields,
   Int,
@@ -20,7 +20,7 @@ import { SubmissionResult } from "./submissions.ts";
 
 function scanRequest(name: string) {
   return z.object({
-    rootFolder: LocalPath.openapi({
+    rootFolder: LocalPath.meta({
       description:
         "Absolute folder to walk. With `_inlineDir` it only names the root of the paths returned",
     }),
@@ -28,7 +28,7 @@ function scanRequest(name: string) {
     month: Month,
     recursive: z.boolean().default(true),
     ...inlineFields,
-  }).openapi(name);
+  }).meta({ id: name });
 }
 /** Dec1FilesScanRequest: rootFolder, year, month, recursive (default true). */
 export const Dec1FilesScanRequest = scanRequest("Dec1FilesScanRequest");
@@ -39,39 +39,39 @@ export const VatFilesScanRequest = scanRequest("VatFilesScanRequest");
 
 /** VatFilesParseRequest: directory holding DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT. */
 export const VatFilesParseRequest = z.object({
-  directory: LocalPath.openapi({
+  directory: LocalPath.meta({
     description: "Absolute folder. With `_inlineDir` it only names the folder in the result",
   }),
   ...inlineFields,
-}).openapi("VatFilesParseRequest");
+}).meta({ id: "VatFilesParseRequest" });
 
 const PayrollFileItem = {
   name: z.string(),
-  path: z.string().openapi({ description: "Full UTF-8 path" }),
-  tin: z.string().openapi({ description: "Employer EIK / Bulstat from the declaration" }),
-  content: z.string().openapi({ description: "UTF-8, decoded from CP1251" }),
+  path: z.string().meta({ description: "Full UTF-8 path" }),
+  tin: z.string().meta({ description: "Employer EIK / Bulstat from the declaration" }),
+  content: z.string().meta({ description: "UTF-8, decoded from CP1251" }),
 };
 /** Dec1FileItem. */
-export const Dec1FileItem = z.object(PayrollFileItem).openapi("Dec1FileItem");
+export const Dec1FileItem = z.object(PayrollFileItem).meta({ id: "Dec1FileItem" });
 /** Dec6FileItem. */
-export const Dec6FileItem = z.object(PayrollFileItem).openapi("Dec6FileItem");
+export const Dec6FileItem = z.object(PayrollFileItem).meta({ id: "Dec6FileItem" });
 /** VatFileItem. */
 export const VatFileItem = z.object({
   name: z.string(),
   path: z.string(),
-  tin: z.string().openapi({
+  tin: z.string().meta({
     description: "Filer EIK from DEKLAR.TXT 00-01 (VAT number without BG)",
   }),
-  folder: z.string().openapi({ description: "Parent folder" }),
+  folder: z.string().meta({ description: "Parent folder" }),
   content: z.string(),
-}).openapi("VatFileItem");
+}).meta({ id: "VatFileItem" });
 
 /** One file the scan could not read or parse (our addition; the scan goes on). */
 export const ScanProblem = z.object({
   path: z.string(),
   errorCode: z.string(),
   error: z.string(),
-}).openapi("ScanProblem");
+}).meta({ id: "ScanProblem" });
 
 function scanResult(name: string, item: z.ZodTypeAny) {
   return z.object({
@@ -80,11 +80,11 @@ function scanResult(name: string, item: z.ZodTypeAny) {
     totalScanned: Int,
     totalMatched: Int,
     error: NStr,
-    problems: z.array(ScanProblem).optional().openapi({
+    problems: z.array(ScanProblem).optional().meta({
       description: "Files that could not be read or parsed; they never abort the scan",
     }),
     ...metadataField,
-  }).openapi(name);
+  }).meta({ id: name });
 }
 /** Dec1FilesScanResult. */
 export const Dec1FilesScanResult = scanResult("Dec1FilesScanResult", Dec1FileItem);
@@ -96,53 +96,53 @@ export const VatFilesScanResult = scanResult("VatFilesScanResult", VatFileItem);
 /** VatFileSummary: one row per VAT file; status `ok` or the Bulgarian word `липсва`. */
 export const VatFileSummary = z.object({
   file: z.enum(["DEKLAR.TXT", "POKUPKI.TXT", "PRODAGBI.TXT"]),
-  status: z.enum(["ok", "липсва", "грешка"]).openapi({
+  status: z.enum(["ok", "липсва", "грешка"]).meta({
     description:
       "ok (found and parsed), липсва (missing), грешка (found but malformed; our addition)",
   }),
-  count: NStr.openapi({ description: 'Record count, or "-" when the file is missing' }),
-}).openapi("VatFileSummary");
+  count: NStr.meta({ description: 'Record count, or "-" when the file is missing' }),
+}).meta({ id: "VatFileSummary" });
 
 /** VatFilesParseResult. */
 export const VatFilesParseResult = z.object({
   status: z.enum(["ok", "partial", "error"]),
   directory: z.string(),
   items: z.array(VatFileSummary),
-  error: NStr.openapi({ description: 'Parser errors joined with " ; "' }),
-  warnings: z.array(z.string()).optional().openapi({
+  error: NStr.meta({ description: 'Parser errors joined with " ; "' }),
+  warnings: z.array(z.string()).optional().meta({
     description: "Cross-check warnings (counts, totals, periods); our addition",
   }),
   ...metadataField,
-}).openapi("VatFilesParseResult");
+}).meta({ id: "VatFilesParseResult" });
 
 /** Folder-wide request (dec1_6_batch, vat_batch): rootFolder, year, month, recursive. */
 export const PeriodBatchRequest = z.object({
-  rootFolder: LocalPath.openapi({
+  rootFolder: LocalPath.meta({
     description: "Absolute folder. With `_inlineDir` it only names the root of the paths returned",
   }),
   year: Year,
   month: Month,
   recursive: z.boolean().default(true),
-  fund: z.boolean().optional().openapi({ description: "dec1_6_batch only: insurance fund" }),
+  fund: z.boolean().optional().meta({ description: "dec1_6_batch only: insurance fund" }),
   ...inlineFields,
-}).openapi("PeriodBatchRequest");
+}).meta({ id: "PeriodBatchRequest" });
 
 /** Folder-wide request for notices (etz62_batch, etz123_batch): rootFolder, recursive. */
 export const NoticeBatchRequest = z.object({
   rootFolder: LocalPath,
   recursive: z.boolean().default(true),
   ...inlineFields,
-}).openapi("NoticeBatchRequest");
+}).meta({ id: "NoticeBatchRequest" });
 
 /** One company's row of a folder-wide filing. */
 export const BatchItem = z.object({
   eik: z.string(),
-  files: z.array(z.string()).openapi({ description: "Full paths of the company's files" }),
+  files: z.array(z.string()).meta({ description: "Full paths of the company's files" }),
   outcome: z.enum(["submitted", "skipped", "failed"]),
   result: SubmissionResult.nullable(),
   errorCode: NStr,
   error: NStr,
-}).openapi("BatchItem");
+}).meta({ id: "BatchItem" });
 
 /** Result of a folder-wide filing: one row per EIK found. */
 export const BatchResult = z.object({
@@ -154,7 +154,7 @@ export const BatchResult = z.object({
   totalScanned: Int,
   error: NStr,
   ...metadataField,
-}).openapi("BatchResult");
+}).meta({ id: "BatchResult" });
 
 export type ScanResultItem = z.infer<typeof Dec1FileItem>;
 export { OkError };

@@ -60,8 +60,11 @@ function errorCatalogExtension() {
 export function buildAgentOpenApi(version: string, serverUrl?: string): Record<string, unknown> {
   const app = new OpenAPIHono();
   const r = app.openAPIRegistry;
-  r.register("ErrorCode", ErrorCodeSchema);
-  r.register("ErrorKind", ErrorKindSchema);
+  // The contract's schemas carry zod's own `.meta({ id })` (so the agent runs without
+  // zod-to-openapi); `register` needs the `.openapi` method, which zod copies onto instances made
+  // after @hono/zod-openapi loaded, hence a clone.
+  r.register("ErrorCode", ErrorCodeSchema.clone());
+  r.register("ErrorKind", ErrorKindSchema.clone());
   r.registerComponent("securitySchemes", "OperationToken", {
     type: "http",
     scheme: "bearer",
@@ -160,8 +163,8 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
 export function buildTokenOpenApi(version: string): Record<string, unknown> {
   const app = new OpenAPIHono();
   const r = app.openAPIRegistry;
-  r.register("ErrorCode", ErrorCodeSchema);
-  r.register("ErrorKind", ErrorKindSchema);
+  r.register("ErrorCode", ErrorCodeSchema.clone());
+  r.register("ErrorKind", ErrorKindSchema.clone());
   r.registerComponent("securitySchemes", "ApiKey", {
     type: "http",
     scheme: "bearer",

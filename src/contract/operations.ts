@@ -6,7 +6,7 @@
  * 4–5; the typeIds the spec does not name follow the project's issue #2.
  * @module
  */
-import type { z } from "@hono/zod-openapi";
+import type { z } from "zod";
 import * as files from "./files.ts";
 import * as reports from "./reports.ts";
 import * as sub from "./submissions.ts";

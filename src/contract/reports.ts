@@ -4,7 +4,7 @@
  * § Request shapes, § DebtPaymentsResult … § VatMonthlyFilesResult).
  * @module
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "zod";
 import { Amount, Eik, Int, metadataField, Month, NDate, NStr, OkError, Year } from "./common.ts";
 
 /** DebtPaymentsRequest: eik, year, type (default "0" = all kinds). */
@@ -12,23 +12,23 @@ export const DebtPaymentsRequest = z.object({
   eik: Eik,
   year: Year,
   type: z.string().max(16).regex(/^[0-9]+$/, "must be a debt payment type id").default("0"),
-}).openapi("DebtPaymentsRequest");
+}).meta({ id: "DebtPaymentsRequest" });
 
 /** DebtPaymentsTypesRequest: no fields. */
-export const DebtPaymentsTypesRequest = z.object({}).openapi("DebtPaymentsTypesRequest");
+export const DebtPaymentsTypesRequest = z.object({}).meta({ id: "DebtPaymentsTypesRequest" });
 /** DueAmountsRequest: eik, year (optional). */
-export const DueAmountsRequest = z.object({ eik: Eik, year: Year.optional() }).openapi(
-  "DueAmountsRequest",
-);
+export const DueAmountsRequest = z.object({ eik: Eik, year: Year.optional() }).meta({
+  id: "DueAmountsRequest",
+});
 /** TaxpayersRequest: no fields. */
-export const TaxpayersRequest = z.object({}).openapi("TaxpayersRequest");
+export const TaxpayersRequest = z.object({}).meta({ id: "TaxpayersRequest" });
 /** NapCatalogRequest: filter (substring of name, title or URL; empty = all). */
-export const NapCatalogRequest = z.object({ filter: z.string().max(200).optional() }).openapi(
-  "NapCatalogRequest",
-);
+export const NapCatalogRequest = z.object({ filter: z.string().max(200).optional() }).meta({
+  id: "NapCatalogRequest",
+});
 
 function periodRequest(name: string) {
-  return z.object({ eik: Eik, year: Year, month: Month }).openapi(name);
+  return z.object({ eik: Eik, year: Year, month: Month }).meta({ id: name });
 }
 /** Dec16PortalFilesRequest: eik, year, month. */
 export const Dec16PortalFilesRequest = periodRequest("Dec16PortalFilesRequest");
@@ -52,7 +52,7 @@ export const DebtPaymentItem = z.object({
   documentType: NStr,
   dueDate: NDate,
   paymentTypeName: NStr,
-}).openapi("DebtPaymentItem");
+}).meta({ id: "DebtPaymentItem" });
 
 /** DebtPaymentsResult. */
 export const DebtPaymentsResult = z.object({
@@ -63,7 +63,7 @@ export const DebtPaymentsResult = z.object({
   items: z.array(DebtPaymentItem),
   error: NStr,
   ...metadataField,
-}).openapi("DebtPaymentsResult");
+}).meta({ id: "DebtPaymentsResult" });
 
 /** DebtPaymentTypeItem. */
 export const DebtPaymentTypeItem = z.object({
@@ -71,7 +71,7 @@ export const DebtPaymentTypeItem = z.object({
   name: z.string(),
   code: NStr,
   groupId: NStr,
-}).openapi("DebtPaymentTypeItem");
+}).meta({ id: "DebtPaymentTypeItem" });
 
 /** DebtPaymentsTypesResult: one global table, identical for all taxpayers. */
 export const DebtPaymentsTypesResult = z.object({
@@ -80,7 +80,7 @@ export const DebtPaymentsTypesResult = z.object({
   items: z.array(DebtPaymentTypeItem),
   error: NStr,
   ...metadataField,
-}).openapi("DebtPaymentsTypesResult");
+}).meta({ id: "DebtPaymentsTypesResult" });
 
 /** DueAmountItem. */
 export const DueAmountItem = z.object({
@@ -93,7 +93,7 @@ export const DueAmountItem = z.object({
   debtPeriod: NStr,
   documentDate: NDate,
   dueDate: NDate,
-}).openapi("DueAmountItem");
+}).meta({ id: "DueAmountItem" });
 
 /** DueAmountsResult: totals are sums over items. */
 export const DueAmountsResult = z.object({
@@ -105,7 +105,7 @@ export const DueAmountsResult = z.object({
   items: z.array(DueAmountItem),
   error: NStr,
   ...metadataField,
-}).openapi("DueAmountsResult");
+}).meta({ id: "DueAmountsResult" });
 
 /** TaxpayerItem. */
 export const TaxpayerItem = z.object({
@@ -116,7 +116,7 @@ export const TaxpayerItem = z.object({
   active: z.string(),
   authorization: NStr,
   email: NStr,
-}).openapi("TaxpayerItem");
+}).meta({ id: "TaxpayerItem" });
 
 /** TaxpayersResult: taxpayers for which the signing certificate holds a power of attorney. */
 export const TaxpayersResult = z.object({
@@ -125,7 +125,7 @@ export const TaxpayersResult = z.object({
   items: z.array(TaxpayerItem),
   error: NStr,
   ...metadataField,
-}).openapi("TaxpayersResult");
+}).meta({ id: "TaxpayersResult" });
 
 /** NapCatalogEntry. */
 export const NapCatalogEntry = z.object({
@@ -135,7 +135,7 @@ export const NapCatalogEntry = z.object({
   serviceId: NStr,
   systemId: NStr,
   url: NStr,
-}).openapi("NapCatalogEntry");
+}).meta({ id: "NapCatalogEntry" });
 
 /** NapCatalogResult. */
 export const NapCatalogResult = z.object({
@@ -146,15 +146,15 @@ export const NapCatalogResult = z.object({
   categories: Int,
   error: NStr,
   ...metadataField,
-}).openapi("NapCatalogResult");
+}).meta({ id: "NapCatalogResult" });
 
 /** Dec16PortalFileItem. */
 export const Dec16PortalFileItem = z.object({
   name: z.string(),
   type: z.enum(["dec1", "dec6"]),
   docFileId: z.string(),
-  content: z.string().openapi({ description: "UTF-8, decoded from CP1251" }),
-}).openapi("Dec16PortalFileItem");
+  content: z.string().meta({ description: "UTF-8, decoded from CP1251" }),
+}).meta({ id: "Dec16PortalFileItem" });
 
 /** Dec16PortalFilesResult. */
 export const Dec16PortalFilesResult = z.object({
@@ -163,18 +163,18 @@ export const Dec16PortalFilesResult = z.object({
   error: NStr,
   incomeNumber: NStr,
   period: NStr,
-  submittedAt: NStr.openapi({ description: "ISO-8601 timestamp" }),
+  submittedAt: NStr.meta({ description: "ISO-8601 timestamp" }),
   submissionId: NStr,
   ...metadataField,
-}).openapi("Dec16PortalFilesResult");
+}).meta({ id: "Dec16PortalFilesResult" });
 
 /** VatPortalFileItem. */
 export const VatPortalFileItem = z.object({
   name: z.string(),
   type: z.enum(["declaration", "purchases", "sales", "vies"]),
   docId: z.string(),
-  content: z.string().openapi({ description: "UTF-8, decoded from CP1251" }),
-}).openapi("VatPortalFileItem");
+  content: z.string().meta({ description: "UTF-8, decoded from CP1251" }),
+}).meta({ id: "VatPortalFileItem" });
 
 /** VatPortalFilesResult. */
 export const VatPortalFilesResult = z.object({
@@ -186,7 +186,7 @@ export const VatPortalFilesResult = z.object({
   submittedAt: NStr,
   docId: NStr,
   ...metadataField,
-}).openapi("VatPortalFilesResult");
+}).meta({ id: "VatPortalFilesResult" });
 
 /** VatMonthlySubmission: every field a nullable string. */
 export const VatMonthlySubmission = z.object({
@@ -194,11 +194,11 @@ export const VatMonthlySubmission = z.object({
   incomeNumber: NStr.optional(),
   submittedAt: NStr.optional(),
   user: NStr.optional(),
-  declaration: NStr.optional().openapi({ description: "Parsed DEKLAR.TXT as a JSON string" }),
+  declaration: NStr.optional().meta({ description: "Parsed DEKLAR.TXT as a JSON string" }),
   purchases: NStr.optional(),
   sales: NStr.optional(),
   vies: NStr.optional(),
-}).openapi("VatMonthlySubmission");
+}).meta({ id: "VatMonthlySubmission" });
 
 /** VatMonthlyFilesResult. */
 export const VatMonthlyFilesResult = z.object({
@@ -206,4 +206,4 @@ export const VatMonthlyFilesResult = z.object({
   items: z.array(VatMonthlySubmission),
   error: NStr,
   ...metadataField,
-}).openapi("VatMonthlyFilesResult");
+}).meta({ id: "VatMonthlyFilesResult" });

@@ -3,7 +3,7 @@
  * (interface-spec.md § Request shapes, § Submission result, § SubmissionResultPayload).
  * @module
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "zod";
 import {
   Eik,
   inlineFields,
@@ -24,7 +24,7 @@ export const VatRequest = z.object({
   month: Month,
   iban: z.string().regex(/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/, "must be an IBAN").optional(),
   ...inlineFields,
-}).openapi("VatRequest");
+}).meta({ id: "VatRequest" });
 
 /** Dec16Request: year, month (Req), eik, dec1FilePath, dec6FilePath, fund; at least one path
  * (or inline file); both must belong to the same EIK. */
@@ -34,24 +34,24 @@ export const Dec16Request = z.object({
   eik: Eik.optional(),
   dec1FilePath: LocalPath.optional(),
   dec6FilePath: LocalPath.optional(),
-  fund: z.boolean().optional().openapi({
+  fund: z.boolean().optional().meta({
     description: "Filed by an insurance fund (default false)",
   }),
   ...inlineFields,
-}).openapi("Dec16Request");
+}).meta({ id: "Dec16Request" });
 
 /** Dec731Request / Dec736Request: eik, year. */
-export const Dec731Request = z.object({ eik: Eik, year: Year, ...inlineFields }).openapi(
-  "Dec731Request",
-);
+export const Dec731Request = z.object({ eik: Eik, year: Year, ...inlineFields }).meta({
+  id: "Dec731Request",
+});
 /** Dec736Request: eik, year. */
-export const Dec736Request = z.object({ eik: Eik, year: Year, ...inlineFields }).openapi(
-  "Dec736Request",
-);
+export const Dec736Request = z.object({ eik: Eik, year: Year, ...inlineFields }).meta({
+  id: "Dec736Request",
+});
 /** Etz62Request: eik. */
-export const Etz62Request = z.object({ eik: Eik, ...inlineFields }).openapi("Etz62Request");
+export const Etz62Request = z.object({ eik: Eik, ...inlineFields }).meta({ id: "Etz62Request" });
 /** Etz123Request: eik. */
-export const Etz123Request = z.object({ eik: Eik, ...inlineFields }).openapi("Etz123Request");
+export const Etz123Request = z.object({ eik: Eik, ...inlineFields }).meta({ id: "Etz123Request" });
 
 /** High fiscal risk notification subtypes. */
 export const HighFiscRiskSubtype = z.enum([
@@ -68,11 +68,11 @@ export const HighFiscRiskRequest = z.object({
   eik: Eik,
   subtype: HighFiscRiskSubtype,
   ...inlineFields,
-}).openapi("HighFiscRiskRequest");
+}).meta({ id: "HighFiscRiskRequest" });
 
 /** OditRequest (audit file): eik, year, month. */
 export const OditRequest = z.object({ eik: Eik, year: Year, month: Month, ...inlineFields })
-  .openapi("OditRequest");
+  .meta({ id: "OditRequest" });
 
 /** Submission result shared by all submissions (interface-spec.md § Submission result). */
 export const SubmissionResult = z.object({
@@ -83,7 +83,7 @@ export const SubmissionResult = z.object({
   errorMessage: NStr,
   nativeErrors: z.array(z.string()).nullable(),
   ...metadataField,
-}).openapi("SubmissionResult");
+}).meta({ id: "SubmissionResult" });
 
 /** Result request: documentId (from the submit operation) and eik. One named schema per
  * submission kind, identical in shape. */
@@ -91,7 +91,7 @@ function resultRequest(name: string) {
   return z.object({
     documentId: z.string().min(1).max(64),
     eik: Eik,
-  }).openapi(name);
+  }).meta({ id: name });
 }
 export const VatResultRequest = resultRequest("VatResultRequest");
 export const Dec16ResultRequest = resultRequest("Dec16ResultRequest");
@@ -110,4 +110,4 @@ export const SubmissionResultPayload = z.object({
   rawBodyUrl: z.string(),
   error: NStr,
   ...metadataField,
-}).openapi("SubmissionResultPayload");
+}).meta({ id: "SubmissionResultPayload" });

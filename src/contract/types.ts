@@ -2,7 +2,7 @@
  * TypeScript types inferred from the contract schemas (one source of truth).
  * @module
  */
-import type { z } from "@hono/zod-openapi";
+import type { z } from "zod";
 import type * as files from "./files.ts";
 import type * as reports from "./reports.ts";
 import type * as sub from "./submissions.ts";

@@ -8,7 +8,7 @@
  * docs/test-portal.md.
  * @module
  */
-import type { z } from "@hono/zod-openapi";
+import type { z } from "zod";
 import { AppError } from "../../contract/errors.ts";
 import type { SubmissionKind } from "../../contract/operations.ts";
 import * as reports from "../../contract/reports.ts";
