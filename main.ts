@@ -4,12 +4,10 @@
  * Run `deno run -A main.ts help` for usage.
  * @module
  */
-import { parseArgs } from "node:util";
-import { join } from "node:path";
 import type { JWTVerifyGetKey } from "jose";
 import type { HoldPoint } from "./src/agent/filing.ts";
 import type { AgentConfig, TokenServiceConfig } from "./src/config.ts";
-import { DEFAULT_AGENT_PORT, defaultDataDir } from "./src/defaults.ts";
+import { DEFAULT_AGENT_PORT, defaultDataDir, joinPath } from "./src/defaults.ts";
 import type { EarlyHandler } from "./src/agent/early.ts";
 import type { InstanceLock } from "./src/agent/instance.ts";
 import { systemClock } from "./src/clock.ts";
@@ -20,6 +18,8 @@ import { demoExample, USAGE } from "./src/cli/texts.ts";
 /** The zod config schemas, loaded when a command needs them (not before the agent listens). */
 const configModule = () => import("./src/config.ts");
 const env = (): Record<string, string | undefined> => Deno.env.toObject();
+/** `node:path`'s join for the plain names joined here, without loading Node compatibility. */
+const join = (...parts: string[]) => joinPath(Deno.build.os, ...parts);
 const dataDirDefault = () => defaultDataDir(Deno.build.os, env());
 
 function fail(msg: string, code = 2): never {
@@ -108,8 +108,7 @@ async function startAgent(cfg: AgentConfig, log: Logger, early?: EarlyServer) {
   // phase 1 keeps answering /health while the agent loads (src/agent/early.ts).
   const step = <T>(load: () => Promise<T>) => new Promise<void>((r) => setTimeout(r, 0)).then(load);
   await step(() => import("zod"));
-  await step(() => import("@hono/zod-openapi"));
-  await step(() => import("iconv-lite"));
+  await step(() => import("hono"));
   await step(() => import("./src/contract/operations.ts"));
   const { createTestPortal } = await step(() => import("./src/portal/test/adapter.ts"));
   const { createRemoteJWKSet } = await step(() => import("jose"));
@@ -291,8 +290,53 @@ async function readLine(): Promise<string> {
   return text.split(/\r?\n/)[0] ?? "";
 }
 
+/** What phase 1 of the agent's start left running (src/agent/early.ts). */
+interface Phase1 {
+  readonly t0: number;
+  /** The port and data directory phase 1 used (cross-checked against the zod config). */
+  readonly settings: { readonly port: number; readonly dataDir: string } | null;
+  readonly lock: InstanceLock | null;
+  readonly early: EarlyServer | undefined;
+  /** The SIGINT/SIGTERM handler while phase 2 runs. */
+  readonly stopEarly: (() => Promise<void>) | null;
+}
+
+/**
+ * Phase 1 of `agent` (issue #7, cold start): before `node:util`, zod or any module of the app
+ * loads, take the instance lock, listen and answer `/health`. Only for the plain command line
+ * (`earlyAgentFlags`); anything else starts in one phase.
+ */
+async function agentPhase1(args: string[]): Promise<Phase1> {
+  const t0 = performance.now();
+  const { earlyAgentFlags, earlySettings, createEarlyHandler, phase2Start } = await import(
+    "./src/agent/early.ts"
+  );
+  const flags = earlyAgentFlags(args);
+  const settings = flags
+    ? earlySettings(flags, env(), { port: DEFAULT_AGENT_PORT, dataDir: dataDirDefault() })
+    : null;
+  if (!settings) return { t0, settings: null, lock: null, early: undefined, stopEarly: null };
+  const lock = await lockAgent(settings.dataDir);
+  let port = 0;
+  const handler = createEarlyHandler(VERSION, () => [port]);
+  const server = serveLoopback(handler.fetch, settings.port);
+  port = server.addr.port;
+  await lock.update(port);
+  console.log(`Agent: http://127.0.0.1:${port}`);
+  // Ctrl+C / SIGTERM before phase 2 is done: nothing runs yet; free the lock and exit 0.
+  const stopEarly = async () => {
+    handler.failed();
+    await lock.release();
+    Deno.exit(0);
+  };
+  for (const sig of SIGNALS) addSignal(sig, stopEarly);
+  await phase2Start(handler);
+  return { t0, settings, lock, early: { server, handler }, stopEarly };
+}
+
 async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
+  const phase1 = cmd === "agent" ? await agentPhase1(rest) : null;
   if (cmd === "admin") {
     const e = env();
     const i = rest.indexOf("--data-dir");
@@ -325,6 +369,8 @@ async function main(argv: string[]): Promise<void> {
     });
     Deno.exit(code);
   }
+  // Loaded only now: the agent's phase 1 above answers before Node compatibility loads.
+  const { parseArgs } = await import("node:util");
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -386,36 +432,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "agent": {
-      const t0 = performance.now();
-      // Phase 1 (src/agent/early.ts): lock, listen and answer /health before the modules load.
-      const { earlySettings, createEarlyHandler } = await import("./src/agent/early.ts");
-      const settings = positionals[0] === undefined
-        ? earlySettings({ port: values.port, dataDir: values["data-dir"] }, e, {
-          port: DEFAULT_AGENT_PORT,
-          dataDir: dataDirDefault(),
-        })
-        : null;
-      let lock: InstanceLock | null = null;
-      let early: EarlyServer | undefined;
-      let stopEarly: (() => Promise<void>) | null = null;
-      if (settings) {
-        lock = await lockAgent(settings.dataDir);
-        let port = 0;
-        const handler = createEarlyHandler(VERSION, () => [port]);
-        const server = serveLoopback(handler.fetch, settings.port);
-        port = server.addr.port;
-        await lock.update(port);
-        early = { server, handler };
-        console.log(`Agent: http://127.0.0.1:${port}`);
-        // Ctrl+C / SIGTERM before phase 2 is done: nothing runs yet; free the lock and exit 0.
-        const held = lock;
-        stopEarly = async () => {
-          handler.failed();
-          await held.release();
-          Deno.exit(0);
-        };
-        for (const sig of SIGNALS) addSignal(sig, stopEarly);
-      }
+      const { t0, settings, lock, early, stopEarly } = phase1!;
       let cfg: AgentConfig;
       try {
         const { AGENT_ENV, AgentConfig, loadConfig } = await configModule();

@@ -6,7 +6,9 @@
  * @module
  */
 import { Hono } from "hono";
-import semver from "semver";
+// Only the functions used (semver's index loads its ~50 CommonJS modules).
+import valid from "semver/functions/valid.js";
+import gt from "semver/functions/gt.js";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../contract/errors.ts";
 import { getOperation } from "../contract/operations.ts";
@@ -126,8 +128,8 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
         version: agentVersion,
         port: deps.port(),
         latestVersion: latest,
-        updateAvailable: latest !== null && semver.valid(latest) !== null &&
-          semver.gt(latest, agentVersion),
+        updateAvailable: latest !== null && valid(latest) !== null &&
+          gt(latest, agentVersion),
       },
       200,
       { "cache-control": "no-store" },

@@ -7,7 +7,9 @@
  * @module
  */
 import { errors as joseErrors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from "jose";
-import semver from "semver";
+// Only the functions used (semver's index loads its ~50 CommonJS modules).
+import valid from "semver/functions/valid.js";
+import lt from "semver/functions/lt.js";
 import { AppError } from "../contract/errors.ts";
 import type { Clock } from "../clock.ts";
 
@@ -151,8 +153,8 @@ export async function verifyOperationToken(
     );
   }
   if (
-    c.minAgentVersion && semver.valid(c.minAgentVersion) &&
-    semver.lt(v.agentVersion, c.minAgentVersion)
+    c.minAgentVersion && valid(c.minAgentVersion) &&
+    lt(v.agentVersion, c.minAgentVersion)
   ) {
     throw new AgentUpdateRequiredError(v.agentVersion, c.minAgentVersion);
   }

@@ -51,6 +51,43 @@ export function earlySettings(
   return { port: Number(rawPort), dataDir };
 }
 
+/**
+ * Recognises the plain `agent` command line before `node:util` loads (loading Node
+ * compatibility costs ~8 ms of the first answer): only `--port`, `--data-dir` and
+ * `--token-service`, each at most once, as `--flag value` or `--flag=value`. Anything else — a
+ * subcommand, another flag, a repeated flag, `--` — returns null and the start takes the ordinary
+ * path, where `parseArgs` reads the command line (and reports what is wrong). When this returns
+ * flags, main.ts still parses the same arguments with `parseArgs` and cross-checks the port and
+ * data directory, so the two readings cannot drift apart unnoticed.
+ * @param args the arguments after `agent`
+ * @returns `--port` and `--data-dir` as given (undefined when absent), or null
+ * @example earlyAgentFlags(["--port=0", "--data-dir", "/tmp/a"]) // { port: "0", dataDir: "/tmp/a" }
+ */
+export function earlyAgentFlags(
+  args: readonly string[],
+): { port?: string; dataDir?: string } | null {
+  const names: Record<string, "port" | "dataDir" | "tokenService"> = {
+    "--port": "port",
+    "--data-dir": "dataDir",
+    "--token-service": "tokenService",
+  };
+  const seen: Partial<Record<"port" | "dataDir" | "tokenService", string>> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const eq = arg.indexOf("=");
+    const key = eq > 0 ? arg.slice(0, eq) : arg;
+    const name = Object.hasOwn(names, key) ? names[key] : undefined;
+    if (!name || name in seen) return null;
+    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
+    if (value === undefined || (eq < 0 && value.startsWith("-"))) return null;
+    seen[name] = value;
+  }
+  return {
+    ...(seen.port !== undefined ? { port: seen.port } : {}),
+    ...(seen.dataDir !== undefined ? { dataDir: seen.dataDir } : {}),
+  };
+}
+
 /** The `/health` body while phase 2 runs (HealthResponse with `status: "starting"`). */
 export interface StartingHealth {
   readonly status: "starting";
@@ -69,6 +106,35 @@ export interface EarlyHandler {
   ready(app: (req: Request) => Response | Promise<Response>): void;
   /** Phase 2 failed (the process is exiting): waiting requests get 502 AGENT_INTERNAL_ERROR. */
   failed(): void;
+  /** Settles when phase 1 has answered its first `/health` (see {@link phase2Start}). */
+  readonly answered: Promise<void>;
+}
+
+/**
+ * How long phase 2 waits, at most, for a first `/health` before it starts loading (ms). Loading
+ * blocks the event loop in steps of 10–40 ms; a caller already polling (the integrator's page,
+ * a second starter's instance check, the benchmark) gets its first answer before that.
+ */
+export const EARLY_GRACE_MS = 20;
+
+/**
+ * When phase 2 may start: once the first `/health` has been answered (and its response had a
+ * loop turn to be written), or after {@link EARLY_GRACE_MS} when nobody asked.
+ * @param handler the phase-1 handler
+ * @param graceMs the longest wait (ms)
+ * @returns a promise that settles when phase 2 may start; never rejects
+ */
+export async function phase2Start(
+  handler: Pick<EarlyHandler, "answered">,
+  graceMs = EARLY_GRACE_MS,
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    handler.answered,
+    new Promise<void>((r) => timer = setTimeout(r, graceMs)),
+  ]);
+  clearTimeout(timer);
+  await new Promise<void>((r) => setTimeout(r, 0));
 }
 
 /**
@@ -83,6 +149,8 @@ export function createEarlyHandler(version: string, ports: () => readonly number
   let app: Fetch | null = null;
   let settle!: (ok: boolean) => void;
   const phase2 = new Promise<boolean>((r) => settle = r);
+  let answer!: () => void;
+  const answered = new Promise<void>((r) => answer = r);
   const early = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
     if (
@@ -97,6 +165,7 @@ export function createEarlyHandler(version: string, ports: () => readonly number
         latestVersion: null,
         updateAvailable: false,
       };
+      answer();
       return Response.json(body, { headers: { "cache-control": "no-store" } });
     }
     const ok = await phase2;
@@ -117,5 +186,6 @@ export function createEarlyHandler(version: string, ports: () => readonly number
       settle(true);
     },
     failed: () => settle(false),
+    answered,
   };
 }

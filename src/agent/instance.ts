@@ -11,7 +11,7 @@
  * first, so two starters racing for one stale lock cannot both win.
  * @module
  */
-import { join } from "node:path";
+import { joinPath } from "../defaults.ts";
 
 /** Name of the lock file in the data directory. */
 export const LOCK_FILE = "agent.lock";
@@ -206,7 +206,7 @@ export async function acquireInstanceLock(
     startWaitMs: deps.startWaitMs ?? 3000,
   };
   await Deno.mkdir(dataDir, { recursive: true });
-  const path = join(dataDir, LOCK_FILE);
+  const path = joinPath(Deno.build.os, dataDir, LOCK_FILE);
   const mine: StoredLock = { ...info, instanceId: crypto.randomUUID() };
   const waitUntil = d.now() + d.startWaitMs;
   for (let attempt = 0; attempt < 50; attempt++) {

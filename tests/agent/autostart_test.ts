@@ -294,5 +294,5 @@ Deno.test("[windows] installAutostart() falls back to a .cmd in the Startup fold
 
 Deno.test("`deno task agent` starts the agent with the same V8 flags as autostart", async () => {
   const cfg = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
-  equal(cfg.tasks.agent, `deno run -A --v8-flags=${AGENT_V8_FLAGS} main.ts agent`);
+  equal(cfg.tasks.agent.command, `deno run -A --v8-flags=${AGENT_V8_FLAGS} main.ts agent`);
 });

@@ -1,5 +1,14 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { createEarlyHandler, earlySettings, isOwnHost } from "../../src/agent/early.ts";
+import { parseArgs } from "node:util";
+import { posix, win32 } from "node:path";
+import {
+  createEarlyHandler,
+  earlyAgentFlags,
+  earlySettings,
+  isOwnHost,
+  phase2Start,
+} from "../../src/agent/early.ts";
+import { joinPath } from "../../src/defaults.ts";
 
 const defaults = { port: 17470, dataDir: "/home/a/.local/share/svc-filing" };
 
@@ -85,4 +94,82 @@ Deno.test("early handler: when the start fails, waiting requests get 502 AGENT_I
   const r = await waiting;
   equal(r.status, 502);
   equal((await r.json()).errorCode, "AGENT_INTERNAL_ERROR");
+});
+
+Deno.test("earlyAgentFlags(): the plain agent command line, read as parseArgs reads it", () => {
+  const lines = [
+    [],
+    ["--port", "0"],
+    ["--port=17471", "--data-dir", "/tmp/a b"],
+    ["--data-dir=/d", "--token-service", "http://127.0.0.1:17480", "--port", "5"],
+    ["--data-dir=x=y"],
+  ];
+  for (const args of lines) {
+    const early = earlyAgentFlags(args);
+    const { values } = parseArgs({
+      args,
+      strict: true,
+      options: {
+        port: { type: "string" },
+        "data-dir": { type: "string" },
+        "token-service": { type: "string" },
+      },
+    });
+    deepStrictEqual(early, {
+      ...(values.port !== undefined ? { port: values.port } : {}),
+      ...(values["data-dir"] !== undefined ? { dataDir: values["data-dir"] } : {}),
+    }, args.join(" "));
+  }
+  // Anything else takes the ordinary path, where parseArgs and zod report what is wrong.
+  for (
+    const args of [
+      ["doctor"],
+      ["--port"],
+      ["--port", "--data-dir", "/d"],
+      ["--port", "1", "--port", "2"],
+      ["--help"],
+      ["--", "--port", "1"],
+      ["-p", "1"],
+      ["--constructor", "1"],
+      ["--__proto__=1"],
+      ["--min-agent-version", "1.0.0"],
+    ]
+  ) equal(earlyAgentFlags(args), null, args.join(" "));
+});
+
+Deno.test("joinPath(): node:path's join for plain names, on each OS", () => {
+  const cases: [string, string[]][] = [
+    ["linux", ["/home/a/", "svc-filing"]],
+    ["linux", ["/", "x"]],
+    ["linux", [".", "x"]],
+    ["linux", ["a", ".", "b"]],
+    ["linux", ["/home/a", ".local", "share", "svc-filing"]],
+    ["darwin", ["/Users/a", "Library", "Application Support", "svc-filing"]],
+    ["windows", ["C:\\Users\\a\\AppData\\Local", "svc-filing"]],
+    ["windows", [".", "svc-filing"]],
+    ["windows", ["C:\\", "x"]],
+    ["windows", ["C:/Users/a/", "x"]],
+    ["windows", ["\\\\srv\\share\\", "x"]],
+  ];
+  for (const [os, parts] of cases) {
+    equal(
+      joinPath(os, ...parts),
+      (os === "windows" ? win32 : posix).join(...parts),
+      parts.join("|"),
+    );
+  }
+});
+
+Deno.test("phase2Start(): goes once the first /health is answered, or after the grace", async () => {
+  const h = createEarlyHandler("1.2.3", () => [17470]);
+  let started = false;
+  const start = phase2Start(h, 60_000).then(() => started = true);
+  await new Promise((r) => setTimeout(r, 20));
+  equal(started, false, "nobody asked yet");
+  await (await h.fetch(req("/health"))).body?.cancel();
+  await start;
+  ok(started);
+  const t = performance.now();
+  await phase2Start(createEarlyHandler("1.2.3", () => [17470]), 30);
+  ok(performance.now() - t >= 25, "without a caller it waits the grace");
 });
