@@ -46,11 +46,11 @@ async function spawn(
   args: string[],
   banner: RegExp,
   env: Record<string, string> = {},
-  flags: string[] = [],
+  flags: string[] = [V8],
 ) {
   const t0 = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...(flags.length ? flags : [V8]), ...args],
+    args: ["run", "-A", ...flags, ...args],
     env: {
       NO_COLOR: "1",
       SVC_LOG_LEVEL: "error",
@@ -211,7 +211,6 @@ const helloRss = rss(hello.child.pid);
 // invalidate the code cache the starts above used).
 const plain = await spawn([`${root}scripts/hello_server.ts`], /^Hello: (\S+)/, {}, [
   ...ENTRY_FLAGS.filter((f) => !f.startsWith("--v8-flags")),
-  "--v8-flags=",
 ]);
 await sendHello(plain.url);
 const plainRss = rss(plain.child.pid);
