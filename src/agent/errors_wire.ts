@@ -50,22 +50,3 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
   }
   return c.json(body, (e.status === 200 ? 502 : e.status) as 502);
 }
-
-/**
- * Turn a zod error into VALIDATION_FAILED naming the first failing field.
- * @param issues zod issues
- * @returns the AppError
- */
-export function validationError(
-  issues: readonly { path: PropertyKey[]; message: string }[],
-): AppError {
-  const first = issues[0];
-  const field = first ? first.path.map(String).join(".") || "body" : "body";
-  return new AppError("VALIDATION_FAILED", `Field "${field}" ${first?.message ?? "is invalid"}`, {
-    field,
-    issues: issues.slice(0, 10).map((i) => ({
-      field: i.path.map(String).join("."),
-      message: i.message,
-    })),
-  });
-}

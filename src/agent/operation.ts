@@ -5,7 +5,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, isAppError } from "../contract/errors.ts";
+import { AppError, isAppError, validationError } from "../contract/errors.ts";
 import type { OperationSpec } from "../contract/operations.ts";
 import type { PortalAdapter, PortalContext } from "../portal/adapter.ts";
 import type { AgentDeps } from "./app.ts";
@@ -16,7 +16,6 @@ import {
   verifyOperationToken,
 } from "./auth.ts";
 import type { ConfirmationManager, ConfirmSubject } from "./confirm/manager.ts";
-import { validationError } from "./errors_wire.ts";
 import type { LocalSource, SubmissionFiles } from "./local_ops.ts";
 import { markNoData } from "./no_data.ts";
 import { checkRequestedSender, sendersFor } from "./senders.ts";

@@ -212,3 +212,24 @@ export function isAppError(e: unknown): e is AppError {
     (typeof e === "object" && e !== null && (e as { name?: string }).name === "AppError" &&
       typeof (e as { code?: unknown }).code === "string");
 }
+
+/**
+ * Turn zod issues into VALIDATION_FAILED (HTTP 400 at the token service, 502 at the agent: the
+ * error catalog) naming the first failing field, with up to 10 issues in `details.issues`.
+ * @param issues zod issues (`path`, `message`)
+ * @returns the AppError; `details` = `{ field, issues: [{ field, message }] }` (`field` "body"
+ *   when the body itself is wrong)
+ */
+export function validationError(
+  issues: readonly { path: PropertyKey[]; message: string }[],
+): AppError {
+  const first = issues[0];
+  const field = first ? first.path.map(String).join(".") || "body" : "body";
+  return new AppError("VALIDATION_FAILED", `Field "${field}" ${first?.message ?? "is invalid"}`, {
+    field,
+    issues: issues.slice(0, 10).map((i) => ({
+      field: i.path.map(String).join("."),
+      message: i.message,
+    })),
+  });
+}

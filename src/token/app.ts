@@ -10,7 +10,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { TokenIssueRequest } from "../contract/api.ts";
-import { AppError, isAppError } from "../contract/errors.ts";
+import { AppError, isAppError, validationError } from "../contract/errors.ts";
 import { buildTokenOpenApi } from "../contract/openapi.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
@@ -56,12 +56,6 @@ function errorBody(e: AppError) {
     ...(e.code === "EIK_NOT_ALLOWED" ? { rejectedEiks: e.details?.rejectedEiks ?? [] } : {}),
     ...(e.details && e.code !== "EIK_NOT_ALLOWED" ? { details: e.details } : {}),
   };
-}
-
-function firstIssue(err: { issues: { path: PropertyKey[]; message: string }[] }) {
-  const i = err.issues[0]!;
-  const field = i.path.map(String).join(".") || "body";
-  return new AppError("VALIDATION_FAILED", `Field "${field}" ${i.message}`, { field });
 }
 
 /**
@@ -115,7 +109,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
         throw new AppError("INVALID_JSON", "The body is not valid JSON");
       }
       const parsed = TokenIssueRequest.safeParse(raw);
-      if (!parsed.success) throw firstIssue(parsed.error);
+      if (!parsed.success) throw validationError(parsed.error.issues);
       if (parsed.data.origin) {
         const allowed = key.key.allowedOrigins ??
           (await origins.byIntegrator(now)).get(key.key.integratorId) ?? [];

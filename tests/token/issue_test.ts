@@ -53,6 +53,11 @@ Deno.test("[token] issue answers 400 when the typeId's scope needs eik or eiks, 
   });
   equal(bad.status, 400);
   equal((await bad.json()).errorCode, "INVALID_JSON");
+  // A body that fails validation names the field, as the agent's 502 does (shared helper).
+  const short = await (await t.issue(secret, { typeId: "vat", eik: "12" })).json();
+  equal(short.details.field, "eik");
+  equal(short.details.issues[0].field, "eik");
+  ok(short.error.startsWith('Field "eik"'), short.error);
   // Operations without an EIK need none.
   equal((await t.issue(secret, { typeId: "debt_payments_types" })).status, 200);
 });
