@@ -319,9 +319,15 @@ async function agentPhase1(args: string[]): Promise<Phase1> {
   const lock = await lockAgent(settings.dataDir);
   let port = 0;
   const handler = createEarlyHandler(VERSION, () => [port]);
-  const server = serveLoopback(handler.fetch, settings.port);
-  port = server.addr.port;
-  await lock.update(port);
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = serveLoopback(handler.fetch, settings.port);
+    port = server.addr.port;
+    await lock.update(port);
+  } catch (err) {
+    await lock.release(); // every port of the range taken, or the lock file not writable
+    throw err;
+  }
   console.log(`Agent: http://127.0.0.1:${port}`);
   // Ctrl+C / SIGTERM before phase 2 is done: nothing runs yet; free the lock and exit 0.
   const stopEarly = async () => {

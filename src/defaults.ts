@@ -41,7 +41,9 @@ export function defaultDataDir(os: string, env: Record<string, string | undefine
  * Joins path segments with the separator of `os` (`\` on Windows, `/` elsewhere), dropping
  * empty and `.` segments and the separators at the joints. For the agent's first start phase,
  * which must not load Node compatibility (`node:path` costs ~8 ms before the first answer,
- * BENCHMARKS.md § Agent cold start); it does not resolve `..` (callers join plain names).
+ * BENCHMARKS.md § Agent cold start). Unlike node:path it does not resolve `..`, drops a
+ * trailing separator, and has no drive-relative paths (`C:` + `x` is `C:\x`): callers join a
+ * directory and plain names.
  * @param os Deno.build.os value
  * @param parts path segments; the first may be absolute (`/home/a`, `C:\Users\a`)
  * @returns the joined path (`.` when nothing is left)

@@ -112,8 +112,10 @@ export interface EarlyHandler {
 
 /**
  * How long phase 2 waits, at most, for a first `/health` before it starts loading (ms). Loading
- * blocks the event loop in steps of 10–40 ms; a caller already polling (the integrator's page,
- * a second starter's instance check, the benchmark) gets its first answer before that.
+ * blocks the event loop in steps of 10–45 ms; a caller already polling `/health` without an
+ * `Origin` (the integrator kit's discovery from its server or CLI, a second starter's instance
+ * check, monitoring, the benchmark) gets its first answer before that. A web page's `/health`
+ * carries `Origin` and waits for phase 2 (it needs the full app's CORS answer).
  */
 export const EARLY_GRACE_MS = 20;
 

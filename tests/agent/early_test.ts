@@ -166,9 +166,11 @@ Deno.test("phase2Start(): goes once the first /health is answered, or after the 
   const start = phase2Start(h, 60_000).then(() => started = true);
   await new Promise((r) => setTimeout(r, 20));
   equal(started, false, "nobody asked yet");
+  const asked = performance.now();
   await (await h.fetch(req("/health"))).body?.cancel();
   await start;
   ok(started);
+  ok(performance.now() - asked < 1000, "the answer, not the 60 s grace, started phase 2");
   const t = performance.now();
   await phase2Start(createEarlyHandler("1.2.3", () => [17470]), 30);
   ok(performance.now() - t >= 25, "without a caller it waits the grace");

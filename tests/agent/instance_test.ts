@@ -262,3 +262,49 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "[main.ts] `agent` whose whole port range is taken fails and leaves no lock behind",
+  ignore: !MAIN_WIRED || Deno.build.os === "windows",
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    // Ten consecutive busy loopback ports: the start port and its fallback range.
+    let held: Deno.Listener[] = [];
+    for (let base = 41000; base < 60000 && held.length < 10; base += 10) {
+      for (const l of held) l.close();
+      held = [];
+      for (let p = base; p < base + 10; p++) {
+        try {
+          held.push(Deno.listen({ hostname: "127.0.0.1", port: p }));
+        } catch {
+          break;
+        }
+      }
+    }
+    equal(held.length, 10, "ten consecutive free ports to occupy");
+    try {
+      const main = new URL("../../main.ts", import.meta.url).pathname;
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          main,
+          "agent",
+          "--port",
+          String((held[0]!.addr as Deno.NetAddr).port),
+          "--data-dir",
+          dir,
+        ],
+        env: { SVC_OPEN_BROWSER: "never", SVC_LOG_LEVEL: "error", NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      equal(out.code, 1);
+      ok(new TextDecoder().decode(out.stderr).length > 0, "the error is printed");
+      await Deno.stat(join(dir, LOCK_FILE)).then(() => ok(false, "lock left"), () => {});
+    } finally {
+      for (const l of held) l.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
