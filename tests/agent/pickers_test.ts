@@ -44,16 +44,35 @@ async function xdo(display: string, ...args: string[]) {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-async function answer(display: string, title: string, keys: { type?: string; key: string }) {
-  const ids = (await xdo(display, "search", "--sync", "--onlyvisible", "--name", title)).split(
-    "\n",
-  );
-  await new Promise((r) => setTimeout(r, 1200));
-  // No window manager under Xvfb: give the dialog the keyboard focus explicitly.
-  await xdo(display, "windowfocus", "--sync", ids.at(-1)!);
-  if (keys.type) await xdo(display, "type", "--delay", "40", keys.type);
-  await new Promise((r) => setTimeout(r, 800));
-  await xdo(display, "key", keys.key);
+/**
+ * Answer the dialog as a user would, and again (up to three times) while `pending` has not
+ * settled: on a loaded machine a keystroke sent before the dialog was ready can be lost.
+ */
+async function answer(
+  display: string,
+  title: string,
+  keys: { type?: string; key: string },
+  pending: Promise<unknown>,
+) {
+  const settled = pending.then(() => true, () => true);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const ids = (await xdo(display, "search", "--sync", "--onlyvisible", "--name", title)).split(
+      "\n",
+    );
+    await new Promise((r) => setTimeout(r, 1200));
+    // No window manager under Xvfb: give the dialog the keyboard focus explicitly.
+    await xdo(display, "windowfocus", "--sync", ids.at(-1)!);
+    // A retry opens the location entry with its text selected (Ctrl+L), so typing replaces it.
+    if (keys.type && attempt > 0) await xdo(display, "key", "ctrl+l");
+    if (keys.type) await xdo(display, "type", "--delay", "40", keys.type);
+    await new Promise((r) => setTimeout(r, 800));
+    await xdo(display, "key", keys.key);
+    const done = await Promise.race([
+      settled,
+      new Promise<false>((r) => setTimeout(() => r(false), 8000)),
+    ]);
+    if (done) return;
+  }
 }
 
 Deno.test({
@@ -67,20 +86,24 @@ Deno.test({
       const dir = await Deno.makeTempDir({ prefix: "svc-pick-" });
       const file = join(dir, "Декларация 1.TXT");
       await Deno.writeTextFile(file, "x");
-      const pickers = createNativePickers({ env: { DISPLAY: display, NO_AT_BRIDGE: "1" } });
+      // A dialog that is never answered fails the test in a minute, not the default 600 s.
+      const pickers = createNativePickers({
+        env: { DISPLAY: display, NO_AT_BRIDGE: "1" },
+        timeoutMs: 60_000,
+      });
       const p = pickers.pick("file");
       await rejects(pickers.pick("folder"), (e) => isAppError(e) && e.code === "PICKER_BUSY");
-      await answer(display, "Choose a file", { type: file, key: "Return" });
+      await answer(display, "Choose a file", { type: file, key: "Return" }, p);
       deepStrictEqual(await p, { path: file, cancelled: false });
 
       const f = pickers.pick("folder");
-      await answer(display, "Choose a folder", { type: dir + "/", key: "Return" });
+      await answer(display, "Choose a folder", { type: dir + "/", key: "Return" }, f);
       const folder = await f;
       equal(folder.cancelled, false);
       equal(folder.path?.replace(/\/$/, ""), dir);
 
       const c = pickers.pick("file");
-      await answer(display, "Choose a file", { key: "Escape" });
+      await answer(display, "Choose a file", { key: "Escape" }, c);
       deepStrictEqual(await c, { path: null, cancelled: true });
       await Deno.remove(dir, { recursive: true });
     }),
