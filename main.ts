@@ -8,8 +8,16 @@ import type { JWTVerifyGetKey } from "jose";
 import type { HoldPoint } from "./src/agent/filing.ts";
 import type { AgentConfig, TokenServiceConfig } from "./src/config.ts";
 import { DEFAULT_AGENT_PORT, defaultDataDir, joinPath } from "./src/defaults.ts";
-import type { EarlyHandler } from "./src/agent/early.ts";
-import type { InstanceLock } from "./src/agent/instance.ts";
+// Phase 1 of the agent's start: static imports (tiny, no npm, no Node compatibility), so the
+// agent listens without a dynamic import round trip (BENCHMARKS.md § Agent cold start).
+import {
+  createEarlyHandler,
+  earlyAgentFlags,
+  type EarlyHandler,
+  earlySettings,
+  phase2Start,
+} from "./src/agent/early.ts";
+import { acquireInstanceLock, type InstanceLock } from "./src/agent/instance.ts";
 import { systemClock } from "./src/clock.ts";
 import { jsonLogger, type Logger } from "./src/log.ts";
 import { VERSION } from "./src/version.ts";
@@ -263,7 +271,6 @@ function shutdownOnSignal(
  * exit 0 (issue #7 § Running as a resident agent).
  */
 async function lockAgent(dataDir: string): Promise<InstanceLock> {
-  const { acquireInstanceLock } = await import("./src/agent/instance.ts");
   const lock = await acquireInstanceLock(dataDir, {
     pid: Deno.pid,
     port: 0,
@@ -308,9 +315,6 @@ interface Phase1 {
  */
 async function agentPhase1(args: string[]): Promise<Phase1> {
   const t0 = performance.now();
-  const { earlyAgentFlags, earlySettings, createEarlyHandler, phase2Start } = await import(
-    "./src/agent/early.ts"
-  );
   const flags = earlyAgentFlags(args);
   const settings = flags
     ? earlySettings(flags, env(), { port: DEFAULT_AGENT_PORT, dataDir: dataDirDefault() })
@@ -323,12 +327,20 @@ async function agentPhase1(args: string[]): Promise<Phase1> {
   try {
     server = serveLoopback(handler.fetch, settings.port);
     port = server.addr.port;
-    await lock.update(port);
   } catch (err) {
-    await lock.release(); // every port of the range taken, or the lock file not writable
+    await lock.release(); // every port of the range taken
     throw err;
   }
   console.log(`Agent: http://127.0.0.1:${port}`);
+  // The port goes into the lock after the banner: a second start that reads the lock meanwhile
+  // sees port 0 and waits for it (src/agent/instance.ts).
+  try {
+    await lock.update(port);
+  } catch (err) {
+    await server.shutdown();
+    await lock.release(); // the lock file is not writable
+    throw err;
+  }
   // Ctrl+C / SIGTERM before phase 2 is done: nothing runs yet; free the lock and exit 0.
   const stopEarly = async () => {
     handler.failed();

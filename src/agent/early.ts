@@ -167,8 +167,24 @@ export function createEarlyHandler(version: string, ports: () => readonly number
         latestVersion: null,
         updateAvailable: false,
       };
-      answer();
-      return Response.json(body, { headers: { "cache-control": "no-store" } });
+      // Settle `answered` once the server has taken the whole body (then it writes it): loading
+      // must not block the loop before this answer is on its way.
+      const bytes = new TextEncoder().encode(JSON.stringify(body));
+      const stream = new ReadableStream<Uint8Array>({
+        pull(c) {
+          c.enqueue(bytes);
+          c.close();
+          answer();
+        },
+        cancel: () => answer(),
+      });
+      return new Response(stream, {
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(bytes.length),
+          "cache-control": "no-store",
+        },
+      });
     }
     const ok = await phase2;
     if (!ok || !app) {

@@ -205,15 +205,18 @@ export async function acquireInstanceLock(
     probeTimeoutMs: deps.probeTimeoutMs ?? 1000,
     startWaitMs: deps.startWaitMs ?? 3000,
   };
-  await Deno.mkdir(dataDir, { recursive: true });
+  // Synchronous file calls: this runs before the agent listens, with nothing else to do, and a
+  // synchronous call costs a fraction of an asynchronous one (agent cold start, issue #7).
+  Deno.mkdirSync(dataDir, { recursive: true });
   const path = joinPath(Deno.build.os, dataDir, LOCK_FILE);
   const mine: StoredLock = { ...info, instanceId: crypto.randomUUID() };
   const waitUntil = d.now() + d.startWaitMs;
   for (let attempt = 0; attempt < 50; attempt++) {
     try {
-      const f = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+      const f = Deno.openSync(path, { write: true, createNew: true, mode: 0o600 });
       try {
-        await f.write(new TextEncoder().encode(JSON.stringify(mine) + "\n"));
+        const bytes = new TextEncoder().encode(JSON.stringify(mine) + "\n");
+        for (let n = 0; n < bytes.length;) n += f.writeSync(bytes.subarray(n));
       } finally {
         f.close();
       }
