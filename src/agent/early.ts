@@ -106,7 +106,10 @@ export interface EarlyHandler {
   ready(app: (req: Request) => Response | Promise<Response>): void;
   /** Phase 2 failed (the process is exiting): waiting requests get 502 AGENT_INTERNAL_ERROR. */
   failed(): void;
-  /** Settles when phase 1 has answered its first `/health` (see {@link phase2Start}). */
+  /**
+   * Settles when the server has taken the body of phase 1's first `/health` answer, i.e. the
+   * answer is being written (see {@link phase2Start}).
+   */
   readonly answered: Promise<void>;
 }
 
@@ -120,8 +123,9 @@ export interface EarlyHandler {
 export const EARLY_GRACE_MS = 20;
 
 /**
- * When phase 2 may start: once the first `/health` has been answered (and its response had a
- * loop turn to be written), or after {@link EARLY_GRACE_MS} when nobody asked.
+ * When phase 2 may start: one loop turn after the server has taken the body of the first
+ * `/health` answer ({@link EarlyHandler.answered}), or after {@link EARLY_GRACE_MS} when nobody
+ * asked.
  * @param handler the phase-1 handler
  * @param graceMs the longest wait (ms)
  * @returns a promise that settles when phase 2 may start; never rejects
