@@ -5,7 +5,7 @@
  * @module
  */
 import type { JWTVerifyGetKey } from "jose";
-import type { HoldPoint } from "./src/agent/filing.ts";
+import type { HoldPoint } from "./src/agent/filing/filing.ts";
 import type { AgentConfig, TokenServiceConfig } from "./src/config.ts";
 import { DEFAULT_AGENT_PORT, defaultDataDir, joinPath } from "./src/defaults.ts";
 // Phase 1 of the agent's start: static imports (tiny, no npm, no Node compatibility), so the
@@ -16,8 +16,8 @@ import {
   type EarlyHandler,
   earlySettings,
   phase2Start,
-} from "./src/agent/early.ts";
-import { acquireInstanceLock, type InstanceLock } from "./src/agent/instance.ts";
+} from "./src/agent/start/early.ts";
+import { acquireInstanceLock, type InstanceLock } from "./src/agent/start/instance.ts";
 import { systemClock } from "./src/clock.ts";
 import { jsonLogger, type Logger } from "./src/log.ts";
 import { VERSION } from "./src/version.ts";
@@ -120,16 +120,16 @@ async function startAgent(cfg: AgentConfig, log: Logger, early?: EarlyServer) {
   await step(() => import("./src/contract/operations.ts"));
   const { createTestPortal } = await step(() => import("./src/portal/test/adapter.ts"));
   const { createRemoteJWKSet } = await step(() => import("jose"));
-  await step(() => import("./src/agent/auth.ts"));
+  await step(() => import("./src/agent/http/auth.ts"));
   await step(() => import("./src/agent/confirm/routes.ts"));
   const { createAgentApp } = await step(() => import("./src/agent/app.ts"));
   const { createLocalOps } = await step(() => import("./src/agent/local/ops.ts"));
-  const { Journal } = await step(() => import("./src/agent/journal.ts"));
-  const { reconcileJournal } = await step(() => import("./src/agent/filing.ts"));
-  const { readAgentFile } = await step(() => import("./src/agent/agent_file.ts"));
-  const { systemBrowserOpener } = await step(() => import("./src/agent/browser.ts"));
-  const { createNativePickers } = await step(() => import("./src/agent/pickers_native.ts"));
-  const { allowListPolicy } = await step(() => import("./src/agent/cors.ts"));
+  const { Journal } = await step(() => import("./src/agent/filing/journal.ts"));
+  const { reconcileJournal } = await step(() => import("./src/agent/filing/filing.ts"));
+  const { readAgentFile } = await step(() => import("./src/agent/senders/agent_file.ts"));
+  const { systemBrowserOpener } = await step(() => import("./src/agent/host/browser.ts"));
+  const { createNativePickers } = await step(() => import("./src/agent/host/pickers_native.ts"));
+  const { allowListPolicy } = await step(() => import("./src/agent/http/cors.ts"));
   await Deno.mkdir(cfg.dataDir, { recursive: true });
   const file = await readAgentFile(cfg.dataDir);
   const getKey: JWTVerifyGetKey = createRemoteJWKSet(
@@ -214,7 +214,7 @@ async function startAgent(cfg: AgentConfig, log: Logger, early?: EarlyServer) {
   port = server.addr.port;
   let tlsUrl: string | null = null;
   if (cfg.tlsPort !== undefined) {
-    const { ensureLoopbackTls } = await import("./src/agent/tls.ts");
+    const { ensureLoopbackTls } = await import("./src/agent/tls/tls.ts");
     const tls = await ensureLoopbackTls(cfg.dataDir, new Date(systemClock.now()));
     const https = Deno.serve(
       {
@@ -378,7 +378,7 @@ async function main(argv: string[]): Promise<void> {
     Deno.exit(code);
   }
   if (cmd === "senders") {
-    const { runSendersCli } = await import("./src/agent/senders_cli.ts");
+    const { runSendersCli } = await import("./src/cli/senders.ts");
     const code = await runSendersCli(rest, {
       dataDir: env().SVC_DATA_DIR ?? dataDirDefault(),
       readPin: readLine,
@@ -468,7 +468,7 @@ async function main(argv: string[]): Promise<void> {
         throw err;
       }
       if (positionals[0] === "trust-certificate") {
-        const { ensureLoopbackTls, trustCommands } = await import("./src/agent/tls.ts");
+        const { ensureLoopbackTls, trustCommands } = await import("./src/agent/tls/tls.ts");
         const tls = await ensureLoopbackTls(cfg.dataDir, new Date(systemClock.now()));
         for (const [prog, args] of trustCommands(Deno.build.os, tls.caFile)) {
           console.log(`$ ${prog} ${args.join(" ")}`);
@@ -489,7 +489,10 @@ async function main(argv: string[]): Promise<void> {
       }
       if (positionals[0] === "install-autostart" || positionals[0] === "uninstall-autostart") {
         const [{ agentCommand, installAutostart, uninstallAutostart }, { denoCommandRunner }] =
-          await Promise.all([import("./src/agent/autostart.ts"), import("./src/signing/mod.ts")]);
+          await Promise.all([
+            import("./src/agent/host/autostart.ts"),
+            import("./src/signing/mod.ts"),
+          ]);
         const opts = {
           os: Deno.build.os as "linux" | "darwin" | "windows",
           env: e,
@@ -508,7 +511,7 @@ async function main(argv: string[]): Promise<void> {
       }
       if (positionals[0] === "doctor") {
         const { doctorExitCode, formatDoctorReport, runDoctor } = await import(
-          "./src/agent/doctor.ts"
+          "./src/agent/doctor/doctor.ts"
         );
         const checks = await runDoctor({
           dataDir: cfg.dataDir,
@@ -546,7 +549,7 @@ async function main(argv: string[]): Promise<void> {
     }
     case "journal": {
       const dataDir = values["data-dir"] ?? e.SVC_DATA_DIR ?? dataDirDefault();
-      const { exportJournal, Journal } = await import("./src/agent/journal.ts");
+      const { exportJournal, Journal } = await import("./src/agent/filing/journal.ts");
       const journal = new Journal(join(dataDir, "journal.sqlite"));
       const rows = journal.list(Number(values.limit ?? 1000));
       journal.close();

@@ -96,7 +96,7 @@ export interface RuntimeReads {
 /**
  * Files and packages the program reads from disk at run time: every bare specifier passed to
  * `import.meta.resolve("pkg/…")` in src/ (the package stays embedded), and the Swagger UI files
- * of src/agent/docs_page.ts (its ASSETS table) as explicit `--include` files; the rest of that
+ * of src/agent/http/docs_page.ts (its ASSETS table) as explicit `--include` files; the rest of that
  * package except package.json and licences is excluded.
  * @param root project root
  * @returns packages, includes and excludes (paths relative to root)

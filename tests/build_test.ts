@@ -118,7 +118,7 @@ Deno.test("bundleProblems() accepts node: built-ins only", () => {
 });
 
 Deno.test("runtimeReads() lists the Swagger UI assets docs_page.ts serves; unusedNpmPackages() follows the graph", async () => {
-  const hasDocs = await Deno.stat(new URL("../src/agent/docs_page.ts", import.meta.url)).then(
+  const hasDocs = await Deno.stat(new URL("../src/agent/http/docs_page.ts", import.meta.url)).then(
     () => true,
     () => false,
   );

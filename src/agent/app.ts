@@ -12,57 +12,20 @@ import gt from "semver/functions/gt.js";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../contract/errors.ts";
 import { getOperation } from "../contract/operations.ts";
-import type { Clock } from "../clock.ts";
-import type { Logger } from "../log.ts";
-import type { PortalAdapter } from "../portal/adapter.ts";
 import { VERSION } from "../version.ts";
-import { JtiCache, type TokenVerifier } from "./auth.ts";
+import { JtiCache, type TokenVerifier } from "./http/auth.ts";
 import { ConfirmationManager } from "./confirm/manager.ts";
 import { confirmRoutes } from "./confirm/routes.ts";
-import { docsRoutes } from "./docs_page.ts";
-import { errorResponse } from "./errors_wire.ts";
-import { hostGuard } from "./host_guard.ts";
-import { cors, type OriginPolicy } from "./cors.ts";
-import { rateLimits, type RateLimitSettings } from "./rate_limit.ts";
-import { runOperation } from "./operation.ts";
-import { publicSenders, type SenderConfig } from "./senders.ts";
-import type { LocalOps } from "./local_ops.ts";
-import type { Pickers } from "./pickers.ts";
-import type { Journal } from "./journal.ts";
-import type { HoldPoint } from "./filing.ts";
+import { docsRoutes } from "./http/docs_page.ts";
+import { errorResponse } from "./http/errors_wire.ts";
+import { hostGuard } from "./http/host_guard.ts";
+import { cors } from "./http/cors.ts";
+import { rateLimits } from "./http/rate_limit.ts";
+import { runOperation } from "./operations/pipeline.ts";
+import type { AgentDeps } from "./deps.ts";
 
-/** Dependencies of {@link createAgentApp}. */
-export interface AgentDeps {
-  readonly clock: Clock;
-  readonly log: Logger;
-  /** JWKS key lookup and expected issuer/audience. */
-  readonly verifier: Omit<TokenVerifier, "clock" | "jtis" | "agentVersion">;
-  readonly senders: readonly SenderConfig[];
-  readonly portals: { readonly test: PortalAdapter; readonly live?: PortalAdapter };
-  /** Opens a URL in the user's default browser. */
-  readonly openBrowser: (url: string) => void;
-  /** The port the agent listens on (for the Host check and the page URL). */
-  readonly port: () => number;
-  /** Newest agent version the token service knows (for /health), or null. */
-  readonly latestVersion?: () => string | null;
-  /** The HTTPS port when loopback TLS is on (see tls.ts), else null. */
-  readonly tlsPort?: () => number | null;
-  readonly confirmTimeoutMs?: number;
-  readonly maxPendingConfirmations?: number;
-  /** Local file operations (scans, parse, reading submission files). */
-  readonly localOps?: LocalOps;
-  readonly pickers?: Pickers;
-  /** Body limit of operation requests, bytes (default 64 MiB). */
-  readonly maxBodyBytes?: number;
-  readonly agentVersion?: string;
-  /** Which page origins may call (CORS); default: none but the agent's own. */
-  readonly originPolicy?: OriginPolicy;
-  readonly rateLimits?: Partial<RateLimitSettings>;
-  /** The submission journal (absent: filings are not journaled). */
-  readonly journal?: Journal;
-  /** Crash-test instrumentation (SVC_TEST_HOLD_AT). */
-  readonly hold?: (point: HoldPoint, filingId: string) => Promise<void>;
-}
+export type { AgentDeps };
+import { publicSenders } from "./senders/senders.ts";
 
 /** The app plus handles tests and `main.ts` use. */
 export interface AgentApp {

@@ -5,10 +5,10 @@
 import { createLocalJWKSet } from "jose";
 import { createAgentApp } from "../../src/agent/app.ts";
 import { createLocalOps } from "../../src/agent/local/ops.ts";
-import { Journal } from "../../src/agent/journal.ts";
-import type { OriginPolicy } from "../../src/agent/cors.ts";
-import type { RateLimitSettings } from "../../src/agent/rate_limit.ts";
-import type { SenderConfig } from "../../src/agent/senders.ts";
+import { Journal } from "../../src/agent/filing/journal.ts";
+import type { OriginPolicy } from "../../src/agent/http/cors.ts";
+import type { RateLimitSettings } from "../../src/agent/http/rate_limit.ts";
+import type { SenderConfig } from "../../src/agent/senders/senders.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
 import { TEST_ISSUER, tokenEnv } from "./token_env.ts";

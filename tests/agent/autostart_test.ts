@@ -10,7 +10,7 @@ import {
   installAutostart,
   uninstallAutostart,
   windowsArg,
-} from "../../src/agent/autostart.ts";
+} from "../../src/agent/host/autostart.ts";
 import type { CommandRequest, CommandResult } from "../../src/signing/os/command_runner.ts";
 import { AGENT_V8_FLAGS } from "../../src/defaults.ts";
 

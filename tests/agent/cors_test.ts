@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { allowListPolicy } from "../../src/agent/cors.ts";
+import { allowListPolicy } from "../../src/agent/http/cors.ts";
 import { AGENT, agentEnv } from "../_helpers/agent_env.ts";
 
 const GOOD = "https://app.integrator.example";

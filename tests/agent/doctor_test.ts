@@ -6,7 +6,7 @@ import {
   doctorExitCode,
   formatDoctorReport,
   runDoctor,
-} from "../../src/agent/doctor.ts";
+} from "../../src/agent/doctor/doctor.ts";
 import type { CertificateInfo, KeyStore } from "../../src/signing/mod.ts";
 import {
   makeCert,

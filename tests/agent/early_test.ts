@@ -7,7 +7,7 @@ import {
   earlySettings,
   isOwnHost,
   phase2Start,
-} from "../../src/agent/early.ts";
+} from "../../src/agent/start/early.ts";
 import { joinPath } from "../../src/defaults.ts";
 
 const defaults = { port: 17470, dataDir: "/home/a/.local/share/svc-filing" };

@@ -7,7 +7,7 @@ import {
   LOCK_FILE,
   processAlive,
   type RunningAgent,
-} from "../../src/agent/instance.ts";
+} from "../../src/agent/start/instance.ts";
 
 const info = (port = 0) => ({
   pid: Deno.pid,
@@ -153,7 +153,7 @@ Deno.test("discoverAgent() returns the first port answering as svc-agent, ignore
 /** A tiny resident agent built from instance.ts + Deno.serve (what main.ts will do). */
 const SCRIPT = `
 import { acquireInstanceLock } from ${
-  JSON.stringify(import.meta.resolve("../../src/agent/instance.ts"))
+  JSON.stringify(import.meta.resolve("../../src/agent/start/instance.ts"))
 };
 const dir = Deno.args[0];
 const r = await acquireInstanceLock(dir, { pid: Deno.pid, port: 0, startedAt: new Date().toISOString(), version: "9.9.9" });

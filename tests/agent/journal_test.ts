@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { exportJournal, Journal } from "../../src/agent/journal.ts";
+import { exportJournal, Journal } from "../../src/agent/filing/journal.ts";
 import { agentEnv, waitFor } from "../_helpers/agent_env.ts";
 
 const EIK = "121212121";

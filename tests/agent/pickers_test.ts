@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual, equal, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { createNativePickers, pickerCommands } from "../../src/agent/pickers_native.ts";
+import { createNativePickers, pickerCommands } from "../../src/agent/host/pickers_native.ts";
 import { isAppError } from "../../src/contract/errors.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 

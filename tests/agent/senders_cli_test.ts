@@ -4,8 +4,8 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { readAgentFile } from "../../src/agent/agent_file.ts";
-import { runSendersCli } from "../../src/agent/senders_cli.ts";
+import { readAgentFile } from "../../src/agent/senders/agent_file.ts";
+import { runSendersCli } from "../../src/cli/senders.ts";
 import { runOk, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { createSoftHsmToken, TOKEN_PIN } from "../signing/softhsm_fixture.ts";

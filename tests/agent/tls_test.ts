@@ -2,7 +2,7 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
-import { ensureLoopbackTls, trustCommands } from "../../src/agent/tls.ts";
+import { ensureLoopbackTls, trustCommands } from "../../src/agent/tls/tls.ts";
 import { run } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { startAgent, startTokenService } from "../_helpers/e2e.ts";

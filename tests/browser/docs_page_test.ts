@@ -7,7 +7,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import type { JWTVerifyGetKey } from "jose";
 import { createAgentApp } from "../../src/agent/app.ts";
-import { docsRoutes } from "../../src/agent/docs_page.ts";
+import { docsRoutes } from "../../src/agent/http/docs_page.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
 import { systemClock } from "../../src/clock.ts";

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { AppError } from "../../contract/errors.ts";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
-import { errorResponse } from "../errors_wire.ts";
+import { errorResponse } from "../http/errors_wire.ts";
 import type { ConfirmationManager } from "./manager.ts";
 import { pageHeaders, renderConfirmPage, renderDonePage } from "./page.ts";
 

@@ -11,7 +11,7 @@
  * @module
  */
 import { AppError, isAppError } from "../../contract/errors.ts";
-import type { SubmissionFiles } from "../local_ops.ts";
+import type { SubmissionFiles } from "./types.ts";
 import pMap from "p-map";
 import { bodyTaxPeriod } from "../period.ts";
 import { findFiles } from "./scans.ts";

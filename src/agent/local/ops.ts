@@ -4,7 +4,7 @@
  * @module
  */
 import type { OperationSpec } from "../../contract/operations.ts";
-import type { LocalOps } from "../local_ops.ts";
+import type { LocalOps } from "./types.ts";
 import { scanBatchTree } from "./batch_scan.ts";
 import { runScan, runVatParse } from "./scans.ts";
 import { readSubmissionFiles } from "./submission_files.ts";

@@ -18,7 +18,7 @@ import { summarizeD1, summarizeD6 } from "../../formats/payroll/summary.ts";
 import { parseVatFolderFiles } from "../../formats/vat/folder.ts";
 import { summarizeDeklar } from "../../formats/vat/summary.ts";
 import type { SubmissionFile } from "../../portal/adapter.ts";
-import type { LocalSource, SubmissionFiles } from "../local_ops.ts";
+import type { LocalSource, SubmissionFiles } from "./types.ts";
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
 

@@ -7,7 +7,7 @@
  */
 import { basename, dirname, isAbsolute, join, normalize, posix } from "node:path";
 import { AppError } from "../../contract/errors.ts";
-import type { LocalSource } from "../local_ops.ts";
+import type { LocalSource } from "./types.ts";
 
 /** Largest file read, bytes. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;

@@ -3,16 +3,9 @@
  * JWKS (OKP/Ed25519 public keys with kid) and the clock skew measured from its `Date` header.
  * @module
  */
-import { discoverAgent, probeAgent } from "./instance.ts";
-import type { DoctorCheck, ResolvedDoctorDeps as Deps } from "./doctor.ts";
+import { discoverAgent, probeAgent } from "../start/instance.ts";
+import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
 
-const check = (
-  id: string,
-  ok: DoctorCheck["ok"],
-  title: string,
-  detail: string,
-  fix: string | null = null,
-): DoctorCheck => ({ id, ok, title, detail, fix });
 const msg = (e: unknown) => {
   if (!(e instanceof Error)) return String(e);
   const cause = (e.cause as Error | undefined)?.message;

@@ -17,13 +17,13 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { isAppError } from "../contract/errors.ts";
 import { checkCertificate, keyStoreSigner, signDetached } from "../signing/mod.ts";
-import { readAgentFile, writeAgentFile } from "./agent_file.ts";
+import { readAgentFile, writeAgentFile } from "../agent/senders/agent_file.ts";
 import {
   type KeystoreRef,
   openSenderKeyStore,
   parseKeystoreRef,
   pickCertificate,
-} from "./sender_keys.ts";
+} from "../agent/senders/sender_keys.ts";
 
 /** Side effects of the CLI. */
 export interface SendersCliDeps {

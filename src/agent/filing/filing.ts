@@ -5,17 +5,17 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { AppError, isAppError } from "../contract/errors.ts";
-import type { SubmissionResult } from "../contract/types.ts";
-import type { Clock } from "../clock.ts";
-import type { Logger } from "../log.ts";
-import { recordCount } from "../mock/mod.ts";
+import { AppError, isAppError } from "../../contract/errors.ts";
+import type { SubmissionResult } from "../../contract/types.ts";
+import type { Clock } from "../../clock.ts";
+import type { Logger } from "../../log.ts";
+import { recordCount } from "../../mock/mod.ts";
 import type {
   PortalAdapter,
   PortalContext,
   SubmissionFile,
   SubmissionInput,
-} from "../portal/adapter.ts";
+} from "../../portal/adapter.ts";
 import type { Journal } from "./journal.ts";
 
 /** Points where a test can hold a filing to kill the agent there (SVC_TEST_HOLD_AT). */

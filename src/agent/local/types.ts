@@ -4,8 +4,8 @@
  * `agent/local/`; this interface keeps `app.ts` independent of it.
  * @module
  */
-import type { OperationSpec } from "../contract/operations.ts";
-import type { SubmissionFile } from "../portal/adapter.ts";
+import type { OperationSpec } from "../../contract/operations.ts";
+import type { SubmissionFile } from "../../portal/adapter.ts";
 
 /** Where the local input comes from. */
 export interface LocalSource {

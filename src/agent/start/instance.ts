@@ -11,7 +11,7 @@
  * first, so two starters racing for one stale lock cannot both win.
  * @module
  */
-import { joinPath } from "../defaults.ts";
+import { joinPath } from "../../defaults.ts";
 
 /** Name of the lock file in the data directory. */
 export const LOCK_FILE = "agent.lock";

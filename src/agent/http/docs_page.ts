@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../../contract/errors.ts";
 
 /** Options of {@link docsRoutes}. */
 export interface DocsOptions {

@@ -4,7 +4,7 @@
  * thrown: the agent also logs the URL so the user can open it by hand.
  * @module
  */
-import type { Logger } from "../log.ts";
+import type { Logger } from "../../log.ts";
 
 /**
  * The command line that opens a URL on an OS.

@@ -9,13 +9,13 @@
  * @module
  */
 import { z } from "zod";
-import { AppError } from "../contract/errors.ts";
-import type { CertificateInfo, KeyStore } from "../signing/mod.ts";
-import type { PortalContext, SenderRef } from "../portal/adapter.ts";
+import { AppError } from "../../contract/errors.ts";
+import type { CertificateInfo, KeyStore } from "../../signing/mod.ts";
+import type { PortalContext, SenderRef } from "../../portal/adapter.ts";
 
 /** The signing library (pkijs, @peculiar/x509) loads on first use: test-mode agents and the
  * agent's start never pay for it. */
-const signing = () => import("../signing/mod.ts");
+const signing = () => import("../../signing/mod.ts");
 
 /** The key-store reference of a sender. */
 export const KeystoreRef = z.discriminatedUnion("type", [

@@ -6,8 +6,8 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, isAppError } from "../contract/errors.ts";
-import type { Logger } from "../log.ts";
+import { AppError, isAppError } from "../../contract/errors.ts";
+import type { Logger } from "../../log.ts";
 import { AgentUpdateRequiredError } from "./auth.ts";
 
 /**

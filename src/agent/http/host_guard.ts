@@ -4,8 +4,8 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "../contract/errors.ts";
-import { isOwnHost } from "./early.ts";
+import { AppError } from "../../contract/errors.ts";
+import { isOwnHost } from "../start/early.ts";
 
 /**
  * The middleware.

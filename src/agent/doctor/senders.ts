@@ -7,24 +7,17 @@
  * never the personal id.
  * @module
  */
-import type { SenderConfig } from "./senders.ts";
-import type { DoctorCheck, ResolvedDoctorDeps as Deps } from "./doctor.ts";
-import { AppError } from "../contract/errors.ts";
+import type { SenderConfig } from "../senders/senders.ts";
+import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
+import { AppError } from "../../contract/errors.ts";
 import {
   type CertificateInfo,
   checkCertificate,
   type ModuleCandidate,
   openPkcs12KeyStore,
   toCertificateInfo,
-} from "../signing/mod.ts";
+} from "../../signing/mod.ts";
 
-const check = (
-  id: string,
-  ok: DoctorCheck["ok"],
-  title: string,
-  detail: string,
-  fix: string | null = null,
-): DoctorCheck => ({ id, ok, title, detail, fix });
 const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 const cn = (dn: string) => /(?:^|,\s*)CN=([^,]+)/.exec(dn)?.[1] ?? "(no CN)";

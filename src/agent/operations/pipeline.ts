@@ -5,24 +5,24 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, isAppError, validationError } from "../contract/errors.ts";
-import type { OperationSpec } from "../contract/operations.ts";
-import type { PortalAdapter, PortalContext } from "../portal/adapter.ts";
-import type { AgentDeps } from "./app.ts";
+import { AppError, isAppError, validationError } from "../../contract/errors.ts";
+import type { OperationSpec } from "../../contract/operations.ts";
+import type { PortalAdapter, PortalContext } from "../../portal/adapter.ts";
+import type { AgentDeps } from "../deps.ts";
 import {
   assertEiksCovered,
   type OperationClaims,
   type TokenVerifier,
   verifyOperationToken,
-} from "./auth.ts";
-import type { ConfirmationManager, ConfirmSubject } from "./confirm/manager.ts";
-import type { LocalSource, SubmissionFiles } from "./local_ops.ts";
+} from "../http/auth.ts";
+import type { ConfirmationManager, ConfirmSubject } from "../confirm/manager.ts";
+import type { LocalSource, SubmissionFiles } from "../local/types.ts";
 import { markNoData } from "./no_data.ts";
-import { checkRequestedSender, sendersFor } from "./senders.ts";
-import { liveContext, needsPin, parseKeystoreRef } from "./sender_keys.ts";
-import { runBatch } from "./batch.ts";
-import { displayPeriod } from "./period.ts";
-import { fileSubmission } from "./filing.ts";
+import { checkRequestedSender, sendersFor } from "../senders/senders.ts";
+import { liveContext, needsPin, parseKeystoreRef } from "../senders/sender_keys.ts";
+import { runBatch } from "../filing/batch.ts";
+import { displayPeriod } from "../period.ts";
+import { fileSubmission } from "../filing/filing.ts";
 
 /** What the pipeline needs beyond {@link AgentDeps}. */
 export interface PipelineDeps extends AgentDeps {

@@ -7,8 +7,8 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import type { CommandRunner } from "../signing/os/command_runner.ts";
-import { AGENT_V8_FLAGS } from "../defaults.ts";
+import type { CommandRunner } from "../../signing/os/command_runner.ts";
+import { AGENT_V8_FLAGS } from "../../defaults.ts";
 
 /** LaunchAgent label, Run value name and .desktop base name. */
 export const AUTOSTART_LABEL = "bg.svc.filing-agent";

@@ -8,56 +8,16 @@
  * @module
  */
 import { join } from "node:path";
-import { type AgentFile, agentFilePath, readAgentFile } from "./agent_file.ts";
-import { AGENT_PORTS } from "./instance.ts";
-import { checkPort, checkTokenService, listenFree } from "./doctor_network.ts";
-import { checkSender } from "./doctor_senders.ts";
-import {
-  discoverPkcs11Modules,
-  type KeyStore,
-  type ModuleCandidate,
-  openPkcs11KeyStore,
-} from "../signing/mod.ts";
+import { type AgentFile, agentFilePath, readAgentFile } from "../senders/agent_file.ts";
+import { AGENT_PORTS } from "../start/instance.ts";
+import { checkPort, checkTokenService, listenFree } from "./network.ts";
+import { checkSender } from "./senders.ts";
+import { check, type DoctorCheck, type DoctorDeps, type ResolvedDoctorDeps } from "./types.ts";
 
-/** One result line. `fix` is a concrete instruction whenever `ok` is not `true`. */
-export interface DoctorCheck {
-  readonly id: string;
-  readonly ok: boolean | "warn";
-  readonly title: string;
-  readonly detail: string;
-  readonly fix: string | null;
-}
+export type { DoctorCheck, DoctorDeps, ResolvedDoctorDeps };
+import { discoverPkcs11Modules, openPkcs11KeyStore } from "../../signing/mod.ts";
 
-/** What the doctor needs; everything but dataDir and tokenServiceUrl has a real default. */
-export interface DoctorDeps {
-  readonly dataDir: string;
-  readonly tokenServiceUrl: string;
-  readonly fetch?: typeof fetch;
-  /** Milliseconds since the epoch. */
-  readonly now?: () => number;
-  /** The agent's port and its fallbacks, preferred first (default 17470–17479). */
-  readonly ports?: readonly number[];
-  /** Whether 127.0.0.1:port can be bound now (default: try Deno.listen). */
-  readonly portFree?: (port: number) => Promise<boolean>;
-  readonly readAgentFile?: (dataDir: string) => Promise<AgentFile>;
-  readonly openPkcs11?: (modulePath: string, tokenLabel?: string) => Promise<KeyStore>;
-  readonly discoverModules?: () => Promise<ModuleCandidate[]>;
-  readonly os?: typeof Deno.build.os;
-  readonly arch?: string;
-  /** Network timeout (default 3000 ms). */
-  readonly timeoutMs?: number;
-}
-
-/** {@link DoctorDeps} with every default filled in (used by the check modules). */
-export type ResolvedDoctorDeps = Required<DoctorDeps>;
 type Deps = ResolvedDoctorDeps;
-const check = (
-  id: string,
-  ok: DoctorCheck["ok"],
-  title: string,
-  detail: string,
-  fix: string | null = null,
-): DoctorCheck => ({ id, ok, title, detail, fix });
 const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 async function checkDataDir(d: Deps): Promise<DoctorCheck> {

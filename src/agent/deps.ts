@@ -1,0 +1,50 @@
+/**
+ * What the agent's app is built from ({@link AgentDeps}): every side effect (clock, log,
+ * portals, browser opener, key stores through the senders, local files, pickers, journal) is
+ * passed in, so tests build the app in-process and `src/cli/` wires the real ones.
+ * @module
+ */
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../log.ts";
+import type { PortalAdapter } from "../portal/adapter.ts";
+import type { TokenVerifier } from "./http/auth.ts";
+import type { OriginPolicy } from "./http/cors.ts";
+import type { RateLimitSettings } from "./http/rate_limit.ts";
+import type { SenderConfig } from "./senders/senders.ts";
+import type { LocalOps } from "./local/types.ts";
+import type { Pickers } from "./host/pickers.ts";
+import type { Journal } from "./filing/journal.ts";
+import type { HoldPoint } from "./filing/filing.ts";
+
+/** Dependencies of `createAgentApp`. */
+export interface AgentDeps {
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** JWKS key lookup and expected issuer/audience. */
+  readonly verifier: Omit<TokenVerifier, "clock" | "jtis" | "agentVersion">;
+  readonly senders: readonly SenderConfig[];
+  readonly portals: { readonly test: PortalAdapter; readonly live?: PortalAdapter };
+  /** Opens a URL in the user's default browser. */
+  readonly openBrowser: (url: string) => void;
+  /** The port the agent listens on (for the Host check and the page URL). */
+  readonly port: () => number;
+  /** Newest agent version the token service knows (for /health), or null. */
+  readonly latestVersion?: () => string | null;
+  /** The HTTPS port when loopback TLS is on (see tls.ts), else null. */
+  readonly tlsPort?: () => number | null;
+  readonly confirmTimeoutMs?: number;
+  readonly maxPendingConfirmations?: number;
+  /** Local file operations (scans, parse, reading submission files). */
+  readonly localOps?: LocalOps;
+  readonly pickers?: Pickers;
+  /** Body limit of operation requests, bytes (default 64 MiB). */
+  readonly maxBodyBytes?: number;
+  readonly agentVersion?: string;
+  /** Which page origins may call (CORS); default: none but the agent's own. */
+  readonly originPolicy?: OriginPolicy;
+  readonly rateLimits?: Partial<RateLimitSettings>;
+  /** The submission journal (absent: filings are not journaled). */
+  readonly journal?: Journal;
+  /** Crash-test instrumentation (SVC_TEST_HOLD_AT). */
+  readonly hold?: (point: HoldPoint, filingId: string) => Promise<void>;
+}
