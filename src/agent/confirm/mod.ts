@@ -1,0 +1,7 @@
+/**
+ * The sender confirmation: batch state machine, the page and its routes.
+ * @module
+ */
+export * from "./manager.ts";
+export * from "./page.ts";
+export * from "./routes.ts";

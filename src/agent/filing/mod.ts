@@ -1,0 +1,7 @@
+/**
+ * Filing: the submission journal (write-ahead, idempotency, reconciliation) and folder-wide batches.
+ * @module
+ */
+export * from "./batch.ts";
+export * from "./filing.ts";
+export * from "./journal.ts";

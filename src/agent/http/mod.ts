@@ -1,0 +1,10 @@
+/**
+ * The HTTP edge of the agent: token verification, CORS, the Host check, rate limits, the error wire format, the offline API docs.
+ * @module
+ */
+export * from "./auth.ts";
+export * from "./cors.ts";
+export * from "./docs_page.ts";
+export * from "./errors_wire.ts";
+export * from "./host_guard.ts";
+export * from "./rate_limit.ts";

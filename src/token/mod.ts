@@ -1,0 +1,34 @@
+/**
+ * The token service's public surface for `src/cli/` and `main.ts`: the store, the service,
+ * key creation, the mailer and the admin operations the CLI runs. Nothing outside `src/token/`
+ * imports a deeper file (checked by scripts/check_layers.ts).
+ * @module
+ */
+export { isPostgresUrl, type OpenStoreOptions, openTokenStore, SQLITE_FILE } from "./open_store.ts";
+export type * from "./store.ts";
+export {
+  createTokenService,
+  type ServiceLog,
+  type TokenService,
+  type TokenServiceOptions,
+} from "./service.ts";
+export { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } from "./service_config.ts";
+export { createSmtpMailer, type Mailer, type MailMessage, type SmtpSettings } from "./mailer.ts";
+export {
+  createApiKey,
+  type CreateKeyInput,
+  DEFAULT_INTEGRATOR_ID,
+  type RandomBytes,
+  systemRandom,
+} from "./api_keys.ts";
+export * from "./admin_keys.ts";
+export * from "./admin_schemas.ts";
+export {
+  applicationView,
+  approveApplication,
+  contractView,
+  rejectApplication,
+  submitApplication,
+  terminateContract,
+} from "./contracts.ts";
+export { buildStatement, requireMonth, statementCsv, usageCsv } from "./statement.ts";
