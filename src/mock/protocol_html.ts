@@ -6,6 +6,7 @@
  * (nra-public-api.md §4). Implements interface-spec.md § SubmissionResultPayload (rawBody).
  * @module
  */
+import { escapeToBuffer } from "hono/utils/html";
 import type { SubmissionKind } from "../contract/operations.ts";
 
 /** The verdict of a protocol. */
@@ -39,14 +40,20 @@ export const KIND_TITLES: Readonly<Record<SubmissionKind, string>> = {
 const NOTICE_KINDS: ReadonlySet<SubmissionKind> = new Set(["etz62", "etz123", "high_fisc_risk"]);
 
 /**
- * Escape text for HTML.
+ * Escape text for HTML with hono's escaper (a pure function): & < > " ' become `&amp;`
+ * `&lt;` `&gt;` `&quot;` `&#39;`.
  * @param s text
  * @returns the escaped text
  * @throws nothing
+ * @example
+ * ```ts
+ * escapeHtml('ЕТ "Иван" & <син>'); // "ЕТ &quot;Иван&quot; &amp; &lt;син&gt;"
+ * ```
  */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
+  const out: [string] = [""];
+  escapeToBuffer(s, out);
+  return out[0];
 }
 
 /**

@@ -7,6 +7,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
+import { escapeToBuffer } from "hono/utils/html";
 import type { CommandRunner } from "../../signing/os/command_runner.ts";
 import { AGENT_V8_FLAGS } from "../../defaults.ts";
 
@@ -95,11 +96,13 @@ const startupCmdPath = (o: AutostartOptions) => {
   );
 };
 
-const xml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? "&apos;",
-  );
+/** XML text/attribute escaping with hono's HTML escaper: & < > " ' (as `&#39;`) are the five
+ * characters XML needs escaped, and `&#39;` is valid XML. */
+const xml = (s: string) => {
+  const out: [string] = [""];
+  escapeToBuffer(s, out);
+  return out[0];
+};
 
 /**
  * The LaunchAgent plist: RunAtLoad, no KeepAlive (a second start exits when one runs), logs in

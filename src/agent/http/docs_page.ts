@@ -6,6 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
+import { escapeToBuffer } from "hono/utils/html";
 import { AppError } from "../../contract/errors.ts";
 
 /** Options of {@link docsRoutes}. */
@@ -74,21 +75,25 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "cross-origin-resource-policy": "same-origin",
 };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
 /** The directory of the installed swagger-ui-dist package. */
 function packageDir(): URL {
   return new URL(".", import.meta.resolve("swagger-ui-dist/package.json"));
 }
 
+/** hono's HTML escaper (& < > " ') over one string. */
+function escapeHtml(s: string): string {
+  const out: [string] = [""];
+  escapeToBuffer(s, out);
+  return out[0];
+}
+
 function renderPage(base: string, specPath: string, title: string): string {
-  const t = escapeHtml(title);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${t}</title>
+<title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${base}swagger-ui.css">
 <link rel="stylesheet" href="${base}docs.css">
 <link rel="icon" type="image/png" href="${base}favicon-32x32.png" sizes="32x32">
