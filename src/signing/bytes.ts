@@ -1,40 +1,10 @@
 /**
- * Small byte helpers for the signing layer (hex, digests, buffer views).
+ * Small byte helpers for the signing layer (digests, buffer views). Hex and Base64 come from the
+ * platform: `bytes.toHex()`, `Uint8Array.fromHex()`, `bytes.toBase64()`, `Uint8Array.fromBase64()`.
  * @module
  */
 
 import { createHash } from "node:crypto";
-
-/**
- * Lower-case hex of `bytes`.
- *
- * @param bytes input
- * @returns hex string, two characters per byte
- * @throws never
- * @example
- * ```ts
- * toHex(new Uint8Array([1, 171])); // "01ab"
- * ```
- */
-export function toHex(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += b.toString(16).padStart(2, "0");
-  return s;
-}
-
-/**
- * Bytes of a hex string (case-insensitive, no separators).
- *
- * @param hex even-length hex
- * @returns the bytes
- * @throws TypeError when `hex` is not hex
- */
-export function fromHex(hex: string): Uint8Array {
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) throw new TypeError("Not a hex string");
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
 
 /**
  * SHA-256 or SHA-1 digest. Uses `node:crypto` synchronously: in Deno 2.9 it costs ~4 µs for
@@ -68,18 +38,4 @@ export function toArrayBuffer(data: Uint8Array): ArrayBuffer {
     return data.buffer;
   }
   return data.slice().buffer as ArrayBuffer;
-}
-
-/**
- * True when two byte arrays are equal.
- *
- * @param a first
- * @param b second
- * @returns equality
- * @throws never
- */
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -8,7 +8,7 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { AppError } from "../contract/errors.ts";
-import { toArrayBuffer, toHex } from "./bytes.ts";
+import { toArrayBuffer } from "./bytes.ts";
 import type { CertificateInfo, KeyAlgorithm } from "./keystore.ts";
 
 /** Short names for the DN attribute OIDs seen in Bulgarian QES certificates. */
@@ -53,7 +53,7 @@ function decodeName(name: pkijs.RelativeDistinguishedNames): NameAttribute[] {
   return name.typesAndValues.map((tv) => {
     const block = tv.value as unknown as { valueBlock: { value?: unknown } };
     const v = block.valueBlock.value;
-    const value = typeof v === "string" ? v : toHex(new Uint8Array(tv.value.toBER()));
+    const value = typeof v === "string" ? v : new Uint8Array(tv.value.toBER()).toHex();
     return { oid: tv.type, name: DN_NAMES[tv.type] ?? tv.type, value };
   });
 }
@@ -138,7 +138,7 @@ export function toCertificateInfo(der: Uint8Array, id: string, label?: string): 
     id,
     subject: formatName(parsed.subject),
     issuer: formatName(parsed.issuer),
-    serialNumber: toHex(new Uint8Array(c.serialNumber.valueBlock.valueHexView)).replace(
+    serialNumber: c.serialNumber.valueBlock.valueHexView.toHex().replace(
       /^(00)+(?=.)/,
       "",
     ),

@@ -94,7 +94,7 @@ async function verifyWithCertificate(
  * @example
  * ```ts
  * const p7s = await signDetached(fileBytes, keyStoreSigner(store, cert, pin));
- * const base64EncodedPkcs7 = btoa(String.fromCharCode(...p7s));
+ * const base64EncodedPkcs7 = p7s.toBase64();
  * ```
  */
 export async function signDetached(

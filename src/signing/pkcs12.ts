@@ -9,7 +9,7 @@
 import type * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { AppError, isAppError } from "../contract/errors.ts";
-import { digest, toArrayBuffer, toHex } from "./bytes.ts";
+import { digest, toArrayBuffer } from "./bytes.ts";
 import { keyAlgorithmOf, parseCertificate, toCertificateInfo } from "./cert_info.ts";
 import { ecdsaRawToDer } from "./ecdsa_signature.ts";
 import type { CertificateInfo, KeyStore } from "./keystore.ts";
@@ -71,7 +71,7 @@ function pinRequired(): AppError {
 async function readBags(bags: pkijs.SafeBag[], pw: string | undefined, out: PfxContents) {
   for (const bag of bags) {
     const idAttr = bagAttr(bag, ATTR_LOCAL_KEY_ID) as asn1js.OctetString | undefined;
-    const localKeyId = idAttr ? toHex(idAttr.valueBlock.valueHexView) : undefined;
+    const localKeyId = idAttr ? idAttr.valueBlock.valueHexView.toHex() : undefined;
     if (bag.bagId === BAG_CERT) {
       const cb = bag.bagValue as pkijs.CertBag;
       const der = new Uint8Array(
@@ -167,7 +167,7 @@ function signerCerts(c: PfxContents): CertEntry[] {
 }
 
 async function certId(der: Uint8Array): Promise<string> {
-  return `sha256:${toHex(await digest(der))}`;
+  return `sha256:${(await digest(der)).toHex()}`;
 }
 
 /** Options of {@link openPkcs12KeyStore}. */

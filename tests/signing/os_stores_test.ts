@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { isAppError } from "../../src/contract/errors.ts";
-import { digest, toArrayBuffer, toHex } from "../../src/signing/bytes.ts";
+import { digest, toArrayBuffer } from "../../src/signing/bytes.ts";
 import type { CommandRequest, CommandResult } from "../../src/signing/os/command_runner.ts";
 import {
   FIND_CERTIFICATE_ARGS,
@@ -25,8 +25,8 @@ import { makeCert, pem } from "../_helpers/pki.ts";
 
 const rsa = await makeCert({ subject: "CN=Ivan Petrov, 2.5.4.5=PNOBG-8001010008, C=BG" });
 const ec = await makeCert({ subject: "CN=EC Person, C=BG", kind: "EC-P256" });
-const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
-const sha1 = async (b: Uint8Array) => toHex(await digest(b, "SHA-1")).toUpperCase();
+const b64 = (b: Uint8Array) => b.toBase64();
+const sha1 = async (b: Uint8Array) => (await digest(b, "SHA-1")).toHex().toUpperCase();
 
 /** A runner that answers from a script of canned results and records requests. */
 function fakeRunner(answer: (req: CommandRequest) => CommandResult) {
@@ -38,12 +38,8 @@ function fakeRunner(answer: (req: CommandRequest) => CommandResult) {
 }
 const ok = (stdout: string): CommandResult => ({ code: 0, stdout, stderr: "" });
 function decodeEncodedCommand(args: readonly string[]): string {
-  const bin = atob(args[args.indexOf("-EncodedCommand") + 1]);
-  let s = "";
-  for (let i = 0; i < bin.length; i += 2) {
-    s += String.fromCharCode(bin.charCodeAt(i) | (bin.charCodeAt(i + 1) << 8));
-  }
-  return s;
+  const utf16le = Uint8Array.fromBase64(args[args.indexOf("-EncodedCommand") + 1]);
+  return new TextDecoder("utf-16le").decode(utf16le);
 }
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -167,7 +163,7 @@ Policy: X.509 Basic
 const FIND_CERT_SAMPLE = async (...certs: Uint8Array[]) =>
   (await Promise.all(
     certs.map(async (c) =>
-      `SHA-256 hash: ${toHex(await digest(c)).toUpperCase()}\nSHA-1 hash: ${await sha1(c)}\n${
+      `SHA-256 hash: ${(await digest(c)).toHex().toUpperCase()}\nSHA-1 hash: ${await sha1(c)}\n${
         pem("CERTIFICATE", c)
       }`
     ),

@@ -60,7 +60,7 @@ export function parseFindCertificate(stdout: string): Map<string, Uint8Array> {
   const re =
     /SHA-1 hash:\s*([0-9A-Fa-f]{40})[\s\S]*?-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
   for (const m of stdout.matchAll(re)) {
-    const der = Uint8Array.from(atob(m[2].replace(/\s+/g, "")), (c) => c.charCodeAt(0));
+    const der = Uint8Array.fromBase64(m[2]); // skips the PEM line breaks
     out.set(m[1].toUpperCase(), der);
   }
   return out;
@@ -165,21 +165,16 @@ export function openMacKeychain(options: MacKeychainOptions): KeyStore {
     async sign(certId, data) {
       const cert = (await list()).find((c) => c.id === certId);
       if (!cert) throw new AppError("CERTIFICATE_INVALID", "The Keychain has no such certificate");
-      const b64 = (b: Uint8Array) => {
-        let s = "";
-        for (const x of b) s += String.fromCharCode(x);
-        return btoa(s);
-      };
       const kind = cert.keyAlgorithm === "RSA" ? "RSA" : "EC";
       try {
         const r = await exec(
           "osascript",
-          ["-l", "JavaScript", "-e", JXA_SIGN_SCRIPT, b64(cert.der), kind],
-          new TextEncoder().encode(b64(data)),
+          ["-l", "JavaScript", "-e", JXA_SIGN_SCRIPT, cert.der.toBase64(), kind],
+          new TextEncoder().encode(data.toBase64()),
         );
         const m = /^OK:([A-Za-z0-9+/=]+)\s*$/m.exec(r.stdout);
         if (r.code !== 0 || !m) throw macError(r.stdout + r.stderr);
-        return Uint8Array.from(atob(m[1]), (c) => c.charCodeAt(0)); // X9.62 ECDSA is DER already
+        return Uint8Array.fromBase64(m[1]); // X9.62 ECDSA is DER already
       } catch (e) {
         if (isAppError(e)) throw e;
         throw new AppError("SIGNING_FAILED", "Signing with the macOS Keychain failed", {}, e);

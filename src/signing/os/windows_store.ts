@@ -9,6 +9,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { AppError, isAppError } from "../../contract/errors.ts";
 import { toCertificateInfo } from "../cert_info.ts";
 import { ecdsaRawToDer } from "../ecdsa_signature.ts";
@@ -75,20 +76,13 @@ export function signScript(location: string, thumbprint: string): string {
  * @throws never
  */
 export function powershellArgs(script: string): string[] {
-  const u16 = new Uint8Array(script.length * 2);
-  for (let i = 0; i < script.length; i++) {
-    u16[i * 2] = script.charCodeAt(i) & 0xff;
-    u16[i * 2 + 1] = script.charCodeAt(i) >> 8;
-  }
-  let bin = "";
-  for (const b of u16) bin += String.fromCharCode(b);
   return [
     "-NoProfile",
     "-NonInteractive",
     "-ExecutionPolicy",
     "Bypass",
     "-EncodedCommand",
-    btoa(bin),
+    Buffer.from(script, "utf16le").toString("base64"),
   ];
 }
 
@@ -166,7 +160,7 @@ export function parseWindowsList(stdout: string, location: string): CertificateI
   const out: CertificateInfo[] = [];
   for (const r of list) {
     if (!r?.thumbprint || !r.der) continue;
-    const der = Uint8Array.from(atob(r.der), (c) => c.charCodeAt(0));
+    const der = Uint8Array.fromBase64(r.der);
     out.push(
       toCertificateInfo(
         der,
@@ -213,16 +207,14 @@ export function openWindowsCertStore(options: WindowsStoreOptions): KeyStore {
     },
     async sign(certId, data) {
       const thumb = certId.split("/").pop() ?? "";
-      let b64 = "";
-      for (const b of data) b64 += String.fromCharCode(b);
       const out = await call(
         signScript(location, thumb),
-        new TextEncoder().encode(btoa(b64)),
+        new TextEncoder().encode(data.toBase64()),
         "SIGNING_FAILED",
       );
       const m = /^(RSA|EC):([A-Za-z0-9+/=]+)$/m.exec(out);
       if (!m) throw new AppError("SIGNING_FAILED", "Unexpected output from the Windows signer");
-      const sig = Uint8Array.from(atob(m[2]), (c) => c.charCodeAt(0));
+      const sig = Uint8Array.fromBase64(m[2]);
       return m[1] === "EC" ? ecdsaRawToDer(sig) : sig;
     },
     close: () => Promise.resolve(),

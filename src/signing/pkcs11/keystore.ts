@@ -8,7 +8,7 @@
  */
 
 import { AppError, isAppError } from "../../contract/errors.ts";
-import { digest, fromHex, toHex } from "../bytes.ts";
+import { digest } from "../bytes.ts";
 import { toCertificateInfo } from "../cert_info.ts";
 import { ecdsaRawToDer } from "../ecdsa_signature.ts";
 import type { CertificateInfo, KeyStore } from "../keystore.ts";
@@ -153,7 +153,7 @@ export async function openPkcs11KeyStore(options: Pkcs11Options): Promise<KeySto
           const { rv, values } = api.C_GetAttributeValue(s, h, [CKA.VALUE, CKA.ID, CKA.LABEL]);
           if (rv !== CKR.OK || !values[0]) continue;
           const label = values[2] ? new TextDecoder().decode(values[2]) : "";
-          const idHex = values[1] ? toHex(values[1]) : "";
+          const idHex = values[1] ? values[1].toHex() : "";
           const id = `pkcs11:serial=${info.serialNumber};id=${idHex}` +
             (idHex ? "" : `;label=${label}`);
           try {
@@ -213,7 +213,7 @@ export async function openPkcs11KeyStore(options: Pkcs11Options): Promise<KeySto
         const keys = find(s, [
           { type: CKA.CLASS, value: ul(CKO.PRIVATE_KEY) },
           idHex
-            ? { type: CKA.ID, value: fromHex(idHex) }
+            ? { type: CKA.ID, value: Uint8Array.fromHex(idHex) }
             : { type: CKA.LABEL, value: new TextEncoder().encode(label ?? "") },
         ]);
         if (keys.length === 0) {
