@@ -11,6 +11,11 @@ import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { encodeCp1251 } from "../src/formats/mod.ts";
 import { createTestPortal } from "../src/portal/test/adapter.ts";
+import {
+  REPORT_OPERATIONS,
+  type ReportAnswer,
+  type ReportOperationOf,
+} from "../src/contract/operations.ts";
 import { validEik } from "../tests/_helpers/company_tree.ts";
 
 /** The shape of a portal-files result this file reads. */
@@ -28,11 +33,13 @@ const { values } = parseArgs({
 // Child mode: run one scan and print its time.
 if (values.child) {
   const { createLocalOps } = await import("../src/agent/local/ops.ts");
-  const { getOperation } = await import("../src/contract/operations.ts");
+  const { OPERATIONS } = await import("../src/contract/operations.ts");
   const [typeId, root] = values.child.split("|") as [string, string];
+  const op = OPERATIONS.find((o) => o.typeId === typeId);
+  if (op?.family !== "local") throw new Error(`${typeId} is not a local operation`);
   const ops = createLocalOps();
   const t0 = performance.now();
-  const r = await ops.runLocal(getOperation(typeId)!, {
+  const r = await ops.runLocal(op, {
     rootFolder: root,
     year: 2026,
     month: 9,
@@ -50,6 +57,13 @@ if (values.child) {
   Deno.exit(0);
 }
 
+/** The registry's report operation answered by a generator. */
+function reportOp<A extends ReportAnswer>(answer: A) {
+  const op = REPORT_OPERATIONS.find((o): o is ReportOperationOf<A> => o.answer === answer);
+  if (!op) throw new Error(`no report answered by ${answer}`);
+  return op;
+}
+
 const companies = Number(values.companies);
 const root = values.dir ?? join(await Deno.makeTempDir({ prefix: "svc-scan-bench-" }), "tree");
 
@@ -60,12 +74,13 @@ async function buildTree() {
   const templates: Map<string, Uint8Array>[] = [];
   for (let i = 0; templates.length < 8 && i < 400; i++) {
     const eik = validEik(30_000_000 + i * 53);
-    const vat = await portal.report("vat_portal_files", { eik, year: 2026, month: 9 }, {
+    const period = { eik, year: 2026, month: 9 };
+    const vat: PortalFiles = await portal.report(reportOp("vatPortalFiles"), period, {
       sender: null,
-    }) as PortalFiles;
-    const pay = await portal.report("dec1_6_portal_files", { eik, year: 2026, month: 9 }, {
+    });
+    const pay: PortalFiles = await portal.report(reportOp("dec16PortalFiles"), period, {
       sender: null,
-    }) as PortalFiles;
+    });
     if (vat.status !== "ok" || pay.status !== "ok") continue;
     const m = new Map<string, Uint8Array>();
     for (const f of [...vat.files, ...pay.files]) {

@@ -86,3 +86,4 @@ export {
   vatMonthlyFiles,
   vatPortalFiles,
 } from "./portal_files.ts";
+export { type AnswerEnv, answerReport, REPORT_ANSWERS, type ReportAnswers } from "./answers.ts";

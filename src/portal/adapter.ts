@@ -6,7 +6,13 @@
  * does, point 5 ("With a test key the agent returns realistic fictitious data").
  * @module
  */
-import type { SubmissionKind } from "../contract/operations.ts";
+import type {
+  ReportAnswer,
+  ReportOperationOf,
+  ReportRequestOf,
+  ReportResultOf,
+  SubmissionKind,
+} from "../contract/operations.ts";
 import type { SubmissionResult, SubmissionResultPayload } from "../contract/types.ts";
 
 /** A file to submit: its canonical name, NRA kind and original bytes (CP1251 for text). */
@@ -48,8 +54,8 @@ export interface SubmissionInput {
   readonly at?: Date;
 }
 
-/** The portal operations. Report typeIds: debt_payments, debt_payments_types, due_amounts,
- * taxpayers, nap_catalog, vat_portal_files, dec1_6_portal_files, vat_monthly_files. */
+/** The portal operations: submissions, their results, and the registry's report operations
+ * (families `report` and `portal_files`, `AnyReportOperation`). */
 export interface PortalAdapter {
   /** "test" or "live". */
   readonly mode: "test" | "live";
@@ -75,12 +81,15 @@ export interface PortalAdapter {
     ctx: PortalContext,
   ): Promise<SubmissionResultPayload>;
   /**
-   * Run a report operation (validated request body) and return its result shape.
+   * Run a report operation of the registry with its request, validated once by the agent.
+   * @param op the registry entry (its `answer` names the test portal's generator)
+   * @param request the request schema's output
+   * @returns the result schema's shape
    * @throws AppError PORTAL_OPERATION_UNSUPPORTED where the portal lacks the report
    */
-  report(
-    typeId: string,
-    request: Readonly<Record<string, unknown>>,
+  report<A extends ReportAnswer>(
+    op: ReportOperationOf<A>,
+    request: ReportRequestOf<A>,
     ctx: PortalContext,
-  ): Promise<unknown>;
+  ): Promise<ReportResultOf<A>>;
 }

@@ -3,6 +3,7 @@
  * returns for `vat_portal_files` / `dec1_6_portal_files` (written by src/formats), encoded back
  * to CP1251, so every file is valid in the real formats.
  */
+import { runReport } from "./report.ts";
 import { join } from "node:path";
 import { eikCheckDigit, encodeCp1251 } from "../../src/formats/mod.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
@@ -24,7 +25,7 @@ export async function vatFiles(
   year: number,
   month: number,
 ): Promise<Map<string, Uint8Array> | null> {
-  const r = await portal.report("vat_portal_files", { eik, year, month }, {
+  const r = await runReport(portal, "vat_portal_files", { eik, year, month }, {
     sender: null,
   }) as PortalFiles;
   if (r.status !== "ok") return null;
@@ -39,7 +40,7 @@ export async function payrollFiles(
   year: number,
   month: number,
 ): Promise<Map<string, Uint8Array> | null> {
-  const r = await portal.report("dec1_6_portal_files", { eik, year, month }, {
+  const r = await runReport(portal, "dec1_6_portal_files", { eik, year, month }, {
     sender: null,
   }) as PortalFiles;
   if (r.status !== "ok") return null;

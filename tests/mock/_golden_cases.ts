@@ -5,6 +5,7 @@
  * tests/mock/golden_test.ts, so any change to the generated data shows up as a diff.
  * @module
  */
+import { runReport } from "../_helpers/report.ts";
 import { encodeCp1251 } from "../../src/formats/mod.ts";
 import type { SubmissionKind } from "../../src/contract/operations.ts";
 import { INCOME_PREFIX, payrollMonth, vatReturnData } from "../../src/mock/mod.ts";
@@ -94,7 +95,7 @@ export async function goldenFiles(eik: string): Promise<GoldenFiles> {
   for (const [typeId, cases] of Object.entries(reportRequests(eik))) {
     out[typeId] = {};
     for (const [name, request] of Object.entries(cases)) {
-      out[typeId][name] = { request, result: await portal.report(typeId, request, ctx) };
+      out[typeId][name] = { request, result: await runReport(portal, typeId, request, ctx) };
     }
   }
   for (const kind of KINDS) {

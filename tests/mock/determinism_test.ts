@@ -1,3 +1,4 @@
+import { runReport } from "../_helpers/report.ts";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { getOperation } from "../../src/contract/operations.ts";
@@ -17,7 +18,7 @@ async function answers(eik: string): Promise<Record<string, unknown>> {
   const portal = createTestPortal({ now: () => NOW });
   const out: Record<string, unknown> = {};
   for (const [typeId, body] of Object.entries(EIK_REPORTS(eik))) {
-    out[typeId] = await portal.report(typeId, body, CTX);
+    out[typeId] = await runReport(portal, typeId, body, CTX);
   }
   return out;
 }

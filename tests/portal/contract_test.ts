@@ -5,6 +5,7 @@
  * adapter does not offer must fail with PORTAL_OPERATION_UNSUPPORTED, what it offers must
  * answer with its contract schema.
  */
+import { runReport } from "../_helpers/report.ts";
 import assert from "node:assert/strict";
 import { isAppError } from "../../src/contract/errors.ts";
 import { getOperation, type SubmissionKind } from "../../src/contract/operations.ts";
@@ -174,7 +175,7 @@ async function contract(t: Deno.TestContext, h: Harness): Promise<void> {
     await t.step(
       `[${h.name}] report(${typeId}) ${offered ? "answers its schema" : "is unsupported"}`,
       async () => {
-        const answer = h.portal.report(typeId, REPORT_BODIES[typeId]!, h.ctx);
+        const answer = runReport(h.portal, typeId, REPORT_BODIES[typeId]!, h.ctx);
         if (!offered) {
           assert.equal(await codeOf(answer), "PORTAL_OPERATION_UNSUPPORTED");
           return;
@@ -185,7 +186,10 @@ async function contract(t: Deno.TestContext, h: Harness): Promise<void> {
   }
 
   await t.step(`[${h.name}] report() of an unknown typeId is unsupported`, async () => {
-    assert.equal(await codeOf(h.portal.report("nope", {}, h.ctx)), "PORTAL_OPERATION_UNSUPPORTED");
+    assert.equal(
+      await codeOf(runReport(h.portal, "nope", {}, h.ctx)),
+      "PORTAL_OPERATION_UNSUPPORTED",
+    );
   });
 }
 

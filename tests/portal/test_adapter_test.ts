@@ -1,3 +1,4 @@
+import { runReport } from "../_helpers/report.ts";
 import assert from "node:assert/strict";
 import { isAppError } from "../../src/contract/errors.ts";
 import { getOperation } from "../../src/contract/operations.ts";
@@ -39,7 +40,7 @@ Deno.test("[test portal] report() answers every report typeId with its contract 
     vat_monthly_files: { eik: EIK, year: 2025, month: 3 },
   };
   for (const typeId of TEST_PORTAL_REPORTS) {
-    const result = await portal.report(typeId, bodies[typeId], CTX);
+    const result = await runReport(portal, typeId, bodies[typeId], CTX);
     getOperation(typeId)!.result.parse(result);
     assert.equal((result as { status: string }).status, "ok", typeId);
   }
@@ -47,35 +48,41 @@ Deno.test("[test portal] report() answers every report typeId with its contract 
 
 Deno.test('[test portal] report() applies the request defaults (debt_payments type "0")', async () => {
   const portal = createTestPortal({ now: () => NOW });
-  const r = await portal.report("debt_payments", { eik: EIK, year: 2025 }, CTX) as { type: string };
+  const r = await runReport(portal, "debt_payments", { eik: EIK, year: 2025 }, CTX) as {
+    type: string;
+  };
   assert.equal(r.type, "0");
 });
 
 Deno.test("[test portal] report() refuses an unknown typeId with PORTAL_OPERATION_UNSUPPORTED", async () => {
   const portal = createTestPortal({ now: () => NOW });
-  await rejectsWith(portal.report("vat_files_scan", {}, CTX), "PORTAL_OPERATION_UNSUPPORTED");
-  await rejectsWith(portal.report("nope", {}, CTX), "PORTAL_OPERATION_UNSUPPORTED");
+  await rejectsWith(runReport(portal, "vat_files_scan", {}, CTX), "PORTAL_OPERATION_UNSUPPORTED");
+  await rejectsWith(runReport(portal, "nope", {}, CTX), "PORTAL_OPERATION_UNSUPPORTED");
 });
 
 Deno.test("[test portal] report() refuses a body its schema rejects with VALIDATION_FAILED", async () => {
   const portal = createTestPortal({ now: () => NOW });
   await rejectsWith(
-    portal.report("debt_payments", { eik: "12", year: 2025 }, CTX),
+    runReport(portal, "debt_payments", { eik: "12", year: 2025 }, CTX),
     "VALIDATION_FAILED",
   );
   await rejectsWith(
-    portal.report("vat_portal_files", { eik: EIK, year: 2025, month: 13 }, CTX),
+    runReport(portal, "vat_portal_files", { eik: EIK, year: 2025, month: 13 }, CTX),
     "VALIDATION_FAILED",
   );
 });
 
 Deno.test("[test portal] taxpayers follow the sender of the context", async () => {
   const portal = createTestPortal({ now: () => NOW });
-  const a = await portal.report("taxpayers", {}, { sender: { id: "acme", displayName: "Acme" } });
-  const b = await portal.report("taxpayers", {}, { sender: { id: "other", displayName: "Other" } });
+  const a = await runReport(portal, "taxpayers", {}, {
+    sender: { id: "acme", displayName: "Acme" },
+  });
+  const b = await runReport(portal, "taxpayers", {}, {
+    sender: { id: "other", displayName: "Other" },
+  });
   assert.deepEqual(
     a,
-    await portal.report("taxpayers", {}, { sender: { id: "acme", displayName: "x" } }),
+    await runReport(portal, "taxpayers", {}, { sender: { id: "acme", displayName: "x" } }),
   );
   assert.notDeepEqual(a, b);
 });
@@ -117,9 +124,12 @@ Deno.test("[test portal] result() verifies documentIds without state, across ins
 Deno.test("[test portal] the PORTAL_UNAVAILABLE EIK fails every operation with PORTAL_UNREACHABLE", async () => {
   const portal = createTestPortal({ now: () => NOW });
   const eik = SPECIAL_EIKS.find((s) => s.behaviour === "PORTAL_UNAVAILABLE")!.eik;
-  await rejectsWith(portal.report("debt_payments", { eik, year: 2025 }, CTX), "PORTAL_UNREACHABLE");
   await rejectsWith(
-    portal.report("vat_portal_files", { eik, year: 2025, month: 1 }, CTX),
+    runReport(portal, "debt_payments", { eik, year: 2025 }, CTX),
+    "PORTAL_UNREACHABLE",
+  );
+  await rejectsWith(
+    runReport(portal, "vat_portal_files", { eik, year: 2025, month: 1 }, CTX),
     "PORTAL_UNREACHABLE",
   );
   await rejectsWith(

@@ -7,7 +7,7 @@
  * @module
  */
 import { AppError, isAppError } from "../../contract/errors.ts";
-import type { OperationSpec } from "../../contract/operations.ts";
+import type { BatchOperation } from "../../contract/operations.ts";
 import type { BatchResult } from "../../contract/types.ts";
 import type { PortalContext, SubmissionInput } from "../../portal/adapter.ts";
 import type { SubmissionResult } from "../../contract/types.ts";
@@ -29,7 +29,7 @@ type Item = BatchResult["items"][number];
  * @returns the batch result (one row per EIK found)
  */
 export async function runBatch(
-  op: OperationSpec,
+  op: BatchOperation,
   body: Record<string, unknown>,
   claims: OperationClaims,
   scan: {
@@ -92,7 +92,7 @@ export async function runBatch(
     try {
       const request: Record<string, unknown> = { eik };
       for (const k of ["year", "month", "fund"]) if (body[k] !== undefined) request[k] = body[k];
-      const result = await submit({ kind: op.kind!, eik, request, files: g.files }, ctx);
+      const result = await submit({ kind: op.kind, eik, request, files: g.files }, ctx);
       items.push({
         eik,
         files: g.names,

@@ -11,6 +11,7 @@
  * @module
  */
 import { AppError, isAppError } from "../../contract/errors.ts";
+import type { BatchGrouping } from "../../contract/operations.ts";
 import type { SubmissionFiles } from "./types.ts";
 import pMap from "p-map";
 import { bodyTaxPeriod } from "../period.ts";
@@ -49,20 +50,20 @@ function folderOf(files: TreeFile[], folder: string): FileTree {
 
 /**
  * Scan a tree for a folder-wide operation.
- * @param typeId the batch typeId
+ * @param grouping how the registry groups this batch (VAT folders, payroll pairs, XML notices)
  * @param body validated request (year, month, recursive)
  * @param tree the root
  * @returns groups by EIK, files examined, problems
  */
 export async function scanBatchTree(
-  typeId: string,
-  body: Record<string, unknown>,
+  grouping: BatchGrouping,
+  body: Readonly<Record<string, unknown>>,
   tree: FileTree,
 ): Promise<BatchScan> {
   const recursive = body.recursive !== false;
   const period = bodyTaxPeriod(body);
   const groups = new Map<string, SubmissionFiles>();
-  if (typeId === "vat_batch") {
+  if (grouping.group === "vat_folders") {
     const { matches, scanned, problems } = await findFiles(tree, "deklar", period, recursive);
     const { files } = await tree.list(recursive);
     for (const m of matches) {
@@ -84,7 +85,7 @@ export async function scanBatchTree(
     }
     return { groups, totalScanned: scanned, problems };
   }
-  if (typeId === "dec1_6_batch") {
+  if (grouping.group === "payroll_pairs") {
     const d1 = await findFiles(tree, "d1", period, recursive);
     const d6 = await findFiles(tree, "d6", null, recursive);
     const by = new Map<string, { d1: TreeFile | null; d6: TreeFile | null }>();
@@ -107,7 +108,7 @@ export async function scanBatchTree(
   // Notices (XML).
   const { files, problems } = await tree.list(recursive);
   const xml = files.filter((f) => f.name.toLowerCase().endsWith(".xml"));
-  const want62 = typeId === "etz62_batch";
+  const want62 = grouping.form === "62";
   const dec = new TextDecoder("windows-1251");
   await pMap(xml, async (f) => {
     try {

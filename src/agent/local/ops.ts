@@ -3,7 +3,6 @@
  * over disk paths or inline input.
  * @module
  */
-import type { OperationSpec } from "../../contract/operations.ts";
 import type { LocalOps } from "./types.ts";
 import { scanBatchTree } from "./batch_scan.ts";
 import { runScan, runVatParse } from "./scans.ts";
@@ -16,15 +15,16 @@ import { openTree } from "./tree.ts";
  */
 export function createLocalOps(): LocalOps {
   return {
-    async runLocal(op: OperationSpec, body, source) {
-      const display = String(op.typeId === "vat_files_parse" ? body.directory : body.rootFolder);
+    async runLocal(op, body, source) {
+      const display = String(body[op.local.folderField]);
       const tree = await openTree(source, display);
-      if (op.typeId === "vat_files_parse") return runVatParse(tree, display);
-      return runScan(op.typeId, body, tree);
+      const run = op.local;
+      if (run.run === "vat_parse") return runVatParse(tree, display);
+      return runScan(run.fileKind, body, tree);
     },
-    readSubmission: (op, body, source) => readSubmissionFiles(op.typeId, body, source),
+    readSubmission: (op, body, source) => readSubmissionFiles(op, body, source),
     async scanBatch(op, body, source) {
-      return scanBatchTree(op.typeId, body, await openTree(source, String(body.rootFolder)));
+      return scanBatchTree(op.grouping, body, await openTree(source, String(body.rootFolder)));
     },
   };
 }

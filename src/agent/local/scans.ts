@@ -11,6 +11,7 @@
  * @module
  */
 import { AppError, isAppError } from "../../contract/errors.ts";
+import type { ScanKind } from "../../contract/operations.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
 import { decodeCp1251 } from "../../formats/cp1251.ts";
@@ -36,7 +37,7 @@ export function firstLine(bytes: Uint8Array): Uint8Array {
 /** What a scan learnt about one file. */
 export interface Identified {
   readonly file: TreeFile;
-  readonly kind: "d1" | "d6" | "deklar";
+  readonly kind: ScanKind;
   readonly eik: string;
   readonly period: string;
   readonly bytes: Uint8Array;
@@ -50,7 +51,7 @@ export interface Identified {
 export function identify(
   file: TreeFile,
   bytes: Uint8Array,
-  want: "d1" | "d6" | "deklar",
+  want: ScanKind,
 ): Identified | null {
   const kind = detectFileKind(firstLine(bytes), file.name);
   if (kind !== want) return null;
@@ -75,7 +76,7 @@ export function identify(
  */
 export async function findFiles(
   tree: FileTree,
-  kind: "d1" | "d6" | "deklar",
+  kind: ScanKind,
   period: string | null,
   recursive: boolean,
 ): Promise<{ matches: Identified[]; scanned: number; problems: TreeProblem[] }> {
@@ -110,18 +111,17 @@ export async function findFiles(
 }
 
 /**
- * Run a scan operation.
- * @param typeId dec1_files_scan | dec6_files_scan | vat_files_scan
+ * Run a scan operation (the registry's `local: { run: "scan", fileKind }`).
+ * @param kind the NRA file kind the scan looks for (d1, d6 or deklar)
  * @param body validated request (year, month, recursive)
  * @param tree the folder
- * @returns the scan result shape
+ * @returns the scan result shape (Dec1FilesScanResult, Dec6FilesScanResult, VatFilesScanResult)
  */
 export async function runScan(
-  typeId: string,
-  body: Record<string, unknown>,
+  kind: ScanKind,
+  body: Readonly<Record<string, unknown>>,
   tree: FileTree,
 ): Promise<Record<string, unknown>> {
-  const kind = typeId === "dec1_files_scan" ? "d1" : typeId === "dec6_files_scan" ? "d6" : "deklar";
   const { matches, scanned, problems } = await findFiles(
     tree,
     kind,

@@ -9,6 +9,7 @@
  */
 import { extname } from "node:path";
 import { AppError, isAppError } from "../../contract/errors.ts";
+import type { SubmissionOperation } from "../../contract/operations.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
 import { detectFileKind } from "../../formats/detect.ts";
@@ -22,7 +23,11 @@ import type { LocalSource, SubmissionFiles } from "./types.ts";
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
 
-function checkPeriod(found: string | null, body: Record<string, unknown>, file: string): void {
+function checkPeriod(
+  found: string | null,
+  body: Readonly<Record<string, unknown>>,
+  file: string,
+): void {
   if (typeof body.year !== "number" || typeof body.month !== "number") return;
   const want = taxPeriod(body.year, body.month);
   if (found !== want) {
@@ -43,7 +48,7 @@ function checkPeriod(found: string | null, body: Record<string, unknown>, file: 
  */
 export async function readVatFolder(
   tree: FileTree,
-  body: Record<string, unknown>,
+  body: Readonly<Record<string, unknown>>,
 ): Promise<SubmissionFiles> {
   const names = {
     deklar: "DEKLAR.TXT",
@@ -143,7 +148,7 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
 export async function readPayroll(
   d1: TreeFile | null,
   d6: TreeFile | null,
-  body: Record<string, unknown>,
+  body: Readonly<Record<string, unknown>>,
 ): Promise<SubmissionFiles> {
   if (!d1 && !d6) {
     throw new AppError(
@@ -203,7 +208,7 @@ export async function readPayroll(
 }
 
 /** Find a payroll pair in a folder: the top-level D1 and D6 files of the requested period. */
-async function payrollInTree(tree: FileTree, body: Record<string, unknown>) {
+async function payrollInTree(tree: FileTree, body: Readonly<Record<string, unknown>>) {
   const { files } = await tree.list(false);
   let d1: TreeFile | null = null;
   let d6: TreeFile | null = null;
@@ -218,32 +223,34 @@ async function payrollInTree(tree: FileTree, body: Record<string, unknown>) {
 
 /**
  * Read the files of a submission from its local input.
- * @param typeId the submission typeId
+ * @param op the submission's registry entry (its `reader` and `pathFields`)
  * @param body validated body
  * @param source path (X-Svc-File-Path) and inline input
  * @returns the files and what was learnt from them
  */
 export async function readSubmissionFiles(
-  typeId: string,
-  body: Record<string, unknown>,
+  op: SubmissionOperation,
+  body: Readonly<Record<string, unknown>>,
   source: LocalSource,
 ): Promise<SubmissionFiles> {
-  if (typeId === "vat") return readVatFolder(await openTree(source, "inline"), body);
-  if (typeId === "dec1_6") {
-    if (typeof body.dec1FilePath === "string" || typeof body.dec6FilePath === "string") {
+  if (op.reader === "vat_folder") return readVatFolder(await openTree(source, "inline"), body);
+  if (op.reader === "payroll_pair") {
+    // The D1 and D6 paths (the registry's pathFields, in that order), or a folder / inline.
+    const [d1Path, d6Path] = op.pathFields.map((f) => body[f]);
+    if (typeof d1Path === "string" || typeof d6Path === "string") {
       const one = async (p: unknown) => {
         if (typeof p !== "string") return null;
         const t = await diskTree(p);
         return (await t.list(false)).files[0] ?? null;
       };
-      return readPayroll(await one(body.dec1FilePath), await one(body.dec6FilePath), body);
+      return readPayroll(await one(d1Path), await one(d6Path), body);
     }
     return payrollInTree(await openTree(source, "inline"), body);
   }
   const tree = await openTree(source, "inline");
   const { files } = await tree.list(false);
   if (files.length !== 1) {
-    throw new AppError("LOCAL_INPUT_REQUIRED", `${typeId} takes exactly one file`, {
+    throw new AppError("LOCAL_INPUT_REQUIRED", `${op.typeId} takes exactly one file`, {
       files: files.length,
     });
   }

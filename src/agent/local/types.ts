@@ -4,7 +4,11 @@
  * `agent/local/`; this interface keeps `app.ts` independent of it.
  * @module
  */
-import type { OperationSpec } from "../../contract/operations.ts";
+import type {
+  BatchOperation,
+  LocalOperation,
+  SubmissionOperation,
+} from "../../contract/operations.ts";
 import type { SubmissionFile } from "../../portal/adapter.ts";
 
 /** Where the local input comes from. */
@@ -34,20 +38,20 @@ export interface SubmissionFiles {
 export interface LocalOps {
   /** Run a `local` family operation (scans, vat_files_parse). */
   runLocal(
-    op: OperationSpec,
-    body: Record<string, unknown>,
+    op: LocalOperation,
+    body: Readonly<Record<string, unknown>>,
     source: LocalSource,
   ): Promise<Record<string, unknown>>;
   /** Read and check the files of a submission. */
   readSubmission(
-    op: OperationSpec,
-    body: Record<string, unknown>,
+    op: SubmissionOperation,
+    body: Readonly<Record<string, unknown>>,
     source: LocalSource,
   ): Promise<SubmissionFiles>;
   /** Scan a folder for a folder-wide batch: documents grouped by EIK. */
   scanBatch(
-    op: OperationSpec,
-    body: Record<string, unknown>,
+    op: BatchOperation,
+    body: Readonly<Record<string, unknown>>,
     source: LocalSource,
   ): Promise<
     {

@@ -186,8 +186,8 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
      * Reports are not offered by the NRA public API.
      * @throws AppError PORTAL_OPERATION_UNSUPPORTED naming the typeId
      */
-    report(typeId: string): Promise<unknown> {
-      return Promise.reject(unsupportedReport(typeId));
+    report(op: { readonly typeId: string }): Promise<never> {
+      return Promise.reject(unsupportedReport(op.typeId));
     },
 
     async close(): Promise<void> {

@@ -2,32 +2,31 @@
  * The test portal: a {@link PortalAdapter} in mode "test" that never touches the network and
  * answers every operation from the deterministic generators of src/mock (same EIK → same data).
  * Submissions get self-verifying documentIds numbered from the injected clock plus a counter;
- * reports dispatch by typeId; portal files are rendered through src/formats (nra_files.ts).
+ * reports are answered by the generator the registry names (src/mock/answers.ts); portal files are rendered through src/formats (nra_files.ts).
  * Implements interface-spec.md § What the service does, point 5 ("With a test key the agent
  * returns realistic fictitious data for any EIK, with no calls to the portal"); described in
  * docs/test-portal.md.
  * @module
  */
-import type { z } from "zod";
 import { AppError } from "../../contract/errors.ts";
-import type { SubmissionKind } from "../../contract/operations.ts";
-import * as reports from "../../contract/reports.ts";
+import {
+  REPORT_OPERATIONS,
+  type ReportAnswer,
+  type ReportOperationOf,
+  type ReportRequestOf,
+  type ReportResultOf,
+  type SubmissionKind,
+} from "../../contract/operations.ts";
 import type { SubmissionResult, SubmissionResultPayload } from "../../contract/types.ts";
 import {
-  debtPayments,
-  debtPaymentsTypes,
-  dec16PortalFiles,
-  dueAmounts,
-  napCatalog,
+  answerReport,
+  REPORT_ANSWERS,
   seqOfInstant,
   SPECIAL_EIKS,
   specialBehaviour,
   type SpecialEik,
   submissionResult,
   submitDeclaration,
-  taxpayers,
-  vatMonthlyFiles,
-  vatPortalFiles,
 } from "../../mock/mod.ts";
 import type { PortalAdapter, PortalContext, SubmissionInput } from "../adapter.ts";
 import { NRA_FILE_KIT } from "./nra_files.ts";
@@ -35,40 +34,15 @@ import { NRA_FILE_KIT } from "./nra_files.ts";
 /** The special test EIKs (docs/test-portal.md § Special EIKs), re-exported from src/mock. */
 export { SPECIAL_EIKS, type SpecialEik };
 
+/** The report typeIds the test portal answers: every registry report with a generator. */
+export const TEST_PORTAL_REPORTS: readonly string[] = REPORT_OPERATIONS
+  .filter((o) => Object.hasOwn(REPORT_ANSWERS, o.answer))
+  .map((o) => o.typeId);
+
 /** Options of {@link createTestPortal}. */
 export interface TestPortalOptions {
   /** The injected clock: the submission time, the "now" of reports and portal files. */
   readonly now: () => Date;
-}
-
-/** The report typeIds the test portal answers (PortalAdapter.report). */
-export const TEST_PORTAL_REPORTS = [
-  "debt_payments",
-  "debt_payments_types",
-  "due_amounts",
-  "taxpayers",
-  "nap_catalog",
-  "vat_portal_files",
-  "dec1_6_portal_files",
-  "vat_monthly_files",
-] as const;
-
-/** A report typeId of {@link TEST_PORTAL_REPORTS}. */
-export type TestPortalReport = typeof TEST_PORTAL_REPORTS[number];
-
-const REQUEST_SCHEMAS: Readonly<Record<TestPortalReport, z.ZodTypeAny>> = {
-  debt_payments: reports.DebtPaymentsRequest,
-  debt_payments_types: reports.DebtPaymentsTypesRequest,
-  due_amounts: reports.DueAmountsRequest,
-  taxpayers: reports.TaxpayersRequest,
-  nap_catalog: reports.NapCatalogRequest,
-  vat_portal_files: reports.VatPortalFilesRequest,
-  dec1_6_portal_files: reports.Dec16PortalFilesRequest,
-  vat_monthly_files: reports.VatMonthlyFilesRequest,
-};
-
-function isReport(typeId: string): typeId is TestPortalReport {
-  return Object.hasOwn(REQUEST_SCHEMAS, typeId);
 }
 
 function assertReachable(eik: unknown): void {
@@ -81,22 +55,6 @@ function assertReachable(eik: unknown): void {
   }
 }
 
-function parseRequest(typeId: TestPortalReport, request: unknown): Record<string, unknown> {
-  const parsed = REQUEST_SCHEMAS[typeId].safeParse(request);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join(".") ?? "";
-    throw new AppError(
-      "VALIDATION_FAILED",
-      `Field "${field}" of the ${typeId} request is invalid: ${issue?.message ?? "invalid"}`,
-      { field },
-    );
-  }
-  return parsed.data as Record<string, unknown>;
-}
-
-/** Reports whose answer depends only on the request and the calendar day (memoized). */
-const MEMO_REPORTS = new Set(["debt_payments", "due_amounts"]);
 /** Memo entries kept (oldest dropped first). */
 const MEMO_SIZE = 512;
 
@@ -177,24 +135,33 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
     },
 
     /**
-     * Run a report operation.
-     * @throws AppError PORTAL_OPERATION_UNSUPPORTED for a typeId the test portal lacks;
-     *   VALIDATION_FAILED for a body its schema rejects; PORTAL_UNREACHABLE for the
-     *   PORTAL_UNAVAILABLE special EIK
+     * Run a report operation of the registry: its generator (`op.answer`) answers the request
+     * the agent validated; day-stable reports (`op.dayStable`) are memoized per calendar day.
+     * @throws AppError PORTAL_OPERATION_UNSUPPORTED for an entry without a generator;
+     *   PORTAL_UNREACHABLE for the PORTAL_UNAVAILABLE special EIK
      */
-    report(
-      typeId: string,
-      request: Readonly<Record<string, unknown>>,
+    report<A extends ReportAnswer>(
+      op: ReportOperationOf<A>,
+      request: ReportRequestOf<A>,
       ctx: PortalContext,
-    ): Promise<unknown> {
+    ): Promise<ReportResultOf<A>> {
       try {
+        if (!Object.hasOwn(REPORT_ANSWERS, op.answer)) {
+          throw new AppError(
+            "PORTAL_OPERATION_UNSUPPORTED",
+            `The test portal has no report "${op.typeId}"`,
+            { typeId: op.typeId },
+          );
+        }
+        if ("eik" in request) assertReachable(request.eik);
         const now = options.now();
-        if (!MEMO_REPORTS.has(typeId)) return Promise.resolve(runReport(typeId, request, ctx, now));
-        // debt_payments and due_amounts are a pure function of the request and the day.
-        const key = `${typeId}|${now.toISOString().slice(0, 10)}|${JSON.stringify(request)}`;
-        let hit = memo.get(key);
+        const env = { now, senderId: ctx.sender?.id ?? null, files: NRA_FILE_KIT };
+        if (!op.dayStable) return Promise.resolve(answerReport(op.answer, request, env));
+        // A day-stable report is a pure function of the request and the day.
+        const key = `${op.typeId}|${now.toISOString().slice(0, 10)}|${JSON.stringify(request)}`;
+        let hit = memo.get(key) as ReportResultOf<A> | undefined;
         if (hit === undefined) {
-          hit = runReport(typeId, request, ctx, now);
+          hit = answerReport(op.answer, request, env);
           if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
           memo.set(key, hit);
         }
@@ -204,42 +171,4 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
       }
     },
   };
-}
-
-function runReport(
-  typeId: string,
-  request: Readonly<Record<string, unknown>>,
-  ctx: PortalContext,
-  now: Date,
-): unknown {
-  if (!isReport(typeId)) {
-    throw new AppError(
-      "PORTAL_OPERATION_UNSUPPORTED",
-      `The test portal has no report "${typeId}"`,
-      { typeId },
-    );
-  }
-  const req = parseRequest(typeId, request);
-  assertReachable(req.eik);
-  const eik = String(req.eik ?? "");
-  const year = req.year as number;
-  const month = req.month as number;
-  switch (typeId) {
-    case "debt_payments":
-      return debtPayments({ eik, year, type: req.type as string }, now);
-    case "debt_payments_types":
-      return debtPaymentsTypes();
-    case "due_amounts":
-      return dueAmounts({ eik, year: req.year as number | undefined }, now);
-    case "taxpayers":
-      return taxpayers(ctx.sender?.id ?? null);
-    case "nap_catalog":
-      return napCatalog({ filter: req.filter as string | undefined });
-    case "vat_portal_files":
-      return vatPortalFiles({ eik, year, month }, now, NRA_FILE_KIT);
-    case "dec1_6_portal_files":
-      return dec16PortalFiles({ eik, year, month }, now, NRA_FILE_KIT);
-    case "vat_monthly_files":
-      return vatMonthlyFiles({ eik, year, month }, now, NRA_FILE_KIT);
-  }
 }
