@@ -16,12 +16,8 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  encodeCp1251,
-  parsePokupki,
-  type PokupkiRecord,
-  writePokupki,
-} from "../src/formats/mod.ts";
+import { parsePokupki, type PokupkiRecord, writePokupki } from "../src/formats/mod.ts";
+import { encodeCp1251 } from "../src/formats/encode/mod.ts";
 
 const NAMES = [
   "ЕКО ТРЕЙД ООД",

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { encodeCp1251 } from "../src/formats/mod.ts";
+import { encodeCp1251 } from "../src/formats/encode/mod.ts";
 import { createTestPortal } from "../src/portal/test/adapter.ts";
 import {
   REPORT_OPERATIONS,

@@ -19,7 +19,6 @@ import {
   type D6Record,
   type DeklarRecord,
   eikCheckDigit,
-  encodeCp1251,
   type PokupkiRecord,
   type ProdagbiRecord,
   type ViesRecord,
@@ -30,6 +29,7 @@ import {
   writeProdagbi,
   writeVies,
 } from "../src/formats/mod.ts";
+import { encodeCp1251 } from "../src/formats/encode/mod.ts";
 
 const ROOT = new URL("../fixtures/formats/", import.meta.url).pathname;
 

@@ -10,22 +10,22 @@ import { Hono } from "hono";
 import valid from "semver/functions/valid.js";
 import gt from "semver/functions/gt.js";
 import { bodyLimit } from "hono/body-limit";
-import { AppError } from "../contract/errors.ts";
-import { getOperation } from "../contract/operations.ts";
+import { AppError } from "../contract/mod.ts";
+import { getOperation } from "../contract/mod.ts";
 import { VERSION } from "../version.ts";
-import { JtiCache, type TokenVerifier } from "./http/auth.ts";
-import { ConfirmationManager } from "./confirm/manager.ts";
-import { confirmRoutes } from "./confirm/routes.ts";
-import { docsRoutes } from "./http/docs_page.ts";
-import { errorResponse } from "./http/errors_wire.ts";
-import { hostGuard } from "./http/host_guard.ts";
-import { cors } from "./http/cors.ts";
-import { rateLimits } from "./http/rate_limit.ts";
-import { runOperation } from "./operations/pipeline.ts";
+import { JtiCache, type TokenVerifier } from "./http/mod.ts";
+import { ConfirmationManager } from "./confirm/mod.ts";
+import { confirmRoutes } from "./confirm/mod.ts";
+import { docsRoutes } from "./http/mod.ts";
+import { errorResponse } from "./http/mod.ts";
+import { hostGuard } from "./http/mod.ts";
+import { cors } from "./http/mod.ts";
+import { rateLimits } from "./http/mod.ts";
+import { runOperation } from "./operations/mod.ts";
 import type { AgentDeps } from "./deps.ts";
 
 export type { AgentDeps };
-import { publicSenders } from "./senders/senders.ts";
+import { publicSenders } from "./senders/mod.ts";
 
 /** The app plus handles tests and `main.ts` use. */
 export interface AgentApp {
@@ -59,8 +59,9 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
   app.onError((err, c) => errorResponse(c, err, deps.log));
   app.notFound((c) => errorResponse(c, new AppError("NOT_FOUND", "No such route"), deps.log));
 
+  const randomId = deps.randomId ?? (() => crypto.randomUUID());
   app.use("*", async (c, next) => {
-    const requestId = crypto.randomUUID();
+    const requestId = randomId();
     const t0 = performance.now();
     c.set("requestId" as never, requestId as never);
     c.header("x-request-id", requestId);
@@ -101,7 +102,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
   // Built on first request: the OpenAPI generator is not loaded at start.
   app.get("/api/v1/openapi.json", async (c) =>
     c.json(
-      openapi ??= (await import("../contract/openapi.ts")).buildAgentOpenApi(agentVersion),
+      openapi ??= (await import("../contract/openapi/mod.ts")).buildAgentOpenApi(agentVersion),
     ));
   app.get("/api/senders", (c) => c.json(publicSenders(deps.senders)));
 

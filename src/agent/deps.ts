@@ -6,15 +6,15 @@
  */
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
-import type { PortalAdapter } from "../portal/adapter.ts";
-import type { TokenVerifier } from "./http/auth.ts";
-import type { OriginPolicy } from "./http/cors.ts";
-import type { RateLimitSettings } from "./http/rate_limit.ts";
-import type { SenderConfig } from "./senders/senders.ts";
-import type { LocalOps } from "./local/types.ts";
-import type { Pickers } from "./host/pickers.ts";
-import type { Journal } from "./filing/journal.ts";
-import type { HoldPoint } from "./filing/filing.ts";
+import type { PortalAdapter } from "../portal/mod.ts";
+import type { TokenVerifier } from "./http/mod.ts";
+import type { OriginPolicy } from "./http/mod.ts";
+import type { RateLimitSettings } from "./http/mod.ts";
+import type { SenderConfig } from "./senders/mod.ts";
+import type { LocalOps } from "./local/mod.ts";
+import type { Pickers } from "./host/mod.ts";
+import type { Journal } from "./filing/mod.ts";
+import type { HoldPoint } from "./filing/mod.ts";
 
 /** Dependencies of `createAgentApp`. */
 export interface AgentDeps {
@@ -47,4 +47,6 @@ export interface AgentDeps {
   readonly journal?: Journal;
   /** Crash-test instrumentation (SVC_TEST_HOLD_AT). */
   readonly hold?: (point: HoldPoint, filingId: string) => Promise<void>;
+  /** A new unique id (request ids, journal rows); default `crypto.randomUUID`. */
+  readonly randomId?: () => string;
 }

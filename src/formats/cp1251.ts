@@ -6,7 +6,7 @@
  * iconv-lite (~4 MB and ~28 ms of the agent's start, BENCHMARKS.md § Agent cold start).
  * @module
  */
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../contract/mod.ts";
 
 const DECODER = new TextDecoder("windows-1251");
 /**

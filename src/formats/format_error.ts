@@ -5,7 +5,7 @@
  * position 63 is not a date dd/mm/yyyy`. Implements architecture.md "One error model".
  * @module
  */
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../contract/mod.ts";
 
 /** A field as named in messages: its code (e.g. "03-07" or "3") and English label. */
 export interface FieldRef {

@@ -5,8 +5,7 @@
  * randomness. Layouts restated from shared/reference/nra-formats.md; see docs/formats.md.
  * @module
  */
-export { decodeCp1251, firstUnencodableCp1251 } from "./cp1251.ts";
-export { encodeCp1251 } from "./cp1251_encode.ts";
+export { decodeCp1251, firstUnencodableCp1251, unencodable } from "./cp1251.ts";
 export {
   type Align,
   defineLayout,
@@ -29,7 +28,7 @@ export {
   type DeklarRecord,
   parseDeklar,
   writeDeklar,
-} from "./vat/deklar.ts";
+} from "./vat/mod.ts";
 export {
   type LedgerWriteOptions,
   parsePokupki,
@@ -37,14 +36,14 @@ export {
   POKUPKI_LAYOUT,
   type PokupkiRecord,
   writePokupki,
-} from "./vat/pokupki.ts";
+} from "./vat/mod.ts";
 export {
   parseProdagbi,
   PRODAGBI_FIELDS,
   PRODAGBI_LAYOUT,
   type ProdagbiRecord,
   writeProdagbi,
-} from "./vat/prodagbi.ts";
+} from "./vat/mod.ts";
 export {
   type ChrRecord,
   type CosRecord,
@@ -58,32 +57,27 @@ export {
   type VirRecord,
   type VtrRecord,
   writeVies,
-} from "./vat/vies.ts";
+} from "./vat/mod.ts";
 export {
   checkVatSet,
   VAT_WARNING_CODES,
   type VatSet,
   type VatWarning,
   type VatWarningCode,
-} from "./vat/check.ts";
+} from "./vat/mod.ts";
 export {
   parseVatFolderFiles,
   type VatFileOutcome,
   type VatFolderFiles,
   type VatFolderParseResult,
-} from "./vat/folder.ts";
-export {
-  type DeklarSummary,
-  summarizeDeklar,
-  summarizeVies,
-  type ViesSummary,
-} from "./vat/summary.ts";
+} from "./vat/mod.ts";
+export { type DeklarSummary, summarizeDeklar, summarizeVies, type ViesSummary } from "./vat/mod.ts";
 export {
   type DelimFieldSpec,
   type DelimRecordOf,
   type DelimType,
   type DelimValue,
-} from "./payroll/delimited.ts";
-export { D1_FIELDS, D1_LAYOUT, type D1Record, parseD1, writeD1 } from "./payroll/d1.ts";
-export { D6_FIELDS, D6_LAYOUT, type D6Record, parseD6, writeD6 } from "./payroll/d6.ts";
-export { type PayrollFileSummary, summarizeD1, summarizeD6 } from "./payroll/summary.ts";
+} from "./payroll/mod.ts";
+export { D1_FIELDS, D1_LAYOUT, type D1Record, parseD1, writeD1 } from "./payroll/mod.ts";
+export { D6_FIELDS, D6_LAYOUT, type D6Record, parseD6, writeD6 } from "./payroll/mod.ts";
+export { type PayrollFileSummary, summarizeD1, summarizeD6 } from "./payroll/mod.ts";

@@ -3,14 +3,14 @@
  * Implements nra-formats.md "How to use this" (detect by content, not name).
  * @module
  */
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../contract/mod.ts";
 import { detectFileKind } from "./detect.ts";
-import { type D1Record, parseD1 } from "./payroll/d1.ts";
-import { type D6Record, parseD6 } from "./payroll/d6.ts";
-import { type DeklarRecord, parseDeklar } from "./vat/deklar.ts";
-import { parsePokupki, type PokupkiRecord } from "./vat/pokupki.ts";
-import { parseProdagbi, type ProdagbiRecord } from "./vat/prodagbi.ts";
-import { parseVies, type ViesRecord } from "./vat/vies.ts";
+import { type D1Record, parseD1 } from "./payroll/mod.ts";
+import { type D6Record, parseD6 } from "./payroll/mod.ts";
+import { type DeklarRecord, parseDeklar } from "./vat/mod.ts";
+import { parsePokupki, type PokupkiRecord } from "./vat/mod.ts";
+import { parseProdagbi, type ProdagbiRecord } from "./vat/mod.ts";
+import { parseVies, type ViesRecord } from "./vat/mod.ts";
 
 /** A parsed NRA file, discriminated by `kind`. */
 export type ParsedNraFile =

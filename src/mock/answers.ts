@@ -5,7 +5,7 @@
  * registry entry and one generator here (docs/architecture.md § Adding an operation).
  * @module
  */
-import type { ReportAnswer, ReportRequestOf, ReportResultOf } from "../contract/operations.ts";
+import type { ReportAnswer, ReportRequestOf, ReportResultOf } from "../contract/mod.ts";
 import { debtPayments } from "./debt_payments.ts";
 import { debtPaymentsTypes } from "./debt_types.ts";
 import { dueAmounts } from "./due_amounts.ts";

@@ -8,7 +8,7 @@
  * means all kinds).
  * @module
  */
-import type { DebtPaymentItem, DebtPaymentsResult } from "../contract/types.ts";
+import type { DebtPaymentItem, DebtPaymentsResult } from "../contract/mod.ts";
 import { toAmount } from "./money.ts";
 import { yearObligations } from "./obligations.ts";
 

@@ -7,7 +7,7 @@
  * table, identical for all taxpayers").
  * @module
  */
-import type { DebtPaymentsTypesResult } from "../contract/types.ts";
+import type { DebtPaymentsTypesResult } from "../contract/mod.ts";
 
 /** One debt type. */
 export interface DebtType {

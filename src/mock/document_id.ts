@@ -9,7 +9,7 @@
  * @module
  */
 import { createHmac } from "node:crypto";
-import type { SubmissionKind } from "../contract/operations.ts";
+import type { SubmissionKind } from "../contract/mod.ts";
 
 /** Epoch of `seq`: 2020-01-01T00:00:00Z. */
 const SEQ_EPOCH_MS = Date.UTC(2020, 0, 1);

@@ -8,7 +8,7 @@
  * sums over items") and § Request shapes (DueAmountsRequest: year optional).
  * @module
  */
-import type { DueAmountItem, DueAmountsResult } from "../contract/types.ts";
+import type { DueAmountItem, DueAmountsResult } from "../contract/mod.ts";
 import { FIRST_DATA_YEAR, LAST_DATA_YEAR } from "./filings.ts";
 import { currencyOf, inCurrency, sumCents, toAmount } from "./money.ts";
 import { yearObligations } from "./obligations.ts";

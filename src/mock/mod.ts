@@ -76,7 +76,7 @@ export {
   type PeriodicKind,
 } from "./filings.ts";
 export { type VatReturnData, vatReturnData } from "./vat_records.ts";
-export { type PayrollMonth, payrollMonth } from "./payroll_records.ts";
+export { type PayrollLine, type PayrollMonth, payrollMonth } from "./payroll_records.ts";
 export {
   dec16PortalFiles,
   type NraFileKit,

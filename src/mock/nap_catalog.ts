@@ -7,7 +7,7 @@
  * (NapCatalogRequest: "substring of name, title or URL; empty means all").
  * @module
  */
-import type { NapCatalogEntry, NapCatalogResult } from "../contract/types.ts";
+import type { NapCatalogEntry, NapCatalogResult } from "../contract/mod.ts";
 
 const BASE = "https://portal.nra.bg";
 

@@ -15,7 +15,7 @@ import type {
   Dec16PortalFilesResult,
   VatMonthlyFilesResult,
   VatPortalFilesResult,
-} from "../contract/types.ts";
+} from "../contract/mod.ts";
 import { pad2, periodEnded, toIsoDate } from "./dates.ts";
 import { currentFiling, filingsAsOf } from "./filings.ts";
 import { type PayrollMonth, payrollMonth } from "./payroll_records.ts";

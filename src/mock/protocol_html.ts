@@ -7,7 +7,7 @@
  * @module
  */
 import { escapeToBuffer } from "hono/utils/html";
-import type { SubmissionKind } from "../contract/operations.ts";
+import type { SubmissionKind } from "../contract/mod.ts";
 
 /** The verdict of a protocol. */
 export type Verdict = "accepted" | "partial" | "rejected";

@@ -7,8 +7,8 @@
  * § SubmissionResultPayload.
  * @module
  */
-import type { SubmissionKind } from "../contract/operations.ts";
-import type { SubmissionResult, SubmissionResultPayload } from "../contract/types.ts";
+import type { SubmissionKind } from "../contract/mod.ts";
+import type { SubmissionResult, SubmissionResultPayload } from "../contract/mod.ts";
 import { pad2 } from "./dates.ts";
 import {
   type DocumentIdParts,

@@ -6,7 +6,7 @@
  * other report. Implements interface-spec.md § TaxpayersResult.
  * @module
  */
-import type { TaxpayerItem, TaxpayersResult } from "../contract/types.ts";
+import type { TaxpayerItem, TaxpayersResult } from "../contract/mod.ts";
 import { addDays, dotDate, isoDate } from "./dates.ts";
 import { randomEgn, randomEik } from "./ids.ts";
 import { fullName, randomPerson, slug } from "./names.ts";

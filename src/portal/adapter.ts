@@ -12,8 +12,8 @@ import type {
   ReportRequestOf,
   ReportResultOf,
   SubmissionKind,
-} from "../contract/operations.ts";
-import type { SubmissionResult, SubmissionResultPayload } from "../contract/types.ts";
+} from "../contract/mod.ts";
+import type { SubmissionResult, SubmissionResultPayload } from "../contract/mod.ts";
 
 /** A file to submit: its canonical name, NRA kind and original bytes (CP1251 for text). */
 export interface SubmissionFile {

@@ -10,7 +10,7 @@
  */
 
 import * as asn1js from "asn1js";
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../contract/mod.ts";
 import { toArrayBuffer } from "./bytes.ts";
 import { nameValue, parseCertificate } from "./cert_info.ts";
 import type { Clock } from "./keystore.ts";

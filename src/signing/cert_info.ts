@@ -7,7 +7,7 @@
 
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../contract/mod.ts";
 import { toArrayBuffer } from "./bytes.ts";
 import type { CertificateInfo, KeyAlgorithm } from "./keystore.ts";
 

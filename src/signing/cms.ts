@@ -9,7 +9,7 @@
 
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { AppError, isAppError } from "../contract/errors.ts";
+import { AppError, isAppError } from "../contract/mod.ts";
 import { toArrayBuffer } from "./bytes.ts";
 import { keyAlgorithmOf, parseCertificate, type ParsedCertificate } from "./cert_info.ts";
 import { buildSignedAttributes, OID } from "./cms_attributes.ts";

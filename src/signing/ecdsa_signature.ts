@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../contract/mod.ts";
 
 function encodeInteger(bytes: Uint8Array): Uint8Array {
   let start = 0;

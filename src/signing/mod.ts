@@ -9,22 +9,22 @@
 export type { CertificateInfo, Clock, KeyAlgorithm, KeyStore } from "./keystore.ts";
 export { toCertificateInfo } from "./cert_info.ts";
 export { openPkcs12KeyStore, type Pkcs12Options } from "./pkcs12.ts";
-export { openPkcs11KeyStore, type Pkcs11Options } from "./pkcs11/keystore.ts";
-export { loadPkcs11Module, type Pkcs11Api } from "./pkcs11/ffi.ts";
+export { openPkcs11KeyStore, type Pkcs11Options } from "./pkcs11/mod.ts";
+export { loadPkcs11Module, type Pkcs11Api } from "./pkcs11/mod.ts";
 export {
   discoverPkcs11Modules,
   type ModuleCandidate,
   type ModuleOs,
   PKCS11_MODULE_CANDIDATES,
-} from "./pkcs11/modules.ts";
-export { openWindowsCertStore, type WindowsStoreOptions } from "./os/windows_store.ts";
-export { type MacKeychainOptions, openMacKeychain } from "./os/macos_keychain.ts";
+} from "./pkcs11/mod.ts";
+export { openWindowsCertStore, type WindowsStoreOptions } from "./os/mod.ts";
+export { type MacKeychainOptions, openMacKeychain } from "./os/mod.ts";
 export {
   type CommandRequest,
   type CommandResult,
   type CommandRunner,
   denoCommandRunner,
-} from "./os/command_runner.ts";
+} from "../command_runner.ts";
 export {
   assertCertificateUsable,
   BULGARIAN_QES_PROVIDERS,

@@ -8,7 +8,7 @@
 
 import type * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { AppError, isAppError } from "../contract/errors.ts";
+import { AppError, isAppError } from "../contract/mod.ts";
 import { digest, toArrayBuffer } from "./bytes.ts";
 import { keyAlgorithmOf, parseCertificate, toCertificateInfo } from "./cert_info.ts";
 import { ecdsaRawToDer } from "./ecdsa_signature.ts";

@@ -12,7 +12,7 @@ import * as nodeCrypto from "node:crypto";
 import { createDecipheriv, createHash, createHmac, timingSafeEqual } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../contract/mod.ts";
 import { toArrayBuffer } from "./bytes.ts";
 import { rc2CbcDecrypt } from "./rc2.ts";
 

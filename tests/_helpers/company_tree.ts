@@ -5,7 +5,8 @@
  */
 import { runReport } from "./report.ts";
 import { join } from "node:path";
-import { eikCheckDigit, encodeCp1251 } from "../../src/formats/mod.ts";
+import { eikCheckDigit } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
 
 /** The shape of a portal-files result this file reads. */

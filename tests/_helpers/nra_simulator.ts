@@ -6,7 +6,7 @@
  * @module
  */
 import type { SubmissionKind } from "../../src/contract/operations.ts";
-import { encodeCp1251 } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import type { PortalContext, SubmissionInput } from "../../src/portal/adapter.ts";
 import {
   type CmsSigner,

@@ -11,7 +11,7 @@ import {
   uninstallAutostart,
   windowsArg,
 } from "../../src/agent/host/autostart.ts";
-import type { CommandRequest, CommandResult } from "../../src/signing/os/command_runner.ts";
+import type { CommandRequest, CommandResult } from "../../src/command_runner.ts";
 import { AGENT_V8_FLAGS } from "../../src/defaults.ts";
 
 /** A runner that records calls and answers from a script keyed by "cmd arg0". */

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import {
   checkVatSet,
-  encodeCp1251,
   parseDeklar,
   parsePokupki,
   parseProdagbi,
@@ -11,6 +10,7 @@ import {
   type VatWarningCode,
   writePokupki,
 } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { fixtureBytes } from "./_helpers.ts";
 
 const files = {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { decodeCp1251, encodeCp1251, firstUnencodableCp1251 } from "../../src/formats/mod.ts";
+import { decodeCp1251, firstUnencodableCp1251 } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { throwsApp } from "./_helpers.ts";
 
 Deno.test("decodeCp1251() decodes Cyrillic Windows-1251 bytes", () => {

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  detectFileKind,
-  encodeCp1251,
-  kindFromFileName,
-  parseNraFile,
-} from "../../src/formats/mod.ts";
+import { detectFileKind, kindFromFileName, parseNraFile } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { fixtureBytes, throwsApp } from "./_helpers.ts";
 
 const bytes = (s: string) => encodeCp1251(s);

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import {
   detectFileKind,
-  encodeCp1251,
   type NraFileKind,
   parseD1,
   parseD6,
@@ -18,6 +17,7 @@ import {
   writeProdagbi,
   writeVies,
 } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { FIXTURES } from "./_helpers.ts";
 
 interface Expected {

@@ -8,7 +8,6 @@ import {
   type D6Record,
   DEKLAR_FIELDS,
   type DeklarRecord,
-  encodeCp1251,
   parseD1,
   parseD6,
   parseDeklar,
@@ -30,6 +29,7 @@ import {
   writeProdagbi,
   writeVies,
 } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { delimRecord, eikLike, fixedRecord } from "./_arbitraries.ts";
 import { fixtureBytes } from "./_helpers.ts";
 

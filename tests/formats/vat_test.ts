@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import {
   DEKLAR_LAYOUT,
-  encodeCp1251,
   parseDeklar,
   parsePokupki,
   parseProdagbi,
@@ -14,6 +13,7 @@ import {
   writeDeklar,
   writeVies,
 } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { fixtureBytes, throwsApp } from "./_helpers.ts";
 
 Deno.test("VAT layouts have the reference widths 590 / 274 / 424 (nra-formats.md §1.6)", () => {

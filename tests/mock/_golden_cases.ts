@@ -6,7 +6,7 @@
  * @module
  */
 import { runReport } from "../_helpers/report.ts";
-import { encodeCp1251 } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import type { SubmissionKind } from "../../src/contract/operations.ts";
 import { INCOME_PREFIX, payrollMonth, vatReturnData } from "../../src/mock/mod.ts";
 import type { SubmissionFile } from "../../src/portal/adapter.ts";

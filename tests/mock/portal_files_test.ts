@@ -8,7 +8,6 @@ import {
 import {
   checkVatSet,
   decodeCp1251,
-  encodeCp1251,
   parseD1,
   parseD6,
   parseDeklar,
@@ -16,6 +15,7 @@ import {
   parseProdagbi,
   parseVies,
 } from "../../src/formats/mod.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import {
   companyProfile,
   debtPayments,

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { isAppError } from "../../src/contract/errors.ts";
 import { digest, toArrayBuffer } from "../../src/signing/bytes.ts";
-import type { CommandRequest, CommandResult } from "../../src/signing/os/command_runner.ts";
+import type { CommandRequest, CommandResult } from "../../src/command_runner.ts";
 import {
   FIND_CERTIFICATE_ARGS,
   FIND_IDENTITY_ARGS,

@@ -7,7 +7,7 @@
  * another's confirmation.
  * @module
  */
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 
 /** Batch memory, ms (interface-spec.md § Limits: 10 minutes). */

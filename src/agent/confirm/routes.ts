@@ -5,10 +5,10 @@
  * @module
  */
 import { Hono } from "hono";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
-import { errorResponse } from "../http/errors_wire.ts";
+import { errorResponse } from "../http/mod.ts";
 import type { ConfirmationManager } from "./manager.ts";
 import { pageHeaders, renderConfirmPage, renderDonePage } from "./page.ts";
 

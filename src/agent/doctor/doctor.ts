@@ -8,8 +8,8 @@
  * @module
  */
 import { join } from "node:path";
-import { type AgentFile, agentFilePath, readAgentFile } from "../senders/agent_file.ts";
-import { AGENT_PORTS } from "../start/instance.ts";
+import { type AgentFile, agentFilePath, readAgentFile } from "../senders/mod.ts";
+import { AGENT_PORTS } from "../start/mod.ts";
 import { checkPort, checkTokenService, listenFree } from "./network.ts";
 import { checkSender } from "./senders.ts";
 import { check, type DoctorCheck, type DoctorDeps, type ResolvedDoctorDeps } from "./types.ts";

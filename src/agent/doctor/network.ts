@@ -3,7 +3,7 @@
  * JWKS (OKP/Ed25519 public keys with kid) and the clock skew measured from its `Date` header.
  * @module
  */
-import { discoverAgent, probeAgent } from "../start/instance.ts";
+import { discoverAgent, probeAgent } from "../start/mod.ts";
 import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
 
 const msg = (e: unknown) => {

@@ -7,9 +7,9 @@
  * never the personal id.
  * @module
  */
-import type { SenderConfig } from "../senders/senders.ts";
+import type { SenderConfig } from "../senders/mod.ts";
 import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import {
   type CertificateInfo,
   checkCertificate,

@@ -3,7 +3,7 @@
  * checks need ({@link DoctorDeps}) and the {@link check} constructor.
  * @module
  */
-import type { AgentFile } from "../senders/agent_file.ts";
+import type { AgentFile } from "../senders/mod.ts";
 import type { KeyStore, ModuleCandidate } from "../../signing/mod.ts";
 
 /** One result line. `fix` is a concrete instruction whenever `ok` is not `true`. */

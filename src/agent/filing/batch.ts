@@ -6,15 +6,15 @@
  * lock-out) and marks the rest failed.
  * @module
  */
-import { AppError, isAppError } from "../../contract/errors.ts";
-import type { BatchOperation } from "../../contract/operations.ts";
-import type { BatchResult } from "../../contract/types.ts";
-import type { PortalContext, SubmissionInput } from "../../portal/adapter.ts";
-import type { SubmissionResult } from "../../contract/types.ts";
-import type { OperationClaims } from "../http/auth.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
+import type { BatchOperation } from "../../contract/mod.ts";
+import type { BatchResult } from "../../contract/mod.ts";
+import type { PortalContext, SubmissionInput } from "../../portal/mod.ts";
+import type { SubmissionResult } from "../../contract/mod.ts";
+import type { OperationClaims } from "../http/mod.ts";
 import { displayPeriod } from "../period.ts";
-import type { ConfirmSubject } from "../confirm/manager.ts";
-import type { SubmissionFiles } from "../local/types.ts";
+import type { ConfirmSubject } from "../confirm/mod.ts";
+import type { SubmissionFiles } from "../local/mod.ts";
 
 type Item = BatchResult["items"][number];
 

@@ -5,8 +5,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { AppError, isAppError } from "../../contract/errors.ts";
-import type { SubmissionResult } from "../../contract/types.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
+import type { SubmissionResult } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
 import { recordCount } from "../../mock/mod.ts";
@@ -15,7 +15,7 @@ import type {
   PortalContext,
   SubmissionFile,
   SubmissionInput,
-} from "../../portal/adapter.ts";
+} from "../../portal/mod.ts";
 import type { Journal } from "./journal.ts";
 
 /** Points where a test can hold a filing to kill the agent there (SVC_TEST_HOLD_AT). */
@@ -28,6 +28,8 @@ export interface FilingDeps {
   readonly log: Logger;
   /** Test instrumentation: wait (forever) at a point so a crash test can SIGKILL there. */
   readonly hold?: (point: HoldPoint, filingId: string) => Promise<void>;
+  /** A new unique id (journal row ids); default `crypto.randomUUID`. */
+  readonly randomId?: () => string;
 }
 
 /** Who and what, for the journal row. */
@@ -40,6 +42,8 @@ export interface FilingMeta {
   readonly idempotencyKey: string | null;
   readonly period: string | null;
 }
+
+const randomId = () => crypto.randomUUID();
 
 /** Errors after which the declaration certainly did not reach the authority. */
 const NOT_SENT = new Set([
@@ -117,7 +121,7 @@ export async function fileSubmission(
     throw new AppError("FILING_IN_PROGRESS", "The same filing is running; retry when it finishes");
   }
   const begun = journal.begin({
-    id: crypto.randomUUID(),
+    id: (deps.randomId ?? randomId)(),
     idempotencyKey: key,
     typeId: meta.typeId,
     kind: input.kind,

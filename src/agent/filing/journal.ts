@@ -12,7 +12,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import type { SubmissionResult } from "../../contract/types.ts";
+import type { SubmissionResult } from "../../contract/mod.ts";
 
 /** Journal row states. */
 export type FilingState = "pending" | "sent" | "answered" | "failed";

@@ -8,7 +8,7 @@
  */
 import { dirname, join } from "node:path";
 import { escapeToBuffer } from "hono/utils/html";
-import type { CommandRunner } from "../../signing/os/command_runner.ts";
+import type { CommandRunner } from "../../command_runner.ts";
 import { AGENT_V8_FLAGS } from "../../defaults.ts";
 
 /** LaunchAgent label, Run value name and .desktop base name. */

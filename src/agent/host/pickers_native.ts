@@ -6,7 +6,7 @@
  * dialog program at all → PICKER_UNAVAILABLE.
  * @module
  */
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { Pickers, PickResult } from "./pickers.ts";
 
 /** Picker time-out, ms (interface-spec.md § Limits). */

@@ -8,7 +8,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 
 /** Request headers a page may send. */
 export const ALLOWED_REQUEST_HEADERS = [

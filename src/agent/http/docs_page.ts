@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import { escapeToBuffer } from "hono/utils/html";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 
 /** Options of {@link docsRoutes}. */
 export interface DocsOptions {

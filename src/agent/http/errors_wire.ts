@@ -6,7 +6,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, isAppError } from "../../contract/errors.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
 import type { Logger } from "../../log.ts";
 import { AgentUpdateRequiredError } from "./auth.ts";
 

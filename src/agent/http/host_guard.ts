@@ -4,8 +4,8 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "../../contract/errors.ts";
-import { isOwnHost } from "../start/early.ts";
+import { AppError } from "../../contract/mod.ts";
+import { isOwnHost } from "../start/mod.ts";
 
 /**
  * The middleware.

@@ -7,7 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 
 /** Budgets: requests per window, per origin. */
 export interface RateLimitSettings {

@@ -10,18 +10,18 @@
  * arbitrary files.
  * @module
  */
-import { AppError, isAppError } from "../../contract/errors.ts";
-import type { ScanKind } from "../../contract/operations.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
+import type { ScanKind } from "../../contract/mod.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
-import { decodeCp1251 } from "../../formats/cp1251.ts";
-import { detectFileKind } from "../../formats/detect.ts";
-import { parseD1 } from "../../formats/payroll/d1.ts";
-import { parseD6 } from "../../formats/payroll/d6.ts";
-import { summarizeD1, summarizeD6 } from "../../formats/payroll/summary.ts";
-import { parseDeklar } from "../../formats/vat/deklar.ts";
-import { parseVatFolderFiles } from "../../formats/vat/folder.ts";
-import { summarizeDeklar } from "../../formats/vat/summary.ts";
+import { decodeCp1251 } from "../../formats/mod.ts";
+import { detectFileKind } from "../../formats/mod.ts";
+import { parseD1 } from "../../formats/mod.ts";
+import { parseD6 } from "../../formats/mod.ts";
+import { summarizeD1, summarizeD6 } from "../../formats/mod.ts";
+import { parseDeklar } from "../../formats/mod.ts";
+import { parseVatFolderFiles } from "../../formats/mod.ts";
+import { summarizeDeklar } from "../../formats/mod.ts";
 import { type FileTree, type TreeFile, type TreeProblem, YIELD_EVERY, yieldNow } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
 

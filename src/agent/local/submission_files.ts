@@ -8,17 +8,17 @@
  * @module
  */
 import { extname } from "node:path";
-import { AppError, isAppError } from "../../contract/errors.ts";
-import type { SubmissionOperation } from "../../contract/operations.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
+import type { SubmissionOperation } from "../../contract/mod.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
-import { detectFileKind } from "../../formats/detect.ts";
-import { parseD1 } from "../../formats/payroll/d1.ts";
-import { parseD6 } from "../../formats/payroll/d6.ts";
-import { summarizeD1, summarizeD6 } from "../../formats/payroll/summary.ts";
-import { parseVatFolderFiles } from "../../formats/vat/folder.ts";
-import { summarizeDeklar } from "../../formats/vat/summary.ts";
-import type { SubmissionFile } from "../../portal/adapter.ts";
+import { detectFileKind } from "../../formats/mod.ts";
+import { parseD1 } from "../../formats/mod.ts";
+import { parseD6 } from "../../formats/mod.ts";
+import { summarizeD1, summarizeD6 } from "../../formats/mod.ts";
+import { parseVatFolderFiles } from "../../formats/mod.ts";
+import { summarizeDeklar } from "../../formats/mod.ts";
+import type { SubmissionFile } from "../../portal/mod.ts";
 import type { LocalSource, SubmissionFiles } from "./types.ts";
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
 import { taxPeriod } from "../period.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { basename, dirname, isAbsolute, join, normalize, posix } from "node:path";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { LocalSource } from "./types.ts";
 
 /** Largest file read, bytes. */

@@ -4,12 +4,8 @@
  * `agent/local/`; this interface keeps `app.ts` independent of it.
  * @module
  */
-import type {
-  BatchOperation,
-  LocalOperation,
-  SubmissionOperation,
-} from "../../contract/operations.ts";
-import type { SubmissionFile } from "../../portal/adapter.ts";
+import type { BatchOperation, LocalOperation, SubmissionOperation } from "../../contract/mod.ts";
+import type { SubmissionFile } from "../../portal/mod.ts";
 
 /** Where the local input comes from. */
 export interface LocalSource {

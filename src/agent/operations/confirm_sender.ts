@@ -5,8 +5,8 @@
  * @module
  */
 import type { Context } from "hono";
-import { isAppError } from "../../contract/errors.ts";
-import type { PortalContext } from "../../portal/adapter.ts";
+import { isAppError } from "../../contract/mod.ts";
+import type { PortalContext } from "../../portal/mod.ts";
 import type { ConfirmationManager, ConfirmSubject } from "../confirm/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import type { OperationClaims, TokenVerifier } from "../http/mod.ts";

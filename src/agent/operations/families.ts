@@ -5,15 +5,15 @@
  * the body its request schema produced; none knows a typeId.
  * @module
  */
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type {
   AnyReportOperation,
   BatchOperation,
   LocalOperation,
   ResultOperation,
   SubmissionOperation,
-} from "../../contract/operations.ts";
-import type { PortalAdapter, PortalContext } from "../../portal/adapter.ts";
+} from "../../contract/mod.ts";
+import type { PortalAdapter, PortalContext } from "../../portal/mod.ts";
 import { assertEiksCovered } from "../http/mod.ts";
 import { fileSubmission, type FilingMeta, runBatch } from "../filing/mod.ts";
 import type { LocalOps, SubmissionFiles } from "../local/mod.ts";

@@ -7,9 +7,9 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError } from "../../contract/errors.ts";
-import type { OperationSpec } from "../../contract/operations.ts";
-import type { PortalAdapter } from "../../portal/adapter.ts";
+import { AppError } from "../../contract/mod.ts";
+import type { OperationSpec } from "../../contract/mod.ts";
+import type { PortalAdapter } from "../../portal/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import { assertEiksCovered, type OperationClaims, verifyOperationToken } from "../http/mod.ts";
 import type { PipelineDeps } from "./confirm_sender.ts";
@@ -79,8 +79,7 @@ async function dispatch(
     };
   };
   const bodyOf = <O extends OperationSpec>(o: O) => readBody(c, o, claims);
-  const batchIdPromise = Promise.resolve(c.req.header("x-svc-batch-id") ?? null);
-  const batchId = await batchIdPromise;
+  const batchId = c.req.header("x-svc-batch-id") ?? null;
   switch (op.family) {
     case "local": {
       const body = await checkedBody(bodyOf(op), batchId);

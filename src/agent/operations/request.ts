@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
-import { AppError, validationError } from "../../contract/errors.ts";
+import { AppError, validationError } from "../../contract/mod.ts";
 import type { OperationClaims } from "../http/mod.ts";
 import type { LocalSource } from "../local/mod.ts";
 

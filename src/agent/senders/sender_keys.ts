@@ -9,9 +9,9 @@
  * @module
  */
 import { z } from "zod";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { CertificateInfo, KeyStore } from "../../signing/mod.ts";
-import type { PortalContext, SenderRef } from "../../portal/adapter.ts";
+import type { PortalContext, SenderRef } from "../../portal/mod.ts";
 
 /** The signing library (pkijs, @peculiar/x509) loads on first use: test-mode agents and the
  * agent's start never pay for it. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 
 /** A configured sender; `keystore` is private and never leaves the agent. */
 export const SenderConfig = z.object({

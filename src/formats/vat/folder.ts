@@ -5,7 +5,7 @@
  * parsed (nra-formats.md §1; checks in check.ts).
  * @module
  */
-import { type AppError, isAppError } from "../../contract/errors.ts";
+import { type AppError, isAppError } from "../../contract/mod.ts";
 import { detectFileKind, type NraFileKind } from "../detect.ts";
 import { parseError } from "../format_error.ts";
 import { checkVatSet, type VatWarning } from "./check.ts";

@@ -4,7 +4,7 @@
  * how tests reach the HTTPS simulator. Implements agent.json `portal.caFile`.
  * @module
  */
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 
 /** A fetch bound to an HTTP client; close it when done. */
 export interface CaFetch {

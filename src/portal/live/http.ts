@@ -6,7 +6,7 @@
  * transport part) over nra-public-api.md §1–§2.
  * @module
  */
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 
 /** Which API call a request is (for messages and `details.endpoint`). */
 export type Endpoint = "submit" | "result" | "token";

@@ -8,7 +8,7 @@
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
 import { Buffer } from "node:buffer";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { PortalContext } from "../adapter.ts";
 
 /** The identity fields of a submit or result request (nra-public-api.md §3, §4). */

@@ -6,7 +6,7 @@
  * repeated in docs/live-portal.md.
  * @module
  */
-import { AppError, type ErrorCode } from "../../contract/errors.ts";
+import { AppError, type ErrorCode } from "../../contract/mod.ts";
 import { type Endpoint, endpointLabel, type HttpAnswer } from "./http.ts";
 
 /** The NRA error envelope (nra-public-api.md §7), with the HTTP status it came with. */

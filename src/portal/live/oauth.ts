@@ -7,7 +7,7 @@
  */
 import { decodeJwt } from "jose";
 import type { Clock } from "../../clock.ts";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { Logger } from "../../log.ts";
 import { postToPortal } from "./http.ts";
 import {

@@ -7,8 +7,8 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { AppError } from "../../contract/errors.ts";
-import type { SubmissionResultPayload } from "../../contract/types.ts";
+import { AppError } from "../../contract/mod.ts";
+import type { SubmissionResultPayload } from "../../contract/mod.ts";
 import { envelopeMessage, type NraEnvelope } from "./nra_answer.ts";
 
 /** The protocol fields, most complete first (P prefers the full HTML page). */

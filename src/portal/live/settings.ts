@@ -6,7 +6,7 @@
  * @module
  */
 import type { Clock } from "../../clock.ts";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { Logger } from "../../log.ts";
 
 /** Live portal settings: agent.json `portal` after zod defaults. */

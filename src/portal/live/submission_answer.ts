@@ -6,8 +6,8 @@
  * interface-spec.md § Submission result.
  * @module
  */
-import { AppError } from "../../contract/errors.ts";
-import type { SubmissionResult } from "../../contract/types.ts";
+import { AppError } from "../../contract/mod.ts";
+import type { SubmissionResult } from "../../contract/mod.ts";
 import type { NraEnvelope } from "./nra_answer.ts";
 
 const SOFIA = "Europe/Sofia";

@@ -6,7 +6,7 @@
  * @module
  */
 import { extname } from "node:path";
-import { AppError, isAppError } from "../../contract/errors.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
 import { parseD1, parseD6 } from "../../formats/mod.ts";
 import type { SubmissionFile, SubmissionInput } from "../adapter.ts";
 import type { LiveSubmissionKind } from "./capabilities.ts";

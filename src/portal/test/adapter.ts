@@ -8,7 +8,7 @@
  * docs/test-portal.md.
  * @module
  */
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import {
   REPORT_OPERATIONS,
   type ReportAnswer,
@@ -16,8 +16,8 @@ import {
   type ReportRequestOf,
   type ReportResultOf,
   type SubmissionKind,
-} from "../../contract/operations.ts";
-import type { SubmissionResult, SubmissionResultPayload } from "../../contract/types.ts";
+} from "../../contract/mod.ts";
+import type { SubmissionResult, SubmissionResultPayload } from "../../contract/mod.ts";
 import {
   answerReport,
   REPORT_ANSWERS,

@@ -8,14 +8,14 @@
  * (UTF-8, decoded from CP1251)") with the layouts of nra-formats.md §1.2–§1.5, §2.1, §2.2.
  * @module
  */
-import { firstUnencodableCp1251, unencodable } from "../../formats/cp1251.ts";
-import { writeD1 } from "../../formats/payroll/d1.ts";
-import { writeD6 } from "../../formats/payroll/d6.ts";
-import { parseDeklar, writeDeklar } from "../../formats/vat/deklar.ts";
-import { parsePokupki, writePokupki } from "../../formats/vat/pokupki.ts";
-import { parseProdagbi, writeProdagbi } from "../../formats/vat/prodagbi.ts";
-import { parseVies, writeVies } from "../../formats/vat/vies.ts";
-import type { NraFileKit, RenderedFile, VatFileType } from "../../mock/portal_files.ts";
+import { firstUnencodableCp1251, unencodable } from "../../formats/mod.ts";
+import { writeD1 } from "../../formats/mod.ts";
+import { writeD6 } from "../../formats/mod.ts";
+import { parseDeklar, writeDeklar } from "../../formats/mod.ts";
+import { parsePokupki, writePokupki } from "../../formats/mod.ts";
+import { parseProdagbi, writeProdagbi } from "../../formats/mod.ts";
+import { parseVies, writeVies } from "../../formats/mod.ts";
+import type { NraFileKit, RenderedFile, VatFileType } from "../../mock/mod.ts";
 import { d1RecordsOf, d6RecordOf } from "./payroll_file_records.ts";
 import {
   deklarRecordOf,

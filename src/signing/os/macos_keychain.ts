@@ -11,10 +11,10 @@
  * @module
  */
 
-import { AppError, isAppError } from "../../contract/errors.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
 import { toCertificateInfo } from "../cert_info.ts";
 import type { CertificateInfo, KeyStore } from "../keystore.ts";
-import type { CommandRunner } from "./command_runner.ts";
+import type { CommandRunner } from "../../command_runner.ts";
 
 /** Options of {@link openMacKeychain}. */
 export interface MacKeychainOptions {

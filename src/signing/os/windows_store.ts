@@ -10,11 +10,11 @@
  */
 
 import { Buffer } from "node:buffer";
-import { AppError, isAppError } from "../../contract/errors.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
 import { toCertificateInfo } from "../cert_info.ts";
 import { ecdsaRawToDer } from "../ecdsa_signature.ts";
 import type { CertificateInfo, KeyStore } from "../keystore.ts";
-import type { CommandRunner } from "./command_runner.ts";
+import type { CommandRunner } from "../../command_runner.ts";
 
 /** Options of {@link openWindowsCertStore}. */
 export interface WindowsStoreOptions {

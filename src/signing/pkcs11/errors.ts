@@ -4,7 +4,7 @@
  * @module
  */
 
-import { AppError, type ErrorCode } from "../../contract/errors.ts";
+import { AppError, type ErrorCode } from "../../contract/mod.ts";
 import { CKR, ckrName } from "./constants.ts";
 
 /** Loader message patterns, most specific first. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import {
   type AttributeSlot,
   type CkAbi,

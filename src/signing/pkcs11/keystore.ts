@@ -7,7 +7,7 @@
  * @module
  */
 
-import { AppError, isAppError } from "../../contract/errors.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
 import { digest } from "../bytes.ts";
 import { toCertificateInfo } from "../cert_info.ts";
 import { ecdsaRawToDer } from "../ecdsa_signature.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import iconv from "iconv-lite";
-import { unencodable } from "./cp1251.ts";
+import { unencodable } from "../cp1251.ts";
 
 const QUESTION_MARK = 0x3f;
 const UNASSIGNED = 0x98;

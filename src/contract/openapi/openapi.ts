@@ -16,9 +16,9 @@ import {
   TokenIssueRequest,
   TokenIssueResponse,
   TokenServiceError,
-} from "./api.ts";
-import { ERROR_CATALOG } from "./errors.ts";
-import { OPERATIONS } from "./operations.ts";
+} from "../api.ts";
+import { ERROR_CATALOG } from "../errors.ts";
+import { OPERATIONS } from "../operations.ts";
 
 const json = (schema: z.ZodTypeAny, description: string) => ({
   description,
