@@ -62,9 +62,9 @@ async function startTokenService(
 ) {
   const [{ openTokenStore }, { createTokenService }, { createSmtpMailer }, cfgMod] = await Promise
     .all([
-      import("./src/token/open_store.ts"),
+      import("./src/token/mod.ts"),
       import("./src/token/service.ts"),
-      import("./src/token/mailer.ts"),
+      import("./src/token/mod.ts"),
       import("./src/token/service_config.ts"),
     ]);
   const { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } = cfgMod;
@@ -360,7 +360,7 @@ async function main(argv: string[]): Promise<void> {
     const i = rest.indexOf("--data-dir");
     const dataDir = i >= 0 && rest[i + 1] ? rest[i + 1]! : e.SVC_DATA_DIR ?? dataDirDefault();
     const [{ openTokenStore }, { runAdminCli }] = await Promise.all([
-      import("./src/token/open_store.ts"),
+      import("./src/token/mod.ts"),
       import("./src/token/cli.ts"),
     ]);
     const store = await openTokenStore({ dataDir, databaseUrl: e.SVC_DATABASE_URL });
@@ -595,7 +595,7 @@ async function main(argv: string[]): Promise<void> {
       if (bad.length) fail(`keys create: --eik must be 9 to 13 digits: ${bad.join(", ")}`);
       const dataDir = values["data-dir"] ?? e.SVC_DATA_DIR ?? dataDirDefault();
       const [{ openTokenStore }, { createApiKey }] = await Promise.all([
-        import("./src/token/open_store.ts"),
+        import("./src/token/mod.ts"),
         import("./src/token/api_keys.ts"),
       ]);
       const store = await openTokenStore({ dataDir, databaseUrl: e.SVC_DATABASE_URL });

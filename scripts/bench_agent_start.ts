@@ -20,7 +20,7 @@
 import { parseArgs } from "node:util";
 import { TextLineStream } from "../tests/_helpers/lines.ts";
 import { loadKeyRing } from "../src/token/signer.ts";
-import { openTokenStore } from "../src/token/open_store.ts";
+import { openTokenStore } from "../src/token/store/open_store.ts";
 import { AGENT_V8_FLAGS } from "../src/defaults.ts";
 
 const { values } = parseArgs({

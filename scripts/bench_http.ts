@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { TextLineStream } from "../tests/_helpers/lines.ts";
 import { loadKeyRing } from "../src/token/signer.ts";
-import { SqliteTokenStore } from "../src/token/sqlite_store.ts";
+import { SqliteTokenStore } from "../src/token/store/sqlite_store.ts";
 import { createApiKey } from "../src/token/api_keys.ts";
 
 const { values } = parseArgs({

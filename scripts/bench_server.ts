@@ -14,7 +14,7 @@ import { createTestPortal } from "../src/portal/test/adapter.ts";
 import { createTokenApp } from "../src/token/app.ts";
 import type { IssueTimings } from "../src/token/issue.ts";
 import { loadKeyRing } from "../src/token/signer.ts";
-import { SqliteTokenStore } from "../src/token/sqlite_store.ts";
+import { SqliteTokenStore } from "../src/token/store/sqlite_store.ts";
 
 const [kind, dataDir, tokenUrl] = Deno.args;
 const bare = new Hono();

@@ -17,10 +17,10 @@
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { systemClock } from "../src/clock.ts";
-import { createIntegrator, createKeyFor } from "../src/token/admin_keys.ts";
+import { createIntegrator, createKeyFor } from "../src/token/admin/admin_keys.ts";
 import { approveApplication, submitApplication } from "../src/token/contracts.ts";
 import type { IssueTimings } from "../src/token/issue.ts";
-import { openTokenStore } from "../src/token/open_store.ts";
+import { openTokenStore } from "../src/token/store/open_store.ts";
 import { createTokenService } from "../src/token/service.ts";
 
 const args = parseArgs({

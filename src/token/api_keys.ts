@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { initialExpiry } from "./phases.ts";
-import type { ApiKeyRecord, KeyMode, TokenStore } from "./store.ts";
+import type { ApiKeyRecord, KeyMode, TokenStore } from "./store/mod.ts";
 
 export {
   LIVE_EIK_LIMIT_WITHOUT_CONTRACT,

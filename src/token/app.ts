@@ -11,16 +11,20 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { TokenIssueRequest } from "../contract/api.ts";
 import { AppError, isAppError, validationError } from "../contract/errors.ts";
-import { buildTokenOpenApi } from "../contract/openapi.ts";
+import { buildTokenOpenApi } from "../contract/openapi/openapi.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
 import { authenticateKey, type IssueConfig, type IssueTimings, issueToken } from "./issue.ts";
 import type { KeyRing } from "./signer.ts";
-import type { TokenStore } from "./store.ts";
-import { adminAuth } from "./admin_auth.ts";
-import { adminKeyRoutes, readJson } from "./admin_routes.ts";
-import { adminContractRoutes } from "./admin_contract_routes.ts";
-import { ApplicationSubmit, parseInput } from "./admin_schemas.ts";
+import type { TokenStore } from "./store/mod.ts";
+import {
+  adminAuth,
+  adminContractRoutes,
+  adminKeyRoutes,
+  ApplicationSubmit,
+  parseInput,
+  readJson,
+} from "./admin/mod.ts";
 import { applicationView, submitApplication } from "./contracts.ts";
 import type { RandomBytes } from "./api_keys.ts";
 import type { UsageRecorder } from "./usage.ts";

@@ -21,7 +21,7 @@ import {
   rotateKeyNow,
   setKeyAllowedEiks,
   updateIntegrator,
-} from "./admin_keys.ts";
+} from "./admin/admin_keys.ts";
 import {
   AllowedEiks,
   IntegratorCreate,
@@ -29,11 +29,11 @@ import {
   KeyCreate,
   KeyRotate,
   parseInput,
-} from "./admin_schemas.ts";
+} from "./admin/admin_schemas.ts";
 import type { RandomBytes } from "./api_keys.ts";
 import { type CliValues, needId, parseCliArgs, UsageError } from "./cli_args.ts";
 import { runContractCli } from "./cli_contracts.ts";
-import type { TokenStore } from "./store.ts";
+import type { TokenStore } from "./store/store.ts";
 
 /** Dependencies of {@link runAdminCli}. */
 export interface AdminCliDeps {

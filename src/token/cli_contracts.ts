@@ -3,8 +3,8 @@
  * phases, phases 2–3; monthly billing). Called by `runAdminCli` in `cli.ts`.
  * @module
  */
-import { type AdminDeps, requireIntegrator } from "./admin_keys.ts";
-import { ApplicationApprove, ApplicationSubmit, parseInput } from "./admin_schemas.ts";
+import { type AdminDeps, requireIntegrator } from "./admin/admin_keys.ts";
+import { ApplicationApprove, ApplicationSubmit, parseInput } from "./admin/admin_schemas.ts";
 import { type CliValues, needId, UsageError } from "./cli_args.ts";
 import {
   applicationView,
@@ -15,7 +15,7 @@ import {
   terminateContract,
 } from "./contracts.ts";
 import { AppError } from "../contract/errors.ts";
-import type { ApplicationStatus } from "./records.ts";
+import type { ApplicationStatus } from "./store/records.ts";
 import { buildStatement, requireMonth, statementCsv, usageCsv } from "./statement.ts";
 
 async function applications(d: AdminDeps, cmd: string, pos: string[], v: CliValues) {

@@ -8,13 +8,16 @@
  * @module
  */
 import { AppError } from "../contract/errors.ts";
-import type { AdminDeps } from "./admin_keys.ts";
+import type { AdminDeps } from "./deps.ts";
 import { newId } from "./api_keys.ts";
-import { contractTerminatedDraft } from "./notice_drafts.ts";
+import { contractTerminatedDraft } from "./notices/mod.ts";
 import { LIVE_KEY_LIFETIME_MS } from "./phases.ts";
-import type { ApplicationRecord, ContractRecord } from "./records.ts";
-import { inForce } from "./rows.ts";
-import type { ContractFailure } from "./store.ts";
+import {
+  type ApplicationRecord,
+  type ContractFailure,
+  type ContractRecord,
+  inForce,
+} from "./store/mod.ts";
 
 /** A contract as administrators see it. */
 export interface ContractView {

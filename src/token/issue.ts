@@ -10,7 +10,7 @@ import { AppError } from "../contract/errors.ts";
 import { hashSecret, looksLikeApiKey } from "./api_keys.ts";
 import { type KeyPolicy, keyPolicy } from "./phases.ts";
 import type { KeyRing } from "./signer.ts";
-import type { ApiKeyRecord, TokenStore } from "./store.ts";
+import type { ApiKeyRecord, TokenStore } from "./store/mod.ts";
 import type { UsageRecorder } from "./usage.ts";
 
 /** Token lifetime, seconds (interface-spec.md § Limits). */

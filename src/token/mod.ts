@@ -1,11 +1,12 @@
 /**
  * The token service's public surface for `src/cli/` and `main.ts`: the store, the service,
  * key creation, the mailer and the admin operations the CLI runs. Nothing outside `src/token/`
- * imports a deeper file (checked by scripts/check_layers.ts).
+ * imports a deeper file; inside, a folder is entered through its `mod.ts` (`store/`, `admin/`,
+ * `notices/`).
  * @module
  */
-export { isPostgresUrl, type OpenStoreOptions, openTokenStore, SQLITE_FILE } from "./open_store.ts";
-export type * from "./store.ts";
+export { isPostgresUrl, type OpenStoreOptions, openTokenStore, SQLITE_FILE } from "./store/mod.ts";
+export type * from "./store/mod.ts";
 export {
   createTokenService,
   type ServiceLog,
@@ -13,7 +14,12 @@ export {
   type TokenServiceOptions,
 } from "./service.ts";
 export { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } from "./service_config.ts";
-export { createSmtpMailer, type Mailer, type MailMessage, type SmtpSettings } from "./mailer.ts";
+export {
+  createSmtpMailer,
+  type Mailer,
+  type MailMessage,
+  type SmtpSettings,
+} from "./notices/mod.ts";
 export {
   createApiKey,
   type CreateKeyInput,
@@ -21,8 +27,7 @@ export {
   type RandomBytes,
   systemRandom,
 } from "./api_keys.ts";
-export * from "./admin_keys.ts";
-export * from "./admin_schemas.ts";
+export * from "./admin/mod.ts";
 export {
   applicationView,
   approveApplication,

@@ -15,8 +15,7 @@
  * expiry); until the scheduler has stored it, this function derives the same value.
  * @module
  */
-import type { ContractState } from "./records.ts";
-import type { ApiKeyRecord } from "./store.ts";
+import type { ApiKeyRecord, ContractState } from "./store/mod.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** 90 days in ms (test key lifetime, § Limits). */

@@ -9,19 +9,14 @@ import type { Hono } from "hono";
 import type { Clock } from "../clock.ts";
 import type { RandomBytes } from "./api_keys.ts";
 import { createTokenApp } from "./app.ts";
+import type { ServiceLog } from "./deps.ts";
 import type { IssueConfig, IssueTimings } from "./issue.ts";
-import type { Mailer } from "./mailer.ts";
-import { NoticeScheduler } from "./notice_scheduler.ts";
+import { type Mailer, NoticeScheduler } from "./notices/mod.ts";
 import { type KeyRing, loadKeyRing } from "./signer.ts";
-import type { TokenStore } from "./store.ts";
+import type { TokenStore } from "./store/mod.ts";
 import { UsageRecorder } from "./usage.ts";
 
-/** Log function of the service (never given secrets). */
-export type ServiceLog = (
-  level: "info" | "warn" | "error",
-  msg: string,
-  fields?: Record<string, unknown>,
-) => void;
+export type { ServiceLog } from "./deps.ts";
 
 /** Options of {@link createTokenService}. */
 export interface TokenServiceOptions {

@@ -6,8 +6,8 @@
  * @module
  */
 import { z } from "zod";
-import { MIN_ADMIN_TOKEN_LENGTH } from "./admin_auth.ts";
-import type { SmtpSettings } from "./mailer.ts";
+import { MIN_ADMIN_TOKEN_LENGTH } from "./admin/mod.ts";
+import type { SmtpSettings } from "./notices/mod.ts";
 
 const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no"])])
   .transform((v) => v === true || v === "true" || v === "1" || v === "yes");

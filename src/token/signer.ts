@@ -8,7 +8,7 @@
 import { Buffer } from "node:buffer";
 import { createPrivateKey, sign as ed25519Sign } from "node:crypto";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import type { TokenStore } from "./store.ts";
+import type { TokenStore } from "./store/mod.ts";
 
 /** A loaded key ring: the current private key plus the public JWKs to publish. */
 export interface KeyRing {

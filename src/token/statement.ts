@@ -7,8 +7,7 @@
  * @module
  */
 import { AppError } from "../contract/errors.ts";
-import type { ContractRecord, UsageRow } from "./records.ts";
-import type { TokenStore } from "./store.ts";
+import type { ContractRecord, TokenStore, UsageRow } from "./store/mod.ts";
 import { MONTH_RE, monthBounds } from "./usage.ts";
 
 /** One statement line. */

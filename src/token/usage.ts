@@ -8,8 +8,7 @@
  * `flushMs: 0` writes through after each token instead.
  * @module
  */
-import type { UsageRow } from "./records.ts";
-import type { ApiKeyRecord, UsageStore } from "./store.ts";
+import type { ApiKeyRecord, UsageRow, UsageStore } from "./store/mod.ts";
 
 /**
  * The billing month of an instant.

@@ -6,11 +6,11 @@
  */
 import { FakeClock } from "../../src/clock.ts";
 import { createApiKey } from "../../src/token/api_keys.ts";
-import type { Mailer } from "../../src/token/mailer.ts";
-import { openTokenStore } from "../../src/token/open_store.ts";
+import type { Mailer } from "../../src/token/notices/mailer.ts";
+import { openTokenStore } from "../../src/token/store/open_store.ts";
 import { createTokenService } from "../../src/token/service.ts";
-import { SqliteTokenStore } from "../../src/token/sqlite_store.ts";
-import type { KeyMode, TokenStore } from "../../src/token/store.ts";
+import { SqliteTokenStore } from "../../src/token/store/sqlite_store.ts";
+import type { KeyMode, TokenStore } from "../../src/token/store/store.ts";
 import { freshPgSchema, pgIgnored } from "./postgres.ts";
 
 /** Issuer used by in-process tests. */

@@ -5,7 +5,7 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { FakeClock } from "../../src/clock.ts";
 import { runAdminCli } from "../../src/token/cli.ts";
-import type { TokenStore } from "../../src/token/store.ts";
+import type { TokenStore } from "../../src/token/store/store.ts";
 import { backendTest, tokenEnv } from "../_helpers/token_env.ts";
 
 function cli(store: TokenStore, clock: FakeClock) {

@@ -5,11 +5,11 @@
  */
 import { deepStrictEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { loadConfig } from "../../src/config.ts";
-import { isPostgresUrl, openTokenStore } from "../../src/token/open_store.ts";
+import { isPostgresUrl, openTokenStore } from "../../src/token/store/open_store.ts";
 import { keyPolicy, keyStatus } from "../../src/token/phases.ts";
 import { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } from "../../src/token/service_config.ts";
-import { SqliteTokenStore } from "../../src/token/sqlite_store.ts";
-import type { ApiKeyRecord, UsageRow } from "../../src/token/store.ts";
+import { SqliteTokenStore } from "../../src/token/store/sqlite_store.ts";
+import type { ApiKeyRecord, UsageRow } from "../../src/token/store/store.ts";
 import { monthOf, UsageRecorder } from "../../src/token/usage.ts";
 import { PG_URL, pgIgnored } from "../_helpers/postgres.ts";
 

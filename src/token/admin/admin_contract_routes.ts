@@ -14,11 +14,11 @@ import {
   contractView,
   rejectApplication,
   terminateContract,
-} from "./contracts.ts";
-import { AppError } from "../contract/errors.ts";
-import type { ApplicationStatus } from "./records.ts";
-import { rotateSigningKey } from "./signer.ts";
-import { buildStatement, requireMonth, statementCsv, usageCsv } from "./statement.ts";
+} from "../contracts.ts";
+import { AppError } from "../../contract/errors.ts";
+import type { ApplicationStatus } from "../store/mod.ts";
+import { rotateSigningKey } from "../signer.ts";
+import { buildStatement, requireMonth, statementCsv, usageCsv } from "../statement.ts";
 
 /** Extra dependencies of the contract routes. */
 export interface AdminContractDeps extends AdminDeps {

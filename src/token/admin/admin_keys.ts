@@ -6,19 +6,14 @@
  * @module
  */
 import type { z } from "zod";
-import type { Clock } from "../clock.ts";
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../../contract/errors.ts";
 import type { IntegratorCreate, IntegratorUpdate, KeyCreate } from "./admin_schemas.ts";
-import { createApiKey, newId, type RandomBytes, rotateApiKey } from "./api_keys.ts";
-import { keyPolicy, type KeyStatus, keyStatus, type Phase } from "./phases.ts";
-import type { ApiKeyRecord, Integrator, TokenStore } from "./store.ts";
+import { createApiKey, newId, rotateApiKey } from "../api_keys.ts";
+import type { AdminDeps } from "../deps.ts";
+import { keyPolicy, type KeyStatus, keyStatus, type Phase } from "../phases.ts";
+import type { ApiKeyRecord, Integrator } from "../store/mod.ts";
 
-/** Dependencies of the admin functions. */
-export interface AdminDeps {
-  readonly store: TokenStore;
-  readonly clock: Clock;
-  readonly random?: RandomBytes;
-}
+export type { AdminDeps } from "../deps.ts";
 
 /** A key as administrators see it (ISO dates; never the secret or its hash). */
 export interface KeyView {

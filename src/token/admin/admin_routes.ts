@@ -6,7 +6,7 @@
  * @module
  */
 import { type Context, Hono } from "hono";
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../../contract/errors.ts";
 import {
   type AdminDeps,
   createIntegrator,
@@ -30,7 +30,7 @@ import {
   KeyRotate,
   parseInput,
 } from "./admin_schemas.ts";
-import { applicationView, contractView } from "./contracts.ts";
+import { applicationView, contractView } from "../contracts.ts";
 
 /** Largest admin or application body accepted, bytes. */
 export const MAX_ADMIN_BODY_BYTES = 1024 * 1024;

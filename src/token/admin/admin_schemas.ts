@@ -5,8 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { Eik } from "../contract/common.ts";
-import { AppError } from "../contract/errors.ts";
+import { Eik } from "../../contract/common.ts";
+import { AppError } from "../../contract/errors.ts";
 
 const email = z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an e-mail address");
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");

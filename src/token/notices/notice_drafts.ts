@@ -4,9 +4,8 @@
  * and when a contract is terminated. Dates are stored as epoch ms in `params`.
  * @module
  */
-import { newId, type RandomBytes, systemRandom } from "./api_keys.ts";
-import type { ContractRecord, NoticeDraft } from "./records.ts";
-import type { ApiKeyRecord, Integrator } from "./store.ts";
+import { newId, type RandomBytes, systemRandom } from "../api_keys.ts";
+import type { ApiKeyRecord, ContractRecord, Integrator, NoticeDraft } from "../store/mod.ts";
 
 /** A key-expiry notice is due this long before the expiry (24 hours). */
 export const KEY_NOTICE_LEAD_MS = 24 * 3600 * 1000;

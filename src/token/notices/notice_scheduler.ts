@@ -15,8 +15,9 @@
  * backoff up to `maxAttempts`, then marked `failed`.
  * @module
  */
-import type { Clock } from "../clock.ts";
-import { newId, type RandomBytes, systemRandom } from "./api_keys.ts";
+import type { Clock } from "../../clock.ts";
+import { newId, type RandomBytes, systemRandom } from "../api_keys.ts";
+import type { ServiceLog } from "../deps.ts";
 import type { Mailer } from "./mailer.ts";
 import {
   CONTRACT_NOTICE_LEAD_MS,
@@ -25,9 +26,8 @@ import {
   keyExpiringDraft,
 } from "./notice_drafts.ts";
 import { renderNotice } from "./notice_templates.ts";
-import { keyPolicy, LIVE_KEY_LIFETIME_MS } from "./phases.ts";
-import type { NoticeRecord } from "./records.ts";
-import type { Integrator, TokenStore } from "./store.ts";
+import { keyPolicy, LIVE_KEY_LIFETIME_MS } from "../phases.ts";
+import type { Integrator, NoticeRecord, TokenStore } from "../store/mod.ts";
 
 /** Options of {@link NoticeScheduler}. */
 export interface NoticeSchedulerOptions {
@@ -44,11 +44,7 @@ export interface NoticeSchedulerOptions {
   /** Attempts before a notice is marked failed (default 8). */
   readonly maxAttempts?: number;
   readonly random?: RandomBytes;
-  readonly log?: (
-    level: "info" | "warn" | "error",
-    msg: string,
-    f?: Record<string, unknown>,
-  ) => void;
+  readonly log?: ServiceLog;
 }
 
 /** What one tick did. */

@@ -4,7 +4,7 @@
  * UTC instant in ISO 8601 alongside. Pure: same notice, same text.
  * @module
  */
-import type { Locale, NoticeKind } from "./records.ts";
+import type { Locale, NoticeKind } from "../store/mod.ts";
 
 /** A rendered notice. */
 export interface RenderedNotice {

@@ -4,12 +4,12 @@
  * statement as JSON and CSV, usage, notices and signing-key rotation.
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
-import { FakeClock } from "../../src/clock.ts";
-import { adminTokenMatches } from "../../src/token/admin_auth.ts";
-import { createTokenApp } from "../../src/token/app.ts";
-import { loadKeyRing } from "../../src/token/signer.ts";
-import { SqliteTokenStore } from "../../src/token/sqlite_store.ts";
-import { ADMIN_TOKEN, backendTest, tokenEnv } from "../_helpers/token_env.ts";
+import { FakeClock } from "../../../src/clock.ts";
+import { adminTokenMatches } from "../../../src/token/admin/admin_auth.ts";
+import { createTokenApp } from "../../../src/token/app.ts";
+import { loadKeyRing } from "../../../src/token/signer.ts";
+import { SqliteTokenStore } from "../../../src/token/store/sqlite_store.ts";
+import { ADMIN_TOKEN, backendTest, tokenEnv } from "../../_helpers/token_env.ts";
 
 const DAY = 24 * 3600 * 1000;
 

@@ -5,12 +5,12 @@
  * restart; SMTP failures and dead lease holders are retried; stale notices are cancelled.
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
-import { FakeClock } from "../../src/clock.ts";
-import { createSmtpMailer } from "../../src/token/mailer.ts";
-import { keyExpiringDraft } from "../../src/token/notice_drafts.ts";
-import { formatNoticeDate, renderNotice } from "../../src/token/notice_templates.ts";
-import { startSmtpSink } from "../_helpers/smtp.ts";
-import { backendTest, type TokenEnv, tokenEnv } from "../_helpers/token_env.ts";
+import { FakeClock } from "../../../src/clock.ts";
+import { createSmtpMailer } from "../../../src/token/notices/mailer.ts";
+import { keyExpiringDraft } from "../../../src/token/notices/notice_drafts.ts";
+import { formatNoticeDate, renderNotice } from "../../../src/token/notices/notice_templates.ts";
+import { startSmtpSink } from "../../_helpers/smtp.ts";
+import { backendTest, type TokenEnv, tokenEnv } from "../../_helpers/token_env.ts";
 
 const DAY = 24 * 3600 * 1000;
 const HOUR = 3600 * 1000;

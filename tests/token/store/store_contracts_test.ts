@@ -3,10 +3,10 @@
  * applications and contracts with their key changes, notices claimed once, usage UPSERTs.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { createApiKey } from "../../src/token/api_keys.ts";
-import { contractTerminatedDraft } from "../../src/token/notice_drafts.ts";
-import type { ContractRecord, NoticeDraft } from "../../src/token/records.ts";
-import { backendTest } from "../_helpers/token_env.ts";
+import { createApiKey } from "../../../src/token/api_keys.ts";
+import { contractTerminatedDraft } from "../../../src/token/notices/notice_drafts.ts";
+import type { ContractRecord, NoticeDraft } from "../../../src/token/store/records.ts";
+import { backendTest } from "../../_helpers/token_env.ts";
 import { application, contract, DAY, integrator, T0 } from "./store_fixtures.ts";
 
 backendTest(

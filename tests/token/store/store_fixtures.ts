@@ -1,5 +1,5 @@
 /** Shared records of the store tests (tests/token/store*_test.ts). */
-import type { ContractRecord } from "../../src/token/records.ts";
+import type { ContractRecord } from "../../../src/token/store/records.ts";
 
 export const T0 = Date.UTC(2026, 10, 1, 8);
 export const DAY = 24 * 3600 * 1000;

@@ -3,9 +3,9 @@
  * migrations, integrators and keys, rotation, atomic EIK claims under concurrency, signing keys.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { createApiKey, hashSecret, rotateApiKey } from "../../src/token/api_keys.ts";
-import { loadKeyRing, rotateSigningKey } from "../../src/token/signer.ts";
-import { backendTest } from "../_helpers/token_env.ts";
+import { createApiKey, hashSecret, rotateApiKey } from "../../../src/token/api_keys.ts";
+import { loadKeyRing, rotateSigningKey } from "../../../src/token/signer.ts";
+import { backendTest } from "../../_helpers/token_env.ts";
 import { DAY, integrator, T0 } from "./store_fixtures.ts";
 
 backendTest("migrate() is idempotent and safe when two instances start at once", async (db) => {
