@@ -102,3 +102,36 @@ Deno.test("Journal keeps no file content, and exports CSV and JSON", () => {
   j.begin({ ...json[0], id: "f2", idempotencyKey: "k2" }, now);
   equal(j.inState("pending").length, 1);
 });
+
+Deno.test("exportJournal() CSV neutralises spreadsheet formulas in text cells", () => {
+  const j = new Journal(":memory:");
+  const now = new Date("2026-11-01T08:00:00Z");
+  j.begin({
+    id: "f1",
+    idempotencyKey: "k1",
+    typeId: "vat",
+    kind: "vat",
+    eik: EIK,
+    period: "2026-09",
+    batchId: null,
+    filesSha256: "ab".repeat(32),
+    files: [],
+    senderId: '=HYPERLINK("http://x")',
+    mode: "test",
+    integrator: "default",
+    request: { eik: EIK },
+  }, now);
+  j.markSent("f1", now);
+  j.answer("f1", {
+    success: false,
+    documentId: null,
+    incomeNumber: null,
+    submissionDate: null,
+    errorMessage: '@SUM(1,2), "refused"',
+    nativeErrors: [],
+  }, now);
+  const line = exportJournal(j.list(), "csv").split("\r\n")[1]!;
+  ok(line.includes(`"'@SUM(1,2), ""refused"""`), line);
+  ok(line.includes(`"'=HYPERLINK(""http://x"")"`), line);
+  equal(line.includes(",=HYPERLINK"), false);
+});

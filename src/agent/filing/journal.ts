@@ -13,6 +13,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import type { SubmissionResult } from "../../contract/mod.ts";
+import { toCsv } from "../../csv.ts";
 
 /** Journal row states. */
 export type FilingState = "pending" | "sent" | "answered" | "failed";
@@ -249,17 +250,12 @@ const CSV_COLUMNS = [
 ] as const;
 
 /**
- * Export rows as CSV (RFC 4180 quoting) or JSON.
+ * Export rows as CSV (src/csv.ts: RFC 4180, CRLF, spreadsheet formulas neutralised) or JSON.
  * @param rows journal rows
  * @param format "csv" or "json"
- * @returns the text
+ * @returns the text (CSV: a header line, then one line per row)
  */
 export function exportJournal(rows: readonly FilingRecord[], format: "csv" | "json"): string {
   if (format === "json") return JSON.stringify(rows, null, 2) + "\n";
-  const q = (v: unknown) => {
-    const s = v == null ? "" : String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [CSV_COLUMNS.join(","), ...rows.map((r) => CSV_COLUMNS.map((c) => q(r[c])).join(","))]
-    .join("\r\n") + "\r\n";
+  return toCsv(CSV_COLUMNS, rows.map((r) => CSV_COLUMNS.map((c) => r[c])));
 }
