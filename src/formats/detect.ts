@@ -5,51 +5,36 @@
  * and §2.2 (D6: 59 fields; names starting NRA62007).
  * @module
  */
+import { NRA_FILE_KINDS, NRA_FORMATS, type NraFileKind } from "./kinds.ts";
 
-/** The kinds of file this module reads. */
-export type NraFileKind = "deklar" | "pokupki" | "prodagbi" | "vies" | "d1" | "d6";
+export type { NraFileKind };
 
 /** A detected kind, or "unknown". */
 export type DetectedKind = NraFileKind | "unknown";
 
-const VIES_WIDTHS: Record<string, number> = {
-  VHR: 15,
-  VDR: 373,
-  VTR: 368,
-  TTR: 27,
-  VIR: 66,
-  CHR: 8,
-  COS: 46,
-};
-
-const FIXED_WIDTHS: ReadonlyArray<readonly [number, NraFileKind, number]> = [
-  // [width, kind, widest width of that kind]
-  [590, "deklar", 590],
-  [274, "pokupki", 274],
-  [272, "pokupki", 274],
-  [424, "prodagbi", 424],
-  [422, "prodagbi", 424],
-];
+/** Fixed-width kinds: [width, kind, widest width of that kind], from the registry. */
+const FIXED_WIDTHS: ReadonlyArray<readonly [number, NraFileKind, number]> = NRA_FILE_KINDS
+  .flatMap((kind) => {
+    const line = NRA_FORMATS[kind].line;
+    if (line.shape !== "fixed") return [];
+    const widest = Math.max(...line.widths);
+    return line.widths.map((w) => [w, kind, widest] as const);
+  });
 
 /** How many lines are examined for detection. */
 const SAMPLE_LINES = 5;
 
 /**
- * Kind suggested by a file name alone (basename, case-insensitive): DEKLAR*, POKUPKI*,
- * PRODAGBI*, VIES*, EMPL* (D1, §2.1) and NRA6* (D6, §2.2).
+ * Kind suggested by a file name alone (basename, case-insensitive), from the registry's
+ * name prefixes: DEKLAR*, POKUPKI*, PRODAGBI*, VIES*, EMPL* (D1, §2.1) and NRA6* (D6, §2.2).
  * @param fileName a file name or path
  * @returns the kind the name suggests, or "unknown"
  * @throws nothing
  */
 export function kindFromFileName(fileName: string): DetectedKind {
   const base = fileName.split(/[\\/]/).pop()!.toUpperCase();
-  if (base.startsWith("DEKLAR")) return "deklar";
-  if (base.startsWith("POKUPKI")) return "pokupki";
-  if (base.startsWith("PRODAGBI")) return "prodagbi";
-  if (base.startsWith("VIES")) return "vies";
-  if (base.startsWith("EMPL")) return "d1";
-  if (base.startsWith("NRA6")) return "d6";
-  return "unknown";
+  return NRA_FILE_KINDS.find((k) => NRA_FORMATS[k].namePrefixes.some((p) => base.startsWith(p))) ??
+    "unknown";
 }
 
 function lineBounds(bytes: Uint8Array, end: number): Array<[number, number]> {
@@ -85,16 +70,16 @@ function isDigit(c: number): boolean {
 function kindOfLine(bytes: Uint8Array, a: number, b: number): NraFileKind[] {
   const kinds: NraFileKind[] = [];
   const len = b - a;
-  if (len >= 3) {
-    const marker = String.fromCharCode(bytes[a], bytes[a + 1], bytes[a + 2]);
-    const w = VIES_WIDTHS[marker];
-    if (w !== undefined && Object.hasOwn(VIES_WIDTHS, marker) && len <= w) kinds.push("vies");
-  }
-  const hasQuote = bytes.subarray(a, b).includes(0x22);
-  if (hasQuote) {
-    const n = csvFieldCount(bytes, a, b);
-    if (n === 53 && isDigit(bytes[a])) kinds.push("d1");
-    if (n === 59 && bytes[a] === 0x22) kinds.push("d6");
+  const marker = len >= 3 ? String.fromCharCode(bytes[a], bytes[a + 1], bytes[a + 2]) : "";
+  const fields = bytes.subarray(a, b).includes(0x22) ? csvFieldCount(bytes, a, b) : -1;
+  for (const kind of NRA_FILE_KINDS) {
+    const line = NRA_FORMATS[kind].line;
+    if (line.shape === "records") {
+      const w = Object.hasOwn(line.widths, marker) ? line.widths[marker] : undefined;
+      if (w !== undefined && len <= w) kinds.push(kind);
+    } else if (line.shape === "delimited" && fields === line.fields) {
+      if (line.first === "digit" ? isDigit(bytes[a]) : bytes[a] === 0x22) kinds.push(kind);
+    }
   }
   const exact = FIXED_WIDTHS.find(([width]) => width === len);
   if (exact !== undefined) {

@@ -19,8 +19,16 @@ export {
   type RecordOf,
 } from "./fixed_width.ts";
 export { formatFixedLine, formatFixedLines } from "./fixed_width_write.ts";
-export { type DetectedKind, detectFileKind, kindFromFileName, type NraFileKind } from "./detect.ts";
-export { type ParsedNraFile, parseNraFile } from "./parse_any.ts";
+export { type DetectedKind, detectFileKind, kindFromFileName } from "./detect.ts";
+export {
+  type LineShape,
+  NRA_FILE_KINDS,
+  NRA_FORMATS,
+  type NraFileKind,
+  type NraFormat,
+  type RecordsOf,
+} from "./kinds.ts";
+export { type ParsedAs, type ParsedNraFile, parseNraFile } from "./parse_any.ts";
 export { eikCheckDigit, isValidEik, vatNumberToEik } from "./eik.ts";
 export {
   DEKLAR_FIELDS,

@@ -5,21 +5,21 @@
  */
 import { AppError } from "../contract/mod.ts";
 import { detectFileKind } from "./detect.ts";
-import { type D1Record, parseD1 } from "./payroll/mod.ts";
-import { type D6Record, parseD6 } from "./payroll/mod.ts";
-import { type DeklarRecord, parseDeklar } from "./vat/mod.ts";
-import { parsePokupki, type PokupkiRecord } from "./vat/mod.ts";
-import { parseProdagbi, type ProdagbiRecord } from "./vat/mod.ts";
-import { parseVies, type ViesRecord } from "./vat/mod.ts";
+import { NRA_FILE_KINDS, NRA_FORMATS, type NraFileKind, type RecordsOf } from "./kinds.ts";
+
+/** A parsed file of one kind: the kind and its parser's records. */
+export interface ParsedAs<K extends NraFileKind> {
+  readonly kind: K;
+  readonly records: RecordsOf<K>;
+}
 
 /** A parsed NRA file, discriminated by `kind`. */
-export type ParsedNraFile =
-  | { readonly kind: "deklar"; readonly records: DeklarRecord[] }
-  | { readonly kind: "pokupki"; readonly records: PokupkiRecord[] }
-  | { readonly kind: "prodagbi"; readonly records: ProdagbiRecord[] }
-  | { readonly kind: "vies"; readonly records: ViesRecord[] }
-  | { readonly kind: "d1"; readonly records: D1Record[] }
-  | { readonly kind: "d6"; readonly records: D6Record[] };
+export type ParsedNraFile = { [K in NraFileKind]: ParsedAs<K> }[NraFileKind];
+
+/** Parse as one kind, with the registry's parser (src/formats/kinds.ts). */
+function parseAs<K extends NraFileKind>(kind: K, bytes: Uint8Array, name: string): ParsedAs<K> {
+  return { kind, records: NRA_FORMATS[kind].parse(bytes, name) };
+}
 
 /**
  * Detect the kind of a file and parse it.
@@ -35,24 +35,13 @@ export type ParsedNraFile =
  */
 export function parseNraFile(bytes: Uint8Array, fileName = "file"): ParsedNraFile {
   const kind = detectFileKind(bytes, fileName);
-  switch (kind) {
-    case "deklar":
-      return { kind, records: [parseDeklar(bytes, fileName)] };
-    case "pokupki":
-      return { kind, records: parsePokupki(bytes, fileName) };
-    case "prodagbi":
-      return { kind, records: parseProdagbi(bytes, fileName) };
-    case "vies":
-      return { kind, records: parseVies(bytes, fileName) };
-    case "d1":
-      return { kind, records: parseD1(bytes, fileName) };
-    case "d6":
-      return { kind, records: parseD6(bytes, fileName) };
-    default:
-      throw new AppError(
-        "FILE_KIND_UNKNOWN",
-        `Cannot read "${fileName}": it is not a recognised NRA file (DEKLAR, POKUPKI, PRODAGBI, VIES, EMPL2021 or NRA62007)`,
-        { file: fileName },
-      );
-  }
+  // ParsedAs<one kind> is a member of the union; TypeScript cannot see that for a union K.
+  if (kind !== "unknown") return parseAs(kind, bytes, fileName) as ParsedNraFile;
+  const names = NRA_FILE_KINDS.map((k) => NRA_FORMATS[k].fileName);
+  const known = `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+  throw new AppError(
+    "FILE_KIND_UNKNOWN",
+    `Cannot read "${fileName}": it is not a recognised NRA file (${known})`,
+    { file: fileName },
+  );
 }

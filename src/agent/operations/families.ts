@@ -18,7 +18,7 @@ import { assertEiksCovered } from "../http/mod.ts";
 import { fileSubmission, type FilingMeta, runBatch } from "../filing/mod.ts";
 import type { LocalOps, SubmissionFiles } from "../local/mod.ts";
 import { displayPeriod } from "../period.ts";
-import { type ConfirmRequest, confirmSender } from "./confirm_sender.ts";
+import { type ConfirmRequest, confirmSender, type ConfirmWhat } from "./confirm_sender.ts";
 import { markNoData } from "./no_data.ts";
 import { hasLocal, localSource, stringField, stripInline } from "./request.ts";
 
@@ -62,13 +62,7 @@ export async function runLocalFamily(
   const src = localSource(r.c, body, op.local.folderField);
   // Reading the user's disk needs the user's consent (once per batch); inline input does not.
   if (!src.inlineFile && !src.inlineDir && src.path) {
-    await confirmSender(r, {
-      summary: `${op.summary} — reads ${src.path}`,
-      eiks: [],
-      period: displayPeriod(body),
-      files: [src.path],
-      documents: null,
-    });
+    await ask(r, body, { summary: `${op.summary} — reads ${src.path}`, files: [src.path] });
   }
   return markNoData(await ops.runLocal(op, body, src));
 }
@@ -124,14 +118,16 @@ export async function runSubmissionFamily(
     assertEiksCovered(r.claims, files.eiks);
   }
   const eik = tokenEik(r);
-  const ctx = await confirmSender(r, {
+  const ctx = await ask(r, body, {
     summary: op.summary,
     eiks: [eik],
-    period: files?.period
-      ? `${files.period.slice(0, 4)}-${files.period.slice(4)}`
-      : displayPeriod(body),
-    files: files?.names ?? [],
-    documents: files ? files.files.length : null,
+    ...(files
+      ? {
+        files: files.names,
+        documents: files.files.length,
+        ...(files.period ? { period: `${files.period.slice(0, 4)}-${files.period.slice(4)}` } : {}),
+      }
+      : {}),
   });
   return await fileSubmission(
     r.deps,
@@ -154,12 +150,21 @@ async function portalContext(
   r: FamilyRun,
 ): Promise<PortalContext> {
   if (!op.needsSender) return { sender: null };
-  return await confirmSender(r, {
-    summary: op.summary,
-    eiks: r.claims.eik ? [r.claims.eik] : [],
+  return await ask(r, body, { summary: op.summary, eiks: r.claims.eik ? [r.claims.eik] : [] });
+}
+
+/** Ask the user (once per batch); the period defaults to the body's, lists to empty. */
+function ask(
+  r: FamilyRun,
+  body: Body,
+  what: Pick<ConfirmWhat, "summary"> & Partial<ConfirmWhat>,
+): Promise<PortalContext> {
+  return confirmSender(r, {
+    eiks: [],
     period: displayPeriod(body),
     files: [],
     documents: null,
+    ...what,
   });
 }
 

@@ -66,60 +66,51 @@ async function dispatch(
       origin,
     });
   }
-  const r = (body: object): FamilyRun => {
-    checkEik(op, claims, body);
-    return {
-      c,
-      deps,
-      claims,
-      batchId,
-      typeId: op.typeId,
-      cleanups,
-      portal: pickPortal(deps, claims.mode),
-    };
-  };
-  const bodyOf = <O extends OperationSpec>(o: O) => readBody(c, o, claims);
   const batchId = c.req.header("x-svc-batch-id") ?? null;
+  /** The body, validated by the entry's schema, with the batch id and the EIKs checked. */
+  let portal: PortalAdapter | null = null;
+  const bodyOf = async <O extends OperationSpec>(o: O) => {
+    const body = await readBody(c, o, claims);
+    if (batchId !== null && !GUID.test(batchId)) {
+      throw new AppError("BATCH_ID_INVALID", "X-Svc-Batch-Id must be a GUID", {
+        field: "X-Svc-Batch-Id",
+      });
+    }
+    checkEik(op, claims, body);
+    portal = pickPortal(deps, claims.mode);
+    return body;
+  };
+  const r: FamilyRun = {
+    c,
+    deps,
+    claims,
+    batchId,
+    typeId: op.typeId,
+    cleanups,
+    // Chosen once the body passed (bodyOf), before the handler runs.
+    get portal() {
+      return portal ?? pickPortal(deps, claims.mode);
+    },
+  };
   switch (op.family) {
-    case "local": {
-      const body = await checkedBody(bodyOf(op), batchId);
-      return await runLocalFamily(op, body, r(body));
-    }
-    case "batch": {
-      const body = await checkedBody(bodyOf(op), batchId);
-      return await runBatchFamily(op, body, r(body));
-    }
-    case "submission": {
-      const body = await checkedBody(bodyOf(op), batchId);
-      return await runSubmissionFamily(op, body, r(body));
-    }
-    case "result": {
-      const body = await checkedBody(bodyOf(op), batchId);
-      return await runResultFamily(op, body, r(body));
-    }
+    case "local":
+      return await runLocalFamily(op, await bodyOf(op), r);
+    case "batch":
+      return await runBatchFamily(op, await bodyOf(op), r);
+    case "submission":
+      return await runSubmissionFamily(op, await bodyOf(op), r);
+    case "result":
+      return await runResultFamily(op, await bodyOf(op), r);
     case "report":
-    case "portal_files": {
-      const body = await checkedBody(bodyOf(op), batchId);
-      return await runReportFamily(op, body, r(body));
-    }
+    case "portal_files":
+      return await runReportFamily(op, await bodyOf(op), r);
   }
 }
 
-/** The body, once the batch id (checked after the body, as the wire always did) is valid. */
-async function checkedBody<T>(body: Promise<T>, batchId: string | null): Promise<T> {
-  const b = await body;
-  if (batchId !== null && !GUID.test(batchId)) {
-    throw new AppError("BATCH_ID_INVALID", "X-Svc-Batch-Id must be a GUID", {
-      field: "X-Svc-Batch-Id",
-    });
-  }
-  return b;
-}
-
-function checkEik(op: OperationSpec, claims: OperationClaims, body: object): void {
+function checkEik(op: OperationSpec, claims: OperationClaims, body: unknown): void {
   if (op.scope !== "eik") return;
   if (!claims.eik) throw new AppError("TOKEN_EIK_MISMATCH", "The token carries no eik");
-  const eik = stringField(body, "eik");
+  const eik = typeof body === "object" && body !== null ? stringField(body, "eik") : null;
   if (eik !== null) assertEiksCovered(claims, [eik]);
 }
 

@@ -6,7 +6,8 @@
  * @module
  */
 import { type AppError, isAppError } from "../../contract/mod.ts";
-import { detectFileKind, type NraFileKind } from "../detect.ts";
+import { detectFileKind } from "../detect.ts";
+import { NRA_FORMATS, type NraFileKind } from "../kinds.ts";
 import { parseError } from "../format_error.ts";
 import { checkVatSet, type VatWarning } from "./check.ts";
 import { type DeklarRecord, parseDeklar } from "./deklar.ts";
@@ -54,15 +55,6 @@ export interface VatFolderParseResult {
   readonly warnings: VatWarning[];
 }
 
-const KIND_NAMES: Record<NraFileKind, string> = {
-  deklar: "a VAT return (DEKLAR)",
-  pokupki: "a purchase ledger (POKUPKI)",
-  prodagbi: "a sales ledger (PRODAGBI)",
-  vies: "a VIES declaration",
-  d1: "a payroll declaration 1 (EMPL2021)",
-  d6: "a payroll declaration 6 (NRA62007)",
-};
-
 function outcome<T>(
   bytes: Uint8Array | null | undefined,
   file: string,
@@ -78,7 +70,7 @@ function outcome<T>(
     if (detected !== "unknown" && detected !== kind) {
       throw parseError(
         { file },
-        `looks like ${KIND_NAMES[detected]}, not ${KIND_NAMES[kind]}`,
+        `looks like ${NRA_FORMATS[detected].label}, not ${NRA_FORMATS[kind].label}`,
       );
     }
     const data = parse(bytes, file);
