@@ -127,9 +127,10 @@ export async function ensureLoopbackTls(dataDir: string, now: Date): Promise<Loo
  * The commands that add the CA to the OS trust store for the current user.
  * @param os Deno.build.os
  * @param caFile path of ca.pem
+ * @param home the user's home directory (HOME; Linux: the NSS database under it; default ".")
  * @returns program + arguments to run, in order (the user may be asked to confirm by the OS)
  */
-export function trustCommands(os: string, caFile: string): [string, string[]][] {
+export function trustCommands(os: string, caFile: string, home = "."): [string, string[]][] {
   if (os === "darwin") {
     return [["security", ["add-trusted-cert", "-r", "trustRoot", "-k", "login.keychain", caFile]]];
   }
@@ -139,7 +140,7 @@ export function trustCommands(os: string, caFile: string): [string, string[]][] 
     "certutil",
     [
       "-d",
-      "sql:" + join(Deno.env.get("HOME") ?? ".", ".pki", "nssdb"),
+      "sql:" + join(home, ".pki", "nssdb"),
       "-A",
       "-t",
       "C,,",
