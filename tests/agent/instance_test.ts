@@ -209,11 +209,12 @@ Deno.test({
   },
 });
 
-const MAIN_WIRED = (await Deno.readTextFile(new URL("../../main.ts", import.meta.url)))
-  .includes("acquireInstanceLock");
+const MAIN_WIRED =
+  (await Deno.readTextFile(new URL("../../src/cli/agent_early.ts", import.meta.url)))
+    .includes("acquireInstanceLock");
 if (!MAIN_WIRED) {
   console.error(
-    "SKIP [main.ts] agent single instance: main.ts does not call acquireInstanceLock yet",
+    "SKIP [main.ts] agent single instance: src/cli/agent_early.ts does not call acquireInstanceLock",
   );
 }
 

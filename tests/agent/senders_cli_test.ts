@@ -1,28 +1,27 @@
 /**
- * `senders add|list|test|remove` with real key stores: a PKCS#12 file made by openssl and a
- * SoftHSM2 token (PKCS#11 through Deno.dlopen).
+ * `main.ts senders add|list|test|remove` (src/cli/senders.ts) in process, with real key stores:
+ * a PKCS#12 file made by openssl and a SoftHSM2 token (PKCS#11 through Deno.dlopen).
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readAgentFile } from "../../src/agent/senders/agent_file.ts";
-import { runSendersCli } from "../../src/cli/senders.ts";
+import { runInProcess } from "../cli/_run.ts";
 import { runOk, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { createSoftHsmToken, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
 
 const ignore = skipUnless(["openssl", "softhsm2-util", "pkcs11-tool"], "senders CLI tests");
 
+/** `senders …` on `dataDir` in process; `lines` holds stdout then stderr, line by line. */
 function cli(dataDir: string, pin = "") {
   const lines: string[] = [];
   return {
     lines,
-    run: (args: string[]) =>
-      runSendersCli(args, {
-        dataDir,
-        readPin: () => Promise.resolve(pin),
-        out: (l) => lines.push(l),
-        now: () => new Date(),
-      }),
+    run: async (args: string[]) => {
+      const r = await runInProcess(["senders", ...args, "--data-dir", dataDir], { stdin: pin });
+      lines.push(...`${r.stdout}${r.stderr}`.split("\n").filter(Boolean));
+      return r.code;
+    },
   };
 }
 

@@ -1,31 +1,19 @@
 /**
- * The admin CLI `runAdminCli()` (main.ts admin …): integrators, keys, applications, contracts,
- * statements and usage on SQLite and PostgreSQL; exit codes 0/1/2; the secret printed once.
+ * `main.ts admin …` (src/cli/admin*.ts) in process through `runCli()`: integrators, keys,
+ * applications, contracts, statements and usage on SQLite and PostgreSQL; `--json` documents;
+ * exit codes 0/1/2; the secret printed once.
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { FakeClock } from "../../src/clock.ts";
-import { runAdminCli } from "../../src/token/cli.ts";
-import type { TokenStore } from "../../src/token/store/store.ts";
+import type { TokenStore } from "../../src/token/mod.ts";
 import { backendTest, tokenEnv } from "../_helpers/token_env.ts";
+import { runInProcess } from "../cli/_run.ts";
 
+/** `admin …` with `--json` (the admin API's documents), on `store` at `clock`'s time. */
 function cli(store: TokenStore, clock: FakeClock) {
-  const out: string[] = [];
-  const err: string[] = [];
   const run = async (...args: string[]) => {
-    out.length = 0;
-    err.length = 0;
-    const code = await runAdminCli(args, {
-      store,
-      clock,
-      out: (s) => out.push(s),
-      err: (s) => err.push(s),
-    });
-    return {
-      code,
-      out: out.join("\n"),
-      err: err.join("\n"),
-      json: () => JSON.parse(out.join("\n")),
-    };
+    const r = await runInProcess(["admin", ...args, "--json"], { tokenStore: store, clock });
+    return { ...r, out: r.stdout, err: r.stderr };
   };
   return run;
 }
@@ -126,7 +114,7 @@ backendTest(
     equal(st.json().totals.tokens, 2);
     const csv = await run("contracts", "statement", ctr, "--month", "2026-11", "--format", "csv");
     ok(csv.out.endsWith(`${ctr},ACME Ltd,2026-11,TOTAL,,,2\r\n`));
-    equal((await run("contracts", "statement", ctr, "--month", "11-2026")).code, 1);
+    equal((await run("contracts", "statement", ctr, "--month", "11-2026")).code, 2);
     equal((await run("usage", "--month", "2026-11", "--integrator", "acme")).json().total, 2);
     ok((await run("usage", "--format", "csv")).out.startsWith("month,integrator_id"));
     const term = await run("contracts", "terminate", ctr, "--reason", "End");
@@ -151,24 +139,55 @@ backendTest(
   },
 );
 
-Deno.test("[token] admin CLI: usage errors exit 2 with the help text; failures exit 1 with the error code", async () => {
+Deno.test("[token] admin CLI: wrong command lines exit 2 with one line; failures exit 1 with the error code", async () => {
   const { store, clock } = await tokenEnv();
-  const run = cli(store, clock);
+  const run = (...args: string[]) => runInProcess(["admin", ...args], { tokenStore: store, clock });
   for (
-    const args of [[], ["nope"], ["keys", "explode"], ["keys", "list", "--bogus"], [
-      "keys",
-      "revoke",
-    ]]
+    const args of [
+      ["nope"],
+      ["keys", "explode"],
+      ["keys", "list", "--bogus"],
+      ["keys", "revoke"],
+      ["keys", "allow", "key_x"],
+      ["keys", "create", "--integrator", "default", "--mode", "prod"],
+      ["contracts", "statement", "ctr_x", "--month", "11-2026"],
+    ]
   ) {
     const r = await run(...args);
     equal(r.code, 2, args.join(" "));
-    match(r.err + r.out, /Usage: main\.ts admin/);
+    equal(r.stdout, "");
+    const lines = r.stderr.trimEnd().split("\n");
+    equal(lines.length, 2, r.stderr);
+    match(lines[0]!, /^error: /);
+    match(lines[1]!, /^Run 'main\.ts admin .*--help' for usage\.$/);
   }
+  equal((await run()).code, 2, "admin without a group prints its help and exits 2");
   const help = await run("help");
   equal(help.code, 0);
+  match(help.stdout, /Usage: main\.ts admin/);
   const nf = await run("contracts", "show", "ctr_nope");
   equal(nf.code, 1);
-  equal(JSON.parse(nf.err).errorCode, "NOT_FOUND");
-  const bad = await run("keys", "create", "--integrator", "default", "--mode", "prod");
-  equal(JSON.parse(bad.err).errorCode, "VALIDATION_FAILED");
+  equal(nf.stderr, 'Failed (NOT_FOUND): No contract "ctr_nope"\n');
+  const nfJson = await run("contracts", "show", "ctr_nope", "--json");
+  equal(nfJson.code, 1);
+  equal(JSON.parse(nfJson.stderr).errorCode, "NOT_FOUND");
+  const bad = await run("integrators", "create", "--name", "x", "--email", "no-mail", "--json");
+  equal(bad.code, 1);
+  equal(JSON.parse(bad.stderr).errorCode, "VALIDATION_FAILED");
+});
+
+Deno.test("[token] admin CLI prints text for people unless --json", async () => {
+  const { store, clock } = await tokenEnv();
+  const run = (...args: string[]) => runInProcess(["admin", ...args], { tokenStore: store, clock });
+  equal((await run("integrators", "create", "--id", "acme", "--name", "ACME")).code, 0);
+  const created = await run("keys", "create", "--integrator", "acme", "--mode", "test");
+  equal(created.code, 0, created.stderr);
+  match(created.stdout, /^secret: svc_test_/m);
+  match(created.stdout, /^key:\n {2}id: key_/m);
+  const list = await run("keys", "list");
+  match(list.stdout.split("\n")[0]!, /^id +integratorId +mode +status/);
+  ok(!list.stdout.includes("svc_test_"), "the secret is printed only at creation");
+  equal((await run("contracts", "list")).stdout, "No contracts.\n");
+  const usage = await run("usage", "--format", "json");
+  deepStrictEqual(JSON.parse(usage.stdout), { items: [], total: 0 });
 });

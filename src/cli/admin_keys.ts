@@ -1,0 +1,154 @@
+/**
+ * `admin integrators …` and `admin keys …` (interface-spec.md § Access phases): the same
+ * operations as `/admin/v1/integrators` and `/admin/v1/keys`.
+ * @module
+ */
+import { Command, Option } from "commander";
+import type { Cli } from "./context.ts";
+import { adminAction, eikOption, integratorOption, listOf } from "./admin_action.ts";
+import { collect, countArg, textArg } from "./options.ts";
+
+const localeOption = () =>
+  new Option("--locale <locale>", "language of the e-mail notices").choices(["bg", "en"]);
+const originOption = () =>
+  new Option("--origin <url>", "a web page origin of the integrator (repeatable)")
+    .argParser(collect);
+
+function integrators(cli: Cli): Command {
+  const group = new Command("integrators").description("the integrators (key owners)");
+  adminAction(
+    cli,
+    group.command("list").description("every integrator"),
+    async ({ d, m }) => ({ items: (await d.store.listIntegrators()).map(m.integratorView) }),
+    listOf(["id", "name", "email", "locale", "allowedOrigins", "createdAt"], "No integrators."),
+  );
+  adminAction(
+    cli,
+    group.command("show").description("one integrator").argument("<id>", "integrator id"),
+    async ({ d, m, args }) => m.integratorView(await m.requireIntegrator(d, args[0]!)),
+  );
+  adminAction(
+    cli,
+    group.command("create").description("add an integrator")
+      .addOption(new Option("--name <name>", "its name").argParser(textArg).makeOptionMandatory())
+      .addOption(new Option("--id <id>", "its id (default: generated)").argParser(textArg))
+      .option("--email <email>", "where notices go")
+      .addOption(localeOption())
+      .addOption(originOption()),
+    ({ d, m, o }) =>
+      m.createIntegrator(
+        d,
+        m.parseInput(m.IntegratorCreate, {
+          id: o.id,
+          name: o.name,
+          email: o.email,
+          locale: o.locale,
+          allowedOrigins: o.origin,
+        }),
+      ),
+  );
+  adminAction(
+    cli,
+    group.command("update").description("change an integrator").argument("<id>", "integrator id")
+      .addOption(new Option("--name <name>", "its name").argParser(textArg))
+      .option("--email <email>", "where notices go")
+      .addOption(localeOption())
+      .addOption(originOption()),
+    ({ d, m, o, args }) =>
+      m.updateIntegrator(
+        d,
+        args[0]!,
+        m.parseInput(m.IntegratorUpdate, {
+          name: o.name,
+          email: o.email,
+          locale: o.locale,
+          allowedOrigins: o.origin,
+        }),
+      ),
+  );
+  return group;
+}
+
+function keys(cli: Cli): Command {
+  const group = new Command("keys").description("API keys of every integrator");
+  const keyId = (c: Command) => c.argument("<id>", "key id");
+  adminAction(
+    cli,
+    group.command("list").description("the keys, with their phase and status now")
+      .addOption(integratorOption()),
+    async ({ d, m, o }) => {
+      const list = await d.store.listKeys(o.integrator ? { integratorId: o.integrator } : {});
+      return { items: await Promise.all(list.map((k) => m.keyView(d, k))) };
+    },
+    listOf(
+      ["id", "integratorId", "mode", "status", "phase", "label", "expiresAt", "allowedEiks"],
+      "No keys.",
+    ),
+  );
+  adminAction(
+    cli,
+    keyId(group.command("show").description("one key")),
+    async ({ d, m, args }) => m.keyView(d, await m.requireKey(d, args[0]!)),
+  );
+  adminAction(
+    cli,
+    group.command("create").description("a new key; its secret is printed once")
+      .addOption(integratorOption("the owning integrator").makeOptionMandatory())
+      .addOption(
+        new Option("--mode <mode>", "test or live").choices(["test", "live"])
+          .makeOptionMandatory(),
+      )
+      .option("--label <text>", "a note shown in listings")
+      .addOption(eikOption("allow only this EIK (repeatable; default: any)")),
+    ({ d, m, o }) =>
+      m.createKeyFor(
+        d,
+        m.parseInput(m.KeyCreate, {
+          integratorId: o.integrator,
+          mode: o.mode,
+          label: o.label,
+          allowedEiks: o.eik,
+        }),
+      ),
+  );
+  adminAction(
+    cli,
+    keyId(group.command("revoke").description("revoke a key now")),
+    ({ d, m, args }) => m.revokeKeyNow(d, args[0]!),
+  );
+  adminAction(
+    cli,
+    keyId(group.command("rotate").description("a new secret; the old one works for a grace time"))
+      .addOption(
+        new Option("--grace-seconds <n>", "how long the old secret keeps working")
+          .argParser(countArg),
+      ),
+    ({ d, m, o, args }) => {
+      const { graceSeconds } = m.parseInput(m.KeyRotate, { graceSeconds: o.graceSeconds });
+      return m.rotateKeyNow(d, args[0]!, graceSeconds);
+    },
+  );
+  adminAction(
+    cli,
+    keyId(group.command("allow").description("restrict a key to EIKs, or allow any"))
+      .addOption(eikOption("an allowed EIK (repeatable)").conflicts("any"))
+      .option("--any", "allow any EIK"),
+    ({ d, m, o, args, cmd }) => {
+      if (!o.any && !o.eik?.length) {
+        cmd.error("error: keys allow needs --eik EIK... or --any", { exitCode: 2 });
+      }
+      const { allowedEiks } = m.parseInput(m.AllowedEiks, { allowedEiks: o.any ? null : o.eik });
+      return m.setKeyAllowedEiks(d, args[0]!, allowedEiks);
+    },
+  );
+  return group;
+}
+
+/**
+ * The `integrators` and `keys` groups of `admin`.
+ * @param cli the run's context
+ * @returns the commands
+ */
+export function adminKeyCommands(cli: Cli): Command[] {
+  return [integrators(cli), keys(cli)];
+}

@@ -1,0 +1,79 @@
+/**
+ * `demo` (`deno task start`, README § Two commands): a token service and an agent on loopback
+ * in a fresh directory, a new test key, and two copy-paste examples.
+ * @module
+ */
+import { Command, Option } from "commander";
+import { DEFAULT_AGENT_PORT, joinPath } from "../defaults.ts";
+import type { Cli } from "./context.ts";
+import { portArg, textArg } from "./options.ts";
+import { cliLogger, say } from "./output.ts";
+import { demoExample } from "./texts.ts";
+
+interface DemoFlags {
+  port?: number;
+  dataDir?: string;
+}
+
+/** Start both programs and print the key and examples; they serve until Ctrl+C. */
+async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
+  const [{ AgentConfig, TokenServiceConfig }, { startTokenService }, { startAgent }, keys] =
+    await Promise.all([
+      import("../config.ts"),
+      import("./serve_token.ts"),
+      import("./serve_agent.ts"),
+      import("../token/mod.ts"),
+    ]);
+  // A fresh directory unless --data-dir: the demo never touches the user's SVC_DATA_DIR.
+  const base = o.dataDir ?? await Deno.makeTempDir({ prefix: "svc-demo-" });
+  const join = (...p: string[]) => joinPath(cli.os, ...p);
+  const ts = await startTokenService(
+    TokenServiceConfig.parse({ port: 0, dataDir: join(base, "token-service") }),
+    cliLogger(cli, "warn"),
+    {},
+    cli.clock,
+  );
+  const agent = await startAgent(
+    AgentConfig.parse({
+      port: o.port ?? cli.env.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT,
+      dataDir: join(base, "agent"),
+      tokenServiceUrl: ts.url,
+      openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
+    }),
+    cliLogger(cli, "info"),
+    { os: cli.os, clock: cli.clock },
+  );
+  const { secret } = await keys.createApiKey(ts.store, {
+    mode: "test",
+    now: cli.clock.now(),
+    label: "demo",
+  });
+  say(cli, `Token service: ${ts.url}`);
+  say(cli, `Agent: ${agent.url}`);
+  say(cli, `Test key: ${secret}`);
+  say(cli, demoExample(ts.url, agent.url, secret));
+  cli.serving = true;
+}
+
+/**
+ * The `demo` command.
+ * @param cli the run's context
+ * @returns the command
+ */
+export function demoCommand(cli: Cli): Command {
+  return new Command("demo")
+    .summary("token service + agent on loopback, a fresh test key, copy-paste examples")
+    .description(
+      "Start a token service (any free port) and an agent on loopback in a fresh temporary " +
+        "directory, create a test key, and print two copy-paste examples. Stop with Ctrl+C.",
+    )
+    .addOption(
+      new Option("--port <n>", "the agent's port (default: SVC_AGENT_PORT, else 17470)")
+        .argParser(portArg),
+    )
+    .addOption(
+      new Option("--data-dir <dir>", "keep the demo's data here (default: a new temporary one)")
+        .argParser(textArg),
+    )
+    .action((o: DemoFlags) => runDemo(cli, o));
+}

@@ -1,0 +1,160 @@
+/**
+ * The composition of the agent (`agent` phase 2, and `demo`): the test and live portals, the
+ * JWKS of the token service, agent.json's senders and origins, the journal (reconciled first),
+ * the browser opener and native pickers, and optional HTTPS on loopback. The modules load one
+ * mod.ts at a time with a macrotask turn before each, so a phase-1 server keeps answering
+ * `/health` while they load (src/agent/start/, BENCHMARKS.md § Agent cold start).
+ * @module
+ */
+import type { JWTVerifyGetKey } from "jose";
+import type { ConfirmationManager } from "../agent/confirm/mod.ts";
+import type { HoldPoint, Journal } from "../agent/filing/mod.ts";
+import type { Clock } from "../clock.ts";
+import type { AgentConfig } from "../config.ts";
+import { joinPath } from "../defaults.ts";
+import type { Logger } from "../log.ts";
+import type { EarlyServer } from "./agent_early.ts";
+import { serveLoopback, serveLoopbackTls } from "./process.ts";
+
+/** What the agent's composition needs besides its config. */
+export interface AgentStartOptions {
+  /** Phase 1's server: the app is handed to it instead of listening again. */
+  readonly early?: EarlyServer;
+  /** SVC_TEST_HOLD_AT (crash tests): a filing stops for good at this point of the journal. */
+  readonly holdAt?: string;
+  /** Deno.build.os (paths). */
+  readonly os: string;
+  readonly clock: Clock;
+}
+
+/** A running agent. */
+export interface RunningAgent {
+  readonly server: Deno.HttpServer<Deno.NetAddr>;
+  /** `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** `https://127.0.0.1:PORT` when SVC_AGENT_TLS_PORT is set, else null. */
+  readonly tlsUrl: string | null;
+  readonly journal: Journal;
+  readonly confirmations: ConfirmationManager;
+}
+
+/** Load one module group after a macrotask turn (phase 1 answers /health in between). */
+const step = <T>(load: () => Promise<T>) => new Promise<void>((r) => setTimeout(r, 0)).then(load);
+
+/**
+ * Start the agent; it serves until the process ends.
+ * @param cfg the parsed AgentConfig
+ * @param log the logger
+ * @param o phase 1's server (or none: listen on cfg.port with the fallback range), the hold
+ *   point, the OS, the clock
+ * @returns the server, its URLs, the journal (close it on shutdown) and the confirmations
+ * @throws Error for an invalid agent.json, an unreadable journal, or no free port
+ */
+export async function startAgent(
+  cfg: AgentConfig,
+  log: Logger,
+  o: AgentStartOptions,
+): Promise<RunningAgent> {
+  const { early, clock } = o;
+  // The heavy shared modules first, then the agent's concept folders, one mod.ts per turn.
+  await step(() => import("zod"));
+  await step(() => import("hono"));
+  await step(() => import("../contract/mod.ts"));
+  const { createTestPortal } = await step(() => import("../portal/test/mod.ts"));
+  const { createRemoteJWKSet } = await step(() => import("jose"));
+  const { allowListPolicy } = await step(() => import("../agent/http/mod.ts"));
+  await step(() => import("../agent/confirm/mod.ts"));
+  await step(() => import("../agent/operations/mod.ts"));
+  const { createAgentApp } = await step(() => import("../agent/mod.ts"));
+  const { createLocalOps } = await step(() => import("../agent/local/mod.ts"));
+  const { Journal, reconcileJournal } = await step(() => import("../agent/filing/mod.ts"));
+  const { readAgentFile } = await step(() => import("../agent/senders/mod.ts"));
+  const { createNativePickers, systemBrowserOpener } = await step(() =>
+    import("../agent/host/mod.ts")
+  );
+  await Deno.mkdir(cfg.dataDir, { recursive: true });
+  const file = await readAgentFile(cfg.dataDir);
+  const getKey: JWTVerifyGetKey = createRemoteJWKSet(
+    new URL("/.well-known/jwks.json", cfg.tokenServiceUrl),
+    { cooldownDuration: 5_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 3_000 },
+  );
+  let port = early?.server.addr.port ?? cfg.port;
+  let tlsPort: number | null = null;
+  const published = async () => {
+    const res = await fetch(new URL("/api/v1/allowed-origins", cfg.tokenServiceUrl), {
+      signal: AbortSignal.timeout(3000),
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return [];
+    }
+    const j = await res.json();
+    return Array.isArray(j.origins) ? j.origins.filter((o: unknown) => typeof o === "string") : [];
+  };
+  const journal = new Journal(joinPath(o.os, cfg.dataDir, "journal.sqlite"));
+  const now = () => new Date(clock.now());
+  const testPortal = createTestPortal({ now });
+  // The live adapter (and its certificate parsing) loads only when agent.json configures it.
+  const livePortal = file.portal
+    ? (await import("../portal/live/mod.ts")).createLivePortal(file.portal, { clock, log })
+    : undefined;
+  const portals = { test: testPortal, ...(livePortal ? { live: livePortal } : {}) };
+  await reconcileJournal(journal, portals, log, now);
+  const holdAt = o.holdAt as HoldPoint | undefined;
+  const hold = holdAt
+    ? (point: HoldPoint, filingId: string) => {
+      if (point !== holdAt) return Promise.resolve();
+      log("info", "journal hold", { point, filingId });
+      return new Promise<void>(() => {}); // held until the process is killed
+    }
+    : undefined;
+  // What the token service says about agent versions, for /health (refreshed every 10 minutes).
+  let latestVersion: string | null = null;
+  const refreshVersion = async () => {
+    try {
+      const r = await fetch(new URL("/api/v1/agent-version", cfg.tokenServiceUrl), {
+        signal: AbortSignal.timeout(3000),
+      });
+      if (r.ok) latestVersion = (await r.json()).latest ?? null;
+      else await r.body?.cancel();
+    } catch { /* the token service may be unreachable; /health then reports null */ }
+  };
+  refreshVersion();
+  Deno.unrefTimer(setInterval(refreshVersion, 10 * 60_000));
+  const originPolicy = allowListPolicy(file.allowedOrigins, published, () => clock.now());
+  const { app, confirmations } = createAgentApp({
+    clock,
+    log,
+    verifier: {
+      getKey,
+      issuer: cfg.issuer ?? cfg.tokenServiceUrl.replace(/\/$/, ""),
+      audience: cfg.audience,
+    },
+    senders: file.senders,
+    portals,
+    openBrowser: cfg.openBrowser === "never" ? () => {} : systemBrowserOpener(log),
+    port: () => port,
+    tlsPort: () => tlsPort,
+    latestVersion: () => latestVersion,
+    confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
+    rateLimits: { operationsPer10s: cfg.operationsPer10s },
+    localOps: createLocalOps(),
+    pickers: createNativePickers(),
+    journal,
+    ...(hold ? { hold } : {}),
+    originPolicy: async (origin) =>
+      [`http://127.0.0.1:${port}`, `http://localhost:${port}`].includes(origin) ||
+      await originPolicy(origin),
+  });
+  const server = early?.server ?? serveLoopback(app.fetch, cfg.port);
+  port = server.addr.port;
+  let tlsUrl: string | null = null;
+  if (cfg.tlsPort !== undefined) {
+    const { ensureLoopbackTls } = await import("../agent/tls/mod.ts");
+    const tls = await ensureLoopbackTls(cfg.dataDir, now());
+    tlsPort = serveLoopbackTls(app.fetch, cfg.tlsPort, tls).addr.port;
+    tlsUrl = `https://127.0.0.1:${tlsPort}`;
+  }
+  early?.handler.ready(app.fetch);
+  return { server, url: `http://127.0.0.1:${port}`, tlsUrl, journal, confirmations };
+}

@@ -1,0 +1,60 @@
+/**
+ * `token-service`: run the integrator-facing token service (docs/token-service.md) until
+ * SIGINT/SIGTERM.
+ * @module
+ */
+import { Command, Option } from "commander";
+import type { Cli } from "./context.ts";
+import { dataDirOf, dataDirOption, portArg, textArg } from "./options.ts";
+import { cliLogger, say } from "./output.ts";
+import { shutdownOnSignal } from "./process.ts";
+
+interface TokenFlags {
+  port?: number;
+  minAgentVersion?: string;
+}
+
+async function runTokenService(cli: Cli, cmd: Command): Promise<void> {
+  const o = cmd.opts<TokenFlags>();
+  const [{ loadConfig, TOKEN_ENV, TokenServiceConfig }, { startTokenService }] = await Promise
+    .all([import("../config.ts"), import("./serve_token.ts")]);
+  const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, cli.env, {
+    port: o.port,
+    dataDir: dataDirOf(cli, cmd),
+    minAgentVersion: o.minAgentVersion,
+  });
+  const log = cliLogger(cli, cfg.logLevel);
+  const { url, server, service, store } = await startTokenService(cfg, log, cli.env, cli.clock);
+  shutdownOnSignal(server, log, async () => {
+    await service.stop();
+    await store.close();
+  });
+  say(cli, `Token service: ${url}`);
+  cli.serving = true;
+}
+
+/**
+ * The `token-service` command.
+ * @param cli the run's context
+ * @returns the command
+ */
+export function tokenServiceCommand(cli: Cli): Command {
+  return new Command("token-service")
+    .summary("run the token service (integrator keys → 5-second JWTs, admin API)")
+    .description(
+      "Run the token service: SQLite in the data directory, or PostgreSQL with " +
+        "SVC_DATABASE_URL. Listens on SVC_TOKEN_HOST (default 127.0.0.1).",
+    )
+    .addOption(
+      new Option("--port <n>", "port, 0 = any free one (default: SVC_TOKEN_PORT, else 17480)")
+        .argParser(portArg),
+    )
+    .addOption(dataDirOption())
+    .addOption(
+      new Option(
+        "--min-agent-version <x.y.z>",
+        "agents below it answer 426 (default: SVC_MIN_AGENT_VERSION)",
+      ).argParser(textArg),
+    )
+    .action((_o, cmd: Command) => runTokenService(cli, cmd));
+}
