@@ -144,6 +144,13 @@ export async function checkLayers(root: string): Promise<Violation[]> {
   return found;
 }
 
+/** A cycle written from its smallest file (stable output), closed by that file again. */
+function rotated(cycle: string[]): string[] {
+  const i = cycle.indexOf([...cycle].sort()[0]!);
+  const r = [...cycle.slice(i), ...cycle.slice(0, i)];
+  return [...r, r[0]!];
+}
+
 /** Each elementary cycle found by a depth-first search (one per back edge). */
 function cyclesOf(graph: Map<string, string[]>): string[][] {
   const state = new Map<string, 1 | 2>();
@@ -153,7 +160,7 @@ function cyclesOf(graph: Map<string, string[]>): string[][] {
     state.set(n, 1);
     stack.push(n);
     for (const m of graph.get(n) ?? []) {
-      if (state.get(m) === 1) cycles.push([...stack.slice(stack.indexOf(m)), m]);
+      if (state.get(m) === 1) cycles.push(rotated(stack.slice(stack.indexOf(m))));
       else if (!state.has(m)) visit(m);
     }
     stack.pop();

@@ -10,17 +10,18 @@ import { Hono } from "hono";
 import valid from "semver/functions/valid.js";
 import gt from "semver/functions/gt.js";
 import { bodyLimit } from "hono/body-limit";
-import { AppError } from "../contract/mod.ts";
-import { getOperation } from "../contract/mod.ts";
+import { AppError, getOperation } from "../contract/mod.ts";
 import { VERSION } from "../version.ts";
-import { JtiCache, type TokenVerifier } from "./http/mod.ts";
-import { ConfirmationManager } from "./confirm/mod.ts";
-import { confirmRoutes } from "./confirm/mod.ts";
-import { docsRoutes } from "./http/mod.ts";
-import { errorResponse } from "./http/mod.ts";
-import { hostGuard } from "./http/mod.ts";
-import { cors } from "./http/mod.ts";
-import { rateLimits } from "./http/mod.ts";
+import {
+  cors,
+  docsRoutes,
+  errorResponse,
+  hostGuard,
+  JtiCache,
+  rateLimits,
+  type TokenVerifier,
+} from "./http/mod.ts";
+import { ConfirmationManager, confirmRoutes } from "./confirm/mod.ts";
 import { runOperation } from "./operations/mod.ts";
 import type { AgentDeps } from "./deps.ts";
 

@@ -7,14 +7,11 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import type { PortalAdapter } from "../portal/mod.ts";
-import type { TokenVerifier } from "./http/mod.ts";
-import type { OriginPolicy } from "./http/mod.ts";
-import type { RateLimitSettings } from "./http/mod.ts";
+import type { OriginPolicy, RateLimitSettings, TokenVerifier } from "./http/mod.ts";
 import type { SenderConfig } from "./senders/mod.ts";
 import type { LocalOps } from "./local/mod.ts";
 import type { Pickers } from "./host/mod.ts";
-import type { Journal } from "./filing/mod.ts";
-import type { HoldPoint } from "./filing/mod.ts";
+import type { HoldPoint, Journal } from "./filing/mod.ts";
 
 /** Dependencies of `createAgentApp`. */
 export interface AgentDeps {

@@ -8,12 +8,17 @@
  * (D6: 59 fields).
  * @module
  */
-import { type D1Record, parseD1 } from "./payroll/d1.ts";
-import { type D6Record, parseD6 } from "./payroll/d6.ts";
-import { type DeklarRecord, parseDeklar } from "./vat/deklar.ts";
-import { parsePokupki, type PokupkiRecord } from "./vat/pokupki.ts";
-import { parseProdagbi, type ProdagbiRecord } from "./vat/prodagbi.ts";
-import { parseVies, type ViesRecord } from "./vat/vies.ts";
+import { type D1Record, type D6Record, parseD1, parseD6 } from "./payroll/mod.ts";
+import {
+  type DeklarRecord,
+  parseDeklar,
+  parsePokupki,
+  parseProdagbi,
+  parseVies,
+  type PokupkiRecord,
+  type ProdagbiRecord,
+  type ViesRecord,
+} from "./vat/mod.ts";
 
 /** How one line of a format looks, for detection by content. */
 export type LineShape =

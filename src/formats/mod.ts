@@ -78,7 +78,7 @@ export {
   type VatFileOutcome,
   type VatFolderFiles,
   type VatFolderParseResult,
-} from "./vat/mod.ts";
+} from "./vat_folder.ts";
 export { type DeklarSummary, summarizeDeklar, summarizeVies, type ViesSummary } from "./vat/mod.ts";
 export {
   type DelimFieldSpec,

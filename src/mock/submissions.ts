@@ -7,8 +7,7 @@
  * § SubmissionResultPayload.
  * @module
  */
-import type { SubmissionKind } from "../contract/mod.ts";
-import type { SubmissionResult, SubmissionResultPayload } from "../contract/mod.ts";
+import type { SubmissionKind, SubmissionResult, SubmissionResultPayload } from "../contract/mod.ts";
 import { pad2 } from "./dates.ts";
 import {
   type DocumentIdParts,

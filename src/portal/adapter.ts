@@ -12,8 +12,9 @@ import type {
   ReportRequestOf,
   ReportResultOf,
   SubmissionKind,
+  SubmissionResult,
+  SubmissionResultPayload,
 } from "../contract/mod.ts";
-import type { SubmissionResult, SubmissionResultPayload } from "../contract/mod.ts";
 
 /** A file to submit: its canonical name, NRA kind and original bytes (CP1251 for text). */
 export interface SubmissionFile {

@@ -6,11 +6,14 @@
  * lock-out) and marks the rest failed.
  * @module
  */
-import { AppError, isAppError } from "../../contract/mod.ts";
-import type { BatchOperation } from "../../contract/mod.ts";
-import type { BatchResult } from "../../contract/mod.ts";
+import {
+  AppError,
+  type BatchOperation,
+  type BatchResult,
+  isAppError,
+  type SubmissionResult,
+} from "../../contract/mod.ts";
 import type { PortalContext, SubmissionInput } from "../../portal/mod.ts";
-import type { SubmissionResult } from "../../contract/mod.ts";
 import type { OperationClaims } from "../http/mod.ts";
 import { displayPeriod } from "../period.ts";
 import type { ConfirmSubject } from "../confirm/mod.ts";

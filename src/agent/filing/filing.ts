@@ -5,8 +5,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { AppError, isAppError } from "../../contract/mod.ts";
-import type { SubmissionResult } from "../../contract/mod.ts";
+import { AppError, isAppError, type SubmissionResult } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
 import { recordCount } from "../../mock/mod.ts";

@@ -10,8 +10,7 @@
  * "123" (form 123; that root name is not verified), by their `<eik>` element.
  * @module
  */
-import { AppError, isAppError } from "../../contract/mod.ts";
-import type { BatchGrouping } from "../../contract/mod.ts";
+import { AppError, type BatchGrouping, isAppError } from "../../contract/mod.ts";
 import type { SubmissionFiles } from "./types.ts";
 import pMap from "p-map";
 import { bodyTaxPeriod } from "../period.ts";

@@ -10,18 +10,20 @@
  * arbitrary files.
  * @module
  */
-import { AppError, isAppError } from "../../contract/mod.ts";
-import type { ScanKind } from "../../contract/mod.ts";
+import { AppError, isAppError, type ScanKind } from "../../contract/mod.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
-import { decodeCp1251 } from "../../formats/mod.ts";
-import { detectFileKind } from "../../formats/mod.ts";
-import { parseD1 } from "../../formats/mod.ts";
-import { parseD6 } from "../../formats/mod.ts";
-import { summarizeD1, summarizeD6 } from "../../formats/mod.ts";
-import { parseDeklar } from "../../formats/mod.ts";
-import { parseVatFolderFiles } from "../../formats/mod.ts";
-import { summarizeDeklar } from "../../formats/mod.ts";
+import {
+  decodeCp1251,
+  detectFileKind,
+  parseD1,
+  parseD6,
+  parseDeklar,
+  parseVatFolderFiles,
+  summarizeD1,
+  summarizeD6,
+  summarizeDeklar,
+} from "../../formats/mod.ts";
 import { type FileTree, type TreeFile, type TreeProblem, YIELD_EVERY, yieldNow } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
 

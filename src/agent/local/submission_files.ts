@@ -8,16 +8,18 @@
  * @module
  */
 import { extname } from "node:path";
-import { AppError, isAppError } from "../../contract/mod.ts";
-import type { SubmissionOperation } from "../../contract/mod.ts";
+import { AppError, isAppError, type SubmissionOperation } from "../../contract/mod.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
-import { detectFileKind } from "../../formats/mod.ts";
-import { parseD1 } from "../../formats/mod.ts";
-import { parseD6 } from "../../formats/mod.ts";
-import { summarizeD1, summarizeD6 } from "../../formats/mod.ts";
-import { parseVatFolderFiles } from "../../formats/mod.ts";
-import { summarizeDeklar } from "../../formats/mod.ts";
+import {
+  detectFileKind,
+  parseD1,
+  parseD6,
+  parseVatFolderFiles,
+  summarizeD1,
+  summarizeD6,
+  summarizeDeklar,
+} from "../../formats/mod.ts";
 import type { SubmissionFile } from "../../portal/mod.ts";
 import type { LocalSource, SubmissionFiles } from "./types.ts";
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";

@@ -5,13 +5,13 @@
  * the body its request schema produced; none knows a typeId.
  * @module
  */
-import { AppError } from "../../contract/mod.ts";
-import type {
-  AnyReportOperation,
-  BatchOperation,
-  LocalOperation,
-  ResultOperation,
-  SubmissionOperation,
+import {
+  type AnyReportOperation,
+  AppError,
+  type BatchOperation,
+  type LocalOperation,
+  type ResultOperation,
+  type SubmissionOperation,
 } from "../../contract/mod.ts";
 import type { PortalAdapter, PortalContext } from "../../portal/mod.ts";
 import { assertEiksCovered } from "../http/mod.ts";

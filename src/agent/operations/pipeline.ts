@@ -7,8 +7,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError } from "../../contract/mod.ts";
-import type { OperationSpec } from "../../contract/mod.ts";
+import { AppError, type OperationSpec } from "../../contract/mod.ts";
 import type { PortalAdapter } from "../../portal/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import { assertEiksCovered, type OperationClaims, verifyOperationToken } from "../http/mod.ts";

@@ -12,10 +12,9 @@ import type { PokupkiRecord } from "./pokupki.ts";
 import type { ProdagbiRecord } from "./prodagbi.ts";
 import type { ViesRecord } from "./vies.ts";
 import { checkVies, type Emit } from "./check_vies.ts";
-import { cents, showCents, WarningCollector } from "./warnings.ts";
+import { cents, showCents, type VatWarning, WarningCollector } from "./warnings.ts";
 
 export { VAT_WARNING_CODES, type VatWarning, type VatWarningCode } from "./warnings.ts";
-import type { VatWarning } from "./warnings.ts";
 
 /** The parsed files of one VAT submission; absent or null files are skipped. */
 export interface VatSet {

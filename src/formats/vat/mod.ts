@@ -3,5 +3,4 @@ export * from "./pokupki.ts";
 export * from "./prodagbi.ts";
 export * from "./vies.ts";
 export * from "./check.ts";
-export * from "./folder.ts";
 export * from "./summary.ts";

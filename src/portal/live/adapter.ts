@@ -7,9 +7,12 @@
  * Implements issue 5 §4 over nra-public-api.md §1–§9; described in docs/live-portal.md.
  * @module
  */
-import { AppError } from "../../contract/mod.ts";
-import type { SubmissionKind } from "../../contract/mod.ts";
-import type { SubmissionResult, SubmissionResultPayload } from "../../contract/mod.ts";
+import {
+  AppError,
+  type SubmissionKind,
+  type SubmissionResult,
+  type SubmissionResultPayload,
+} from "../../contract/mod.ts";
 import { silentLogger } from "../../log.ts";
 import type { PortalAdapter, PortalContext, SubmissionInput } from "../adapter.ts";
 import { type CaFetch, caFetchFromFile } from "./ca_fetch.ts";

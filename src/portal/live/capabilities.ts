@@ -7,8 +7,7 @@
  * Implements nra-public-api.md §9 (coverage) and issue 5 §4 ("don't pretend").
  * @module
  */
-import { AppError } from "../../contract/mod.ts";
-import type { SubmissionKind } from "../../contract/mod.ts";
+import { AppError, type SubmissionKind } from "../../contract/mod.ts";
 
 /** Submission kinds the live portal files through the public API. */
 export const LIVE_SUBMISSION_KINDS = ["vat", "dec1_6", "etz62", "high_fisc_risk"] as const;

@@ -7,8 +7,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { AppError } from "../../contract/mod.ts";
-import type { SubmissionResultPayload } from "../../contract/mod.ts";
+import { AppError, type SubmissionResultPayload } from "../../contract/mod.ts";
 import { envelopeMessage, type NraEnvelope } from "./nra_answer.ts";
 
 /** The protocol fields, most complete first (P prefers the full HTML page). */

@@ -6,8 +6,7 @@
  * interface-spec.md § Submission result.
  * @module
  */
-import { AppError } from "../../contract/mod.ts";
-import type { SubmissionResult } from "../../contract/mod.ts";
+import { AppError, type SubmissionResult } from "../../contract/mod.ts";
 import type { NraEnvelope } from "./nra_answer.ts";
 
 const SOFIA = "Europe/Sofia";

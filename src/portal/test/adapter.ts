@@ -8,16 +8,17 @@
  * docs/test-portal.md.
  * @module
  */
-import { AppError } from "../../contract/mod.ts";
 import {
+  AppError,
   REPORT_OPERATIONS,
   type ReportAnswer,
   type ReportOperationOf,
   type ReportRequestOf,
   type ReportResultOf,
   type SubmissionKind,
+  type SubmissionResult,
+  type SubmissionResultPayload,
 } from "../../contract/mod.ts";
-import type { SubmissionResult, SubmissionResultPayload } from "../../contract/mod.ts";
 import {
   answerReport,
   REPORT_ANSWERS,

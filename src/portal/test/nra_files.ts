@@ -8,13 +8,20 @@
  * (UTF-8, decoded from CP1251)") with the layouts of nra-formats.md §1.2–§1.5, §2.1, §2.2.
  * @module
  */
-import { firstUnencodableCp1251, unencodable } from "../../formats/mod.ts";
-import { writeD1 } from "../../formats/mod.ts";
-import { writeD6 } from "../../formats/mod.ts";
-import { parseDeklar, writeDeklar } from "../../formats/mod.ts";
-import { parsePokupki, writePokupki } from "../../formats/mod.ts";
-import { parseProdagbi, writeProdagbi } from "../../formats/mod.ts";
-import { parseVies, writeVies } from "../../formats/mod.ts";
+import {
+  firstUnencodableCp1251,
+  parseDeklar,
+  parsePokupki,
+  parseProdagbi,
+  parseVies,
+  unencodable,
+  writeD1,
+  writeD6,
+  writeDeklar,
+  writePokupki,
+  writeProdagbi,
+  writeVies,
+} from "../../formats/mod.ts";
 import type { NraFileKit, RenderedFile, VatFileType } from "../../mock/mod.ts";
 import { d1RecordsOf, d6RecordOf } from "./payroll_file_records.ts";
 import {

@@ -7,8 +7,7 @@
  * @module
  */
 import type { D1Record, D6Record } from "../../formats/mod.ts";
-import { toAmount } from "../../mock/mod.ts";
-import type { PayrollLine, PayrollMonth } from "../../mock/mod.ts";
+import { type PayrollLine, type PayrollMonth, toAmount } from "../../mock/mod.ts";
 
 /** Source flag of D1 records written by the NRA's own program (nra-formats.md §2.1). */
 const D1_SOURCE = "NRAD12008";

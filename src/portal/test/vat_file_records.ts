@@ -7,8 +7,7 @@
  * @module
  */
 import type { DeklarRecord, PokupkiRecord, ProdagbiRecord, ViesRecord } from "../../formats/mod.ts";
-import { toAmount } from "../../mock/mod.ts";
-import type { VatReturnData } from "../../mock/mod.ts";
+import { toAmount, type VatReturnData } from "../../mock/mod.ts";
 
 /**
  * The DEKLAR record of a VAT return (zero cells written as 0.00, coefficient blank).

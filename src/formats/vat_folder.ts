@@ -5,15 +5,22 @@
  * parsed (nra-formats.md §1; checks in check.ts).
  * @module
  */
-import { type AppError, isAppError } from "../../contract/mod.ts";
-import { detectFileKind } from "../detect.ts";
-import { NRA_FORMATS, type NraFileKind } from "../kinds.ts";
-import { parseError } from "../format_error.ts";
-import { checkVatSet, type VatWarning } from "./check.ts";
-import { type DeklarRecord, parseDeklar } from "./deklar.ts";
-import { parsePokupki, type PokupkiRecord } from "./pokupki.ts";
-import { parseProdagbi, type ProdagbiRecord } from "./prodagbi.ts";
-import { parseVies, type ViesRecord } from "./vies.ts";
+import { type AppError, isAppError } from "../contract/mod.ts";
+import { detectFileKind } from "./detect.ts";
+import { NRA_FORMATS, type NraFileKind } from "./kinds.ts";
+import { parseError } from "./format_error.ts";
+import {
+  checkVatSet,
+  type DeklarRecord,
+  parseDeklar,
+  parsePokupki,
+  parseProdagbi,
+  parseVies,
+  type PokupkiRecord,
+  type ProdagbiRecord,
+  type VatWarning,
+  type ViesRecord,
+} from "./vat/mod.ts";
 
 /** The bytes of the VAT files found in a folder; leave out (or null) the missing ones. */
 export interface VatFolderFiles {
