@@ -15,15 +15,15 @@ import type {
   SubmissionResult,
   SubmissionResultPayload,
 } from "../contract/mod.ts";
+import type { SubmissionInputData, SubmittedFile } from "../mock/mod.ts";
 
-/** A file to submit: its canonical name, NRA kind and original bytes (CP1251 for text). */
-export interface SubmissionFile {
-  readonly name: string;
+/**
+ * A file to submit: its canonical name, original bytes (CP1251 for text), records (D1/D6:
+ * `numRecords` of the NRA API) — the test portal's {@link SubmittedFile} — and its NRA kind.
+ */
+export interface SubmissionFile extends SubmittedFile {
   /** "deklar" | "pokupki" | "prodagbi" | "vies" | "d1" | "d6" | "xml" | "other" */
   readonly kind: string;
-  readonly bytes: Uint8Array;
-  /** Records in the file (D1/D6: `numRecords` of the NRA API). */
-  readonly numRecords?: number;
 }
 
 /** The sender on whose behalf the portal is called (never its secrets). */
@@ -42,12 +42,12 @@ export interface PortalContext {
   readonly signal?: AbortSignal;
 }
 
-/** A submission request as the adapter sees it: the validated body plus the files. */
-export interface SubmissionInput {
-  readonly kind: SubmissionKind;
-  readonly eik: string;
-  /** Validated request body (VatRequest, Dec16Request, …) without inline fields. */
-  readonly request: Readonly<Record<string, unknown>>;
+/**
+ * A submission request as the adapter sees it: kind, EIK, the validated body (VatRequest,
+ * Dec16Request, … without inline fields) and the files — the test portal's
+ * {@link SubmissionInputData} — plus the journal's reference and instant.
+ */
+export interface SubmissionInput extends SubmissionInputData {
   readonly files: readonly SubmissionFile[];
   /** The agent's journal id of this filing (idempotency on the portal side where possible). */
   readonly clientRef?: string;

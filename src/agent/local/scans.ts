@@ -24,6 +24,7 @@ import {
   summarizeD6,
   summarizeDeklar,
 } from "../../formats/mod.ts";
+import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName } from "./vat_files.ts";
 import { type FileTree, type TreeFile, type TreeProblem, YIELD_EVERY, yieldNow } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
 
@@ -165,15 +166,10 @@ export async function runVatParse(
   tree: FileTree,
   directory: string,
 ): Promise<Record<string, unknown>> {
-  const names = {
-    deklar: "DEKLAR.TXT",
-    pokupki: "POKUPKI.TXT",
-    prodagbi: "PRODAGBI.TXT",
-    vies: "VIES.TXT",
-  } as const;
   const bytes: Record<string, Uint8Array | null> = {};
   const readErrors: string[] = [];
-  for (const [k, n] of Object.entries(names)) {
+  for (const k of VAT_KINDS) {
+    const n = vatFileName(k);
     const f = await tree.find(n);
     try {
       bytes[k] = f ? await f.read() : null;
@@ -183,10 +179,10 @@ export async function runVatParse(
     }
   }
   const r = parseVatFolderFiles(bytes);
-  const rows = (["deklar", "pokupki", "prodagbi"] as const).map((k) => {
+  const rows = REQUIRED_VAT_KINDS.map((k) => {
     const o = r[k];
     return {
-      file: names[k],
+      file: vatFileName(k),
       status: o.status === "ok" ? "ok" : o.status === "missing" ? MISSING : FAILED,
       count: o.status === "ok" ? String(o.count) : o.status === "missing" ? "-" : null,
     };

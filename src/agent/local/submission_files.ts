@@ -22,6 +22,7 @@ import {
 } from "../../formats/mod.ts";
 import type { SubmissionFile } from "../../portal/mod.ts";
 import type { LocalSource, SubmissionFiles } from "./types.ts";
+import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName, type VatKind } from "./vat_files.ts";
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
 
@@ -52,24 +53,16 @@ export async function readVatFolder(
   tree: FileTree,
   body: Readonly<Record<string, unknown>>,
 ): Promise<SubmissionFiles> {
-  const names = {
-    deklar: "DEKLAR.TXT",
-    pokupki: "POKUPKI.TXT",
-    prodagbi: "PRODAGBI.TXT",
-    vies: "VIES.TXT",
-  } as const;
-  const found: Partial<Record<keyof typeof names, TreeFile>> = {};
-  const bytes: Partial<Record<keyof typeof names, Uint8Array>> = {};
-  for (const k of Object.keys(names) as (keyof typeof names)[]) {
-    const f = await tree.find(names[k]);
+  const found: Partial<Record<VatKind, TreeFile>> = {};
+  const bytes: Partial<Record<VatKind, Uint8Array>> = {};
+  for (const k of VAT_KINDS) {
+    const f = await tree.find(vatFileName(k));
     if (f) {
       found[k] = f;
       bytes[k] = await f.read();
     }
   }
-  const missing = (["deklar", "pokupki", "prodagbi"] as const).filter((k) => !found[k]).map((k) =>
-    names[k]
-  );
+  const missing = REQUIRED_VAT_KINDS.filter((k) => !found[k]).map(vatFileName);
   if (missing.length) {
     throw new AppError(
       "LOCAL_INPUT_REQUIRED",
@@ -90,15 +83,9 @@ export async function readVatFolder(
   }
   const s = summarizeDeklar(r.deklar.data!);
   checkPeriod(s.period, body, found.deklar!.path);
-  const kinds = {
-    deklar: "deklar",
-    pokupki: "pokupki",
-    prodagbi: "prodagbi",
-    vies: "vies",
-  } as const;
-  const files: SubmissionFile[] = (Object.keys(found) as (keyof typeof names)[]).map((k) => ({
-    name: names[k],
-    kind: kinds[k],
+  const files: SubmissionFile[] = VAT_KINDS.filter((k) => found[k]).map((k) => ({
+    name: vatFileName(k),
+    kind: k,
     bytes: bytes[k]!,
     numRecords: r[k].count ?? undefined,
   }));

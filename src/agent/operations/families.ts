@@ -30,6 +30,13 @@ export interface FamilyRun extends ConfirmRequest {
 
 type Body = Readonly<Record<string, unknown>>;
 
+/** A family's handler: its registry entry, the body its request schema produced, the request. */
+export type FamilyHandler<O, B = Body> = (
+  op: O,
+  body: B,
+  r: FamilyRun,
+) => Promise<Record<string, unknown>>;
+
 function localOpsOf(r: FamilyRun): LocalOps {
   if (!r.deps.localOps) {
     throw new AppError("LOCAL_INPUT_REQUIRED", "Local file operations are not available");
@@ -53,11 +60,7 @@ function filingMeta(r: FamilyRun, body: Body): FilingMeta {
  * @returns the scan or parse result, with the NO_DATA rule applied
  * @throws AppError LOCAL_INPUT_REQUIRED | CONFIRMATION_* | LOCAL_PATH_* | FILE_*
  */
-export async function runLocalFamily(
-  op: LocalOperation,
-  body: Body,
-  r: FamilyRun,
-): Promise<Record<string, unknown>> {
+export const runLocalFamily: FamilyHandler<LocalOperation> = async (op, body, r) => {
   const ops = localOpsOf(r);
   const src = localSource(r.c, body, op.local.folderField);
   // Reading the user's disk needs the user's consent (once per batch); inline input does not.
@@ -65,17 +68,13 @@ export async function runLocalFamily(
     await ask(r, body, { summary: `${op.summary} — reads ${src.path}`, files: [src.path] });
   }
   return markNoData(await ops.runLocal(op, body, src));
-}
+};
 
 /**
  * A folder-wide filing (family `batch`): scan, one confirmation, one filing per listed company.
  * @returns the BatchResult, with the NO_DATA rule applied
  */
-export async function runBatchFamily(
-  op: BatchOperation,
-  body: Body,
-  r: FamilyRun,
-): Promise<Record<string, unknown>> {
+export const runBatchFamily: FamilyHandler<BatchOperation> = async (op, body, r) => {
   const scan = await localOpsOf(r).scanBatch(op, body, localSource(r.c, body, "rootFolder"));
   const meta = filingMeta(r, body);
   return markNoData(
@@ -88,7 +87,7 @@ export async function runBatchFamily(
       (subject) => confirmSender(r, subject),
     ),
   );
-}
+};
 
 /**
  * One declaration (family `submission`): its files read and checked (when given), the
@@ -97,11 +96,7 @@ export async function runBatchFamily(
  * @throws AppError LOCAL_INPUT_REQUIRED (field: the first path field or X-Svc-File-Path) | FILE_* |
  *   TOKEN_EIK_MISMATCH | CONFIRMATION_* | PORTAL_*
  */
-export async function runSubmissionFamily(
-  op: SubmissionOperation,
-  body: Body,
-  r: FamilyRun,
-): Promise<Record<string, unknown>> {
+export const runSubmissionFamily: FamilyHandler<SubmissionOperation> = async (op, body, r) => {
   let files: SubmissionFiles | null = null;
   const src = localSource(r.c, body, null);
   const given = hasLocal(src, body, op.pathFields);
@@ -136,7 +131,7 @@ export async function runSubmissionFamily(
     ctx,
     filingMeta(r, body),
   );
-}
+};
 
 /** The token's EIK (an `eik`-scoped operation's token always carries one). */
 function tokenEik(r: FamilyRun): string {
@@ -172,25 +167,20 @@ function ask(
  * The portal's result of a submission (family `result`).
  * @returns the SubmissionResultPayload
  */
-export async function runResultFamily(
-  op: ResultOperation,
-  body: Body,
-  r: FamilyRun,
-): Promise<Record<string, unknown>> {
+export const runResultFamily: FamilyHandler<ResultOperation> = async (op, body, r) => {
   const eik = tokenEik(r);
   const ctx = await portalContext(op, body, r);
   return await r.portal.result(op.kind, stringField(body, "documentId") ?? "", eik, ctx);
-}
+};
 
 /**
  * A report or the portal's files (families `report`, `portal_files`).
  * @returns the result, with the NO_DATA rule applied
  */
-export async function runReportFamily(
-  op: AnyReportOperation,
-  body: Parameters<PortalAdapter["report"]>[1],
-  r: FamilyRun,
-): Promise<Record<string, unknown>> {
+export const runReportFamily: FamilyHandler<
+  AnyReportOperation,
+  Parameters<PortalAdapter["report"]>[1]
+> = async (op, body, r) => {
   const ctx = await portalContext(op, body, r);
   return markNoData(await r.portal.report(op, body, ctx));
-}
+};
