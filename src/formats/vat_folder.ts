@@ -13,9 +13,6 @@ import {
   checkVatSet,
   type DeklarRecord,
   parseDeklar,
-  parsePokupki,
-  parseProdagbi,
-  parseVies,
   type PokupkiRecord,
   type ProdagbiRecord,
   type VatWarning,
@@ -106,22 +103,19 @@ export function parseVatFolderFiles(
   options: { fileNames?: Partial<Record<keyof VatFolderFiles, string>> } = {},
 ): VatFolderParseResult {
   const n = options.fileNames ?? {};
-  const deklar = outcome(files.deklar, n.deklar ?? "DEKLAR.TXT", "deklar", parseDeklar, () => 1);
-  const pokupki = outcome(
-    files.pokupki,
-    n.pokupki ?? "POKUPKI.TXT",
-    "pokupki",
-    parsePokupki,
-    (r) => r.length,
+  const deklar = outcome(
+    files.deklar,
+    n.deklar ?? NRA_FORMATS.deklar.fileName,
+    "deklar",
+    parseDeklar,
+    () => 1,
   );
-  const prodagbi = outcome(
-    files.prodagbi,
-    n.prodagbi ?? "PRODAGBI.TXT",
-    "prodagbi",
-    parseProdagbi,
-    (r) => r.length,
-  );
-  const vies = outcome(files.vies, n.vies ?? "VIES.TXT", "vies", parseVies, (r) => r.length);
+  /** A ledger or VIES: the registry's parser, its record count. */
+  const records = <K extends "pokupki" | "prodagbi" | "vies">(k: K) =>
+    outcome(files[k], n[k] ?? NRA_FORMATS[k].fileName, k, NRA_FORMATS[k].parse, (r) => r.length);
+  const pokupki = records("pokupki");
+  const prodagbi = records("prodagbi");
+  const vies = records("vies");
   const errors = [deklar, pokupki, prodagbi, vies]
     .map((o) => o.error)
     .filter((e): e is AppError => e !== null);

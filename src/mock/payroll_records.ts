@@ -36,24 +36,28 @@ const MAX_INSURABLE_BGN: Readonly<Record<number, number>> = {
 };
 const MAX_INSURABLE_EUR_2026 = 211164;
 
-/** Contribution rates in basis points (1/100 %). */
-export interface PayrollRates {
-  /** ДОО without ТЗПБ: employer / insured. */
+/**
+ * Contributions and income tax by fund: ДОО without ТЗПБ (employer / insured), ТЗПБ, ГВРС, ЗО
+ * (employer / insured), ДЗПО-УПФ (employer / insured; only for people born after 1959) and the
+ * flat 10 % income tax. As rates: basis points (1/100 %); as amounts: cents.
+ */
+export interface Contributions {
   readonly dooEmployer: number;
   readonly dooInsured: number;
   readonly tzpb: number;
   readonly gvrs: number;
   readonly zoEmployer: number;
   readonly zoInsured: number;
-  /** ДЗПО-УПФ (only for people born after 1959). */
   readonly upfEmployer: number;
   readonly upfInsured: number;
-  /** Income tax (flat 10 %). */
   readonly incomeTax: number;
 }
 
-/** One employee's month (one D1 record); amounts in cents. */
-export interface PayrollLine {
+/** Contribution rates in basis points (1/100 %). */
+export type PayrollRates = Contributions;
+
+/** One employee's month (one D1 record); amounts (and the {@link Contributions}) in cents. */
+export interface PayrollLine extends Contributions {
   readonly egn: string;
   readonly person: Person;
   readonly workingDays: number;
@@ -65,16 +69,7 @@ export interface PayrollLine {
   readonly rates: PayrollRates;
   readonly gross: number;
   readonly insurableIncome: number;
-  readonly dooEmployer: number;
-  readonly dooInsured: number;
-  readonly tzpb: number;
-  readonly gvrs: number;
-  readonly zoEmployer: number;
-  readonly zoInsured: number;
-  readonly upfEmployer: number;
-  readonly upfInsured: number;
   readonly taxableIncome: number;
-  readonly incomeTax: number;
   readonly net: number;
 }
 
