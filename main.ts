@@ -10,7 +10,7 @@
  * @module
  */
 import { systemClock } from "./src/clock.ts";
-import { agentPhase1 } from "./src/cli/agent_early.ts";
+import { agentPhase1, preloadCommanderBuiltins } from "./src/cli/agent_early.ts";
 import { readStdinLine, writeAllSync } from "./src/cli/process.ts";
 
 if (import.meta.main) {
@@ -33,7 +33,9 @@ if (import.meta.main) {
     stderr(`${err instanceof Error ? err.message : String(err)}\n`);
     Deno.exit(1);
   }
-  // Loaded only now: commander pulls in Node compatibility (node:events, node:child_process).
+  // Loaded only now: commander pulls in Node compatibility (node:events, node:child_process);
+  // while phase 1 serves /health, one module per macrotask turn.
+  if (phase1) await preloadCommanderBuiltins();
   const { runCli } = await import("./src/cli/program.ts");
   const outcome = await runCli(args, {
     env,

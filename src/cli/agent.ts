@@ -25,10 +25,17 @@ const tokenServiceOption = () =>
     "the token service (default: SVC_TOKEN_SERVICE_URL, else http://127.0.0.1:17480)",
   ).argParser(textArg);
 
+/**
+ * Load one module after a macrotask turn: while phase 1 serves `/health`, no load blocks the
+ * event loop longer than one module group (BENCHMARKS.md § Agent cold start).
+ */
+const step = <T>(load: () => Promise<T>) => new Promise<void>((r) => setTimeout(r, 0)).then(load);
+
 /** The agent's settings: flags over SVC_* variables (src/config.ts), one data directory. */
 async function agentConfig(cli: Cli, cmd: Command): Promise<AgentConfig> {
   const o = optsOf<AgentFlags>(cmd);
-  const { AGENT_ENV, AgentConfig, loadConfig } = await import("../config.ts");
+  await step(() => import("zod"));
+  const { AGENT_ENV, AgentConfig, loadConfig } = await step(() => import("../config.ts"));
   return loadConfig(AgentConfig, AGENT_ENV, cli.env, {
     port: o.port,
     dataDir: dataDirOf(cli, cmd),
@@ -59,7 +66,7 @@ async function runAgent(cli: Cli, cmd: Command): Promise<void> {
     print: (l) => say(cli, l),
   });
   if (!lock) return; // another agent runs with this data directory: it was printed, exit 0
-  const { startAgent } = await import("./serve_agent.ts");
+  const { startAgent } = await step(() => import("./serve_agent.ts"));
   let started;
   try {
     started = await startAgent(cfg, log, {
