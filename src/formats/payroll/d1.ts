@@ -7,7 +7,7 @@
  */
 import {
   defineDelimLayout,
-  type DelimFieldSpec,
+  delimField,
   type DelimRecordOf,
   formatDelimLines,
   parseDelimLines,
@@ -15,14 +15,7 @@ import {
 import { checkEik, checkMonth, checkYear } from "./checks.ts";
 import { toText } from "../text_lines.ts";
 
-type T = DelimFieldSpec["type"];
-const f = <const N extends string, const Y extends T>(
-  no: number,
-  name: N,
-  label: string,
-  type: Y,
-  size?: number,
-) => ({ no, name, label, type, size }) as const;
+const f = delimField;
 
 /** EMPL2021.TXT field table (nra-formats.md §2.1). Sizes: text = max characters; numbers =
  * max digits before the decimal point ("7.2" → 7). */

@@ -9,7 +9,7 @@
  */
 import {
   defineDelimLayout,
-  type DelimFieldSpec,
+  delimField,
   type DelimRecordOf,
   formatDelimLines,
   parseDelimLines,
@@ -17,14 +17,7 @@ import {
 import { checkEik, checkMonth, checkNonEmpty, checkYear } from "./checks.ts";
 import { toText } from "../text_lines.ts";
 
-type T = DelimFieldSpec["type"];
-const f = <const N extends string, const Y extends T>(
-  no: number,
-  name: N,
-  label: string,
-  type: Y,
-  size?: number,
-) => ({ no, name, label, type, size }) as const;
+const f = delimField;
 
 /** One block of 13 fields (nra-formats.md §2.2 "block +0 … +12"), numbered from `first`. */
 // deno-fmt-ignore

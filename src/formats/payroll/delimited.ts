@@ -65,6 +65,23 @@ export interface DelimLayout<F extends readonly DelimFieldSpec[]> {
 }
 
 /**
+ * One field of a delimited layout, with literal types kept for {@link DelimRecordOf}.
+ * @param no the field's number in the NRA document (1-based)
+ * @param name the record property
+ * @param label the document's label (for messages)
+ * @param type its value type
+ * @param size text: max characters; numbers: max digits before the decimal point
+ * @returns the field spec
+ */
+export const delimField = <const N extends string, const Y extends DelimFieldSpec["type"]>(
+  no: number,
+  name: N,
+  label: string,
+  type: Y,
+  size?: number,
+) => ({ no, name, label, type, size }) as const;
+
+/**
  * Compile a comma-separated table, checking that fields are numbered 1..n.
  * @param fields the table (declare it `as const`)
  * @param options `checks` for solid fields; `nonNegative` amounts
