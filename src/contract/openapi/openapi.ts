@@ -51,13 +51,8 @@ function errorCatalogExtension() {
   );
 }
 
-/**
- * The agent's OpenAPI 3.0.3 document.
- * @param version the agent version, stamped into `info.version`
- * @param serverUrl optional `servers[0].url` (the agent's base URL)
- * @returns the document as a plain JSON object
- */
-export function buildAgentOpenApi(version: string, serverUrl?: string): Record<string, unknown> {
+/** A registry with the error enums every document shares. */
+function newDocument() {
   const app = new OpenAPIHono();
   const r = app.openAPIRegistry;
   // The contract's schemas carry zod's own `.meta({ id })` (so the agent runs without
@@ -65,6 +60,17 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
   // after @hono/zod-openapi loaded, hence a clone.
   r.register("ErrorCode", ErrorCodeSchema.clone());
   r.register("ErrorKind", ErrorKindSchema.clone());
+  return { app, r };
+}
+
+/**
+ * The agent's OpenAPI 3.0.3 document.
+ * @param version the agent version, stamped into `info.version`
+ * @param serverUrl optional `servers[0].url` (the agent's base URL)
+ * @returns the document as a plain JSON object
+ */
+export function buildAgentOpenApi(version: string, serverUrl?: string): Record<string, unknown> {
+  const { app, r } = newDocument();
   r.registerComponent("securitySchemes", "OperationToken", {
     type: "http",
     scheme: "bearer",
@@ -161,10 +167,7 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
  * @returns the document
  */
 export function buildTokenOpenApi(version: string): Record<string, unknown> {
-  const app = new OpenAPIHono();
-  const r = app.openAPIRegistry;
-  r.register("ErrorCode", ErrorCodeSchema.clone());
-  r.register("ErrorKind", ErrorKindSchema.clone());
+  const { app, r } = newDocument();
   r.registerComponent("securitySchemes", "ApiKey", {
     type: "http",
     scheme: "bearer",
