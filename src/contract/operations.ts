@@ -212,6 +212,13 @@ const batch = <T extends string, Req extends z.ZodType>(
   grouping,
 });
 
+/** A folder-wide filing of the XML employment notices of one form (art. 62 or art. 123). */
+const noticeBatch = <F extends "62" | "123">(form: F, summary: string) =>
+  batch(`etz${form}_batch`, `etz${form}`, summary, files.NoticeBatchRequest, {
+    group: "xml_notices",
+    form,
+  });
+
 const scan = (fileKind: ScanKind): LocalRun => ({
   run: "scan",
   fileKind,
@@ -405,20 +412,11 @@ export const OPERATIONS = [
     files.PeriodBatchRequest,
     { group: "vat_folders" },
   ),
-  batch(
-    "etz62_batch",
-    "etz62",
+  noticeBatch(
+    "62",
     "File the art. 62 employment notices of every listed company found in a folder",
-    files.NoticeBatchRequest,
-    { group: "xml_notices", form: "62" },
   ),
-  batch(
-    "etz123_batch",
-    "etz123",
-    "File the art. 123 notices of every listed company found in a folder",
-    files.NoticeBatchRequest,
-    { group: "xml_notices", form: "123" },
-  ),
+  noticeBatch("123", "File the art. 123 notices of every listed company found in a folder"),
 ] as const;
 
 /**

@@ -25,6 +25,17 @@ export interface ViesReference {
   readonly refFile: string;
 }
 
+/** A VIR or COS line must carry its running number (1, 2, …). */
+function running(type: string, found: number | null, expected: number, line: number, emit: Emit) {
+  if (found === expected) return;
+  emit(
+    "RUNNING_NUMBER_GAP",
+    line,
+    `VIES line ${line}: ${type} line number is ${found ?? "(blank)"}; expected ${expected}`,
+    true,
+  );
+}
+
 /**
  * Check one VIES declaration.
  * @param records the parsed VIES.TXT records
@@ -73,32 +84,12 @@ export function checkVies(records: readonly ViesRecord[], ref: ViesReference, em
         }
         break;
       case "VIR":
-        virCount++;
-        if (r.lineNumber !== virCount) {
-          emit(
-            "RUNNING_NUMBER_GAP",
-            line,
-            `VIES line ${line}: VIR line number is ${
-              r.lineNumber ?? "(blank)"
-            }; expected ${virCount}`,
-            true,
-          );
-        }
+        running(r.recordType, r.lineNumber, ++virCount, line, emit);
         goods += cents(r.goodsBase);
         all += cents(r.goodsBase) + cents(r.triangularBase) + cents(r.servicesBase);
         break;
       case "COS":
-        cosCount++;
-        if (r.lineNumber !== cosCount) {
-          emit(
-            "RUNNING_NUMBER_GAP",
-            line,
-            `VIES line ${line}: COS line number is ${
-              r.lineNumber ?? "(blank)"
-            }; expected ${cosCount}`,
-            true,
-          );
-        }
+        running(r.recordType, r.lineNumber, ++cosCount, line, emit);
         break;
       case "TTR":
         ttrLine = ttrLine || line;
