@@ -1,0 +1,219 @@
+/**
+ * The shape of an operation registry entry (src/contract/operations.ts) and the constructors
+ * the registry is written with: per family, what the agent needs to run it — its local reader
+ * or scan, its batch grouping, its submission kind, its test-portal generator.
+ * @module
+ */
+import type { z } from "zod";
+import * as files from "./files.ts";
+import * as sub from "./submissions.ts";
+
+/** Token scope: which EIK claim the token must carry. */
+export type TokenScope = "eik" | "eiks" | "none";
+/** Local input: none, optional (path header or inline), or required. */
+export type LocalInput = "none" | "optional" | "required";
+/** Operation families: each has one handler in the agent (src/agent/operations/). */
+export type Family = "submission" | "result" | "report" | "portal_files" | "local" | "batch";
+/** The submission kinds (one per submission typeId). */
+export type SubmissionKind =
+  | "vat"
+  | "dec1_6"
+  | "dec731"
+  | "dec736"
+  | "etz62"
+  | "etz123"
+  | "high_fisc_risk"
+  | "odit";
+
+/**
+ * How a submission reads its files (src/agent/local/submission_files.ts): a VAT folder
+ * (DEKLAR, POKUPKI, PRODAGBI, VIES), a D1/D6 pair (`pathFields` or a folder), or one file.
+ */
+export type SubmissionReader = "vat_folder" | "payroll_pair" | "single_file";
+/** NRA file kinds a scan looks for (src/formats/detect.ts). */
+export type ScanKind = "d1" | "d6" | "deklar";
+/** What a `local` operation runs on its folder (src/agent/local/scans.ts). */
+export type LocalRun =
+  | { readonly run: "scan"; readonly fileKind: ScanKind; readonly folderField: "rootFolder" }
+  | { readonly run: "vat_parse"; readonly folderField: "directory" };
+/** How a folder-wide batch groups the files it finds (src/agent/local/batch_scan.ts). */
+export type BatchGrouping =
+  | { readonly group: "vat_folders" }
+  | { readonly group: "payroll_pairs" }
+  | { readonly group: "xml_notices"; readonly form: "62" | "123" };
+/** The test portal's generator of a report (src/mock/answers.ts). */
+export type ReportAnswer =
+  | "debtPayments"
+  | "debtPaymentsTypes"
+  | "dueAmounts"
+  | "taxpayers"
+  | "napCatalog"
+  | "vatPortalFiles"
+  | "dec16PortalFiles"
+  | "vatMonthlyFiles";
+
+/** What every registry entry has. */
+interface Common<T extends string, Req extends z.ZodType, Res extends z.ZodType> {
+  readonly typeId: T;
+  readonly summary: string;
+  readonly request: Req;
+  readonly result: Res;
+  readonly scope: TokenScope;
+  readonly localInput: LocalInput;
+  /** Acts on the portal in a sender's name: needs the sender confirmation. */
+  readonly needsSender: boolean;
+}
+
+/** A declaration filed with the portal (journaled, signed in live mode). */
+export interface SubmissionOperation<
+  T extends string = string,
+  Req extends z.ZodType = z.ZodType,
+> extends Common<T, Req, typeof sub.SubmissionResult> {
+  readonly family: "submission";
+  readonly kind: SubmissionKind;
+  readonly reader: SubmissionReader;
+  /** Body fields naming the files' paths (besides X-Svc-File-Path and inline input). */
+  readonly pathFields: readonly string[];
+}
+/** The portal's result of an earlier submission. */
+export interface ResultOperation<T extends string = string, Req extends z.ZodType = z.ZodType>
+  extends Common<T, Req, typeof sub.SubmissionResultPayload> {
+  readonly family: "result";
+  readonly kind: SubmissionKind;
+}
+/** A report or the portal's files of a period, answered by the portal. */
+export interface ReportOperation<
+  T extends string = string,
+  A extends ReportAnswer = ReportAnswer,
+  Req extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+> extends Common<T, Req, Res> {
+  readonly family: "report" | "portal_files";
+  /** The test portal's generator. */
+  readonly answer: A;
+  /** The answer depends only on the request and the calendar day (the test portal memoizes). */
+  readonly dayStable: boolean;
+}
+/** A read of the user's disk, answered by the agent itself. */
+export interface LocalOperation<T extends string = string, Req extends z.ZodType = z.ZodType>
+  extends Common<T, Req, z.ZodType> {
+  readonly family: "local";
+  readonly local: LocalRun;
+}
+/** A folder-wide filing: one submission per listed company found in the folder. */
+export interface BatchOperation<T extends string = string, Req extends z.ZodType = z.ZodType>
+  extends Common<T, Req, typeof files.BatchResult> {
+  readonly family: "batch";
+  readonly kind: SubmissionKind;
+  readonly grouping: BatchGrouping;
+}
+
+export const submission = <K extends SubmissionKind, Req extends z.ZodType>(
+  kind: K,
+  summary: string,
+  request: Req,
+  localInput: "optional" | "required",
+  reader: SubmissionReader,
+  pathFields: readonly string[] = [],
+): SubmissionOperation<K, Req> => ({
+  typeId: kind,
+  family: "submission",
+  kind,
+  summary,
+  request,
+  result: sub.SubmissionResult,
+  scope: "eik",
+  localInput,
+  needsSender: true,
+  reader,
+  pathFields,
+});
+
+export const result = <K extends SubmissionKind, Req extends z.ZodType>(
+  kind: K,
+  request: Req,
+): ResultOperation<`${K}_result`, Req> => ({
+  typeId: `${kind}_result`,
+  family: "result",
+  kind,
+  summary: `Result of a ${kind} submission`,
+  request,
+  result: sub.SubmissionResultPayload,
+  scope: "eik",
+  localInput: "none",
+  needsSender: true,
+});
+
+export const report = <
+  T extends string,
+  A extends ReportAnswer,
+  Req extends z.ZodType,
+  Res extends z.ZodType,
+>(
+  typeId: T,
+  family: "report" | "portal_files",
+  summary: string,
+  io: { request: Req; result: Res },
+  scope: TokenScope,
+  needsSender: boolean,
+  answer: A,
+  dayStable = false,
+): ReportOperation<T, A, Req, Res> => ({
+  typeId,
+  family,
+  summary,
+  ...io,
+  scope,
+  localInput: "none",
+  needsSender,
+  answer,
+  dayStable,
+});
+
+export const local = <T extends string, Req extends z.ZodType>(
+  typeId: T,
+  summary: string,
+  io: { request: Req; result: z.ZodType },
+  run: LocalRun,
+): LocalOperation<T, Req> => ({
+  typeId,
+  family: "local",
+  summary,
+  ...io,
+  scope: "none",
+  localInput: "required",
+  needsSender: false,
+  local: run,
+});
+
+export const batch = <T extends string, Req extends z.ZodType>(
+  typeId: T,
+  kind: SubmissionKind,
+  summary: string,
+  request: Req,
+  grouping: BatchGrouping,
+): BatchOperation<T, Req> => ({
+  typeId,
+  family: "batch",
+  kind,
+  summary,
+  request,
+  result: files.BatchResult,
+  scope: "eiks",
+  localInput: "required",
+  needsSender: true,
+  grouping,
+});
+
+/** A folder-wide filing of the XML employment notices of one form (art. 62 or art. 123). */
+export const noticeBatch = <F extends "62" | "123">(form: F, summary: string) =>
+  batch(`etz${form}_batch`, `etz${form}`, summary, files.NoticeBatchRequest, {
+    group: "xml_notices",
+    form,
+  });
+
+export const scan = (fileKind: ScanKind): LocalRun => ({
+  run: "scan",
+  fileKind,
+  folderField: "rootFolder",
+});
