@@ -165,9 +165,11 @@ export function agentCommand(cli: Cli): Command {
     .addOption(tokenServiceOption())
     .action((_o, cmd: Command) => runAgent(cli, cmd));
   agent.command("doctor")
+    .summary("check this machine; exit 1 when a check failed")
     .description(
-      "check this machine: port, token service and JWKS, clock, data directory, " +
-        "senders' key stores, PKCS#11 middleware; exit 1 when a check failed",
+      "Check this machine: the agent's port, the token service and its JWKS, the clock, the " +
+        "data directory, the senders' key stores and PKCS#11 middleware. Exit 1 when a check " +
+        "failed.",
     )
     .addOption(dataDirOption())
     .addOption(tokenServiceOption())

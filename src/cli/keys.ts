@@ -72,6 +72,7 @@ export function keysCommand(cli: Cli): Command {
   const keys = new Command("keys").summary("create API keys in the token service's database")
     .description("API keys of the token service (the admin API and `admin keys` manage them).");
   keys.command("create")
+    .summary("create an API key (the secret is printed once)")
     .description(
       "Create an API key: svc_test_… (test portal, 90 days) or svc_live_…. The secret goes to " +
         "standard output once; the database keeps only its SHA-256.",

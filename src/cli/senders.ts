@@ -153,6 +153,7 @@ export function sendersCommand(cli: Cli): Command {
   const store = (flags: string, what: string) =>
     new Option(flags, what).conflicts(stores.filter((s) => !flags.startsWith(`--${s} `)));
   group.command("add")
+    .summary("add a sender after the certificate checks")
     .description(
       "Add a sender: read its certificate from the key store, show the certificate checks, " +
         "refuse it when a check fails (unless --force).",
