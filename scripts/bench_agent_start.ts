@@ -19,8 +19,7 @@
  */
 import { parseArgs } from "node:util";
 import { TextLineStream } from "../tests/_helpers/lines.ts";
-import { loadKeyRing } from "../src/token/signer.ts";
-import { openTokenStore } from "../src/token/store/open_store.ts";
+import { loadKeyRing, openTokenStore } from "../src/token/mod.ts";
 import { AGENT_V8_FLAGS } from "../src/defaults.ts";
 
 const { values } = parseArgs({

@@ -8,9 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { TextLineStream } from "../tests/_helpers/lines.ts";
-import { loadKeyRing } from "../src/token/signer.ts";
-import { SqliteTokenStore } from "../src/token/store/sqlite_store.ts";
-import { createApiKey } from "../src/token/api_keys.ts";
+import { createApiKey, loadKeyRing, sqliteTokenStore } from "../src/token/mod.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -79,7 +77,7 @@ const rows: string[] = [];
 
 // 1. Token issuance.
 {
-  const store = new SqliteTokenStore(`${dir}/token-service.sqlite`);
+  const store = sqliteTokenStore(`${dir}/token-service.sqlite`);
   await store.migrate();
   const { secret } = await createApiKey(store, { mode: "test", now: Date.now() });
   await store.close();
@@ -125,7 +123,7 @@ const rows: string[] = [];
   }
   const s = await startServer(["agent", dir, tsUrl]);
   const base = `http://127.0.0.1:${s.port}`;
-  const store = new SqliteTokenStore(`${tsDir}/token-service.sqlite`);
+  const store = sqliteTokenStore(`${tsDir}/token-service.sqlite`);
   const ring = await loadKeyRing(store, Date.now());
   const batch = crypto.randomUUID();
   const mint = async (n: number, typeId = "debt_payments") => {

@@ -11,10 +11,12 @@ import { systemClock } from "../src/clock.ts";
 import { createAgentApp } from "../src/agent/app.ts";
 import { silentLogger } from "../src/log.ts";
 import { createTestPortal } from "../src/portal/test/adapter.ts";
-import { createTokenApp } from "../src/token/app.ts";
-import type { IssueTimings } from "../src/token/issue.ts";
-import { loadKeyRing } from "../src/token/signer.ts";
-import { SqliteTokenStore } from "../src/token/store/sqlite_store.ts";
+import {
+  createTokenApp,
+  type IssueTimings,
+  loadKeyRing,
+  sqliteTokenStore,
+} from "../src/token/mod.ts";
 
 const [kind, dataDir, tokenUrl] = Deno.args;
 const bare = new Hono();
@@ -25,7 +27,7 @@ let inner: Hono;
 const timings: IssueTimings = { keyLookupUs: 0, policyUs: 0, signingUs: 0 };
 if (kind === "token") {
   await Deno.mkdir(dataDir!, { recursive: true });
-  const store = new SqliteTokenStore(`${dataDir}/token-service.sqlite`);
+  const store = sqliteTokenStore(`${dataDir}/token-service.sqlite`);
   await store.migrate();
   const ring = await loadKeyRing(store, Date.now());
   inner = createTokenApp({

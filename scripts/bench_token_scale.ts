@@ -17,11 +17,15 @@
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { systemClock } from "../src/clock.ts";
-import { createIntegrator, createKeyFor } from "../src/token/admin/admin_keys.ts";
-import { approveApplication, submitApplication } from "../src/token/contracts.ts";
-import type { IssueTimings } from "../src/token/issue.ts";
-import { openTokenStore } from "../src/token/store/open_store.ts";
-import { createTokenService } from "../src/token/service.ts";
+import {
+  approveApplication,
+  createIntegrator,
+  createKeyFor,
+  createTokenService,
+  type IssueTimings,
+  openTokenStore,
+  submitApplication,
+} from "../src/token/mod.ts";
 
 const args = parseArgs({
   args: Deno.args,

@@ -9,9 +9,8 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { TokenIssueRequest } from "../contract/api.ts";
-import { AppError, isAppError, validationError } from "../contract/errors.ts";
-import { buildTokenOpenApi } from "../contract/openapi/openapi.ts";
+import { AppError, isAppError, TokenIssueRequest, validationError } from "../contract/mod.ts";
+import { buildTokenOpenApi } from "../contract/openapi/mod.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
 import { authenticateKey, type IssueConfig, type IssueTimings, issueToken } from "./issue.ts";

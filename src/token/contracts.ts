@@ -7,7 +7,7 @@
  * moment, 3 EIKs per key). Termination enqueues its notice in the same transaction.
  * @module
  */
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../contract/mod.ts";
 import type { AdminDeps } from "./deps.ts";
 import { newId } from "./api_keys.ts";
 import { contractTerminatedDraft } from "./notices/mod.ts";

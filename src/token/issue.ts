@@ -5,8 +5,7 @@
  * then a 5-second EdDSA JWT bound to one typeId and its EIK(s), counted for billing.
  * @module
  */
-import { getOperation } from "../contract/operations.ts";
-import { AppError } from "../contract/errors.ts";
+import { AppError, getOperation } from "../contract/mod.ts";
 import { hashSecret, looksLikeApiKey } from "./api_keys.ts";
 import { type KeyPolicy, keyPolicy } from "./phases.ts";
 import type { KeyRing } from "./signer.ts";

@@ -5,7 +5,13 @@
  * `notices/`).
  * @module
  */
-export { isPostgresUrl, type OpenStoreOptions, openTokenStore, SQLITE_FILE } from "./store/mod.ts";
+export {
+  isPostgresUrl,
+  type OpenStoreOptions,
+  openTokenStore,
+  SQLITE_FILE,
+  sqliteTokenStore,
+} from "./store/mod.ts";
 export type * from "./store/mod.ts";
 export {
   createTokenService,
@@ -37,3 +43,6 @@ export {
   terminateContract,
 } from "./contracts.ts";
 export { buildStatement, requireMonth, statementCsv, usageCsv } from "./statement.ts";
+export { createTokenApp, type TokenAppDeps } from "./app.ts";
+export type { IssueConfig, IssueTimings } from "./issue.ts";
+export { type KeyRing, loadKeyRing } from "./signer.ts";

@@ -6,7 +6,7 @@
  * the quantity basis of the invoice.
  * @module
  */
-import { AppError } from "../contract/errors.ts";
+import { AppError } from "../contract/mod.ts";
 import type { ContractRecord, TokenStore, UsageRow } from "./store/mod.ts";
 import { MONTH_RE, monthBounds } from "./usage.ts";
 

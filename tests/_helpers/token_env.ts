@@ -9,7 +9,7 @@ import { createApiKey } from "../../src/token/api_keys.ts";
 import type { Mailer } from "../../src/token/notices/mailer.ts";
 import { openTokenStore } from "../../src/token/store/open_store.ts";
 import { createTokenService } from "../../src/token/service.ts";
-import { SqliteTokenStore } from "../../src/token/store/sqlite_store.ts";
+import { sqliteTokenStore } from "../../src/token/store/mod.ts";
 import type { KeyMode, TokenStore } from "../../src/token/store/store.ts";
 import { freshPgSchema, pgIgnored } from "./postgres.ts";
 
@@ -110,7 +110,7 @@ export async function tokenEnv(opts: TokenEnvOptions = {}) {
   const clock = opts.clock ?? new FakeClock();
   let store = opts.store;
   if (!store) {
-    store = new SqliteTokenStore(":memory:");
+    store = sqliteTokenStore(":memory:");
     await store.migrate();
   }
   const service = await createTokenService({

@@ -169,6 +169,31 @@ backendTest(
   },
 );
 
+backendTest(
+  "phase 1 race: 50 concurrent issuances for 50 EIKs on one live key over two instances give exactly 3 × 200 and 47 × 402",
+  async (db) => {
+    const [a, b] = [
+      await tokenEnv({ store: await db.open() }),
+      await tokenEnv({ store: await db.open() }),
+    ];
+    const k = await (await setup(a))("live");
+    const eiks = Array.from({ length: 50 }, (_, i) => String(400000000 + i));
+    const statuses = await Promise.all(eiks.map(async (eik, i) => {
+      const res = await (i % 2 ? a : b).issue(k.secret, { typeId: "debt_payments", eik });
+      await res.body?.cancel();
+      return res.status;
+    }));
+    equal(statuses.filter((s) => s === 200).length, 3);
+    equal(statuses.filter((s) => s === 402).length, 47);
+    const used = (await b.adminJson("GET", `/keys/${k.key.id}`)).eiksUsed as string[];
+    deepStrictEqual(
+      [...used].sort(),
+      eiks.filter((_, i) => statuses[i] === 200).sort(),
+      "the EIKs used are those of the 200s",
+    );
+  },
+);
+
 backendTest("rotation: new secret at once, the old one until the grace period ends", async (db) => {
   const t = await tokenEnv({ store: await db.open() });
   const newKey = await setup(t);

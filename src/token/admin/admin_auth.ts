@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 
 /** Shortest admin token accepted by the configuration (characters). */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;

@@ -15,7 +15,7 @@ import {
   rejectApplication,
   terminateContract,
 } from "../contracts.ts";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { ApplicationStatus } from "../store/mod.ts";
 import { rotateSigningKey } from "../signer.ts";
 import { buildStatement, requireMonth, statementCsv, usageCsv } from "../statement.ts";

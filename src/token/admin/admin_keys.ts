@@ -6,7 +6,7 @@
  * @module
  */
 import type { z } from "zod";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { IntegratorCreate, IntegratorUpdate, KeyCreate } from "./admin_schemas.ts";
 import { createApiKey, newId, rotateApiKey } from "../api_keys.ts";
 import type { AdminDeps } from "../deps.ts";

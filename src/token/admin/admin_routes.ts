@@ -6,7 +6,7 @@
  * @module
  */
 import { type Context, Hono } from "hono";
-import { AppError } from "../../contract/errors.ts";
+import { AppError } from "../../contract/mod.ts";
 import {
   type AdminDeps,
   createIntegrator,

@@ -5,8 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { Eik } from "../../contract/common.ts";
-import { AppError } from "../../contract/errors.ts";
+import { AppError, Eik } from "../../contract/mod.ts";
 
 const email = z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an e-mail address");
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");

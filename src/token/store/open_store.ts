@@ -7,9 +7,10 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { PostgresTokenStore } from "./pg_store.ts";
-import { SqliteTokenStore } from "./sqlite_store.ts";
-import type { TokenStore } from "./store.ts";
+import type { Clock } from "../../clock.ts";
+import { openPgDb } from "./pg_db.ts";
+import { SqliteDb } from "./sqlite_db.ts";
+import { createSqlTokenStore, type SqlTokenStore } from "./sql_store.ts";
 
 /** Options of {@link openTokenStore}. */
 export interface OpenStoreOptions {
@@ -19,6 +20,8 @@ export interface OpenStoreOptions {
   readonly databaseUrl?: string | null;
   /** PostgreSQL pool size (default 4; `?max=N` in the URL also sets it). */
   readonly poolSize?: number;
+  /** Time source of the store (migration records); default the system clock. */
+  readonly clock?: Clock;
 }
 
 /** SQLite file name inside the data directory. */
@@ -34,22 +37,33 @@ export function isPostgresUrl(url: string | null | undefined): url is string {
 }
 
 /**
+ * A SQLite token store, not yet migrated (tests use `":memory:"`).
+ * @param path database file, or ":memory:"
+ * @param clock time source (default the system clock)
+ * @returns the store
+ * @throws Error when the file cannot be opened
+ */
+export function sqliteTokenStore(path: string, clock?: Clock): SqlTokenStore {
+  return createSqlTokenStore(new SqliteDb(path), clock);
+}
+
+/**
  * Open and migrate the token store.
- * @param opts data directory and optional database URL
+ * @param opts data directory, optional database URL, pool size and clock
  * @returns the migrated store (close it with `store.close()`)
  * @throws Error when `databaseUrl` is set but is not a PostgreSQL URL, or the database cannot
  *   be reached or migrated
  */
-export async function openTokenStore(opts: OpenStoreOptions): Promise<TokenStore> {
-  let store: TokenStore;
+export async function openTokenStore(opts: OpenStoreOptions): Promise<SqlTokenStore> {
+  let store: SqlTokenStore;
   if (opts.databaseUrl) {
     if (!isPostgresUrl(opts.databaseUrl)) {
       throw new Error("SVC_DATABASE_URL must start with postgres:// or postgresql://");
     }
-    store = new PostgresTokenStore(opts.databaseUrl, { max: opts.poolSize });
+    store = createSqlTokenStore(openPgDb(opts.databaseUrl, { max: opts.poolSize }), opts.clock);
   } else {
     await mkdir(opts.dataDir, { recursive: true });
-    store = new SqliteTokenStore(join(opts.dataDir, SQLITE_FILE));
+    store = sqliteTokenStore(join(opts.dataDir, SQLITE_FILE), opts.clock);
   }
   try {
     await store.migrate();

@@ -1,6 +1,6 @@
 /**
- * Row → record mapping shared by the SQLite and PostgreSQL stores (same column names in both
- * schemas; PostgreSQL returns BIGINT as a string, hence `Number()` everywhere).
+ * Row → record mapping of the token store (same column names on SQLite and PostgreSQL;
+ * PostgreSQL returns BIGINT as a string, hence `Number()` everywhere).
  * @module
  */
 import type {
@@ -11,10 +11,8 @@ import type {
   NoticeRecord,
   UsageRow,
 } from "./records.ts";
+import type { Row } from "./sql.ts";
 import type { ApiKeyRecord, Integrator, KeyForIssue, SigningKeyRecord } from "./store.ts";
-
-/** A database row. */
-export type Row = Record<string, unknown>;
 
 const num = (v: unknown): number | null => (v == null ? null : Number(v));
 const str = (v: unknown): string | null => (v == null ? null : String(v));
@@ -140,18 +138,9 @@ export function contractStateFromRow(r: Row | undefined, at: number): ContractSt
   return { active: null, lastEndedAt: c.terminatedAt ?? c.endsAt };
 }
 
-/** SQL (both dialects, `?`/`$n` filled by the caller) of the issuance lookup: the key, its
- * integrator's name and the integrator's latest-started contract (columns prefixed `c_`). */
-export const KEY_FOR_ISSUE_SQL = `SELECT k.*, i.name AS integrator_name, c.id AS c_id,
-    c.status AS c_status, c.starts_at AS c_starts_at, c.ends_at AS c_ends_at,
-    c.terminated_at AS c_terminated_at
-  FROM api_keys k JOIN integrators i ON i.id = k.integrator_id
-  LEFT JOIN contracts c ON c.id = (SELECT id FROM contracts WHERE integrator_id = k.integrator_id
-    AND starts_at <= $2 ORDER BY starts_at DESC, created_at DESC LIMIT 1)
-  WHERE k.secret_hash = $1`;
-
 /**
- * Map a {@link KEY_FOR_ISSUE_SQL} row.
+ * Map a row of the issuance lookup (`KeyStore.findKeyForIssue`: the key, `integrator_name` and
+ * the latest-started contract's columns prefixed `c_`).
  * @param r the row
  * @param at the instant of the lookup
  * @returns key and contract state

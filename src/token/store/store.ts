@@ -1,10 +1,10 @@
 /**
- * The token service's storage interface. Two implementations: SQLite (`node:sqlite`, the
- * embedded default, `sqlite_store.ts`) and PostgreSQL (`npm:postgres`, `pg_store.ts`), chosen
- * by `openTokenStore` (`open_store.ts`). Keys are stored only as a SHA-256 hash of the secret;
+ * The token service's storage interface, implemented once (`sql_store.ts`) for SQLite
+ * (`node:sqlite`, the embedded default) and PostgreSQL (`npm:postgres`), chosen by
+ * `openTokenStore` (`open_store.ts`). Keys are stored only as a SHA-256 hash of the secret;
  * the secret is shown once at creation. Every multi-row change (EIK claim, approval,
- * termination, notice claim, usage flush) is one transaction, so several service instances can
- * share one database (interface-spec.md § Access phases).
+ * termination, notice claim, usage flush) is atomic, so several service instances can share one
+ * database (interface-spec.md § Access phases). Times are epoch milliseconds.
  * @module
  */
 import type {

@@ -8,7 +8,7 @@ import { FakeClock } from "../../../src/clock.ts";
 import { adminTokenMatches } from "../../../src/token/admin/admin_auth.ts";
 import { createTokenApp } from "../../../src/token/app.ts";
 import { loadKeyRing } from "../../../src/token/signer.ts";
-import { SqliteTokenStore } from "../../../src/token/store/sqlite_store.ts";
+import { sqliteTokenStore } from "../../../src/token/store/mod.ts";
 import { ADMIN_TOKEN, backendTest, tokenEnv } from "../../_helpers/token_env.ts";
 
 const DAY = 24 * 3600 * 1000;
@@ -47,7 +47,7 @@ Deno.test("[token] /admin/v1 answers 401 without the admin credential, and integ
 
 Deno.test("[token] the admin API is disabled when no admin token is configured", async () => {
   const clock = new FakeClock();
-  const store = new SqliteTokenStore(":memory:");
+  const store = sqliteTokenStore(":memory:");
   await store.migrate();
   const ring = await loadKeyRing(store, clock.now());
   for (const adminToken of [undefined, null, "", "too-short"]) {

@@ -1,0 +1,148 @@
+/**
+ * {@link KeyStore} on the one query layer: integrators, keys (hash only), the per-key EIK set
+ * and the signing keys, for SQLite and PostgreSQL alike. The EIK claim is one transaction that
+ * locks the key row (PostgreSQL) or the database (SQLite), so instances claiming for the same
+ * key never exceed its limit together.
+ * @module
+ */
+import { integratorFromRow, keyForIssueFromRow, keyFromRow, signingKeyFromRow } from "./rows.ts";
+import { type Db, sql, type Step, tuples } from "./sql.ts";
+import type { ApiKeyRecord, ClaimResult, KeyStore } from "./store.ts";
+
+/** What {@link keyQueries} implements: all of {@link KeyStore} but opening and closing. */
+export type KeyQueries = Omit<KeyStore, "migrate" | "close">;
+
+const json = (v: readonly string[] | null | undefined) => (v == null ? null : JSON.stringify(v));
+
+const insertKey = (k: ApiKeyRecord) =>
+  sql`INSERT INTO api_keys (id, integrator_id, mode, secret_hash, label, created_at,
+    expires_at, revoked_at, allowed_eiks, rotated_from, allowed_origins) VALUES (${k.id},
+    ${k.integratorId}, ${k.mode}, ${k.secretHash}, ${k.label}, ${k.createdAt}, ${k.expiresAt},
+    ${k.revokedAt}, ${json(k.allowedEiks)}, ${k.rotatedFrom ?? null}, ${json(k.allowedOrigins)})`;
+
+/**
+ * The key side of the token store.
+ * @param db the database
+ * @returns the methods, as documented on {@link KeyStore}
+ */
+export function keyQueries(db: Db): KeyQueries {
+  const self: KeyQueries = {
+    async createIntegrator(i) {
+      await db.run(sql`INSERT INTO integrators (id, name, email, locale, allowed_origins,
+        created_at) VALUES (${i.id}, ${i.name}, ${i.email}, ${i.locale ?? "bg"},
+        ${JSON.stringify(i.allowedOrigins)}, ${i.createdAt})`);
+    },
+    async getIntegrator(id) {
+      const r = await db.get(sql`SELECT * FROM integrators WHERE id = ${id}`);
+      return r ? integratorFromRow(r) : null;
+    },
+    async listIntegrators() {
+      const rows = await db.all(sql`SELECT * FROM integrators ORDER BY created_at, id`);
+      return rows.map(integratorFromRow);
+    },
+    async updateIntegrator(id, p) {
+      const cur = await self.getIntegrator(id);
+      if (!cur) return null;
+      const r = await db.get(sql`UPDATE integrators SET name = ${p.name ?? cur.name},
+        email = ${p.email === undefined ? cur.email : p.email},
+        locale = ${p.locale ?? cur.locale ?? "bg"},
+        allowed_origins = ${JSON.stringify(p.allowedOrigins ?? cur.allowedOrigins)}
+        WHERE id = ${id} RETURNING *`);
+      return r ? integratorFromRow(r) : null;
+    },
+    async createKey(k) {
+      await db.run(insertKey(k));
+    },
+    async findKeyByHash(secretHash) {
+      const r = await db.get(sql`SELECT k.*, i.name AS integrator_name FROM api_keys k
+        JOIN integrators i ON i.id = k.integrator_id WHERE k.secret_hash = ${secretHash}`);
+      return r ? keyFromRow(r) : null;
+    },
+    async findKeyForIssue(secretHash, at) {
+      // The issuance path's one round trip: the key, its integrator's name and the integrator's
+      // latest-started contract (columns prefixed c_).
+      const r = await db.get(sql`SELECT k.*, i.name AS integrator_name, c.id AS c_id,
+          c.status AS c_status, c.starts_at AS c_starts_at, c.ends_at AS c_ends_at,
+          c.terminated_at AS c_terminated_at
+        FROM api_keys k JOIN integrators i ON i.id = k.integrator_id
+        LEFT JOIN contracts c ON c.id = (SELECT id FROM contracts
+          WHERE integrator_id = k.integrator_id AND starts_at <= ${at}
+          ORDER BY starts_at DESC, created_at DESC LIMIT 1)
+        WHERE k.secret_hash = ${secretHash}`);
+      return r ? keyForIssueFromRow(r, at) : null;
+    },
+    async getKey(id) {
+      const r = await db.get(sql`SELECT * FROM api_keys WHERE id = ${id}`);
+      return r ? keyFromRow(r) : null;
+    },
+    async listKeys(f = {}) {
+      const i = f.integratorId ?? null;
+      const rows = await db.all(sql`SELECT * FROM api_keys
+        WHERE (CAST(${i} AS TEXT) IS NULL OR integrator_id = ${i}) ORDER BY created_at, id`);
+      return rows.map(keyFromRow);
+    },
+    async revokeKey(id, at) {
+      return await db.run(sql`UPDATE api_keys SET revoked_at = ${at}
+        WHERE id = ${id} AND (revoked_at IS NULL OR revoked_at > ${at})`) > 0;
+    },
+    async setAllowedEiks(id, allowedEiks) {
+      return await db.run(
+        sql`UPDATE api_keys SET allowed_eiks = ${json(allowedEiks)} WHERE id = ${id}`,
+      ) > 0;
+    },
+    async setAllowedOrigins(id, origins) {
+      return await db.run(
+        sql`UPDATE api_keys SET allowed_origins = ${json(origins)} WHERE id = ${id}`,
+      ) > 0;
+    },
+    rotateKey(oldId, fresh, oldRevokedAt, at) {
+      return db.tx(function* (tx) {
+        const n = yield* tx.run(sql`UPDATE api_keys SET revoked_at = ${oldRevokedAt}
+          WHERE id = ${oldId} AND (revoked_at IS NULL OR revoked_at > ${at})`);
+        if (n === 0) return false;
+        yield* tx.run(insertKey(fresh));
+        yield* tx.run(sql`INSERT INTO key_eiks (key_id, eik, first_used_at)
+          SELECT ${fresh.id}, eik, first_used_at FROM key_eiks WHERE key_id = ${oldId}`);
+        return true;
+      });
+    },
+    claimEiks(keyId, eiks, limit, at) {
+      const wanted = [...new Set(eiks)];
+      return db.tx(function* (tx): Generator<Step, ClaimResult, unknown> {
+        yield* tx.lock(sql`SELECT id FROM api_keys WHERE id = ${keyId} FOR UPDATE`);
+        const rows = yield* tx.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${keyId}`);
+        const have = new Set(rows.map((r) => String(r.eik)));
+        const fresh = wanted.filter((e) => !have.has(e));
+        if (limit !== null && have.size + fresh.length > limit) {
+          return { ok: false, used: have.size, limit };
+        }
+        if (fresh.length > 0) {
+          const values = tuples(fresh.map((eik) => [keyId, eik, at]));
+          yield* tx.run(sql`INSERT INTO key_eiks (key_id, eik, first_used_at) VALUES ${values}
+            ON CONFLICT DO NOTHING`);
+        }
+        return { ok: true };
+      });
+    },
+    async keyEiks(keyId) {
+      const rows = await db.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${keyId}
+        ORDER BY first_used_at, eik`);
+      return rows.map((r) => String(r.eik));
+    },
+    async listSigningKeys() {
+      const rows = await db.all(sql`SELECT * FROM signing_keys ORDER BY created_at, kid`);
+      return rows.map(signingKeyFromRow);
+    },
+    async saveSigningKey(k) {
+      // The partial unique index keeps one current key; a racing first start inserts nothing.
+      await db.run(sql`INSERT INTO signing_keys (kid, private_jwk, public_jwk, created_at,
+        retired_at) VALUES (${k.kid}, ${k.privateJwk}, ${k.publicJwk}, ${k.createdAt},
+        ${k.retiredAt}) ON CONFLICT DO NOTHING`);
+    },
+    async retireSigningKey(kid, at) {
+      await db.run(sql`UPDATE signing_keys SET retired_at = ${at}
+        WHERE kid = ${kid} AND retired_at IS NULL`);
+    },
+  };
+  return self;
+}

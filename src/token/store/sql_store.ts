@@ -1,0 +1,39 @@
+/**
+ * The one implementation of {@link TokenStore}, for SQLite and PostgreSQL alike: the key,
+ * contract and notice/usage queries (`key_queries.ts`, `contract_queries.ts`,
+ * `notice_queries.ts`) over one {@link Db}, plus the migrations. Keys are stored only as a
+ * SHA-256 hash of the secret. Every multi-row change (EIK claim, rotation, approval,
+ * termination, expiry, usage flush) is one transaction, and the notice claim one statement, so
+ * several service instances can share one database (interface-spec.md § Access phases).
+ * @module
+ */
+import { type Clock, systemClock } from "../../clock.ts";
+import { contractQueries } from "./contract_queries.ts";
+import { keyQueries } from "./key_queries.ts";
+import { migrate } from "./migrations.ts";
+import { noticeQueries } from "./notice_queries.ts";
+import type { Db, Dialect } from "./sql.ts";
+import type { TokenStore } from "./store.ts";
+
+/** A {@link TokenStore} that says which database it runs on (diagnostics, tests). */
+export interface SqlTokenStore extends TokenStore {
+  readonly dialect: Dialect;
+}
+
+/**
+ * The token store over a database (not yet migrated: call `migrate()`, or open it with
+ * `openTokenStore()`).
+ * @param db the database (`SqliteDb` or `openPgDb()`)
+ * @param clock the time recorded when a migration is applied
+ * @returns the store; `close()` closes `db`
+ */
+export function createSqlTokenStore(db: Db, clock: Clock = systemClock): SqlTokenStore {
+  return {
+    dialect: db.dialect,
+    migrate: () => migrate(db, clock.now()),
+    close: () => db.close(),
+    ...keyQueries(db),
+    ...contractQueries(db),
+    ...noticeQueries(db),
+  };
+}
