@@ -89,6 +89,27 @@ function commanderExit(e: CommanderError): number {
 }
 
 /**
+ * `help <name>` where `<name>` is no command of that level: the reason, not the whole help
+ * (commander would print the parent's help on stderr).
+ * @returns the command the unknown name was looked up in, and the name; or null
+ */
+function unknownHelpTarget(program: Command, argv: readonly string[]) {
+  let cmd = program;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (arg === "help" && cmd.commands.length && next !== undefined && !next.startsWith("-")) {
+      const known = cmd.commands.some((c) => c.name() === next || c.aliases().includes(next));
+      return known ? null : { cmd, name: next };
+    }
+    const sub = cmd.commands.find((c) => c.name() === arg);
+    if (!sub) return null;
+    cmd = sub;
+  }
+  return null;
+}
+
+/**
  * Run one command line.
  * @param argv the arguments after the program (`["keys", "create", "--mode", "test"]`)
  * @param ctx environment, clock, output, stdin, phase 1 of the agent, optional token store
@@ -98,6 +119,12 @@ function commanderExit(e: CommanderError): number {
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<CliOutcome> {
   const cli: Cli = { ...ctx, exitCode: 0, serving: false };
   const program = buildProgram(cli);
+  const unknown = unknownHelpTarget(program, argv);
+  if (unknown) {
+    note(cli, `error: unknown command '${unknown.name}'`);
+    note(cli, `Run '${pathOf(unknown.cmd)} --help' for usage.`);
+    return { code: 2, serving: false };
+  }
   try {
     await program.parseAsync(argv.length ? [...argv] : ["--help"], { from: "user" });
     return { code: cli.exitCode, serving: cli.serving };

@@ -29,12 +29,14 @@ function assertFailure(r: CliResult, line: RegExp, what: string) {
 }
 
 Deno.test("[cli] an unknown command exits 2 with a one-line reason and a hint", async () => {
-  const [nope, typo, sub, deep] = await Promise.all([
+  const [nope, typo, sub, deep, help] = await Promise.all([
     runMain(["nope"]),
     runMain(["agnt"]),
     runMain(["journal", "lst"]),
     runMain(["admin", "keys", "explode"]),
+    runMain(["admin", "help", "nope"]),
   ]);
+  assertUsageError(help, "main.ts admin", "admin help nope");
   assertUsageError(nope, "main.ts", "nope");
   match(nope.stderr, /^error: unknown command 'nope'$/m);
   assertUsageError(typo, "main.ts", "agnt");
