@@ -42,6 +42,19 @@ export function newId(prefix: string, rnd: RandomBytes = systemRandom): string {
 }
 
 /**
+ * A random UUID (version 4, RFC 9562) from the given random source, e.g. a token's `jti`.
+ * @param rnd random source
+ * @returns `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx` (lower-case hex)
+ */
+export function newUuid(rnd: RandomBytes = systemRandom): string {
+  const b = rnd(16);
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toHex();
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
  * SHA-256 (hex) of a secret key, the only form the store keeps.
  * @param secret the full key string
  * @returns 64 hex characters

@@ -43,7 +43,7 @@ export interface TokenAppDeps {
   readonly usage?: UsageRecorder;
   /** The admin credential (config SVC_ADMIN_TOKEN); absent/null = admin API disabled. */
   readonly adminToken?: string | null;
-  /** Random source for ids and secrets created through the admin API. */
+  /** Random source of ids and secrets created through the admin API and of tokens' `jti`. */
   readonly random?: RandomBytes;
   /** Reload the key ring after a signing-key rotation through the admin API. */
   readonly reloadKeyRing?: () => Promise<void>;
@@ -124,16 +124,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
           );
         }
       }
-      const issued = await issueToken(
-        deps.store,
-        deps.keyRing(),
-        deps.config,
-        key,
-        parsed.data,
-        now,
-        deps.timings,
-        deps.usage,
-      );
+      const issued = await issueToken(deps, key, parsed.data, now);
       return c.json(issued, 200, { "cache-control": "no-store" });
     },
   );

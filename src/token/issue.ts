@@ -6,7 +6,7 @@
  * @module
  */
 import { AppError, getOperation } from "../contract/mod.ts";
-import { hashSecret, looksLikeApiKey } from "./api_keys.ts";
+import { hashSecret, looksLikeApiKey, newUuid, type RandomBytes } from "./api_keys.ts";
 import { type KeyPolicy, keyPolicy } from "./phases.ts";
 import type { KeyRing } from "./signer.ts";
 import type { ApiKeyRecord, TokenStore } from "./store/mod.ts";
@@ -94,29 +94,38 @@ export async function authenticateKey(
   return { key, policy };
 }
 
+/** What {@link issueToken} is given besides the request (the app's dependencies). */
+export interface IssueDeps {
+  /** EIK claims. */
+  readonly store: TokenStore;
+  /** The current signing keys. */
+  keyRing(): KeyRing;
+  /** Issuer, audience, minimum agent version. */
+  readonly config: IssueConfig;
+  /** Optional accumulator of the time split. */
+  readonly timings?: IssueTimings;
+  /** Optional usage counter (billing). */
+  readonly usage?: UsageRecorder;
+  /** Random source of the token's `jti` (default the system's). */
+  readonly random?: RandomBytes;
+}
+
 /**
  * Apply the policy and mint the token.
- * @param store token store (EIK claims)
- * @param ring signing keys
- * @param config issuer, audience, minimum agent version
+ * @param d store, key ring, config, timings, usage counter, random source
  * @param auth the authenticated key and its policy ({@link authenticateKey})
  * @param req the validated request
  * @param now epoch ms
- * @param timings optional accumulator of the time split
- * @param usage optional usage counter (billing)
  * @returns the issued token
  * @throws AppError UNKNOWN_TYPE_ID | EIK_REQUIRED (400), EIK_NOT_ALLOWED (403), EIK_LIMIT_REACHED (402)
  */
 export async function issueToken(
-  store: TokenStore,
-  ring: KeyRing,
-  config: IssueConfig,
+  d: IssueDeps,
   auth: AuthenticatedKey,
   req: IssueRequest,
   now: number,
-  timings?: IssueTimings,
-  usage?: UsageRecorder,
 ): Promise<IssuedToken> {
+  const { store, config, timings, usage } = d;
   const t0 = performance.now();
   const { key, policy } = auth;
   const op = getOperation(req.typeId);
@@ -161,7 +170,7 @@ export async function issueToken(
   const t1 = performance.now();
   const iat = Math.floor(now / 1000);
   const exp = iat + TOKEN_TTL_SECONDS;
-  const jti = crypto.randomUUID();
+  const jti = newUuid(d.random);
   const claims: Record<string, unknown> = {
     iss: config.issuer,
     aud: config.audience,
@@ -178,7 +187,7 @@ export async function issueToken(
   if (config.minAgentVersion) claims.minAgentVersion = config.minAgentVersion;
   if (req.origin) claims.origin = new URL(req.origin).origin;
   if (req.bodySha256) claims.bodySha256 = req.bodySha256;
-  const token = await ring.sign(claims, iat, exp);
+  const token = await d.keyRing().sign(claims, iat, exp);
   const t2 = performance.now();
   if (timings) {
     timings.policyUs += (t1 - t0) * 1000;

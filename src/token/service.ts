@@ -62,9 +62,9 @@ export interface TokenService {
  */
 export async function createTokenService(o: TokenServiceOptions): Promise<TokenService> {
   const log: ServiceLog = o.log ?? (() => {});
-  let ring = await loadKeyRing(o.store, o.clock.now());
+  let ring = await loadKeyRing(o.store, o.clock.now(), o.random);
   const reloadKeyRing = async () => {
-    ring = await loadKeyRing(o.store, o.clock.now());
+    ring = await loadKeyRing(o.store, o.clock.now(), o.random);
   };
   const usage = new UsageRecorder({
     store: o.store,

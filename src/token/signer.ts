@@ -8,6 +8,7 @@
 import { Buffer } from "node:buffer";
 import { createPrivateKey, sign as ed25519Sign } from "node:crypto";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
+import { newId, type RandomBytes, systemRandom } from "./api_keys.ts";
 import type { TokenStore } from "./store/mod.ts";
 
 /** A loaded key ring: the current private key plus the public JWKs to publish. */
@@ -19,13 +20,11 @@ export interface KeyRing {
   jwks(): { keys: JWK[] };
 }
 
-async function newKey(store: TokenStore, now: number): Promise<void> {
+async function newKey(store: TokenStore, now: number, rnd: RandomBytes): Promise<void> {
   const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
   const priv = await exportJWK(privateKey);
   const pub = await exportJWK(publicKey);
-  const kid = `ed-${
-    crypto.getRandomValues(new Uint8Array(8)).toBase64({ alphabet: "base64url", omitPadding: true })
-  }`;
+  const kid = newId("ed", rnd).replace("_", "-");
   await store.saveSigningKey({
     kid,
     privateJwk: JSON.stringify({ ...priv, kid, alg: "EdDSA" }),
@@ -39,12 +38,17 @@ async function newKey(store: TokenStore, now: number): Promise<void> {
  * Load the current signing key, generating and persisting one on first start.
  * @param store the token store
  * @param now epoch ms
+ * @param rnd random source of a new key's `kid`
  * @returns the key ring
  */
-export async function loadKeyRing(store: TokenStore, now: number): Promise<KeyRing> {
+export async function loadKeyRing(
+  store: TokenStore,
+  now: number,
+  rnd: RandomBytes = systemRandom,
+): Promise<KeyRing> {
   let keys = await store.listSigningKeys();
   if (!keys.some((k) => k.retiredAt === null)) {
-    await newKey(store, now);
+    await newKey(store, now, rnd);
     keys = await store.listSigningKeys();
   }
   const current = keys.filter((k) => k.retiredAt === null).at(-1)!;
@@ -74,10 +78,15 @@ export async function loadKeyRing(store: TokenStore, now: number): Promise<KeyRi
  * Rotate: retire the current key and create a new one. Reload the key ring afterwards.
  * @param store the token store
  * @param now epoch ms
+ * @param rnd random source of the new key's `kid`
  */
-export async function rotateSigningKey(store: TokenStore, now: number): Promise<void> {
+export async function rotateSigningKey(
+  store: TokenStore,
+  now: number,
+  rnd: RandomBytes = systemRandom,
+): Promise<void> {
   for (const k of await store.listSigningKeys()) {
     if (k.retiredAt === null) await store.retireSigningKey(k.kid, now);
   }
-  await newKey(store, now);
+  await newKey(store, now, rnd);
 }

@@ -1,7 +1,11 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { TEST_ISSUER, tokenEnv } from "../_helpers/token_env.ts";
+import { FakeClock } from "../../src/clock.ts";
+import { createApiKey, newUuid } from "../../src/token/api_keys.ts";
+import { createTokenService } from "../../src/token/service.ts";
 import { rotateSigningKey } from "../../src/token/signer.ts";
+import { sqliteTokenStore } from "../../src/token/store/mod.ts";
 
 Deno.test("[token] POST /api/v1/tokens/issue returns token, expiresAt, jti, issuer for a test key", async () => {
   const t = await tokenEnv();
@@ -176,4 +180,33 @@ Deno.test("[token] tokens carry the integrator's id and name (intg, intgName) fo
   );
   equal(payload.intg, "default");
   equal(payload.intgName, "Demo integrator");
+});
+
+Deno.test("[token] the jti and a new signing key's kid come from the injected random source", async () => {
+  let n = 0;
+  const random = (k: number) => Uint8Array.from({ length: k }, () => n++ & 0xff);
+  deepStrictEqual(
+    newUuid(() => new Uint8Array(16).fill(0xff)),
+    "ffffffff-ffff-4fff-bfff-ffffffffffff",
+  );
+  const store = sqliteTokenStore(":memory:");
+  await store.migrate();
+  const clock = new FakeClock();
+  const svc = await createTokenService({
+    store,
+    clock,
+    random,
+    config: { issuer: TEST_ISSUER, audience: "svc-agent", minAgentVersion: null },
+  });
+  equal(svc.keyRing().kid, "ed-AAECAwQFBgcI", "9 random bytes, base64url");
+  const { secret } = await createApiKey(store, { mode: "test", now: clock.now() });
+  const res = await svc.app.request("/api/v1/tokens/issue", {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ typeId: "vat", eik: "121212121" }),
+  });
+  // After the kid (bytes 0-8) and the scheduler's instance id (bytes 9-17).
+  equal((await res.json()).jti, "12131415-1617-4819-9a1b-1c1d1e1f2021");
+  await svc.stop();
+  await store.close();
 });

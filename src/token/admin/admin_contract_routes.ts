@@ -128,7 +128,7 @@ export function adminContractRoutes(d: AdminContractDeps): Hono {
   });
 
   r.post("/signing-keys/rotate", async (c) => {
-    await rotateSigningKey(d.store, d.clock.now());
+    await rotateSigningKey(d.store, d.clock.now(), d.random);
     await d.reloadKeyRing?.();
     const keys = (await d.store.listSigningKeys()).map((k) => ({
       kid: k.kid,
