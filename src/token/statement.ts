@@ -7,6 +7,7 @@
  * @module
  */
 import { AppError } from "../contract/mod.ts";
+import { toCsv } from "../csv.ts";
 import type { ContractRecord, TokenStore, UsageRow } from "./store/mod.ts";
 import { MONTH_RE, monthBounds } from "./usage.ts";
 
@@ -99,49 +100,28 @@ export async function buildStatement(
 }
 
 /**
- * One CSV field (RFC 4180 quoting).
- * @param v value
- * @returns the field text
- */
-export function csvField(v: string | number): string {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
-const line = (xs: (string | number)[]) => xs.map(csvField).join(",") + "\r\n";
-
-/**
- * A statement as CSV: one line per key/typeId/EIK, then a TOTAL line.
+ * A statement as CSV (RFC 4180, CRLF; `src/csv.ts`, so a company name a spreadsheet would run as
+ * a formula is written with a leading `'`): one line per key/typeId/EIK, then a TOTAL line.
  * @param s the statement
  * @returns CSV text with a header line
  */
 export function statementCsv(s: Statement): string {
-  let out = line(["contract_id", "company", "month", "key_id", "type_id", "eik", "tokens"]);
-  for (const l of s.lines) {
-    out += line([s.contractId, s.company, s.month, l.keyId, l.typeId, l.eik, l.tokens]);
-  }
-  out += line([s.contractId, s.company, s.month, "TOTAL", "", "", s.totals.tokens]);
-  return out;
+  return toCsv(["contract_id", "company", "month", "key_id", "type_id", "eik", "tokens"], [
+    ...s.lines.map((l) => [s.contractId, s.company, s.month, l.keyId, l.typeId, l.eik, l.tokens]),
+    [s.contractId, s.company, s.month, "TOTAL", "", "", s.totals.tokens],
+  ]);
 }
 
 /**
- * Usage counters as CSV.
+ * Usage counters as CSV (RFC 4180, CRLF; `src/csv.ts`).
  * @param rows counters
  * @returns CSV text with a header line
  */
 export function usageCsv(rows: readonly UsageRow[]): string {
-  let out = line([
-    "month",
-    "integrator_id",
-    "contract_id",
-    "key_id",
-    "mode",
-    "type_id",
-    "eik",
-    "tokens",
-  ]);
-  for (const r of rows) {
-    out += line([r.month, r.integratorId, r.contractId, r.keyId, r.mode, r.typeId, r.eik, r.count]);
-  }
-  return out;
+  return toCsv(
+    ["month", "integrator_id", "contract_id", "key_id", "mode", "type_id", "eik", "tokens"],
+    rows.map((
+      r,
+    ) => [r.month, r.integratorId, r.contractId, r.keyId, r.mode, r.typeId, r.eik, r.count]),
+  );
 }
