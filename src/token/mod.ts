@@ -5,14 +5,7 @@
  * `notices/`).
  * @module
  */
-export {
-  isPostgresUrl,
-  type OpenStoreOptions,
-  openTokenStore,
-  SQLITE_FILE,
-  sqliteTokenStore,
-} from "./store/mod.ts";
-export type * from "./store/mod.ts";
+export * from "./store/mod.ts";
 export {
   createTokenService,
   type ServiceLog,

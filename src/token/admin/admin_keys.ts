@@ -119,6 +119,12 @@ export async function createIntegrator(
   return integratorView(rec);
 }
 
+/** The record, or NOT_FOUND naming what was asked for. */
+function found<T>(v: T | null, what: "integrator" | "key", id: string): T {
+  if (v !== null) return v;
+  throw new AppError("NOT_FOUND", `No ${what} "${id}"`, { [`${what}Id`]: id });
+}
+
 /**
  * Load an integrator or fail.
  * @param d store
@@ -127,9 +133,7 @@ export async function createIntegrator(
  * @throws AppError NOT_FOUND (404)
  */
 export async function requireIntegrator(d: AdminDeps, id: string): Promise<Integrator> {
-  const i = await d.store.getIntegrator(id);
-  if (!i) throw new AppError("NOT_FOUND", `No integrator "${id}"`, { integratorId: id });
-  return i;
+  return found(await d.store.getIntegrator(id), "integrator", id);
 }
 
 /**
@@ -145,9 +149,7 @@ export async function updateIntegrator(
   id: string,
   patch: z.infer<typeof IntegratorUpdate>,
 ): Promise<IntegratorView> {
-  const i = await d.store.updateIntegrator(id, patch);
-  if (!i) throw new AppError("NOT_FOUND", `No integrator "${id}"`, { integratorId: id });
-  return integratorView(i);
+  return integratorView(found(await d.store.updateIntegrator(id, patch), "integrator", id));
 }
 
 /**
@@ -158,9 +160,13 @@ export async function updateIntegrator(
  * @throws AppError NOT_FOUND (404)
  */
 export async function requireKey(d: AdminDeps, id: string): Promise<ApiKeyRecord> {
-  const k = await d.store.getKey(id);
-  if (!k) throw new AppError("NOT_FOUND", `No key "${id}"`, { keyId: id });
-  return k;
+  return found(await d.store.getKey(id), "key", id);
+}
+
+/** The view of a key just changed; NOT_FOUND when the store knew no such key. */
+async function changedKey(d: AdminDeps, id: string, changed: boolean): Promise<KeyView> {
+  found(changed ? true : null, "key", id);
+  return keyView(d, await requireKey(d, id));
 }
 
 /**
@@ -244,10 +250,7 @@ export async function setKeyAllowedEiks(
   allowedEiks: readonly string[] | null,
 ): Promise<KeyView> {
   const list = allowedEiks === null ? null : [...new Set(allowedEiks)];
-  if (!(await d.store.setAllowedEiks(id, list))) {
-    throw new AppError("NOT_FOUND", `No key "${id}"`, { keyId: id });
-  }
-  return keyView(d, await requireKey(d, id));
+  return changedKey(d, id, await d.store.setAllowedEiks(id, list));
 }
 
 /**
@@ -265,8 +268,5 @@ export async function setKeyAllowedOrigins(
   origins: readonly string[] | null,
 ): Promise<KeyView> {
   const list = origins === null ? null : [...new Set(origins.map((o) => new URL(o).origin))];
-  if (!(await d.store.setAllowedOrigins(id, list))) {
-    throw new AppError("NOT_FOUND", `No key "${id}"`, { keyId: id });
-  }
-  return keyView(d, await requireKey(d, id));
+  return changedKey(d, id, await d.store.setAllowedOrigins(id, list));
 }

@@ -12,6 +12,23 @@ export const KEY_NOTICE_LEAD_MS = 24 * 3600 * 1000;
 /** A contract-expiry notice is due this long before the end (7 days). */
 export const CONTRACT_NOTICE_LEAD_MS = 7 * 24 * 3600 * 1000;
 
+/** What every draft has besides its own fields: a fresh id, the locale and the creation time. */
+function draft(
+  own: Pick<NoticeDraft, "kind" | "subjectId" | "dueAt" | "integratorId" | "recipient" | "params">,
+  integrator: Integrator | null,
+  now: number,
+  rnd: RandomBytes,
+): NoticeDraft {
+  return { id: newId("ntc", rnd), ...own, locale: integrator?.locale ?? "bg", createdAt: now };
+}
+
+/** A contract's notices go to its contact e-mail, else to the integrator's. */
+const aboutContract = (c: ContractRecord, integrator: Integrator | null) => ({
+  subjectId: c.id,
+  integratorId: c.integratorId,
+  recipient: c.contactEmail || integrator?.email || null,
+});
+
 /**
  * Draft of "your key expires in 24 hours".
  * @param key the key (with a stored expiry)
@@ -26,23 +43,25 @@ export function keyExpiringDraft(
   now: number,
   rnd: RandomBytes = systemRandom,
 ): NoticeDraft {
-  return {
-    id: newId("ntc", rnd),
-    kind: "key_expiring",
-    subjectId: key.id,
-    dueAt: key.expiresAt - KEY_NOTICE_LEAD_MS,
-    integratorId: key.integratorId,
-    recipient: integrator?.email ?? null,
-    locale: integrator?.locale ?? "bg",
-    params: {
-      keyId: key.id,
-      label: key.label,
-      mode: key.mode,
-      expiresAt: key.expiresAt,
-      integratorName: integrator?.name ?? key.integratorId,
+  return draft(
+    {
+      kind: "key_expiring",
+      subjectId: key.id,
+      dueAt: key.expiresAt - KEY_NOTICE_LEAD_MS,
+      integratorId: key.integratorId,
+      recipient: integrator?.email ?? null,
+      params: {
+        keyId: key.id,
+        label: key.label,
+        mode: key.mode,
+        expiresAt: key.expiresAt,
+        integratorName: integrator?.name ?? key.integratorId,
+      },
     },
-    createdAt: now,
-  };
+    integrator,
+    now,
+    rnd,
+  );
 }
 
 /**
@@ -59,17 +78,17 @@ export function contractExpiringDraft(
   now: number,
   rnd: RandomBytes = systemRandom,
 ): NoticeDraft {
-  return {
-    id: newId("ntc", rnd),
-    kind: "contract_expiring",
-    subjectId: c.id,
-    dueAt: c.endsAt - CONTRACT_NOTICE_LEAD_MS,
-    integratorId: c.integratorId,
-    recipient: c.contactEmail || integrator?.email || null,
-    locale: integrator?.locale ?? "bg",
-    params: { contractId: c.id, company: c.company, startsAt: c.startsAt, endsAt: c.endsAt },
-    createdAt: now,
-  };
+  return draft(
+    {
+      kind: "contract_expiring",
+      ...aboutContract(c, integrator),
+      dueAt: c.endsAt - CONTRACT_NOTICE_LEAD_MS,
+      params: { contractId: c.id, company: c.company, startsAt: c.startsAt, endsAt: c.endsAt },
+    },
+    integrator,
+    now,
+    rnd,
+  );
 }
 
 /**
@@ -88,21 +107,21 @@ export function contractTerminatedDraft(
   now: number,
   rnd: RandomBytes = systemRandom,
 ): NoticeDraft {
-  return {
-    id: newId("ntc", rnd),
-    kind: "contract_terminated",
-    subjectId: c.id,
-    dueAt: c.terminatedAt,
-    integratorId: c.integratorId,
-    recipient: c.contactEmail || integrator?.email || null,
-    locale: integrator?.locale ?? "bg",
-    params: {
-      contractId: c.id,
-      company: c.company,
-      terminatedAt: c.terminatedAt,
-      reason: c.terminationReason,
-      keysExpireAt,
+  return draft(
+    {
+      kind: "contract_terminated",
+      ...aboutContract(c, integrator),
+      dueAt: c.terminatedAt,
+      params: {
+        contractId: c.id,
+        company: c.company,
+        terminatedAt: c.terminatedAt,
+        reason: c.terminationReason,
+        keysExpireAt,
+      },
     },
-    createdAt: now,
-  };
+    integrator,
+    now,
+    rnd,
+  );
 }

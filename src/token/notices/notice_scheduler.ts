@@ -27,7 +27,7 @@ import {
 } from "./notice_drafts.ts";
 import { renderNotice } from "./notice_templates.ts";
 import { keyPolicy, LIVE_KEY_LIFETIME_MS } from "../phases.ts";
-import type { Integrator, NoticeRecord, TokenStore } from "../store/mod.ts";
+import type { Integrator, NoticeDraft, NoticeRecord, TokenStore } from "../store/mod.ts";
 
 /** Options of {@link NoticeScheduler}. */
 export interface NoticeSchedulerOptions {
@@ -139,24 +139,21 @@ export class NoticeScheduler {
       if (!integrators.has(id)) integrators.set(id, await store.getIntegrator(id));
       return integrators.get(id)!;
     };
+    // Keys expiring within 24 hours, contracts ending within 7 days: one draft each.
+    type Due = readonly [string, (i: Integrator | null) => NoticeDraft];
+    const due: Due[] = [
+      ...(await store.keysExpiringWithin(now, now + KEY_NOTICE_LEAD_MS)).map((k): Due => [
+        k.integratorId,
+        (i) => keyExpiringDraft({ ...k, expiresAt: k.expiresAt! }, i, now, rnd),
+      ]),
+      ...(await store.contractsEndingWithin(now, now + CONTRACT_NOTICE_LEAD_MS)).map((c): Due => [
+        c.integratorId,
+        (i) => contractExpiringDraft({ ...c, endsAt: c.endsAt! }, i, now, rnd),
+      ]),
+    ];
     let n = 0;
-    for (const k of await store.keysExpiringWithin(now, now + KEY_NOTICE_LEAD_MS)) {
-      const draft = keyExpiringDraft(
-        { ...k, expiresAt: k.expiresAt! },
-        await integrator(k.integratorId),
-        now,
-        rnd,
-      );
-      if (await store.enqueueNotice(draft)) n++;
-    }
-    for (const c of await store.contractsEndingWithin(now, now + CONTRACT_NOTICE_LEAD_MS)) {
-      const draft = contractExpiringDraft(
-        { ...c, endsAt: c.endsAt! },
-        await integrator(c.integratorId),
-        now,
-        rnd,
-      );
-      if (await store.enqueueNotice(draft)) n++;
+    for (const [integratorId, draft] of due) {
+      if (await store.enqueueNotice(draft(await integrator(integratorId)))) n++;
     }
     return n;
   }

@@ -12,19 +12,7 @@ export interface RenderedNotice {
   readonly text: string;
 }
 
-const parts = (ms: number) => {
-  const f = new Intl.DateTimeFormat("en-GB", {
-    timeZone: "Europe/Sofia",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date(ms));
-  const get = (t: string) => f.find((p) => p.type === t)?.value ?? "";
-  return { y: get("year"), mo: get("month"), d: get("day"), h: get("hour"), mi: get("minute") };
-};
+const two = (n: number) => String(n).padStart(2, "0");
 
 /**
  * A date in Bulgarian time for a notice.
@@ -37,10 +25,9 @@ const parts = (ms: number) => {
  * ```
  */
 export function formatNoticeDate(ms: number, locale: Locale): string {
-  const p = parts(ms);
-  return locale === "bg"
-    ? `${p.d}.${p.mo}.${p.y} ${p.h}:${p.mi} ч.`
-    : `${p.y}-${p.mo}-${p.d} ${p.h}:${p.mi}`;
+  const t = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("Europe/Sofia");
+  const [y, mo, d, h, mi] = [String(t.year), two(t.month), two(t.day), two(t.hour), two(t.minute)];
+  return locale === "bg" ? `${d}.${mo}.${y} ${h}:${mi} ч.` : `${y}-${mo}-${d} ${h}:${mi}`;
 }
 
 type Params = Readonly<Record<string, string | number | null>>;

@@ -10,7 +10,7 @@
 import type { ContractRecord } from "./records.ts";
 import { insertNotice } from "./notice_queries.ts";
 import { applicationFromRow, contractFromRow, contractStateFromRow, keyFromRow } from "./rows.ts";
-import { type Db, sql, type Step, type Tx } from "./sql.ts";
+import { type Db, sql, type Step, tableReads, type Tx } from "./sql.ts";
 import type { ApproveResult, ContractStore, TerminateResult } from "./store.ts";
 
 /**
@@ -32,6 +32,8 @@ function fallBack(tx: Tx, k: ContractRecord, endedAt: number, fallbackMs: number
  * @returns the methods, as documented on {@link ContractStore}
  */
 export function contractQueries(db: Db): ContractStore {
+  const applications = tableReads(db, "applications", "submitted_at, id", applicationFromRow);
+  const contracts = tableReads(db, "contracts", "starts_at, id", contractFromRow);
   const self: ContractStore = {
     async hasActiveContract(integratorId, at) {
       return (await self.contractState(integratorId, at)).active !== null;
@@ -49,17 +51,9 @@ export function contractQueries(db: Db): ContractStore {
         ${a.contractId}) ON CONFLICT DO NOTHING`);
       return n > 0 ? { ok: true } : { ok: false, reason: "pending_exists" };
     },
-    async getApplication(id) {
-      const r = await db.get(sql`SELECT * FROM applications WHERE id = ${id}`);
-      return r ? applicationFromRow(r) : null;
-    },
-    async listApplications(f = {}) {
-      const s = f.status ?? null, i = f.integratorId ?? null;
-      const rows = await db.all(sql`SELECT * FROM applications
-        WHERE (CAST(${s} AS TEXT) IS NULL OR status = ${s})
-        AND (CAST(${i} AS TEXT) IS NULL OR integrator_id = ${i}) ORDER BY submitted_at, id`);
-      return rows.map(applicationFromRow);
-    },
+    getApplication: (id) => applications.get(id),
+    listApplications: (f = {}) =>
+      applications.list({ status: f.status, integrator_id: f.integratorId }),
     approveApplication(applicationId, k, at, note) {
       return db.tx(function* (tx): Generator<Step, ApproveResult, unknown> {
         const app = yield* tx.get(sql`SELECT integrator_id FROM applications
@@ -100,16 +94,8 @@ export function contractQueries(db: Db): ContractStore {
       const known = await self.getApplication(applicationId);
       return { ok: false, reason: known ? "not_pending" : "not_found" };
     },
-    async getContract(id) {
-      const r = await db.get(sql`SELECT * FROM contracts WHERE id = ${id}`);
-      return r ? contractFromRow(r) : null;
-    },
-    async listContracts(f = {}) {
-      const i = f.integratorId ?? null;
-      const rows = await db.all(sql`SELECT * FROM contracts
-        WHERE (CAST(${i} AS TEXT) IS NULL OR integrator_id = ${i}) ORDER BY starts_at, id`);
-      return rows.map(contractFromRow);
-    },
+    getContract: (id) => contracts.get(id),
+    listContracts: (f = {}) => contracts.list({ integrator_id: f.integratorId }),
     terminateContract(id, at, reason, fallbackMs, notice) {
       return db.tx(function* (tx): Generator<Step, TerminateResult, unknown> {
         const r = yield* tx.get(sql`SELECT * FROM contracts WHERE id = ${id} FOR UPDATE`);

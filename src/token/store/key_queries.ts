@@ -6,7 +6,7 @@
  * @module
  */
 import { integratorFromRow, keyForIssueFromRow, keyFromRow, signingKeyFromRow } from "./rows.ts";
-import { type Db, sql, type Step, tuples } from "./sql.ts";
+import { type Db, sql, type Step, tableReads, tuples } from "./sql.ts";
 import type { ApiKeyRecord, ClaimResult, KeyStore } from "./store.ts";
 
 /** What {@link keyQueries} implements: all of {@link KeyStore} but opening and closing. */
@@ -26,20 +26,16 @@ const insertKey = (k: ApiKeyRecord) =>
  * @returns the methods, as documented on {@link KeyStore}
  */
 export function keyQueries(db: Db): KeyQueries {
+  const integrators = tableReads(db, "integrators", "created_at, id", integratorFromRow);
+  const keys = tableReads(db, "api_keys", "created_at, id", keyFromRow);
   const self: KeyQueries = {
     async createIntegrator(i) {
       await db.run(sql`INSERT INTO integrators (id, name, email, locale, allowed_origins,
         created_at) VALUES (${i.id}, ${i.name}, ${i.email}, ${i.locale ?? "bg"},
         ${JSON.stringify(i.allowedOrigins)}, ${i.createdAt})`);
     },
-    async getIntegrator(id) {
-      const r = await db.get(sql`SELECT * FROM integrators WHERE id = ${id}`);
-      return r ? integratorFromRow(r) : null;
-    },
-    async listIntegrators() {
-      const rows = await db.all(sql`SELECT * FROM integrators ORDER BY created_at, id`);
-      return rows.map(integratorFromRow);
-    },
+    getIntegrator: (id) => integrators.get(id),
+    listIntegrators: () => integrators.list(),
     async updateIntegrator(id, p) {
       const cur = await self.getIntegrator(id);
       if (!cur) return null;
@@ -71,16 +67,8 @@ export function keyQueries(db: Db): KeyQueries {
         WHERE k.secret_hash = ${secretHash}`);
       return r ? keyForIssueFromRow(r, at) : null;
     },
-    async getKey(id) {
-      const r = await db.get(sql`SELECT * FROM api_keys WHERE id = ${id}`);
-      return r ? keyFromRow(r) : null;
-    },
-    async listKeys(f = {}) {
-      const i = f.integratorId ?? null;
-      const rows = await db.all(sql`SELECT * FROM api_keys
-        WHERE (CAST(${i} AS TEXT) IS NULL OR integrator_id = ${i}) ORDER BY created_at, id`);
-      return rows.map(keyFromRow);
-    },
+    getKey: (id) => keys.get(id),
+    listKeys: (f = {}) => keys.list({ integrator_id: f.integratorId }),
     async revokeKey(id, at) {
       return await db.run(sql`UPDATE api_keys SET revoked_at = ${at}
         WHERE id = ${id} AND (revoked_at IS NULL OR revoked_at > ${at})`) > 0;

@@ -9,7 +9,7 @@
  */
 import type { NoticeDraft, UsageRow } from "./records.ts";
 import { noticeFromRow, usageFromRow } from "./rows.ts";
-import { type Db, type Sql, sql, tuples } from "./sql.ts";
+import { type Db, type Sql, sql, tableReads, tuples } from "./sql.ts";
 import type { NoticeStore, UsageStore } from "./store.ts";
 
 /**
@@ -38,6 +38,13 @@ const usageOrder = (r: UsageRow) =>
  * @returns the methods, as documented on {@link NoticeStore} and {@link UsageStore}
  */
 export function noticeQueries(db: Db): NoticeStore & UsageStore {
+  const notices = tableReads(db, "notices", "due_at, id", noticeFromRow);
+  const usage = tableReads(
+    db,
+    "usage_monthly",
+    "month, integrator_id, contract_id, key_id, type_id, eik",
+    usageFromRow,
+  );
   return {
     enqueueNotice: async (n) => await db.run(insertNotice(n)) > 0,
     async claimNotices(o) {
@@ -62,13 +69,7 @@ export function noticeQueries(db: Db): NoticeStore & UsageStore {
           WHERE id = ${id} AND claimed_by = ${owner} AND status = 'sending'`);
       return n > 0;
     },
-    async listNotices(f = {}) {
-      const k = f.kind ?? null, s = f.subjectId ?? null;
-      const rows = await db.all(sql`SELECT * FROM notices
-        WHERE (CAST(${k} AS TEXT) IS NULL OR kind = ${k})
-        AND (CAST(${s} AS TEXT) IS NULL OR subject_id = ${s}) ORDER BY due_at, id`);
-      return rows.map(noticeFromRow);
-    },
+    listNotices: (f = {}) => notices.list({ kind: f.kind, subject_id: f.subjectId }),
     async addUsage(rows) {
       if (rows.length === 0) return;
       const sorted = [...rows].sort((a, b) => (usageOrder(a) < usageOrder(b) ? -1 : 1));
@@ -93,16 +94,12 @@ export function noticeQueries(db: Db): NoticeStore & UsageStore {
         }
       });
     },
-    async listUsage(f = {}) {
-      const m = f.month ?? null, i = f.integratorId ?? null;
-      const c = f.contractId ?? null, k = f.keyId ?? null;
-      const rows = await db.all(sql`SELECT * FROM usage_monthly
-        WHERE (CAST(${m} AS TEXT) IS NULL OR month = ${m})
-        AND (CAST(${i} AS TEXT) IS NULL OR integrator_id = ${i})
-        AND (CAST(${c} AS TEXT) IS NULL OR contract_id = ${c})
-        AND (CAST(${k} AS TEXT) IS NULL OR key_id = ${k})
-        ORDER BY month, integrator_id, contract_id, key_id, type_id, eik`);
-      return rows.map(usageFromRow);
-    },
+    listUsage: (f = {}) =>
+      usage.list({
+        month: f.month,
+        integrator_id: f.integratorId,
+        contract_id: f.contractId,
+        key_id: f.keyId,
+      }),
   };
 }

@@ -11,7 +11,8 @@
  * - changed-row counts (`changes` / `count`), transactions, connection pools.
  *
  * The SQL itself sticks to what both understand: `INSERT … ON CONFLICT … DO NOTHING/UPDATE`,
- * `RETURNING *`, `UPDATE … FROM (subquery)`, `CAST(? AS TEXT) IS NULL` for optional filters.
+ * `RETURNING *`, `UPDATE … FROM (subquery)`; optional filters are left out of the text
+ * ({@link where}).
  * @module
  */
 
@@ -81,6 +82,75 @@ export function tuples(rows: readonly (readonly unknown[])[]): Sql {
   }
   strings.push(")");
   return new Sql(strings, rows.flat());
+}
+
+/**
+ * `WHERE col = ? AND …` for the optional filters that are set; nothing when none is.
+ * @param filters column name → value (undefined or null: no filter on that column)
+ * @returns the fragment to interpolate after `FROM table`
+ * @throws Error when a key is not a plain column name (they come from code, never from input)
+ * @example
+ * ```ts
+ * sql`SELECT * FROM contracts${where({ integrator_id: "acme" })} ORDER BY starts_at`;
+ * // SQLite: "SELECT * FROM contracts WHERE integrator_id = ? ORDER BY starts_at"
+ * ```
+ */
+export function where(filters: Readonly<Record<string, unknown>>): Sql {
+  const strings: string[] = [];
+  const values: unknown[] = [];
+  let head = " WHERE ";
+  for (const [column, v] of Object.entries(filters)) {
+    if (v === undefined || v === null) continue;
+    if (!/^[a-z_]+$/.test(column)) throw new Error(`Not a column name: ${column}`);
+    strings.push(`${head}${column} = `);
+    values.push(v);
+    head = " AND ";
+  }
+  strings.push("");
+  return new Sql(strings, values);
+}
+
+/**
+ * SQL text written in code (a table name, an ORDER BY list), spliced in as is.
+ * @param text the text; never anything that came from input
+ * @returns the fragment
+ */
+export function raw(text: string): Sql {
+  return new Sql([text], []);
+}
+
+/** Reads of one table: a row by `id`, and the rows matching optional filters, in one order. */
+export interface TableReads<T> {
+  /** @returns the row with this id, mapped, or null */
+  get(id: string): Promise<T | null>;
+  /** @returns the rows whose columns equal the filters that are set ({@link where}), mapped */
+  list(filters?: Readonly<Record<string, unknown>>): Promise<T[]>;
+}
+
+/**
+ * The reads of a table.
+ * @param db the database
+ * @param table the table (from code)
+ * @param order its listing order, e.g. `"created_at, id"` (from code)
+ * @param fromRow the row mapper
+ * @returns `get` and `list`
+ */
+export function tableReads<T>(
+  db: Db,
+  table: string,
+  order: string,
+  fromRow: (r: Row) => T,
+): TableReads<T> {
+  const select = raw(`SELECT * FROM ${table}`), orderBy = raw(` ORDER BY ${order}`);
+  return {
+    async get(id) {
+      const r = await db.get(sql`${select} WHERE id = ${id}`);
+      return r ? fromRow(r) : null;
+    },
+    async list(filters = {}) {
+      return (await db.all(sql`${select}${where(filters)}${orderBy}`)).map(fromRow);
+    },
+  };
 }
 
 const rendered: Record<Dialect, WeakMap<readonly string[], string>> = {
