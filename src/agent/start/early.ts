@@ -52,12 +52,12 @@ export function earlySettings(
 }
 
 /**
- * Recognises the plain `agent` command line before `node:util` loads (loading Node
- * compatibility costs ~8 ms of the first answer): only `--port`, `--data-dir` and
+ * Recognises the plain `agent` command line before the CLI (commander, Node compatibility)
+ * loads — loading it costs milliseconds of the first answer: only `--port`, `--data-dir` and
  * `--token-service`, each at most once, as `--flag value` or `--flag=value`. Anything else — a
  * subcommand, another flag, a repeated flag, `--` — returns null and the start takes the ordinary
- * path, where `parseArgs` reads the command line (and reports what is wrong). When this returns
- * flags, main.ts still parses the same arguments with `parseArgs` and cross-checks the port and
+ * path, where the CLI (src/cli/program.ts) reads the command line and reports what is wrong.
+ * When this returns flags, the CLI still parses the same arguments and cross-checks the port and
  * data directory, so the two readings cannot drift apart unnoticed.
  * @param args the arguments after `agent`
  * @returns `--port` and `--data-dir` as given (undefined when absent), or null
