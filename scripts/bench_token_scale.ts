@@ -6,12 +6,14 @@
  * The issuance time split (key lookup incl. contract state, policy, signing) comes from the
  * app's `timings` accumulator in each instance.
  *
- * The key is a live key of an integrator with a contract in force (phase 3: the billed path:
- * key lookup + contract state + signing + usage counter, no EIK claim).
+ * The key is a live key of an integrator with a contract in force (`--phase contract`, the
+ * default; phase 3, the billed path: key lookup + contract state + signing + usage counter, no
+ * EIK claim), or one without a contract (`--phase pre-contract`; phase 1: every token also runs
+ * the EIK claim transaction, for an EIK already in the key's set).
  *
  *   eval "$(bash scripts/ci_postgres.sh)"
  *   deno run -A scripts/bench_token_scale.ts [--duration 10] [--connections 64]
- *     [--setups sqlite1,pg2,pg1] [--database-url postgres://…]
+ *     [--setups sqlite1,pg2,pg1] [--phase contract|pre-contract] [--database-url postgres://…]
  * @module
  */
 import { parseArgs } from "node:util";
@@ -36,6 +38,7 @@ const args = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "64" },
     setups: { type: "string", default: "sqlite1,pg2,pg1" },
+    phase: { type: "string", default: "contract" },
     "database-url": { type: "string" },
   },
 }).values;
@@ -107,12 +110,14 @@ async function seed(db: { url?: string; dir?: string }): Promise<string> {
     locale: "en",
     allowedOrigins: [],
   });
-  const app = await submitApplication(d, i.id, {
-    company: "Bench Ltd",
-    contactEmail: "bench@example.test",
-    intendedUse: "benchmark",
-  });
-  await approveApplication(d, app.id, { endsAt: null });
+  if (args.phase !== "pre-contract") {
+    const app = await submitApplication(d, i.id, {
+      company: "Bench Ltd",
+      contactEmail: "bench@example.test",
+      intendedUse: "benchmark",
+    });
+    await approveApplication(d, app.id, { endsAt: null });
+  }
   const { secret } = await createKeyFor(d, {
     integratorId: i.id,
     mode: "live",
@@ -245,7 +250,7 @@ async function main() {
   }
   const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : "–");
   console.log(
-    `\nToken issuance, ${args.connections} connections, ${args.duration} s, ${navigator.hardwareConcurrency} cores (wrk, servers and PostgreSQL share them)\n`,
+    `\nToken issuance (${args.phase}), ${args.connections} connections, ${args.duration} s, ${navigator.hardwareConcurrency} cores (wrk, servers and PostgreSQL share them)\n`,
   );
   console.log(
     "Time split per request, µs: key lookup (key + integrator + contract state, one query) / " +
