@@ -114,6 +114,16 @@ export type ReportRequestOf<A extends ReportAnswer> = z.output<ReportOperationOf
 /** The result a report generator returns. */
 export type ReportResultOf<A extends ReportAnswer> = z.output<ReportOperationOf<A>["result"]>;
 
+/** The folder scans: [typeId, NRA file kind, request, result, summary]. */
+// deno-fmt-ignore
+const SCAN_OPERATIONS = ([
+  ["dec1_files_scan", "d1", files.Dec1FilesScanRequest, files.Dec1FilesScanResult, "Find D1 files (EMPL2021.TXT) of a period in a folder tree"],
+  ["dec6_files_scan", "d6", files.Dec6FilesScanRequest, files.Dec6FilesScanResult, "Find D6 files (NRA62007*.TXT) of a period in a folder tree"],
+  ["vat_files_scan", "deklar", files.VatFilesScanRequest, files.VatFilesScanResult, "Find VAT returns (DEKLAR.TXT) of a period in a folder tree"],
+] as const).map(([typeId, kind, request, result, summary]) =>
+  local(typeId, summary, { request, result }, scan(kind))
+);
+
 /** All 32 operations, in the order the docs list them. */
 export const OPERATIONS = [
   submission(
@@ -176,24 +186,7 @@ export const OPERATIONS = [
   result("high_fisc_risk", sub.HighFiscRiskResultRequest),
   result("odit", sub.OditResultRequest),
   ...REPORT_OPERATIONS,
-  local(
-    "dec1_files_scan",
-    "Find D1 files (EMPL2021.TXT) of a period in a folder tree",
-    { request: files.Dec1FilesScanRequest, result: files.Dec1FilesScanResult },
-    scan("d1"),
-  ),
-  local(
-    "dec6_files_scan",
-    "Find D6 files (NRA62007*.TXT) of a period in a folder tree",
-    { request: files.Dec6FilesScanRequest, result: files.Dec6FilesScanResult },
-    scan("d6"),
-  ),
-  local(
-    "vat_files_scan",
-    "Find VAT returns (DEKLAR.TXT) of a period in a folder tree",
-    { request: files.VatFilesScanRequest, result: files.VatFilesScanResult },
-    scan("deklar"),
-  ),
+  ...SCAN_OPERATIONS,
   local(
     "vat_files_parse",
     "Parse and cross-check the VAT files of one folder",

@@ -7,17 +7,11 @@
  * payment date reads as null.
  * @module
  */
-import {
-  defineDelimLayout,
-  delimField,
-  type DelimRecordOf,
-  formatDelimLines,
-  parseDelimLines,
-} from "./delimited.ts";
+import * as delim from "./delimited.ts";
 import { checkEik, checkMonth, checkNonEmpty, checkYear } from "./checks.ts";
 import { toText } from "../text_lines.ts";
 
-const f = delimField;
+const f = delim.delimField;
 
 /** One block of 13 fields (nra-formats.md §2.2 "block +0 … +12"), numbered from `first`. */
 // deno-fmt-ignore
@@ -54,12 +48,12 @@ export const D6_FIELDS = [
 ] as const;
 
 /** The compiled D6 layout (nra-formats.md §2.2). */
-export const D6_LAYOUT = defineDelimLayout(D6_FIELDS, {
+export const D6_LAYOUT = delim.defineDelimLayout(D6_FIELDS, {
   checks: { 1: checkEik, 2: checkNonEmpty, 7: checkMonth(13), 8: checkYear },
 });
 
 /** One NRA62007.TXT record; amounts in the filing currency. */
-export type D6Record = DelimRecordOf<typeof D6_FIELDS>;
+export type D6Record = delim.DelimRecordOf<typeof D6_FIELDS>;
 
 /**
  * Parse NRA62007*.TXT (nra-formats.md §2.2): 59 fields per record.
@@ -74,7 +68,7 @@ export type D6Record = DelimRecordOf<typeof D6_FIELDS>;
  * ```
  */
 export function parseD6(input: Uint8Array | string, fileName = "NRA62007.TXT"): D6Record[] {
-  return parseDelimLines(D6_LAYOUT, toText(input), fileName);
+  return delim.parseDelimLines(D6_LAYOUT, toText(input), fileName);
 }
 
 /**
@@ -86,5 +80,5 @@ export function parseD6(input: Uint8Array | string, fileName = "NRA62007.TXT"): 
  * @throws AppError FILE_PARSE_ERROR for a value that does not fit or fails a solid check
  */
 export function writeD6(records: readonly D6Record[], options: { fileName?: string } = {}): string {
-  return formatDelimLines(D6_LAYOUT, records, options.fileName ?? "NRA62007.TXT");
+  return delim.formatDelimLines(D6_LAYOUT, records, options.fileName ?? "NRA62007.TXT");
 }
