@@ -4,13 +4,13 @@
  * and wires the process into it; the commands live in src/cli/.
  *
  * `agent` starts in two phases (docs/running.md, BENCHMARKS.md § Agent cold start): phase 1 is
- * decided from the raw command line and listens before commander, zod or Hono load — that is
- * why src/cli/agent_early.ts is the only static import of the CLI here — and the commander
- * program then takes over what it left running.
+ * decided from the raw command line and listens before zod or Hono load — that is why
+ * src/cli/agent_early.ts is the only static import of the CLI here — and phase 2 then takes
+ * over what it left running (src/cli/agent_run.ts), without loading the commander program.
  * @module
  */
 import { systemClock } from "./src/clock.ts";
-import { agentPhase1, preloadCommanderBuiltins } from "./src/cli/agent_early.ts";
+import { agentPhase1 } from "./src/cli/agent_early.ts";
 import { readStdinLine, writeAllSync } from "./src/cli/process.ts";
 
 if (import.meta.main) {
@@ -33,11 +33,7 @@ if (import.meta.main) {
     stderr(`${err instanceof Error ? err.message : String(err)}\n`);
     Deno.exit(1);
   }
-  // Loaded only now: commander pulls in Node compatibility (node:events, node:child_process);
-  // while phase 1 serves /health, one module per macrotask turn.
-  if (phase1) await preloadCommanderBuiltins();
-  const { runCli } = await import("./src/cli/program.ts");
-  const outcome = await runCli(args, {
+  const ctx = {
     env,
     os: Deno.build.os,
     clock: systemClock,
@@ -46,7 +42,11 @@ if (import.meta.main) {
     readLine: readStdinLine,
     execPath: Deno.execPath(),
     mainModule: Deno.mainModule,
-    phase1,
-  });
+  };
+  // Phase 1 read the plain `agent` command line: phase 2 without the CLI library. Otherwise the
+  // commander program (it pulls in Node compatibility: node:events, node:child_process).
+  const outcome = phase1
+    ? await (await import("./src/cli/agent_run.ts")).runResidentAgent({ ...ctx, phase1 })
+    : await (await import("./src/cli/program.ts")).runCli(args, { ...ctx, phase1 });
   if (!outcome.serving) Deno.exit(outcome.code);
 }

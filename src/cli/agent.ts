@@ -5,12 +5,10 @@
  * @module
  */
 import { Command, Option } from "commander";
-import type { AgentConfig } from "../config.ts";
-import { lockAgent } from "./agent_early.ts";
+import { agentConfig, type AgentRunFlags, runAgent } from "./agent_run.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, portArg, textArg } from "./options.ts";
-import { cliLogger, printJson, say } from "./output.ts";
-import { removeSignal, shutdownOnSignal, SIGNALS } from "./process.ts";
+import { printJson, say } from "./output.ts";
 
 interface AgentFlags extends Record<string, unknown> {
   port?: number;
@@ -19,86 +17,21 @@ interface AgentFlags extends Record<string, unknown> {
   json?: boolean;
 }
 
+/** The agent's flags as commander parsed them, with the data directory resolved. */
+function runFlags(cli: Cli, cmd: Command): AgentRunFlags {
+  const o = optsOf<AgentFlags>(cmd);
+  return { port: o.port, dataDir: dataDirOf(cli, cmd), tokenService: o.tokenService };
+}
+
 const tokenServiceOption = () =>
   new Option(
     "--token-service <url>",
     "the token service (default: SVC_TOKEN_SERVICE_URL, else http://127.0.0.1:17480)",
   ).argParser(textArg);
 
-/**
- * Load one module after a macrotask turn: while phase 1 serves `/health`, no load blocks the
- * event loop longer than one module group (BENCHMARKS.md § Agent cold start).
- */
-const step = <T>(load: () => Promise<T>) => new Promise<void>((r) => setTimeout(r, 0)).then(load);
-
-/** The agent's settings: flags over SVC_* variables (src/config.ts), one data directory. */
-async function agentConfig(cli: Cli, cmd: Command): Promise<AgentConfig> {
-  const o = optsOf<AgentFlags>(cmd);
-  await step(() => import("zod"));
-  const { AGENT_ENV, AgentConfig, loadConfig } = await step(() => import("../config.ts"));
-  return loadConfig(AgentConfig, AGENT_ENV, cli.env, {
-    port: o.port,
-    dataDir: dataDirOf(cli, cmd),
-    tokenServiceUrl: o.tokenService,
-  });
-}
-
-/** `agent`: phase 2 of the start (or the whole start when phase 1 did not run). */
-async function runAgent(cli: Cli, cmd: Command): Promise<void> {
-  const p1 = cli.phase1 ?? null;
-  const failEarly = async () => {
-    p1?.early.handler.failed();
-    await p1?.lock.release();
-  };
-  let cfg: AgentConfig;
-  try {
-    cfg = await agentConfig(cli, cmd);
-    if (p1 && (cfg.port !== p1.settings.port || cfg.dataDir !== p1.settings.dataDir)) {
-      throw new Error("The agent's port or data directory was read two ways (a bug).");
-    }
-  } catch (err) {
-    await failEarly();
-    throw err;
-  }
-  const log = cliLogger(cli, cfg.logLevel);
-  const lock = p1?.lock ?? await lockAgent(cfg.dataDir, {
-    clock: cli.clock,
-    print: (l) => say(cli, l),
-  });
-  if (!lock) return; // another agent runs with this data directory: it was printed, exit 0
-  const { startAgent } = await step(() => import("./serve_agent.ts"));
-  let started;
-  try {
-    started = await startAgent(cfg, log, {
-      ...(p1 ? { early: p1.early } : {}),
-      ...(cli.env.SVC_TEST_HOLD_AT ? { holdAt: cli.env.SVC_TEST_HOLD_AT } : {}),
-      os: cli.os,
-      clock: cli.clock,
-    });
-  } catch (err) {
-    await failEarly();
-    await lock.release();
-    throw err;
-  }
-  if (p1) { for (const sig of SIGNALS) removeSignal(sig, p1.stopEarly); }
-  const { url, tlsUrl, server, journal, confirmations } = started;
-  if (!p1) {
-    await lock.update(server.addr.port);
-    say(cli, `Agent: ${url}`);
-  }
-  globalThis.addEventListener("unload", () => lock.releaseSync());
-  shutdownOnSignal(server, log, async () => {
-    journal.close();
-    await lock.release();
-  }, () => confirmations.declineAllPending());
-  if (tlsUrl) say(cli, `Agent (HTTPS): ${tlsUrl}`);
-  say(cli, `Agent ready: ${url} (${Math.round(performance.now() - (p1?.t0 ?? 0))} ms)`);
-  cli.serving = true;
-}
-
 /** `agent doctor`: the machine's checks; exit 1 when one failed. */
 async function doctor(cli: Cli, cmd: Command): Promise<void> {
-  const cfg = await agentConfig(cli, cmd);
+  const cfg = await agentConfig(cli, runFlags(cli, cmd));
   const { doctorExitCode, formatDoctorReport, runDoctor } = await import(
     "../agent/doctor/mod.ts"
   );
@@ -125,7 +58,7 @@ async function autostart(cli: Cli, install: boolean): Promise<void> {
 
 /** `agent trust-certificate`: add the loopback CA to this user's trust store. */
 async function trustCertificate(cli: Cli, cmd: Command): Promise<void> {
-  const cfg = await agentConfig(cli, cmd);
+  const cfg = await agentConfig(cli, runFlags(cli, cmd));
   const { ensureLoopbackTls, trustCommands } = await import("../agent/tls/mod.ts");
   const tls = await ensureLoopbackTls(cfg.dataDir, new Date(cli.clock.now()));
   for (const [prog, args] of trustCommands(cli.os, tls.caFile, cli.env.HOME)) {
@@ -163,7 +96,7 @@ export function agentCommand(cli: Cli): Command {
     )
     .addOption(dataDirOption())
     .addOption(tokenServiceOption())
-    .action((_o, cmd: Command) => runAgent(cli, cmd));
+    .action((_o, cmd: Command) => runAgent(cli, runFlags(cli, cmd)));
   agent.command("doctor")
     .summary("check this machine; exit 1 when a check failed")
     .description(

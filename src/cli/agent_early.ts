@@ -33,6 +33,12 @@ export interface Phase1 {
   readonly t0: number;
   /** The port and data directory phase 1 used (cross-checked against the zod config). */
   readonly settings: { readonly port: number; readonly dataDir: string };
+  /** The command line phase 1 read (`--port`, `--data-dir`, `--token-service`), as given. */
+  readonly flags: {
+    readonly port?: string;
+    readonly dataDir?: string;
+    readonly tokenService?: string;
+  };
   readonly lock: InstanceLock;
   readonly early: EarlyServer;
   /** The SIGINT/SIGTERM handler while phase 2 runs (removed once the agent is ready). */
@@ -125,26 +131,5 @@ export async function agentPhase1(args: readonly string[], e: EarlyEnv): Promise
   };
   for (const sig of SIGNALS) addSignal(sig, stopEarly);
   await phase2Start(handler);
-  return { t0, settings, lock, early: { server, handler }, stopEarly };
-}
-
-/** Load one module after a macrotask turn (phase 1 answers /health in between). */
-const step = (load: () => Promise<unknown>) =>
-  new Promise<void>((r) => setTimeout(r, 0)).then(load);
-
-/**
- * Before the commander program loads while phase 1 serves: the Node built-ins commander imports
- * at its top (node:util, events, path, process, fs, child_process), one per macrotask turn.
- * Loaded together they block the event loop ~25 ms; one at a time, at most ~13 ms, so a
- * `/health` polled meanwhile waits no longer than for zod (BENCHMARKS.md § Agent cold start).
- * @returns when they are loaded
- */
-export async function preloadCommanderBuiltins(): Promise<void> {
-  await step(() => import("node:util"));
-  await step(() => import("node:events"));
-  await step(() => import("node:path"));
-  await step(() => import("node:process"));
-  await step(() => import("node:fs"));
-  await step(() => import("node:child_process"));
-  await step(() => import("commander"));
+  return { t0, settings, flags, lock, early: { server, handler }, stopEarly };
 }

@@ -55,7 +55,7 @@ async function list(cli: Cli, cmd: Command): Promise<void> {
   }
   if (o.format === "csv") {
     const { exportJournal } = await import("../agent/filing/mod.ts");
-    cli.stdout(exportJournal(rows, "csv"));
+    cli.stdout(await exportJournal(rows, "csv"));
     return;
   }
   for (const r of rows) {
@@ -80,7 +80,7 @@ async function exportRows(cli: Cli, cmd: Command): Promise<void> {
   const o = cmd.opts<JournalFlags>();
   const rows = await readRows(cli, cmd, o.limit);
   const { exportJournal } = await import("../agent/filing/mod.ts");
-  const text = exportJournal(rows, o.format === "csv" ? "csv" : "json");
+  const text = await exportJournal(rows, o.format === "csv" ? "csv" : "json");
   if (o.out) await Deno.writeTextFile(o.out, text);
   else cli.stdout(text);
 }

@@ -118,6 +118,7 @@ Deno.test("earlyAgentFlags(): the plain agent command line, read as parseArgs re
     deepStrictEqual(early, {
       ...(values.port !== undefined ? { port: values.port } : {}),
       ...(values["data-dir"] !== undefined ? { dataDir: values["data-dir"] } : {}),
+      ...(values["token-service"] !== undefined ? { tokenService: values["token-service"] } : {}),
     }, args.join(" "));
   }
   // Anything else takes the ordinary path, where parseArgs and zod report what is wrong.

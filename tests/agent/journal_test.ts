@@ -65,7 +65,7 @@ Deno.test("[agent] without Idempotency-Key, the batch id plus the files' hash id
   equal(e.journal.list().length, 1);
 });
 
-Deno.test("Journal keeps no file content, and exports CSV and JSON", () => {
+Deno.test("Journal keeps no file content, and exports CSV and JSON", async () => {
   const j = new Journal(":memory:");
   const now = new Date("2026-11-01T08:00:00Z");
   j.begin({
@@ -92,10 +92,10 @@ Deno.test("Journal keeps no file content, and exports CSV and JSON", () => {
     errorMessage: null,
     nativeErrors: [],
   }, now);
-  const csv = exportJournal(j.list(), "csv");
+  const csv = await exportJournal(j.list(), "csv");
   ok(csv.startsWith("id,createdAt,typeId,eik,period"));
   ok(csv.includes("f1,2026-11-01T08:00:00.000Z,vat,121212121,2026-09,,answered,true,123,30E1"));
-  const json = JSON.parse(exportJournal(j.list(), "json"));
+  const json = JSON.parse(await exportJournal(j.list(), "json"));
   equal(json[0].state, "answered");
   equal(JSON.stringify(json).includes("contentBase64"), false);
   // A pending row of a crashed run is reported failed, and reopened by a retry.
@@ -103,7 +103,7 @@ Deno.test("Journal keeps no file content, and exports CSV and JSON", () => {
   equal(j.inState("pending").length, 1);
 });
 
-Deno.test("exportJournal() CSV neutralises spreadsheet formulas in text cells", () => {
+Deno.test("exportJournal() CSV neutralises spreadsheet formulas in text cells", async () => {
   const j = new Journal(":memory:");
   const now = new Date("2026-11-01T08:00:00Z");
   j.begin({
@@ -130,7 +130,7 @@ Deno.test("exportJournal() CSV neutralises spreadsheet formulas in text cells", 
     errorMessage: '@SUM(1,2), "refused"',
     nativeErrors: [],
   }, now);
-  const line = exportJournal(j.list(), "csv").split("\r\n")[1]!;
+  const line = (await exportJournal(j.list(), "csv")).split("\r\n")[1]!;
   ok(line.includes(`"'@SUM(1,2), ""refused"""`), line);
   ok(line.includes(`"'=HYPERLINK(""http://x"")"`), line);
   equal(line.includes(",=HYPERLINK"), false);

@@ -13,7 +13,6 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import type { SubmissionResult } from "../../contract/mod.ts";
-import { toCsv } from "../../csv.ts";
 
 /** Journal row states. */
 export type FilingState = "pending" | "sent" | "answered" | "failed";
@@ -251,11 +250,16 @@ const CSV_COLUMNS = [
 
 /**
  * Export rows as CSV (src/csv.ts: RFC 4180, CRLF, spreadsheet formulas neutralised) or JSON.
+ * The CSV writer loads on first use: the resident agent does not carry it.
  * @param rows journal rows
  * @param format "csv" or "json"
  * @returns the text (CSV: a header line, then one line per row)
  */
-export function exportJournal(rows: readonly FilingRecord[], format: "csv" | "json"): string {
+export async function exportJournal(
+  rows: readonly FilingRecord[],
+  format: "csv" | "json",
+): Promise<string> {
   if (format === "json") return JSON.stringify(rows, null, 2) + "\n";
+  const { toCsv } = await import("../../csv.ts");
   return toCsv(CSV_COLUMNS, rows.map((r) => CSV_COLUMNS.map((c) => r[c])));
 }

@@ -67,7 +67,6 @@ async function dispatch(
   }
   const batchId = c.req.header("x-svc-batch-id") ?? null;
   /** The body, validated by the entry's schema, with the batch id and the EIKs checked. */
-  let portal: PortalAdapter | null = null;
   const bodyOf = async <O extends OperationSpec>(o: O) => {
     const body = await readBody(c, o, claims);
     if (batchId !== null && !GUID.test(batchId)) {
@@ -76,33 +75,32 @@ async function dispatch(
       });
     }
     checkEik(op, claims, body);
-    portal = pickPortal(deps, claims.mode);
     return body;
   };
-  const r: FamilyRun = {
+  // Built once the body has passed (arguments are evaluated in order), so the portal of the
+  // token's mode is chosen after the body's errors, as the wire always answered.
+  const r = (): FamilyRun => ({
     c,
     deps,
     claims,
     batchId,
     typeId: op.typeId,
     cleanups,
-    // Chosen once the body passed (bodyOf), before the handler runs.
-    get portal() {
-      return portal ?? pickPortal(deps, claims.mode);
-    },
-  };
+    portal: pickPortal(deps, claims.mode),
+  });
+
   switch (op.family) {
     case "local":
-      return await runLocalFamily(op, await bodyOf(op), r);
+      return await runLocalFamily(op, await bodyOf(op), r());
     case "batch":
-      return await runBatchFamily(op, await bodyOf(op), r);
+      return await runBatchFamily(op, await bodyOf(op), r());
     case "submission":
-      return await runSubmissionFamily(op, await bodyOf(op), r);
+      return await runSubmissionFamily(op, await bodyOf(op), r());
     case "result":
-      return await runResultFamily(op, await bodyOf(op), r);
+      return await runResultFamily(op, await bodyOf(op), r());
     case "report":
     case "portal_files":
-      return await runReportFamily(op, await bodyOf(op), r);
+      return await runReportFamily(op, await bodyOf(op), r());
   }
 }
 

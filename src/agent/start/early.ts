@@ -60,12 +60,12 @@ export function earlySettings(
  * When this returns flags, the CLI still parses the same arguments and cross-checks the port and
  * data directory, so the two readings cannot drift apart unnoticed.
  * @param args the arguments after `agent`
- * @returns `--port` and `--data-dir` as given (undefined when absent), or null
+ * @returns `--port`, `--data-dir` and `--token-service` as given (undefined when absent), or null
  * @example earlyAgentFlags(["--port=0", "--data-dir", "/tmp/a"]) // { port: "0", dataDir: "/tmp/a" }
  */
 export function earlyAgentFlags(
   args: readonly string[],
-): { port?: string; dataDir?: string } | null {
+): { port?: string; dataDir?: string; tokenService?: string } | null {
   const names: Record<string, "port" | "dataDir" | "tokenService"> = {
     "--port": "port",
     "--data-dir": "dataDir",
@@ -85,6 +85,7 @@ export function earlyAgentFlags(
   return {
     ...(seen.port !== undefined ? { port: seen.port } : {}),
     ...(seen.dataDir !== undefined ? { dataDir: seen.dataDir } : {}),
+    ...(seen.tokenService !== undefined ? { tokenService: seen.tokenService } : {}),
   };
 }
 
