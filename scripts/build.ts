@@ -11,9 +11,12 @@
  *    permissions, `--include` for files read at run time (`import.meta.resolve` assets such as
  *    Swagger UI) and `--exclude` for npm packages main.ts never reaches (test/dev tools).
  *    The host target's binary must print VERSION for `--version`.
+ * 3. Per target, always: the portable package (scripts/package.ts): the official Deno runtime
+ *    from npm, the bundle and its assets, launchers; reproducible zip / tar.gz archives,
+ *    `dist/manifest.json`, and every archive in `dist/SHA256SUMS`.
  * Exit: 0 when everything asked for was built; 1 on a failure, or when a target was skipped
  * unless `--allow-skip`. Flags: `--out-dir DIR`, `--target T` (repeatable), `--bundle-only`,
- * `--no-trim` (embed all of node_modules).
+ * `--no-packages`, `--no-trim` (embed all of node_modules).
  * @module
  */
 import { createHash } from "node:crypto";
@@ -266,6 +269,7 @@ if (import.meta.main) {
       "allow-skip": { type: "boolean" },
       "bundle-only": { type: "boolean" },
       "no-trim": { type: "boolean" },
+      "no-packages": { type: "boolean" },
     },
   });
   const bad = (values.target ?? []).filter((t) => !(TARGETS as readonly string[]).includes(t));
@@ -273,12 +277,30 @@ if (import.meta.main) {
     console.error(`Unknown --target ${bad.join(", ")}; one of ${TARGETS.join(", ")}`);
     Deno.exit(2);
   }
+  const outDir = values["out-dir"] ?? join(ROOT, "dist");
   const r = await runBuild({
-    outDir: values["out-dir"],
+    outDir,
     targets: values.target?.length ? values.target : undefined,
     allowSkip: values["allow-skip"],
     bundleOnly: values["bundle-only"],
     noTrim: values["no-trim"],
   });
-  Deno.exit(r.exitCode);
+  if (r.exitCode !== 0 || values["bundle-only"] || values["no-packages"]) Deno.exit(r.exitCode);
+  // The portable packages (scripts/package.ts), built everywhere: runtime from npm + bundle.
+  const { buildPackages, PACKAGE_TARGETS } = await import("./package.ts");
+  try {
+    const wanted: readonly string[] = values.target?.length ? values.target : TARGETS;
+    const infos = await buildPackages({
+      bundle: r.bundle,
+      outDir,
+      targets: PACKAGE_TARGETS.filter((t) => wanted.includes(t.triple)),
+      sourceDateEpoch: Deno.env.get("SOURCE_DATE_EPOCH"),
+    });
+    const sums = [...r.built, r.bundle, ...infos.map((i) => join(outDir, i.file))];
+    await Deno.writeTextFile(join(outDir, "SHA256SUMS"), await sha256sums(sums));
+  } catch (e) {
+    console.error(`FAIL portable packages: ${e instanceof Error ? e.message : String(e)}`);
+    Deno.exit(1);
+  }
+  Deno.exit(0);
 }

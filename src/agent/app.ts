@@ -124,7 +124,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     "/confirm",
     confirmRoutes(confirmations, { ...deps, ownOrigins: () => ownOrigins(ports()) }),
   );
-  app.route("/docs", docsRoutes());
+  app.route("/docs", docsRoutes(deps.docsAssetsDir ? { assetsDir: deps.docsAssetsDir } : {}));
 
   app.post(
     "/api/v1/operations/:typeId",

@@ -44,6 +44,8 @@ export interface AgentDeps {
   readonly journal?: Journal;
   /** Crash-test instrumentation (SVC_TEST_HOLD_AT). */
   readonly hold?: (point: HoldPoint, filingId: string) => Promise<void>;
+  /** Swagger UI's files for `/docs` (the portable package's copy); default: node_modules. */
+  readonly docsAssetsDir?: URL;
   /** A new unique id (request ids, journal rows); default `crypto.randomUUID`. */
   readonly randomId?: () => string;
 }

@@ -79,6 +79,7 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
       ...(cli.env.SVC_TEST_HOLD_AT ? { holdAt: cli.env.SVC_TEST_HOLD_AT } : {}),
       os: cli.os,
       clock: cli.clock,
+      ...(await packagedAssets(cli.mainModule)),
     });
   } catch (err) {
     await failEarly();
@@ -99,6 +100,18 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
   if (tlsUrl) say(cli, `Agent (HTTPS): ${tlsUrl}`);
   say(cli, `Agent ready: ${url} (${Math.round(performance.now() - (p1?.t0 ?? 0))} ms)`);
   cli.serving = true;
+}
+
+/**
+ * Swagger UI's files beside the program when it runs from the portable package
+ * (`app/svc-filing.js` with `app/assets/swagger-ui-dist/`), else nothing (node_modules).
+ * @param mainModule Deno.mainModule
+ * @returns `{ docsAssetsDir }` or `{}`
+ */
+export async function packagedAssets(mainModule: string): Promise<{ docsAssetsDir?: URL }> {
+  const dir = new URL("assets/swagger-ui-dist/", mainModule);
+  const found = await Deno.stat(new URL("package.json", dir)).then(() => true, () => false);
+  return found ? { docsAssetsDir: dir } : {};
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { Command, Option } from "commander";
 import { DEFAULT_AGENT_PORT, joinPath } from "../defaults.ts";
+import { packagedAssets } from "./agent_run.ts";
 import type { Cli } from "./context.ts";
 import { portArg, textArg } from "./options.ts";
 import { cliLogger, say } from "./output.ts";
@@ -41,7 +42,7 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
       openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
     }),
     cliLogger(cli, "info"),
-    { os: cli.os, clock: cli.clock },
+    { os: cli.os, clock: cli.clock, ...(await packagedAssets(cli.mainModule)) },
   );
   const { secret } = await keys.createApiKey(ts.store, {
     mode: "test",

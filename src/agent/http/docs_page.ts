@@ -15,6 +15,11 @@ export interface DocsOptions {
   readonly specPath?: string;
   /** The page title (default "Local filing agent — API"). */
   readonly title?: string;
+  /**
+   * The folder holding Swagger UI's files (a `file:` URL ending in `/`). Default: the
+   * installed `swagger-ui-dist` package; the portable package passes its `app/assets/` copy.
+   */
+  readonly assetsDir?: URL;
 }
 
 /** Files served from swagger-ui-dist, with their content types. */
@@ -76,7 +81,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** The directory of the installed swagger-ui-dist package. */
-function packageDir(): URL {
+export function swaggerUiDir(): URL {
   return new URL(".", import.meta.resolve("swagger-ui-dist/package.json"));
 }
 
@@ -112,7 +117,7 @@ operation called (see the integration guide). This page works offline.</p>
 /**
  * The docs sub-app: `GET /` (the page), `GET /init.js`, `GET /docs.css` and the Swagger UI
  * files. Asset URLs are derived from the request path, so the app works wherever it is mounted.
- * @param opts spec path and title
+ * @param opts spec path, title, Swagger UI's folder
  * @returns a Hono sub-app to mount at `/docs`
  */
 export function docsRoutes(opts: DocsOptions = {}): Hono {
@@ -120,6 +125,7 @@ export function docsRoutes(opts: DocsOptions = {}): Hono {
   const title = opts.title ?? "Local filing agent — API";
   const cache = new Map<string, Uint8Array>();
   const r = new Hono();
+  const dir = () => opts.assetsDir ?? swaggerUiDir();
 
   const page = (path: string) => {
     const base = `${path.replace(/\/+$/, "")}/`;
@@ -145,7 +151,7 @@ export function docsRoutes(opts: DocsOptions = {}): Hono {
     if (!type) throw new AppError("NOT_FOUND", "No such route");
     let bytes = cache.get(file);
     if (!bytes) {
-      bytes = await Deno.readFile(new URL(file, packageDir()));
+      bytes = await Deno.readFile(new URL(file, dir()));
       cache.set(file, bytes);
     }
     return new Response(bytes as BodyInit, {
