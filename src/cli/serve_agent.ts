@@ -13,6 +13,7 @@ import type { Clock } from "../clock.ts";
 import type { AgentConfig } from "../config.ts";
 import { joinPath } from "../defaults.ts";
 import type { Logger } from "../log.ts";
+import { ensurePrivateDirSync, preparePrivateDbFileSync, tightenFilesSync } from "../private_files.ts";
 import type { EarlyServer } from "./agent_early.ts";
 import { serveLoopback, serveLoopbackTls } from "./process.ts";
 
@@ -25,6 +26,8 @@ export interface AgentStartOptions {
   /** Deno.build.os (paths). */
   readonly os: string;
   readonly clock: Clock;
+  /** Swagger UI's files when the portable package ships them (app/assets/), else node_modules. */
+  readonly docsAssetsDir?: URL;
 }
 
 /** A running agent. */
@@ -72,7 +75,12 @@ export async function startAgent(
   const { createNativePickers, systemBrowserOpener } = await step(() =>
     import("../agent/host/mod.ts")
   );
-  await Deno.mkdir(cfg.dataDir, { recursive: true });
+  // Owner-only data (issue #13): the folder 0700; agent.json, the journal and the TLS key 0600
+  // (files of an earlier install are tightened; the journal is created 0600 before SQLite opens
+  // it, and SQLite gives its -wal/-shm files the same mode).
+  const inData = (...p: string[]) => joinPath(o.os, cfg.dataDir, ...p);
+  ensurePrivateDirSync(cfg.dataDir, o.os);
+  tightenFilesSync([inData("agent.json"), inData("tls", "server.key")], o.os);
   const file = await readAgentFile(cfg.dataDir);
   const getKey: JWTVerifyGetKey = createRemoteJWKSet(
     new URL("/.well-known/jwks.json", cfg.tokenServiceUrl),
@@ -91,7 +99,8 @@ export async function startAgent(
     const j = await res.json();
     return Array.isArray(j.origins) ? j.origins.filter((o: unknown) => typeof o === "string") : [];
   };
-  const journal = new Journal(joinPath(o.os, cfg.dataDir, "journal.sqlite"));
+  preparePrivateDbFileSync(inData("journal.sqlite"), o.os);
+  const journal = new Journal(inData("journal.sqlite"));
   const now = () => new Date(clock.now());
   const testPortal = createTestPortal({ now });
   // The live adapter (and its certificate parsing) loads only when agent.json configures it.
@@ -142,6 +151,7 @@ export async function startAgent(
     pickers: createNativePickers(),
     journal,
     ...(hold ? { hold } : {}),
+    ...(o.docsAssetsDir ? { docsAssetsDir: o.docsAssetsDir } : {}),
     originPolicy: async (origin) =>
       [`http://127.0.0.1:${port}`, `http://localhost:${port}`].includes(origin) ||
       await originPolicy(origin),
