@@ -7,6 +7,7 @@
  * @module
  */
 import type {
+  Family,
   ReportAnswer,
   ReportOperationOf,
   ReportRequestOf,
@@ -55,11 +56,29 @@ export interface SubmissionInput extends SubmissionInputData {
   readonly at?: Date;
 }
 
+/** An operation as the portal's {@link PortalAdapter.check} sees it: a registry entry's fields. */
+export interface PortalOperationRef {
+  readonly typeId: string;
+  readonly family: Family;
+  /** The submission kind of a submission, batch or result entry. */
+  readonly kind?: SubmissionKind;
+}
+
 /** The portal operations: submissions, their results, and the registry's report operations
  * (families `report` and `portal_files`, `AnyReportOperation`). */
 export interface PortalAdapter {
   /** "test" or "live". */
   readonly mode: "test" | "live";
+  /**
+   * Refuse, before the user is asked anything (confirmation page, PIN), what this portal would
+   * refuse anyway: an operation it does not offer, or credentials already known to be refused
+   * (missing settings, an expired pre-issued token). No network call, no side effect; the
+   * agent calls it at the start of the sender confirmation. Absent: everything is offered.
+   * @param op the registry entry (typeId, family, kind)
+   * @returns nothing when the operation can be tried
+   * @throws AppError PORTAL_OPERATION_UNSUPPORTED, PORTAL_NOT_CONFIGURED, PORTAL_AUTH_FAILED
+   */
+  check?(op: PortalOperationRef): void;
   /**
    * File one declaration.
    * @returns the submission result (success=false with errorMessage on a refusal)

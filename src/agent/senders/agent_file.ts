@@ -20,6 +20,12 @@ export const PortalSettings = z.object({
   timeoutSeconds: z.number().int().min(1).max(600).default(30),
   /** Extra CA certificates (PEM file) to trust for the portal (simulator in tests). */
   caFile: z.string().optional(),
+  /**
+   * File live `vat` / `vat_batch` as the assumed `DEC_VAT` service, which the NRA public
+   * reference does not list (docs/live-portal.md). Off: they are refused with
+   * PORTAL_OPERATION_UNSUPPORTED before any confirmation or PIN.
+   */
+  experimentalVatService: z.boolean().default(false),
 });
 
 /** The whole `agent.json`. */
@@ -82,7 +88,7 @@ export async function readAgentFile(dataDir: string): Promise<AgentFile> {
  * @param file contents
  */
 export async function writeAgentFile(dataDir: string, file: AgentFile): Promise<void> {
-  await Deno.mkdir(dataDir, { recursive: true });
+  await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
   const path = agentFilePath(dataDir);
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
   await Deno.writeTextFile(tmp, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });

@@ -5,3 +5,4 @@
 export * from "./agent_file.ts";
 export * from "./senders.ts";
 export * from "./sender_keys.ts";
+export * from "./precheck.ts";

@@ -5,7 +5,8 @@
  * Key-store references in agent.json (never sent to pages):
  * `{ "type": "pkcs12", "file": "/abs/sender.p12" }`,
  * `{ "type": "pkcs11", "module": "/path/lib.so", "tokenLabel"?: "…", "certId"?: "pkcs11:…" }`,
- * `{ "type": "windows", "thumbprint": "…" }`, `{ "type": "macos", "label"?: "…" }`.
+ * `{ "type": "windows", "thumbprint": "…" }`, `{ "type": "macos", "label"?: "…" }`; each may
+ * add `"certificateFile": "/abs/cert.pem"` (PEM or DER), read without the PIN.
  * @module
  */
 import { z } from "zod";
@@ -17,24 +18,36 @@ import type { PortalContext, SenderRef } from "../../portal/mod.ts";
  * agent's start never pay for it. */
 const signing = () => import("../../signing/mod.ts");
 
+/** A certificate file (PEM or DER) of the key's certificate, readable without the PIN: checked
+ * before the PIN is asked, and sent by result operations, which sign nothing. */
+const certificateFile = z.string().min(1).optional();
+
 /** The key-store reference of a sender. */
 export const KeystoreRef = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("pkcs12"), file: z.string().min(1), certId: z.string().optional() }),
+  z.object({
+    type: z.literal("pkcs12"),
+    file: z.string().min(1),
+    certId: z.string().optional(),
+    certificateFile,
+  }),
   z.object({
     type: z.literal("pkcs11"),
     module: z.string().min(1),
     tokenLabel: z.string().optional(),
     certId: z.string().optional(),
+    certificateFile,
   }),
   z.object({
     type: z.literal("windows"),
     thumbprint: z.string().min(1),
     certId: z.string().optional(),
+    certificateFile,
   }),
   z.object({
     type: z.literal("macos"),
     label: z.string().optional(),
     certId: z.string().optional(),
+    certificateFile,
   }),
 ]);
 /** Parsed key-store reference. */
@@ -55,9 +68,24 @@ export function parseKeystoreRef(raw: unknown): KeystoreRef | null {
   return r.data;
 }
 
-/** Whether signing with this reference needs a PIN (or a PKCS#12 password). */
-export function needsPin(ref: KeystoreRef | null): boolean {
-  return ref !== null && (ref.type === "pkcs12" || ref.type === "pkcs11");
+/**
+ * Whether the confirmation page asks for a PIN (or a PKCS#12 password).
+ * @param ref the sender's key-store reference (null: no key store)
+ * @param use what the operation does with the key: `sign` (submissions, batches) or read the
+ *   `certificate` only (result operations, which sign nothing)
+ * @param certificateKnown whether the certificate was read without the PIN (precheck.ts)
+ * @returns true to sign with a PKCS#12 file or a PKCS#11 token; for the certificate only, true
+ *   just for a PKCS#12 file whose certificate is itself encrypted (no `certificateFile`)
+ * @throws nothing
+ */
+export function needsPin(
+  ref: KeystoreRef | null,
+  use: "sign" | "certificate" = "sign",
+  certificateKnown = false,
+): boolean {
+  if (ref === null) return false;
+  if (use === "certificate") return ref.type === "pkcs12" && !certificateKnown;
+  return ref.type === "pkcs12" || ref.type === "pkcs11";
 }
 
 /**
@@ -99,6 +127,31 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
 }
 
 /**
+ * Read a certificate file: PEM (the first `CERTIFICATE` block) or DER.
+ * @param path absolute path of the file (agent.json `keystore.certificateFile`)
+ * @returns the certificate
+ * @throws AppError KEYSTORE_UNAVAILABLE (unreadable), CERTIFICATE_INVALID (not a certificate)
+ */
+export async function readCertificateFile(path: string): Promise<CertificateInfo> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    throw new AppError(
+      "KEYSTORE_UNAVAILABLE",
+      "Cannot read the sender's certificate file (keystore.certificateFile; see `agent doctor`)",
+      undefined,
+      e,
+    );
+  }
+  const pem = /-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/.exec(
+    new TextDecoder().decode(bytes),
+  );
+  const der = pem ? Uint8Array.fromBase64(pem[1]!.replace(/\s+/g, "")) : bytes;
+  return (await signing()).toCertificateInfo(der, `file:${path.split(/[\\/]/).pop()}`);
+}
+
+/**
  * Pick the signing certificate of a store: the referenced one, or the only one.
  * @param store the key store
  * @param ref the reference (its certId / thumbprint)
@@ -126,10 +179,13 @@ export async function pickCertificate(
 }
 
 /**
- * The portal context of a live filing: the sender, its certificate and the CMS signer.
+ * The portal context of a live operation: the sender, its certificate and (to sign) the CMS
+ * signer. For the certificate only (result operations sign nothing) no PIN is used where the
+ * certificate can be read without one: the `certificateFile`, else the store's list.
  * @param sender the chosen sender
  * @param ref its key-store reference
  * @param pin the PIN typed on the confirmation page (never stored)
+ * @param use `sign` (default) or `certificate` only (no `sign` in the context)
  * @returns the context and a `close` for the key store
  * @throws AppError NO_SENDER_CONFIGURED (no key store), key-store errors
  */
@@ -137,6 +193,7 @@ export async function liveContext(
   sender: SenderRef,
   ref: KeystoreRef | null,
   pin: string | null,
+  use: "sign" | "certificate" = "sign",
 ): Promise<{ ctx: PortalContext; close: () => void }> {
   if (!ref) {
     throw new AppError(
@@ -144,9 +201,17 @@ export async function liveContext(
       `Sender "${sender.id}" has no certificate for live filing`,
     );
   }
+  if (use === "certificate" && ref.certificateFile) {
+    const cert = await readCertificateFile(ref.certificateFile);
+    return { ctx: { sender, certificate: cert.der }, close: () => {} };
+  }
   const store = await openSenderKeyStore(ref);
   try {
     const cert = await pickCertificate(store, ref, pin ?? undefined);
+    if (use === "certificate") {
+      store.close();
+      return { ctx: { sender, certificate: cert.der }, close: () => {} };
+    }
     const { keyStoreSigner, signDetached } = await signing();
     const signer = keyStoreSigner(store, cert, pin ?? undefined);
     return {

@@ -1,24 +1,39 @@
 /**
  * What the NRA public API offers, and the clear refusal for what it does not: D1/D6
  * (`DEC_1_6`), ETZ art. 62 notices (`DEC_ETZ62`) and, unverified, high-fiscal-risk goods
- * notifications (`DEC_HIGH_FISC_RISK`) and VAT returns (`DEC_VAT`: no public client shows a VAT
- * service, nra-public-api.md §9; the service and file types are our assumption, isolated here
- * and in submit_body.ts so they change in one place once confirmed); no report exists there.
- * Implements nra-public-api.md §9 (coverage) and issue 5 §4 ("don't pretend").
+ * notifications (`DEC_HIGH_FISC_RISK`); no report exists there. VAT returns are refused: no
+ * public client shows a VAT service (nra-public-api.md §9). The assumed mapping (`DEC_VAT`,
+ * submit_body.ts) is kept behind the explicit agent.json setting
+ * `portal.experimentalVatService` (default false) until a real one is known. The agent asks
+ * {@link checkLiveOperation} before any confirmation page or PIN.
+ * Implements nra-public-api.md §9 (coverage), issue 5 §4 ("don't pretend") and issue 13 §3.
  * @module
  */
-import { AppError, type SubmissionKind } from "../../contract/mod.ts";
+import { AppError, type Family, type SubmissionKind } from "../../contract/mod.ts";
 
-/** Submission kinds the live portal files through the public API. */
-export const LIVE_SUBMISSION_KINDS = ["vat", "dec1_6", "etz62", "high_fisc_risk"] as const;
+/** Submission kinds the live portal files through the public API by default. */
+export const LIVE_SUBMISSION_KINDS = ["dec1_6", "etz62", "high_fisc_risk"] as const;
 
-/** A submission kind of {@link LIVE_SUBMISSION_KINDS}. */
-export type LiveSubmissionKind = typeof LIVE_SUBMISSION_KINDS[number];
+/** Submission kinds filed only behind an explicit setting (an assumed, unverified service). */
+export const EXPERIMENTAL_LIVE_KINDS = ["vat"] as const;
 
-/** Why each other submission kind is refused (nra-public-api.md §9). */
+/** A submission kind the live adapter knows how to file ({@link LIVE_SUBMISSION_KINDS}, or
+ * {@link EXPERIMENTAL_LIVE_KINDS} when enabled). */
+export type LiveSubmissionKind =
+  | typeof LIVE_SUBMISSION_KINDS[number]
+  | typeof EXPERIMENTAL_LIVE_KINDS[number];
+
+/** The settings that change the live portal's coverage (agent.json `portal`). */
+export interface LiveCoverage {
+  /** File `vat` / `vat_batch` as the assumed `DEC_VAT` service (default false). */
+  readonly experimentalVatService?: boolean;
+}
+
+/** Why each kind outside {@link LIVE_SUBMISSION_KINDS} is refused (nra-public-api.md §9). */
 export const LIVE_UNSUPPORTED_SUBMISSIONS: Readonly<
-  Record<Exclude<SubmissionKind, LiveSubmissionKind>, string>
+  Record<Exclude<SubmissionKind, typeof LIVE_SUBMISSION_KINDS[number]>, string>
 > = {
+  vat: "VAT returns are filed in the NRA e-services portal; the public API has no VAT service",
   dec731: "Annual tax returns (form 731) are not a service of the NRA public API",
   dec736: "Annual tax returns (form 736) are not a service of the NRA public API",
   etz123: "Art. 123 change-of-employer notices have no known service type in the NRA public API",
@@ -27,33 +42,57 @@ export const LIVE_UNSUPPORTED_SUBMISSIONS: Readonly<
 };
 
 /**
- * True when the live portal can file this kind.
- * @param kind the submission kind
- * @returns whether it is one of {@link LIVE_SUBMISSION_KINDS}
+ * The submission kinds the live portal files with these settings.
+ * @param coverage agent.json `portal` (its `experimentalVatService`)
+ * @returns {@link LIVE_SUBMISSION_KINDS}, plus `vat` when the experimental VAT service is on
  * @throws nothing
+ * @example
+ * ```ts
+ * liveKinds({}); // ["dec1_6", "etz62", "high_fisc_risk"]
+ * ```
  */
-export function isLiveKind(kind: SubmissionKind): kind is LiveSubmissionKind {
-  return (LIVE_SUBMISSION_KINDS as readonly string[]).includes(kind);
+export function liveKinds(coverage: LiveCoverage = {}): readonly LiveSubmissionKind[] {
+  return coverage.experimentalVatService === true
+    ? [...LIVE_SUBMISSION_KINDS, ...EXPERIMENTAL_LIVE_KINDS]
+    : LIVE_SUBMISSION_KINDS;
 }
 
 /**
- * Refuse a submission kind the public API does not cover.
+ * True when the live portal files this kind with these settings.
+ * @param kind the submission kind
+ * @param coverage agent.json `portal` (its `experimentalVatService`)
+ * @returns whether it is one of {@link liveKinds}
+ * @throws nothing
+ */
+export function isLiveKind(
+  kind: SubmissionKind,
+  coverage: LiveCoverage = {},
+): kind is LiveSubmissionKind {
+  return (liveKinds(coverage) as readonly string[]).includes(kind);
+}
+
+/**
+ * Refuse a submission kind the public API does not cover (with these settings).
  *
  * Implements nra-public-api.md §9.
  * @param kind the submission kind
  * @param operation "submit" or "result"
+ * @param coverage agent.json `portal` (its `experimentalVatService`)
+ * @param typeId the typeId to name (default: the kind, or `<kind>_result`)
  * @returns nothing when the kind is supported
  * @throws AppError PORTAL_OPERATION_UNSUPPORTED naming the operation and the reason
  */
 export function assertLiveKind(
   kind: SubmissionKind,
   operation: "submit" | "result",
+  coverage: LiveCoverage = {},
+  typeId: string = operation === "submit" ? kind : `${kind}_result`,
 ): asserts kind is LiveSubmissionKind {
-  if (isLiveKind(kind)) return;
-  const typeId = operation === "submit" ? kind : `${kind}_result`;
+  if (isLiveKind(kind, coverage)) return;
+  const why = LIVE_UNSUPPORTED_SUBMISSIONS[kind as keyof typeof LIVE_UNSUPPORTED_SUBMISSIONS];
   throw new AppError(
     "PORTAL_OPERATION_UNSUPPORTED",
-    `The live portal cannot run "${typeId}": ${LIVE_UNSUPPORTED_SUBMISSIONS[kind]}`,
+    `The live portal cannot run "${typeId}": ${why}`,
     { typeId },
   );
 }
@@ -73,4 +112,40 @@ export function unsupportedReport(typeId: string): AppError {
       "and its results only, no reports or portal files",
     { typeId },
   );
+}
+
+/**
+ * The live portal's capability check of a registry entry, asked before the user is (the
+ * operation half of PortalAdapter.check): submissions and folder-wide batches of a kind the
+ * API files, results of such a kind; every report and portal-files operation is refused;
+ * local reads never reach the portal.
+ *
+ * Implements nra-public-api.md §9 and issue 13 §3.
+ * @param op the entry's typeId, family and kind
+ * @param coverage agent.json `portal` (its `experimentalVatService`)
+ * @returns nothing when the live portal can run it
+ * @throws AppError PORTAL_OPERATION_UNSUPPORTED naming the typeId
+ * @example
+ * ```ts
+ * checkLiveOperation({ typeId: "vat_batch", family: "batch", kind: "vat" }, {});
+ * // throws PORTAL_OPERATION_UNSUPPORTED (details.typeId "vat_batch")
+ * ```
+ */
+export function checkLiveOperation(
+  op: { readonly typeId: string; readonly family: Family; readonly kind?: SubmissionKind },
+  coverage: LiveCoverage = {},
+): void {
+  switch (op.family) {
+    case "local":
+      return;
+    case "report":
+    case "portal_files":
+      throw unsupportedReport(op.typeId);
+    case "submission":
+    case "batch":
+    case "result":
+      if (!op.kind) throw unsupportedReport(op.typeId);
+      assertLiveKind(op.kind, op.family === "result" ? "result" : "submit", coverage, op.typeId);
+      return;
+  }
 }

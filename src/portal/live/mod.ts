@@ -15,9 +15,13 @@ export {
 } from "./settings.ts";
 export {
   assertLiveKind,
+  checkLiveOperation,
+  EXPERIMENTAL_LIVE_KINDS,
   isLiveKind,
   LIVE_SUBMISSION_KINDS,
   LIVE_UNSUPPORTED_SUBMISSIONS,
+  type LiveCoverage,
+  liveKinds,
   type LiveSubmissionKind,
   unsupportedReport,
 } from "./capabilities.ts";

@@ -1,8 +1,9 @@
 /**
  * The Bearer token of the live portal: OAuth2 client credentials (form-encoded grant at the
  * token endpoint, cached until `expires_in − 60 s`, renewable) or a pre-issued JWT used as is
- * (its `exp` is checked against the clock; not renewable). Secrets never reach a log line or an
- * error. Implements nra-public-api.md §2.
+ * (its `exp` is checked against the clock — also by `check()`, before the user is asked for a
+ * PIN; not renewable). Secrets never reach a log line or an error. Implements
+ * nra-public-api.md §2 and issue 13 §4.
  * @module
  */
 import { decodeJwt } from "jose";
@@ -38,6 +39,13 @@ export interface TokenSource {
   bearer(signal?: AbortSignal): Promise<string>;
   /** Forget the cached token (after the API refused it). */
   invalidate(): void;
+  /**
+   * Refuse now, without a call, a credential already known to be refused: a pre-issued JWT
+   * past its `exp` on the clock (client credentials can only be tried).
+   * @returns nothing when the credential can be tried
+   * @throws AppError PORTAL_AUTH_FAILED (details: endpoint "token", expiredAt)
+   */
+  check(): void;
 }
 
 /** What {@link createTokenSource} needs. */
@@ -135,6 +143,7 @@ export function createTokenSource(
     invalidate() {
       cached = null;
     },
+    check() {},
   };
 }
 
@@ -155,23 +164,28 @@ function preIssued(token: string, endpoints: LiveEndpoints, deps: TokenSourceDep
       expectedScope: endpoints.scope,
     });
   }
+  const expired = (): AppError | null => {
+    if (typeof claims.exp !== "number" || claims.exp * 1000 > deps.clock.now()) return null;
+    const at = new Date(claims.exp * 1000).toISOString();
+    return new AppError(
+      "PORTAL_AUTH_FAILED",
+      `The pre-issued portal access token (portal.accessToken) expired at ${at}: ask the NRA ` +
+        "for a new one, or configure portal.clientId and portal.clientSecret",
+      { endpoint: "token", expiredAt: at },
+    );
+  };
   return {
     mode: "access_token",
     renewable: false,
     bearer() {
-      if (typeof claims.exp === "number" && claims.exp * 1000 <= deps.clock.now()) {
-        const at = new Date(claims.exp * 1000).toISOString();
-        return Promise.reject(
-          new AppError(
-            "PORTAL_AUTH_FAILED",
-            `The pre-issued portal access token (portal.accessToken) expired at ${at}`,
-            { endpoint: "token", expiredAt: at },
-          ),
-        );
-      }
-      return Promise.resolve(token);
+      const refused = expired();
+      return refused ? Promise.reject(refused) : Promise.resolve(token);
     },
     invalidate() {},
+    check() {
+      const refused = expired();
+      if (refused) throw refused;
+    },
   };
 }
 

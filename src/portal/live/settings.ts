@@ -1,6 +1,7 @@
 /**
  * Settings, injected dependencies and endpoints of the live portal (the NRA public API client).
- * The settings mirror agent.json `portal` (src/agent/agent_file.ts `PortalSettings`) without
+ * The settings mirror agent.json `portal` (src/agent/senders/agent_file.ts `PortalSettings`,
+ * the zod schema that validates them and reports every invalid field at start) without
  * importing the agent layer. Implements nra-public-api.md §1 (base URL, production and test
  * paths, token endpoint) and §2 (which credential is used).
  * @module
@@ -27,6 +28,12 @@ export interface LivePortalSettings {
   readonly timeoutSeconds: number;
   /** PEM file of extra CA certificates to trust (the simulator's CA in tests). */
   readonly caFile?: string;
+  /**
+   * File `vat` / `vat_batch` as the assumed, unverified `DEC_VAT` service with `DEC_VAT_*` file
+   * types (nra-public-api.md §9 lists no VAT service). Default false: they are refused with
+   * PORTAL_OPERATION_UNSUPPORTED before any confirmation or PIN (capabilities.ts).
+   */
+  readonly experimentalVatService?: boolean;
 }
 
 /** Side effects of the live portal. */

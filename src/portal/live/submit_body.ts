@@ -41,7 +41,9 @@ export interface NraSubmitBody extends NraIdentity {
 /** The service type of each live kind. DEC_HIGH_FISC_RISK is unverified (nra-public-api.md
  * §6: named in a comment only). */
 export const SERVICE_DOCUMENT_TYPES: Readonly<Record<LiveSubmissionKind, string>> = {
-  vat: "DEC_VAT", // unverified: no public client files VAT through this API
+  // Assumed, unverified: no public client files VAT through this API. Used only with
+  // agent.json portal.experimentalVatService (capabilities.ts refuses vat otherwise).
+  vat: "DEC_VAT",
   dec1_6: "DEC_1_6",
   etz62: "DEC_ETZ62",
   high_fisc_risk: "DEC_HIGH_FISC_RISK",
@@ -84,7 +86,7 @@ function xmlTyping(f: SubmissionFile, fileDocumentType: string): FileTyping {
   return { fileDocumentType, fileType: "xml" };
 }
 
-/** File document types of the VAT files (unverified, see SERVICE_DOCUMENT_TYPES). */
+/** File document types of the VAT files (assumed, unverified; experimentalVatService only). */
 const VAT_FILE_TYPES: Readonly<Record<string, string>> = {
   deklar: "DEC_VAT_DEKLAR",
   pokupki: "DEC_VAT_POKUPKI",

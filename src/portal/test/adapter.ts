@@ -92,6 +92,13 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
     mode: "test",
 
     /**
+     * The test portal offers every operation of the registry and needs no credentials.
+     * @returns nothing
+     * @throws nothing
+     */
+    check(): void {},
+
+    /**
      * File one declaration with the test portal.
      * @throws AppError PORTAL_UNREACHABLE for the PORTAL_UNAVAILABLE special EIK
      */
