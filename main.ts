@@ -11,10 +11,21 @@
  */
 import { systemClock } from "./src/clock.ts";
 import { agentPhase1 } from "./src/cli/agent_early.ts";
+import { isAgentLink, isStartUrl } from "./src/agent/start/mod.ts";
 import { readStdinLine, writeAllSync } from "./src/cli/process.ts";
 
 if (import.meta.main) {
-  const args = Deno.args;
+  // Started by the OS for a `svc-agent://start` link (src/agent/host/url_scheme.ts): start the
+  // agent (a running one is reported and left alone). Any other URL is a wrong command line.
+  const link = Deno.args[0] ?? "";
+  if (isAgentLink(link) && !isStartUrl(link)) {
+    writeAllSync(
+      Deno.stderr,
+      `svc-filing: the only link it answers is svc-agent://start, not ${link}\n`,
+    );
+    Deno.exit(2);
+  }
+  const args = isStartUrl(link) ? ["agent"] : Deno.args;
   const env = Deno.env.toObject();
   const stdout = (text: string) => writeAllSync(Deno.stdout, text);
   const stderr = (text: string) => writeAllSync(Deno.stderr, text);

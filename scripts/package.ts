@@ -5,6 +5,7 @@
  * ```
  * svc-filing/
  *   svc-filing | svc-filing.command | svc-filing.cmd   launchers (scripts/package/launchers.ts)
+ *   SVC Filing Agent.app/                              macOS: Finder start, svc-agent:// links
  *   runtime/deno[.exe]                                 the official Deno runtime (npm @deno/*)
  *   app/svc-filing.js                                  the app, one bundle (`deno bundle`)
  *   app/assets/swagger-ui-dist/…                       what /docs serves
@@ -21,6 +22,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { appExecutable, appInfoPlist } from "../src/agent/host/mod.ts";
 import { VERSION } from "../src/version.ts";
 import { type ArchiveEntry, fixedTime, tarGzArchive, zipArchive } from "./package/archive.ts";
 import { cmdLauncher, commandLauncher, packageReadme, shLauncher } from "./package/launchers.ts";
@@ -114,6 +116,14 @@ export function packageEntries(
       });
     }
     if (l === "cmd") entries.push({ path: `${root}/svc-filing.cmd`, bytes: enc(cmdLauncher()) });
+  }
+  if (os === "darwin") {
+    // The .app wrapper: Finder start and the svc-agent:// link (src/agent/host/url_scheme.ts).
+    const app = `${root}/SVC Filing Agent.app/Contents`;
+    entries.push(
+      { path: `${app}/Info.plist`, bytes: enc(appInfoPlist(VERSION)) },
+      { path: `${app}/MacOS/svc-filing-agent`, bytes: enc(appExecutable()), executable: true },
+    );
   }
   return entries;
 }

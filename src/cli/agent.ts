@@ -41,6 +41,43 @@ async function doctor(cli: Cli, cmd: Command): Promise<void> {
   else say(cli, formatDoctorReport(checks));
 }
 
+/**
+ * The command the OS runs for a `svc-agent://start` link: the package's launcher when this runs
+ * from the portable package, else the runtime with this program (the URL is appended; main.ts
+ * turns it into `agent`).
+ */
+async function linkCommand(cli: Cli): Promise<string[]> {
+  const launcher = new URL(
+    cli.os === "windows" ? "../svc-filing.cmd" : "../svc-filing",
+    cli.mainModule,
+  );
+  const packaged = cli.mainModule.endsWith("/app/svc-filing.js") &&
+    await Deno.stat(launcher).then(() => true, () => false);
+  if (packaged) return [decodeURIComponent(launcher.pathname).replace(/^\/([A-Za-z]:)/, "$1")];
+  const { agentCommand } = await import("../agent/host/mod.ts");
+  return agentCommand(cli.execPath, cli.mainModule).slice(0, -1); // without "agent"
+}
+
+/** `agent install-url-scheme` / `uninstall-url-scheme`. */
+async function urlScheme(cli: Cli, install: boolean): Promise<void> {
+  const [{ installUrlScheme, uninstallUrlScheme }, { denoCommandRunner }] = await Promise.all([
+    import("../agent/host/mod.ts"),
+    import("../signing/mod.ts"),
+  ]);
+  const opts = {
+    os: cli.os as "linux" | "darwin" | "windows",
+    env: cli.env,
+    command: await linkCommand(cli),
+    run: denoCommandRunner,
+  };
+  const st = install ? await installUrlScheme(opts) : await uninstallUrlScheme(opts);
+  say(
+    cli,
+    `${st.installed ? "Registered" : "Unregistered"} svc-agent:// (${st.method}): ${st.location}`,
+  );
+  say(cli, st.detail);
+}
+
 /** `agent install-autostart` / `uninstall-autostart`. */
 async function autostart(cli: Cli, install: boolean): Promise<void> {
   const [{ agentCommand, installAutostart, uninstallAutostart }, { denoCommandRunner }] =
@@ -111,6 +148,15 @@ export function agentCommand(cli: Cli): Command {
   agent.command("install-autostart")
     .description("start the agent at login (LaunchAgent, Run key or XDG autostart)")
     .action(() => autostart(cli, true));
+  agent.command("install-url-scheme")
+    .description(
+      "let pages start the agent with a svc-agent://start link (xdg-mime, HKCU\\Software\\Classes, " +
+        "or the macOS app)",
+    )
+    .action(() => urlScheme(cli, true));
+  agent.command("uninstall-url-scheme")
+    .description("remove the svc-agent:// link handler")
+    .action(() => urlScheme(cli, false));
   agent.command("uninstall-autostart")
     .description("stop starting the agent at login")
     .action(() => autostart(cli, false));

@@ -26,6 +26,13 @@ Deno.test("packageEntries() gives each target its runtime, app, assets and launc
   ]);
   assert.ok(files("macos-arm64").includes("svc-filing/svc-filing.command *"));
   assert.ok(files("macos-arm64").includes("svc-filing/svc-filing *"));
+  assert.ok(files("macos-x64").includes("svc-filing/SVC Filing Agent.app/Contents/Info.plist"));
+  assert.ok(
+    files("macos-x64").includes(
+      "svc-filing/SVC Filing Agent.app/Contents/MacOS/svc-filing-agent *",
+    ),
+  );
+  assert.equal(files("linux-x64").some((f) => f.includes(".app/")), false);
   assert.ok(files("linux-x64").includes("svc-filing/svc-filing *"));
 });
 

@@ -6,3 +6,4 @@ export * from "./autostart.ts";
 export * from "./browser.ts";
 export * from "./pickers.ts";
 export * from "./pickers_native.ts";
+export * from "./url_scheme.ts";

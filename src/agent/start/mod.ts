@@ -4,3 +4,4 @@
  */
 export * from "./early.ts";
 export * from "./instance.ts";
+export * from "./link.ts";
