@@ -1,12 +1,15 @@
 /**
- * The sender confirmation step of the pipeline: pick the usable senders for the token's mode,
- * ask the person at the machine once per batch (src/agent/confirm/), and, in live mode, open
- * the chosen sender's key store with the PIN typed on the page.
+ * The sender confirmation step of the pipeline: first refuse what would be refused anyway —
+ * an operation the portal does not offer or credentials it would refuse (the portal's
+ * `check`), a sender whose certificate, read without the PIN, is not valid (issue 13 §3–§4) —
+ * then pick the usable senders for the token's mode, ask the person at the machine once per
+ * batch (src/agent/confirm/), and, in live mode, open the chosen sender's key store: with the
+ * PIN typed on the page to sign, for its certificate only (no PIN) for a result.
  * @module
  */
 import type { Context } from "hono";
-import { isAppError } from "../../contract/mod.ts";
-import type { PortalContext } from "../../portal/mod.ts";
+import { AppError, type Family, getOperation, isAppError } from "../../contract/mod.ts";
+import type { PortalAdapter, PortalContext } from "../../portal/mod.ts";
 import type { ConfirmationManager, ConfirmSubject } from "../confirm/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import type { OperationClaims, TokenVerifier } from "../http/mod.ts";
@@ -15,6 +18,8 @@ import {
   liveContext,
   needsPin,
   parseKeystoreRef,
+  precheckSenders,
+  type SenderPrecheck,
   sendersFor,
 } from "../senders/mod.ts";
 
@@ -27,7 +32,7 @@ export interface PipelineDeps extends AgentDeps {
 /** What one request asks the user to confirm (the page shows it). */
 export type ConfirmWhat = Pick<
   ConfirmSubject,
-  "summary" | "eiks" | "period" | "files" | "documents"
+  "summary" | "eiks" | "period" | "files" | "paths" | "documents"
 >;
 
 /** The request-scoped facts the confirmation needs. */
@@ -39,21 +44,69 @@ export interface ConfirmRequest {
   readonly typeId: string;
   /** Receives the key store's close function (run when the request ends). */
   readonly cleanups: (() => void)[];
+  /** The portal of the token's mode (default: `deps.portals` of the claims' mode). */
+  readonly portal?: PortalAdapter;
+}
+
+/** What an operation does with the sender's key: nothing (local reads), read its certificate
+ * (results and reports sign nothing), or sign (submissions, folder-wide batches). */
+type KeyUse = "none" | "certificate" | "sign";
+
+function keyUseOf(family: Family | undefined): KeyUse {
+  if (family === "submission" || family === "batch") return "sign";
+  return family === "local" ? "none" : "certificate";
+}
+
+/** The senders to offer: a requested sender with an invalid certificate, or no sender left,
+ * is refused before the page (CERTIFICATE_INVALID); the others are dropped with a warning. */
+function offerable(r: ConfirmRequest, checked: SenderPrecheck[], requested: string | null) {
+  const asked = checked.find((p) => p.sender.id === requested);
+  if (asked?.problem) throw asked.problem;
+  const ok = checked.filter((p) => !p.problem);
+  for (const p of checked) {
+    if (p.problem) {
+      r.deps.log("warn", "sender not offered: its certificate is not valid", {
+        ...p.problem.details,
+      });
+    }
+  }
+  if (ok.length > 0) return ok;
+  if (checked.length === 1) throw checked[0]!.problem;
+  throw new AppError(
+    "CERTIFICATE_INVALID",
+    "No sender has a valid certificate: " + checked.map((p) => p.problem!.message).join("; "),
+    { senders: checked.map((p) => p.problem!.details) },
+  );
 }
 
 /**
- * Resolve the sender through the confirmation state machine and build the portal context: in
- * live mode the sender's key store is opened with the PIN typed on the page, and a wrong PIN
- * refuses the rest of the batch at once (no second attempt, no token lock-out).
- * @param r the request (context, deps, claims, batch id, typeId, cleanups)
+ * Resolve the sender through the confirmation state machine and build the portal context.
+ * Before any page: the portal's `check` of the operation (unsupported operation, credentials
+ * known to be refused) and, in live mode, each sender's certificate read without the PIN
+ * (expired or not yet valid: not offered; the requested or only sender: refused). In live
+ * mode the chosen sender's key store is then opened with the PIN typed on the page to sign
+ * (a wrong PIN refuses the rest of the batch at once: no second attempt, no token lock-out),
+ * or for its certificate only, without a PIN, for operations that sign nothing.
+ * @param r the request (context, deps, claims, batch id, typeId, cleanups, portal)
  * @param what what the page shows
- * @returns the portal context (sender, certificate, CMS signer)
+ * @param signal the request's abort signal: a request that goes away leaves the dialog
+ * @returns the portal context (sender; live: certificate, and the CMS signer to sign)
+ * @throws AppError PORTAL_OPERATION_UNSUPPORTED, PORTAL_NOT_CONFIGURED, PORTAL_AUTH_FAILED,
+ *   CERTIFICATE_INVALID (all before the page); NO_SENDER_CONFIGURED, SENDER_NOT_FOUND,
+ *   SENDER_INACTIVE, SENDER_NOT_CHOSEN, CONFIRMATION_BUSY, KEYSTORE_UNAVAILABLE, PIN_INCORRECT,
+ *   PIN_LOCKED
  */
 export async function confirmSender(
   r: ConfirmRequest,
   what: ConfirmWhat,
+  signal?: AbortSignal,
 ): Promise<PortalContext> {
   const { c, deps, claims, batchId, cleanups } = r;
+  const op = getOperation(r.typeId);
+  const use = keyUseOf(op?.family);
+  // Before anything is asked or read: what the portal of the token's mode would refuse anyway.
+  const portal = r.portal ?? (claims.mode === "live" ? deps.portals.live : deps.portals.test);
+  if (op) portal?.check?.(op);
   const usable = sendersFor(deps.senders, claims.mode);
   const requested = c.req.header("x-svc-sender-id") ?? null;
   checkRequestedSender(deps.senders, usable, requested);
@@ -67,28 +120,43 @@ export async function confirmSender(
     origin: claims.origin ?? null,
     mode: claims.mode,
   };
-  const refs = new Map(
-    usable.map((s) => [s.id, claims.mode === "live" ? parseKeystoreRef(s.keystore) : null]),
-  );
+  const keyed = claims.mode === "live" && use !== "none";
+  const checked = keyed
+    ? await precheckSenders(
+      usable.map((s) => ({ sender: s, ref: parseKeystoreRef(s.keystore) })),
+      deps.clock.now(),
+    )
+    : usable.map((s) => ({ sender: s, ref: null, certificate: null, problem: null }));
+  const offered = offerable(r, checked, requested);
   const chosen = await deps.confirmations.confirm(
     subject,
-    usable.map((s) => ({
-      id: s.id,
-      displayName: s.displayName,
-      needsPin: needsPin(refs.get(s.id) ?? null),
+    offered.map((p) => ({
+      id: p.sender.id,
+      displayName: p.sender.displayName,
+      needsPin: use !== "none" && needsPin(p.ref, use, p.certificate !== null),
     })),
+    { signal },
   );
-  const s = usable.find((x) => x.id === chosen.senderId)!;
-  const sender = { id: s.id, displayName: s.displayName };
-  if (claims.mode === "test") return { sender };
+  const p = checked.find((x) => x.sender.id === chosen.senderId)!;
+  if (p.problem) throw p.problem;
+  const sender = { id: p.sender.id, displayName: p.sender.displayName };
+  if (!keyed) return { sender };
+  if (use === "sign" && needsPin(p.ref) && chosen.pin === null) {
+    throw new AppError(
+      "SENDER_NOT_CHOSEN",
+      "This batch was confirmed without a PIN (to read results only); file with a new " +
+        "X-Svc-Batch-Id so that the page asks for the signature's PIN",
+    );
+  }
   const refuseOnPin = (e: unknown) => {
     if (isAppError(e) && (e.code === "PIN_INCORRECT" || e.code === "PIN_LOCKED")) {
       deps.confirmations.refuse(subject);
     }
     throw e;
   };
-  const live = await liveContext(sender, refs.get(s.id) ?? null, chosen.pin).catch(refuseOnPin);
+  const live = await liveContext(sender, p.ref, chosen.pin, use).catch(refuseOnPin);
   cleanups.push(live.close);
+  if (use === "certificate") return live.ctx;
   const sign = live.ctx.sign!;
   return { ...live.ctx, sign: (bytes) => sign(bytes).catch(refuseOnPin) };
 }
