@@ -4,7 +4,9 @@
  * check (400 MALFORMED_TOKEN), the validation order of §11.3, detached CMS verification of each
  * file against its bytes and the certificate (pkijs; tests re-check with `openssl cms -verify`),
  * a certificate allow-list, a power-of-attorney map, stored submissions and Bulgarian HTML
- * protocols. Faults can be injected (delay, status, malformed JSON, expired token). Tests use
+ * protocols. Faults can be injected (delay, status with headers such as Retry-After, malformed
+ * JSON, expired token; and for issue #13 a submission that is filed and then answered too late
+ * or cut off, or dropped unfiled after a delay). Tests use
  * it through tests/_helpers/nra_simulator.ts (which adds a PKCS#12 test sender). Runnable:
  * `deno run -A scripts/nra_simulator.ts [--port N] [--save-dir DIR] [--stub]` (or the same
  * with tests/_helpers/nra_simulator.ts). Codes marked "designed" are not seen from the real NRA
@@ -22,12 +24,29 @@ import { pem } from "../tests/_helpers/pki.ts";
 
 x509.cryptoProvider.set(crypto);
 
-/** A fault served instead of (or before) the normal answer. */
+/**
+ * A fault served instead of (or before, or after) the normal answer:
+ * - `delay`: wait, then answer normally (a submission is filed after the wait);
+ * - `status`: answer this status, body and headers (e.g. 429 with `Retry-After`) unprocessed;
+ * - `malformed_json`: a 200 HTML page; `expired_token`: 401 EXPIRED_TOKEN;
+ * - `accept_then_delay`: file the submission (stored, as the NRA would), then hold the answer
+ *   for `ms` — beyond the agent's time-out, the agent cannot know it was filed;
+ * - `accept_then_cut`: file it, then cut the answer's body off after its status line;
+ * - `drop`: wait `ms`, then answer 504 without filing (a gateway that gave up).
+ */
 export type SimFault =
   | { readonly kind: "delay"; readonly ms: number }
-  | { readonly kind: "status"; readonly status: number; readonly body?: unknown }
+  | {
+    readonly kind: "status";
+    readonly status: number;
+    readonly body?: unknown;
+    readonly headers?: Readonly<Record<string, string>>;
+  }
   | { readonly kind: "malformed_json" }
-  | { readonly kind: "expired_token" };
+  | { readonly kind: "expired_token" }
+  | { readonly kind: "accept_then_delay"; readonly ms: number }
+  | { readonly kind: "accept_then_cut" }
+  | { readonly kind: "drop"; readonly ms: number };
 
 /** Where a fault applies and how many times (default: until cleared). */
 export interface SimFaultRule {
@@ -149,8 +168,21 @@ function pinMatches(pin: unknown, type: unknown): boolean {
 }
 
 class Answer {
-  constructor(readonly status: number, readonly body: unknown, readonly raw = false) {}
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly raw = false,
+    readonly headers: Readonly<Record<string, string>> = {},
+    /** Send the status line and part of the body, then break the connection. */
+    readonly cut = false,
+  ) {}
 }
+
+/** Faults that let the request be processed (filed) and spoil only the answer. */
+const AFTER_FAULTS: ReadonlySet<SimFault["kind"]> = new Set([
+  "accept_then_delay",
+  "accept_then_cut",
+]);
 
 function envelope(status: number, errorCode: string, i18nMessage: string, errors: string[] = []) {
   const reason = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" };
@@ -507,7 +539,8 @@ export async function startNraSimulator(options: SimulatorOptions = {}): Promise
     const kind = m[2] ? "result" : "submit";
     stats[kind === "submit" ? "submitCalls" : "resultCalls"]++;
     const fault = takeFault(kind);
-    const early = fault ? await applyFault(fault) : null;
+    const after = fault && AFTER_FAULTS.has(fault.kind) ? fault : null;
+    const early = fault && !after ? await applyFault(fault) : null;
     if (early) return early;
     const tokenError = checkToken(req.headers.get("authorization"), env);
     if (tokenError) return tokenError;
@@ -521,7 +554,12 @@ export async function startNraSimulator(options: SimulatorOptions = {}): Promise
       return missingParams(["inputDto : must not be null"]);
     }
     const b = body as Record<string, unknown>;
-    return kind === "submit" ? await submit(b, env) : result(b, env);
+    const answer = kind === "submit" ? await submit(b, env) : result(b, env);
+    if (after?.kind === "accept_then_delay") await sleep(after.ms);
+    if (after?.kind === "accept_then_cut") {
+      return new Answer(answer.status, answer.body, false, {}, true);
+    }
+    return answer;
   }
 
   async function applyFault(f: SimFault): Promise<Answer | null> {
@@ -530,7 +568,18 @@ export async function startNraSimulator(options: SimulatorOptions = {}): Promise
         await sleep(f.ms);
         return null;
       case "status":
-        return new Answer(f.status, f.body ?? { code: f.status, reason: "Error" });
+        return new Answer(
+          f.status,
+          f.body ?? { code: f.status, reason: "Error" },
+          false,
+          f.headers,
+        );
+      case "drop":
+        await sleep(f.ms);
+        return new Answer(504, { code: 504, reason: "Gateway Timeout" });
+      case "accept_then_delay":
+      case "accept_then_cut":
+        return null; // applied after the request was processed
       case "malformed_json":
         return new Answer(200, "<html><body>Service Unavailable</body></html>", true);
       case "expired_token":
@@ -556,10 +605,30 @@ export async function startNraSimulator(options: SimulatorOptions = {}): Promise
     if (a.raw) {
       return new Response(String(a.body), {
         status: a.status,
-        headers: { "content-type": "text/html" },
+        headers: { "content-type": "text/html", ...a.headers },
       });
     }
-    return Response.json(a.body, { status: a.status });
+    if (a.cut) {
+      const half = new TextEncoder().encode(JSON.stringify(a.body).slice(0, 10));
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(half);
+          // After the status line and the first bytes went out: the connection breaks.
+          setTimeout(
+            () =>
+              c.error(
+                new Error("NRA simulator fault accept_then_cut: the answer is cut off on purpose"),
+              ),
+            50,
+          );
+        },
+      });
+      return new Response(body, {
+        status: a.status,
+        headers: { "content-type": "application/json" },
+      });
+    }
+    return Response.json(a.body, { status: a.status, headers: a.headers });
   });
   const ca = createCaFetch(tls.caPem);
   let stopped = false;

@@ -92,6 +92,7 @@ export const ERROR_CATALOG = {
   LOCAL_PATH_INVALID: p(502, "The local path is not absolute or contains invalid characters"),
   LOCAL_PATH_NOT_FOUND: p(502, "The local file or folder does not exist"),
   LOCAL_PATH_UNREADABLE: c(502, "The local file or folder cannot be read (permissions)"),
+  LOCAL_NAME_UNDECODABLE: c(502, "A file or folder name is not valid Unicode (CP1251?); rename it"),
   INLINE_INPUT_INVALID: p(502, "_inlineFile/_inlineDir is malformed (name or base64 content)"),
   FILE_TOO_LARGE: p(502, "A local or inline file exceeds the size limit"),
   TOO_MANY_FILES: p(502, "The folder or inline directory holds more files than the limit"),
@@ -140,6 +141,14 @@ export const ERROR_CATALOG = {
   FILING_IN_PROGRESS: p(
     409,
     "A filing with this idempotency key is running; retry when it finishes",
+  ),
+  FILING_RETRY_TOO_EARLY: portal(
+    502,
+    "The authority asked to wait before this declaration is filed again; retry after `details.retryAfter` seconds",
+  ),
+  FILING_UNRESOLVED: portal(
+    502,
+    "The same declaration (sender, EIK, kind, period, files) has an unknown outcome in the journal: check the NRA portal, then `journal resolve <details.filingId>`",
   ),
 
   // --- token service ---------------------------------------------------------------------

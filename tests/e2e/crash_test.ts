@@ -2,10 +2,16 @@
  * Crash safety of the submission journal: the agent is SIGKILLed at each step of a filing
  * (before send, after send before the answer is journaled, after the answer) across 100
  * filings against the test portal. After restart the journal holds every filing exactly once,
- * none was filed twice, and reconciliation fills in the answers lost in the crash.
+ * none was filed twice, and reconciliation fills in the answers lost in the crash. In live mode
+ * (issue #13 § 2) the NRA simulator cannot be asked afterwards: a filing killed after it was
+ * sent stays "unknown", and the same files are refused (FILING_UNRESOLVED) until a person runs
+ * `journal resolve` — the token service on PostgreSQL there.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { validEik } from "../_helpers/company_tree.ts";
+import { SENDER_ID, startLiveWorld } from "../_helpers/live_agent.ts";
+import { pgIgnored } from "../_helpers/postgres.ts";
+import { skipUnless } from "../_helpers/require_tool.ts";
 import {
   createKeyCli,
   decideNext,
@@ -146,7 +152,7 @@ Deno.test({
       }[];
       equal(rows.length, TOTAL, "every filing exactly once");
       equal(new Set(rows.map((r) => r.idempotencyKey)).size, TOTAL);
-      ok(rows.every((r) => r.state === "answered" && r.success === true));
+      ok(rows.every((r) => r.state === "filed" && r.success === true));
       // None filed twice: one portal submission per filing over all runs.
       const submits = new Map<string, number>();
       for (const l of logs.flat()) {
@@ -159,6 +165,72 @@ Deno.test({
     } finally {
       await ts.stop();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "[e2e] live: SIGKILL after the submit was sent leaves the filing unknown; the same files are refused with FILING_UNRESOLVED until journal resolve (token service on PostgreSQL)",
+  ignore: pgIgnored() || skipUnless(["openssl"], "live-mode crash test"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const w = await startLiveWorld({
+      tokenDb: "postgres",
+      agentEnv: { SVC_TEST_HOLD_AT: "after_send" },
+    });
+    try {
+      const eik = validEik(30_200_000);
+      const body = { year: 2026, month: 9, ...await w.payroll(eik) };
+      const send = (batch: string) =>
+        w.file("dec1_6", eik, body, { "x-svc-batch-id": batch, "x-svc-sender-id": SENDER_ID });
+      // Held after the simulator filed it, then killed: no answer was journaled.
+      const batchA = crypto.randomUUID();
+      const held = send(batchA).catch(() => null);
+      await w.confirmWithPin();
+      const hold = await w.agent.waitLog("journal hold", 20_000);
+      await w.restart({ kill: true });
+      await held;
+      equal(w.sim.submissions.size, 1, "the simulator filed it");
+      const id = String(hold.filingId);
+      const rec = w.agent.logs.find((l) => l.msg === "journal reconciled");
+      equal(rec?.unknown, 1, JSON.stringify(w.agent.logs));
+      // A new batch with the same files: refused, nothing sent.
+      const calls = w.sim.stats.submitCalls;
+      const pending = send(crypto.randomUUID());
+      await w.confirmWithPin();
+      const again = await pending;
+      equal(again.status, 502);
+      equal(again.json.errorCode, "FILING_UNRESOLVED", JSON.stringify(again.json));
+      equal((again.json.details as Record<string, unknown>).filingId, id);
+      equal(w.sim.stats.submitCalls, calls);
+      // The same batch after the restart: the same row, still unknown.
+      const retry = send(batchA);
+      await w.confirmWithPin();
+      equal((await retry).json.errorCode, "FILING_OUTCOME_UNKNOWN");
+      // Found filed on the portal: resolved, the same batch answers what was recorded.
+      const stored = [...w.sim.submissions.values()][0]!;
+      const resolved = await w.journal([
+        "resolve",
+        id,
+        "--filed",
+        "--document-id",
+        String(stored.documentId),
+        "--income-number",
+        stored.entryNumber,
+      ]);
+      equal(resolved.code, 0, resolved.stderr);
+      const replay = await send(batchA);
+      equal(replay.status, 200, JSON.stringify(replay.json));
+      equal(replay.json.documentId, String(stored.documentId));
+      equal(w.sim.stats.submitCalls, calls, "never filed twice");
+      // A resolved row cannot be resolved again.
+      const twice = await w.journal(["resolve", id, "--not-filed"]);
+      equal(twice.code, 1);
+      ok(/^Filing ".*" is filed, not unknown: /.test(twice.stderr), twice.stderr);
+    } finally {
+      await w.stop();
     }
   },
 });

@@ -1,7 +1,9 @@
 /**
- * Filing one declaration through the journal: idempotency, write-ahead, answer recording, and
- * the crash reconciliation run at start (issue #7 § 1). Used by single submissions and by each
- * company of a folder-wide filing.
+ * Filing one declaration through the journal: idempotency, write-ahead, the outcome of each
+ * attempt (filed, refused, not filed, unknown; outcome.ts), the guard against filing a
+ * declaration twice while an earlier attempt is unresolved (issue #13 §§ 1–2), and the crash
+ * reconciliation run at start (reconcile.ts, issue #7 § 1). Used by single submissions and by
+ * each company of a folder-wide filing.
  * @module
  */
 import { createHash } from "node:crypto";
@@ -15,7 +17,15 @@ import type {
   SubmissionFile,
   SubmissionInput,
 } from "../../portal/mod.ts";
-import type { Journal } from "./journal.ts";
+import type { Journal, NewFiling } from "./journal.ts";
+import {
+  assertNothingUnresolved,
+  assertRetryAllowed,
+  outcomeUnknownError,
+  recordFailure,
+} from "./outcome.ts";
+
+export { reconcileJournal } from "./reconcile.ts";
 
 /** Points where a test can hold a filing to kill the agent there (SVC_TEST_HOLD_AT). */
 export type HoldPoint = "before_send" | "after_send" | "after_answer";
@@ -44,26 +54,6 @@ export interface FilingMeta {
 
 const randomId = () => crypto.randomUUID();
 
-/** Errors after which the declaration certainly did not reach the authority. */
-const NOT_SENT = new Set([
-  "PORTAL_UNREACHABLE",
-  "PORTAL_AUTH_FAILED",
-  "PORTAL_NOT_CONFIGURED",
-  "PORTAL_OPERATION_UNSUPPORTED",
-  "SIGNING_FAILED",
-  "PIN_INCORRECT",
-  "PIN_LOCKED",
-  "KEYSTORE_UNAVAILABLE",
-  "PKCS11_MODULE_MISSING",
-  "PKCS11_MODULE_WRONG_ARCH",
-  "CERTIFICATE_INVALID",
-  // Refused while building the request, before any byte went out:
-  "VALIDATION_FAILED",
-  "FILE_KIND_UNKNOWN",
-  "FILE_PARSE_ERROR",
-  "LOCAL_INPUT_REQUIRED",
-]);
-
 /**
  * SHA-256 (hex) over the files' names and bytes, in name order.
  * @param files the files
@@ -80,18 +70,30 @@ export function filesHash(files: readonly SubmissionFile[]): string | null {
   return h.digest("hex");
 }
 
-/** Filings running now, per journal (one agent = one journal), by idempotency key. */
-const running = new WeakMap<Journal, Map<string, Promise<SubmissionResult>>>();
+/** Filings running now, per journal (one agent = one journal): by idempotency key, and the
+ * ids of their rows. */
+const running = new WeakMap<
+  Journal,
+  { byKey: Map<string, Promise<SubmissionResult>>; ids: Set<string> }
+>();
 
 /**
  * File one declaration, journaled and idempotent.
+ *
+ * A repeated key answers the first answer of a filed row; retries a refused row (after its
+ * Retry-After) or a row that was not filed; and refuses a row whose outcome is unknown. Any
+ * filing of the same declaration (sender, EIK, kind, period, files' hash) waits while an
+ * earlier attempt is unknown or running (issue #13 § 2). Nothing is written for a refused
+ * attempt: the checks run before the row.
  * @param deps journal, clock, logger
  * @param portal the adapter of the token's mode
  * @param input the submission (kind, EIK, request, files)
  * @param ctx sender and signing context
  * @param meta typeId, mode, integrator, batch id, idempotency key, period
  * @returns the authority's answer (the first answer again for a repeated key)
- * @throws AppError FILING_IN_PROGRESS, FILING_OUTCOME_UNKNOWN, and the adapter's errors
+ * @throws AppError FILING_IN_PROGRESS, FILING_OUTCOME_UNKNOWN, FILING_UNRESOLVED,
+ *   FILING_RETRY_TOO_EARLY, and the adapter's errors (an unknown outcome with
+ *   `details.filingId`)
  */
 export async function fileSubmission(
   deps: FilingDeps,
@@ -114,12 +116,13 @@ export async function fileSubmission(
     : null;
   const journal = deps.journal;
   if (!journal) return portal.submit({ ...input, files }, ctx);
-  const inflight = running.get(journal) ?? new Map<string, Promise<SubmissionResult>>();
-  running.set(journal, inflight);
-  if (key && inflight.has(key)) {
+  const live = running.get(journal) ?? { byKey: new Map(), ids: new Set<string>() };
+  running.set(journal, live);
+  if (key && live.byKey.has(key)) {
     throw new AppError("FILING_IN_PROGRESS", "The same filing is running; retry when it finishes");
   }
-  const begun = journal.begin({
+  const now = new Date(deps.clock.now());
+  const row: NewFiling = {
     id: (deps.randomId ?? randomId)(),
     idempotencyKey: key,
     typeId: meta.typeId,
@@ -133,98 +136,57 @@ export async function fileSubmission(
     mode: meta.mode,
     integrator: meta.integrator,
     request: input.request as Record<string, unknown>,
-  }, new Date(deps.clock.now()));
-  if (!begun.created) {
-    const r = begun.record;
-    if (r.state === "answered" && r.result) {
-      deps.log("info", "idempotent replay", { filingId: r.id });
-      return r.result;
-    }
-    if (r.state === "sent" || r.state === "pending") {
-      throw new AppError(
-        "FILING_OUTCOME_UNKNOWN",
-        "An earlier attempt was sent and its answer is not known yet",
-        {
-          filingId: r.id,
-        },
-      );
-    }
-    journal.reopen(r.id); // failed before reaching the authority: file it again, same row
+  };
+  // From here to the row's insert nothing awaits: the checks and the row are one step.
+  const prior = key ? journal.byKey(key) : null;
+  if (prior?.state === "filed") {
+    deps.log("info", "idempotent replay", { filingId: prior.id });
+    return prior.result ?? {
+      success: true,
+      documentId: prior.documentId,
+      incomeNumber: prior.incomeNumber,
+      submissionDate: prior.submissionDate,
+      errorMessage: null,
+      nativeErrors: [],
+    };
   }
-  const id = begun.record.id;
+  if (prior && (prior.state === "unknown" || prior.state === "pending")) {
+    throw outcomeUnknownError(prior);
+  }
+  if (prior?.state === "refused") assertRetryAllowed(prior, now);
+  assertNothingUnresolved(journal, row, prior?.id ?? null, live.ids, now);
+  let id = row.id;
+  if (!prior) journal.begin(row, now);
+  else if (prior.state === "not_filed" && !prior.resolution) {
+    journal.reopen(prior.id, row.senderId); // it never reached the authority: same row
+    id = prior.id;
+  } else journal.supersede(prior.id, row, now); // it reached the authority: a row of its own
   const run = (async () => {
     await deps.hold?.("before_send", id);
     const at = new Date(deps.clock.now());
     journal.markSent(id, at);
     let result: SubmissionResult;
     try {
+      // The EIK of a natural person (an EGN) is masked by the logger (src/log.ts).
       deps.log("info", "portal submit", { filingId: id, typeId: meta.typeId, eik: input.eik });
       result = await portal.submit({ ...input, files, clientRef: id, at }, ctx);
     } catch (e) {
       const err = isAppError(e)
         ? e
         : new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure", undefined, e);
-      if (NOT_SENT.has(err.code)) {
-        journal.fail(id, err.code, err.message, new Date(deps.clock.now()));
-      }
-      throw err;
+      throw recordFailure(journal, id, err, new Date(deps.clock.now()));
     }
     await deps.hold?.("after_send", id);
     journal.answer(id, result, new Date(deps.clock.now()));
     await deps.hold?.("after_answer", id);
     return result;
   })();
-  if (key) inflight.set(key, run);
+  live.ids.add(id);
+  if (key) live.byKey.set(key, run);
   try {
     return await run;
   } finally {
-    if (key) inflight.delete(key);
+    live.ids.delete(id);
+    if (key) live.byKey.delete(key);
   }
-}
-
-/**
- * Run at start: pending rows of a crashed run become failed (never sent); sent rows without an
- * answer are reconciled through the portal's `reconcile` (the test portal recomputes the
- * answer; the live portal cannot, and such rows stay "sent" for a person to check).
- * @param journal the journal
- * @param portals adapters by mode
- * @param log logger
- * @returns counts of rows fixed
- */
-export async function reconcileJournal(
-  journal: Journal,
-  portals: { test: PortalAdapter; live?: PortalAdapter },
-  log: Logger,
-  now: () => Date,
-): Promise<{ notSent: number; reconciled: number; unknown: number }> {
-  let notSent = 0, reconciled = 0, unknown = 0;
-  for (const r of journal.inState("pending")) {
-    journal.fail(r.id, "NOT_SENT", "The agent stopped before sending this filing", now());
-    notSent++;
-  }
-  for (const r of journal.inState("sent")) {
-    const portal = r.mode === "live" ? portals.live : portals.test;
-    const res = portal?.reconcile
-      ? await portal.reconcile({
-        kind: r.kind as SubmissionInput["kind"],
-        eik: r.eik,
-        request: r.request,
-        files: r.files.map((f) => ({ ...f, bytes: new Uint8Array() })),
-        clientRef: r.id,
-        at: new Date(r.sentAt!),
-      }, { sender: r.senderId ? { id: r.senderId, displayName: r.senderId } : null }).catch(() =>
-        null
-      )
-      : null;
-    if (res) {
-      journal.answer(r.id, res, now());
-      reconciled++;
-    } else {
-      unknown++;
-    }
-  }
-  if (notSent + reconciled + unknown > 0) {
-    log("info", "journal reconciled", { notSent, reconciled, unknown });
-  }
-  return { notSent, reconciled, unknown };
 }

@@ -1,97 +1,21 @@
 /**
- * The submission journal (issue #7 § 1): every filing is written to SQLite (`node:sqlite`, file
- * `journal.sqlite` in the agent's data directory) before it is sent, marked "sent" just before
- * the portal call, and updated with the authority's answer. An idempotency key (the
- * `Idempotency-Key` header, or the batch id plus the files' hash) makes a retried filing return
- * the first answer instead of filing again. After a crash, filings left "sent, no answer" are
- * reconciled on the next start. Never stores PINs, keys or file contents — only their hash.
- *
- * States: pending (written, not yet sent) → sent (portal called) → answered | failed;
- * pending rows of a crashed process become failed ("not sent") on start; sent rows are
- * reconciled through the portal, or stay "sent" (shown as unknown) when it cannot tell.
+ * The submission journal (issue #7 § 1, issue #13 §§ 1, 2, 6; docs/journal.md): every filing is
+ * written to SQLite (`node:sqlite`, file `journal.sqlite` in the agent's data directory) before
+ * it is sent, marked "unknown" just before the portal call, and updated with what became of it:
+ * "filed", "refused" (the NRA answered no), "not_filed" (it never reached the NRA) — or left
+ * "unknown" when nobody can tell, until a person resolves it (`journal resolve`). An idempotency
+ * key (the `Idempotency-Key` header, or the batch id plus the files' hash) makes a retried
+ * filing return the first answer instead of filing again. Never stores PINs, keys or file
+ * contents — only their hash. The states and the migration of older files: journal_schema.ts.
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
 import type { SubmissionResult } from "../../contract/mod.ts";
+import { type FilingRecord, type FilingState, fromRow, migrateJournal } from "./journal_schema.ts";
 
-/** Journal row states. */
-export type FilingState = "pending" | "sent" | "answered" | "failed";
-
-/** One journaled filing. Times are ISO strings. */
-export interface FilingRecord {
-  readonly id: string;
-  readonly idempotencyKey: string | null;
-  readonly typeId: string;
-  readonly kind: string;
-  readonly eik: string;
-  readonly period: string | null;
-  readonly batchId: string | null;
-  /** SHA-256 (hex) over the files' names and bytes; null without files. */
-  readonly filesSha256: string | null;
-  /** Names, kinds and record counts of the files (never their content). */
-  readonly files: { name: string; kind: string; numRecords?: number }[];
-  readonly senderId: string | null;
-  readonly mode: "test" | "live";
-  readonly integrator: string | null;
-  /** The validated request body without inline files. */
-  readonly request: Record<string, unknown>;
-  readonly state: FilingState;
-  readonly createdAt: string;
-  readonly sentAt: string | null;
-  readonly answeredAt: string | null;
-  readonly documentId: string | null;
-  readonly incomeNumber: string | null;
-  readonly submissionDate: string | null;
-  readonly success: boolean | null;
-  readonly errorCode: string | null;
-  readonly errorMessage: string | null;
-  readonly result: SubmissionResult | null;
-}
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS filings (
-  id TEXT PRIMARY KEY, idempotency_key TEXT UNIQUE, type_id TEXT NOT NULL, kind TEXT NOT NULL,
-  eik TEXT NOT NULL, period TEXT, batch_id TEXT, files_sha256 TEXT, files_json TEXT NOT NULL,
-  sender_id TEXT, mode TEXT NOT NULL, integrator TEXT, request_json TEXT NOT NULL,
-  state TEXT NOT NULL, created_at TEXT NOT NULL, sent_at TEXT, answered_at TEXT,
-  document_id TEXT, income_number TEXT, submission_date TEXT, success INTEGER,
-  error_code TEXT, error_message TEXT, result_json TEXT
-);
-CREATE INDEX IF NOT EXISTS filings_state ON filings(state);
-CREATE INDEX IF NOT EXISTS filings_created ON filings(created_at);
-`;
+export { FILING_STATES, type FilingRecord, type FilingState } from "./journal_schema.ts";
 
 type Row = Record<string, unknown>;
-const str = (v: unknown) => (v == null ? null : String(v));
-
-function fromRow(r: Row): FilingRecord {
-  return {
-    id: String(r.id),
-    idempotencyKey: str(r.idempotency_key),
-    typeId: String(r.type_id),
-    kind: String(r.kind),
-    eik: String(r.eik),
-    period: str(r.period),
-    batchId: str(r.batch_id),
-    filesSha256: str(r.files_sha256),
-    files: JSON.parse(String(r.files_json)),
-    senderId: str(r.sender_id),
-    mode: r.mode === "live" ? "live" : "test",
-    integrator: str(r.integrator),
-    request: JSON.parse(String(r.request_json)),
-    state: String(r.state) as FilingState,
-    createdAt: String(r.created_at),
-    sentAt: str(r.sent_at),
-    answeredAt: str(r.answered_at),
-    documentId: str(r.document_id),
-    incomeNumber: str(r.income_number),
-    submissionDate: str(r.submission_date),
-    success: r.success == null ? null : Number(r.success) === 1,
-    errorCode: str(r.error_code),
-    errorMessage: str(r.error_message),
-    result: r.result_json == null ? null : JSON.parse(String(r.result_json)),
-  };
-}
 
 /** What a new filing row holds. */
 export type NewFiling = Pick<
@@ -111,17 +35,36 @@ export type NewFiling = Pick<
   | "request"
 >;
 
+/** What makes two filings the same declaration (issue #13 § 2). */
+export type SameDeclaration = Pick<
+  FilingRecord,
+  "mode" | "senderId" | "eik" | "kind" | "period" | "filesSha256"
+>;
+
+/** How a person resolved an unknown filing (`journal resolve`). */
+export type Resolution =
+  | {
+    readonly filed: true;
+    readonly documentId: string | null;
+    readonly incomeNumber: string | null;
+  }
+  | { readonly filed: false };
+
 /** The journal. Synchronous SQLite; every write is its own transaction (WAL, synchronous=FULL). */
 export class Journal {
   readonly #db: DatabaseSync;
 
-  /** @param path database file (":memory:" in tests) */
+  /**
+   * Open (or create) the journal, migrating a file of an earlier version.
+   * @param path database file (":memory:" in tests)
+   * @throws Error when the file cannot be opened or was written by a newer agent
+   */
   constructor(path: string) {
     this.#db = new DatabaseSync(path);
     this.#db.exec(
       "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;",
     );
-    this.#db.exec(SCHEMA);
+    migrateJournal(this.#db);
   }
 
   /**
@@ -133,10 +76,36 @@ export class Journal {
       const existing = this.byKey(f.idempotencyKey);
       if (existing) return { created: false, record: existing };
     }
+    this.#insert(f, now, null);
+    return { created: true, record: this.get(f.id)! };
+  }
+
+  /**
+   * Retry a row that reached the NRA (refused, or resolved by a person): the old row keeps its
+   * record and gives up its idempotency key to a new "pending" row that names it in `retryOf`.
+   * @param oldId the row retried
+   * @param f the new row (same idempotency key)
+   * @param now the clock
+   * @returns the new row
+   */
+  supersede(oldId: string, f: NewFiling, now: Date): FilingRecord {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      this.#db.prepare("UPDATE filings SET idempotency_key = NULL WHERE id = ?").run(oldId);
+      this.#insert(f, now, oldId);
+      this.#db.exec("COMMIT");
+    } catch (e) {
+      this.#db.exec("ROLLBACK");
+      throw e;
+    }
+    return this.get(f.id)!;
+  }
+
+  #insert(f: NewFiling, now: Date, retryOf: string | null): void {
     this.#db.prepare(
       `INSERT INTO filings (id, idempotency_key, type_id, kind, eik, period, batch_id, files_sha256,
-        files_json, sender_id, mode, integrator, request_json, state, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        files_json, sender_id, mode, integrator, request_json, state, created_at, retry_of)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
     ).run(
       f.id,
       f.idempotencyKey,
@@ -152,55 +121,141 @@ export class Journal {
       f.integrator,
       JSON.stringify(f.request),
       now.toISOString(),
+      retryOf,
     );
-    return { created: true, record: this.get(f.id)! };
   }
 
-  /** Mark a filing sent (the portal call is about to happen). */
+  /** Mark a filing sent: "unknown" until its answer is recorded (the portal call is next). */
   markSent(id: string, at: Date): void {
     this.#db.prepare(
-      "UPDATE filings SET state = 'sent', sent_at = ? WHERE id = ? AND state = 'pending'",
-    )
-      .run(at.toISOString(), id);
+      "UPDATE filings SET state = 'unknown', sent_at = ? WHERE id = ? AND state = 'pending'",
+    ).run(at.toISOString(), id);
   }
 
-  /** Record the authority's answer. */
+  /** Record the authority's answer: "filed", or "refused" with errorCode PORTAL_REJECTED. */
   answer(id: string, r: SubmissionResult, at: Date): void {
     this.#db.prepare(
-      `UPDATE filings SET state = 'answered', answered_at = ?, document_id = ?, income_number = ?,
-        submission_date = ?, success = ?, error_message = ?, result_json = ? WHERE id = ?`,
+      `UPDATE filings SET state = ?, answered_at = ?, document_id = ?, income_number = ?,
+        submission_date = ?, success = ?, error_code = ?, error_message = ?, result_json = ?
+        WHERE id = ?`,
     ).run(
+      r.success ? "filed" : "refused",
       at.toISOString(),
       r.documentId,
       r.incomeNumber,
       r.submissionDate ?? null,
       r.success ? 1 : 0,
+      r.success ? null : "PORTAL_REJECTED",
       r.errorMessage,
       JSON.stringify(r),
       id,
     );
   }
 
-  /** Record a failure (not sent, or refused with an error). */
-  fail(id: string, code: string, message: string, at: Date): void {
-    this.#db.prepare(
-      "UPDATE filings SET state = 'failed', answered_at = ?, error_code = ?, error_message = ? WHERE id = ?",
-    ).run(at.toISOString(), code, message, id);
+  /**
+   * Record a refusal the portal answered with an error (certificate, signature, 429, …).
+   * @param retryAfter not to be filed again before this instant (the portal's Retry-After)
+   */
+  refuse(id: string, code: string, message: string, at: Date, retryAfter: Date | null): void {
+    this.#setState(id, "refused", code, message, at, retryAfter);
   }
 
-  /** Reopen a failed filing (it never reached the authority) for a retry: back to pending. */
-  reopen(id: string): void {
+  /** Record that a filing never reached the authority (retry allowed). */
+  notFiled(id: string, code: string, message: string, at: Date): void {
+    this.#setState(id, "not_filed", code, message, at, null);
+  }
+
+  /** Record why a sent filing's fate is unknown (time-out, cut connection); it stays "unknown". */
+  unknownOutcome(id: string, code: string, message: string, at: Date): void {
+    this.#setState(id, "unknown", code, message, at, null);
+  }
+
+  #setState(
+    id: string,
+    state: FilingState,
+    code: string,
+    message: string,
+    at: Date,
+    retryAfter: Date | null,
+  ): void {
+    this.#db.prepare(
+      `UPDATE filings SET state = ?, answered_at = ?, error_code = ?, error_message = ?,
+        retry_after = ? WHERE id = ?`,
+    ).run(state, at.toISOString(), code, message, retryAfter?.toISOString() ?? null, id);
+  }
+
+  /**
+   * A person's verdict on an "unknown" filing, after checking on the NRA portal: "filed" (with
+   * the documentId and income number found there, when known) or "not_filed".
+   * @param id the row
+   * @param how filed (documentId, incomeNumber) or not
+   * @param by who decided (the OS user)
+   * @param at when
+   * @returns the updated row, or null when the row is not "unknown" (or does not exist)
+   */
+  resolve(id: string, how: Resolution, by: string, at: Date): FilingRecord | null {
+    const when = at.toISOString();
+    const changed = how.filed
+      ? this.#db.prepare(
+        `UPDATE filings SET state = 'filed', resolution = 'filed', resolved_by = ?,
+          resolved_at = ?, success = 1, document_id = ?, income_number = ?, result_json = ?
+          WHERE id = ? AND state = 'unknown'`,
+      ).run(
+        by,
+        when,
+        how.documentId,
+        how.incomeNumber,
+        JSON.stringify(
+          {
+            success: true,
+            documentId: how.documentId,
+            incomeNumber: how.incomeNumber,
+            submissionDate: null,
+            errorMessage: null,
+            nativeErrors: [],
+          } satisfies SubmissionResult,
+        ),
+        id,
+      )
+      : this.#db.prepare(
+        `UPDATE filings SET state = 'not_filed', resolution = 'not_filed', resolved_by = ?,
+          resolved_at = ? WHERE id = ? AND state = 'unknown'`,
+      ).run(by, when, id);
+    return Number(changed.changes) === 1 ? this.get(id) : null;
+  }
+
+  /** Reopen a "not_filed" filing that never reached the authority for a retry: back to pending. */
+  reopen(id: string, senderId: string | null): void {
     this.#db.prepare(
       `UPDATE filings SET state = 'pending', sent_at = NULL, answered_at = NULL, error_code = NULL,
-        error_message = NULL WHERE id = ? AND state = 'failed'`,
-    ).run(id);
+        error_message = NULL, sender_id = ? WHERE id = ? AND state = 'not_filed'`,
+    ).run(senderId, id);
   }
 
+  /**
+   * Rows that stop a filing of the same declaration now: "pending" or "unknown" ones, and
+   * "refused" ones whose Retry-After has not passed. Newest first.
+   * @param d sender, EIK, kind, period, files' hash and mode
+   * @param now the clock
+   * @returns the rows
+   */
+  blocking(d: SameDeclaration, now: Date): FilingRecord[] {
+    return (this.#db.prepare(
+      `SELECT * FROM filings WHERE eik = ? AND kind = ? AND mode = ? AND period IS ?
+        AND files_sha256 IS ? AND sender_id IS ?
+        AND (state IN ('pending', 'unknown') OR (state = 'refused' AND retry_after > ?))
+        ORDER BY created_at DESC`,
+    ).all(d.eik, d.kind, d.mode, d.period, d.filesSha256, d.senderId, now.toISOString()) as Row[])
+      .map(fromRow);
+  }
+
+  /** One row by id, or null. */
   get(id: string): FilingRecord | null {
     const r = this.#db.prepare("SELECT * FROM filings WHERE id = ?").get(id) as Row | undefined;
     return r ? fromRow(r) : null;
   }
 
+  /** The row holding an idempotency key, or null. */
   byKey(key: string): FilingRecord | null {
     const r = this.#db.prepare("SELECT * FROM filings WHERE idempotency_key = ?").get(key) as
       | Row
@@ -212,24 +267,27 @@ export class Journal {
   inState(state: FilingState): FilingRecord[] {
     return (this.#db.prepare("SELECT * FROM filings WHERE state = ? ORDER BY created_at").all(
       state,
-    ) as Row[])
-      .map(fromRow);
+    ) as Row[]).map(fromRow);
   }
 
-  /** All rows, newest first, at most `limit`. */
-  list(limit = 1000): FilingRecord[] {
-    return (this.#db.prepare("SELECT * FROM filings ORDER BY created_at DESC, id LIMIT ?").all(
-      limit,
-    ) as Row[])
-      .map(fromRow);
+  /** All rows (or those in one state), newest first, at most `limit`. */
+  list(limit = 1000, state?: FilingState): FilingRecord[] {
+    const rows = state
+      ? this.#db.prepare(
+        "SELECT * FROM filings WHERE state = ? ORDER BY created_at DESC, id LIMIT ?",
+      ).all(state, limit)
+      : this.#db.prepare("SELECT * FROM filings ORDER BY created_at DESC, id LIMIT ?").all(limit);
+    return (rows as Row[]).map(fromRow);
   }
 
+  /** Close the database. */
   close(): void {
     this.#db.close();
   }
 }
 
-const CSV_COLUMNS = [
+/** The CSV columns of {@link exportJournal}, in order (docs/journal.md § Export). */
+export const JOURNAL_CSV_COLUMNS = [
   "id",
   "createdAt",
   "typeId",
@@ -246,6 +304,13 @@ const CSV_COLUMNS = [
   "senderId",
   "mode",
   "filesSha256",
+  "sentAt",
+  "answeredAt",
+  "retryAfter",
+  "resolution",
+  "resolvedBy",
+  "resolvedAt",
+  "retryOf",
 ] as const;
 
 /**
@@ -261,5 +326,5 @@ export async function exportJournal(
 ): Promise<string> {
   if (format === "json") return JSON.stringify(rows, null, 2) + "\n";
   const { toCsv } = await import("../../csv.ts");
-  return toCsv(CSV_COLUMNS, rows.map((r) => CSV_COLUMNS.map((c) => r[c])));
+  return toCsv(JOURNAL_CSV_COLUMNS, rows.map((r) => JOURNAL_CSV_COLUMNS.map((c) => r[c])));
 }

@@ -4,6 +4,9 @@
  * (`DEC_HIGH_FISC_RISK`) signed with the sender's QES, and fetches their results; everything
  * else is PORTAL_OPERATION_UNSUPPORTED. Refusals of a declaration by the NRA are results
  * (success=false / status "error"); transport and credential failures are thrown AppErrors.
+ * Every error `submit` throws says in `details.outcome` whether the declaration never reached
+ * the NRA ("not_sent"), was refused by it ("refused") or may have been filed ("unknown"), so
+ * the journal records the filing accordingly (http.ts CallOutcome; issue #13 § 1).
  * Implements issue 5 §4 over nra-public-api.md §1–§9; described in docs/live-portal.md.
  * @module
  */
@@ -14,10 +17,15 @@ import {
   type SubmissionResultPayload,
 } from "../../contract/mod.ts";
 import { silentLogger } from "../../log.ts";
-import type { PortalAdapter, PortalContext, SubmissionInput } from "../adapter.ts";
+import type {
+  PortalAdapter,
+  PortalContext,
+  PortalOperationRef,
+  SubmissionInput,
+} from "../adapter.ts";
 import { type CaFetch, caFetchFromFile } from "./ca_fetch.ts";
-import { assertLiveKind, unsupportedReport } from "./capabilities.ts";
-import { type Endpoint, postToPortal } from "./http.ts";
+import { assertLiveKind, checkLiveOperation, unsupportedReport } from "./capabilities.ts";
+import { type Endpoint, postToPortal, withOutcome } from "./http.ts";
 import { certificateOf, identityOf } from "./identity.ts";
 import { classifyApiAnswer, type NraEnvelope } from "./nra_answer.ts";
 import { createTokenSource, type TokenSource } from "./oauth.ts";
@@ -90,7 +98,13 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
     const src = tokenSource();
     const payload = JSON.stringify(body);
     for (let attempt = 1;; attempt++) {
-      const token = await src.bearer(signal);
+      let token: string;
+      try {
+        token = await src.bearer(signal);
+      } catch (e) {
+        // No request carried the declaration yet, or the only one was refused (401).
+        throw withOutcome(e, attempt === 1 ? "not_sent" : "refused");
+      }
       const answer = await postToPortal(await getFetch(), {
         endpoint,
         url,
@@ -102,6 +116,7 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
         body: payload,
         timeoutMs,
         signal,
+        now: () => deps.clock.now(),
       });
       const verdict = classifyApiAnswer(answer, endpoint, eik);
       if (verdict.kind !== "auth") return { ...verdict, text: answer.text };
@@ -119,7 +134,12 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
         src.renewable
           ? "The NRA portal refused a newly issued token: check the API client's access"
           : "The NRA portal refused the pre-issued access token (portal.accessToken)",
-        { endpoint, httpStatus: verdict.httpStatus, errorCode: verdict.errorCode },
+        {
+          endpoint,
+          httpStatus: verdict.httpStatus,
+          errorCode: verdict.errorCode,
+          outcome: "refused",
+        },
       );
     }
   }
@@ -130,20 +150,37 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
     endpoints,
 
     /**
+     * Before any confirmation page or PIN: the operation is one the public API offers (VAT
+     * only with `experimentalVatService`), and the credentials are not already known to be
+     * refused (settings present, a pre-issued JWT not past its `exp`). No network call.
+     * @throws AppError PORTAL_OPERATION_UNSUPPORTED, PORTAL_NOT_CONFIGURED, PORTAL_AUTH_FAILED
+     */
+    check(op: PortalOperationRef): void {
+      checkLiveOperation(op, settings);
+      if (op.family !== "local") tokenSource().check();
+    },
+
+    /**
      * File one declaration: sign each file, send the body, map the answer.
      * @throws AppError PORTAL_OPERATION_UNSUPPORTED (vat, dec731, dec736, etz123, odit),
      *   SIGNING_FAILED (no certificate or signer; signing failure), CERTIFICATE_INVALID,
      *   PORTAL_NOT_CONFIGURED, PORTAL_AUTH_FAILED, PORTAL_UNREACHABLE, PORTAL_TIMEOUT,
      *   PORTAL_SERVER_ERROR, PORTAL_BAD_RESPONSE, PORTAL_REJECTED, CERTIFICATE_NOT_RECOGNISED,
-     *   NO_POWER_OF_ATTORNEY, DOCUMENT_SIGNATURE_MISMATCH, the signer's PIN/key-store codes
+     *   NO_POWER_OF_ATTORNEY, DOCUMENT_SIGNATURE_MISMATCH, the signer's PIN/key-store codes;
+     *   each with `details.outcome` (not_sent, refused or unknown)
      */
     async submit(input: SubmissionInput, ctx: PortalContext): Promise<SubmissionResult> {
-      assertLiveKind(input.kind, "submit");
-      const certificate = certificateOf(ctx, true);
-      const identity = identityOf(input.eik, certificate);
-      // Credentials first: no PIN is asked for when the API client itself is refused.
-      await tokenSource().bearer(ctx.signal);
-      const body = await buildSubmitBody(input.kind, input, identity, ctx.sign!);
+      let body: Awaited<ReturnType<typeof buildSubmitBody>>;
+      try {
+        assertLiveKind(input.kind, "submit", settings);
+        const certificate = certificateOf(ctx, true);
+        const identity = identityOf(input.eik, certificate);
+        // Credentials first: no PIN is asked for when the API client itself is refused.
+        await tokenSource().bearer(ctx.signal);
+        body = await buildSubmitBody(input.kind, input, identity, ctx.sign!);
+      } catch (e) {
+        throw withOutcome(e, "not_sent", true); // nothing left the machine
+      }
       const out = await callApi("submit", endpoints.submit, body, input.eik, ctx.signal);
       if (out.kind === "refused") {
         log("warn", "portal refused the declaration", {
@@ -175,7 +212,7 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
       eik: string,
       ctx: PortalContext,
     ): Promise<SubmissionResultPayload> {
-      assertLiveKind(kind, "result");
+      assertLiveKind(kind, "result", settings);
       const url = endpoints.result;
       const id = documentId.trim();
       if (!/^\d{1,15}$/.test(id)) return notAnNraDocumentId(documentId, url);

@@ -7,7 +7,8 @@
  * @module
  */
 import { AppError, type ErrorCode } from "../../contract/mod.ts";
-import { type Endpoint, endpointLabel, type HttpAnswer } from "./http.ts";
+import { maskPersonalId } from "../../log.ts";
+import { type Endpoint, endpointLabel, fateUnknown, type HttpAnswer } from "./http.ts";
 
 /** The NRA error envelope (nra-public-api.md §7), with the HTTP status it came with. */
 export interface NraEnvelope {
@@ -108,16 +109,19 @@ export function envelopeDetails(env: NraEnvelope): Record<string, unknown> {
 /**
  * Classify an API answer (submit or result).
  *
- * Implements nra-public-api.md §7 and issue 5 §4. Order: 2xx → ok (JSON object required);
- * 401 or a token errorCode → auth; a mapped errorCode → thrown; 403 → PORTAL_AUTH_FAILED; any
- * other envelope → refused; 3xx or 400 without an envelope → PORTAL_BAD_RESPONSE; other 4xx
- * → PORTAL_REJECTED.
+ * Implements nra-public-api.md §7, issue 5 §4 and issue #13 § 1. Order: 2xx → ok (JSON object
+ * required); 401 or a token errorCode → auth; 429 → PORTAL_REJECTED (with the envelope's
+ * details when there is one, and `retryAfterSeconds`); a mapped errorCode → thrown; 403 →
+ * PORTAL_AUTH_FAILED; any other envelope → refused; 3xx or 400 without an envelope →
+ * PORTAL_BAD_RESPONSE; other 4xx → PORTAL_REJECTED. Every thrown error carries
+ * `details.outcome`: "refused" for an answered refusal, "unknown" for an unreadable 2xx answer
+ * to the submit call (see http.ts, CallOutcome).
  * @param answer the answer of postToPortal
  * @param endpoint which call it answers
- * @param eik the taxpayer EIK, for messages
+ * @param eik the taxpayer EIK, for messages (a 10-digit EGN is masked)
  * @returns ok with the body, auth (renew the token), or refused with the envelope
  * @throws AppError PORTAL_BAD_RESPONSE, CERTIFICATE_NOT_RECOGNISED, NO_POWER_OF_ATTORNEY,
- *   DOCUMENT_SIGNATURE_MISMATCH, PORTAL_AUTH_FAILED (403), PORTAL_REJECTED
+ *   DOCUMENT_SIGNATURE_MISMATCH, PORTAL_AUTH_FAILED (403), PORTAL_REJECTED (429 and other 4xx)
  */
 export function classifyApiAnswer(answer: HttpAnswer, endpoint: Endpoint, eik: string): ApiVerdict {
   const label = endpointLabel(endpoint);
@@ -127,28 +131,46 @@ export function classifyApiAnswer(answer: HttpAnswer, endpoint: Endpoint, eik: s
       throw new AppError(
         "PORTAL_BAD_RESPONSE",
         `The NRA portal answered ${label} with a body that is not a JSON object`,
-        { endpoint, httpStatus: answer.status, contentType: answer.contentType },
+        {
+          endpoint,
+          httpStatus: answer.status,
+          contentType: answer.contentType,
+          outcome: fateUnknown(endpoint),
+        },
       );
     }
     return { kind: "ok", body };
   }
+  const refused = { endpoint, outcome: "refused" } as const;
   const env = parseEnvelope(answer.status, answer.text);
   if (answer.status === 401 || (env && NRA_TOKEN_ERRORS.includes(env.errorCode))) {
     return { kind: "auth", httpStatus: answer.status, errorCode: env?.errorCode ?? null };
   }
+  const retry = answer.retryAfterSeconds;
+  const retryDetails = retry !== null ? { retryAfterSeconds: retry } : {};
+  if (answer.status === 429) {
+    // Too many requests: not a verdict on the declaration, a retry later is.
+    throw new AppError(
+      "PORTAL_REJECTED",
+      `The NRA portal refused ${label} with HTTP 429 (too many requests)` +
+        (retry !== null ? `: retry in ${retry} s` : ""),
+      { ...refused, ...(env ? envelopeDetails(env) : { httpStatus: 429 }), ...retryDetails },
+    );
+  }
   const mapped = env ? NRA_ERROR_MAP[env.errorCode] : undefined;
   if (env && mapped) {
-    throw new AppError(mapped.code, `${mapped.message} (${env.errorCode}, EIK ${eik})`, {
-      endpoint,
-      ...envelopeDetails(env),
-    });
+    throw new AppError(
+      mapped.code,
+      `${mapped.message} (${env.errorCode}, EIK ${maskPersonalId(eik)})`,
+      { ...refused, ...envelopeDetails(env) },
+    );
   }
   if (answer.status === 403) {
     throw new AppError(
       "PORTAL_AUTH_FAILED",
       `The NRA portal refused the API client access to ${label} (HTTP 403): check that its ` +
         "credentials carry the scope of this environment",
-      { endpoint, httpStatus: 403, ...(env ? { errorCode: env.errorCode } : {}) },
+      { ...refused, httpStatus: 403, ...(env ? { errorCode: env.errorCode } : {}) },
     );
   }
   if (env) return { kind: "refused", envelope: env };
@@ -156,18 +178,13 @@ export function classifyApiAnswer(answer: HttpAnswer, endpoint: Endpoint, eik: s
     throw new AppError(
       "PORTAL_BAD_RESPONSE",
       `The NRA portal answered ${label} with HTTP ${answer.status} and no error envelope`,
-      { endpoint, httpStatus: answer.status, contentType: answer.contentType },
+      { ...refused, httpStatus: answer.status, contentType: answer.contentType },
     );
   }
-  const retry = answer.retryAfter !== null ? Number(answer.retryAfter) : NaN;
   throw new AppError(
     "PORTAL_REJECTED",
     `The NRA portal refused ${label} with HTTP ${answer.status}`,
-    {
-      endpoint,
-      httpStatus: answer.status,
-      ...(Number.isFinite(retry) ? { retryAfterSeconds: retry } : {}),
-    },
+    { ...refused, httpStatus: answer.status, ...retryDetails },
   );
 }
 

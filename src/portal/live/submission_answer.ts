@@ -3,7 +3,8 @@
  * becomes success with documentId, incomeNumber and an ISO submissionDate; an NRA refusal
  * (error envelope) becomes success=false with `errorCode: i18nMessage; errors` and the NRA's
  * texts in nativeErrors. Implements nra-public-api.md §3 (response), §7 (envelope) and
- * interface-spec.md § Submission result.
+ * interface-spec.md § Submission result. A 2xx answer it cannot read is PORTAL_BAD_RESPONSE with
+ * `details.outcome: "unknown"`: the NRA may have filed the declaration (issue #13 § 1).
  * @module
  */
 import { AppError, type SubmissionResult } from "../../contract/mod.ts";
@@ -56,7 +57,7 @@ export function submissionInstant(entryDate: string, nowMs: number): string {
     throw new AppError(
       "PORTAL_BAD_RESPONSE",
       "The NRA portal accepted the declaration but its entryDate is not a date",
-      { endpoint: "submit", entryDate },
+      { endpoint: "submit", entryDate, outcome: "unknown" },
     );
   }
   return iso.toISOString();
@@ -70,7 +71,9 @@ export function submissionInstant(entryDate: string, nowMs: number): string {
  * @param nowMs the clock's now, epoch ms
  * @returns success with documentId = String(documentId), incomeNumber = entryNumber,
  *   submissionDate = entryDate as ISO, errorMessage null, nativeErrors []
- * @throws AppError PORTAL_BAD_RESPONSE when a field is missing or malformed
+ * @throws AppError PORTAL_BAD_RESPONSE (outcome unknown) when a field is missing or malformed;
+ *   with an unreadable entryDate, details also name the documentId and entryNumber the NRA gave
+ *   (what the user needs for `journal resolve … --filed`)
  */
 export function acceptedSubmission(
   body: Readonly<Record<string, unknown>>,
@@ -83,14 +86,25 @@ export function acceptedSubmission(
     throw new AppError(
       "PORTAL_BAD_RESPONSE",
       "The NRA portal's answer to the submit call lacks entryNumber, entryDate or documentId",
-      { endpoint: "submit", fields: Object.keys(body).slice(0, 20) },
+      { endpoint: "submit", fields: Object.keys(body).slice(0, 20), outcome: "unknown" },
     );
+  }
+  let submissionDate: string;
+  try {
+    submissionDate = submissionInstant(entryDate, nowMs);
+  } catch (e) {
+    const err = e as AppError;
+    throw new AppError(err.code, err.message, {
+      ...err.details,
+      documentId: String(documentId),
+      incomeNumber: entryNumber.slice(0, 64),
+    });
   }
   return {
     success: true,
     documentId: String(documentId),
     incomeNumber: entryNumber,
-    submissionDate: submissionInstant(entryDate, nowMs),
+    submissionDate,
     errorMessage: null,
     nativeErrors: [],
   };

@@ -1,0 +1,180 @@
+/**
+ * The journal's table, its states and the migration of journal files written by earlier agent
+ * versions (`PRAGMA user_version`; the files live on users' machines, so every version is read).
+ * Version 0 (before issue #13) knew the states pending, sent, answered and failed; version 1
+ * names them with the one vocabulary of docs/journal.md and adds the retry and resolution
+ * columns.
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { SubmissionResult } from "../../contract/mod.ts";
+
+/**
+ * Journal row states (docs/journal.md § States):
+ * - `pending`: written, not sent yet (a crash here: `not_filed` on the next start);
+ * - `unknown`: sent; while the call runs, and after it when its fate cannot be known (a
+ *   time-out or a connection cut after sending, an unreadable answer, a crash): a person checks
+ *   on the NRA portal and runs `journal resolve`;
+ * - `filed`: the NRA accepted it (documentId, incomeNumber), or a person found it filed;
+ * - `refused`: the NRA answered and did not take it (retry allowed; after a 429, no sooner than
+ *   `retryAfter`);
+ * - `not_filed`: it never reached the NRA (a local check, no connection, a crash before
+ *   sending), or a person found an unknown one not filed (retry allowed).
+ */
+export type FilingState = "pending" | "unknown" | "filed" | "refused" | "not_filed";
+
+/** The states, in the order a filing goes through them. */
+export const FILING_STATES: readonly FilingState[] = [
+  "pending",
+  "unknown",
+  "filed",
+  "refused",
+  "not_filed",
+];
+
+/** One journaled filing. Times are ISO strings. */
+export interface FilingRecord {
+  readonly id: string;
+  readonly idempotencyKey: string | null;
+  readonly typeId: string;
+  readonly kind: string;
+  readonly eik: string;
+  readonly period: string | null;
+  readonly batchId: string | null;
+  /** SHA-256 (hex) over the files' names and bytes; null without files. */
+  readonly filesSha256: string | null;
+  /** Names, kinds and record counts of the files (never their content). */
+  readonly files: { name: string; kind: string; numRecords?: number }[];
+  readonly senderId: string | null;
+  readonly mode: "test" | "live";
+  readonly integrator: string | null;
+  /** The validated request body without inline files. */
+  readonly request: Record<string, unknown>;
+  readonly state: FilingState;
+  readonly createdAt: string;
+  readonly sentAt: string | null;
+  readonly answeredAt: string | null;
+  readonly documentId: string | null;
+  readonly incomeNumber: string | null;
+  readonly submissionDate: string | null;
+  readonly success: boolean | null;
+  /** The catalog code of a refusal or failure (PORTAL_REJECTED for an NRA refusal). */
+  readonly errorCode: string | null;
+  readonly errorMessage: string | null;
+  readonly result: SubmissionResult | null;
+  /** A refused row: not to be filed again before this instant (the portal's Retry-After). */
+  readonly retryAfter: string | null;
+  /** How a person resolved an unknown row (`journal resolve`), or null. */
+  readonly resolution: "filed" | "not_filed" | null;
+  /** Who resolved it (the OS user) and when. */
+  readonly resolvedBy: string | null;
+  readonly resolvedAt: string | null;
+  /** The row this one retries (a refused or resolved row keeps its own record). */
+  readonly retryOf: string | null;
+}
+
+/** The latest schema version (`PRAGMA user_version`). */
+export const JOURNAL_VERSION = 1;
+
+const TABLE = `
+CREATE TABLE IF NOT EXISTS filings (
+  id TEXT PRIMARY KEY, idempotency_key TEXT UNIQUE, type_id TEXT NOT NULL, kind TEXT NOT NULL,
+  eik TEXT NOT NULL, period TEXT, batch_id TEXT, files_sha256 TEXT, files_json TEXT NOT NULL,
+  sender_id TEXT, mode TEXT NOT NULL, integrator TEXT, request_json TEXT NOT NULL,
+  state TEXT NOT NULL, created_at TEXT NOT NULL, sent_at TEXT, answered_at TEXT,
+  document_id TEXT, income_number TEXT, submission_date TEXT, success INTEGER,
+  error_code TEXT, error_message TEXT, result_json TEXT,
+  retry_after TEXT, resolution TEXT, resolved_by TEXT, resolved_at TEXT, retry_of TEXT
+);
+CREATE INDEX IF NOT EXISTS filings_state ON filings(state);
+CREATE INDEX IF NOT EXISTS filings_created ON filings(created_at);
+CREATE INDEX IF NOT EXISTS filings_match ON filings(eik, kind);
+`;
+
+/** Version 0 → 1: the new columns, and the old state names mapped onto the new ones. */
+const TO_V1 = `
+ALTER TABLE filings ADD COLUMN retry_after TEXT;
+ALTER TABLE filings ADD COLUMN resolution TEXT;
+ALTER TABLE filings ADD COLUMN resolved_by TEXT;
+ALTER TABLE filings ADD COLUMN resolved_at TEXT;
+ALTER TABLE filings ADD COLUMN retry_of TEXT;
+UPDATE filings SET state = 'unknown' WHERE state = 'sent';
+UPDATE filings SET state = 'filed' WHERE state = 'answered' AND success = 1;
+UPDATE filings SET state = 'refused', error_code = COALESCE(error_code, 'PORTAL_REJECTED')
+  WHERE state = 'answered';
+UPDATE filings SET state = 'not_filed' WHERE state = 'failed';
+CREATE INDEX IF NOT EXISTS filings_match ON filings(eik, kind);
+`;
+
+/**
+ * Create the table, or bring a journal of an earlier version up to date, in one transaction.
+ * @param db the open database
+ * @returns nothing
+ * @throws Error when the file was written by a newer agent (its version is above ours)
+ */
+export function migrateJournal(db: DatabaseSync): void {
+  const version = () =>
+    Number((db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version);
+  if (version() === JOURNAL_VERSION) return;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const v = version(); // another process may have migrated meanwhile
+    if (v > JOURNAL_VERSION) {
+      throw new Error(`The journal was written by a newer agent (version ${v})`);
+    }
+    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .get("filings");
+    if (v < JOURNAL_VERSION) {
+      if (exists && v === 0) db.exec(TO_V1);
+      else db.exec(TABLE);
+      db.exec(`PRAGMA user_version = ${JOURNAL_VERSION}`);
+    }
+    db.exec("COMMIT");
+  } catch (e) {
+    db.exec("ROLLBACK");
+    throw e;
+  }
+}
+
+type Row = Record<string, unknown>;
+const str = (v: unknown) => (v == null ? null : String(v));
+
+/**
+ * A row of the table as a record.
+ * @param r the row
+ * @returns the record
+ * @throws SyntaxError when a JSON column is corrupt
+ */
+export function fromRow(r: Row): FilingRecord {
+  return {
+    id: String(r.id),
+    idempotencyKey: str(r.idempotency_key),
+    typeId: String(r.type_id),
+    kind: String(r.kind),
+    eik: String(r.eik),
+    period: str(r.period),
+    batchId: str(r.batch_id),
+    filesSha256: str(r.files_sha256),
+    files: JSON.parse(String(r.files_json)),
+    senderId: str(r.sender_id),
+    mode: r.mode === "live" ? "live" : "test",
+    integrator: str(r.integrator),
+    request: JSON.parse(String(r.request_json)),
+    state: String(r.state) as FilingState,
+    createdAt: String(r.created_at),
+    sentAt: str(r.sent_at),
+    answeredAt: str(r.answered_at),
+    documentId: str(r.document_id),
+    incomeNumber: str(r.income_number),
+    submissionDate: str(r.submission_date),
+    success: r.success == null ? null : Number(r.success) === 1,
+    errorCode: str(r.error_code),
+    errorMessage: str(r.error_message),
+    result: r.result_json == null ? null : JSON.parse(String(r.result_json)),
+    retryAfter: str(r.retry_after),
+    resolution: r.resolution === "filed" || r.resolution === "not_filed" ? r.resolution : null,
+    resolvedBy: str(r.resolved_by),
+    resolvedAt: str(r.resolved_at),
+    retryOf: str(r.retry_of),
+  };
+}

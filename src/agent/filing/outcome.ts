@@ -1,0 +1,176 @@
+/**
+ * What a failed portal call means for the journal (issue #13 § 1), and the rules that stop a
+ * filing of a declaration whose earlier attempt is unresolved or must wait (issue #13 § 2):
+ * - an error's outcome comes from `details.outcome` (the live portal sets it on every error of
+ *   `submit`: "not_sent", "refused", "unknown"), else from its code; whatever cannot be placed
+ *   is "unknown" — the journal never claims "not filed" without knowing;
+ * - the same declaration (sender, EIK, kind, period, files' hash, mode) is not sent while an
+ *   earlier attempt is "unknown" (FILING_UNRESOLVED) or running (FILING_IN_PROGRESS), nor before
+ *   the Retry-After of a refused one (FILING_RETRY_TOO_EARLY).
+ * The texts tell the user what to do; docs/journal.md says the same.
+ * @module
+ */
+import { AppError } from "../../contract/mod.ts";
+import { maskPersonalId } from "../../log.ts";
+import type { FilingRecord, Journal, SameDeclaration } from "./journal.ts";
+
+/** What became of a declaration whose portal call failed. */
+export type FailureOutcome = "not_sent" | "refused" | "unknown";
+
+/** Codes after which the declaration certainly did not reach the authority (adapters that do
+ * not say `details.outcome`, such as the test portal). */
+const NOT_SENT = new Set([
+  "PORTAL_UNREACHABLE",
+  "PORTAL_NOT_CONFIGURED",
+  "PORTAL_OPERATION_UNSUPPORTED",
+  "SIGNING_FAILED",
+  "PIN_INCORRECT",
+  "PIN_LOCKED",
+  "KEYSTORE_UNAVAILABLE",
+  "PKCS11_MODULE_MISSING",
+  "PKCS11_MODULE_WRONG_ARCH",
+  "CERTIFICATE_INVALID",
+  // Refused while building the request, before any byte went out:
+  "VALIDATION_FAILED",
+  "FILE_KIND_UNKNOWN",
+  "FILE_PARSE_ERROR",
+  "LOCAL_INPUT_REQUIRED",
+]);
+
+/** Codes of a refusal the authority answered (same fallback). */
+const REFUSED = new Set([
+  "PORTAL_AUTH_FAILED",
+  "PORTAL_REJECTED",
+  "CERTIFICATE_NOT_RECOGNISED",
+  "NO_POWER_OF_ATTORNEY",
+  "DOCUMENT_SIGNATURE_MISMATCH",
+]);
+
+/**
+ * The outcome of a failed submit.
+ * @param err the error
+ * @returns `details.outcome` when the adapter set one, else by code; "unknown" otherwise
+ * @throws nothing
+ */
+export function outcomeOf(err: AppError): FailureOutcome {
+  const o = err.details?.outcome;
+  if (o === "not_sent" || o === "refused" || o === "unknown") return o;
+  if (NOT_SENT.has(err.code)) return "not_sent";
+  if (REFUSED.has(err.code)) return "refused";
+  return "unknown";
+}
+
+/**
+ * Journal a failed submit by its outcome: "not_filed", "refused" (with the instant before which
+ * it must not be filed again, from `details.retryAfterSeconds`) or "unknown" (the error kept).
+ * @param journal the journal
+ * @param id the row
+ * @param err the error
+ * @param now the clock's now
+ * @returns the error to answer with: an unknown outcome names the row in `details.filingId`
+ * @throws nothing
+ */
+export function recordFailure(journal: Journal, id: string, err: AppError, now: Date): AppError {
+  const outcome = outcomeOf(err);
+  if (outcome === "not_sent") {
+    journal.notFiled(id, err.code, err.message, now);
+    return err;
+  }
+  if (outcome === "refused") {
+    const s = Number(err.details?.retryAfterSeconds);
+    const until = Number.isFinite(s) && s > 0 ? new Date(now.getTime() + s * 1000) : null;
+    journal.refuse(id, err.code, err.message, now, until);
+    return err;
+  }
+  journal.unknownOutcome(id, err.code, err.message, now);
+  return new AppError(
+    err.code,
+    `${err.message}. Whether the NRA filed it is unknown: check on the NRA portal, then run ` +
+      `\`journal resolve ${id} --filed\` or \`--not-filed\``,
+    { ...(err.details ?? {}), outcome: "unknown", filingId: id },
+    err,
+  );
+}
+
+const what = (r: Pick<FilingRecord, "kind" | "eik" | "period">) =>
+  `${r.kind} for EIK ${maskPersonalId(r.eik)}${r.period ? ` (${r.period})` : ""}`;
+
+/** The steps that settle an unknown row, for error texts. */
+const resolveSteps = (id: string) =>
+  `Check on the NRA portal whether it was filed, then mark it with ` +
+  `\`journal resolve ${id} --filed\` (add --document-id and --income-number) or ` +
+  `\`journal resolve ${id} --not-filed\``;
+
+/**
+ * The error for a retry (same Idempotency-Key or batch) of a filing whose outcome is unknown.
+ * @param r the unknown row
+ * @returns FILING_OUTCOME_UNKNOWN with details.filingId
+ * @throws nothing
+ */
+export function outcomeUnknownError(r: FilingRecord): AppError {
+  return new AppError(
+    "FILING_OUTCOME_UNKNOWN",
+    `An earlier attempt of this filing (${what(r)}) was sent and its outcome is unknown ` +
+      `(journal row ${r.id}). ${resolveSteps(r.id)}.`,
+    { filingId: r.id, state: r.state, sentAt: r.sentAt },
+  );
+}
+
+/**
+ * Refuse a retry of a refused row before its Retry-After.
+ * @param r the refused row
+ * @param now the clock
+ * @throws AppError FILING_RETRY_TOO_EARLY (details: filingId, retryAfter seconds, retryAt)
+ */
+export function assertRetryAllowed(r: FilingRecord, now: Date): void {
+  if (!r.retryAfter) return;
+  const waitMs = Date.parse(r.retryAfter) - now.getTime();
+  if (!(waitMs > 0)) return;
+  const seconds = Math.ceil(waitMs / 1000);
+  throw new AppError(
+    "FILING_RETRY_TOO_EARLY",
+    `The NRA portal asked to wait before ${what(r)} is filed again: retry in ${seconds} s ` +
+      `(journal row ${r.id})`,
+    { filingId: r.id, retryAfter: seconds, retryAt: r.retryAfter },
+  );
+}
+
+/**
+ * Refuse to send a declaration that an earlier attempt may already have filed, or that runs
+ * now, or that must wait for a Retry-After (issue #13 § 2).
+ * @param journal the journal
+ * @param d what makes the declaration the same
+ * @param self the row of this filing, when it already exists (never blocks itself)
+ * @param running ids of rows whose portal call runs in this process now
+ * @param now the clock
+ * @throws AppError FILING_IN_PROGRESS, FILING_UNRESOLVED (details: filingId, sentAt, and the
+ *   steps in the text), FILING_RETRY_TOO_EARLY
+ */
+export function assertNothingUnresolved(
+  journal: Journal,
+  d: SameDeclaration,
+  self: string | null,
+  running: ReadonlySet<string>,
+  now: Date,
+): void {
+  for (const r of journal.blocking(d, now)) {
+    if (r.id === self) continue;
+    if (r.state === "refused") assertRetryAllowed(r, now);
+    else if (r.state === "pending" || running.has(r.id)) {
+      throw new AppError(
+        "FILING_IN_PROGRESS",
+        `The same declaration (${what(r)}) is being filed now (journal row ${r.id}); ` +
+          "retry when it finishes",
+        { filingId: r.id },
+      );
+    } else {
+      throw new AppError(
+        "FILING_UNRESOLVED",
+        `The same declaration (${what(r)}) was sent at ${r.sentAt ?? "?"} and its outcome is ` +
+          `unknown (journal row ${r.id}), so it was not sent again. ${resolveSteps(r.id)}; ` +
+          "then file again if it was not filed.",
+        { filingId: r.id, state: r.state, sentAt: r.sentAt },
+      );
+    }
+  }
+}
