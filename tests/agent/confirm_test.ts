@@ -210,3 +210,129 @@ Deno.test("[agent] a confirmation that missed a request which joined later is re
   equal((await first).status, 200);
   equal((await second).status, 200);
 });
+
+Deno.test("[agent] POST /confirm/:id/decision validates its body: null, objects and bad counts are PARAMETER errors, and the dialog still waits", async () => {
+  const e = await agentEnv();
+  const p = e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: EIK }), {
+    eik: EIK,
+  });
+  await waitFor(() => e.opened.length === 1);
+  const url = e.opened[0]!;
+  const nonce = /name="nonce" value="([^"]+)"/.exec(
+    await (await e.agent.app.request(url)).text(),
+  )![1]!;
+  const post = (body: BodyInit, type?: string) =>
+    e.agent.app.request(`${url}/decision`, {
+      method: "POST",
+      headers: {
+        origin: AGENT,
+        accept: "application/json",
+        ...(type ? { "content-type": type } : {}),
+      },
+      body,
+    });
+  const json = "application/json";
+  const form = (pin: Blob) => {
+    const f = new FormData();
+    f.set("decision", "confirm");
+    f.set("nonce", nonce);
+    f.set("pin", pin, "pin.txt");
+    return f;
+  };
+  const cases: [string, BodyInit, string | undefined, string, string | null][] = [
+    ["null", "null", json, "INVALID_JSON", null],
+    ["an array", "[]", json, "INVALID_JSON", null],
+    ["a number", "42", json, "INVALID_JSON", null],
+    ["malformed JSON", '{"decision":', json, "INVALID_JSON", null],
+    ["no decision", JSON.stringify({ nonce }), json, "VALIDATION_FAILED", "decision"],
+    [
+      "nonce as an object",
+      JSON.stringify({ decision: "confirm", nonce: { toString: 1 } }),
+      json,
+      "VALIDATION_FAILED",
+      "nonce",
+    ],
+    [
+      "senderId as an object",
+      JSON.stringify({ decision: "confirm", nonce, senderId: {} }),
+      json,
+      "VALIDATION_FAILED",
+      "senderId",
+    ],
+    [
+      "pin as an object",
+      JSON.stringify({ decision: "confirm", nonce, pin: { a: 1 } }),
+      json,
+      "VALIDATION_FAILED",
+      "pin",
+    ],
+    [
+      "pin as an array",
+      JSON.stringify({ decision: "confirm", nonce, pin: ["1"] }),
+      json,
+      "VALIDATION_FAILED",
+      "pin",
+    ],
+    [
+      "seen not a count",
+      "decision=confirm&seen=abc&nonce=x",
+      "application/x-www-form-urlencoded",
+      "VALIDATION_FAILED",
+      "seen",
+    ],
+    [
+      "decision unknown",
+      "decision=maybe",
+      "application/x-www-form-urlencoded",
+      "VALIDATION_FAILED",
+      "decision",
+    ],
+    ["a file for the PIN", form(new Blob(["1234"])), undefined, "VALIDATION_FAILED", "pin"],
+    [
+      "a too long PIN",
+      JSON.stringify({ decision: "confirm", nonce, pin: "9".repeat(65) }),
+      json,
+      "VALIDATION_FAILED",
+      "pin",
+    ],
+  ];
+  for (const [what, body, type, code, field] of cases) {
+    const r = await post(body, type);
+    const j = await r.json();
+    equal(r.status, 502, `${what}: ${JSON.stringify(j)}`);
+    equal(j.errorCode, code, `${what}: ${JSON.stringify(j)}`);
+    equal(j.errorKind, "PARAMETER", what);
+    if (field) equal(j.details.field, field, what);
+  }
+  equal(e.agent.confirmations.pending, 1, "no decision was taken");
+  const ok200 = await post(
+    JSON.stringify({ decision: "confirm", nonce, seen: 1, senderId: "test-sender" }),
+    json,
+  );
+  equal(ok200.status, 200);
+  equal((await p).status, 200);
+});
+
+Deno.test("[agent] the page shows a local path resolved, with hidden characters as markers, before anything is read", async () => {
+  const e = await agentEnv();
+  const sent = "/home/u/Documents/\u202eTXT.exe/../../../../home/u/.ssh";
+  const p = e.call(
+    "dec1_6",
+    await e.token({ typeId: "dec1_6", eik: EIK }),
+    {
+      year: 2026,
+      month: 9,
+      dec1FilePath: sent,
+      dec6FilePath: "/home/u/Заплати/\u200bNRA62007.TXT",
+    },
+  );
+  await waitFor(() => e.opened.length === 1);
+  const html = await (await e.agent.app.request(e.opened[0]!)).text();
+  match(html, /<code class="path" dir="ltr">\/home\/u\/\.ssh<\/code>/);
+  match(html, /\/home\/u\/Заплати\/⟨U\+200B⟩NRA62007\.TXT/);
+  match(html, /hidden characters ⟨U\+202E⟩/);
+  ok(!html.includes("\u202e") && !html.includes("\u200b"), "no hidden character on the page");
+  ok(!html.includes("TXT.exe") && !html.includes("/../"), "the raw segments are not shown");
+  await e.decide("decline");
+  equal((await (await p).json()).errorCode, "SENDER_NOT_CHOSEN");
+});

@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { allowListPolicy } from "../../src/agent/http/cors.ts";
-import { AGENT, agentEnv } from "../_helpers/agent_env.ts";
+import { AGENT, agentEnv, waitFor } from "../_helpers/agent_env.ts";
 
 const GOOD = "https://app.integrator.example";
 const EVIL = "https://evil.example";
@@ -122,4 +122,61 @@ Deno.test("[agent] rate limits per origin answer 429 RATE_LIMITED with Retry-Aft
     }
   }
   deepStrictEqual(statuses, [200, 200, 200, 429, 429]);
+});
+
+Deno.test("[agent] cross-site requests to /confirm/* get a cheap refusal and spend no budget of the user's page", async () => {
+  const e = await agentEnv();
+  const p = e.call("due_amounts", await e.token({ typeId: "due_amounts", eik: "121212121" }), {
+    eik: "121212121",
+  });
+  await waitFor(() => e.opened.length === 1);
+  const page = e.opened[0]!;
+  const get = (url: string, headers: Record<string, string>) =>
+    e.agent.app.request(url, { headers });
+  // A foreign page's <img>, iframe or link: Sec-Fetch-Site, or a foreign Referer / Origin.
+  const foreign: Record<string, string>[] = [
+    { "sec-fetch-site": "cross-site", "sec-fetch-dest": "image" },
+    { "sec-fetch-site": "same-site", "sec-fetch-dest": "image", referer: "http://127.0.0.1:8080/" },
+    { referer: `${EVIL}/page` },
+    { origin: EVIL },
+    { origin: "null" },
+  ];
+  for (let i = 0; i < 300; i++) {
+    const url = i % 3 === 0 ? page : i % 3 === 1 ? `${page}/state` : `${AGENT}/confirm/x`;
+    const r = await get(url, foreign[i % foreign.length]!);
+    equal(r.status, 403);
+    equal(r.headers.get("cross-origin-resource-policy"), "same-origin");
+    equal((await r.json()).errorCode, "ORIGIN_NOT_ALLOWED");
+  }
+  // A foreign form POSTing a decision is refused the same way.
+  const forged = await e.agent.app.request(`${page}/decision`, {
+    method: "POST",
+    headers: {
+      "sec-fetch-site": "cross-site",
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: "decision=decline",
+  });
+  equal(forged.status, 403);
+  // The user's page, opened by the browser, and its polling: never limited.
+  const own = { "sec-fetch-site": "same-origin", referer: page };
+  equal((await get(page, { "sec-fetch-site": "none" })).status, 200);
+  for (let i = 0; i < 300; i++) equal((await get(`${page}/state`, own)).status, 200);
+  const html = await (await get(page, own)).text();
+  const decided = await e.agent.app.request(`${page}/decision`, {
+    method: "POST",
+    headers: { ...own, origin: AGENT, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      nonce: /name="nonce" value="([^"]+)"/.exec(html)![1]!,
+      seen: /name="seen" id="seen" value="(\d+)"/.exec(html)![1]!,
+      decision: "confirm",
+      senderId: "test-sender",
+    }),
+  });
+  equal(decided.status, 200);
+  equal((await p).status, 200);
+  // Requests without fetch metadata (local programs) keep their per-origin budget.
+  const statuses = [];
+  for (let i = 0; i < 121; i++) statuses.push((await get(`${AGENT}/confirm/x/state`, {})).status);
+  deepStrictEqual(statuses.slice(-2), [200, 429]);
 });

@@ -166,3 +166,90 @@ for (const family of FAMILIES) {
     },
   });
 }
+
+Deno.test({
+  name: `[agent] fuzz: ${
+    Math.ceil(RUNS / 5)
+  } random decisions to POST /confirm/:id/decision give only catalogued 4xx/502 answers`,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const e = await agentEnv({ timeoutMs: 600_000, rateLimits: { confirmPerMinute: 1e9 } });
+    const pending = e.call(
+      "due_amounts",
+      await e.token({ typeId: "due_amounts", eik: "121212121" }),
+      { eik: "121212121" },
+    );
+    await waitFor(() => e.opened.length === 1);
+    const url = e.opened[0]!;
+    const id = url.split("/").at(-1)!;
+    const nonce = /name="nonce" value="([^"]+)"/.exec(
+      await (await e.agent.app.request(url)).text(),
+    )![1]!;
+    const value = fc.oneof(
+      jsonValue,
+      fc.constantFrom(nonce, "confirm", "decline", "1", "test-sender", "ghost"),
+      fc.object({ maxDepth: 1, maxKeys: 2 }),
+      fc.constant({ toString: 1 }),
+    );
+    const field = fc.constantFrom("decision", "nonce", "seen", "senderId", "pin", "__proto__", "x");
+    const body = fc.oneof(
+      fc.dictionary(field, value, { maxKeys: 5 }).map((o) => ({
+        kind: "json",
+        raw: JSON.stringify(o),
+      })),
+      fc.dictionary(field, fc.string({ maxLength: 70 }), { maxKeys: 5 }).map((o) => ({
+        kind: "form",
+        raw: new URLSearchParams(o).toString(),
+      })),
+      fc.constantFrom("null", "[]", "1", '"x"', "{", "", "\u0000").map((raw) => ({
+        kind: "json",
+        raw,
+      })),
+      fc.string().map((raw) => ({ kind: "text", raw })),
+    );
+    const contentType = {
+      json: "application/json",
+      form: "application/x-www-form-urlencoded",
+      text: "text/plain",
+    };
+    const seen = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        body,
+        // Mostly the real dialog from the agent's own page, so that the bodies are what is tried.
+        fc.oneof({ weight: 4, arbitrary: fc.constant(id) }, fc.string({ maxLength: 30 })),
+        fc.oneof(
+          { weight: 6, arbitrary: fc.constant(AGENT) },
+          fc.constantFrom("https://evil.example", "null", undefined),
+        ),
+        fc.constantFrom("same-origin", "same-origin", "cross-site", "none", undefined),
+        fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, fc.constant(false)),
+        async (b, target, origin, site, typed) => {
+          const headers: Record<string, string> = { accept: "application/json" };
+          if (typed) headers["content-type"] = contentType[b.kind as keyof typeof contentType];
+          if (origin) headers.origin = origin;
+          if (site) headers["sec-fetch-site"] = site;
+          const res = await e.agent.app.request(
+            `${AGENT}/confirm/${encodeURIComponent(target)}/decision`,
+            { method: "POST", headers, body: b.raw },
+          );
+          seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+          if (res.status === 200) return void await res.body?.cancel();
+          const j = await res.json();
+          ok(res.status === 502 || (res.status >= 400 && res.status < 500), `${res.status}`);
+          ok(j.errorCode in ERROR_CATALOG, `uncatalogued ${JSON.stringify(j)}`);
+          ok(
+            j.errorCode !== "AGENT_INTERNAL_ERROR",
+            `internal error: ${JSON.stringify(j)} for ${b.raw}`,
+          );
+        },
+      ),
+      { numRuns: Math.ceil(RUNS / 5) },
+    );
+    ok(!seen.has(500));
+    e.agent.confirmations.declineAllPending();
+    await pending;
+    console.error(`  decisions: statuses ${JSON.stringify(Object.fromEntries(seen))}`);
+  },
+});

@@ -328,3 +328,42 @@ Deno.test("[e2e] a folder-wide batch over 50 companies files only the token's EI
     );
   });
 });
+
+/** "Пример ООД" in CP1251, as printf octal escapes: a folder name that is not valid UTF-8. */
+const CP1251_NAME = "\\317\\360\\350\\354\\345\\360 \\316\\316\\304";
+
+Deno.test("[e2e] a company under a folder name that is not UTF-8 is reported as a problem naming its folder, not skipped", async () => {
+  await withEnv(3, async (e) => {
+    // Move the first company under a CP1251-named folder (raw bytes, as an old archive has).
+    const hidden = e.eiks[0]!;
+    const mv = await new Deno.Command("sh", {
+      args: ["-c", `mv "$1" "$1/../$(printf '${CP1251_NAME}')"`, "sh", join(e.root, hidden)],
+    }).output();
+    equal(mv.code, 0, new TextDecoder().decode(mv.stderr));
+    const undecodable = (problems: { path: string; errorCode: string; error: string }[]) =>
+      problems.filter((p) => p.errorCode === "LOCAL_NAME_UNDECODABLE");
+
+    const scan = call(e, "dec1_files_scan", { rootFolder: e.root, year: 2026, month: 9 }, {});
+    await decideNext(e.agent, "confirm");
+    const r = await scan;
+    equal(r.status, 200, JSON.stringify(r.json));
+    checkSchema(e, "dec1_files_scan", r.json);
+    equal(r.json.totalMatched, 2, "the other companies are scanned");
+    const found = undecodable(r.json.problems ?? []);
+    equal(found.length, 1, JSON.stringify(r.json.problems));
+    ok(found[0]!.path.startsWith(`${e.root}/`), found[0]!.path);
+    ok(found[0]!.error.includes(`A folder in ${e.root} `), found[0]!.error);
+    ok(found[0]!.error.includes("not scanned"), found[0]!.error);
+
+    // A folder-wide filing says so too: the company listed in the token was not found.
+    const batch = call(e, "dec1_6_batch", { rootFolder: e.root, year: 2026, month: 9 }, {
+      eiks: e.eiks,
+    }, { "x-svc-batch-id": crypto.randomUUID() });
+    await decideNext(e.agent, "confirm");
+    const b = await batch;
+    equal(b.status, 200, JSON.stringify(b.json));
+    equal(b.json.submitted, 2);
+    ok(String(b.json.error).includes("not valid UTF-8"), b.json.error);
+    equal(String(b.json.error).split("not valid UTF-8").length, 2, "reported once");
+  });
+});

@@ -4,68 +4,25 @@
  * time-out; later requests of the batch get SENDER_NOT_CHOSEN at once, no new dialog).
  * Concurrent requests of one batch share one dialog. A batch is keyed by the token's
  * integrator, mode and the `X-Svc-Batch-Id`, so one integrator's page cannot ride on
- * another's confirmation.
+ * another's confirmation. A request that goes away (its client disconnected) leaves its
+ * dialog; a dialog left by all its requests is cancelled (no decision: the batch may ask
+ * again). Pending dialogs are bounded per integrator, so one integrator cannot lock out another.
  * @module
  */
 import { AppError } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
-
-/** Batch memory, ms (interface-spec.md § Limits: 10 minutes). */
-export const BATCH_TTL_MS = 10 * 60 * 1000;
-/** Default dialog time-out, ms (our choice: 5 minutes; config `confirmTimeoutSeconds`). */
-export const DEFAULT_CONFIRM_TIMEOUT_MS = 5 * 60 * 1000;
-/** Default bound on dialogs pending at once. */
-export const DEFAULT_MAX_PENDING = 8;
-
-/** What the user is asked to confirm (all from the verified token and the validated body). */
-export interface ConfirmSubject {
-  readonly batchId: string | null;
-  /** X-Svc-Sender-Id, if given (preselects the sender). */
-  readonly senderId: string | null;
-  readonly typeId: string;
-  readonly summary: string;
-  readonly eiks: readonly string[];
-  readonly period: string | null;
-  readonly files: readonly string[];
-  readonly documents: number | null;
-  /** Integrator id and display name from the token. */
-  readonly integratorId: string;
-  readonly integratorName: string;
-  /** The calling page's origin, from the token's `origin` claim (null when not bound). */
-  readonly origin: string | null;
-  readonly mode: "test" | "live";
-}
-
-/** A sender choice shown in the dialog. */
-export interface SenderChoice {
-  readonly id: string;
-  readonly displayName: string;
-  /** The sender's key store needs a PIN (live filing): the page asks for it. */
-  readonly needsPin?: boolean;
-}
-
-/** The user's answer: the sender, and the PIN typed on the page (kept in memory only, for the
- * batch's 10 minutes, never written or logged). */
-export interface Confirmed {
-  readonly senderId: string;
-  readonly pin: string | null;
-}
-
-/** One dialog, possibly shared by several requests of a batch. */
-export interface Dialog {
-  readonly id: string;
-  readonly nonce: string;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-  readonly subjects: ConfirmSubject[];
-  readonly senders: readonly SenderChoice[];
-  readonly preselected: string | null;
-  state: "pending" | "confirmed" | "declined" | "timedout";
-  nonceUsed: boolean;
-  readonly done: Promise<Confirmed>;
-  resolve(c: Confirmed): void;
-  reject(e: AppError): void;
-}
+import {
+  BATCH_TTL_MS,
+  batchKey,
+  type Confirmed,
+  type ConfirmOptions,
+  type ConfirmSubject,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
+  DEFAULT_MAX_PENDING,
+  type Dialog,
+  type SenderChoice,
+  timingSafeEqual,
+} from "./dialog.ts";
 
 interface BatchState {
   state: "pending" | "confirmed" | "refused";
@@ -80,6 +37,7 @@ export interface ConfirmDeps {
   /** Opens the dialog page (default browser); receives the page path `/confirm/<id>`. */
   readonly openPage: (path: string, dialog: Dialog) => void;
   readonly timeoutMs?: number;
+  /** Dialogs pending at once per integrator (default {@link DEFAULT_MAX_PENDING}). */
   readonly maxPending?: number;
   /** Timer (tests may inject). Returns a cancel function. */
   readonly setTimer?: (fn: () => void, ms: number) => () => void;
@@ -108,8 +66,19 @@ export class ConfirmationManager {
 
   /** Dialogs waiting for the user. */
   get pending(): number {
+    return this.pendingFor(null);
+  }
+
+  /**
+   * Dialogs waiting for the user on behalf of one integrator.
+   * @param integratorId the token's `intg` (null: every integrator)
+   * @returns the number of pending dialogs
+   */
+  pendingFor(integratorId: string | null): number {
     let n = 0;
-    for (const d of this.#dialogs.values()) if (d.state === "pending") n++;
+    for (const d of this.#dialogs.values()) {
+      if (d.state === "pending" && (integratorId === null || d.integratorId === integratorId)) n++;
+    }
     return n;
   }
 
@@ -117,11 +86,17 @@ export class ConfirmationManager {
    * Ask (or reuse a batch's answer) which sender acts.
    * @param subject what is asked, from the verified token and body
    * @param senders the senders the user may choose from (non-empty)
+   * @param opts the request's abort signal: when it aborts, the request leaves the dialog
    * @returns the chosen sender id
-   * @throws AppError SENDER_NOT_CHOSEN (declined, timed out, or the batch was refused),
-   *   CONFIRMATION_BUSY (too many pending dialogs)
+   * @throws AppError SENDER_NOT_CHOSEN (declined, timed out, the batch was refused, or the
+   *   request went away), CONFIRMATION_BUSY (the integrator has too many pending dialogs)
    */
-  confirm(subject: ConfirmSubject, senders: readonly SenderChoice[]): Promise<Confirmed> {
+  confirm(
+    subject: ConfirmSubject,
+    senders: readonly SenderChoice[],
+    opts: ConfirmOptions = {},
+  ): Promise<Confirmed> {
+    if (opts.signal?.aborted) return Promise.reject(gone());
     const now = this.#deps.clock.now();
     this.#sweep(now);
     const key = batchKey(subject);
@@ -142,7 +117,8 @@ export class ConfirmationManager {
       const d = batch.dialog;
       if (d && d.state === "pending") {
         d.subjects.push(subject);
-        return d.done;
+        d.version++;
+        return this.#wait(d, subject, opts.signal);
       }
       // The dialog was just decided; the batch state catches up in a microtask.
       if (d && (d.state === "declined" || d.state === "timedout")) {
@@ -150,9 +126,12 @@ export class ConfirmationManager {
       }
       if (d && d.state === "confirmed") return d.done;
     }
-    if (this.pending >= (this.#deps.maxPending ?? DEFAULT_MAX_PENDING)) {
+    if (this.pendingFor(subject.integratorId) >= (this.#deps.maxPending ?? DEFAULT_MAX_PENDING)) {
       return Promise.reject(
-        new AppError("CONFIRMATION_BUSY", "Too many confirmations are waiting for the user"),
+        new AppError(
+          "CONFIRMATION_BUSY",
+          "Too many of this integrator's confirmations are waiting for the user",
+        ),
       );
     }
     const dialog = this.#open(subject, senders, now);
@@ -173,6 +152,11 @@ export class ConfirmationManager {
           dialog: null,
         });
       }, () => {
+        // Cancelled (every request went away): no decision was taken, the batch may ask again.
+        if (dialog.state === "cancelled") {
+          if (this.#batches.get(key)?.dialog === dialog) this.#batches.delete(key);
+          return;
+        }
         const t = this.#deps.clock.now();
         this.#batches.set(key, {
           state: "refused",
@@ -182,7 +166,40 @@ export class ConfirmationManager {
         });
       });
     }
-    return dialog.done;
+    return this.#wait(dialog, subject, opts.signal);
+  }
+
+  /** One request's wait on a dialog: its own promise, which leaves the dialog on abort. */
+  #wait(d: Dialog, subject: ConfirmSubject, signal: AbortSignal | undefined): Promise<Confirmed> {
+    if (!signal) return d.done;
+    return new Promise<Confirmed>((resolve, reject) => {
+      const onAbort = () => {
+        this.#leave(d, subject);
+        reject(gone());
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      const settle = () => signal.removeEventListener("abort", onAbort);
+      d.done.then((c) => {
+        settle();
+        resolve(c);
+      }, (e) => {
+        settle();
+        reject(e);
+      });
+    });
+  }
+
+  /** A request went away: it leaves the dialog; the last one out cancels it. */
+  #leave(d: Dialog, subject: ConfirmSubject): void {
+    if (d.state !== "pending") return;
+    const i = d.subjects.indexOf(subject);
+    if (i < 0) return;
+    d.subjects.splice(i, 1);
+    d.version++;
+    if (d.subjects.length === 0) {
+      d.state = "cancelled";
+      d.reject(gone());
+    }
   }
 
   /**
@@ -202,7 +219,7 @@ export class ConfirmationManager {
    * @param decision confirm or decline
    * @param senderId the chosen sender (confirm)
    * @param pin the PIN typed on the page, when the sender's key store needs one
-   * @param seen how many requests the page showed (a confirm must have seen them all)
+   * @param seen the dialog version the page showed (a confirm must have seen every request)
    * @throws AppError CONFIRMATION_NOT_FOUND, CONFIRMATION_NONCE_INVALID, CONFIRMATION_CHANGED,
    *   SENDER_NOT_FOUND
    */
@@ -225,7 +242,7 @@ export class ConfirmationManager {
       );
     }
     // The user decides on what the page showed: requests that joined later must be seen first.
-    if (decision === "confirm" && seen !== d.subjects.length) {
+    if (decision === "confirm" && seen !== d.version) {
       throw new AppError("CONFIRMATION_CHANGED", "More requests joined; review the page again", {
         requests: d.subjects.length,
       });
@@ -301,9 +318,11 @@ export class ConfirmationManager {
     const dialog: Dialog = {
       id: random(),
       nonce: random(),
+      integratorId: subject.integratorId,
       createdAt: now,
       expiresAt: now + timeout,
       subjects: [subject],
+      version: 1,
       senders,
       preselected,
       state: "pending",
@@ -337,15 +356,10 @@ export class ConfirmationManager {
   }
 }
 
-function batchKey(
-  s: Pick<ConfirmSubject, "batchId" | "mode" | "integratorId" | "origin">,
-): string | null {
-  return s.batchId === null ? null : `${s.mode}|${s.integratorId}|${s.origin ?? ""}|${s.batchId}`;
-}
-
-function timingSafeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let r = 0;
-  for (let i = 0; i < a.length; i++) r |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return r === 0;
+/** The answer to a request that went away before the user decided (nobody reads it). */
+function gone(): AppError {
+  return new AppError(
+    "SENDER_NOT_CHOSEN",
+    "The request went away before the user decided; its confirmation was cancelled",
+  );
 }

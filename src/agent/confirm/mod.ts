@@ -2,6 +2,7 @@
  * The sender confirmation: batch state machine, the page and its routes.
  * @module
  */
+export * from "./dialog.ts";
 export * from "./manager.ts";
 export * from "./page.ts";
 export * from "./routes.ts";

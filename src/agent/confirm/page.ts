@@ -1,13 +1,16 @@
 /**
  * The confirmation page the agent opens in the default browser: who asks (integrator name and
- * calling origin, from the verified token), what (operations, EIKs, period, files, number of
- * documents), the sender choice, confirm / decline, and a countdown. Bulgarian and English.
- * Served with a strict CSP (`frame-ancestors 'none'`, scripts and styles only by nonce) and
- * acted on only with the one-time nonce from the agent's own origin.
+ * calling origin, from the verified token), what (operations, EIKs, period, the local paths the
+ * agent will read once the user confirms — resolved, with hidden characters made visible —,
+ * inline files and their number of documents), the sender choice, confirm / decline, and a
+ * countdown. Bulgarian and English. Nothing on the page comes from the user's disk: paths are
+ * read only after the decision. Served with a strict CSP (`frame-ancestors 'none'`, scripts and
+ * styles only by nonce) and acted on only with the one-time nonce from the agent's own origin.
  * @module
  */
 import { html, raw } from "hono/html";
-import type { Dialog } from "./manager.ts";
+import type { Dialog, ShownPath } from "./dialog.ts";
+import { hiddenIn, visible } from "./display.ts";
 
 /** Security headers of the page; `cspNonce` authorises the page's one script and style. */
 export function pageHeaders(cspNonce: string): Record<string, string> {
@@ -40,6 +43,8 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0} td,th{border-bottom:1p
 button{font-size:1rem;padding:.6rem 1.3rem;border-radius:6px;border:1px solid #888;cursor:pointer}
 button.ok{background:#0b6b2e;color:#fff;border-color:#0b6b2e} button.ok .en{color:#d9f2e1} .count{color:#8a4b00;margin-top:1rem}
 .test{background:#fff4d6;border:1px solid #e0b84a;padding:.4rem .7rem;border-radius:6px}
+code.path{font:14px/1.4 ui-monospace,monospace;unicode-bidi:isolate;direction:ltr;word-break:break-all;background:#f6f6f6;padding:.1rem .3rem;border-radius:4px}
+.note{color:#555;font-size:.9em;margin:.25rem 0 0} .warn{color:#8a1c00;font-weight:600}
 `;
 
 /**
@@ -53,10 +58,13 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
   const first = d.subjects[0]!;
   const eiks = [...new Set(d.subjects.flatMap((s) => s.eiks))];
   const files = [...new Set(d.subjects.flatMap((s) => s.files))];
+  const paths = [
+    ...new Map(d.subjects.flatMap((s) => s.paths ?? []).map((p) => [p.resolved, p])).values(),
+  ];
   const periods = [...new Set(d.subjects.map((s) => s.period).filter((p): p is string => !!p))];
   const docs = d.subjects.reduce((n, s) => n + (s.documents ?? 0), 0);
   const seconds = Math.max(0, Math.round((d.expiresAt - now) / 1000));
-  const ops = [...new Set(d.subjects.map((s) => `${s.typeId} — ${s.summary}`))];
+  const ops = [...new Set(d.subjects.map((s) => visible(`${s.typeId} — ${s.summary}`)))];
   const page = html`
     <!doctype html>
     <html lang="bg">
@@ -75,10 +83,13 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             `
             : ""}
           <div class="who" id="who">
-            <div><strong>Кой пита <span class="en">/ Who asks</span>:</strong> <span id="integrator">${first
-              .integratorName}</span></div>
+            <div><strong>Кой пита <span class="en">/ Who asks</span>:</strong> <span id="integrator">${visible(
+              first.integratorName,
+            )}</span></div>
             <div><strong>От страница <span class="en">/ From page</span>:</strong> <span id="origin">${first
-              .origin ?? "— (не е обвързан / not bound)"}</span></div>
+                .origin
+              ? visible(first.origin)
+              : "— (не е обвързан / not bound)"}</span></div>
           </div>
           <table id="what">
             <tr><th>Операция <span class="en">/ Operation</span></th><td>${ops.map((o) =>
@@ -90,11 +101,23 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             <tr><th>Период <span class="en">/ Period</span></th><td id="periods">${periods.length
               ? periods.join(", ")
               : "—"}</td></tr>
+            ${paths.length
+              ? html`
+                <tr>
+                  <th>Ще бъде прочетено <span class="en">/ Will be read</span></th>
+                  <td id="paths">${paths.map(pathRow)}
+                    <p class="note">Агентът ще прочете тези файлове и папки едва след като потвърдите; досега нищо не е прочетено. <span class="en">The agent reads these files and folders only after you confirm; nothing has been read yet.</span></p>
+                  </td>
+                </tr>
+              `
+              : ""}
             ${files.length
               ? html`
                 <tr>
-                  <th>Файлове <span class="en">/ Files</span></th>
-                  <td>${files.map((f) => html`<div>${f}</div>`)}</td>
+                  <th>Файлове от страницата <span class="en">/ Files sent by the page</span></th>
+                  <td id="files">${files.map((f) =>
+                    html`<div><code class="path" dir="ltr">${visible(f)}</code></div>`
+                  )}</td>
                 </tr>
               `
               : ""}
@@ -111,12 +134,12 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
           </table>
           <form method="post" action="/confirm/${d.id}/decision" id="decision">
             <input type="hidden" name="nonce" value="${d.nonce}">
-      <input type="hidden" name="seen" id="seen" value="${d.subjects.length}">
+      <input type="hidden" name="seen" id="seen" value="${d.version}">
             <fieldset class="senders"><legend>Подател <span class="en">/ Sender</span></legend>
             ${d.senders.map((s) =>
               html`<label><input type="radio" name="senderId" value="${s.id}" ${
                 s.id === d.preselected ? "checked" : ""
-              } required> ${s.displayName}</label>`
+              } required> ${visible(s.displayName)}</label>`
             )}
             </fieldset>
         ${d.senders.some((s) => s.needsPin)
@@ -135,7 +158,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
     setTimeout(function(){bs.forEach(function(b){b.disabled=false})},800);
     var seen=+document.getElementById("seen").value;
     setInterval(function(){fetch(location.pathname+"/state").then(function(r){return r.json()})
-    .then(function(j){if(j.requests&&j.requests!==seen)location.reload()}).catch(function(){})},1000);
+    .then(function(j){if(j.version!==seen)location.reload()}).catch(function(){})},1000);
     var el=document.getElementById("countdown");var s=+el.dataset.seconds;
           var t=setInterval(function(){s=Math.max(0,s-1);el.textContent=s;if(!s){clearInterval(t);
           document.querySelectorAll("button").forEach(function(b){b.disabled=true});}},1000);})();
@@ -172,4 +195,53 @@ export function renderDonePage(decision: "confirm" | "decline", cspNonce: string
       </body>
     </html>
   `);
+}
+
+/**
+ * Render the page shown for a dialog that is no longer waiting (decided, timed out, or
+ * cancelled because the requesting program went away).
+ * @param cspNonce CSP nonce
+ * @returns HTML
+ */
+export function renderClosedPage(cspNonce: string): string {
+  return String(html`
+    <!doctype html>
+    <html lang="bg">
+      <head>
+        <meta charset="utf-8">
+        <title>Потвърждение / Confirmation</title>
+        <style nonce="${cspNonce}">${raw(STYLE)}</style>
+      </head>
+      <body>
+        <h1 id="closed">Това потвърждение вече не чака отговор. <span class="en">This confirmation is
+            no longer waiting: it was decided, timed out, or the program that asked went away.
+            You can close this tab.</span></h1>
+      </body>
+    </html>
+  `);
+}
+
+/** One path to be read: the resolved path, and a warning when the page sent it in another
+ * form (`..` segments) or with hidden characters — the form itself is not shown, only what it
+ * hid, as markers. */
+function pathRow(p: ShownPath) {
+  const hidden = hiddenIn(p.sent).join(" ");
+  const reshaped = p.sent.split(/[\\/]+/).some((seg) => seg === "." || seg === "..");
+  const warning = reshaped
+    ? html`
+      Страницата изпрати този път в друг вид (с връщане към горни папки${hidden
+        ? ` и скрити знаци ${hidden}`
+        : ""}); горе е това, което агентът ще прочете. <span
+        class="en">The page sent this path in
+              another form (stepping up through parent folders${hidden
+                ? ` and with hidden characters ${hidden}`
+                : ""}); shown above is what the agent will actually read.</span>
+    `
+    : hidden
+    ? html`Пътят съдържа скрити знаци: ${hidden}. <span class="en">The path holds hidden or
+        direction-changing characters: ${hidden}.</span>`
+    : null;
+  return html`<div class="path-row"><code class="path" dir="ltr">${visible(p.resolved)}</code>${
+    warning ? html`<p class="note warn">${warning}</p>` : ""
+  }</div>`;
 }

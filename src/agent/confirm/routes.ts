@@ -1,7 +1,10 @@
 /**
- * Routes of the confirmation page: `GET /confirm/:id` renders it; `POST /confirm/:id/decision`
- * applies confirm/decline. A decision needs the page's one-time nonce and must come from the
- * agent's own origin (`Origin` header, or `Sec-Fetch-Site: same-origin` when Origin is absent).
+ * Routes of the confirmation page: `GET /confirm/:id` renders it (a dialog no longer waiting
+ * gets a short "closed" page, 404); `GET /confirm/:id/state` is what the page polls;
+ * `POST /confirm/:id/decision` applies confirm/decline. A decision needs the page's one-time
+ * nonce and must come from the agent's own origin (`Origin` header, or
+ * `Sec-Fetch-Site: same-origin` when Origin is absent); its body is validated (decision.ts).
+ * Cross-site requests to `/confirm/*` never get here (http/rate_limit.ts refuses them).
  * @module
  */
 import { Hono } from "hono";
@@ -10,7 +13,8 @@ import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
 import { errorResponse } from "../http/mod.ts";
 import type { ConfirmationManager } from "./manager.ts";
-import { pageHeaders, renderConfirmPage, renderDonePage } from "./page.ts";
+import { readDecision } from "./decision.ts";
+import { pageHeaders, renderClosedPage, renderConfirmPage, renderDonePage } from "./page.ts";
 
 const cspNonce = () =>
   crypto.getRandomValues(new Uint8Array(16)).toBase64({ alphabet: "base64url", omitPadding: true });
@@ -30,19 +34,20 @@ export function confirmRoutes(
 
   r.get("/:id", (c) => {
     const d = m.get(c.req.param("id"));
-    if (!d || d.state !== "pending") {
-      throw new AppError("CONFIRMATION_NOT_FOUND", "This confirmation is no longer waiting");
-    }
     const n = cspNonce();
+    if (!d || d.state !== "pending") return c.html(renderClosedPage(n), 404, pageHeaders(n));
     return c.html(renderConfirmPage(d, n, deps.clock.now()), 200, pageHeaders(n));
   });
 
-  // The page polls this to show requests that join while it is open.
+  // The page polls this to show requests that join (or leave) while it is open.
   r.get("/:id/state", (c) => {
     const d = m.get(c.req.param("id"));
-    return c.json({ requests: d && d.state === "pending" ? d.subjects.length : 0 }, 200, {
-      "cache-control": "no-store",
-    });
+    const pending = d !== undefined && d.state === "pending";
+    return c.json(
+      { requests: pending ? d.subjects.length : 0, version: pending ? d.version : 0 },
+      200,
+      { "cache-control": "no-store" },
+    );
   });
 
   r.post("/:id/decision", async (c) => {
@@ -59,33 +64,14 @@ export function confirmRoutes(
     if (!origin && site === undefined) {
       throw new AppError("ORIGIN_NOT_ALLOWED", "A decision must carry the page's Origin");
     }
-    const ct = c.req.header("content-type") ?? "";
-    let form: Record<string, string>;
-    if (ct.startsWith("application/json")) {
-      form = await c.req.json().catch(() => ({}));
-    } else {
-      const body = await c.req.parseBody().catch(() => ({}));
-      form = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
-    }
-    const decision = form.decision === "confirm"
-      ? "confirm"
-      : form.decision === "decline"
-      ? "decline"
-      : null;
-    if (!decision) {
-      throw new AppError("VALIDATION_FAILED", 'Field "decision" must be confirm or decline', {
-        field: "decision",
-      });
-    }
+    const form = await readDecision(
+      c.req.header("content-type") ?? "",
+      () => c.req.json(),
+      () => c.req.parseBody(),
+    );
+    const { decision } = form;
     try {
-      m.decide(
-        c.req.param("id"),
-        String(form.nonce ?? ""),
-        decision,
-        form.senderId ? String(form.senderId) : null,
-        form.pin ? String(form.pin) : null,
-        form.seen === undefined ? null : Number(form.seen),
-      );
+      m.decide(c.req.param("id"), form.nonce, decision, form.senderId, form.pin, form.seen);
     } catch (e) {
       // A browser whose page missed a joined request gets the page again, now listing it.
       const json = (c.req.header("accept") ?? "").includes("application/json");

@@ -1,21 +1,36 @@
 /**
- * Abuse limits per calling origin (issue #4 § 4), with hono-rate-limiter (fixed windows in
- * memory): operations, native dialogs and confirmation decisions each have their own budget.
- * Requests without an `Origin` header (local programs, the integrator's tests) share the key
- * "local". Over the limit → 429 RATE_LIMITED with `Retry-After`.
+ * Abuse limits (issue #4 § 4), with hono-rate-limiter (fixed windows in memory): operations,
+ * native dialogs and confirmation pages each have their own budget.
+ *
+ * Operations and dialogs are counted per calling origin; requests without an `Origin` header
+ * (local programs, the integrator's tests) share the key "local".
+ *
+ * The confirmation pages (`/confirm/*`) are the user's, so no website may spend their budget
+ * (issue 13 § 7):
+ * - a **cross-site** request — `Sec-Fetch-Site` other than `same-origin` / `none`, or an
+ *   `Origin` or `Referer` of another origin (an `<img>` or a form on some web page) — gets a
+ *   cheap 403 ORIGIN_NOT_ALLOWED that counts against no budget;
+ * - the page's **own** requests (`Sec-Fetch-Site: same-origin`, or `none` when the browser
+ *   opened the page) are never limited when they read (the page, its once-a-second polling),
+ *   and their decisions are counted per dialog;
+ * - requests **without fetch metadata** (local programs, old browsers) keep the per-origin
+ *   budget.
+ *
+ * Over a limit → 429 RATE_LIMITED with `Retry-After`.
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
 import { AppError } from "../../contract/mod.ts";
 
-/** Budgets: requests per window, per origin. */
+/** Budgets: requests per window. */
 export interface RateLimitSettings {
-  /** `POST /api/v1/operations/*`: requests per 10 s. */
+  /** `POST /api/v1/operations/*`: requests per 10 s, per origin. */
   readonly operationsPer10s: number;
-  /** `POST /api/pick-*`: dialogs per minute. */
+  /** `POST /api/pick-*`: dialogs per minute, per origin. */
   readonly pickersPerMinute: number;
-  /** `/confirm/*`: page loads and decisions per minute. */
+  /** `/confirm/*`: requests per minute without fetch metadata (per origin), and decisions from
+   * the agent's own page (per dialog). */
   readonly confirmPerMinute: number;
 }
 
@@ -26,13 +41,18 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   confirmPerMinute: 120,
 };
 
-const key = (c: Context) => c.req.header("origin") ?? "local";
+const originKey = (c: Context) => c.req.header("origin") ?? "local";
 
-function limiter(windowMs: number, limit: number, what: string): MiddlewareHandler {
+function limiter(
+  windowMs: number,
+  limit: number,
+  what: string,
+  keyGenerator: (c: Context) => string = originKey,
+): MiddlewareHandler {
   return rateLimiter({
     windowMs,
     limit,
-    keyGenerator: key,
+    keyGenerator,
     standardHeaders: false,
     handler: () => {
       throw new AppError("RATE_LIMITED", `Too many ${what} requests; slow down`, {
@@ -42,22 +62,90 @@ function limiter(windowMs: number, limit: number, what: string): MiddlewareHandl
   }) as unknown as MiddlewareHandler;
 }
 
+/** Who sends a request to `/confirm/*`. */
+export type ConfirmCaller = "foreign" | "page" | "unmarked";
+
+/** Whether `other` (an origin or URL) is the request's own origin (127.0.0.1 and localhost
+ * on the same port and scheme count as one: the Host check allows only those). */
+function sameOrigin(other: string, own: URL): boolean {
+  let o: URL;
+  try {
+    o = new URL(other);
+  } catch {
+    return false;
+  }
+  const loop = (h: string) => h === "127.0.0.1" || h === "localhost";
+  return o.protocol === own.protocol && o.port === own.port &&
+    (o.hostname === own.hostname || (loop(o.hostname) && loop(own.hostname)));
+}
+
+/**
+ * Classify a request to `/confirm/*` by its fetch metadata, `Origin` and `Referer`.
+ * @param c Hono context
+ * @returns `foreign` (cross-site: refuse), `page` (the agent's own page or a browser
+ *   navigation the user started), or `unmarked` (no fetch metadata: a local program or an old
+ *   browser)
+ */
+export function confirmCaller(c: Context): ConfirmCaller {
+  const own = new URL(c.req.url);
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return "foreign";
+  const origin = c.req.header("origin");
+  // "null" is what a browser sends when it withholds the origin: trusted only with
+  // same-origin fetch metadata.
+  if (origin !== undefined && (origin === "null" ? site === undefined : !sameOrigin(origin, own))) {
+    return "foreign";
+  }
+  const referer = c.req.header("referer");
+  if (referer !== undefined && referer !== "" && !sameOrigin(referer, own)) return "foreign";
+  return site === undefined ? "unmarked" : "page";
+}
+
+const REFUSAL = JSON.stringify({
+  error: "The agent's confirmation pages answer only the agent's own page",
+  errorCode: "ORIGIN_NOT_ALLOWED",
+  errorKind: "PARAMETER",
+});
+
+/** The cheap refusal of a cross-site request: a constant body, no budget, no framing. */
+function refuseForeign(c: Context): Response {
+  return c.body(REFUSAL, 403, {
+    "content-type": "application/json",
+    "cache-control": "no-store",
+    "cross-origin-resource-policy": "same-origin",
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    "x-frame-options": "DENY",
+  });
+}
+
 /**
  * The rate-limit middleware for the whole app.
  * @param overrides budgets to change
- * @returns middleware routing each request to its budget
+ * @returns middleware routing each request to its budget (and refusing cross-site requests to
+ *   `/confirm/*` with 403 ORIGIN_NOT_ALLOWED)
  */
 export function rateLimits(overrides: Partial<RateLimitSettings> = {}): MiddlewareHandler {
   const s = { ...DEFAULT_RATE_LIMITS, ...overrides };
   const ops = limiter(10_000, s.operationsPer10s, "operation");
   const pick = limiter(60_000, s.pickersPerMinute, "dialog");
   const conf = limiter(60_000, s.confirmPerMinute, "confirmation");
-  return (c, next) => {
+  const decisions = limiter(
+    60_000,
+    s.confirmPerMinute,
+    "confirmation",
+    (c) => `page ${c.req.path}`,
+  );
+  return async (c, next) => {
     const p = c.req.path;
-    if (c.req.method === "OPTIONS") return next();
-    if (p.startsWith("/api/v1/operations/")) return ops(c, next);
-    if (p.startsWith("/api/pick-")) return pick(c, next);
-    if (p.startsWith("/confirm/")) return conf(c, next);
-    return next();
+    if (c.req.method === "OPTIONS") return await next();
+    if (p.startsWith("/api/v1/operations/")) return await ops(c, next);
+    if (p.startsWith("/api/pick-")) return await pick(c, next);
+    if (p.startsWith("/confirm/")) {
+      const caller = confirmCaller(c);
+      if (caller === "foreign") return refuseForeign(c);
+      if (caller === "unmarked") return await conf(c, next);
+      return c.req.method === "GET" ? await next() : await decisions(c, next);
+    }
+    return await next();
   };
 }

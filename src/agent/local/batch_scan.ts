@@ -102,7 +102,13 @@ export async function scanBatchTree(
         groups.set(eik, failed(names, e));
       }
     }
-    return { groups, totalScanned: d1.scanned, problems: [...d1.problems, ...d6.problems] };
+    // Both scans walk the same tree: a folder that could not be walked is one problem.
+    const seen = new Set<string>();
+    const problems = [...d1.problems, ...d6.problems].filter((p) => {
+      const k = `${p.errorCode}\u0000${p.path}`;
+      return seen.has(k) ? false : (seen.add(k), true);
+    });
+    return { groups, totalScanned: d1.scanned, problems };
   }
   // Notices (XML).
   const { files, problems } = await tree.list(recursive);

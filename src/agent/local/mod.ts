@@ -4,3 +4,4 @@
  */
 export * from "./ops.ts";
 export * from "./types.ts";
+export { checkLocalPath } from "./tree.ts";

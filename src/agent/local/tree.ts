@@ -2,7 +2,10 @@
  * A folder of local input, read from disk or given inline (`_inlineDir` / `_inlineFile`), behind
  * one interface so every local operation treats both the same. Limits (PARAMETER errors):
  * 20 MiB per file, 48 MiB and 2,000 files for inline input; 200,000 files per disk walk.
- * Unreadable files and folders are reported per path, never abort the walk.
+ * Unreadable files and folders are reported per path, never abort the walk; so are names the
+ * operating system holds in another encoding than UTF-8 (e.g. a CP1251 folder name copied from
+ * an old Windows archive), which Deno can neither show nor open: LOCAL_NAME_UNDECODABLE names
+ * the folder they are in, so the user knows what was not scanned.
  * @module
  */
 import { basename, dirname, isAbsolute, join, normalize, posix } from "node:path";
@@ -54,6 +57,33 @@ function problemOf(path: string, e: unknown): TreeProblem {
     path,
     errorCode: "LOCAL_PATH_UNREADABLE",
     error: `Cannot read ${path}: ${(e as Error).message}`,
+  };
+}
+
+/**
+ * Whether a directory entry's name could not be decoded: Deno shows the undecodable bytes as
+ * U+FFFD, and the path built from that name does not exist (a real U+FFFD in a name does).
+ */
+function undecodable(name: string, path: string): boolean {
+  if (!name.includes("\uFFFD")) return false;
+  try {
+    Deno.lstatSync(path);
+    return false;
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound;
+  }
+}
+
+function undecodableProblem(dir: string, path: string, folder: boolean): TreeProblem {
+  const what = folder ? "A folder" : "A file";
+  return {
+    path,
+    errorCode: "LOCAL_NAME_UNDECODABLE",
+    error: `${what} in ${dir} has a name that is not valid UTF-8 (shown as "${
+      basename(path)
+    }", perhaps an old CP1251 name); it was not ${
+      folder ? "scanned" : "read"
+    }: rename it and scan again`,
   };
 }
 
@@ -176,6 +206,10 @@ export async function diskTree(root: string): Promise<FileTree> {
         try {
           for (const e of Deno.readDirSync(dir)) {
             const p = join(dir, e.name);
+            if ((e.isFile || (e.isDirectory && recursive)) && undecodable(e.name, p)) {
+              problems.push(undecodableProblem(dir, p, e.isDirectory));
+              continue;
+            }
             if (e.isDirectory) {
               if (recursive) stack.push(p);
             } else if (e.isFile) {

@@ -3,6 +3,11 @@
  * submissions (journaled filing), results, reports and portal files (the portal answers),
  * local reads (scans, VAT parse) and folder-wide batches. Each takes its registry entry and
  * the body its request schema produced; none knows a typeId.
+ *
+ * Consent before disclosure: a path on the user's disk is only checked for its syntax before
+ * the user confirms (the page shows it resolved); the files are read, parsed and checked after
+ * the confirmation, so no answer before it says anything about the file system. Inline input
+ * is the caller's own bytes: it is read and checked first, and the page shows what it holds.
  * @module
  */
 import {
@@ -13,12 +18,18 @@ import {
   type ResultOperation,
   type SubmissionOperation,
 } from "../../contract/mod.ts";
-import type { PortalAdapter, PortalContext } from "../../portal/mod.ts";
+import type { PortalAdapter, PortalContext, SubmissionInput } from "../../portal/mod.ts";
 import { assertEiksCovered } from "../http/mod.ts";
 import { fileSubmission, type FilingMeta, runBatch } from "../filing/mod.ts";
-import type { LocalOps, SubmissionFiles } from "../local/mod.ts";
+import {
+  checkLocalPath,
+  type LocalOps,
+  type LocalSource,
+  type SubmissionFiles,
+} from "../local/mod.ts";
 import { displayPeriod } from "../period.ts";
 import { type ConfirmRequest, confirmSender, type ConfirmWhat } from "./confirm_sender.ts";
+import type { ShownPath } from "../confirm/mod.ts";
 import { markNoData } from "./no_data.ts";
 import { hasLocal, localSource, stringField, stripInline } from "./request.ts";
 
@@ -55,75 +66,119 @@ function filingMeta(r: FamilyRun, body: Body): FilingMeta {
   };
 }
 
+/** Whether the local input is inline (the caller's own bytes). */
+const isInline = (src: LocalSource) => !!src.inlineFile || !!src.inlineDir;
+
 /**
  * A local read (family `local`): the user's consent first when a disk path is read.
  * @returns the scan or parse result, with the NO_DATA rule applied
- * @throws AppError LOCAL_INPUT_REQUIRED | CONFIRMATION_* | LOCAL_PATH_* | FILE_*
+ * @throws AppError LOCAL_INPUT_REQUIRED | LOCAL_PATH_INVALID (before the page) |
+ *   CONFIRMATION_* | LOCAL_PATH_* | FILE_* (after the user's consent)
  */
 export const runLocalFamily: FamilyHandler<LocalOperation> = async (op, body, r) => {
   const ops = localOpsOf(r);
   const src = localSource(r.c, body, op.local.folderField);
   // Reading the user's disk needs the user's consent (once per batch); inline input does not.
-  if (!src.inlineFile && !src.inlineDir && src.path) {
-    await ask(r, body, { summary: `${op.summary} — reads ${src.path}`, files: [src.path] });
+  if (!isInline(src) && src.path) {
+    await ask(r, body, { summary: op.summary, paths: [shownPath(src.path)] });
   }
   return markNoData(await ops.runLocal(op, body, src));
 };
 
 /**
- * A folder-wide filing (family `batch`): scan, one confirmation, one filing per listed company.
+ * A folder-wide filing (family `batch`): one confirmation (the page shows the root folder and
+ * the token's companies; nothing is scanned before it), the scan, one filing per listed
+ * company. Inline input is scanned first and the page lists what it holds.
  * @returns the BatchResult, with the NO_DATA rule applied
+ * @throws AppError LOCAL_INPUT_REQUIRED | LOCAL_PATH_INVALID (before the page) |
+ *   CONFIRMATION_* | LOCAL_PATH_* (after the user's consent)
  */
 export const runBatchFamily: FamilyHandler<BatchOperation> = async (op, body, r) => {
-  const scan = await localOpsOf(r).scanBatch(op, body, localSource(r.c, body, "rootFolder"));
+  const ops = localOpsOf(r);
+  const src = localSource(r.c, body, "rootFolder");
   const meta = filingMeta(r, body);
-  return markNoData(
-    await runBatch(
-      op,
-      body,
-      r.claims,
-      scan,
-      (input, ctx) => fileSubmission(r.deps, r.portal, input, ctx, meta),
-      (subject) => confirmSender(r, subject),
-    ),
-  );
+  const submit = (input: SubmissionInput, ctx: PortalContext) =>
+    fileSubmission(r.deps, r.portal, input, ctx, meta);
+  if (isInline(src) || !src.path) {
+    const scan = await ops.scanBatch(op, body, src);
+    return markNoData(
+      await runBatch(op, body, r.claims, scan, submit, (subject) => ask(r, body, subject)),
+    );
+  }
+  const ctx = await ask(r, body, {
+    summary: op.summary,
+    eiks: r.claims.eiks ?? [],
+    paths: [shownPath(src.path)],
+  });
+  const scan = await ops.scanBatch(op, body, src);
+  return markNoData(await runBatch(op, body, r.claims, scan, submit, () => Promise.resolve(ctx)));
 };
 
 /**
- * One declaration (family `submission`): its files read and checked (when given), the
- * sender confirmed, then filed through the journal.
+ * A disk path as the page shows it: resolved (normalised, absolute) beside what was sent. Only
+ * its syntax is checked: nothing is read.
+ * @throws AppError LOCAL_PATH_INVALID
+ */
+function shownPath(sent: string): ShownPath {
+  return { resolved: checkLocalPath(sent), sent };
+}
+
+/**
+ * The disk paths a submission reads, or null when its input is inline.
+ * @throws AppError LOCAL_PATH_INVALID
+ */
+function diskPaths(op: SubmissionOperation, body: Body, src: LocalSource): ShownPath[] | null {
+  // The D1/D6 path fields are read from disk even beside inline input (submission_files.ts).
+  const fields = op.pathFields.map((f) => stringField(body, f)).filter((p) => p !== null);
+  if (op.reader === "payroll_pair" && fields.length > 0) return fields.map(shownPath);
+  if (isInline(src) || src.path === null) return null;
+  return [shownPath(src.path)];
+}
+
+/** What the page shows of files already read. */
+function shown(files: SubmissionFiles): Partial<ConfirmWhat> {
+  return {
+    files: files.names,
+    documents: files.files.length,
+    ...(files.period ? { period: `${files.period.slice(0, 4)}-${files.period.slice(4)}` } : {}),
+  };
+}
+
+/**
+ * One declaration (family `submission`): the sender confirmed (the page shows the paths to be
+ * read, or what inline input holds), its files read and checked (when given), then filed
+ * through the journal.
  * @returns the SubmissionResult
- * @throws AppError LOCAL_INPUT_REQUIRED (field: the first path field or X-Svc-File-Path) | FILE_* |
- *   TOKEN_EIK_MISMATCH | CONFIRMATION_* | PORTAL_*
+ * @throws AppError LOCAL_INPUT_REQUIRED (field: the first path field or X-Svc-File-Path) |
+ *   LOCAL_PATH_INVALID | CONFIRMATION_* | SENDER_NOT_CHOSEN, then after the user's consent (or
+ *   before it for inline input) LOCAL_PATH_* | FILE_* | TOKEN_EIK_MISMATCH; PORTAL_*
  */
 export const runSubmissionFamily: FamilyHandler<SubmissionOperation> = async (op, body, r) => {
-  let files: SubmissionFiles | null = null;
   const src = localSource(r.c, body, null);
   const given = hasLocal(src, body, op.pathFields);
-  if (given || op.localInput === "required") {
-    const ops = localOpsOf(r);
-    if (!given) {
-      throw new AppError(
-        "LOCAL_INPUT_REQUIRED",
-        `${op.typeId} needs its files (a path, X-Svc-File-Path or inline)`,
-        { field: op.pathFields[0] ?? "X-Svc-File-Path" },
-      );
-    }
-    files = await ops.readSubmission(op, body, src);
-    assertEiksCovered(r.claims, files.eiks);
+  if (!given && op.localInput === "required") {
+    throw new AppError(
+      "LOCAL_INPUT_REQUIRED",
+      `${op.typeId} needs its files (a path, X-Svc-File-Path or inline)`,
+      { field: op.pathFields[0] ?? "X-Svc-File-Path" },
+    );
   }
+  const ops = given ? localOpsOf(r) : null;
+  const read = async () => {
+    const f = await ops!.readSubmission(op, body, src);
+    assertEiksCovered(r.claims, f.eiks);
+    return f;
+  };
   const eik = tokenEik(r);
+  const paths = ops ? diskPaths(op, body, src) : null;
+  let files = ops && !paths ? await read() : null;
   const ctx = await ask(r, body, {
     summary: op.summary,
     eiks: [eik],
-    ...(files
-      ? {
-        files: files.names,
-        documents: files.files.length,
-        ...(files.period ? { period: `${files.period.slice(0, 4)}-${files.period.slice(4)}` } : {}),
-      }
-      : {}),
+    ...(paths ? { paths } : {}),
+    ...(files ? shown(files) : {}),
   });
+  if (paths) files = await read();
   return await fileSubmission(
     r.deps,
     r.portal,
@@ -160,7 +215,7 @@ function ask(
     files: [],
     documents: null,
     ...what,
-  });
+  }, r.c.req.raw.signal);
 }
 
 /**

@@ -1,0 +1,109 @@
+/**
+ * The shapes of the sender confirmation: what a request asks the user ({@link ConfirmSubject}),
+ * the senders offered, the user's answer, and one dialog shared by the requests of a batch
+ * ({@link Dialog}), with its bounds (interface-spec.md § States and transitions, § Limits).
+ * @module
+ */
+import type { AppError } from "../../contract/mod.ts";
+
+/** Batch memory, ms (interface-spec.md § Limits: 10 minutes). */
+export const BATCH_TTL_MS = 10 * 60 * 1000;
+/** Default dialog time-out, ms (our choice: 5 minutes; config `confirmTimeoutSeconds`). */
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 5 * 60 * 1000;
+/** Default bound on dialogs pending at once for one integrator (the token's `intg`); other
+ * integrators are not affected. */
+export const DEFAULT_MAX_PENDING = 4;
+
+/** What the user is asked to confirm (all from the verified token and the validated body). */
+export interface ConfirmSubject {
+  readonly batchId: string | null;
+  /** X-Svc-Sender-Id, if given (preselects the sender). */
+  readonly senderId: string | null;
+  readonly typeId: string;
+  readonly summary: string;
+  readonly eiks: readonly string[];
+  readonly period: string | null;
+  /** Files already read (inline input: the caller's own bytes), as display names. */
+  readonly files: readonly string[];
+  /** Local paths the agent reads only after the user confirms, never looked at before the
+   * decision. */
+  readonly paths?: readonly ShownPath[];
+  readonly documents: number | null;
+  /** Integrator id and display name from the token. */
+  readonly integratorId: string;
+  readonly integratorName: string;
+  /** The calling page's origin, from the token's `origin` claim (null when not bound). */
+  readonly origin: string | null;
+  readonly mode: "test" | "live";
+}
+
+/** A local path as the page shows it. */
+export interface ShownPath {
+  /** What the agent will read: normalised and absolute (no `.` or `..` segments). */
+  readonly resolved: string;
+  /** The path as the caller sent it. */
+  readonly sent: string;
+}
+
+/** A sender choice shown in the dialog. */
+export interface SenderChoice {
+  readonly id: string;
+  readonly displayName: string;
+  /** The sender's key store needs a PIN (live filing): the page asks for it. */
+  readonly needsPin?: boolean;
+}
+
+/** The user's answer: the sender, and the PIN typed on the page (kept in memory only, for the
+ * batch's 10 minutes, never written or logged). */
+export interface Confirmed {
+  readonly senderId: string;
+  readonly pin: string | null;
+}
+
+/** How one request waits for the user. */
+export interface ConfirmOptions {
+  /** The request's abort signal (`c.req.raw.signal`): when every request waiting on a dialog
+   * has gone (client disconnected), the dialog is cancelled. */
+  readonly signal?: AbortSignal;
+}
+
+/** Where a dialog is: waiting for the user, or how it ended (`cancelled`: every request
+ * waiting on it went away before the user decided). */
+export type DialogState = "pending" | "confirmed" | "declined" | "timedout" | "cancelled";
+
+/** One dialog, possibly shared by several requests of a batch. */
+export interface Dialog {
+  readonly id: string;
+  readonly nonce: string;
+  /** The integrator whose requests wait on it (the per-integrator bound counts these). */
+  readonly integratorId: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  /** The requests waiting on it, in arrival order (a request that went away is removed). */
+  readonly subjects: ConfirmSubject[];
+  /** Bumped whenever a request joins or leaves: the page sends the version it showed (`seen`)
+   * and a confirmation of another version is refused (CONFIRMATION_CHANGED). */
+  version: number;
+  readonly senders: readonly SenderChoice[];
+  readonly preselected: string | null;
+  state: DialogState;
+  nonceUsed: boolean;
+  readonly done: Promise<Confirmed>;
+  resolve(c: Confirmed): void;
+  reject(e: AppError): void;
+}
+
+/** Constant-time string comparison (the page's nonce). */
+export function timingSafeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let r = 0;
+  for (let i = 0; i < a.length; i++) r |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return r === 0;
+}
+
+/** The key of a batch: mode, integrator, bound origin and `X-Svc-Batch-Id` (null: no batch). */
+export function batchKey(
+  s: Pick<ConfirmSubject, "batchId" | "mode" | "integratorId" | "origin">,
+): string | null {
+  return s.batchId === null ? null : `${s.mode}|${s.integratorId}|${s.origin ?? ""}|${s.batchId}`;
+}
