@@ -31,6 +31,13 @@ export const AgentConfig = z.object({
 /** Parsed agent settings. */
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
+const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no"])])
+  .transform((v) => v === true || v === "true" || v === "1" || v === "yes");
+const signingSecret = z.string().min(
+  32,
+  "must be at least 32 characters (e.g. the output of: openssl rand -base64 32)",
+);
+
 /** Token service settings. */
 export const TokenServiceConfig = z.object({
   port: port.default(DEFAULT_TOKEN_PORT),
@@ -44,6 +51,12 @@ export const TokenServiceConfig = z.object({
   /** Newest agent release, shown by agents' /health as an available update. */
   latestAgentVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Encrypts the signing keys at rest (AES-256-GCM, key by HKDF-SHA256; docs/token-service.md). */
+  signingKeySecret: signingSecret.optional(),
+  /** The secret before a change of secret: still read, never used to encrypt. */
+  signingKeySecretPrevious: signingSecret.optional(),
+  /** PostgreSQL without signingKeySecret: start anyway, keys in plain text (not for production). */
+  allowPlaintextSigningKeys: flag.default(false),
 });
 /** Parsed token service settings. */
 export type TokenServiceConfig = z.infer<typeof TokenServiceConfig>;
@@ -73,6 +86,9 @@ export const TOKEN_ENV = {
   SVC_MIN_AGENT_VERSION: "minAgentVersion",
   SVC_LATEST_AGENT_VERSION: "latestAgentVersion",
   SVC_LOG_LEVEL: "logLevel",
+  SVC_SIGNING_KEY_SECRET: "signingKeySecret",
+  SVC_SIGNING_KEY_SECRET_PREVIOUS: "signingKeySecretPrevious",
+  SVC_ALLOW_PLAINTEXT_SIGNING_KEYS: "allowPlaintextSigningKeys",
 } as const;
 
 /**

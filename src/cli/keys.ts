@@ -21,15 +21,16 @@ interface CreateFlags {
 
 async function create(cli: Cli, cmd: Command): Promise<void> {
   const o = cmd.opts<CreateFlags>();
-  const badOrigin = (o.origin ?? []).filter((x) => !URL.canParse(x));
-  if (badOrigin.length) {
-    cmd.error(`error: --origin must be a URL origin: ${badOrigin.join(", ")}`, { exitCode: 2 });
-  }
   const badEik = (o.eik ?? []).filter((x) => !/^[0-9]{9,13}$/.test(x));
   if (badEik.length) {
     cmd.error(`error: --eik must be 9 to 13 digits: ${badEik.join(", ")}`, { exitCode: 2 });
   }
-  const { createApiKey } = await import("../token/mod.ts");
+  const { createApiKey, httpOrigin } = await import("../token/mod.ts");
+  const badOrigin = (o.origin ?? []).filter((x) => httpOrigin(x) === null);
+  if (badOrigin.length) {
+    const want = "an http(s) origin such as https://app.example.com (no path)";
+    cmd.error(`error: --origin must be ${want}: ${badOrigin.join(", ")}`, { exitCode: 2 });
+  }
   const { secret, record } = await withTokenStore(
     cli,
     dataDirOf(cli, cmd),
@@ -40,7 +41,7 @@ async function create(cli: Cli, cmd: Command): Promise<void> {
         integratorId: o.integrator,
         label: o.label ?? null,
         allowedEiks: o.eik?.length ? o.eik : null,
-        allowedOrigins: o.origin?.length ? o.origin.map((x) => new URL(x).origin) : null,
+        allowedOrigins: o.origin?.length ? o.origin : null,
       }),
   );
   const expiresAt = record.expiresAt ? new Date(record.expiresAt).toISOString() : null;

@@ -13,7 +13,11 @@ import type { Clock } from "../clock.ts";
 import type { AgentConfig } from "../config.ts";
 import { joinPath } from "../defaults.ts";
 import type { Logger } from "../log.ts";
-import { ensurePrivateDirSync, preparePrivateDbFileSync, tightenFilesSync } from "../private_files.ts";
+import {
+  ensurePrivateDirSync,
+  preparePrivateDbFileSync,
+  tightenFilesSync,
+} from "../private_files.ts";
 import type { EarlyServer } from "./agent_early.ts";
 import { serveLoopback, serveLoopbackTls } from "./process.ts";
 

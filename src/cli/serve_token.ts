@@ -1,16 +1,24 @@
 /**
  * The composition of the token service (`token-service` and `demo`): its store (SQLite in the
  * data directory, or PostgreSQL with SVC_DATABASE_URL), mailer, notice scheduler and usage
- * flush, served on loopback (or SVC_TOKEN_HOST).
+ * flush, served on loopback (or SVC_TOKEN_HOST); the signing key secret (SVC_SIGNING_KEY_SECRET)
+ * and `token-service encrypt-keys`.
  * @module
  */
 import type { Clock } from "../clock.ts";
 import { loadConfig, type TokenServiceConfig } from "../config.ts";
 import type { Logger } from "../log.ts";
+import { ensurePrivateDirSync } from "../private_files.ts";
 import {
+  createSigningKeyCipher,
   createSmtpMailer,
   createTokenService,
+  encryptSigningKeys,
+  isPostgresUrl,
   openTokenStore,
+  type SigningKeyCipher,
+  type SigningKeyView,
+  signingKeyViews,
   smtpSettings,
   TOKEN_OPS_ENV,
   TokenOpsConfig,
@@ -18,6 +26,62 @@ import {
   type TokenStore,
 } from "../token/mod.ts";
 import { serveLoopback } from "./process.ts";
+
+/**
+ * The signing key secret's cipher (SVC_SIGNING_KEY_SECRET, SVC_SIGNING_KEY_SECRET_PREVIOUS), or
+ * null. The PostgreSQL deployment refuses to start without a secret unless
+ * SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true (docs/token-service.md § Signing keys at rest).
+ * @param cfg the parsed TokenServiceConfig
+ * @returns the cipher, or null (keys stay in plain text)
+ * @throws Error for PostgreSQL without a secret and without the explicit opt-out
+ */
+export async function signingKeyCipher(
+  cfg: TokenServiceConfig,
+): Promise<SigningKeyCipher | null> {
+  if (cfg.signingKeySecret) {
+    const previous = cfg.signingKeySecretPrevious ? [cfg.signingKeySecretPrevious] : [];
+    return await createSigningKeyCipher(cfg.signingKeySecret, previous);
+  }
+  if (isPostgresUrl(cfg.databaseUrl) && !cfg.allowPlaintextSigningKeys) {
+    throw new Error(
+      "Refusing to start: on PostgreSQL the signing keys are stored encrypted. Set " +
+        "SVC_SIGNING_KEY_SECRET (32+ random characters, e.g. openssl rand -base64 32), or " +
+        "SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true to keep them in plain text (not for production).",
+    );
+  }
+  return null;
+}
+
+/** Say how the signing keys are stored, once at start (never any key material). */
+async function reportKeysAtRest(
+  store: TokenStore,
+  cipher: SigningKeyCipher | null,
+  cfg: TokenServiceConfig,
+  log: Logger,
+): Promise<void> {
+  const views = signingKeyViews(await store.listSigningKeys(), cipher);
+  const plain = views.filter((v) => v.atRest !== "encrypted").map((v) => v.kid);
+  if (cipher && plain.length) {
+    log("warn", "signing keys not yet encrypted with SVC_SIGNING_KEY_SECRET", {
+      kids: plain,
+      fix: "run `token-service encrypt-keys` or POST /admin/v1/signing-keys/encrypt",
+    });
+  } else if (cipher) {
+    log("info", "signing keys are encrypted at rest", { secretFingerprint: cipher.fingerprint });
+  } else if (isPostgresUrl(cfg.databaseUrl)) {
+    log(
+      "warn",
+      "SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true: the signing keys are stored in plain " +
+        "text in PostgreSQL; set SVC_SIGNING_KEY_SECRET for production",
+    );
+  } else {
+    log(
+      "info",
+      "SVC_SIGNING_KEY_SECRET is not set: the signing keys are stored in plain text " +
+        "(token-service.sqlite is readable by its owner only)",
+    );
+  }
+}
 
 /** A running token service. */
 export interface RunningTokenService {
@@ -35,7 +99,9 @@ export interface RunningTokenService {
  * @param env the environment (SVC_ADMIN_TOKEN, SVC_SMTP_*, SVC_NOTICE_INTERVAL_SECONDS, …)
  * @param clock the clock
  * @returns the server, its URL, the store and the service (stop both on shutdown)
- * @throws Error "Invalid configuration: …" for bad variables; listen and database errors as is
+ * @throws Error "Invalid configuration: …" for bad variables; "Refusing to start: …" on PostgreSQL
+ *   without SVC_SIGNING_KEY_SECRET (and without SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true); a
+ *   signing key the configured secret does not open; listen and database errors as is
  */
 export async function startTokenService(
   cfg: TokenServiceConfig,
@@ -44,30 +110,35 @@ export async function startTokenService(
   clock: Clock,
 ): Promise<RunningTokenService> {
   const ops = loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, env, {});
-  await Deno.mkdir(cfg.dataDir, { recursive: true });
+  const keyCipher = await signingKeyCipher(cfg);
+  ensurePrivateDirSync(cfg.dataDir);
   const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
   const smtp = smtpSettings(ops);
   let issuer = cfg.issuer ?? "";
-  const service = await createTokenService({
-    store,
-    clock,
-    get config() {
-      return {
-        issuer,
-        audience: cfg.audience,
-        minAgentVersion: cfg.minAgentVersion ?? null,
-        latestAgentVersion: cfg.latestAgentVersion ?? null,
-      };
-    },
-    adminToken: ops.adminToken ?? null,
-    mailer: smtp ? createSmtpMailer(smtp) : null,
-    noticeIntervalMs: ops.noticeIntervalSeconds * 1000,
-    usageFlushMs: ops.usageFlushSeconds * 1000,
-    instanceId: ops.instanceId,
-    log: (level, msg, fields) => log(level, msg, fields),
-  });
+  let service: TokenService;
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
+    // Loads the key ring: a secret that does not open the current key fails here.
+    service = await createTokenService({
+      store,
+      clock,
+      keyCipher,
+      get config() {
+        return {
+          issuer,
+          audience: cfg.audience,
+          minAgentVersion: cfg.minAgentVersion ?? null,
+          latestAgentVersion: cfg.latestAgentVersion ?? null,
+        };
+      },
+      adminToken: ops.adminToken ?? null,
+      mailer: smtp ? createSmtpMailer(smtp) : null,
+      noticeIntervalMs: ops.noticeIntervalSeconds * 1000,
+      usageFlushMs: ops.usageFlushSeconds * 1000,
+      instanceId: ops.instanceId,
+      log: (level, msg, fields) => log(level, msg, fields),
+    });
+    await reportKeysAtRest(store, keyCipher, cfg, log);
     server = serveLoopback(service.app.fetch, cfg.port, cfg.host, 1);
   } catch (err) {
     await store.close();
@@ -79,4 +150,30 @@ export async function startTokenService(
   if (!smtp) log("warn", "SVC_SMTP_HOST is not set: e-mail notices stay pending");
   if (!ops.adminToken) log("info", "SVC_ADMIN_TOKEN is not set: the admin API is disabled");
   return { server, url, store, service };
+}
+
+/**
+ * `token-service encrypt-keys`: re-encrypt every stored signing key with SVC_SIGNING_KEY_SECRET
+ * (plain-text keys, and keys of SVC_SIGNING_KEY_SECRET_PREVIOUS).
+ * @param cfg the parsed TokenServiceConfig (data directory or SVC_DATABASE_URL, the secrets)
+ * @returns how each key is stored afterwards, and the secret's fingerprint
+ * @throws Error when SVC_SIGNING_KEY_SECRET is not set, or a key is encrypted with a secret that
+ *   is not configured
+ */
+export async function encryptStoredSigningKeys(
+  cfg: TokenServiceConfig,
+): Promise<{ items: SigningKeyView[]; secretFingerprint: string }> {
+  const cipher = cfg.signingKeySecret ? await signingKeyCipher(cfg) : null;
+  if (!cipher) {
+    throw new Error("SVC_SIGNING_KEY_SECRET is not set: there is no secret to encrypt with");
+  }
+  const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
+  try {
+    return {
+      items: await encryptSigningKeys(store, cipher),
+      secretFingerprint: cipher.fingerprint,
+    };
+  } finally {
+    await store.close();
+  }
 }

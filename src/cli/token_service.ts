@@ -5,8 +5,8 @@
  */
 import { Command, Option } from "commander";
 import type { Cli } from "./context.ts";
-import { dataDirOf, dataDirOption, portArg, textArg } from "./options.ts";
-import { cliLogger, say } from "./output.ts";
+import { dataDirOf, dataDirOption, jsonOption, portArg, textArg } from "./options.ts";
+import { cliLogger, note, printJson, say } from "./output.ts";
 import { shutdownOnSignal } from "./process.ts";
 
 interface TokenFlags {
@@ -33,13 +33,28 @@ async function runTokenService(cli: Cli, cmd: Command): Promise<void> {
   cli.serving = true;
 }
 
+async function encryptKeys(cli: Cli, cmd: Command): Promise<void> {
+  const [{ loadConfig, TOKEN_ENV, TokenServiceConfig }, { encryptStoredSigningKeys }] =
+    await Promise.all([import("../config.ts"), import("./serve_token.ts")]);
+  const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, cli.env, { dataDir: dataDirOf(cli, cmd) });
+  const out = await encryptStoredSigningKeys(cfg);
+  if (cmd.opts<{ json?: boolean }>().json) return printJson(cli, out);
+  for (const k of out.items) {
+    say(
+      cli,
+      `${k.kid}  ${k.atRest}  ${k.retiredAt === null ? "current" : `retired ${k.retiredAt}`}`,
+    );
+  }
+  note(cli, `Signing keys encrypted with the secret of fingerprint ${out.secretFingerprint}.`);
+}
+
 /**
  * The `token-service` command.
  * @param cli the run's context
  * @returns the command
  */
 export function tokenServiceCommand(cli: Cli): Command {
-  return new Command("token-service")
+  const service = new Command("token-service")
     .summary("run the token service (integrator keys → 5-second JWTs, admin API)")
     .description(
       "Run the token service: SQLite in the data directory, or PostgreSQL with " +
@@ -57,4 +72,15 @@ export function tokenServiceCommand(cli: Cli): Command {
       ).argParser(textArg),
     )
     .action((_o, cmd: Command) => runTokenService(cli, cmd));
+  service.command("encrypt-keys")
+    .summary("encrypt the stored signing keys with SVC_SIGNING_KEY_SECRET")
+    .description(
+      "Re-encrypt every signing key in the database (SVC_DATABASE_URL, else the data " +
+        "directory) with SVC_SIGNING_KEY_SECRET: keys stored in plain text and keys of " +
+        "SVC_SIGNING_KEY_SECRET_PREVIOUS. Set the secret on every running instance first.",
+    )
+    .addOption(dataDirOption())
+    .addOption(jsonOption("print {items, secretFingerprint} as JSON"))
+    .action((_o, cmd: Command) => encryptKeys(cli, cmd));
+  return service;
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { requireHttpOrigin } from "./origins.ts";
 import { initialExpiry } from "./phases.ts";
 import type { ApiKeyRecord, KeyMode, TokenStore } from "./store/mod.ts";
 
@@ -79,7 +80,7 @@ export interface CreateKeyInput {
   readonly label?: string | null;
   /** Restrict the key to these EIKs (administrator's list). */
   readonly allowedEiks?: readonly string[] | null;
-  /** Page origins this key's tokens may be bound to (null = the integrator's). */
+  /** Page origins this key's tokens may be bound to, http(s) only (null = the integrator's). */
   readonly allowedOrigins?: readonly string[] | null;
   /** Epoch ms. */
   readonly now: number;
@@ -93,12 +94,17 @@ export interface CreateKeyInput {
  * @param store the token store
  * @param input mode, integrator, label, allowed EIKs, time
  * @returns `{ secret, record }` — show `secret` to the user once, never log it
- * @throws Error from the store when the integrator does not exist (foreign key)
+ * @throws AppError VALIDATION_FAILED when an allowed origin is not an http(s) origin
+ *   (`details.field` "allowedOrigins.N"); Error from the store when the integrator does not
+ *   exist (foreign key)
  */
 export async function createApiKey(
   store: TokenStore,
   input: CreateKeyInput,
 ): Promise<{ secret: string; record: ApiKeyRecord }> {
+  const allowedOrigins = input.allowedOrigins?.map((o, i) =>
+    requireHttpOrigin(o, `allowedOrigins.${i}`)
+  );
   const integratorId = input.integratorId ?? DEFAULT_INTEGRATOR_ID;
   if (integratorId === DEFAULT_INTEGRATOR_ID && !(await store.getIntegrator(integratorId))) {
     await store.createIntegrator({
@@ -127,7 +133,7 @@ export async function createApiKey(
     expiresAt: initialExpiry(input.mode, contract, input.now),
     revokedAt: null,
     allowedEiks: input.allowedEiks ?? null,
-    allowedOrigins: input.allowedOrigins ?? null,
+    allowedOrigins: allowedOrigins ? [...new Set(allowedOrigins)] : null,
     rotatedFrom: null,
   };
   await store.createKey(record);

@@ -14,12 +14,15 @@ import { buildTokenOpenApi } from "../contract/openapi/mod.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
 import { authenticateKey, type IssueConfig, type IssueTimings, issueToken } from "./issue.ts";
+import { httpOrigin, requireHttpOrigin } from "./origins.ts";
+import type { SigningKeyCipher } from "./key_cipher.ts";
 import type { KeyRing } from "./signer.ts";
 import type { TokenStore } from "./store/mod.ts";
 import {
   adminAuth,
   adminContractRoutes,
   adminKeyRoutes,
+  adminSigningKeyRoutes,
   ApplicationSubmit,
   parseInput,
   readJson,
@@ -47,6 +50,8 @@ export interface TokenAppDeps {
   readonly random?: RandomBytes;
   /** Reload the key ring after a signing-key rotation through the admin API. */
   readonly reloadKeyRing?: () => Promise<void>;
+  /** Encrypts signing keys at rest (SVC_SIGNING_KEY_SECRET); absent/null = plain text. */
+  readonly keyCipher?: SigningKeyCipher | null;
 }
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -113,18 +118,24 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
       }
       const parsed = TokenIssueRequest.safeParse(raw);
       if (!parsed.success) throw validationError(parsed.error.issues);
-      if (parsed.data.origin) {
-        const allowed = key.key.allowedOrigins ??
+      // Only an http(s) origin is bound (issue #13): never "null" for javascript:, file:, data:.
+      // The text as sent is checked (zod's URL check drops tabs and newlines).
+      const sent = (raw as { origin?: unknown }).origin;
+      const origin = parsed.data.origin === undefined
+        ? undefined
+        : requireHttpOrigin(typeof sent === "string" ? sent : parsed.data.origin, "origin");
+      if (origin !== undefined) {
+        const allowed = key.key.allowedOrigins?.flatMap(httpOriginList) ??
           (await origins.byIntegrator(now)).get(key.key.integratorId) ?? [];
-        if (allowed.length > 0 && !allowed.includes(new URL(parsed.data.origin).origin)) {
+        if (allowed.length > 0 && !allowed.includes(origin)) {
           throw new AppError(
             "ORIGIN_NOT_ALLOWED",
             "The origin is not among the integrator's allowed origins (an administrator sets them)",
-            { origin: parsed.data.origin },
+            { origin },
           );
         }
       }
-      const issued = await issueToken(deps, key, parsed.data, now);
+      const issued = await issueToken(deps, key, { ...parsed.data, origin }, now);
       return c.json(issued, 200, { "cache-control": "no-store" });
     },
   );
@@ -135,6 +146,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     random: deps.random,
     flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
     reloadKeyRing: deps.reloadKeyRing,
+    keyCipher: deps.keyCipher ?? null,
   };
   // Phase 2: the integrator applies with its own (test or live) key.
   app.post("/api/v1/applications", async (c) => {
@@ -159,6 +171,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   app.use("/admin/*", adminAuth(deps.adminToken));
   app.route("/admin/v1", adminKeyRoutes(admin));
   app.route("/admin/v1", adminContractRoutes(admin));
+  app.route("/admin/v1", adminSigningKeyRoutes(admin));
 
   app.get(
     "/.well-known/jwks.json",
@@ -195,7 +208,14 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   return app;
 }
 
-/** Integrators' allowed origins, reloaded from the store at most every 30 s. */
+/** A stored origin as a list of its http(s) origin: empty for one saved before issue #13 that is
+ * not one (`file:`, `null`), which is then neither matched nor published to agents. */
+const httpOriginList = (o: string): string[] => {
+  const origin = httpOrigin(o);
+  return origin === null ? [] : [origin];
+};
+
+/** Integrators' allowed origins (http(s) only), reloaded from the store at most every 30 s. */
 function originCache(store: TokenStore) {
   let at = -Infinity;
   let map = new Map<string, string[]>();
@@ -204,9 +224,9 @@ function originCache(store: TokenStore) {
     async byIntegrator(now: number): Promise<Map<string, string[]>> {
       if (now - at > 30_000) {
         const list = await store.listIntegrators();
-        map = new Map(list.map((i) => [i.id, [...i.allowedOrigins].map((o) => new URL(o).origin)]));
+        map = new Map(list.map((i) => [i.id, i.allowedOrigins.flatMap(httpOriginList)]));
         keyOrigins = (await store.listKeys()).flatMap((k) =>
-          k.revokedAt === null ? k.allowedOrigins ?? [] : []
+          k.revokedAt === null ? (k.allowedOrigins ?? []).flatMap(httpOriginList) : []
         );
         at = now;
       }

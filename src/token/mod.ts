@@ -38,4 +38,17 @@ export {
 export { buildStatement, requireMonth, statementCsv, usageCsv } from "./statement.ts";
 export { createTokenApp, type TokenAppDeps } from "./app.ts";
 export type { IssueConfig, IssueTimings } from "./issue.ts";
-export { type KeyRing, loadKeyRing } from "./signer.ts";
+export { httpOrigin } from "./origins.ts";
+export {
+  encryptSigningKeys,
+  type KeyAtRest,
+  type KeyRing,
+  loadKeyRing,
+  type SigningKeyView,
+  signingKeyViews,
+} from "./signer.ts";
+export {
+  createSigningKeyCipher,
+  MIN_SIGNING_KEY_SECRET_LENGTH,
+  type SigningKeyCipher,
+} from "./key_cipher.ts";

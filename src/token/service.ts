@@ -11,6 +11,7 @@ import type { RandomBytes } from "./api_keys.ts";
 import { createTokenApp } from "./app.ts";
 import type { ServiceLog } from "./deps.ts";
 import type { IssueConfig, IssueTimings } from "./issue.ts";
+import type { SigningKeyCipher } from "./key_cipher.ts";
 import { type Mailer, NoticeScheduler } from "./notices/mod.ts";
 import { type KeyRing, loadKeyRing } from "./signer.ts";
 import type { TokenStore } from "./store/mod.ts";
@@ -39,6 +40,8 @@ export interface TokenServiceOptions {
   readonly instanceId?: string;
   /** Accumulator of the issuance time split (benchmarks). */
   readonly timings?: IssueTimings;
+  /** The signing key secret's cipher (SVC_SIGNING_KEY_SECRET); absent/null = plain text. */
+  readonly keyCipher?: SigningKeyCipher | null;
 }
 
 /** A running (or startable) token service. */
@@ -58,13 +61,15 @@ export interface TokenService {
  * Build the token service.
  * @param o store, clock, issuance config, admin token, mailer, intervals
  * @returns the service (call `start()` after listening)
- * @throws Error from the store when the signing keys cannot be loaded
+ * @throws Error from the store when the signing keys cannot be loaded, or when the current one is
+ *   encrypted and `keyCipher` is missing or holds another secret (key_cipher.ts)
  */
 export async function createTokenService(o: TokenServiceOptions): Promise<TokenService> {
   const log: ServiceLog = o.log ?? (() => {});
-  let ring = await loadKeyRing(o.store, o.clock.now(), o.random);
+  const cipher = o.keyCipher ?? null;
+  let ring = await loadKeyRing(o.store, o.clock.now(), o.random, cipher);
   const reloadKeyRing = async () => {
-    ring = await loadKeyRing(o.store, o.clock.now(), o.random);
+    ring = await loadKeyRing(o.store, o.clock.now(), o.random, cipher);
   };
   const usage = new UsageRecorder({
     store: o.store,
@@ -93,6 +98,7 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     adminToken: o.adminToken ?? null,
     random: o.random,
     reloadKeyRing,
+    keyCipher: cipher,
   });
   let reload: ReturnType<typeof setInterval> | undefined;
   return {

@@ -12,6 +12,7 @@
  * @module
  */
 import { joinPath } from "../../defaults.ts";
+import { ensurePrivateDirSync } from "../../private_files.ts";
 
 /** Name of the lock file in the data directory. */
 export const LOCK_FILE = "agent.lock";
@@ -180,7 +181,8 @@ async function liveOwner(
 
 /**
  * Takes the per-user agent lock in `dataDir`, or reports the agent that holds it.
- * @param dataDir the agent's data directory (created if missing)
+ * @param dataDir the agent's data directory (created 0700 if missing, tightened to 0700 if it
+ *   grants group or other access; the lock file is 0600)
  * @param info this process: pid, port (0 until listening), startedAt, version
  * @param deps injected fetch, liveness check, clock
  * @returns the held lock, or `{running}` describing the live agent (`port` 0 and `url`
@@ -206,8 +208,9 @@ export async function acquireInstanceLock(
     startWaitMs: deps.startWaitMs ?? 3000,
   };
   // Synchronous file calls: this runs before the agent listens, with nothing else to do, and a
-  // synchronous call costs a fraction of an asynchronous one (agent cold start, issue #7).
-  Deno.mkdirSync(dataDir, { recursive: true });
+  // synchronous call costs a fraction of an asynchronous one (agent cold start, issue #7). The
+  // data directory is the first thing the agent creates: owner-only (0700, issue #13).
+  ensurePrivateDirSync(dataDir);
   const path = joinPath(Deno.build.os, dataDir, LOCK_FILE);
   const mine: StoredLock = { ...info, instanceId: crypto.randomUUID() };
   const waitUntil = d.now() + d.startWaitMs;

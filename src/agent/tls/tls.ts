@@ -5,7 +5,7 @@
  * vouch for nothing else, issues one server certificate with it, and **discards the CA's
  * private key** at once: no other certificate can ever be issued under that root. The user
  * trusts the CA in the OS store with `agent trust-certificate` (see {@link trustCommands}).
- * Files in `<dataDir>/tls/`: ca.pem, server.pem, server.key (0600).
+ * Files in `<dataDir>/tls/` (a 0700 folder): ca.pem, server.pem, server.key (0600).
  * @module
  */
 import "reflect-metadata";
@@ -13,6 +13,7 @@ import * as x509 from "@peculiar/x509";
 import { AsnConvert } from "@peculiar/asn1-schema";
 import { GeneralName, GeneralSubtree, GeneralSubtrees, NameConstraints } from "@peculiar/asn1-x509";
 import { join } from "node:path";
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE, tightenFilesSync } from "../../private_files.ts";
 
 /** Validity of the server certificate, days (browsers accept at most 398). */
 export const SERVER_CERT_DAYS = 397;
@@ -66,7 +67,7 @@ export async function ensureLoopbackTls(dataDir: string, now: Date): Promise<Loo
   } catch {
     // missing or unreadable: make new ones
   }
-  await Deno.mkdir(dir, { recursive: true });
+  ensurePrivateDirSync(dir);
   const caKeys = await crypto.subtle.generateKey(ALG, true, ["sign", "verify"]) as CryptoKeyPair;
   const serverKeys = await crypto.subtle.generateKey(ALG, true, [
     "sign",
@@ -119,7 +120,8 @@ export async function ensureLoopbackTls(dataDir: string, now: Date): Promise<Loo
   const certPem = server.toString("pem");
   await Deno.writeTextFile(paths.ca, caPem);
   await Deno.writeTextFile(paths.cert, certPem + "\n" + caPem);
-  await Deno.writeTextFile(paths.key, keyPem, { mode: 0o600 });
+  await Deno.writeTextFile(paths.key, keyPem, { mode: PRIVATE_FILE_MODE });
+  tightenFilesSync([paths.key]); // `mode` applies only when the file is created
   return { caPem, certPem: certPem + "\n" + caPem, keyPem, caFile: paths.ca, notAfter };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Admin HTTP API, part 2, under `/admin/v1` (interface-spec.md § Access phases, phases 2–3):
  * applications (approve, reject), contracts (list, terminate, monthly statement as JSON or CSV),
- * usage counters, notices, and signing-key rotation.
+ * usage counters and notices (signing keys: admin_signing_routes.ts).
  * @module
  */
 import { Hono } from "hono";
@@ -17,22 +17,19 @@ import {
 } from "../contracts.ts";
 import { AppError } from "../../contract/mod.ts";
 import type { ApplicationStatus } from "../store/mod.ts";
-import { rotateSigningKey } from "../signer.ts";
 import { buildStatement, requireMonth, statementCsv, usageCsv } from "../statement.ts";
 
 /** Extra dependencies of the contract routes. */
 export interface AdminContractDeps extends AdminDeps {
   /** Write buffered usage counters before reading them. */
   readonly flushUsage?: () => Promise<void>;
-  /** Reload the key ring after a signing-key rotation. */
-  readonly reloadKeyRing?: () => Promise<void>;
 }
 
 const STATUSES = new Set(["pending", "approved", "rejected"]);
 
 /**
  * Routes for applications, contracts, usage and notices (mount at `/admin/v1`).
- * @param d store, clock, random, usage flush, key-ring reload
+ * @param d store, clock, random, usage flush
  * @returns a Hono app
  */
 export function adminContractRoutes(d: AdminContractDeps): Hono {
@@ -125,17 +122,6 @@ export function adminContractRoutes(d: AdminContractDeps): Hono {
       ...(subjectId ? { subjectId } : {}),
     });
     return c.json({ items });
-  });
-
-  r.post("/signing-keys/rotate", async (c) => {
-    await rotateSigningKey(d.store, d.clock.now(), d.random);
-    await d.reloadKeyRing?.();
-    const keys = (await d.store.listSigningKeys()).map((k) => ({
-      kid: k.kid,
-      createdAt: new Date(k.createdAt).toISOString(),
-      retiredAt: k.retiredAt === null ? null : new Date(k.retiredAt).toISOString(),
-    }));
-    return c.json({ items: keys }, 201);
   });
   return r;
 }

@@ -10,6 +10,7 @@ import { AppError } from "../../contract/mod.ts";
 import type { IntegratorCreate, IntegratorUpdate, KeyCreate } from "./admin_schemas.ts";
 import { createApiKey, newId, rotateApiKey } from "../api_keys.ts";
 import type { AdminDeps } from "../deps.ts";
+import { requireHttpOrigin } from "../origins.ts";
 import { keyPolicy, type KeyStatus, keyStatus, type Phase } from "../phases.ts";
 import type { ApiKeyRecord, Integrator } from "../store/mod.ts";
 
@@ -258,15 +259,17 @@ export async function setKeyAllowedEiks(
  * the integrator's origins).
  * @param d store, clock
  * @param id key id
- * @param origins the origins, or null
+ * @param origins the origins (http(s) only), or null
  * @returns the key view
- * @throws AppError NOT_FOUND (404)
+ * @throws AppError NOT_FOUND (404), VALIDATION_FAILED (400) for an origin that is not http(s)
  */
 export async function setKeyAllowedOrigins(
   d: AdminDeps,
   id: string,
   origins: readonly string[] | null,
 ): Promise<KeyView> {
-  const list = origins === null ? null : [...new Set(origins.map((o) => new URL(o).origin))];
+  const list = origins === null
+    ? null
+    : [...new Set(origins.map((o, i) => requireHttpOrigin(o, `allowedOrigins.${i}`)))];
   return changedKey(d, id, await d.store.setAllowedOrigins(id, list));
 }

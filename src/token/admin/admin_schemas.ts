@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { AppError, Eik } from "../../contract/mod.ts";
+import { HttpOrigin } from "../origins.ts";
 
 const email = z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an e-mail address");
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");
@@ -17,7 +18,7 @@ export const IntegratorCreate = z.object({
   name: z.string().min(1).max(200),
   email: email.nullable().default(null),
   locale: z.enum(["bg", "en"]).default("bg"),
-  allowedOrigins: z.array(z.string().url()).max(50).default([]),
+  allowedOrigins: z.array(HttpOrigin).max(50).default([]),
 });
 
 /** `PATCH /admin/v1/integrators/:id`. */
@@ -25,7 +26,7 @@ export const IntegratorUpdate = z.object({
   name: z.string().min(1).max(200).optional(),
   email: email.nullable().optional(),
   locale: z.enum(["bg", "en"]).optional(),
-  allowedOrigins: z.array(z.string().url()).max(50).optional(),
+  allowedOrigins: z.array(HttpOrigin).max(50).optional(),
 });
 
 /** `POST /admin/v1/keys`. */
@@ -44,7 +45,7 @@ export const KeyRotate = z.object({
 
 /** `PUT /admin/v1/keys/:id/allowed-origins` (null = the integrator's origins). */
 export const AllowedOrigins = z.object({
-  allowedOrigins: z.array(z.string().url()).min(1).max(50).nullable(),
+  allowedOrigins: z.array(HttpOrigin).min(1).max(50).nullable(),
 });
 
 /** `PUT /admin/v1/keys/:id/allowed-eiks` (null = any EIK). */

@@ -8,5 +8,6 @@
 export { adminAuth, adminTokenMatches, MIN_ADMIN_TOKEN_LENGTH } from "./admin_auth.ts";
 export { type AdminContractDeps, adminContractRoutes } from "./admin_contract_routes.ts";
 export * from "./admin_keys.ts";
+export { type AdminSigningDeps, adminSigningKeyRoutes } from "./admin_signing_routes.ts";
 export { adminKeyRoutes, MAX_ADMIN_BODY_BYTES, readJson } from "./admin_routes.ts";
 export * from "./admin_schemas.ts";

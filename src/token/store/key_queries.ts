@@ -131,6 +131,10 @@ export function keyQueries(db: Db): KeyQueries {
       await db.run(sql`UPDATE signing_keys SET retired_at = ${at}
         WHERE kid = ${kid} AND retired_at IS NULL`);
     },
+    async replaceSigningKeyPrivate(kid, from, to) {
+      return await db.run(sql`UPDATE signing_keys SET private_jwk = ${to}
+        WHERE kid = ${kid} AND private_jwk = ${from}`) > 0;
+    },
   };
   return self;
 }

@@ -1,20 +1,20 @@
 /**
  * The one way to open the token service's database: PostgreSQL when a `postgres://` (or
  * `postgresql://`) URL is given (config `SVC_DATABASE_URL`), otherwise SQLite in
- * `<dataDir>/token-service.sqlite`. Pending migrations are applied before it returns
+ * `<dataDir>/token-service.sqlite` (folder 0700, file 0600). Pending migrations are applied before it returns
  * (interface-spec.md § Access phases needs the keys, contracts, notices and usage tables).
  * @module
  */
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Clock } from "../../clock.ts";
+import { ensurePrivateDirSync, preparePrivateDbFileSync } from "../../private_files.ts";
 import { openPgDb } from "./pg_db.ts";
 import { SqliteDb } from "./sqlite_db.ts";
 import { createSqlTokenStore, type SqlTokenStore } from "./sql_store.ts";
 
 /** Options of {@link openTokenStore}. */
 export interface OpenStoreOptions {
-  /** Directory of the SQLite file (created when missing). */
+  /** Directory of the SQLite file (created 0700 when missing, tightened to 0700 otherwise). */
   readonly dataDir: string;
   /** `postgres://…` selects PostgreSQL; absent or empty = SQLite. */
   readonly databaseUrl?: string | null;
@@ -51,8 +51,8 @@ export function sqliteTokenStore(path: string, clock?: Clock): SqlTokenStore {
  * Open and migrate the token store.
  * @param opts data directory, optional database URL, pool size and clock
  * @returns the migrated store (close it with `store.close()`)
- * @throws Error when `databaseUrl` is set but is not a PostgreSQL URL, or the database cannot
- *   be reached or migrated
+ * @throws Error when `databaseUrl` is set but is not a PostgreSQL URL, the database cannot be
+ *   reached or migrated, or the SQLite folder or file cannot be made owner-only
  */
 export async function openTokenStore(opts: OpenStoreOptions): Promise<SqlTokenStore> {
   let store: SqlTokenStore;
@@ -62,7 +62,10 @@ export async function openTokenStore(opts: OpenStoreOptions): Promise<SqlTokenSt
     }
     store = createSqlTokenStore(openPgDb(opts.databaseUrl, { max: opts.poolSize }), opts.clock);
   } else {
-    await mkdir(opts.dataDir, { recursive: true });
+    // Owner-only (issue #13): the folder 0700, the database 0600 before SQLite opens it (its
+    // -wal and -shm files take the database's mode); an earlier install's modes are tightened.
+    ensurePrivateDirSync(opts.dataDir);
+    preparePrivateDbFileSync(join(opts.dataDir, SQLITE_FILE));
     store = sqliteTokenStore(join(opts.dataDir, SQLITE_FILE), opts.clock);
   }
   try {

@@ -156,6 +156,11 @@ export interface KeyStore {
   saveSigningKey(k: SigningKeyRecord): Promise<void>;
   /** Mark the current signing key retired at `at`. */
   retireSigningKey(kid: string, at: number): Promise<void>;
+  /**
+   * Replace a signing key's stored private JWK (re-encryption), only if it still holds `from`.
+   * @returns true when the row was changed
+   */
+  replaceSigningKeyPrivate(kid: string, from: string, to: string): Promise<boolean>;
   /** Close the connection or pool. */
   close(): Promise<void>;
 }
