@@ -33,6 +33,9 @@ export function runFlags(): string[] {
     "--no-lock",
     "--no-remote",
     "--no-npm",
+    // request.signal aborts only when the client goes away (the confirmation cancels a dialog
+    // whose callers left); without it Deno warns about its legacy behaviour.
+    "--unstable-no-legacy-abort",
     `--v8-flags=${AGENT_V8_FLAGS}`,
   ];
 }
