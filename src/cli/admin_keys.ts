@@ -35,17 +35,9 @@ function integrators(cli: Cli): Command {
       .option("--email <email>", "where notices go")
       .addOption(localeOption())
       .addOption(originOption()),
+    // The schema keeps its own fields of the options (id, name, email, locale).
     ({ d, m, o }) =>
-      m.createIntegrator(
-        d,
-        m.parseInput(m.IntegratorCreate, {
-          id: o.id,
-          name: o.name,
-          email: o.email,
-          locale: o.locale,
-          allowedOrigins: o.origin,
-        }),
-      ),
+      m.createIntegrator(d, m.parseInput(m.IntegratorCreate, { ...o, allowedOrigins: o.origin })),
   );
   adminAction(
     cli,
@@ -100,15 +92,11 @@ function keys(cli: Cli): Command {
       )
       .option("--label <text>", "a note shown in listings")
       .addOption(eikOption("allow only this EIK (repeatable; default: any)")),
+    // The schema keeps its own fields of the options (mode, label).
     ({ d, m, o }) =>
       m.createKeyFor(
         d,
-        m.parseInput(m.KeyCreate, {
-          integratorId: o.integrator,
-          mode: o.mode,
-          label: o.label,
-          allowedEiks: o.eik,
-        }),
+        m.parseInput(m.KeyCreate, { ...o, integratorId: o.integrator, allowedEiks: o.eik }),
       ),
   );
   adminAction(

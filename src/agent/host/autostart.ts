@@ -7,9 +7,9 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { escapeToBuffer } from "hono/utils/html";
 import type { CommandRunner } from "../../command_runner.ts";
 import { AGENT_V8_FLAGS } from "../../defaults.ts";
+import { plistDocument, xmlText as xml } from "./plist.ts";
 
 /** LaunchAgent label, Run value name and .desktop base name. */
 export const AUTOSTART_LABEL = "bg.svc.filing-agent";
@@ -96,14 +96,6 @@ const startupCmdPath = (o: AutostartOptions) => {
   );
 };
 
-/** XML text/attribute escaping with hono's HTML escaper: & < > " ' (as `&#39;`) are the five
- * characters XML needs escaped, and `&#39;` is valid XML. */
-const xml = (s: string) => {
-  const out: [string] = [""];
-  escapeToBuffer(s, out);
-  return out[0];
-};
-
 /**
  * The LaunchAgent plist: RunAtLoad, no KeepAlive (a second start exits when one runs), logs in
  * ~/Library/Logs/svc-filing.
@@ -114,11 +106,7 @@ const xml = (s: string) => {
  */
 export function launchAgentPlist(command: readonly string[], homeDir: string): string {
   const log = join(homeDir, "Library", "Logs", "svc-filing", "agent.log");
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0">
-<dict>
-  <key>Label</key>
+  return plistDocument(`  <key>Label</key>
   <string>${AUTOSTART_LABEL}</string>
   <key>ProgramArguments</key>
   <array>
@@ -133,10 +121,7 @@ ${command.map((a) => `    <string>${xml(a)}</string>`).join("\n")}
   <key>StandardOutPath</key>
   <string>${xml(log)}</string>
   <key>StandardErrorPath</key>
-  <string>${xml(log)}</string>
-</dict>
-</plist>
-`;
+  <string>${xml(log)}</string>`);
 }
 
 /**

@@ -16,10 +16,10 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { escapeToBuffer } from "hono/utils/html";
 import type { CommandRunner } from "../../command_runner.ts";
 import { START_URL, URL_SCHEME } from "../start/mod.ts";
 import { desktopExecArg, windowsArg } from "./autostart.ts";
+import { plistDocument, xmlText as xml } from "./plist.ts";
 
 const DESKTOP_NAME = "svc-agent-url.desktop";
 const CLASSES_KEY = `HKCU\\Software\\Classes\\${URL_SCHEME}`;
@@ -81,23 +81,13 @@ export function schemeRegFile(command: readonly string[]): string {
   ].join("\r\n");
 }
 
-const xml = (s: string) => {
-  const out: [string] = [""];
-  escapeToBuffer(s, out);
-  return out[0];
-};
-
 /**
  * The `Info.plist` of the macOS `.app` wrapper.
  * @param version the app version (CFBundleShortVersionString)
  * @returns the property list (XML, Apple's DOCTYPE)
  */
 export function appInfoPlist(version: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0">
-<dict>
-  <key>CFBundleIdentifier</key>
+  return plistDocument(`  <key>CFBundleIdentifier</key>
   <string>bg.svc.filing-agent</string>
   <key>CFBundleName</key>
   <string>SVC Filing Agent</string>
@@ -123,10 +113,7 @@ export function appInfoPlist(version: string): string {
         <string>${URL_SCHEME}</string>
       </array>
     </dict>
-  </array>
-</dict>
-</plist>
-`;
+  </array>`);
 }
 
 /**

@@ -22,33 +22,16 @@ const signing = () => import("../../signing/mod.ts");
  * before the PIN is asked, and sent by result operations, which sign nothing. */
 const certificateFile = z.string().min(1).optional();
 
+/** What every key store reference may name: the certificate (`certId`), its file. */
+const refOf = <T extends string, F extends z.ZodRawShape>(type: T, fields: F) =>
+  z.object({ type: z.literal(type), ...fields, certId: z.string().optional(), certificateFile });
+
 /** The key-store reference of a sender. */
 export const KeystoreRef = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("pkcs12"),
-    file: z.string().min(1),
-    certId: z.string().optional(),
-    certificateFile,
-  }),
-  z.object({
-    type: z.literal("pkcs11"),
-    module: z.string().min(1),
-    tokenLabel: z.string().optional(),
-    certId: z.string().optional(),
-    certificateFile,
-  }),
-  z.object({
-    type: z.literal("windows"),
-    thumbprint: z.string().min(1),
-    certId: z.string().optional(),
-    certificateFile,
-  }),
-  z.object({
-    type: z.literal("macos"),
-    label: z.string().optional(),
-    certId: z.string().optional(),
-    certificateFile,
-  }),
+  refOf("pkcs12", { file: z.string().min(1) }),
+  refOf("pkcs11", { module: z.string().min(1), tokenLabel: z.string().optional() }),
+  refOf("windows", { thumbprint: z.string().min(1) }),
+  refOf("macos", { label: z.string().optional() }),
 ]);
 /** Parsed key-store reference. */
 export type KeystoreRef = z.infer<typeof KeystoreRef>;
