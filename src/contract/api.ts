@@ -55,7 +55,9 @@ export const TokenIssueRequest = z.object({
   eik: Eik.optional(),
   eiks: z.array(Eik).min(1).max(10_000).optional(),
   origin: z.string().url().optional().meta({
-    description: "Bind the token to the calling page's origin (checked by the agent)",
+    description:
+      "Bind the token to the calling page's origin (checked by the agent): an http(s) origin, " +
+      "scheme://host[:port], no path",
   }),
   bodySha256: z.string().regex(/^[0-9a-f]{64}$/).optional().meta({
     description: "Bind the token to the SHA-256 (hex) of the exact request body",
