@@ -7,6 +7,7 @@
 import { Command, Option } from "commander";
 import { agentConfig, type AgentRunFlags, runAgent } from "./agent_run.ts";
 import type { Cli } from "./context.ts";
+import { packageLauncher } from "./first_start.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, portArg, textArg } from "./options.ts";
 import { printJson, say } from "./output.ts";
 
@@ -47,13 +48,8 @@ async function doctor(cli: Cli, cmd: Command): Promise<void> {
  * turns it into `agent`).
  */
 async function linkCommand(cli: Cli): Promise<string[]> {
-  const launcher = new URL(
-    cli.os === "windows" ? "../svc-filing.cmd" : "../svc-filing",
-    cli.mainModule,
-  );
-  const packaged = cli.mainModule.endsWith("/app/svc-filing.js") &&
-    await Deno.stat(launcher).then(() => true, () => false);
-  if (packaged) return [decodeURIComponent(launcher.pathname).replace(/^\/([A-Za-z]:)/, "$1")];
+  const launcher = await packageLauncher(cli);
+  if (launcher) return [launcher];
   const { agentCommand } = await import("../agent/host/mod.ts");
   return agentCommand(cli.execPath, cli.mainModule).slice(0, -1); // without "agent"
 }
@@ -85,7 +81,10 @@ async function autostart(cli: Cli, install: boolean): Promise<void> {
   const opts = {
     os: cli.os as "linux" | "darwin" | "windows",
     env: cli.env,
-    command: agentCommand(cli.execPath, cli.mainModule),
+    // From the portable package: its launcher (runtime flags, cache in the data folder).
+    command: await packageLauncher(cli).then((l) =>
+      l ? [l, "agent"] : agentCommand(cli.execPath, cli.mainModule)
+    ),
     run: denoCommandRunner,
   };
   const st = install ? await installAutostart(opts) : await uninstallAutostart(opts);

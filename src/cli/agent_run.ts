@@ -100,6 +100,13 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
   if (tlsUrl) say(cli, `Agent (HTTPS): ${tlsUrl}`);
   say(cli, `Agent ready: ${url} (${Math.round(performance.now() - (p1?.t0 ?? 0))} ms)`);
   cli.serving = true;
+  // The portable package's first start (src/cli/first_start.ts): after the agent serves.
+  const { firstStart } = await import("./first_start.ts");
+  const open = (u: string) =>
+    import("../agent/host/mod.ts").then((h) => h.systemBrowserOpener(log, cli.os)(u));
+  firstStart(cli, cfg.dataDir, url, open).catch((e) =>
+    log("warn", "first start", { error: e instanceof Error ? e.message : String(e) })
+  );
 }
 
 /**

@@ -1,0 +1,109 @@
+/**
+ * The portable package's first start (issue #15 § 3): once the agent serves, say where its data
+ * lives, offer to start it at login (and to let pages start it with `svc-agent://start`) — the
+ * person can decline —, open its page in the browser (`/health` until the console exists), and
+ * remember that this was done (`<data>/first-start.json`). Only when running from the package
+ * (`app/svc-filing.js` beside a launcher); a start from source never asks.
+ * @module
+ */
+import { joinPath } from "../defaults.ts";
+import type { Cli } from "./context.ts";
+import { note, say } from "./output.ts";
+
+/** The marker written after the first start. */
+export const FIRST_START_FILE = "first-start.json";
+
+/** What the first start recorded. */
+export interface FirstStartRecord {
+  readonly at: string;
+  readonly version: string;
+  /** "registered", "declined" (the person said no, or nobody could be asked) or "failed: …". */
+  readonly autostart: string;
+}
+
+/**
+ * The package's launcher when this program runs from the portable package.
+ * @param cli the run's context (mainModule, OS)
+ * @returns the launcher's absolute path, or null (running from source)
+ */
+export async function packageLauncher(cli: Pick<Cli, "mainModule" | "os">): Promise<string | null> {
+  if (!cli.mainModule.endsWith("/app/svc-filing.js")) return null;
+  const url = new URL(cli.os === "windows" ? "../svc-filing.cmd" : "../svc-filing", cli.mainModule);
+  if (!(await Deno.stat(url).then((s) => s.isFile, () => false))) return null;
+  const path = decodeURIComponent(url.pathname);
+  return cli.os === "windows" ? path.replace(/^\/([A-Za-z]:)/, "$1").replaceAll("/", "\\") : path;
+}
+
+/**
+ * Whether the answer to the autostart question is yes. An empty line at a terminal is the
+ * default (yes); no input at all (stdin closed, nobody there) is no.
+ * @param answer the line read ("" at end of input)
+ * @param terminal whether stdin is a terminal
+ * @returns true to register
+ */
+export function saysYes(answer: string, terminal: boolean): boolean {
+  const a = answer.trim().toLowerCase();
+  if (a === "") return terminal;
+  return ["y", "yes", "д", "да"].includes(a);
+}
+
+/**
+ * Run the first start when it has not run yet for this data folder.
+ * @param cli the run's context (output, stdin, environment, OS)
+ * @param dataDir the agent's data folder
+ * @param url the agent's base URL (`http://127.0.0.1:PORT`)
+ * @param openBrowser opens a URL in the default browser
+ * @returns the record written, or null when nothing was to do
+ * @throws never (a failure is reported in one sentence and recorded)
+ */
+export async function firstStart(
+  cli: Cli,
+  dataDir: string,
+  url: string,
+  openBrowser: (url: string) => void,
+): Promise<FirstStartRecord | null> {
+  const marker = joinPath(cli.os, dataDir, FIRST_START_FILE);
+  if (await Deno.stat(marker).then(() => true, () => false)) return null;
+  const launcher = await packageLauncher(cli);
+  if (!launcher) return null;
+  const { VERSION } = await import("../version.ts");
+  say(cli, `First start: your data lives in ${dataDir} (senders, the journal of filings).`);
+  say(cli, "Start the agent at login and let your accounting pages start it? [Y/n]");
+  const answer = await cli.readLine().catch(() => "");
+  let autostart = "declined";
+  if (saysYes(answer, Deno.stdin.isTerminal())) {
+    try {
+      const [host, { denoCommandRunner }] = await Promise.all([
+        import("../agent/host/mod.ts"),
+        import("../command_runner.ts"),
+      ]);
+      const os = cli.os as "linux" | "darwin" | "windows";
+      const run = denoCommandRunner;
+      const st = await host.installAutostart({
+        os,
+        env: cli.env,
+        command: [launcher, "agent"],
+        run,
+      });
+      say(cli, `Starts at login (${st.method}): ${st.location}`);
+      const link = await host.installUrlScheme({ os, env: cli.env, command: [launcher], run });
+      say(cli, `Pages can start it with svc-agent://start (${link.method}).`);
+      autostart = "registered";
+    } catch (e) {
+      autostart = `failed: ${e instanceof Error ? e.message : String(e)}`;
+      note(cli, `Could not register the start at login: ${autostart.slice(8)}`);
+    }
+  } else {
+    say(cli, `Not started at login; to do it later: ${launcher} agent install-autostart`);
+  }
+  const page = `${url}/health`;
+  if (cli.env.SVC_OPEN_BROWSER !== "never") openBrowser(page);
+  say(cli, `The agent's page: ${page}`);
+  const record: FirstStartRecord = {
+    at: new Date(cli.clock.now()).toISOString(),
+    version: VERSION,
+    autostart,
+  };
+  await Deno.writeTextFile(marker, JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
+  return record;
+}
