@@ -2,8 +2,8 @@
  * The portable package, proven offline from an empty machine (issue #15 § 2): the linux-x64
  * archive is built, unpacked into an empty folder and started from its launcher with an empty
  * HOME, no DENO_DIR, a PATH of a few shell tools only (no deno, no npm, no node), no network
- * (a new network namespace: only loopback) and the source tree hidden (a tmpfs mounted over it
- * in a new mount namespace). The demo then issues a token, runs one test-mode operation end to
+ * (a new network namespace: only loopback), the source tree hidden (a tmpfs mounted over it
+ * in a new mount namespace) and the package folder mounted read-only. The demo then issues a token, runs one test-mode operation end to
  * end, serves /health and the API docs' assets. Needs `unshare` (util-linux), `ip`, `curl` and
  * `tar`; skips with a message when they are missing, fails instead when CI=true.
  */
@@ -53,6 +53,9 @@ if (reason) console.log(`SKIP package offline test: ${reason}`);
 const DRIVER = `set -u
 ip link set lo up
 mount -t tmpfs none "$SOURCE_TREE"
+# The package folder read-only, as when unpacked where the user cannot write.
+mount --bind "$PKG" "$PKG" && mount -o remount,bind,ro "$PKG"
+touch "$PKG/probe" 2>/dev/null && echo "package folder is writable" > "$HOME/ro-failed"
 cd "$HOME"
 "$PKG/svc-filing" demo --data-dir "$HOME/demo" > "$HOME/demo.log" 2>&1 &
 PID=$!
@@ -129,6 +132,8 @@ Deno.test({
       // The source tree was hidden while the package ran, and Deno's cache stayed in the data
       // folder (the launcher's DENO_DIR), not in HOME/.cache or the package.
       assert.equal((await Deno.readTextFile(join(home, "source-tree.txt"))).trim(), "");
+      // It ran from a read-only package folder.
+      assert.equal(await Deno.stat(join(home, "ro-failed")).then(() => true, () => false), false);
       const cache = join(home, ".local", "share", "svc-filing", "runtime-cache");
       assert.ok((await Deno.stat(cache)).isDirectory);
       assert.equal(await Deno.stat(join(home, ".cache")).then(() => true, () => false), false);
