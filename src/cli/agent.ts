@@ -10,6 +10,7 @@ import type { Cli } from "./context.ts";
 import { packageLauncher } from "./first_start.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, portArg, textArg } from "./options.ts";
 import { printJson, say } from "./output.ts";
+import { addUpdateCommands } from "./update.ts";
 
 interface AgentFlags extends Record<string, unknown> {
   port?: number;
@@ -163,5 +164,6 @@ export function agentCommand(cli: Cli): Command {
     .description("trust the agent's loopback HTTPS CA for this user (SVC_AGENT_TLS_PORT)")
     .addOption(dataDirOption())
     .action((_o, cmd: Command) => trustCertificate(cli, cmd));
+  addUpdateCommands(agent, cli);
   return agent;
 }

@@ -10,6 +10,7 @@ import { loadConfig, type TokenServiceConfig } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { ensurePrivateDirSync } from "../private_files.ts";
 import {
+  agentUpdateRoute,
   createSigningKeyCipher,
   createSmtpMailer,
   createTokenService,
@@ -24,6 +25,7 @@ import {
   TokenOpsConfig,
   type TokenService,
   type TokenStore,
+  type UpdateManifestSource,
 } from "../token/mod.ts";
 import { serveLoopback } from "./process.ts";
 
@@ -83,6 +85,45 @@ async function reportKeysAtRest(
   }
 }
 
+/**
+ * The signed agent update manifest of SVC_UPDATE_MANIFEST (docs/token-service.md § Agent
+ * updates): a file holding the compact JWS `scripts/sign_manifest.ts` wrote, read on every
+ * request (a new release is published by replacing the file). The service does not verify the
+ * signature (the agents do); it serves only a file that has the shape of a compact JWS.
+ * @param file the file's path, or undefined (the route then answers 404 UPDATE_NOT_PUBLISHED)
+ * @param log where "publishing version X" and an unusable file are reported (once each)
+ * @returns the source, or null
+ */
+export async function manifestFileSource(
+  file: string | undefined,
+  log: Logger,
+): Promise<UpdateManifestSource | null> {
+  if (!file) return null;
+  let reported = "";
+  const read = async (): Promise<string | null> => {
+    let jws: string;
+    let version = "?";
+    try {
+      jws = (await Deno.readTextFile(file)).trim();
+      if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(jws)) {
+        throw new Error("it is not a compact JWS (scripts/sign_manifest.ts writes one)");
+      }
+      const payload = jws.split(".")[1]!.replaceAll("-", "+").replaceAll("_", "/");
+      version = String(JSON.parse(atob(payload))?.version ?? "?");
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      if (reported !== error) log("warn", "SVC_UPDATE_MANIFEST cannot be served", { file, error });
+      reported = error;
+      return null;
+    }
+    if (reported !== version) log("info", "publishing an agent update", { file, version });
+    reported = version;
+    return jws;
+  };
+  await read();
+  return read;
+}
+
 /** A running token service. */
 export interface RunningTokenService {
   readonly server: Deno.HttpServer<Deno.NetAddr>;
@@ -139,6 +180,7 @@ export async function startTokenService(
       log: (level, msg, fields) => log(level, msg, fields),
     });
     await reportKeysAtRest(store, keyCipher, cfg, log);
+    agentUpdateRoute(service.app, await manifestFileSource(env.SVC_UPDATE_MANIFEST, log));
     server = serveLoopback(service.app.fetch, cfg.port, cfg.host, 1);
   } catch (err) {
     await store.close();

@@ -98,8 +98,10 @@ export const ERROR_CATALOG = {
   TOO_MANY_FILES: p(502, "The folder or inline directory holds more files than the limit"),
   FILE_PARSE_ERROR: p(502, "A declaration file is malformed; details list file, line and field"),
   FILE_KIND_UNKNOWN: p(502, "A file is not a recognised NRA file format"),
+  FILE_ENCODING_UNSUPPORTED: p(502, "A file to file is not Windows-1251 (UTF-8, UTF-16, a BOM)"),
   FILE_EIK_MISMATCH: p(502, "The files belong to another EIK than the token's or each other's"),
   FILE_PERIOD_MISMATCH: p(502, "The files' tax period differs from the requested period"),
+  FILE_AMBIGUOUS: p(502, "A batch found several files of one kind for one company and period"),
 
   // --- agent: pickers ---------------------------------------------------------------------
   PICKER_UNAVAILABLE: c(502, "No native dialog program is available on this machine"),
@@ -150,6 +152,37 @@ export const ERROR_CATALOG = {
     502,
     "The same declaration (sender, EIK, kind, period, files) has an unknown outcome in the journal: check the NRA portal, then `journal resolve <details.filingId>`",
   ),
+
+  // --- agent: signed updates (issue #15 § 5; `agent update`, docs/install.md § Updates) ---
+  UPDATE_NOT_PUBLISHED: p(404, "The token service publishes no agent update (SVC_UPDATE_MANIFEST)"),
+  UPDATE_CHECK_FAILED: portal(
+    502,
+    "The update manifest could not be fetched from the token service",
+  ),
+  UPDATE_SIGNATURE_INVALID: portal(
+    502,
+    "The update manifest is not signed by a key built into this agent; nothing was downloaded",
+  ),
+  UPDATE_MANIFEST_INVALID: portal(
+    502,
+    "The signed manifest is malformed, has no package for this system, or names a non-https URL",
+  ),
+  UPDATE_DOWNGRADE: portal(502, "The published version is older than this agent's; refused"),
+  UPDATE_DOWNLOAD_FAILED: portal(502, "The package could not be downloaded (network, HTTP status)"),
+  UPDATE_SIZE_MISMATCH: portal(502, "The download is shorter or longer than the manifest says"),
+  UPDATE_HASH_MISMATCH: portal(502, "The download's SHA-256 differs from the signed manifest's"),
+  UPDATE_DISK_FULL: c(502, "No space left in the data folder for the download or its unpacking"),
+  UPDATE_PACKAGE_INVALID: portal(502, "The package does not unpack or run as the version expected"),
+  UPDATE_INSTALL_NOT_WRITABLE: c(
+    502,
+    "The installed package's folder cannot be swapped (its parent folder is not writable)",
+  ),
+  UPDATE_IN_PROGRESS: p(409, "Another update of this agent is running"),
+  UPDATE_ROLLED_BACK: portal(
+    502,
+    "The new version did not answer /health within 30 s; the previous one was put back",
+  ),
+  UPDATE_FAILED: portal(502, "The swap failed and the previous version could not be restarted"),
 
   // --- token service ---------------------------------------------------------------------
   EIK_REQUIRED: p(400, "The typeId needs `eik` (or `eiks` for a folder-wide operation)"),

@@ -208,6 +208,32 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   return app;
 }
 
+/** Where the signed agent update manifest comes from: its compact JWS, or null (none). */
+export type UpdateManifestSource = () => Promise<string | null>;
+
+/**
+ * Add `GET /api/v1/agent-update` to a token app (issue #15 § 5; docs/token-service.md § Agent
+ * updates): the signed update manifest as published (a compact JWS, `application/jose`), which
+ * agents verify with their built-in keys — the service only passes it on.
+ * @param app the token app (its error handler answers the 404)
+ * @param source the manifest's source (src/cli/serve_token.ts reads SVC_UPDATE_MANIFEST)
+ * @returns the app
+ * @throws AppError UPDATE_NOT_PUBLISHED (404) from the route when none is published
+ */
+export function agentUpdateRoute(app: Hono, source: UpdateManifestSource | null): Hono {
+  app.get("/api/v1/agent-update", async (c) => {
+    const jws = source ? await source() : null;
+    if (jws === null) {
+      throw new AppError("UPDATE_NOT_PUBLISHED", "No agent update is published here");
+    }
+    return c.body(jws, 200, {
+      "content-type": "application/jose",
+      "cache-control": "public, max-age=60",
+    });
+  });
+  return app;
+}
+
 /** A stored origin as a list of its http(s) origin: empty for one saved before issue #13 that is
  * not one (`file:`, `null`), which is then neither matched nor published to agents. */
 const httpOriginList = (o: string): string[] => {

@@ -36,7 +36,12 @@ export {
   terminateContract,
 } from "./contracts.ts";
 export { buildStatement, requireMonth, statementCsv, usageCsv } from "./statement.ts";
-export { createTokenApp, type TokenAppDeps } from "./app.ts";
+export {
+  agentUpdateRoute,
+  createTokenApp,
+  type TokenAppDeps,
+  type UpdateManifestSource,
+} from "./app.ts";
 export type { IssueConfig, IssueTimings } from "./issue.ts";
 export { httpOrigin } from "./origins.ts";
 export {

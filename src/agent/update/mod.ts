@@ -1,0 +1,67 @@
+/**
+ * Signed updates with rollback (issue #15 § 5; docs/install.md § Updates): check the token
+ * service's signed manifest against the keys built into the agent, download and verify the
+ * package for this system, unpack it, and swap the installed package with a rollback when the
+ * new version does not answer `/health` within 30 s. `src/cli/update.ts` runs it (`agent update`,
+ * `agent update-swap`).
+ * @module
+ */
+export { UPDATE_PUBLIC_KEYS, type UpdatePublicKey } from "./keys.ts";
+export {
+  allowedPackageUrl,
+  archiveKind,
+  MANIFEST_TYP,
+  MAX_MANIFEST_BYTES,
+  MAX_PACKAGE_BYTES,
+  packageFor,
+  UpdateManifest,
+  UpdatePackage,
+  verifyManifest,
+} from "./manifest.ts";
+export {
+  checkForUpdate,
+  type CheckOptions,
+  fetchManifest,
+  requireNotDowngrade,
+  type UpdateCheck,
+  versionRelation,
+} from "./check.ts";
+export { diskFullError, isDiskFull, removeLeftovers, updatesDir } from "./disk.ts";
+export { type DownloadOptions, downloadPackage } from "./download.ts";
+export { type ExtractOptions, extractPackage } from "./extract.ts";
+export {
+  asideOf,
+  fileUrlPath,
+  launcherName,
+  type PackagedInstall,
+  packagedInstall,
+  requireSwappable,
+  requireVersion,
+} from "./install.ts";
+export { acquireUpdateLock, type UpdateLock, type UpdateLockDeps } from "./lock.ts";
+export {
+  fileLogger,
+  lastOutcomePath,
+  readOutcome,
+  type UpdateOutcome,
+  type UpdateOutcomeKind,
+  writeOutcome,
+} from "./outcome.ts";
+export {
+  type HealthyAgent,
+  probeHealth,
+  type ProcessDeps,
+  readAgentLock,
+  type StartedAgent,
+  stopProcess,
+  waitHealthy,
+} from "./processes.ts";
+export {
+  type PreparedUpdate,
+  type PrepareOptions,
+  prepareUpdate,
+  readSwapPlan,
+  runningAgent,
+} from "./prepare.ts";
+export { runSwap, type SwapDeps, type SwapPlan } from "./swap.ts";
+export { spawnDetached, systemProcessDeps } from "./system.ts";

@@ -1,0 +1,163 @@
+/**
+ * Everything an update does before it touches the install (issue #15 § 5), run by
+ * `agent update` while the agent keeps running: take the update lock, check that the install can
+ * be swapped, download the package for this system into `<data>/updates/` (size and SHA-256 of
+ * the signed manifest), unpack it, run it once with `--version`, and write the swap's plan. Any
+ * refusal leaves the install and the running agent as they were and removes what was
+ * downloaded.
+ * @module
+ */
+import { z } from "zod";
+import type { CommandRunner } from "../../command_runner.ts";
+import { joinPath } from "../../defaults.ts";
+import type { UpdateCheck } from "./check.ts";
+import { removeLeftovers, updatesDir } from "./disk.ts";
+import { downloadPackage } from "./download.ts";
+import { extractPackage } from "./extract.ts";
+import { launcherName, type PackagedInstall, requireSwappable, requireVersion } from "./install.ts";
+import { acquireUpdateLock, type UpdateLock } from "./lock.ts";
+import { archiveKind, packageFor } from "./manifest.ts";
+import { probeHealth, readAgentLock } from "./processes.ts";
+import type { SwapPlan } from "./swap.ts";
+
+/** Options of {@link prepareUpdate}. */
+export interface PrepareOptions {
+  /** Deno.build.os. */
+  readonly os: string;
+  /** Deno.build.target (which package of the manifest). */
+  readonly triple: string;
+  readonly dataDir: string;
+  readonly install: PackagedInstall;
+  /** A check whose relation is "newer". */
+  readonly check: UpdateCheck;
+  readonly pid: number;
+  readonly fetch?: typeof fetch;
+  readonly run?: CommandRunner;
+  /** The tar program (Windows: %SystemRoot%\System32\tar.exe). */
+  readonly tar?: string;
+  readonly isAlive: (pid: number) => Promise<boolean>;
+  readonly now: () => number;
+  readonly newId: () => string;
+  /** Progress lines for the person running the command. */
+  readonly progress?: (line: string) => void;
+}
+
+/** An update ready to swap. */
+export interface PreparedUpdate {
+  readonly plan: SwapPlan;
+  /** Where the plan is written (`agent update-swap --plan`). */
+  readonly planPath: string;
+  /** The new package's launcher (it runs the swap). */
+  readonly launcher: string;
+  /** Held by this process; hand it over to the swap. */
+  readonly lock: UpdateLock;
+}
+
+/**
+ * The agent that runs with this data folder (its lock, confirmed by `/health`), or null.
+ * @param os Deno.build.os
+ * @param dataDir the data folder
+ * @param fetchFn injected fetch
+ * @returns its pid and port
+ */
+export async function runningAgent(
+  os: string,
+  dataDir: string,
+  fetchFn: typeof fetch = fetch,
+): Promise<{ pid: number; port: number } | null> {
+  const lock = await readAgentLock(os, dataDir);
+  if (!lock || lock.port <= 0) return null;
+  return await probeHealth(lock.port, fetchFn) ? { pid: lock.pid, port: lock.port } : null;
+}
+
+/**
+ * Download, verify and unpack the update, and plan its swap.
+ * @param o OS, target, data folder, install, the check, side effects
+ * @returns the prepared update (the lock is held)
+ * @throws AppError UPDATE_MANIFEST_INVALID, UPDATE_INSTALL_NOT_WRITABLE, UPDATE_IN_PROGRESS,
+ *   UPDATE_DOWNLOAD_FAILED, UPDATE_SIZE_MISMATCH, UPDATE_HASH_MISMATCH, UPDATE_DISK_FULL,
+ *   UPDATE_PACKAGE_INVALID — with nothing left behind
+ */
+export async function prepareUpdate(o: PrepareOptions): Promise<PreparedUpdate> {
+  const { os, check } = o;
+  const say = o.progress ?? (() => {});
+  const pkg = packageFor(check.manifest, o.triple);
+  await requireSwappable(o.install.root);
+  const updates = updatesDir(os, o.dataDir);
+  const lock = await acquireUpdateLock(os, updates, o);
+  try {
+    await removeLeftovers(updates);
+    const archive = joinPath(
+      os,
+      updates,
+      `svc-filing-${check.latest}-${pkg.target.replace(/[^A-Za-z0-9_-]/g, "_")}.${
+        archiveKind(pkg.url)
+      }`,
+    );
+    say(`Downloading ${pkg.url} (${(pkg.size / 1048576).toFixed(1)} MB)`);
+    await downloadPackage(pkg, archive, { fetch: o.fetch });
+    say(`Verified SHA-256 ${pkg.sha256}`);
+    const staged = await extractPackage(
+      archive,
+      joinPath(os, updates, `${check.latest}.unpacking`),
+      {
+        os,
+        run: o.run,
+        tar: o.tar,
+      },
+    );
+    await Deno.remove(archive).catch(() => {});
+    const launcher = joinPath(os, staged, launcherName(os));
+    await requireVersion(launcher, check.latest, o.run);
+    const plan: SwapPlan = {
+      id: o.newId(),
+      os,
+      install: o.install.root,
+      staged,
+      dataDir: o.dataDir,
+      from: check.current,
+      to: check.latest,
+      agent: await runningAgent(os, o.dataDir, o.fetch),
+      // Windows cannot rename a folder whose program runs: the swap waits for this process.
+      waitPids: os === "windows" ? [o.pid] : [],
+    };
+    const planPath = joinPath(os, updates, `swap-${plan.id}.json`);
+    await Deno.writeTextFile(planPath, JSON.stringify(plan, null, 2) + "\n", { mode: 0o600 });
+    return { plan, planPath, launcher, lock };
+  } catch (e) {
+    await removeLeftovers(updates);
+    await lock.release();
+    throw e;
+  }
+}
+
+const SwapPlanSchema = z.object({
+  id: z.string().min(1),
+  os: z.string().min(1),
+  install: z.string().min(1),
+  staged: z.string().min(1),
+  dataDir: z.string().min(1),
+  from: z.string().min(1),
+  to: z.string().min(1),
+  agent: z.object({ pid: z.number().int().positive(), port: z.number().int().positive() })
+    .nullable(),
+  waitPids: z.array(z.number().int().positive()),
+});
+
+/**
+ * Read a swap's plan.
+ * @param path the file `agent update` wrote
+ * @returns the plan
+ * @throws Error naming the file when it is missing or malformed
+ */
+export async function readSwapPlan(path: string): Promise<SwapPlan> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await Deno.readTextFile(path));
+  } catch (e) {
+    throw new Error(`Cannot read the swap plan ${path}: ${e instanceof Error ? e.message : e}`);
+  }
+  const r = SwapPlanSchema.safeParse(json);
+  if (!r.success) throw new Error(`The swap plan ${path} is malformed`);
+  return r.data;
+}

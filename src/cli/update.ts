@@ -1,0 +1,213 @@
+/**
+ * `agent update [--check] [--json]` and the hidden `agent update-swap --plan FILE` (issue #15
+ * § 5; docs/install.md § Updates). `agent update` checks the token service's signed manifest and,
+ * when the agent runs from the portable package and a newer version is published, downloads,
+ * verifies and unpacks it while the agent keeps running, then starts the swap from the NEW package
+ * (detached), which stops the agent, swaps the folders, starts the new version and rolls back when
+ * it does not answer `/health` within 30 s. On Linux and macOS `agent update` waits for the swap and
+ * reports its outcome; on Windows (a folder whose program runs cannot be renamed) it exits first
+ * and the outcome is in `<data>/updates/last.json`. Run from source, it only checks.
+ * @module
+ */
+import { Command, Option } from "commander";
+import { joinPath } from "../defaults.ts";
+import { VERSION } from "../version.ts";
+import { agentConfig } from "./agent_run.ts";
+import type { Cli } from "./context.ts";
+import { dataDirOf, dataDirOption, jsonOption, optsOf, textArg } from "./options.ts";
+import { failureJson, isAppError, note, printJson, say } from "./output.ts";
+
+interface UpdateFlags extends Record<string, unknown> {
+  check?: boolean;
+  json?: boolean;
+  tokenService?: string;
+}
+
+const load = () => import("../agent/update/mod.ts");
+
+/** The tar program: Windows' own bsdtar, not one a PATH entry may shadow. */
+const tarOf = (cli: Cli) =>
+  cli.os === "windows"
+    ? `${cli.env.SystemRoot ?? cli.env.SYSTEMROOT ?? "C:\\Windows"}\\System32\\tar.exe`
+    : "tar";
+
+/** `agent update`. */
+async function update(cli: Cli, cmd: Command): Promise<void> {
+  const o = optsOf<UpdateFlags>(cmd);
+  const cfg = await agentConfig(cli, {
+    dataDir: dataDirOf(cli, cmd),
+    ...(o.tokenService ? { tokenService: o.tokenService } : {}),
+  });
+  const u = await load();
+  const check = await u.checkForUpdate({
+    tokenServiceUrl: cfg.tokenServiceUrl,
+    currentVersion: VERSION,
+    keys: u.UPDATE_PUBLIC_KEYS,
+  });
+  const available = check.relation === "newer";
+  if (o.check) {
+    const pkg = check.manifest.packages.find((p) => p.triple === Deno.build.target) ?? null;
+    const report = {
+      current: check.current,
+      latest: check.latest,
+      available,
+      published: check.manifest.published,
+      package: pkg && { target: pkg.target, url: pkg.url, size: pkg.size },
+    };
+    if (o.json) return printJson(cli, report);
+    say(cli, `Current: ${check.current}`);
+    say(cli, `Latest: ${check.latest} (published ${check.manifest.published})`);
+    say(
+      cli,
+      `Available: ${
+        available ? "yes" : check.relation === "older" ? "no (the published one is older)" : "no"
+      }`,
+    );
+    return;
+  }
+  u.requireNotDowngrade(check);
+  const install = available ? await u.packagedInstall(cli.mainModule, cli.os) : null;
+  if (!available || !install) {
+    const why = !available
+      ? `Up to date (${check.current}).`
+      : `Version ${check.latest} is available (this is ${check.current}). This agent runs from ` +
+        "source, so `agent update` only checks: update the checkout, or install the package " +
+        "(docs/install.md).";
+    if (o.json) printJson(cli, { updated: false, current: check.current, latest: check.latest });
+    else say(cli, why);
+    return;
+  }
+  const { denoCommandRunner } = await import("../command_runner.ts");
+  const { processAlive } = await import("../agent/start/mod.ts");
+  const progress = (line: string) => o.json ? undefined : say(cli, line);
+  const prepared = await u.prepareUpdate({
+    os: cli.os,
+    triple: Deno.build.target,
+    dataDir: cfg.dataDir,
+    install,
+    check,
+    pid: Deno.pid,
+    run: denoCommandRunner,
+    tar: tarOf(cli),
+    isAlive: processAlive,
+    now: () => cli.clock.now(),
+    newId: () => crypto.randomUUID(),
+    progress,
+  });
+  const { plan } = prepared;
+  progress(
+    `Installing ${plan.to} in ${plan.install}${
+      plan.agent ? ` (the agent on port ${plan.agent.port} restarts)` : ""
+    }`,
+  );
+  const swap = u.spawnDetached(
+    prepared.launcher,
+    ["agent", "update-swap", "--plan", prepared.planPath],
+    { cwd: cfg.dataDir, env: { SVC_DATA_DIR: cfg.dataDir }, os: cli.os },
+  );
+  await prepared.lock.handOver(swap.pid);
+  if (cli.os === "windows") {
+    swap.child.unref();
+    const last = u.lastOutcomePath(cli.os, u.updatesDir(cli.os, cfg.dataDir));
+    if (o.json) printJson(cli, { updated: null, from: plan.from, to: plan.to, outcome: last });
+    else say(cli, `The update continues in the background; its outcome will be in ${last}.`);
+    return;
+  }
+  const code = await swap.exited;
+  await prepared.lock.release(swap.pid);
+  const outcome = await u.readOutcome(u.lastOutcomePath(cli.os, u.updatesDir(cli.os, cfg.dataDir)));
+  await reportOutcome(cli, o, plan, outcome?.id === plan.id ? outcome : null, code);
+}
+
+/** Print the swap's outcome, or throw its failure. */
+async function reportOutcome(
+  cli: Cli,
+  o: UpdateFlags,
+  plan: { from: string; to: string; dataDir: string },
+  outcome: import("../agent/update/mod.ts").UpdateOutcome | null,
+  code: number,
+): Promise<void> {
+  const { AppError } = await import("../contract/mod.ts");
+  const log = joinPath(cli.os, plan.dataDir, "updates", "update.log");
+  if (!outcome) {
+    throw new AppError(
+      "UPDATE_FAILED",
+      `The swap to ${plan.to} ended (exit ${code}) without an outcome; see ${log}`,
+    );
+  }
+  if (outcome.outcome === "rolled_back" || outcome.outcome === "failed") {
+    throw new AppError(
+      outcome.outcome === "rolled_back" ? "UPDATE_ROLLED_BACK" : "UPDATE_FAILED",
+      outcome.outcome === "rolled_back"
+        ? `Rolled back to ${plan.from}: ${outcome.reason}`
+        : `The update to ${plan.to} failed: ${outcome.reason}; see ${log}`,
+      { ...outcome },
+    );
+  }
+  if (o.json) return printJson(cli, { updated: true, ...outcome });
+  say(
+    cli,
+    outcome.agentUrl
+      ? `Updated from ${plan.from} to ${plan.to}; the agent answers at ${outcome.agentUrl}.`
+      : `Updated from ${plan.from} to ${plan.to} (the agent was not running).`,
+  );
+}
+
+/** `agent update-swap --plan FILE`: run by `agent update` from the new package, detached. */
+async function swapCommand(cli: Cli, planPath: string): Promise<void> {
+  const u = await load();
+  const plan = await u.readSwapPlan(planPath);
+  await Deno.remove(planPath).catch(() => {});
+  const updates = u.updatesDir(plan.os, plan.dataDir);
+  const log = u.fileLogger(joinPath(plan.os, updates, "update.log"));
+  const outcome = await u.runSwap(plan, {
+    ...u.systemProcessDeps(plan.os, plan.dataDir, joinPath(plan.os, updates, "agent.log")),
+    now: () => cli.clock.now(),
+    log,
+  });
+  await u.removeLeftovers(updates);
+  await Deno.remove(joinPath(plan.os, updates, "update.lock")).catch(() => {});
+  cli.exitCode = outcome.outcome === "updated" ? 0 : 1;
+}
+
+/**
+ * Add `update` and the hidden `update-swap` to the `agent` command.
+ * @param agent the `agent` command
+ * @param cli the run's context
+ * @returns the `agent` command
+ */
+export function addUpdateCommands(agent: Command, cli: Cli): Command {
+  agent.command("update")
+    .summary("check for a signed update and install it (with rollback)")
+    .description(
+      "Check the token service's signed update manifest; when a newer version is published and " +
+        "this agent runs from the portable package, download and verify it, swap it in, restart " +
+        "the agent and roll back when the new version does not answer /health within 30 s. Run " +
+        "from source it only checks. Exit 1 on a refusal (bad signature, wrong hash, downgrade, " +
+        "truncated download, full disk) or a rollback; nothing is changed then.",
+    )
+    .addOption(new Option("--check", "only report current, latest and whether it is newer"))
+    .addOption(dataDirOption())
+    .addOption(
+      new Option("--token-service <url>", "the token service (default: SVC_TOKEN_SERVICE_URL)")
+        .argParser(textArg),
+    )
+    .addOption(jsonOption())
+    .action(async (_o, cmd: Command) => {
+      try {
+        await update(cli, cmd);
+      } catch (e) {
+        if (!optsOf<UpdateFlags>(cmd).json || !isAppError(e)) throw e;
+        note(cli, failureJson(e));
+        cli.exitCode = 1;
+      }
+    });
+  agent.addCommand(
+    new Command("update-swap")
+      .description("swap in an unpacked update (run by `agent update`)")
+      .requiredOption("--plan <file>", "the swap's plan")
+      .action((o: { plan: string }) => swapCommand(cli, o.plan)),
+    { hidden: true },
+  );
+  return agent;
+}
