@@ -30,6 +30,7 @@ import {
   writeVies,
 } from "../src/formats/mod.ts";
 import { encodeCp1251 } from "../src/formats/encode/mod.ts";
+import { readingFixtures } from "./format_fixtures_reading.ts";
 
 const ROOT = new URL("../fixtures/formats/", import.meta.url).pathname;
 
@@ -436,10 +437,18 @@ interface Fixture {
   kind: string;
   dir: string;
   file: string;
-  canonicalFile: string;
+  /** null: no fixture holds what the records write back to (issue #16 fixtures). */
+  canonicalFile: string | null;
   writeOptions?: Record<string, unknown>;
-  records: unknown[];
+  /** Absent when the fixture expects an error. */
+  records?: unknown[];
   text: string;
+  /** Raw bytes (UTF-8, UTF-16, a byte-order mark…) instead of `encodeCp1251(text)`. */
+  bytes?: Uint8Array;
+  /** Reading warnings expected (code, line). */
+  warnings?: Array<{ code: string; line?: number }>;
+  /** The error expected instead of records. */
+  error?: { code: string; message: string; details: Record<string, unknown> };
 }
 
 function fixtures(): Fixture[] {
@@ -476,6 +485,15 @@ function fixtures(): Fixture[] {
       canonicalFile: "EMPL2021.TXT",
     }),
     f("d6", "NRA62007.TXT", D6, writeD6(D6)),
+    // Issue #16 items 1–5: files as other programs, editors and `copy /b` leave them.
+    ...readingFixtures({
+      pokupki: POKUPKI,
+      prodagbi: PRODAGBI,
+      deklar: buildDeklar(),
+      vies: buildVies(),
+      d1: D1,
+      d6: D6,
+    }),
   ];
 }
 
@@ -484,17 +502,23 @@ async function main(): Promise<void> {
   for (const fx of fixtures()) {
     const path = join(ROOT, fx.dir, fx.file);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, encodeCp1251(fx.text, fx.file));
+    await writeFile(path, fx.bytes ?? encodeCp1251(fx.text, fx.file));
     const expected = {
       kind: fx.kind,
       file: fx.file,
       canonicalFile: fx.canonicalFile,
       ...(fx.writeOptions ? { writeOptions: fx.writeOptions } : {}),
-      records: fx.records,
+      ...(fx.records ? { records: fx.records } : {}),
+      ...(fx.warnings ? { warnings: fx.warnings } : {}),
+      ...(fx.error ? { error: fx.error } : {}),
     };
     await writeFile(path + ".expected.json", JSON.stringify(expected, null, 2) + "\n");
     written.push(path + ".expected.json");
-    console.log(`wrote ${join(fx.dir, fx.file)} (${fx.records.length} records)`);
+    console.log(
+      `wrote ${join(fx.dir, fx.file)} (${
+        fx.error ? fx.error.code : `${fx.records?.length} records`
+      })`,
+    );
   }
   const fmt = new Deno.Command(Deno.execPath(), { args: ["fmt", "--quiet", ...written] });
   const { code } = await fmt.output();

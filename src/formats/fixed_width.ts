@@ -4,7 +4,9 @@
  * and space-padded, numbers right-aligned, amounts 2 decimals, dates dd/mm/yyyy, periods
  * YYYYMM) and the "How to use this" rules (1-based positions, trim every field).
  *
- * Writing lives in fixed_width_write.ts.
+ * Field tables and layouts live in fixed_layout.ts, writing in fixed_width_write.ts. The
+ * per-file intern tables stay here, beside the loop that calls them: moved to another module,
+ * that call cost ~7 % of POKUPKI parse time (measured, issue #16).
  *
  * Empty-field rule: a blank numeric, date or period field parses to `null` and `null` writes
  * back as blanks, so files round-trip byte for byte; blank text and code fields parse to "".
@@ -18,53 +20,22 @@ import {
   parseIntAt,
   periodKeyAt,
 } from "./field_values.ts";
-import { parseError } from "./format_error.ts";
-import { lineSpans } from "./text_lines.ts";
+import { AppError } from "../contract/mod.ts";
+import { LineNotes, type ReadOptions } from "./file_warnings.ts";
+import { parseError, showFound } from "./format_error.ts";
+import { ctrlZInside, lineSpans, toText } from "./text_lines.ts";
+import { cutFieldOf, type FieldSpec, type FixedLayout, type RecordOf } from "./fixed_layout.ts";
 
-/** How a field's characters are interpreted (nra-formats.md §1.1). */
-export type FieldType = "text" | "int" | "amount" | "date" | "period" | "decimal" | "code";
-
-/** Alignment inside the field: L = left, space-padded right; R = right, space-padded left. */
-export type Align = "L" | "R";
-
-/** One field of a fixed-width record, restated from a table of nra-formats.md. */
-export interface FieldSpec {
-  /** Code from the reference, e.g. "03-07" (VIES fields use "VIR-4" style codes). */
-  readonly code: string;
-  /** Record property name (English, camelCase), e.g. "documentDate". */
-  readonly name: string;
-  /** English label used in messages, e.g. "document date". */
-  readonly label: string;
-  /** 1-based start position. */
-  readonly start: number;
-  /** Width in characters (= bytes in cp1251). */
-  readonly length: number;
-  /** Value type. */
-  readonly type: FieldType;
-  /** Alignment used when writing. */
-  readonly align: Align;
-}
-
-/** The JS type of a parsed field: text/code → string; date/period → ISO string or null;
- * int/amount/decimal → number or null. */
-export type FieldValue<T extends FieldType> = T extends "text" | "code" ? string
-  : T extends "date" | "period" ? string | null
-  : number | null;
-
-/** The record type described by a field table: one property per field. */
-export type RecordOf<F extends readonly FieldSpec[]> = {
-  [K in F[number] as K["name"]]: FieldValue<K["type"]>;
-};
-
-const TYPE_CODES: Record<FieldType, number> = {
-  text: 0,
-  int: 1,
-  amount: 2,
-  date: 3,
-  period: 4,
-  decimal: 5,
-  code: 6,
-};
+export {
+  type Align,
+  cutFieldOf,
+  defineLayout,
+  type FieldSpec,
+  type FieldType,
+  type FieldValue,
+  type FixedLayout,
+  type RecordOf,
+} from "./fixed_layout.ts";
 
 const REASONS = [
   "",
@@ -75,105 +46,6 @@ const REASONS = [
   "is not a decimal number with at most 2 decimals",
   "is not a code of Latin letters and digits",
 ];
-
-/** A compiled field table: what `parseFixedLines` and `formatFixedLines` run on. */
-export interface FixedLayout<F extends readonly FieldSpec[]> {
-  /** The field table, in position order. */
-  readonly fields: F;
-  /** Canonical record width (sum of all field lengths). */
-  readonly width: number;
-  /** Accepted widths, canonical first (e.g. [274, 272]). */
-  readonly widths: readonly number[];
-  /** When true, shorter lines are read as if padded with spaces (VIES records). */
-  readonly padShort: boolean;
-  /** Internal: 0-based starts, lengths, type codes, the empty value of each field, and the
-   * record factory (see {@link recordFactory}). */
-  readonly compiled: {
-    readonly starts: Int32Array;
-    readonly lengths: Int32Array;
-    readonly types: Uint8Array;
-    readonly names: readonly string[];
-    readonly empty: readonly (string | null)[];
-    readonly make: (values: readonly unknown[]) => Record<string, unknown>;
-    readonly scratch: unknown[];
-  };
-}
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/**
- * Build `(v) => ({ name0: v[0], name1: v[1], … })` for a field table. The object literal gives
- * every record of a layout one hidden class, created in one step — about 7× faster than
- * cloning a template and storing 18–36 properties by computed key, which matters at 100,000
- * lines (issue 3 §1 item 9). The code is generated only from the table's property names,
- * each checked to be a plain identifier, never from file content. Where code generation from
- * strings is disabled, a slower closure does the same.
- * @param names record property names, in field order
- * @returns the factory
- * @throws Error (a programming error) when a name is not a plain identifier
- */
-function recordFactory(
-  names: readonly string[],
-): (v: readonly unknown[]) => Record<string, unknown> {
-  for (const n of names) {
-    if (!IDENTIFIER.test(n) || n === "__proto__") {
-      throw new Error(`Field table error: bad name ${n}`);
-    }
-  }
-  try {
-    const body = "return {" + names.map((n, i) => `${n}: v[${i}]`).join(", ") + "};";
-    return new Function("v", body) as (v: readonly unknown[]) => Record<string, unknown>;
-  } catch {
-    return (v) => {
-      const r: Record<string, unknown> = {};
-      for (let i = 0; i < names.length; i++) r[names[i]] = v[i];
-      return r;
-    };
-  }
-}
-
-/**
- * Compile a field table, checking that its fields are contiguous from position 1.
- * @param fields the table (declare it `as const`)
- * @param options `widths`: accepted line widths (default: the canonical width only; each must
- *   end at a field boundary); `padShort`: read shorter lines as space-padded
- * @returns the layout
- * @throws Error (a programming error, not an AppError) when the table has gaps or overlaps
- */
-export function defineLayout<const F extends readonly FieldSpec[]>(
-  fields: F,
-  options: { widths?: readonly number[]; padShort?: boolean } = {},
-): FixedLayout<F> {
-  let pos = 1;
-  for (const f of fields) {
-    if (f.start !== pos || f.length < 1) {
-      throw new Error(`Field table error at ${f.code}: starts at ${f.start}, expected ${pos}`);
-    }
-    pos += f.length;
-  }
-  const width = pos - 1;
-  const widths = options.widths ?? [width];
-  for (const w of widths) {
-    if (w !== width && !fields.some((f) => f.start - 1 + f.length === w)) {
-      throw new Error(`Field table error: width ${w} does not end at a field boundary`);
-    }
-  }
-  return {
-    fields,
-    width,
-    widths,
-    padShort: options.padShort ?? false,
-    compiled: {
-      starts: Int32Array.from(fields, (f) => f.start - 1),
-      lengths: Int32Array.from(fields, (f) => f.length),
-      types: Uint8Array.from(fields, (f) => TYPE_CODES[f.type]),
-      names: fields.map((f) => f.name),
-      empty: fields.map((f) => f.type === "text" || f.type === "code" ? "" : null),
-      make: recordFactory(fields.map((f) => f.name)),
-      scratch: new Array(fields.length),
-    },
-  };
-}
 
 function maxOf(xs: readonly number[]): number {
   let m = 0;
@@ -203,7 +75,23 @@ export class ParseCache {
   readonly periods = new Map<number, string>();
 }
 
-function internText(text: string, a: number, b: number, cache: ParseCache, i: number): string {
+/**
+ * The trimmed text of `text[a, b)`, shared with earlier equal values of field `i`.
+ * @param text decoded file text
+ * @param a start (inclusive)
+ * @param b end (exclusive)
+ * @param cache the file's parse state
+ * @param i the field's index in its layout
+ * @returns the trimmed text, "" when blank
+ * @throws nothing
+ */
+function internText(
+  text: string,
+  a: number,
+  b: number,
+  cache: ParseCache,
+  i: number,
+): string {
   // Trimming is written out here (not via trimStartAt/trimEndAt): this is the hot loop.
   while (a < b) {
     const c = text.charCodeAt(a);
@@ -253,8 +141,10 @@ function internText(text: string, a: number, b: number, cache: ParseCache, i: nu
  * @param file file name for messages
  * @param line 1-based line number for messages
  * @param cache allocation-saving state shared by the lines of one file
+ * @param notes where a short line read as padded is noted (optional)
  * @returns the typed record
- * @throws AppError FILE_PARSE_ERROR when the width or a field value is wrong
+ * @throws AppError FILE_PARSE_ERROR when the width or a field value is wrong, or a short line
+ *   ends inside a right-aligned value (cut, not trimmed)
  */
 export function parseFixedLine<F extends readonly FieldSpec[]>(
   layout: FixedLayout<F>,
@@ -264,6 +154,7 @@ export function parseFixedLine<F extends readonly FieldSpec[]>(
   file: string,
   line: number,
   cache: ParseCache = new ParseCache(),
+  notes?: LineNotes,
 ): RecordOf<F> {
   const { starts, lengths, types, empty, make, scratch } = layout.compiled;
   let len = end - start;
@@ -273,7 +164,10 @@ export function parseFixedLine<F extends readonly FieldSpec[]>(
     while (extra > start + max && text.charCodeAt(extra - 1) === 0x20) extra--;
     if (len > max && extra === start + max) {
       len = max;
-    } else if (!(layout.padShort && len < max && len > 0)) {
+    } else if (len > 0 && len < max && (layout.padShort || len >= layout.padFrom)) {
+      checkTrimmed(layout, text, start, len, file, line);
+      if (!layout.padShort) notes?.padded(line, len, max);
+    } else {
       const expected = layout.widths.join(" or ");
       throw parseError(
         { file, line },
@@ -330,6 +224,29 @@ export function parseFixedLine<F extends readonly FieldSpec[]>(
   return make(scratch) as RecordOf<F>;
 }
 
+/** Throw the error for a short line that was cut (see {@link cutFieldOf}). */
+function checkTrimmed<F extends readonly FieldSpec[]>(
+  layout: FixedLayout<F>,
+  text: string,
+  start: number,
+  len: number,
+  file: string,
+  line: number,
+): void {
+  const i = cutFieldOf(layout, text, start, len);
+  if (i < 0) return;
+  const f = layout.fields[i];
+  const found = showFound(text.slice(start + f.start - 1, start + len));
+  throw new AppError(
+    "FILE_PARSE_ERROR",
+    `Cannot parse "${file}" line ${line}: is ${len} characters wide; expected ` +
+      `${layout.widths.join(" or ")}. It ends ${len - f.start + 1} characters into field ` +
+      `${f.code} (${f.label}) at position ${f.start} (found "${found}"): cut off, not trimmed, ` +
+      `so the value cannot be known`,
+    { file, line, field: f.code, position: f.start },
+  );
+}
+
 function fieldParseError<F extends readonly FieldSpec[]>(
   layout: FixedLayout<F>,
   i: number,
@@ -342,10 +259,9 @@ function fieldParseError<F extends readonly FieldSpec[]>(
   const f = layout.fields[i];
   let reason = REASONS[layout.compiled.types[i]];
   if (f.type === "period" && f.length === 7) reason = "is not a period MM/YYYY";
-  const found = text.slice(a, b).trim();
   return parseError(
     { file, line, field: f, position: f.start },
-    `${reason} (found "${found.length > 20 ? found.slice(0, 20) + "…" : found}")`,
+    `${reason} (found "${showFound(text.slice(a, b).trim())}")`,
   );
 }
 
@@ -354,19 +270,51 @@ function fieldParseError<F extends readonly FieldSpec[]>(
  * @param layout the compiled table
  * @param text decoded file text (CRLF or LF, optional trailing break and 0x1A)
  * @param file file name for messages
- * @returns one record per line; [] for an empty file
- * @throws AppError FILE_PARSE_ERROR at the first bad line
+ * @param notes where skipped blank lines and padded short lines are noted (optional)
+ * @returns one record per line that is not blank; [] for an empty file
+ * @throws AppError FILE_PARSE_ERROR at the first bad line, or for a 0x1A before the end
  */
 export function parseFixedLines<F extends readonly FieldSpec[]>(
   layout: FixedLayout<F>,
   text: string,
   file: string,
+  notes?: LineNotes,
 ): RecordOf<F>[] {
-  const { count, starts, ends } = lineSpans(text);
+  const narrowest = Math.min(...layout.widths);
+  const { count, starts, ends, lines } = lineSpans(text, file, notes, narrowest);
   const out: RecordOf<F>[] = new Array(count);
   const cache = new ParseCache();
-  for (let i = 0; i < count; i++) {
-    out[i] = parseFixedLine(layout, text, starts[i], ends[i], file, i + 1, cache);
+  let i = 0;
+  try {
+    for (; i < count; i++) {
+      const line = lines === null ? i + 1 : lines[i];
+      out[i] = parseFixedLine(layout, text, starts[i], ends[i], file, line, cache, notes);
+    }
+  } catch (e) {
+    throw ctrlZInside(text, starts[i], ends[i], file) ?? e;
   }
   return out;
+}
+
+/**
+ * Read a whole fixed-width file: decode it (text_encoding.ts), parse every record, and append
+ * what was tolerated — encoding, blank lines, short lines padded — to `options.warnings`.
+ * @param layout the compiled table
+ * @param input file bytes (any encoding text_encoding.ts knows) or decoded text
+ * @param file file name for messages
+ * @param options `warnings`: where to append warnings
+ * @returns one record per line that is not blank
+ * @throws AppError FILE_PARSE_ERROR at the first bad line; FILE_ENCODING_UNSUPPORTED for a
+ *   file mixing UTF-8 and Windows-1251
+ */
+export function readFixedFile<F extends readonly FieldSpec[]>(
+  layout: FixedLayout<F>,
+  input: Uint8Array | string,
+  file: string,
+  options: ReadOptions,
+): RecordOf<F>[] {
+  const notes = new LineNotes();
+  const records = parseFixedLines(layout, toText(input, file, options.warnings), file, notes);
+  notes.flush(file, options.warnings);
+  return records;
 }

@@ -69,3 +69,21 @@ export function parseError(where: ErrorWhere, reason: string): AppError {
 export function writeError(where: ErrorWhere, reason: string): AppError {
   return build("write", where, reason);
 }
+
+/**
+ * A field's text as quoted in messages: at most 20 characters (then "…"), with invisible
+ * control characters shown as ⟨U+XXXX⟩ so that a stray 0x1A or NUL is named, not hidden.
+ * @param s the field's raw text
+ * @returns the text to put between quotes
+ * @throws nothing
+ * @example showFound("\x1a3"); // "⟨U+001A⟩3"
+ */
+export function showFound(s: string): string {
+  const cut = s.length > 20 ? s.slice(0, 20) + "…" : s;
+  let out = "";
+  for (const c of cut) {
+    const n = c.charCodeAt(0);
+    out += n < 0x20 || n === 0x7f ? `⟨U+${n.toString(16).toUpperCase().padStart(4, "0")}⟩` : c;
+  }
+  return out;
+}

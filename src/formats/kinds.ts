@@ -8,26 +8,37 @@
  * (D6: 59 fields).
  * @module
  */
+import type { ReadOptions } from "./file_warnings.ts";
+import type { FixedLayout } from "./fixed_width.ts";
 import { type D1Record, type D6Record, parseD1, parseD6 } from "./payroll/mod.ts";
 import {
+  DEKLAR_LAYOUT,
   type DeklarRecord,
   parseDeklar,
   parsePokupki,
   parseProdagbi,
   parseVies,
+  POKUPKI_LAYOUT,
   type PokupkiRecord,
+  PRODAGBI_LAYOUT,
   type ProdagbiRecord,
   type ViesRecord,
 } from "./vat/mod.ts";
 
 /** How one line of a format looks, for detection by content. */
 export type LineShape =
-  /** Fixed-width records: the accepted widths, the current (widest) first. */
-  | { readonly shape: "fixed"; readonly widths: readonly number[] }
+  /** Fixed-width records: the layout, whose `widths` are the accepted widths (the current,
+   * widest, first) and whose `padFrom` is the width from which a shorter line may be one whose
+   * trailing spaces were trimmed. */
+  | { readonly shape: "fixed"; readonly layout: AnyFixedLayout }
   /** Comma-separated records with a field count; the first byte is a digit or a quote. */
   | { readonly shape: "delimited"; readonly fields: number; readonly first: "digit" | "quote" }
   /** Typed records: a 3-letter marker at the start and each record type's full width. */
   | { readonly shape: "records"; readonly widths: Readonly<Record<string, number>> };
+
+/** A fixed-width layout of any field table. */
+// deno-lint-ignore no-explicit-any
+export type AnyFixedLayout = FixedLayout<any>;
 
 /** One format of {@link NRA_FORMATS}. */
 export interface NraFormat<R> {
@@ -39,10 +50,11 @@ export interface NraFormat<R> {
   readonly namePrefixes: readonly string[];
   readonly line: LineShape;
   /**
-   * Parse the whole file.
-   * @throws AppError FILE_PARSE_ERROR naming the file, line and field
+   * Parse the whole file; `options.warnings` receives what was tolerated.
+   * @throws AppError FILE_PARSE_ERROR naming the file, line and field;
+   *   FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251
    */
-  readonly parse: (bytes: Uint8Array, fileName: string) => R[];
+  readonly parse: (bytes: Uint8Array, fileName: string, options?: ReadOptions) => R[];
 }
 
 /** The record type of each kind (one line per format). */
@@ -91,21 +103,21 @@ export const NRA_FORMATS: { readonly [K in NraFileKind]: NraFormat<RecordTypes[K
     fileName: "DEKLAR.TXT",
     label: "a VAT return (DEKLAR)",
     namePrefixes: ["DEKLAR"],
-    line: { shape: "fixed", widths: [590] },
-    parse: (bytes, fileName) => [parseDeklar(bytes, fileName)],
+    line: { shape: "fixed", layout: DEKLAR_LAYOUT },
+    parse: (bytes, fileName, options) => [parseDeklar(bytes, fileName, options)],
   },
   pokupki: {
     fileName: "POKUPKI.TXT",
     label: "a purchase ledger (POKUPKI)",
     namePrefixes: ["POKUPKI"],
-    line: { shape: "fixed", widths: [274, 272] },
+    line: { shape: "fixed", layout: POKUPKI_LAYOUT },
     parse: parsePokupki,
   },
   prodagbi: {
     fileName: "PRODAGBI.TXT",
     label: "a sales ledger (PRODAGBI)",
     namePrefixes: ["PRODAGBI"],
-    line: { shape: "fixed", widths: [424, 422] },
+    line: { shape: "fixed", layout: PRODAGBI_LAYOUT },
     parse: parseProdagbi,
   },
 };

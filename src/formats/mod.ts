@@ -19,7 +19,21 @@ export {
   type RecordOf,
 } from "./fixed_width.ts";
 export { formatFixedLine, formatFixedLines } from "./fixed_width_write.ts";
-export { type DetectedKind, detectFileKind, kindFromFileName } from "./detect.ts";
+export { contentKinds, type DetectedKind, detectFileKind, kindFromFileName } from "./detect.ts";
+export {
+  FILE_WARNING_CODES,
+  type FileWarning,
+  type FileWarningCode,
+  type ReadOptions,
+} from "./file_warnings.ts";
+export {
+  type DecodedText,
+  decodeNraBytes,
+  describeEncoding,
+  encodingWarning,
+  type NraEncoding,
+  requireWindows1251,
+} from "./text_encoding.ts";
 export {
   type LineShape,
   NRA_FILE_KINDS,

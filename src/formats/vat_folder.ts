@@ -2,11 +2,13 @@
  * One call for the agent's `vat_files_parse` operation (interface-spec.md VatFilesParseResult):
  * parse whichever of DEKLAR, POKUPKI, PRODAGBI and VIES are present, report each file's status
  * and count, collect errors without throwing for one bad file, and cross-check the files that
- * parsed (nra-formats.md §1; checks in check.ts).
+ * parsed (nra-formats.md §1; checks in check.ts). What the readers tolerated (another
+ * encoding, blank lines, short lines; file_warnings.ts) is in `readWarnings`.
  * @module
  */
 import { type AppError, isAppError } from "../contract/mod.ts";
 import { detectFileKind } from "./detect.ts";
+import type { FileWarning } from "./file_warnings.ts";
 import { NRA_FORMATS, type NraFileKind } from "./kinds.ts";
 import { parseError } from "./format_error.ts";
 import {
@@ -37,8 +39,10 @@ export interface VatFileOutcome<T> {
   readonly count: number | null;
   /** The parsed content when ok, else null. */
   readonly data: T | null;
-  /** The FILE_PARSE_ERROR when status is error, else null. */
+  /** The FILE_PARSE_ERROR (or FILE_ENCODING_UNSUPPORTED) when status is error, else null. */
   readonly error: AppError | null;
+  /** What the reader tolerated (encoding, blank lines, short lines padded). */
+  readonly warnings: FileWarning[];
 }
 
 /** Everything `vat_files_parse` reports. */
@@ -55,6 +59,8 @@ export interface VatFolderParseResult {
   readonly errors: AppError[];
   /** The error messages joined with " ; " (the spec's `error` field), or null. */
   readonly errorMessage: string | null;
+  /** What the readers tolerated, file by file (encoding, blank lines, short lines padded). */
+  readonly readWarnings: FileWarning[];
   /** Cross-check warnings over the files that parsed. */
   readonly warnings: VatWarning[];
 }
@@ -63,25 +69,28 @@ function outcome<T>(
   bytes: Uint8Array | null | undefined,
   file: string,
   kind: NraFileKind,
-  parse: (b: Uint8Array, f: string) => T,
+  parse: (b: Uint8Array, f: string, o: { warnings: FileWarning[] }) => T,
   count: (t: T) => number,
 ): VatFileOutcome<T> {
+  const warnings: FileWarning[] = [];
   if (bytes === undefined || bytes === null) {
-    return { file, status: "missing", count: null, data: null, error: null };
+    return { file, status: "missing", count: null, data: null, error: null, warnings };
   }
   try {
-    const detected = detectFileKind(bytes);
+    // The slot's canonical name: content that allows this kind is read as it (a VIES.TXT
+    // padded to 373 also fits a purchase ledger's padded width).
+    const detected = detectFileKind(bytes, NRA_FORMATS[kind].fileName);
     if (detected !== "unknown" && detected !== kind) {
       throw parseError(
         { file },
         `looks like ${NRA_FORMATS[detected].label}, not ${NRA_FORMATS[kind].label}`,
       );
     }
-    const data = parse(bytes, file);
-    return { file, status: "ok", count: count(data), data, error: null };
+    const data = parse(bytes, file, { warnings });
+    return { file, status: "ok", count: count(data), data, error: null, warnings };
   } catch (e) {
     if (!isAppError(e)) throw e; // a bug, not a bad file: let the agent's onError log it
-    return { file, status: "error", count: null, data: null, error: e };
+    return { file, status: "error", count: null, data: null, error: e, warnings };
   }
 }
 
@@ -116,10 +125,9 @@ export function parseVatFolderFiles(
   const pokupki = records("pokupki");
   const prodagbi = records("prodagbi");
   const vies = records("vies");
-  const errors = [deklar, pokupki, prodagbi, vies]
-    .map((o) => o.error)
-    .filter((e): e is AppError => e !== null);
-  const warnings = checkVatSet({
+  const outcomes = [deklar, pokupki, prodagbi, vies];
+  const errors = outcomes.map((o) => o.error).filter((e): e is AppError => e !== null);
+  const checks = checkVatSet({
     deklar: deklar.data,
     pokupki: pokupki.data,
     prodagbi: prodagbi.data,
@@ -138,6 +146,7 @@ export function parseVatFolderFiles(
     vies,
     errors,
     errorMessage: errors.length === 0 ? null : errors.map((e) => e.message).join(" ; "),
-    warnings,
+    readWarnings: outcomes.flatMap((o) => o.warnings),
+    warnings: checks,
   };
 }

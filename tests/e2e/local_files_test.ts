@@ -6,6 +6,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { writeCompanyTree } from "../_helpers/company_tree.ts";
+import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import {
   createKeyCli,
   decideNext,
@@ -283,7 +284,7 @@ Deno.test("[e2e] vat and dec1_6 are filed from local files (header, body paths, 
     const broken = join(e.root, "broken.TXT");
     const good = await Deno.readFile(join(base, "payroll", "EMPL2021.TXT"));
     const text = new TextDecoder("windows-1251").decode(good).replace(/^(\d+),/, "13,");
-    await Deno.writeFile(broken, new TextEncoder().encode(text));
+    await Deno.writeFile(broken, encodeCp1251(text)); // Windows-1251, as the NRA wants
     const bad = await call(e, "dec1_6", { year: 2026, month: 9, dec1FilePath: broken }, { eik }, h);
     equal(bad.status, 502);
     equal(bad.json.errorCode, "FILE_PARSE_ERROR", JSON.stringify(bad.json));

@@ -14,8 +14,34 @@ const TEXT_CHARS = [...LATIN + CYRILLIC + PUNCT + ',"%'];
 const D_TEXT_CHARS = [...LATIN + CYRILLIC + PUNCT]; // D1/D6 text: no quotes or commas (§2.1)
 const CODE_CHARS = [...LATIN];
 
+/**
+ * Text as names and descriptions are: words of Latin letters and digits, Cyrillic words of two
+ * letters or more, punctuation (other than `chars` excludes), separated by single spaces;
+ * characters outside ASCII never start the value. Windows-1251 Cyrillic words are never valid
+ * UTF-8 (two letters are two lead bytes), which is what tells the encodings apart
+ * (src/formats/text_encoding.ts); a value of lone letters next to „“№ could pass for UTF-8 and
+ * is not a name.
+ */
 function text(chars: string[], maxLength: number): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.constantFrom(...chars), maxLength }).map((s) => s.trim());
+  const allowed = new Set(chars);
+  const pick = (s: string) => [...s].filter((c) => allowed.has(c));
+  const latin = fc.string({ unit: fc.constantFrom(...pick(LATIN)), minLength: 1, maxLength: 10 });
+  const cyrillic = fc.string({
+    unit: fc.constantFrom(...pick(CYRILLIC)),
+    minLength: 2,
+    maxLength: 10,
+  });
+  const punct = fc.constantFrom(...pick(PUNCT + ',"%').filter((c) => c !== " "));
+  return fc.array(fc.oneof(latin, cyrillic, latin, cyrillic, punct), { maxLength: 5 }).map(
+    (words) => {
+      while (words.length > 0 && words[0].charCodeAt(0) > 0x7f && words[0].length === 1) {
+        words.shift();
+      }
+      let s = words.join(" ");
+      while (s.length > maxLength) s = s.slice(0, s.lastIndexOf(" ") < 0 ? 0 : s.lastIndexOf(" "));
+      return s.trim();
+    },
+  );
 }
 
 function cents(maxAbs: bigint, nonNegative: boolean): fc.Arbitrary<number> {
@@ -44,7 +70,7 @@ export function fixedValue(f: FieldSpec): fc.Arbitrary<unknown> {
     case "text":
       return text(TEXT_CHARS, f.length);
     case "code":
-      return text(CODE_CHARS, f.length);
+      return fc.string({ unit: fc.constantFrom(...CODE_CHARS), maxLength: f.length });
     case "int":
       return nullable(fc.bigInt({ min: 0n, max: 10n ** BigInt(f.length) - 1n }).map(Number));
     case "amount":

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   defineLayout,
+  type FileWarning,
   formatFixedLine,
   parseFixedLines,
   parsePokupki,
@@ -152,13 +153,31 @@ Deno.test("parsePokupki() reports a bad date with file, line, field code, label 
 });
 
 Deno.test("parsePokupki() reports a wrong line width as a line-level error", () => {
+  const line = writePokupki([purchase(1)]).slice(0, 150);
+  const e = throwsApp(() => parsePokupki(line), "FILE_PARSE_ERROR");
+  assert.equal(
+    e.message,
+    'Cannot parse "POKUPKI.TXT" line 1: is 150 characters wide; expected 274 or 272',
+  );
+  assert.deepStrictEqual(e.details, { file: "POKUPKI.TXT", line: 1, field: null, position: null });
+});
+
+Deno.test("parsePokupki() refuses a line cut inside blanks, naming the width and the field", () => {
+  // 270 wide and ending in spaces: not an editor's trim (that removes them), but a cut line.
   const line = writePokupki([purchase(1)]).slice(0, 270);
   const e = throwsApp(() => parsePokupki(line), "FILE_PARSE_ERROR");
   assert.equal(
     e.message,
-    'Cannot parse "POKUPKI.TXT" line 1: is 270 characters wide; expected 274 or 272',
+    'Cannot parse "POKUPKI.TXT" line 1: is 270 characters wide; expected 274 or 272. It ends 13 ' +
+      "characters into field 03-44 (base as intermediary in a triangular operation) at position " +
+      '258 (found "             "): cut off, not trimmed, so the value cannot be known',
   );
-  assert.deepStrictEqual(e.details, { file: "POKUPKI.TXT", line: 1, field: null, position: null });
+  assert.deepStrictEqual(e.details, {
+    file: "POKUPKI.TXT",
+    line: 1,
+    field: "03-44",
+    position: 258,
+  });
 });
 
 Deno.test("parsePokupki() accepts trailing spaces after the record and trims every field", () => {
@@ -172,11 +191,25 @@ Deno.test("parsePokupki() reads left-aligned running numbers (TEMPO style)", () 
   assert.equal(parsePokupki(left)[0].runningNumber, 7);
 });
 
-Deno.test("parsePokupki() rejects a blank line in the middle but not at the end", () => {
+Deno.test("parsePokupki() skips a blank line in the middle with a warning, at the end silently", () => {
   const two = writePokupki([purchase(1), purchase(2)]);
-  assert.equal(parsePokupki(two + "\r\n\r\n\x1a").length, 2);
-  const e = throwsApp(() => parsePokupki(two.replace("\r\n", "\r\n\r\n")), "FILE_PARSE_ERROR");
-  assert.equal(e.details?.line, 2);
+  const quiet: FileWarning[] = [];
+  assert.equal(parsePokupki(two + "\r\n\r\n\x1a", "POKUPKI.TXT", { warnings: quiet }).length, 2);
+  assert.deepStrictEqual(quiet, []);
+  const warnings: FileWarning[] = [];
+  const gap = two.replace("\r\n", "\r\n\r\n");
+  assert.deepStrictEqual(parsePokupki(gap, "POKUPKI.TXT", { warnings }), [
+    purchase(1),
+    purchase(2),
+  ]);
+  assert.deepStrictEqual(warnings.map((w) => [w.code, w.line]), [["BLANK_LINES_SKIPPED", 2]]);
+  // Line numbers in errors stay those an editor shows: the bad record is on line 3.
+  const bad = gap.split("\r\n");
+  bad[2] = bad[2].slice(0, 62) + "31/02/2026" + bad[2].slice(72);
+  assert.equal(
+    throwsApp(() => parsePokupki(bad.join("\r\n")), "FILE_PARSE_ERROR").details?.line,
+    3,
+  );
 });
 
 Deno.test("writePokupki() writes 272-wide lines only when 03-45 is empty", () => {

@@ -14,7 +14,6 @@ import { AppError, isAppError, type ScanKind } from "../../contract/mod.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
 import {
-  decodeCp1251,
   detectFileKind,
   parseD1,
   parseD6,
@@ -25,6 +24,7 @@ import {
   summarizeDeklar,
 } from "../../formats/mod.ts";
 import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName } from "./vat_files.ts";
+import { scanItems } from "./scan_content.ts";
 import { type FileTree, type TreeFile, type TreeProblem, YIELD_EVERY, yieldNow } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
 
@@ -131,17 +131,8 @@ export async function runScan(
     taxPeriod(body.year as number, body.month as number),
     body.recursive !== false,
   );
-  const files = matches.map((m) =>
-    kind === "deklar"
-      ? {
-        name: m.file.name,
-        path: m.file.path,
-        tin: m.eik,
-        folder: m.file.folder,
-        content: decodeCp1251(m.bytes),
-      }
-      : { name: m.file.name, path: m.file.path, tin: m.eik, content: decodeCp1251(m.bytes) }
-  );
+  // Content decoded from the file's own encoding; UTF-8/UTF-16 files come with a warning.
+  const { files, warnings } = scanItems(matches, kind === "deklar", problems);
   return {
     status: "ok",
     files,
@@ -149,6 +140,7 @@ export async function runScan(
     totalMatched: files.length,
     error: null,
     ...(problems.length ? { problems } : {}),
+    ...(warnings.length ? { warnings } : {}),
   };
 }
 
@@ -194,7 +186,7 @@ export async function runVatParse(
     directory,
     items: rows,
     error: errors.length ? errors.join(" ; ") : ok === 3 ? null : "Some VAT files are missing",
-    warnings: r.warnings.map((w) => w.message),
+    warnings: [...r.readWarnings, ...r.warnings].map((w) => w.message),
   };
 }
 

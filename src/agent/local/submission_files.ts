@@ -13,6 +13,7 @@ import { AppError, isAppError, type SubmissionOperation } from "../../contract/m
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
 import {
   detectFileKind,
+  type FileWarning,
   parseD1,
   parseD6,
   parseVatFolderFiles,
@@ -25,6 +26,7 @@ import type { LocalSource, SubmissionFiles } from "./types.ts";
 import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName, type VatKind } from "./vat_files.ts";
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
+import { requireWindows1251Files } from "./file_encoding.ts";
 
 function checkPeriod(
   found: string | null,
@@ -47,7 +49,8 @@ function checkPeriod(
  * @param tree the folder holding the VAT files
  * @param body validated VatRequest (year, month)
  * @returns the files to submit, the filer EIK and the period
- * @throws AppError FILE_PARSE_ERROR | FILE_PERIOD_MISMATCH | LOCAL_INPUT_REQUIRED
+ * @throws AppError FILE_ENCODING_UNSUPPORTED | FILE_PARSE_ERROR | FILE_PERIOD_MISMATCH |
+ *   LOCAL_INPUT_REQUIRED
  */
 export async function readVatFolder(
   tree: FileTree,
@@ -73,6 +76,12 @@ export async function readVatFolder(
       },
     );
   }
+  requireWindows1251Files(
+    VAT_KINDS.filter((k) => found[k]).map((k) => ({
+      path: found[k]!.path,
+      bytes: bytes[k]!,
+    })),
+  );
   const r = parseVatFolderFiles(bytes, {
     fileNames: Object.fromEntries(Object.entries(found).map(([k, f]) => [k, f!.path])),
   });
@@ -94,12 +103,13 @@ export async function readVatFolder(
     eiks: [s.eik],
     period: s.period,
     names: Object.values(found).map((f) => f!.path),
-    warnings: r.warnings.map((w) => w.message),
+    warnings: [...r.readWarnings, ...r.warnings].map((w) => w.message),
   };
 }
 
 async function payrollFile(f: TreeFile, want: "d1" | "d6") {
   const bytes = await f.read();
+  requireWindows1251Files([{ path: f.path, bytes }]);
   const kind = detectFileKind(bytes, f.name);
   if (kind !== want) {
     throw new AppError(
@@ -110,9 +120,10 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
       { file: f.path },
     );
   }
+  const warnings: FileWarning[] = []; // blank lines skipped
   const s = want === "d1"
-    ? summarizeD1(parseD1(bytes, f.path))
-    : summarizeD6(parseD6(bytes, f.path));
+    ? summarizeD1(parseD1(bytes, f.path, { warnings }))
+    : summarizeD6(parseD6(bytes, f.path, { warnings }));
   if (s.eiks.length > 1) {
     throw new AppError(
       "FILE_EIK_MISMATCH",
@@ -123,7 +134,7 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
       },
     );
   }
-  return { f, bytes, s };
+  return { f, bytes, s, warnings };
 }
 
 /**
@@ -132,7 +143,8 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
  * @param d6 the D6 file or null
  * @param body validated request (year, month, eik?)
  * @returns the files to submit
- * @throws AppError FILE_PARSE_ERROR | FILE_KIND_UNKNOWN | FILE_EIK_MISMATCH | FILE_PERIOD_MISMATCH
+ * @throws AppError FILE_ENCODING_UNSUPPORTED | FILE_PARSE_ERROR | FILE_KIND_UNKNOWN |
+ *   FILE_EIK_MISMATCH | FILE_PERIOD_MISMATCH
  */
 export async function readPayroll(
   d1: TreeFile | null,
@@ -193,6 +205,7 @@ export async function readPayroll(
     eiks,
     period: parts[0]!.s.period,
     names: parts.map((p) => p.f.path),
+    warnings: parts.flatMap((p) => p.warnings).map((w) => w.message),
   };
 }
 

@@ -10,10 +10,10 @@ import {
   delimField,
   type DelimRecordOf,
   formatDelimLines,
-  parseDelimLines,
+  readDelimFile,
 } from "./delimited.ts";
 import { checkEik, checkMonth, checkYear } from "./checks.ts";
-import { toText } from "../text_lines.ts";
+import type { ReadOptions } from "../file_warnings.ts";
 
 const f = delimField;
 
@@ -90,16 +90,22 @@ export type D1Record = DelimRecordOf<typeof D1_FIELDS>;
  * Parse EMPL2021.TXT (nra-formats.md §2.1): 53 fields per record.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF; the 0x1A end marker is optional
  * @param fileName name used in error messages
+ * @param options `warnings`: where to append what was tolerated (encoding, blank lines)
  * @returns one record per line; [] for a file holding only the end marker
  * @throws AppError FILE_PARSE_ERROR for a wrong field count, bad quoting, a non-numeric
- *   number, or a bad month/year/EIK
+ *   number, a bad month/year/EIK, or a 0x1A before the end; FILE_ENCODING_UNSUPPORTED for a
+ *   file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
  * parseD1(bytes)[0].employerEik; // "121212123"
  * ```
  */
-export function parseD1(input: Uint8Array | string, fileName = "EMPL2021.TXT"): D1Record[] {
-  return parseDelimLines(D1_LAYOUT, toText(input), fileName);
+export function parseD1(
+  input: Uint8Array | string,
+  fileName = "EMPL2021.TXT",
+  options: ReadOptions = {},
+): D1Record[] {
+  return readDelimFile(D1_LAYOUT, input, fileName, options);
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import * as delim from "./delimited.ts";
 import { checkEik, checkMonth, checkNonEmpty, checkYear } from "./checks.ts";
-import { toText } from "../text_lines.ts";
+import type { ReadOptions } from "../file_warnings.ts";
 
 const f = delim.delimField;
 
@@ -59,6 +59,7 @@ export type D6Record = delim.DelimRecordOf<typeof D6_FIELDS>;
  * Parse NRA62007*.TXT (nra-formats.md §2.2): 59 fields per record.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF; the 0x1A end marker is optional
  * @param fileName name used in error messages
+ * @param options `warnings`: where to append what was tolerated (encoding, blank lines)
  * @returns one record per line
  * @throws AppError FILE_PARSE_ERROR for a wrong field count, bad quoting, a value of the wrong
  *   type, or a bad EIK/name/month/year in fields 1, 2, 7, 8
@@ -67,8 +68,12 @@ export type D6Record = delim.DelimRecordOf<typeof D6_FIELDS>;
  * parseD6(bytes)[0].block1Month; // 8
  * ```
  */
-export function parseD6(input: Uint8Array | string, fileName = "NRA62007.TXT"): D6Record[] {
-  return delim.parseDelimLines(D6_LAYOUT, toText(input), fileName);
+export function parseD6(
+  input: Uint8Array | string,
+  fileName = "NRA62007.TXT",
+  options: ReadOptions = {},
+): D6Record[] {
+  return delim.readDelimFile(D6_LAYOUT, input, fileName, options);
 }
 
 /**

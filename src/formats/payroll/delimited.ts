@@ -19,8 +19,9 @@ import {
   trimEndAt,
   trimStartAt,
 } from "../field_values.ts";
-import { type FieldRef, parseError, writeError } from "../format_error.ts";
-import { lineSpans } from "../text_lines.ts";
+import { LineNotes, type ReadOptions } from "../file_warnings.ts";
+import { type FieldRef, parseError, showFound, writeError } from "../format_error.ts";
+import { ctrlZInside, lineSpans, toText } from "../text_lines.ts";
 
 /** Value type of a comma-separated field: "text" is the reference's "C" type (quoted). */
 export type DelimType = "text" | "int" | "amount" | "decimal" | "date";
@@ -179,52 +180,83 @@ const REASONS: Record<DelimType, string> = {
  * @param layout the compiled table
  * @param text decoded text (CRLF or LF, optional final break, optional 0x1A marker)
  * @param file file name for messages
- * @returns one typed record per line
+ * @param notes where skipped blank lines are noted (optional)
+ * @returns one typed record per line that is not blank
  * @throws AppError FILE_PARSE_ERROR for a wrong field count, bad quoting, a value of the wrong
- *   type, or a solid field that fails its check
+ *   type, a solid field that fails its check, or a 0x1A before the end
  */
 export function parseDelimLines<F extends readonly DelimFieldSpec[]>(
   layout: DelimLayout<F>,
   text: string,
   file: string,
+  notes?: LineNotes,
 ): DelimRecordOf<F>[] {
-  const { count, starts, ends } = lineSpans(text);
+  const { count, starts, ends, lines } = lineSpans(text, file, notes);
   const out: DelimRecordOf<F>[] = new Array(count);
   const fields = layout.fields;
-  for (let li = 0; li < count; li++) {
-    const line = li + 1;
-    const { values, positions } = tokenize(text, starts[li], ends[li], file, line);
-    if (values.length !== fields.length) {
-      throw parseError(
-        { file, line },
-        `has ${values.length} field${values.length === 1 ? "" : "s"}; expected ${fields.length}`,
-      );
-    }
-    const rec: Record<string, unknown> = { ...layout.template };
-    for (let i = 0; i < fields.length; i++) {
-      const f = fields[i];
-      const s = values[i];
-      let v: unknown;
-      if (f.type === "text") {
-        const e = trimEndAt(s, 0, s.length);
-        v = s.slice(trimStartAt(s, 0, e), e);
-      } else if (f.type === "date") {
-        v = parseDateAt(s, 0, s.length);
-      } else {
-        const n = f.type === "int" ? parseIntAt(s, 0, s.length) : parseAmountAt(s, 0, s.length);
-        v = n === null ? 0 : n;
+  let li = 0;
+  try {
+    for (; li < count; li++) {
+      const line = lines === null ? li + 1 : lines[li];
+      const { values, positions } = tokenize(text, starts[li], ends[li], file, line);
+      if (values.length !== fields.length) {
+        throw parseError(
+          { file, line },
+          `has ${values.length} field${values.length === 1 ? "" : "s"}; expected ${fields.length}`,
+        );
       }
-      const where = { file, line, field: ref(f), position: positions[i] };
-      const found = s.length > 20 ? s.slice(0, 20) + "…" : s;
-      if (v === undefined) throw parseError(where, `${REASONS[f.type]} (found "${found}")`);
-      const check = layout.checks.get(f.no);
-      const reason = check === undefined ? null : check(v);
-      if (reason !== null) throw parseError(where, `${reason} (found "${found}")`);
-      rec[f.name] = v;
+      const rec: Record<string, unknown> = { ...layout.template };
+      for (let i = 0; i < fields.length; i++) {
+        const f = fields[i];
+        const s = values[i];
+        let v: unknown;
+        if (f.type === "text") {
+          const e = trimEndAt(s, 0, s.length);
+          v = s.slice(trimStartAt(s, 0, e), e);
+        } else if (f.type === "date") {
+          v = parseDateAt(s, 0, s.length);
+        } else {
+          const n = f.type === "int" ? parseIntAt(s, 0, s.length) : parseAmountAt(s, 0, s.length);
+          v = n === null ? 0 : n;
+        }
+        const where = { file, line, field: ref(f), position: positions[i] };
+        if (v === undefined) {
+          throw parseError(where, `${REASONS[f.type]} (found "${showFound(s)}")`);
+        }
+        const check = layout.checks.get(f.no);
+        const reason = check === undefined ? null : check(v);
+        if (reason !== null) throw parseError(where, `${reason} (found "${showFound(s)}")`);
+        rec[f.name] = v;
+      }
+      out[li] = rec as DelimRecordOf<F>;
     }
-    out[li] = rec as DelimRecordOf<F>;
+  } catch (e) {
+    throw ctrlZInside(text, starts[li], ends[li], file) ?? e;
   }
   return out;
+}
+
+/**
+ * Read a whole D1/D6 file: decode it (text_encoding.ts), parse every record, and append what
+ * was tolerated — encoding, blank lines — to `options.warnings`.
+ * @param layout the compiled table
+ * @param input file bytes (any encoding text_encoding.ts knows) or decoded text
+ * @param file file name for messages
+ * @param options `warnings`: where to append warnings
+ * @returns one typed record per line that is not blank
+ * @throws AppError FILE_PARSE_ERROR as {@link parseDelimLines}; FILE_ENCODING_UNSUPPORTED for a
+ *   file mixing UTF-8 and Windows-1251
+ */
+export function readDelimFile<F extends readonly DelimFieldSpec[]>(
+  layout: DelimLayout<F>,
+  input: Uint8Array | string,
+  file: string,
+  options: ReadOptions,
+): DelimRecordOf<F>[] {
+  const notes = new LineNotes();
+  const records = parseDelimLines(layout, toText(input, file, options.warnings), file, notes);
+  notes.flush(file, options.warnings);
+  return records;
 }
 
 function formatValue(f: DelimFieldSpec, v: unknown, nonNegative: boolean): string | string[] {

@@ -3,10 +3,10 @@
  * restated from nra-formats.md §1.2 (widths confirmed by §1.6: 151 + 21×15 + 4 + 8×15 = 590).
  * @module
  */
-import { defineLayout, type FieldSpec, parseFixedLines, type RecordOf } from "../fixed_width.ts";
+import { defineLayout, type FieldSpec, readFixedFile, type RecordOf } from "../fixed_width.ts";
 import { formatFixedLines } from "../fixed_width_write.ts";
 import { parseError } from "../format_error.ts";
-import { toText } from "../text_lines.ts";
+import type { ReadOptions } from "../file_warnings.ts";
 
 const amt = <const N extends string>(code: string, name: N, label: string, start: number) =>
   ({ code, name, label, start, length: 15, type: "amount", align: "R" }) as const;
@@ -53,7 +53,7 @@ export const DEKLAR_FIELDS = [
 ] as const satisfies readonly FieldSpec[];
 
 /** The compiled DEKLAR layout: 590 characters (nra-formats.md §1.2, §1.6). */
-export const DEKLAR_LAYOUT = defineLayout(DEKLAR_FIELDS);
+export const DEKLAR_LAYOUT = defineLayout(DEKLAR_FIELDS, { padFrom: 152 });
 
 /** One DEKLAR.TXT record; amounts in the filing currency with 2 decimals, null when blank. */
 export type DeklarRecord = RecordOf<typeof DEKLAR_FIELDS>;
@@ -62,6 +62,8 @@ export type DeklarRecord = RecordOf<typeof DEKLAR_FIELDS>;
  * Parse DEKLAR.TXT (nra-formats.md §1.2): exactly one 590-character record.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
  * @param fileName name used in error messages
+ * @param options `warnings`: where to append what was tolerated (encoding, blank lines, short
+ *   lines padded)
  * @returns the record
  * @throws AppError FILE_PARSE_ERROR when the file is empty, has more than one record, or a
  *   field is malformed
@@ -70,8 +72,12 @@ export type DeklarRecord = RecordOf<typeof DEKLAR_FIELDS>;
  * const d = parseDeklar(bytes); d.vatNumber; // "BG123456786"
  * ```
  */
-export function parseDeklar(input: Uint8Array | string, fileName = "DEKLAR.TXT"): DeklarRecord {
-  const records = parseFixedLines(DEKLAR_LAYOUT, toText(input), fileName);
+export function parseDeklar(
+  input: Uint8Array | string,
+  fileName = "DEKLAR.TXT",
+  options: ReadOptions = {},
+): DeklarRecord {
+  const records = readFixedFile(DEKLAR_LAYOUT, input, fileName, options);
   if (records.length !== 1) {
     throw parseError(
       { file: fileName, line: records.length === 0 ? null : 2 },

@@ -4,10 +4,10 @@
  * restated from nra-formats.md §1.3 (width check in §1.6: 167 + 7×15 + 2 = 274).
  * @module
  */
-import { defineLayout, type FieldSpec, parseFixedLines, type RecordOf } from "../fixed_width.ts";
+import { defineLayout, type FieldSpec, readFixedFile, type RecordOf } from "../fixed_width.ts";
 import { formatFixedLines } from "../fixed_width_write.ts";
 import { writeError } from "../format_error.ts";
-import { toText } from "../text_lines.ts";
+import type { ReadOptions } from "../file_warnings.ts";
 
 const amt = <const N extends string>(code: string, name: N, label: string, start: number) =>
   ({ code, name, label, start, length: 15, type: "amount", align: "R" }) as const;
@@ -36,8 +36,9 @@ export const POKUPKI_FIELDS = [
   { code: "03-45", name: "specialCode", label: "art. 163a / 167a code", start: 273, length: 2, type: "code", align: "L" },
 ] as const satisfies readonly FieldSpec[];
 
-/** The compiled POKUPKI layout: 274 characters, 272 accepted (nra-formats.md §1.6). */
-export const POKUPKI_LAYOUT = defineLayout(POKUPKI_FIELDS, { widths: [274, 272] });
+/** The compiled POKUPKI layout: 274 characters, 272 accepted (nra-formats.md §1.6); lines
+ * reaching into the amounts (≥ 168) whose trailing spaces were trimmed are read padded. */
+export const POKUPKI_LAYOUT = defineLayout(POKUPKI_FIELDS, { widths: [274, 272], padFrom: 168 });
 
 /** One POKUPKI.TXT line; blank numbers/dates are null, blank text "". */
 export type PokupkiRecord = RecordOf<typeof POKUPKI_FIELDS>;
@@ -54,8 +55,11 @@ export interface LedgerWriteOptions {
  * Parse POKUPKI.TXT (nra-formats.md §1.3): lines of 274 or 272 characters.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
  * @param fileName name used in error messages
+ * @param options `warnings`: where to append what was tolerated (encoding, blank lines, short
+ *   lines padded)
  * @returns one record per line; [] for an empty (0-byte) ledger
- * @throws AppError FILE_PARSE_ERROR naming the line, field and position of the first problem
+ * @throws AppError FILE_PARSE_ERROR naming the line, field and position of the first problem;
+ *   FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
  * parsePokupki(bytes)[0].counterpartyName; // "ЕКО ТРЕЙД ООД"
@@ -64,8 +68,9 @@ export interface LedgerWriteOptions {
 export function parsePokupki(
   input: Uint8Array | string,
   fileName = "POKUPKI.TXT",
+  options: ReadOptions = {},
 ): PokupkiRecord[] {
-  return parseFixedLines(POKUPKI_LAYOUT, toText(input), fileName);
+  return readFixedFile(POKUPKI_LAYOUT, input, fileName, options);
 }
 
 /**

@@ -4,10 +4,10 @@
  * restated from nra-formats.md §1.4 (width check in §1.6: 167 + 17×15 + 2 = 424).
  * @module
  */
-import { defineLayout, type FieldSpec, parseFixedLines, type RecordOf } from "../fixed_width.ts";
+import { defineLayout, type FieldSpec, readFixedFile, type RecordOf } from "../fixed_width.ts";
 import { formatFixedLines } from "../fixed_width_write.ts";
 import { writeError } from "../format_error.ts";
-import { toText } from "../text_lines.ts";
+import type { ReadOptions } from "../file_warnings.ts";
 import type { LedgerWriteOptions } from "./pokupki.ts";
 
 const amt = <const N extends string>(code: string, name: N, label: string, start: number) =>
@@ -47,8 +47,12 @@ export const PRODAGBI_FIELDS = [
   { code: "02-27", name: "specialCode", label: "art. 163a / 167a code", start: 423, length: 2, type: "code", align: "L" },
 ] as const satisfies readonly FieldSpec[];
 
-/** The compiled PRODAGBI layout: 424 characters, 422 accepted (nra-formats.md §1.6). */
-export const PRODAGBI_LAYOUT = defineLayout(PRODAGBI_FIELDS, { widths: [424, 422] });
+/** The compiled PRODAGBI layout: 424 characters, 422 accepted (nra-formats.md §1.6); lines
+ * reaching into the amounts (≥ 168) whose trailing spaces were trimmed are read padded. */
+export const PRODAGBI_LAYOUT = defineLayout(PRODAGBI_FIELDS, {
+  widths: [424, 422],
+  padFrom: 168,
+});
 
 /** One PRODAGBI.TXT line; blank numbers/dates are null, blank text "". */
 export type ProdagbiRecord = RecordOf<typeof PRODAGBI_FIELDS>;
@@ -57,8 +61,11 @@ export type ProdagbiRecord = RecordOf<typeof PRODAGBI_FIELDS>;
  * Parse PRODAGBI.TXT (nra-formats.md §1.4): lines of 424 or 422 characters.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
  * @param fileName name used in error messages
+ * @param options `warnings`: where to append what was tolerated (encoding, blank lines, short
+ *   lines padded)
  * @returns one record per line; [] for an empty (0-byte) ledger
- * @throws AppError FILE_PARSE_ERROR naming the line, field and position of the first problem
+ * @throws AppError FILE_PARSE_ERROR naming the line, field and position of the first problem;
+ *   FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
  * parseProdagbi(bytes)[0].totalBase; // 1000
@@ -67,8 +74,9 @@ export type ProdagbiRecord = RecordOf<typeof PRODAGBI_FIELDS>;
 export function parseProdagbi(
   input: Uint8Array | string,
   fileName = "PRODAGBI.TXT",
+  options: ReadOptions = {},
 ): ProdagbiRecord[] {
-  return parseFixedLines(PRODAGBI_LAYOUT, toText(input), fileName);
+  return readFixedFile(PRODAGBI_LAYOUT, input, fileName, options);
 }
 
 /**

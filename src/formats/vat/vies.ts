@@ -14,8 +14,9 @@ import {
   type RecordOf,
 } from "../fixed_width.ts";
 import { formatFixedLine } from "../fixed_width_write.ts";
-import { parseError, writeError } from "../format_error.ts";
-import { lineSpans, toText } from "../text_lines.ts";
+import { LineNotes, type ReadOptions } from "../file_warnings.ts";
+import { parseError, showFound, writeError } from "../format_error.ts";
+import { ctrlZInside, lineSpans, toText } from "../text_lines.ts";
 
 const rt = <const T extends string>(t: T) =>
   ({
@@ -133,30 +134,52 @@ function layoutFor(marker: string): AnyLayout | undefined {
  * Parse VIES.TXT (nra-formats.md §1.5): each line starts with its record type.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
  * @param fileName name used in error messages
+ * @param options `warnings`: where to append what was tolerated (encoding, blank lines)
  * @returns the records in file order (order is not enforced; see `checkVatSet`)
  * @throws AppError FILE_PARSE_ERROR for an unknown record type, a line longer than its type's
- *   width, or a malformed field
+ *   width (spaces past it are fine), a line cut inside a right-aligned value, or a malformed
+ *   field; FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
  * parseVies(bytes).filter((r) => r.recordType === "VIR").length;
  * ```
  */
-export function parseVies(input: Uint8Array | string, fileName = "VIES.TXT"): ViesRecord[] {
-  const text = toText(input);
-  const { count, starts, ends } = lineSpans(text);
+export function parseVies(
+  input: Uint8Array | string,
+  fileName = "VIES.TXT",
+  options: ReadOptions = {},
+): ViesRecord[] {
+  const text = toText(input, fileName, options.warnings);
+  const notes = new LineNotes();
+  const { count, starts, ends, lines } = lineSpans(text, fileName, notes);
   const out: ViesRecord[] = new Array(count);
   const cache = new ParseCache();
-  for (let i = 0; i < count; i++) {
-    const marker = text.slice(starts[i], Math.min(starts[i] + 3, ends[i]));
-    const layout = layoutFor(marker);
-    if (layout === undefined) {
-      throw parseError(
-        { file: fileName, line: i + 1, field: { code: "1", label: "record type" }, position: 1 },
-        `is not one of VHR, VDR, VTR, TTR, VIR, CHR, COS (found "${marker}")`,
-      );
+  let i = 0;
+  try {
+    for (; i < count; i++) {
+      const line = lines === null ? i + 1 : lines[i];
+      const marker = text.slice(starts[i], Math.min(starts[i] + 3, ends[i]));
+      const layout = layoutFor(marker);
+      if (layout === undefined) {
+        throw parseError(
+          { file: fileName, line, field: { code: "1", label: "record type" }, position: 1 },
+          `is not one of VHR, VDR, VTR, TTR, VIR, CHR, COS (found "${showFound(marker)}")`,
+        );
+      }
+      out[i] = parseFixedLine(
+        layout,
+        text,
+        starts[i],
+        ends[i],
+        fileName,
+        line,
+        cache,
+      ) as ViesRecord;
     }
-    out[i] = parseFixedLine(layout, text, starts[i], ends[i], fileName, i + 1, cache) as ViesRecord;
+  } catch (e) {
+    throw ctrlZInside(text, starts[i], ends[i], fileName) ?? e;
   }
+  notes.flush(fileName, options.warnings);
   return out;
 }
 
