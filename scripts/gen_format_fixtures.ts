@@ -485,6 +485,7 @@ function fixtures(): Fixture[] {
       canonicalFile: "EMPL2021.TXT",
     }),
     f("d6", "NRA62007.TXT", D6, writeD6(D6)),
+    ...issue16CrossCheckAndAnnualFixtures(),
     // Issue #16 items 1–5: files as other programs, editors and `copy /b` leave them.
     ...readingFixtures({
       pokupki: POKUPKI,
@@ -494,6 +495,53 @@ function fixtures(): Fixture[] {
       d1: D1,
       d6: D6,
     }),
+  ];
+}
+
+// --- issue #16 items 6 and 7 (DEKLAR ↔ VIES cross-checks; annual D6, empty ≠ 0) ------------
+
+/**
+ * Item 6: VIES.TXT as a small VAT tool writes it for a period with intra-EU supplies — VHR
+ * with 0 lines, VDR, VTR and a TTR of zeros, but no VIR line. Beside DEKLAR.TXT (01-15 =
+ * 3100.55, 01-17 = 750.00) and PRODAGBI.TXT it must give VIES_DEKLAR_MISMATCH and
+ * VIES_LEDGER_MISMATCH warnings, where it used to pass silently.
+ * Item 7: the annual D6 (month 13, nra-formats.md §2.2) as GO-D1D6 leaves it: block 1 with the
+ * year's income tax, every other number empty (null, written as an empty field), and the 0s
+ * that are written kept as 0.
+ */
+function issue16CrossCheckAndAnnualFixtures(): Fixture[] {
+  const [vhr, vdr, vtr] = buildVies();
+  const noVir: ViesRecord[] = [
+    { ...vhr, lineCount: 0 } as ViesRecord,
+    vdr,
+    vtr,
+    { recordType: "TTR", totalBase: 0, goodsBase: 0 },
+  ];
+  const annual = { ...defaults<D6Record>(D6_FIELDS) } as Record<string, unknown>;
+  for (const x of D6_FIELDS) if (x.type !== "text") annual[x.name] = null;
+  Object.assign(annual, {
+    eik: FILER_EIK,
+    name: FILER_NAME,
+    fundMember: 0,
+    block1Month: 13,
+    block1Year: 2026,
+    block1PaymentDate: "2027-01-29",
+    block1CorrectionCode: 0,
+    block1IncomeTax1: 412.37,
+    sourceFlag: "NRAD62007",
+  });
+  const d6 = [annual as D6Record];
+  const one = (kind: string, file: string, records: unknown[], text: string): Fixture => ({
+    kind,
+    dir: kind,
+    file,
+    canonicalFile: file,
+    records,
+    text,
+  });
+  return [
+    one("vies", "VIES_NO_VIR.TXT", noVir, writeVies(noVir)),
+    one("d6", "NRA62007_ANNUAL.TXT", d6, writeD6(d6)),
   ];
 }
 

@@ -1140,7 +1140,10 @@ export interface components {
       status: "ok" | "error";
       /** Format: int64 */
       rowCount: number;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description The year the balances are for: the requested year, or without one the last year covered (the current year; the items then cover it and the 4 years before it). Never 0
+       */
       year: number;
       /** Format: double */
       totalOutstanding: number;
@@ -1458,13 +1461,16 @@ export interface components {
       _inlineDir?: components["schemas"]["InlineDir"];
     };
     VatFilesParseResult: {
-      /** @enum {string} */
+      /**
+       * @description ok (all three files parsed), partial (some), error (none)
+       * @enum {string}
+       */
       status: "ok" | "partial" | "error";
       directory: string;
       items: components["schemas"]["VatFileSummary"][];
-      /** @description Parser errors joined with " ; " */
+      /** @description Parser (and read) errors joined with " ; ", each naming its file, line and field; null when no file failed (missing files are shown by their rows only) */
       error: string | null;
-      /** @description Cross-check warnings (counts, totals, periods); our addition */
+      /** @description Cross-check warnings in English (filer, periods, counts, totals, and DEKLAR and PRODAGBI against VIES.TXT: docs/formats.md § VAT cross-checks); our addition */
       warnings?: string[];
       metadata?: components["schemas"]["ResultMetadata"];
     };
@@ -1472,11 +1478,11 @@ export interface components {
       /** @enum {string} */
       file: "DEKLAR.TXT" | "POKUPKI.TXT" | "PRODAGBI.TXT";
       /**
-       * @description ok (found and parsed), липсва (missing), грешка (found but malformed; our addition)
+       * @description ok (found and parsed), or липсва (no usable file: missing, or present but malformed — then `count` is null and the parser error is in the result's `error`)
        * @enum {string}
        */
-      status: "ok" | "липсва" | "грешка";
-      /** @description Record count, or "-" when the file is missing */
+      status: "ok" | "липсва";
+      /** @description Record count when ok; "-" when the file is missing; null when it is present but malformed */
       count: string | null;
     };
     VatFilesParseRequest: {

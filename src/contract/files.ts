@@ -93,24 +93,39 @@ export const Dec6FilesScanResult = scanResult("Dec6FilesScanResult", Dec6FileIte
 /** VatFilesScanResult. */
 export const VatFilesScanResult = scanResult("VatFilesScanResult", VatFileItem);
 
-/** VatFileSummary: one row per VAT file; status `ok` or the Bulgarian word `липсва`. */
+/**
+ * VatFileSummary: one row per VAT file; status `ok` or the Bulgarian word `липсва`, the spec's
+ * two values (interface-spec.md § VatFilesParseResult). A file that is present but cannot be
+ * read or parsed is not usable, so it is `липсва` too; its `count` is null (a missing file's is
+ * "-") and its parser error is in the result's `error`.
+ */
 export const VatFileSummary = z.object({
   file: z.enum(["DEKLAR.TXT", "POKUPKI.TXT", "PRODAGBI.TXT"]),
-  status: z.enum(["ok", "липсва", "грешка"]).meta({
-    description:
-      "ok (found and parsed), липсва (missing), грешка (found but malformed; our addition)",
+  status: z.enum(["ok", "липсва"]).meta({
+    description: "ok (found and parsed), or липсва (no usable file: missing, or present but " +
+      "malformed — then `count` is null and the parser error is in the result's `error`)",
   }),
-  count: NStr.meta({ description: 'Record count, or "-" when the file is missing' }),
+  count: NStr.meta({
+    description: 'Record count when ok; "-" when the file is missing; null when it is present ' +
+      "but malformed",
+  }),
 }).meta({ id: "VatFileSummary" });
 
 /** VatFilesParseResult. */
 export const VatFilesParseResult = z.object({
-  status: z.enum(["ok", "partial", "error"]),
+  status: z.enum(["ok", "partial", "error"]).meta({
+    description: "ok (all three files parsed), partial (some), error (none)",
+  }),
   directory: z.string(),
   items: z.array(VatFileSummary),
-  error: NStr.meta({ description: 'Parser errors joined with " ; "' }),
+  error: NStr.meta({
+    description: 'Parser (and read) errors joined with " ; ", each naming its file, line and ' +
+      "field; null when no file failed (missing files are shown by their rows only)",
+  }),
   warnings: z.array(z.string()).optional().meta({
-    description: "Cross-check warnings (counts, totals, periods); our addition",
+    description:
+      "Cross-check warnings in English (filer, periods, counts, totals, and DEKLAR and " +
+      "PRODAGBI against VIES.TXT: docs/formats.md § VAT cross-checks); our addition",
   }),
   ...metadataField,
 }).meta({ id: "VatFilesParseResult" });

@@ -95,11 +95,16 @@ export const DueAmountItem = z.object({
   dueDate: NDate,
 }).meta({ id: "DueAmountItem" });
 
-/** DueAmountsResult: totals are sums over items. */
+/** DueAmountsResult: totals are sums over items; `year` is the year the data is for. */
 export const DueAmountsResult = z.object({
   status: OkError,
   rowCount: Int,
-  year: Int,
+  year: Int.meta({
+    format: "int64",
+    description:
+      "The year the balances are for: the requested year, or without one the last year covered " +
+      "(the current year; the items then cover it and the 4 years before it). Never 0",
+  }),
   totalOutstanding: Amount,
   totalInterest: Amount,
   items: z.array(DueAmountItem),

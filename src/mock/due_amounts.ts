@@ -4,8 +4,10 @@
  * `debt_payments` for the same years. These are balances as at "now", so every amount is in the
  * currency of now (BGN before 2026-01-01, EUR from then; a BGN debt is converted at 1.95583 per
  * amount, rounded to the cent). Without a year the result covers the current year and the 4
- * before it (within 2020–2049) and its `year` field is 0. Implements interface-spec.md § DueAmountsResult ("totals are
- * sums over items") and § Request shapes (DueAmountsRequest: year optional).
+ * before it (within 2020–2049), and its `year` field says the year the balances are for: the
+ * last year covered (the current year, or 2049 past the data's range). Implements
+ * interface-spec.md § DueAmountsResult ("totals are sums over items") and § Request shapes
+ * (DueAmountsRequest: year optional).
  * @module
  */
 import type { DueAmountItem, DueAmountsResult } from "../contract/mod.ts";
@@ -30,20 +32,22 @@ export interface DueAmountsInput {
  * Implements interface-spec.md § DueAmountsResult.
  * @param req eik and an optional year
  * @param now the injected clock's instant (balances and currency as at now)
- * @returns status ok; year = the asked year or 0 for all years; totals = Σ items (in cents)
+ * @returns status ok; year = the asked year, or without one the last year covered (the
+ *   balances' year: 2026 on 2026-03-15, items of 2022–2026); totals = Σ items (in cents)
  * @throws nothing
  * @example
  * ```ts
  * const r = dueAmounts({ eik: "121212121" }, new Date("2026-03-15T10:00:00Z"));
- * r.year; // 0
+ * r.year; // 2026
  * ```
  */
 export function dueAmounts(req: DueAmountsInput, now: Date): DueAmountsResult {
   const nowCurrency = currencyOf(now.getUTCFullYear());
   const years: number[] = [];
+  // The year the result is for: the asked one, or the last year covered.
+  const last = req.year ?? Math.min(now.getUTCFullYear(), LAST_DATA_YEAR);
   if (req.year !== undefined) years.push(req.year);
   else {
-    const last = Math.min(now.getUTCFullYear(), LAST_DATA_YEAR);
     const first = Math.max(FIRST_DATA_YEAR, last - ALL_YEARS_SPAN + 1);
     for (let y = first; y <= last; y++) years.push(y);
   }
@@ -75,7 +79,7 @@ export function dueAmounts(req: DueAmountsInput, now: Date): DueAmountsResult {
   return {
     status: "ok",
     rowCount: rows.length,
-    year: req.year ?? 0,
+    year: last,
     totalOutstanding: toAmount(sumCents(rows.map((r) => r.outstanding))),
     totalInterest: toAmount(sumCents(rows.map((r) => r.interest))),
     items: rows.map((r) => r.item),

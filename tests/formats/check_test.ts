@@ -7,7 +7,9 @@ import {
   parseVatFolderFiles,
   parseVies,
   VAT_WARNING_CODES,
+  type VatWarning,
   type VatWarningCode,
+  type ViesRecord,
   writePokupki,
 } from "../../src/formats/mod.ts";
 import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
@@ -91,9 +93,13 @@ Deno.test("checkVatSet() checks the VIES counts, totals, filer and period", () =
   vhr.period = "202607";
   vtr.vatNumber = "BG175074752";
   ttr.goodsBase = 1;
+  // With VHR in 202607, the VIR line for 202607 (a correction) counts as the period's own, so
+  // DEKLAR and PRODAGBI no longer match VIES either.
   assert.deepStrictEqual(codes(checkVatSet(s)).sort(), [
     "PERIOD_MISMATCH",
     "VAT_NUMBER_MISMATCH",
+    "VIES_DEKLAR_MISMATCH",
+    "VIES_LEDGER_MISMATCH",
     "VIES_LINE_COUNT_MISMATCH",
     "VIES_TOTAL_MISMATCH",
   ]);
@@ -105,7 +111,7 @@ Deno.test("checkVatSet() checks the VIES counts, totals, filer and period", () =
 
 Deno.test("VAT_WARNING_CODES lists every code the checks emit", () => {
   assert.equal(new Set(VAT_WARNING_CODES).size, VAT_WARNING_CODES.length);
-  assert.equal(VAT_WARNING_CODES.length, 9);
+  assert.equal(VAT_WARNING_CODES.length, 12);
 });
 
 Deno.test("parseVatFolderFiles() parses a complete set with ok statuses and counts", () => {
@@ -153,4 +159,126 @@ Deno.test("parseVatFolderFiles() still cross-checks the files that parsed", () =
   const pok = parsePokupki(files.pokupki).slice(0, 4);
   const r = parseVatFolderFiles({ deklar: files.deklar, pokupki: encodeCp1251(writePokupki(pok)) });
   assert.ok(codes(r.warnings).includes("DOCUMENT_COUNT_MISMATCH"));
+});
+
+// --- issue #16 item 6: DEKLAR ↔ VIES (and PRODAGBI ↔ VIES) ---------------------------------
+
+const viesNoVir = await fixtureBytes("vies/VIES_NO_VIR.TXT");
+
+Deno.test("checkVatSet() warns when DEKLAR declares intra-EU supplies and VIES has no VIR line (VIES_NO_VIR.TXT)", () => {
+  // What a small VAT tool writes: DEKLAR 01-15 = 3100.55 and 01-17 = 750.00, VIES with a zero
+  // TTR and no VIR line. Its own counts and totals agree, so it used to pass silently.
+  const ws = checkVatSet({ ...set(), vies: parseVies(viesNoVir, "VIES.TXT") });
+  assert.deepStrictEqual(codes(ws), [
+    "VIES_DEKLAR_MISMATCH",
+    "VIES_DEKLAR_MISMATCH",
+    "VIES_LEDGER_MISMATCH",
+  ]);
+  assert.equal(
+    ws[0].message,
+    "DEKLAR 01-15 (intra-EU supplies of goods) is 3100.55 but VIES.TXT has no VIR line for the period",
+  );
+  assert.equal(
+    ws[0].messageBg,
+    "DEKLAR 01-15 (ВОД на стоки) е 3100.55, а VIES.TXT няма нито един ред VIR за периода",
+  );
+  assert.match(ws[1].message, /^DEKLAR 01-17 \(services under art\. 21\(2\)\) is 750\.00 but/);
+  assert.equal(ws[2].file, "PRODAGBI.TXT");
+  assert.equal(ws[2].line, 4);
+  assert.equal(
+    ws[2].message,
+    "PRODAGBI line 4: intra-EU supplies to DE811907980 (goods 3100.55, triangular 0.00, " +
+      "services 0.00) have no VIR line in VIES.TXT (and 1 more line)",
+  );
+  assert.match(ws[2].messageBg, /^PRODAGBI ред 4: .* \(и още 1 ред\)$/);
+});
+
+Deno.test("parseVatFolderFiles() warns VIES_MISSING when DEKLAR has intra-EU supplies and there is no VIES.TXT", () => {
+  const r = parseVatFolderFiles({
+    deklar: files.deklar,
+    pokupki: files.pokupki,
+    prodagbi: files.prodagbi,
+  });
+  assert.deepStrictEqual(codes(r.warnings), ["VIES_MISSING"]);
+  assert.equal(r.warnings[0].file, "DEKLAR.TXT");
+  assert.match(r.warnings[0].message, /01-15 goods 3100\.55, 01-17 services 750\.00/);
+  assert.match(r.warnings[0].message, /VIES\.TXT is missing or could not be parsed/);
+  // Without DEKLAR, the sales ledger's intra-EU supplies tell the same.
+  const ws = checkVatSet({ prodagbi: parseProdagbi(files.prodagbi), vies: null });
+  assert.deepStrictEqual(codes(ws), ["VIES_MISSING"]);
+  assert.equal(ws[0].line, 4);
+  // A set with neither: no VIES is needed.
+  const d = parseDeklar(files.deklar);
+  assert.deepStrictEqual(
+    checkVatSet({
+      deklar: { ...d, baseZeroIntraEuSupplies: null, baseServicesArt21: 0 },
+      vies: null,
+    }),
+    [],
+  );
+});
+
+Deno.test("checkVatSet() compares each customer's VIR line with its PRODAGBI supplies (goods, triangular, services)", () => {
+  const s = set();
+  const vir = s.vies.find((r) => r.recordType === "VIR" && r.counterpartyVat === "DE811907980");
+  if (vir?.recordType !== "VIR") throw new Error("fixture changed");
+  vir.goodsBase = 3000;
+  s.prodagbi[4].baseTriangular = 50; // AT customer: triangular in the ledger, none in VIES
+  const ttr = s.vies.find((r) => r.recordType === "TTR");
+  if (ttr?.recordType !== "TTR") throw new Error("fixture changed");
+  ttr.goodsBase = 3000;
+  ttr.totalBase = 3000 + 750 - 120.4;
+  const ws = checkVatSet(s);
+  assert.deepStrictEqual(codes(ws), ["VIES_DEKLAR_MISMATCH", "VIES_LEDGER_MISMATCH"]);
+  assert.match(
+    ws[0].message,
+    /01-15 .* is 3100\.55 but the goods bases of the 2 VIR lines of the period in VIES\.TXT add up to 3000\.00$/,
+  );
+  assert.equal(ws[1].line, 5);
+  assert.match(
+    ws[1].message,
+    /^VIES line 5: the VIR line for DE811907980 declares goods 3000\.00, triangular 0\.00, services 0\.00 but PRODAGBI\.TXT has goods 3100\.55, .* \(and 1 more line\)$/,
+  );
+});
+
+Deno.test("checkVatSet() names a VIR line for a customer without intra-EU supplies in PRODAGBI", () => {
+  const s = set();
+  const vies = [...s.vies];
+  const at = vies.findIndex((r) => r.recordType === "VIR" && r.lineNumber === 2);
+  vies[at] = { ...vies[at], counterpartyVat: "IT00743110157" } as typeof vies[number];
+  const ws = checkVatSet({ ...s, vies });
+  assert.deepStrictEqual(codes(ws), ["VIES_LEDGER_MISMATCH", "VIES_LEDGER_MISMATCH"]);
+  assert.match(ws[0].message, /^PRODAGBI line 5: intra-EU supplies to ATU12345675 /);
+  assert.match(
+    ws[1].message,
+    /^VIES line 6: the VIR line for IT00743110157 .* has no intra-EU supply/,
+  );
+});
+
+Deno.test("checkVatSet() writes every warning code in Bulgarian too", () => {
+  const ws: VatWarning[] = [];
+  const run = (mutate: (s: ReturnType<typeof set>) => void, vies?: ViesRecord[] | null) => {
+    const s = set();
+    mutate(s);
+    ws.push(...checkVatSet(vies === undefined ? s : { ...s, vies }));
+  };
+  run((s) => (s.pokupki[2].vatNumber = "BG175074752"));
+  run((s) => s.prodagbi.forEach((r) => (r.period = "202607")));
+  run((s) => (s.deklar.purchaseDocumentCount = 4));
+  run((s) => (s.pokupki[3].runningNumber = 7));
+  run((s) => (s.prodagbi[0].vat20 = 401));
+  run(() => {}, set().vies.slice(2));
+  run((s) => {
+    for (const r of s.vies) {
+      if (r.recordType === "VHR") r.lineCount = 5;
+      if (r.recordType === "TTR") r.goodsBase = 1;
+    }
+  });
+  run(() => {}, parseVies(viesNoVir));
+  run(() => {}, null);
+  assert.deepStrictEqual([...new Set(codes(ws))].sort(), [...VAT_WARNING_CODES].sort());
+  for (const w of ws) {
+    assert.match(w.messageBg, /[А-Яа-я]{3}/, `${w.code}: ${w.messageBg}`);
+    assert.notEqual(w.messageBg, w.message);
+  }
 });

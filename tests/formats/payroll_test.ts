@@ -101,6 +101,8 @@ Deno.test("summarizeD1() gives employer EIK, period and numRecords", async () =>
     year: 2026,
     month: 8,
     period: "202608",
+    annual: false,
+    correctionCode: 0,
     numRecords: 3,
     eiks: ["203456783"],
     periods: ["202608"],

@@ -13,7 +13,7 @@ Deno.test("dueAmounts() satisfies the DueAmountsResult schema for many EIKs", ()
         const r = dueAmounts({ eik, year }, NOW);
         DueAmountsResult.parse(r);
         assert.equal(r.rowCount, r.items.length);
-        assert.equal(r.year, year ?? 0);
+        assert.equal(r.year, year ?? NOW.getUTCFullYear());
       },
     ),
     { ...FC_PARAMS, numRuns: 100 },
@@ -68,10 +68,11 @@ Deno.test("dueAmounts() converts BGN balances of 2025 to EUR once now is in 2026
   assert.deepEqual(in2025.map((i) => i.outstandingAmount), bgn.map((i) => i.outstandingAmount));
 });
 
-Deno.test("dueAmounts() without a year covers the last five years and reports year 0", () => {
+Deno.test("dueAmounts() without a year covers the last five years and reports the year the balances are for", () => {
   const eik = "123456786";
   const all = dueAmounts({ eik }, NOW);
-  assert.equal(all.year, 0);
+  assert.equal(all.year, 2026, "the last year covered (now's), never 0");
+  assert.equal(dueAmounts({ eik }, new Date("2061-05-01T00:00:00Z")).year, 2049);
   let count = 0;
   for (let y = 2026 - ALL_YEARS_SPAN + 1; y <= 2026; y++) {
     count += dueAmounts({ eik, year: y }, NOW).rowCount;

@@ -100,7 +100,7 @@ Deno.test("dec16PortalFiles() returns D1 and D6 files that the format module rea
         d1.every((l) => l.employerEik === req.eik && l.month === req.month && l.year === req.year),
       );
       assert.deepEqual([d6.eik, d6.block1Month, d6.block1Year], [req.eik, req.month, req.year]);
-      assert.equal(c(d6.block1IncomeTax1), d1.reduce((s, l) => s + c(l.monthlyTax), 0));
+      assert.equal(c(d6.block1IncomeTax1!), d1.reduce((s, l) => s + c(l.monthlyTax), 0));
       for (const l of d1) assert.equal(c(l.netSalary), c(l.taxableIncome) - c(l.monthlyTax));
       assert.ok(verifyDocumentId("dec1_6", req.eik, r.submissionId!));
       assert.notEqual(r.files[0].docFileId, r.files[1].docFileId);

@@ -29,12 +29,23 @@ export interface ConfirmSubject {
    * decision. */
   readonly paths?: readonly ShownPath[];
   readonly documents: number | null;
+  /** Findings of the checks of files already read (e.g. DEKLAR ↔ VIES), shown before the user
+   * confirms; they do not stop the filing. */
+  readonly warnings?: readonly PageWarning[];
   /** Integrator id and display name from the token. */
   readonly integratorId: string;
   readonly integratorName: string;
   /** The calling page's origin, from the token's `origin` claim (null when not bound). */
   readonly origin: string | null;
   readonly mode: "test" | "live";
+}
+
+/** A warning as the page shows it: Bulgarian, with the English beside it. */
+export interface PageWarning {
+  /** Bulgarian text. */
+  readonly bg: string;
+  /** English text. */
+  readonly en: string;
 }
 
 /** A local path as the page shows it. */

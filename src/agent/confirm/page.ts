@@ -2,14 +2,15 @@
  * The confirmation page the agent opens in the default browser: who asks (integrator name and
  * calling origin, from the verified token), what (operations, EIKs, period, the local paths the
  * agent will read once the user confirms — resolved, with hidden characters made visible —,
- * inline files and their number of documents), the sender choice, confirm / decline, and a
+ * inline files and their number of documents, and the warnings of the checks of files already
+ * read, in Bulgarian with the English beside), the sender choice, confirm / decline, and a
  * countdown. Bulgarian and English. Nothing on the page comes from the user's disk: paths are
  * read only after the decision. Served with a strict CSP (`frame-ancestors 'none'`, scripts and
  * styles only by nonce) and acted on only with the one-time nonce from the agent's own origin.
  * @module
  */
 import { html, raw } from "hono/html";
-import type { Dialog, ShownPath } from "./dialog.ts";
+import type { Dialog, PageWarning, ShownPath } from "./dialog.ts";
 import { hiddenIn, visible } from "./display.ts";
 
 /** Security headers of the page; `cspNonce` authorises the page's one script and style. */
@@ -45,6 +46,7 @@ button.ok{background:#0b6b2e;color:#fff;border-color:#0b6b2e} button.ok .en{colo
 .test{background:#fff4d6;border:1px solid #e0b84a;padding:.4rem .7rem;border-radius:6px}
 code.path{font:14px/1.4 ui-monospace,monospace;unicode-bidi:isolate;direction:ltr;word-break:break-all;background:#f6f6f6;padding:.1rem .3rem;border-radius:4px}
 .note{color:#555;font-size:.9em;margin:.25rem 0 0} .warn{color:#8a1c00;font-weight:600}
+.warning{border-left:3px solid #e0b84a;background:#fffaf0;padding:.2rem .5rem;margin:.3rem 0}
 `;
 
 /**
@@ -63,6 +65,9 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
   ];
   const periods = [...new Set(d.subjects.map((s) => s.period).filter((p): p is string => !!p))];
   const docs = d.subjects.reduce((n, s) => n + (s.documents ?? 0), 0);
+  const warnings = [
+    ...new Map(d.subjects.flatMap((s) => s.warnings ?? []).map((w) => [w.en, w])).values(),
+  ];
   const seconds = Math.max(0, Math.round((d.expiresAt - now) / 1000));
   const ops = [...new Set(d.subjects.map((s) => visible(`${s.typeId} — ${s.summary}`)))];
   const page = html`
@@ -129,6 +134,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
                 </tr>
               `
               : ""}
+            ${warnings.length ? warningsRow(warnings) : ""}
             <tr><th>Заявки <span class="en">/ Requests</span></th><td id="requests">${d.subjects
               .length}</td></tr>
           </table>
@@ -219,6 +225,28 @@ export function renderClosedPage(cspNonce: string): string {
       </body>
     </html>
   `);
+}
+
+/** The checks' warnings about the files already read: each in Bulgarian, the English under it
+ * (hidden characters made visible: the texts quote values from the files). */
+function warningsRow(warnings: readonly PageWarning[]) {
+  return html`
+    <tr>
+      <th>Предупреждения <span class="en">/ Warnings</span></th>
+      <td id="warnings">${warnings.map((w) =>
+        html`
+          <div
+            class="warning"><span lang="bg">${visible(
+              w.bg,
+            )}</span><br><span class="en" lang="en">${visible(
+              w.en,
+            )}</span></div>
+        `
+      )}
+        <p class="note">Предупрежденията не спират подаването; ако нещо не е наред, откажете и поправете файловете. <span class="en">Warnings do not stop the filing; if something is wrong, decline and correct the files.</span></p>
+      </td>
+    </tr>
+  `;
 }
 
 /** One path to be read: the resolved path, and a warning when the page sent it in another

@@ -5,7 +5,11 @@
  * unreadable file is a problem of the scan, never an abort.
  *
  * Grouping rules: VAT — each DEKLAR.TXT of the period with the POKUPKI/PRODAGBI/VIES beside it;
- * payroll — the D1 and D6 files of the period by employer EIK; notices — XML files whose root
+ * payroll — the D1 and D6 files of the period by employer EIK, one of each at most: a company
+ * with two D1 or two D6 files for the period (say a regular and a corrective one) fails with
+ * FILE_AMBIGUOUS, nothing is guessed; an annual D6 (month 13), found with December, is not
+ * filed by a monthly batch and is reported as a problem (FILE_PERIOD_MISMATCH), so the
+ * accountant knows it is still to be filed; notices — XML files whose root
  * element is `<etzemploy>` (form 62, per the public XSD) or whose root element name contains
  * "123" (form 123; that root name is not verified), by their `<eik>` element.
  * @module
@@ -13,8 +17,8 @@
 import { AppError, type BatchGrouping, isAppError } from "../../contract/mod.ts";
 import type { SubmissionFiles } from "./types.ts";
 import pMap from "p-map";
-import { bodyTaxPeriod } from "../period.ts";
-import { findFiles } from "./scans.ts";
+import { bodyTaxPeriod, displayPeriod } from "../period.ts";
+import { findFiles, type Identified } from "./scans.ts";
 import { readPayroll, readVatFolder } from "./submission_files.ts";
 import { diskTree, type FileTree, inlineTree, type TreeFile, type TreeProblem } from "./tree.ts";
 
@@ -44,6 +48,39 @@ function folderOf(files: TreeFile[], folder: string): FileTree {
     list: () => Promise.resolve({ files: inFolder, problems: [] }),
     find: (name) =>
       Promise.resolve(inFolder.find((f) => f.name.toUpperCase() === name.toUpperCase()) ?? null),
+  };
+}
+
+/** How a payroll file's correction code reads in messages (D1 field 52, D6 block 1). */
+function correctionLabel(code: number | null): string {
+  if (code === 0) return "regular";
+  if (code === 1) return "corrective, code 1";
+  if (code === 8) return "deleting, code 8";
+  return code === null ? "no correction code" : `correction code ${code}`;
+}
+
+/** A company with more than one D1 (or D6) for the batch's period: which files, which kinds. */
+function ambiguous(eik: string, files: Identified[], body: Readonly<Record<string, unknown>>) {
+  const kind = files[0]!.kind === "d1" ? "declaration 1" : "declaration 6";
+  const list = files.map((m) => `${m.file.path} (${correctionLabel(m.correctionCode)})`);
+  return new AppError(
+    "FILE_AMBIGUOUS",
+    `EIK ${eik} has ${files.length} ${kind} files for ${displayPeriod(body)}: ${
+      list.join(", ")
+    }. A batch files one of each per company and does not guess which: keep one in the ` +
+      "folder, or file them one at a time (dec1_6)",
+    { eik, files: files.map((m) => m.file.path), corrections: files.map((m) => m.correctionCode) },
+  );
+}
+
+/** An annual D6 found with December: reported, never filed as the month's declaration. */
+function annualNotFiled(m: Identified, body: Readonly<Record<string, unknown>>): TreeProblem {
+  return {
+    path: m.file.path,
+    errorCode: "FILE_PERIOD_MISMATCH",
+    error: `${m.file.path} is the annual declaration 6 of ${
+      m.period.slice(0, 4)
+    } (month 13), not the monthly one for ${displayPeriod(body)}: the batch did not file it`,
   };
 }
 
@@ -86,28 +123,33 @@ export async function scanBatchTree(
   }
   if (grouping.group === "payroll_pairs") {
     const d1 = await findFiles(tree, "d1", period, recursive);
-    const d6 = await findFiles(tree, "d6", null, recursive);
-    const by = new Map<string, { d1: TreeFile | null; d6: TreeFile | null }>();
-    for (const m of d1.matches) by.set(m.eik, { d1: m.file, d6: null });
-    for (const m of d6.matches.filter((x) => period === null || x.period === period)) {
-      const g = by.get(m.eik) ?? { d1: null, d6: null };
-      g.d6 = m.file;
-      by.set(m.eik, g);
-    }
-    for (const [eik, g] of by) {
-      const names = [g.d1?.path, g.d6?.path].filter((x): x is string => !!x);
-      try {
-        groups.set(eik, await readPayroll(g.d1, g.d6, body));
-      } catch (e) {
-        groups.set(eik, failed(names, e));
-      }
-    }
+    const d6 = await findFiles(tree, "d6", period, recursive);
     // Both scans walk the same tree: a folder that could not be walked is one problem.
     const seen = new Set<string>();
     const problems = [...d1.problems, ...d6.problems].filter((p) => {
       const k = `${p.errorCode}\u0000${p.path}`;
       return seen.has(k) ? false : (seen.add(k), true);
     });
+    const by = new Map<string, { d1: Identified[]; d6: Identified[] }>();
+    const of = (eik: string) => by.get(eik) ?? by.set(eik, { d1: [], d6: [] }).get(eik)!;
+    for (const m of d1.matches) of(m.eik).d1.push(m);
+    for (const m of d6.matches) {
+      if (m.annual && m.period !== period) problems.push(annualNotFiled(m, body));
+      else of(m.eik).d6.push(m);
+    }
+    for (const [eik, g] of by) {
+      const names = [...g.d1, ...g.d6].map((m) => m.file.path);
+      const twice = g.d1.length > 1 ? g.d1 : g.d6.length > 1 ? g.d6 : null;
+      if (twice !== null) {
+        groups.set(eik, failed(names, ambiguous(eik, twice, body)));
+        continue;
+      }
+      try {
+        groups.set(eik, await readPayroll(g.d1[0]?.file ?? null, g.d6[0]?.file ?? null, body));
+      } catch (e) {
+        groups.set(eik, failed(names, e));
+      }
+    }
     return { groups, totalScanned: d1.scanned, problems };
   }
   // Notices (XML).

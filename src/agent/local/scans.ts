@@ -5,7 +5,8 @@
  * Scans walk `rootFolder` (recursive by default), examine every `.TXT` file (DEKLAR.TXT files
  * for the VAT scan; those count in `totalScanned`), recognise the kind by content, read the
  * employer EIK and period from the first record, and return the matches of the period with
- * their content as UTF-8. A file that cannot be read or parsed goes to `problems` and never
+ * their content as UTF-8 (a D6 for month 13 — the annual declaration of a year — is a match of
+ * that year's December: {@link periodMatches}). A file that cannot be read or parsed goes to `problems` and never
  * aborts the scan. Only recognised NRA files are ever returned, so a scan cannot be used to read
  * arbitrary files.
  * @module
@@ -42,8 +43,34 @@ export interface Identified {
   readonly file: TreeFile;
   readonly kind: ScanKind;
   readonly eik: string;
+  /** "YYYYMM" as the file writes it; "YYYY13" for an annual D6. */
   readonly period: string;
+  /** An annual D6 (month 13, nra-formats.md §2.2): it covers the whole year. */
+  readonly annual: boolean;
+  /** Payroll correction code of the first record (0 regular, 1 corrective, 8 deleting), or
+   * null (VAT returns; an empty field). */
+  readonly correctionCode: number | null;
   readonly bytes: Uint8Array;
+}
+
+/**
+ * Whether a file of period `found` answers a search for `wanted`: the same period, or — for
+ * the annual D6 of a year (month 13, nra-formats.md §2.2), which no request can name (months
+ * are 1–12, interface-spec.md § Limits) — a search for the December of that year, the last
+ * month the declaration covers.
+ * @param found the file's period "YYYYMM" ("YYYY13": annual)
+ * @param wanted the requested period "YYYYMM", or null for any
+ * @returns true when the file belongs to the search
+ * @throws nothing
+ * @example
+ * ```ts
+ * periodMatches("202613", "202612"); // true
+ * periodMatches("202613", "202611"); // false
+ * ```
+ */
+export function periodMatches(found: string, wanted: string | null): boolean {
+  if (wanted === null || found === wanted) return true;
+  return found.endsWith("13") && wanted.endsWith("12") && found.slice(0, 4) === wanted.slice(0, 4);
 }
 
 /**
@@ -60,20 +87,31 @@ export function identify(
   if (kind !== want) return null;
   if (want === "deklar") {
     const s = summarizeDeklar(parseDeklar(bytes, file.path));
-    return s.period ? { file, kind: want, eik: s.eik, period: s.period, bytes } : null;
+    return s.period
+      ? {
+        file,
+        kind: want,
+        eik: s.eik,
+        period: s.period,
+        annual: false,
+        correctionCode: null,
+        bytes,
+      }
+      : null;
   }
   const s = want === "d1"
     ? summarizeD1(parseD1(firstLine(bytes), file.path))
     : summarizeD6(parseD6(firstLine(bytes), file.path));
   if (!s.eik || !s.period) return null;
-  return { file, kind: want, eik: s.eik, period: s.period, bytes };
+  const { annual, correctionCode } = s;
+  return { file, kind: want, eik: s.eik, period: s.period, annual, correctionCode, bytes };
 }
 
 /**
  * Find the files of one kind and period in a tree.
  * @param tree the folder
  * @param kind d1, d6 or deklar
- * @param period "YYYYMM" (null = any)
+ * @param period "YYYYMM" (null = any); an annual D6 is found with December ({@link periodMatches})
  * @param recursive walk subfolders
  * @returns matches, the number of candidate files examined, and problems
  */
@@ -100,7 +138,7 @@ export async function findFiles(
         bytes = await f.read();
       }
       const id = identify(f, bytes, kind);
-      if (!id || (period !== null && id.period !== period)) continue;
+      if (!id || !periodMatches(id.period, period)) continue;
       matches.push(bytes.length === HEAD_BYTES ? { ...id, bytes: await f.read() } : id);
     } catch (e) {
       problems.push({
@@ -144,12 +182,16 @@ export async function runScan(
   };
 }
 
+/** The spec's word for a file that is not there (interface-spec.md § VatFileSummary). */
 const MISSING = "липсва";
-const FAILED = "грешка";
 
 /**
  * `vat_files_parse`: parse and cross-check DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT (and VIES.TXT)
- * of one folder. Status ok (all three parsed), partial (some), error (none).
+ * of one folder (interface-spec.md § VatFilesParseResult). Status ok (all three parsed),
+ * partial (some), error (none). A row is `ok` with its record count, or `липсва` — the spec's
+ * two values — with count "-" for a missing file and null for one that is present but cannot
+ * be read or parsed; `error` holds the read and parser errors joined with " ; " (null when no
+ * file failed); `warnings` the cross-checks' English messages.
  * @param tree the folder
  * @param directory the folder as given (echoed in the result)
  * @returns VatFilesParseResult
@@ -160,6 +202,7 @@ export async function runVatParse(
 ): Promise<Record<string, unknown>> {
   const bytes: Record<string, Uint8Array | null> = {};
   const readErrors: string[] = [];
+  const unreadable = new Set<string>();
   for (const k of VAT_KINDS) {
     const n = vatFileName(k);
     const f = await tree.find(n);
@@ -167,6 +210,7 @@ export async function runVatParse(
       bytes[k] = f ? await f.read() : null;
     } catch (e) {
       bytes[k] = null;
+      unreadable.add(k);
       readErrors.push(`${n}: ${(e as Error).message}`);
     }
   }
@@ -175,8 +219,13 @@ export async function runVatParse(
     const o = r[k];
     return {
       file: vatFileName(k),
-      status: o.status === "ok" ? "ok" : o.status === "missing" ? MISSING : FAILED,
-      count: o.status === "ok" ? String(o.count) : o.status === "missing" ? "-" : null,
+      status: o.status === "ok" ? "ok" : MISSING,
+      // A file that could not be read is "missing" for the parser but present: count null.
+      count: o.status === "ok"
+        ? String(o.count)
+        : o.status === "missing" && !unreadable.has(k)
+        ? "-"
+        : null,
     };
   });
   const ok = rows.filter((x) => x.status === "ok").length;
@@ -185,7 +234,7 @@ export async function runVatParse(
     status: ok === 3 ? "ok" : ok === 0 ? "error" : "partial",
     directory,
     items: rows,
-    error: errors.length ? errors.join(" ; ") : ok === 3 ? null : "Some VAT files are missing",
+    error: errors.length ? errors.join(" ; ") : null,
     warnings: [...r.readWarnings, ...r.warnings].map((w) => w.message),
   };
 }

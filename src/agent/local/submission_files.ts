@@ -103,7 +103,10 @@ export async function readVatFolder(
     eiks: [s.eik],
     period: s.period,
     names: Object.values(found).map((f) => f!.path),
-    warnings: [...r.readWarnings, ...r.warnings].map((w) => w.message),
+    warnings: [...r.readWarnings, ...r.warnings].map((w) => ({
+      bg: (w as { messageBg?: string }).messageBg ?? w.message,
+      en: w.message,
+    })),
   };
 }
 
@@ -205,7 +208,7 @@ export async function readPayroll(
     eiks,
     period: parts[0]!.s.period,
     names: parts.map((p) => p.f.path),
-    warnings: parts.flatMap((p) => p.warnings).map((w) => w.message),
+    warnings: parts.flatMap((p) => p.warnings).map((w) => ({ bg: w.messageBg, en: w.message })),
   };
 }
 

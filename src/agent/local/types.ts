@@ -24,8 +24,8 @@ export interface SubmissionFiles {
   readonly period: string | null;
   /** Display names (full paths) for the confirmation page. */
   readonly names: string[];
-  /** Cross-check warnings (not fatal). */
-  readonly warnings?: string[];
+  /** Cross-check warnings (not fatal), in Bulgarian and English for the confirmation page. */
+  readonly warnings?: readonly { readonly bg: string; readonly en: string }[];
   /** Set when the files are unusable (a batch then marks the company failed, unsent). */
   readonly error?: { readonly code: string; readonly message: string };
 }

@@ -32,7 +32,7 @@ export interface PipelineDeps extends AgentDeps {
 /** What one request asks the user to confirm (the page shows it). */
 export type ConfirmWhat = Pick<
   ConfirmSubject,
-  "summary" | "eiks" | "period" | "files" | "paths" | "documents"
+  "summary" | "eiks" | "period" | "files" | "paths" | "documents" | "warnings"
 >;
 
 /** The request-scoped facts the confirmation needs. */

@@ -140,6 +140,7 @@ function shown(files: SubmissionFiles): Partial<ConfirmWhat> {
   return {
     files: files.names,
     documents: files.files.length,
+    ...(files.warnings?.length ? { warnings: files.warnings } : {}),
     ...(files.period ? { period: `${files.period.slice(0, 4)}-${files.period.slice(4)}` } : {}),
   };
 }

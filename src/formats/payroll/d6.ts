@@ -3,8 +3,12 @@
  * fields per record (6 head fields, 4 blocks of 13, a source flag). Layout restated from
  * nra-formats.md §2.2 (sources NRA6-JS and GO-D1D6; no official document). Only fields 1
  * (EIK), 2 (name), 7 (month, 1-13) and 8 (year) are solid and checked; the other fields are
- * typed but lenient: no code lists or ranges are enforced, empty numbers read as 0, an empty
- * payment date reads as null.
+ * typed but lenient: no code lists or ranges are enforced.
+ *
+ * Empty is not zero: unlike D1 (§2.1 "numeric fields … 0 when empty"), no D6 rule makes an
+ * empty number 0, and writers leave unused blocks empty (GO-D1D6's annual file, month 13). An
+ * empty number, code or date reads as **null** and null writes back as an empty field; `0`
+ * stays `0`. Only the solid month and year of block 1 are never null (they are checked).
  * @module
  */
 import * as delim from "./delimited.ts";
@@ -52,8 +56,26 @@ export const D6_LAYOUT = delim.defineDelimLayout(D6_FIELDS, {
   checks: { 1: checkEik, 2: checkNonEmpty, 7: checkMonth(13), 8: checkYear },
 });
 
-/** One NRA62007.TXT record; amounts in the filing currency. */
-export type D6Record = delim.DelimRecordOf<typeof D6_FIELDS>;
+/** The solid numbers of a record: block 1's month and year (fields 7, 8), never empty. */
+type SolidNumber = "block1Month" | "block1Year";
+type Typed = delim.DelimRecordOf<typeof D6_FIELDS>;
+
+/** One NRA62007.TXT record; amounts in the filing currency. An empty number (or date) is
+ * null, distinct from 0 (see the module's empty-field rule). */
+export type D6Record = {
+  [K in keyof Typed]: Typed[K] extends number ? K extends SolidNumber ? number : number | null
+    : Typed[K];
+};
+
+/** The numeric fields that may be empty (all but fields 7 and 8), by position. */
+const NULLABLE = D6_FIELDS.filter((x) =>
+  (x.type === "int" || x.type === "amount") && x.no !== 7 && x.no !== 8
+);
+
+/** The same table read as text only: tells which fields were empty in the file. */
+const EMPTY_PROBE = delim.defineDelimLayout(
+  D6_FIELDS.map((x) => ({ ...x, type: "text" as const })),
+);
 
 /**
  * Parse NRA62007*.TXT (nra-formats.md §2.2): 59 fields per record.
@@ -73,17 +95,42 @@ export function parseD6(
   fileName = "NRA62007.TXT",
   options: ReadOptions = {},
 ): D6Record[] {
-  return delim.readDelimFile(D6_LAYOUT, input, fileName, options);
+  // The typed read checks everything and names any error; it reads empty numbers as 0, so a
+  // second read as text (which cannot fail where the first passed) marks them null.
+  const records = delim.readDelimFile(D6_LAYOUT, input, fileName, options) as D6Record[];
+  if (records.length === 0) return records;
+  const raw = delim.readDelimFile(EMPTY_PROBE, input, fileName, {}) as Record<string, string>[];
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i] as Record<string, unknown>;
+    for (const x of NULLABLE) if (raw[i][x.name] === "") rec[x.name] = null;
+  }
+  return records;
 }
 
 /**
  * Write NRA62007.TXT text: canonical quoting (text and the payment date quoted), CR LF after
- * each record, 0x1A at the end.
+ * each record, 0x1A at the end; a null number is written as an empty field.
  * @param records the records
  * @param options `fileName` for messages
  * @returns the file text; encode it with `encodeCp1251`
  * @throws AppError FILE_PARSE_ERROR for a value that does not fit or fails a solid check
  */
 export function writeD6(records: readonly D6Record[], options: { fileName?: string } = {}): string {
-  return delim.formatDelimLines(D6_LAYOUT, records, options.fileName ?? "NRA62007.TXT");
+  const text = delim.formatDelimLines(
+    D6_LAYOUT,
+    records as readonly Typed[],
+    options.fileName ?? "NRA62007.TXT",
+  );
+  // The engine writes null numbers as 0; empty them. Splitting a line on commas is exact: the
+  // writer refuses commas in text, and numbers and dates hold none.
+  const lines = text.split("\r\n");
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i] as Record<string, unknown>;
+    const empty = NULLABLE.filter((x) => rec[x.name] === null || rec[x.name] === undefined);
+    if (empty.length === 0) continue;
+    const parts = lines[i].split(",");
+    for (const x of empty) parts[x.no - 1] = "";
+    lines[i] = parts.join(",");
+  }
+  return lines.join("\r\n");
 }

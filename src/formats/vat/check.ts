@@ -4,7 +4,8 @@
  * warnings"). Rules: filer VAT number on every line = DEKLAR 00-01 (§1.1); one period across
  * the files (§1.1, §1.5); DEKLAR 00-05/00-06 vs ledger line counts (§1.2); running numbers
  * from 1 without gaps (§1.1); DEKLAR totals vs ledger sums (§1.2–§1.4); PRODAGBI line totals
- * 02-10/02-20 (§1.4); VIES counts and totals (§1.5). Amounts are compared in whole cents.
+ * 02-10/02-20 (§1.4); VIES counts and totals (§1.5); DEKLAR and PRODAGBI against VIES
+ * (check_vies_links.ts). Amounts are compared in whole cents.
  * @module
  */
 import type { DeklarRecord } from "./deklar.ts";
@@ -12,11 +13,17 @@ import type { PokupkiRecord } from "./pokupki.ts";
 import type { ProdagbiRecord } from "./prodagbi.ts";
 import type { ViesRecord } from "./vies.ts";
 import { checkVies, type Emit } from "./check_vies.ts";
-import { cents, showCents, type VatWarning, WarningCollector } from "./warnings.ts";
+import { checkViesLinks } from "./check_vies_links.ts";
+import { type Bilingual, cents, showCents, type VatWarning, WarningCollector } from "./warnings.ts";
 
 export { VAT_WARNING_CODES, type VatWarning, type VatWarningCode } from "./warnings.ts";
 
-/** The parsed files of one VAT submission; absent or null files are skipped. */
+/**
+ * The parsed files of one VAT submission; absent or null files are skipped, except VIES:
+ * `vies: null` means the set has no readable VIES.TXT (missing or malformed), which is itself
+ * checked against the intra-EU supplies of DEKLAR/PRODAGBI; leave `vies` out to skip every
+ * VIES check.
+ */
 export interface VatSet {
   readonly deklar?: DeklarRecord | null;
   readonly pokupki?: readonly PokupkiRecord[] | null;
@@ -92,39 +99,39 @@ function checkLedgerLines(
   label: string,
   refVat: string | null,
   refPeriod: string | null,
-  refFile: string,
+  refFile: Bilingual,
   w: WarningCollector,
 ): void {
   for (let i = 0; i < ledger.length; i++) {
     const r = ledger[i];
     const line = i + 1;
     if (refVat !== null && norm(r.vatNumber) !== refVat) {
-      w.perLine(
-        "VAT_NUMBER_MISMATCH",
-        file,
-        line,
-        `${label} line ${line}: filer VAT number "${r.vatNumber}" differs from "${refVat}" in ${refFile}`,
-      );
+      w.perLine("VAT_NUMBER_MISMATCH", file, line, {
+        en:
+          `${label} line ${line}: filer VAT number "${r.vatNumber}" differs from "${refVat}" in ${refFile.en}`,
+        bg:
+          `${label} ред ${line}: ДДС номерът на лицето "${r.vatNumber}" се различава от "${refVat}" в ${refFile.bg}`,
+      });
     }
     if (refPeriod !== null && r.period !== refPeriod) {
-      w.perLine(
-        "PERIOD_MISMATCH",
-        file,
-        line,
-        `${label} line ${line}: period ${
+      w.perLine("PERIOD_MISMATCH", file, line, {
+        en: `${label} line ${line}: period ${
           r.period ?? "(blank)"
-        } differs from ${refPeriod} in ${refFile}`,
-      );
+        } differs from ${refPeriod} in ${refFile.en}`,
+        bg: `${label} ред ${line}: периодът ${
+          r.period ?? "(празно)"
+        } се различава от ${refPeriod} в ${refFile.bg}`,
+      });
     }
     if (r.runningNumber !== line) {
-      w.perLine(
-        "RUNNING_NUMBER_GAP",
-        file,
-        line,
-        `${label} line ${line}: running number is ${
+      w.perLine("RUNNING_NUMBER_GAP", file, line, {
+        en: `${label} line ${line}: running number is ${
           r.runningNumber ?? "(blank)"
         }; expected ${line} (numbers run from 1 without gaps)`,
-      );
+        bg: `${label} ред ${line}: поредният номер е ${
+          r.runningNumber ?? "(празно)"
+        }; очаква се ${line} (номерата вървят от 1 без пропуски)`,
+      });
     }
   }
 }
@@ -152,11 +159,11 @@ export function checkVatSet(set: VatSet): VatWarning[] {
   const pok = set.pokupki ?? null;
   const prod = set.prodagbi ?? null;
   const first = d ?? pok?.[0] ?? prod?.[0] ?? null;
-  const refFile = d !== null
-    ? `${names.deklar} (00-01/00-03)`
+  const refFile: Bilingual = d !== null
+    ? { en: `${names.deklar} (00-01/00-03)`, bg: `${names.deklar} (00-01/00-03)` }
     : pok?.[0]
-    ? `${names.pokupki} line 1`
-    : `${names.prodagbi} line 1`;
+    ? { en: `${names.pokupki} line 1`, bg: `${names.pokupki} ред 1` }
+    : { en: `${names.prodagbi} line 1`, bg: `${names.prodagbi} ред 1` };
   const refVat = first === null ? null : norm(first.vatNumber);
   const refPeriod = first?.period ?? null;
   if (pok !== null) checkLedgerLines(pok, names.pokupki, "POKUPKI", refVat, refPeriod, refFile, w);
@@ -171,14 +178,14 @@ export function checkVatSet(set: VatSet): VatWarning[] {
     ];
     for (const [declared, ledger, code, file] of counts) {
       if (ledger !== null && (declared ?? 0) !== ledger.length) {
-        w.add(
-          "DOCUMENT_COUNT_MISMATCH",
-          names.deklar,
-          1,
-          `DEKLAR ${code} declares ${
+        w.add("DOCUMENT_COUNT_MISMATCH", names.deklar, 1, {
+          en: `DEKLAR ${code} declares ${
             declared ?? 0
           } documents but ${file} has ${ledger.length} lines`,
-        );
+          bg: `DEKLAR ${code} посочва ${
+            declared ?? 0
+          } документа, а ${file} има ${ledger.length} реда`,
+        });
       }
     }
     if (prod !== null) {
@@ -207,24 +214,27 @@ export function checkVatSet(set: VatSet): VatWarning[] {
         let sum = 0;
         for (const p of parts) sum += cents(prod[i][p] as number | null);
         if (total !== sum) {
-          w.perLine(
-            "LINE_TOTAL_MISMATCH",
-            names.prodagbi,
-            i + 1,
-            `PRODAGBI line ${i + 1}: ${tcode} is ${showCents(total)} but ${pcode} is ${
+          w.perLine("LINE_TOTAL_MISMATCH", names.prodagbi, i + 1, {
+            en: `PRODAGBI line ${i + 1}: ${tcode} is ${showCents(total)} but ${pcode} is ${
               showCents(sum)
             }`,
-          );
+            bg: `PRODAGBI ред ${i + 1}: ${tcode} е ${showCents(total)}, а ${pcode} е ${
+              showCents(sum)
+            }`,
+          });
         }
       }
     }
   }
   if (set.vies !== undefined && set.vies !== null) {
-    const emit: Emit = (code, line, message, perLine) =>
+    const emit: Emit = (code, line, text, perLine) =>
       perLine && line !== undefined
-        ? w.perLine(code, names.vies, line, message)
-        : w.add(code, names.vies, line, message);
+        ? w.perLine(code, names.vies, line, text)
+        : w.add(code, names.vies, line, text);
     checkVies(set.vies, { refVat, refPeriod, refFile }, emit);
+  }
+  if (set.vies !== undefined) {
+    checkViesLinks({ deklar: d, prodagbi: prod, vies: set.vies }, names, w);
   }
   return w.result();
 }
@@ -242,11 +252,9 @@ function totalWarning<R>(
   for (const r of ledger) for (const k of keys) sum += cents(r[k] as number | null);
   const want = cents(declared);
   if (want !== sum) {
-    w.add(
-      "TOTAL_MISMATCH",
-      file,
-      1,
-      `DEKLAR ${dcode} is ${showCents(want)} but the sum of ${what} is ${showCents(sum)}`,
-    );
+    w.add("TOTAL_MISMATCH", file, 1, {
+      en: `DEKLAR ${dcode} is ${showCents(want)} but the sum of ${what} is ${showCents(sum)}`,
+      bg: `DEKLAR ${dcode} е ${showCents(want)}, а сумата на ${what} е ${showCents(sum)}`,
+    });
   }
 }

@@ -5,13 +5,13 @@
  * @module
  */
 import type { ViesRecord } from "./vies.ts";
-import { cents, showCents, type VatWarningCode } from "./warnings.ts";
+import { type Bilingual, cents, showCents, type VatWarningCode } from "./warnings.ts";
 
 /** Sink for findings: `perLine` folds repeats of the same code into one warning. */
 export type Emit = (
   code: VatWarningCode,
   line: number | undefined,
-  message: string,
+  text: Bilingual,
   perLine: boolean,
 ) => void;
 
@@ -21,19 +21,17 @@ export interface ViesReference {
   readonly refVat: string | null;
   /** Period "YYYYMM", or null. */
   readonly refPeriod: string | null;
-  /** Where the reference comes from, for messages. */
-  readonly refFile: string;
+  /** Where the reference comes from, for messages (English and Bulgarian). */
+  readonly refFile: Bilingual;
 }
 
 /** A VIR or COS line must carry its running number (1, 2, …). */
 function running(type: string, found: number | null, expected: number, line: number, emit: Emit) {
   if (found === expected) return;
-  emit(
-    "RUNNING_NUMBER_GAP",
-    line,
-    `VIES line ${line}: ${type} line number is ${found ?? "(blank)"}; expected ${expected}`,
-    true,
-  );
+  emit("RUNNING_NUMBER_GAP", line, {
+    en: `VIES line ${line}: ${type} line number is ${found ?? "(blank)"}; expected ${expected}`,
+    bg: `VIES ред ${line}: номерът на реда ${type} е ${found ?? "(празно)"}; очаква се ${expected}`,
+  }, true);
 }
 
 /**
@@ -61,26 +59,26 @@ export function checkVies(records: readonly ViesRecord[], ref: ViesReference, em
         vhrCount++;
         if (vhrCount === 1) {
           if (ref.refPeriod !== null && r.period !== ref.refPeriod) {
-            emit(
-              "PERIOD_MISMATCH",
-              line,
-              `VIES VHR period ${
+            emit("PERIOD_MISMATCH", line, {
+              en: `VIES VHR period ${
                 r.period ?? "(blank)"
-              } differs from ${ref.refPeriod} in ${ref.refFile}`,
-              false,
-            );
+              } differs from ${ref.refPeriod} in ${ref.refFile.en}`,
+              bg: `Периодът във VIES VHR ${
+                r.period ?? "(празно)"
+              } се различава от ${ref.refPeriod} в ${ref.refFile.bg}`,
+            }, false);
           }
         }
         break;
       case "VTR":
         vtrCount++;
         if (ref.refVat !== null && r.vatNumber.trim().toUpperCase() !== ref.refVat) {
-          emit(
-            "VAT_NUMBER_MISMATCH",
-            line,
-            `VIES VTR filer VAT number "${r.vatNumber}" differs from "${ref.refVat}" in ${ref.refFile}`,
-            false,
-          );
+          emit("VAT_NUMBER_MISMATCH", line, {
+            en:
+              `VIES VTR filer VAT number "${r.vatNumber}" differs from "${ref.refVat}" in ${ref.refFile.en}`,
+            bg:
+              `ДДС номерът на лицето във VIES VTR "${r.vatNumber}" се различава от "${ref.refVat}" в ${ref.refFile.bg}`,
+          }, false);
         }
         break;
       case "VIR":
@@ -100,64 +98,69 @@ export function checkVies(records: readonly ViesRecord[], ref: ViesReference, em
     }
   }
   if (records.length > 0 && records[0].recordType !== "VHR") {
-    emit(
-      "VIES_STRUCTURE",
-      1,
-      `VIES starts with ${records[0].recordType}; expected the VHR record first`,
-      false,
-    );
+    emit("VIES_STRUCTURE", 1, {
+      en: `VIES starts with ${records[0].recordType}; expected the VHR record first`,
+      bg: `VIES започва с ${records[0].recordType}; очаква се първо запис VHR`,
+    }, false);
   }
   if (vhrCount !== 1) {
-    emit("VIES_STRUCTURE", undefined, `VIES has ${vhrCount} VHR records; expected 1`, false);
+    emit("VIES_STRUCTURE", undefined, {
+      en: `VIES has ${vhrCount} VHR records; expected 1`,
+      bg: `VIES има ${vhrCount} записа VHR; очаква се 1`,
+    }, false);
   }
   if (vtrCount !== 1) {
-    emit("VIES_STRUCTURE", undefined, `VIES has ${vtrCount} VTR records; expected 1`, false);
+    emit("VIES_STRUCTURE", undefined, {
+      en: `VIES has ${vtrCount} VTR records; expected 1`,
+      bg: `VIES има ${vtrCount} записа VTR; очаква се 1`,
+    }, false);
   }
   if (virCount > 0 && ttrLine === 0) {
-    emit("VIES_STRUCTURE", undefined, "VIES has VIR lines but no TTR totals record", false);
+    emit("VIES_STRUCTURE", undefined, {
+      en: "VIES has VIR lines but no TTR totals record",
+      bg: "VIES има редове VIR, но няма запис TTR с общите суми",
+    }, false);
   }
   const vhr = records.find((r) => r.recordType === "VHR");
   if (vhr !== undefined && vhr.recordType === "VHR") {
     const declared = vhr.lineCount ?? 0;
     if (declared !== virCount && declared !== records.length) {
-      emit(
-        "VIES_LINE_COUNT_MISMATCH",
-        records.indexOf(vhr) + 1,
-        `VIES VHR declares ${declared} lines but the file has ${virCount} VIR lines (${records.length} records)`,
-        false,
-      );
+      emit("VIES_LINE_COUNT_MISMATCH", records.indexOf(vhr) + 1, {
+        en:
+          `VIES VHR declares ${declared} lines but the file has ${virCount} VIR lines (${records.length} records)`,
+        bg:
+          `VIES VHR посочва ${declared} реда, а файлът има ${virCount} реда VIR (${records.length} записа)`,
+      }, false);
     }
   }
   const ttr = records.find((r) => r.recordType === "TTR");
   if (ttr !== undefined && ttr.recordType === "TTR") {
     if (cents(ttr.totalBase) !== all) {
-      emit(
-        "VIES_TOTAL_MISMATCH",
-        ttrLine,
-        `VIES TTR total base is ${showCents(cents(ttr.totalBase))} but the VIR lines add up to ${
-          showCents(all)
-        }`,
-        false,
-      );
+      emit("VIES_TOTAL_MISMATCH", ttrLine, {
+        en: `VIES TTR total base is ${
+          showCents(cents(ttr.totalBase))
+        } but the VIR lines add up to ${showCents(all)}`,
+        bg: `Общата данъчна основа във VIES TTR е ${
+          showCents(cents(ttr.totalBase))
+        }, а сборът на редовете VIR е ${showCents(all)}`,
+      }, false);
     }
     if (cents(ttr.goodsBase) !== goods) {
-      emit(
-        "VIES_TOTAL_MISMATCH",
-        ttrLine,
-        `VIES TTR goods base is ${
+      emit("VIES_TOTAL_MISMATCH", ttrLine, {
+        en: `VIES TTR goods base is ${
           showCents(cents(ttr.goodsBase))
         } but the VIR goods bases add up to ${showCents(goods)}`,
-        false,
-      );
+        bg: `Основата за ВОД на стоки във VIES TTR е ${
+          showCents(cents(ttr.goodsBase))
+        }, а сборът на стоките в редовете VIR е ${showCents(goods)}`,
+      }, false);
     }
   }
   const chr = records.find((r) => r.recordType === "CHR");
   if (chr !== undefined && chr.recordType === "CHR" && (chr.cosCount ?? 0) !== cosCount) {
-    emit(
-      "VIES_LINE_COUNT_MISMATCH",
-      chrLine,
-      `VIES CHR declares ${chr.cosCount ?? 0} COS lines but the file has ${cosCount}`,
-      false,
-    );
+    emit("VIES_LINE_COUNT_MISMATCH", chrLine, {
+      en: `VIES CHR declares ${chr.cosCount ?? 0} COS lines but the file has ${cosCount}`,
+      bg: `VIES CHR посочва ${chr.cosCount ?? 0} реда COS, а файлът има ${cosCount}`,
+    }, false);
   }
 }

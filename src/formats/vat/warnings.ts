@@ -1,6 +1,8 @@
 /**
  * Warning shapes and the collector used by the VAT cross-checks (see check.ts). A rule
  * broken on many lines is reported once, naming its first line and the number of others.
+ * Every warning is written twice: in English (`message`, for programs and logs) and in
+ * Bulgarian (`messageBg`, for the accountant on the confirmation page).
  * @module
  */
 
@@ -15,6 +17,9 @@ export const VAT_WARNING_CODES = [
   "VIES_STRUCTURE",
   "VIES_LINE_COUNT_MISMATCH",
   "VIES_TOTAL_MISMATCH",
+  "VIES_MISSING",
+  "VIES_DEKLAR_MISMATCH",
+  "VIES_LEDGER_MISMATCH",
 ] as const;
 
 /** One of {@link VAT_WARNING_CODES}. */
@@ -26,10 +31,20 @@ export interface VatWarning {
   readonly code: VatWarningCode;
   /** Sentence-case English text naming the files, fields and values. */
   readonly message: string;
+  /** The same finding in Bulgarian (shown on the confirmation page beside the English). */
+  readonly messageBg: string;
   /** File the warning is about. */
   readonly file: string;
   /** 1-based line, when the warning is about one line. */
   readonly line?: number;
+}
+
+/** A finding's text in both languages. */
+export interface Bilingual {
+  /** English. */
+  readonly en: string;
+  /** Bulgarian. */
+  readonly bg: string;
 }
 
 /**
@@ -52,6 +67,14 @@ export function showCents(c: number): string {
   return (c / 100).toFixed(2);
 }
 
+/** "(and 3 more lines)" / "(и още 3 реда)". */
+function moreLines(more: number): Bilingual {
+  return {
+    en: `(and ${more} more line${more === 1 ? "" : "s"})`,
+    bg: `(и още ${more} ${more === 1 ? "ред" : "реда"})`,
+  };
+}
+
 /** Collects warnings, folding repeated per-line findings into one. */
 export class WarningCollector {
   #list: Array<{ w: VatWarning; more: number }> = [];
@@ -62,14 +85,14 @@ export class WarningCollector {
    * @param code warning code
    * @param file file name
    * @param line line or undefined
-   * @param message text
+   * @param text the finding in English and Bulgarian
    * @returns nothing
    * @throws nothing
    */
-  add(code: VatWarningCode, file: string, line: number | undefined, message: string): void {
+  add(code: VatWarningCode, file: string, line: number | undefined, text: Bilingual): void {
     const w: VatWarning = line === undefined
-      ? { code, file, message }
-      : { code, file, line, message };
+      ? { code, file, message: text.en, messageBg: text.bg }
+      : { code, file, line, message: text.en, messageBg: text.bg };
     this.#list.push({ w, more: 0 });
   }
 
@@ -78,18 +101,21 @@ export class WarningCollector {
    * @param code warning code
    * @param file file name
    * @param line line of this finding
-   * @param message text for the first finding
+   * @param text the first finding in English and Bulgarian
    * @returns nothing
    * @throws nothing
    */
-  perLine(code: VatWarningCode, file: string, line: number, message: string): void {
+  perLine(code: VatWarningCode, file: string, line: number, text: Bilingual): void {
     const key = code + "\u0000" + file;
     const seen = this.#byKey.get(key);
     if (seen !== undefined) {
       seen.more++;
       return;
     }
-    const entry = { w: { code, file, line, message } as VatWarning, more: 0 };
+    const entry = {
+      w: { code, file, line, message: text.en, messageBg: text.bg } as VatWarning,
+      more: 0,
+    };
     this.#byKey.set(key, entry);
     this.#list.push(entry);
   }
@@ -100,10 +126,10 @@ export class WarningCollector {
    * @throws nothing
    */
   result(): VatWarning[] {
-    return this.#list.map(({ w, more }) =>
-      more === 0
-        ? w
-        : { ...w, message: `${w.message} (and ${more} more line${more === 1 ? "" : "s"})` }
-    );
+    return this.#list.map(({ w, more }) => {
+      if (more === 0) return w;
+      const m = moreLines(more);
+      return { ...w, message: `${w.message} ${m.en}`, messageBg: `${w.messageBg} ${m.bg}` };
+    });
   }
 }
