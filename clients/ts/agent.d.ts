@@ -1346,6 +1346,8 @@ export interface components {
       error: string | null;
       /** @description Files that could not be read or parsed; they never abort the scan */
       problems?: components["schemas"]["ScanProblem"][];
+      /** @description Files that were read but not as the NRA writes them (UTF-8 or UTF-16 text, a byte-order mark), in English; absent when there are none */
+      warnings?: string[];
       metadata?: components["schemas"]["ResultMetadata"];
     };
     Dec1FileItem: {
@@ -1391,6 +1393,8 @@ export interface components {
       error: string | null;
       /** @description Files that could not be read or parsed; they never abort the scan */
       problems?: components["schemas"]["ScanProblem"][];
+      /** @description Files that were read but not as the NRA writes them (UTF-8 or UTF-16 text, a byte-order mark), in English; absent when there are none */
+      warnings?: string[];
       metadata?: components["schemas"]["ResultMetadata"];
     };
     Dec6FileItem: {
@@ -1431,6 +1435,8 @@ export interface components {
       error: string | null;
       /** @description Files that could not be read or parsed; they never abort the scan */
       problems?: components["schemas"]["ScanProblem"][];
+      /** @description Files that were read but not as the NRA writes them (UTF-8 or UTF-16 text, a byte-order mark), in English; absent when there are none */
+      warnings?: string[];
       metadata?: components["schemas"]["ResultMetadata"];
     };
     VatFileItem: {

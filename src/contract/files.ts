@@ -83,6 +83,10 @@ function scanResult(name: string, item: z.ZodTypeAny) {
     problems: z.array(ScanProblem).optional().meta({
       description: "Files that could not be read or parsed; they never abort the scan",
     }),
+    warnings: z.array(z.string()).optional().meta({
+      description: "Files that were read but not as the NRA writes them (UTF-8 or UTF-16 text, " +
+        "a byte-order mark), in English; absent when there are none",
+    }),
     ...metadataField,
   }).meta({ id: name });
 }
