@@ -13,11 +13,16 @@ import { SIM_CLIENT, startNraSimulator } from "../_helpers/nra_simulator.ts";
 import { run, runOk, TEST_PERSONAL_ID, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { validEik, writeCompanyTree } from "../_helpers/company_tree.ts";
-import { naturalPersonEgn, P12_PIN, SENDER_ID, startLiveWorld } from "../_helpers/live_agent.ts";
+import {
+  confirmWithPin,
+  naturalPersonEgn,
+  P12_PIN,
+  SENDER_ID,
+  startLiveWorld,
+} from "../_helpers/live_agent.ts";
 import {
   createKeyCli,
   issueToken,
-  type Proc,
   startAgent,
   startTokenService,
 } from "../_helpers/e2e.ts";
@@ -30,28 +35,6 @@ const ignore = skipUnless(
   ["openssl", "softhsm2-util", "pkcs11-tool"],
   "live-mode end-to-end tests",
 );
-
-/** Confirm the next page, typing the PIN. */
-async function confirmWithPin(agent: Proc, senderId: string, pin: string) {
-  const log = await agent.waitLog("confirmation page opened", 20_000);
-  const url = String(log.url);
-  const html = await (await fetch(url)).text();
-  ok(html.includes('name="pin"'), "live mode asks for the PIN on the page");
-  const nonce = /name="nonce" value="([^"]+)"/.exec(html)![1]!;
-  const res = await fetch(`${url}/decision`, {
-    method: "POST",
-    headers: { origin: new URL(url).origin, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      seen: /name="seen" id="seen" value="(\d+)"/.exec(html)![1]!,
-      nonce,
-      decision: "confirm",
-      senderId,
-      pin,
-    }),
-  });
-  await res.body?.cancel();
-  equal(res.status, 200);
-}
 
 Deno.test({
   name:
