@@ -20,12 +20,7 @@ import {
   SENDER_ID,
   startLiveWorld,
 } from "../_helpers/live_agent.ts";
-import {
-  createKeyCli,
-  issueToken,
-  startAgent,
-  startTokenService,
-} from "../_helpers/e2e.ts";
+import { createKeyCli, issueToken, startAgent, startTokenService } from "../_helpers/e2e.ts";
 import { createSoftHsmToken, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
 
 /** A PIN typed wrongly on the confirmation page (must not be logged either). */
