@@ -122,12 +122,25 @@ export async function startExampleEnv(): Promise<ExampleEnv> {
  * agent accepted the decision (the form POST answers 200 with the done page).
  */
 export async function decide(page: Page, decision: "confirm" | "decline"): Promise<void> {
-  const [res] = await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith("/decision") && r.request().method() === "POST"),
-    page.click(`#${decision}`),
-  ]);
-  if (res.status() !== 200) {
-    throw new Error(`the agent refused the ${decision} click: ${res.status()} ${await res.text()}`);
+  // A request that joined the batch after the page was drawn makes the agent show the page
+  // again (303) instead of confirming unseen work: the user reads it and clicks again.
+  for (let attempt = 1;; attempt++) {
+    await page.waitForSelector(`#${decision}:enabled`);
+    const seen = await page.getAttribute("#seen", "value");
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/decision") && r.request().method() === "POST"),
+      page.click(`#${decision}`),
+    ]);
+    if (res.status() === 303 && attempt < 10) {
+      await page.waitForSelector(`#seen:not([value="${seen}"])`);
+      continue;
+    }
+    if (res.status() !== 200) {
+      throw new Error(
+        `the agent refused the ${decision} click: ${res.status()} ${await res.text()}`,
+      );
+    }
+    break;
   }
   await page.waitForSelector(`#result[data-decision=${decision}]`);
 }

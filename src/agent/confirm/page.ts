@@ -162,9 +162,10 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
           <script nonce="${cspNonce}">
           (function(){var bs=document.querySelectorAll("button");bs.forEach(function(b){b.disabled=true});
     setTimeout(function(){bs.forEach(function(b){b.disabled=false})},800);
-    var seen=+document.getElementById("seen").value;
-    setInterval(function(){fetch(location.pathname+"/state").then(function(r){return r.json()})
-    .then(function(j){if(j.version!==seen)location.reload()}).catch(function(){})},1000);
+    var seen=+document.getElementById("seen").value;var sent=false;
+    document.getElementById("decision").addEventListener("submit",function(){sent=true});
+    setInterval(function(){if(sent)return;fetch(location.pathname+"/state").then(function(r){return r.json()})
+    .then(function(j){if(!sent&&j.version!==seen)location.reload()}).catch(function(){})},1000);
     var el=document.getElementById("countdown");var s=+el.dataset.seconds;
           var t=setInterval(function(){s=Math.max(0,s-1);el.textContent=s;if(!s){clearInterval(t);
           document.querySelectorAll("button").forEach(function(b){b.disabled=true});}},1000);})();
