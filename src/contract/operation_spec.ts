@@ -52,9 +52,40 @@ export type ReportAnswer =
   | "dec16PortalFiles"
   | "vatMonthlyFiles";
 
+/** An operation's name as accountants say it: in Bulgarian, and in English beside it. */
+export interface DeclarationName {
+  /** Bulgarian, e.g. "Справка-декларация по ЗДДС". */
+  readonly bg: string;
+  /** English, e.g. "VAT return". */
+  readonly en: string;
+}
+
+/** The name of each submission kind; its result, and the folder-wide batches, build on it. */
+export const KIND_NAMES: Readonly<Record<SubmissionKind, DeclarationName>> = {
+  vat: { bg: "Справка-декларация по ЗДДС", en: "VAT return" },
+  dec1_6: { bg: "Декларации обр. 1 и 6", en: "Declarations form 1 and 6" },
+  dec731: { bg: "Годишна декларация обр. 731", en: "Annual tax return form 731" },
+  dec736: { bg: "Годишна декларация обр. 736", en: "Annual tax return form 736" },
+  etz62: {
+    bg: "Уведомление по чл. 62 КТ",
+    en: "Employment contract notice (Labour Code art. 62)",
+  },
+  etz123: {
+    bg: "Уведомление по чл. 123 КТ",
+    en: "Change-of-employer notice (Labour Code art. 123)",
+  },
+  high_fisc_risk: {
+    bg: "Уведомление за стоки с висок фискален риск",
+    en: "High fiscal risk goods notice",
+  },
+  odit: { bg: "Одиторски файл (SAF-T)", en: "Audit file (SAF-T)" },
+};
+
 /** What every registry entry has. */
 interface Common<T extends string, Req extends z.ZodType, Res extends z.ZodType> {
   readonly typeId: T;
+  /** The operation as accountants call it (the confirmation page and the console show it). */
+  readonly name: DeclarationName;
   readonly summary: string;
   readonly request: Req;
   readonly result: Res;
@@ -117,6 +148,7 @@ export const submission = <K extends SubmissionKind, Req extends z.ZodType>(
   pathFields: readonly string[] = [],
 ): SubmissionOperation<K, Req> => ({
   typeId: kind,
+  name: KIND_NAMES[kind],
   family: "submission",
   kind,
   summary,
@@ -134,6 +166,10 @@ export const result = <K extends SubmissionKind, Req extends z.ZodType>(
   request: Req,
 ): ResultOperation<`${K}_result`, Req> => ({
   typeId: `${kind}_result`,
+  name: {
+    bg: `Резултат от подаването: ${lowerFirst(KIND_NAMES[kind].bg)}`,
+    en: `Filing result: ${KIND_NAMES[kind].en}`,
+  },
   family: "result",
   kind,
   summary: `Result of a ${kind} submission`,
@@ -151,6 +187,7 @@ export const report = <
   Res extends z.ZodType,
 >(
   typeId: T,
+  name: DeclarationName,
   family: "report" | "portal_files",
   summary: string,
   io: { request: Req; result: Res },
@@ -160,6 +197,7 @@ export const report = <
   dayStable = false,
 ): ReportOperation<T, A, Req, Res> => ({
   typeId,
+  name,
   family,
   summary,
   ...io,
@@ -172,11 +210,13 @@ export const report = <
 
 export const local = <T extends string, Req extends z.ZodType>(
   typeId: T,
+  name: DeclarationName,
   summary: string,
   io: { request: Req; result: z.ZodType },
   run: LocalRun,
 ): LocalOperation<T, Req> => ({
   typeId,
+  name,
   family: "local",
   summary,
   ...io,
@@ -189,11 +229,13 @@ export const local = <T extends string, Req extends z.ZodType>(
 export const batch = <T extends string, Req extends z.ZodType>(
   typeId: T,
   kind: SubmissionKind,
+  name: DeclarationName,
   summary: string,
   request: Req,
   grouping: BatchGrouping,
 ): BatchOperation<T, Req> => ({
   typeId,
+  name,
   family: "batch",
   kind,
   summary,
@@ -206,11 +248,18 @@ export const batch = <T extends string, Req extends z.ZodType>(
 });
 
 /** A folder-wide filing of the XML employment notices of one form (art. 62 or art. 123). */
-export const noticeBatch = <F extends "62" | "123">(form: F, summary: string) =>
-  batch(`etz${form}_batch`, `etz${form}`, summary, files.NoticeBatchRequest, {
+export const noticeBatch = <F extends "62" | "123">(
+  form: F,
+  name: DeclarationName,
+  summary: string,
+) =>
+  batch(`etz${form}_batch`, `etz${form}`, name, summary, files.NoticeBatchRequest, {
     group: "xml_notices",
     form,
   });
+
+/** "Декларации обр. 1 и 6" → "декларации обр. 1 и 6" (inside a sentence). */
+const lowerFirst = (s: string) => s.charAt(0).toLocaleLowerCase("bg") + s.slice(1);
 
 export const scan = (fileKind: ScanKind): LocalRun => ({
   run: "scan",

@@ -14,6 +14,7 @@ import type { z } from "zod";
 import * as files from "./files.ts";
 import {
   batch,
+  type DeclarationName,
   local,
   noticeBatch,
   report,
@@ -31,6 +32,7 @@ export * from "./operation_spec.ts";
 export const REPORT_OPERATIONS = [
   report(
     "debt_payments",
+    { bg: "Задължения и плащания", en: "Debts and payments" },
     "report",
     "Debts and payments by year and type",
     { request: reports.DebtPaymentsRequest, result: reports.DebtPaymentsResult },
@@ -41,6 +43,7 @@ export const REPORT_OPERATIONS = [
   ),
   report(
     "debt_payments_types",
+    { bg: "Видове задължения и плащания", en: "Types of debts and payments" },
     "report",
     "Reference list of debt and payment types (global)",
     { request: reports.DebtPaymentsTypesRequest, result: reports.DebtPaymentsTypesResult },
@@ -50,6 +53,7 @@ export const REPORT_OPERATIONS = [
   ),
   report(
     "due_amounts",
+    { bg: "Дължими суми", en: "Amounts due" },
     "report",
     "Due amounts with outstanding totals",
     { request: reports.DueAmountsRequest, result: reports.DueAmountsResult },
@@ -60,6 +64,7 @@ export const REPORT_OPERATIONS = [
   ),
   report(
     "taxpayers",
+    { bg: "Упълномощители по пълномощно", en: "Taxpayers you represent by power of attorney" },
     "report",
     "Taxpayers the sender's certificate holds a power of attorney for",
     { request: reports.TaxpayersRequest, result: reports.TaxpayersResult },
@@ -69,6 +74,7 @@ export const REPORT_OPERATIONS = [
   ),
   report(
     "nap_catalog",
+    { bg: "Каталог на електронните услуги на НАП", en: "NRA e-services catalogue" },
     "report",
     "Catalog of portal service links",
     { request: reports.NapCatalogRequest, result: reports.NapCatalogResult },
@@ -78,6 +84,7 @@ export const REPORT_OPERATIONS = [
   ),
   report(
     "vat_portal_files",
+    { bg: "Файлове на подадена справка-декларация по ЗДДС", en: "Files of a filed VAT return" },
     "portal_files",
     "Files of a VAT submission downloaded from the portal",
     { request: reports.VatPortalFilesRequest, result: reports.VatPortalFilesResult },
@@ -87,6 +94,10 @@ export const REPORT_OPERATIONS = [
   ),
   report(
     "dec1_6_portal_files",
+    {
+      bg: "Файлове на подадени декларации обр. 1 и 6",
+      en: "Files of filed declarations form 1 and 6",
+    },
     "portal_files",
     "Files of a D1/D6 submission downloaded from the portal",
     { request: reports.Dec16PortalFilesRequest, result: reports.Dec16PortalFilesResult },
@@ -96,6 +107,7 @@ export const REPORT_OPERATIONS = [
   ),
   report(
     "vat_monthly_files",
+    { bg: "Подадени справки-декларации по ЗДДС за месеца", en: "VAT returns filed for the month" },
     "portal_files",
     "The month's VAT submissions with their parsed files",
     { request: reports.VatMonthlyFilesRequest, result: reports.VatMonthlyFilesResult },
@@ -114,14 +126,14 @@ export type ReportRequestOf<A extends ReportAnswer> = z.output<ReportOperationOf
 /** The result a report generator returns. */
 export type ReportResultOf<A extends ReportAnswer> = z.output<ReportOperationOf<A>["result"]>;
 
-/** The folder scans: [typeId, NRA file kind, request, result, summary]. */
+/** The folder scans: [typeId, NRA file kind, request, result, summary, name bg, name en]. */
 // deno-fmt-ignore
 const SCAN_OPERATIONS = ([
-  ["dec1_files_scan", "d1", files.Dec1FilesScanRequest, files.Dec1FilesScanResult, "Find D1 files (EMPL2021.TXT) of a period in a folder tree"],
-  ["dec6_files_scan", "d6", files.Dec6FilesScanRequest, files.Dec6FilesScanResult, "Find D6 files (NRA62007*.TXT) of a period in a folder tree"],
-  ["vat_files_scan", "deklar", files.VatFilesScanRequest, files.VatFilesScanResult, "Find VAT returns (DEKLAR.TXT) of a period in a folder tree"],
-] as const).map(([typeId, kind, request, result, summary]) =>
-  local(typeId, summary, { request, result }, scan(kind))
+  ["dec1_files_scan", "d1", files.Dec1FilesScanRequest, files.Dec1FilesScanResult, "Find D1 files (EMPL2021.TXT) of a period in a folder tree", "Търсене на декларации обр. 1 в папка", "Find declarations form 1 in a folder"],
+  ["dec6_files_scan", "d6", files.Dec6FilesScanRequest, files.Dec6FilesScanResult, "Find D6 files (NRA62007*.TXT) of a period in a folder tree", "Търсене на декларации обр. 6 в папка", "Find declarations form 6 in a folder"],
+  ["vat_files_scan", "deklar", files.VatFilesScanRequest, files.VatFilesScanResult, "Find VAT returns (DEKLAR.TXT) of a period in a folder tree", "Търсене на справки-декларации по ЗДДС в папка", "Find VAT returns in a folder"],
+] as const).map(([typeId, kind, request, result, summary, bg, en]) =>
+  local(typeId, { bg, en }, summary, { request, result }, scan(kind))
 );
 
 /** All 32 operations, in the order the docs list them. */
@@ -189,6 +201,10 @@ export const OPERATIONS = [
   ...SCAN_OPERATIONS,
   local(
     "vat_files_parse",
+    {
+      bg: "Проверка на файловете на справка-декларация по ЗДДС",
+      en: "Check the files of a VAT return",
+    },
     "Parse and cross-check the VAT files of one folder",
     { request: files.VatFilesParseRequest, result: files.VatFilesParseResult },
     { run: "vat_parse", folderField: "directory" },
@@ -196,6 +212,10 @@ export const OPERATIONS = [
   batch(
     "dec1_6_batch",
     "dec1_6",
+    {
+      bg: "Декларации обр. 1 и 6 на няколко фирми",
+      en: "Declarations form 1 and 6 of several companies",
+    },
     "File the D1/D6 declarations of every listed company found in a folder",
     files.PeriodBatchRequest,
     { group: "payroll_pairs" },
@@ -203,15 +223,27 @@ export const OPERATIONS = [
   batch(
     "vat_batch",
     "vat",
+    { bg: "Справки-декларации по ЗДДС на няколко фирми", en: "VAT returns of several companies" },
     "File the VAT returns of every listed company found in a folder",
     files.PeriodBatchRequest,
     { group: "vat_folders" },
   ),
   noticeBatch(
     "62",
+    {
+      bg: "Уведомления по чл. 62 КТ на няколко фирми",
+      en: "Employment contract notices (art. 62) of several companies",
+    },
     "File the art. 62 employment notices of every listed company found in a folder",
   ),
-  noticeBatch("123", "File the art. 123 notices of every listed company found in a folder"),
+  noticeBatch(
+    "123",
+    {
+      bg: "Уведомления по чл. 123 КТ на няколко фирми",
+      en: "Change-of-employer notices (art. 123) of several companies",
+    },
+    "File the art. 123 notices of every listed company found in a folder",
+  ),
 ] as const;
 
 /**
@@ -229,6 +261,24 @@ const BY_ID: ReadonlyMap<string, OperationSpec> = new Map(OPERATIONS.map((o) => 
  */
 export function getOperation(typeId: string): OperationSpec | undefined {
   return BY_ID.get(typeId);
+}
+
+/**
+ * The name of an operation as accountants say it, in Bulgarian and in English: the confirmation
+ * page and the agent's console show it instead of the typeId.
+ * @param typeId an operation's typeId (the path segment of `POST /api/v1/operations/<typeId>`)
+ * @returns `{ bg, en }`; for a typeId the registry does not know, the typeId itself in both
+ * @throws nothing
+ *
+ * @example
+ * ```ts
+ * declarationName("vat"); // { bg: "Справка-декларация по ЗДДС", en: "VAT return" }
+ * declarationName("dec1_6"); // { bg: "Декларации обр. 1 и 6", en: "Declarations form 1 and 6" }
+ * declarationName("nope"); // { bg: "nope", en: "nope" }
+ * ```
+ */
+export function declarationName(typeId: string): DeclarationName {
+  return BY_ID.get(typeId)?.name ?? { bg: typeId, en: typeId };
 }
 
 /** All typeIds. */
