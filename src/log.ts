@@ -98,17 +98,75 @@ export function jsonLogger(
   sink: (line: string) => void = (l) => console.error(l),
   minLevel: "debug" | "info" | "warn" | "error" = "info",
 ): Logger {
-  const order = { debug: 0, info: 1, warn: 2, error: 3 };
   return (level, msg, fields) => {
-    if (order[level] < order[minLevel]) return;
-    sink(
-      JSON.stringify({
-        t: new Date().toISOString(),
-        level,
-        msg: redact(msg),
-        ...(redact(fields ?? {}) as object),
-      }),
+    if (LEVEL_ORDER[level] < LEVEL_ORDER[minLevel]) return;
+    sink(JSON.stringify(logEntry(level, msg, fields)));
+  };
+}
+
+/** A log level. */
+export type LogLevel = Parameters<Logger>[0];
+const LEVEL_ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+/** One log line as written: time, level, message and the redacted fields. */
+export type LogEntry = { t: string; level: LogLevel; msg: string } & Record<string, unknown>;
+
+/**
+ * The line a logger writes, secrets and personal numbers already redacted.
+ * @param level the level
+ * @param msg the message
+ * @param fields extra fields
+ * @returns `{ t, level, msg, ...fields }`
+ */
+export function logEntry(level: LogLevel, msg: string, fields?: Record<string, unknown>): LogEntry {
+  return {
+    t: new Date().toISOString(),
+    level,
+    msg: redact(msg) as string,
+    ...(redact(fields ?? {}) as object),
+  };
+}
+
+/**
+ * The last lines a process logged (every level, redacted), for the agent console's log page.
+ * Memory is bounded by `capacity` lines.
+ */
+export class LogRing {
+  readonly #lines: LogEntry[] = [];
+  /** @param capacity how many lines are kept (default 1,000) */
+  constructor(readonly capacity = 1000) {}
+
+  /** Keep a line (the oldest goes when full). */
+  push(e: LogEntry): void {
+    this.#lines.push(e);
+    if (this.#lines.length > this.capacity) {
+      this.#lines.splice(0, this.#lines.length - this.capacity);
+    }
+  }
+
+  /**
+   * The kept lines, oldest first.
+   * @param q `minLevel` (default debug) and `requestId` (exact match) filters
+   * @returns the matching lines
+   */
+  lines(q: { minLevel?: LogLevel; requestId?: string } = {}): LogEntry[] {
+    const min = LEVEL_ORDER[q.minLevel ?? "debug"];
+    return this.#lines.filter((l) =>
+      LEVEL_ORDER[l.level] >= min && (!q.requestId || l.requestId === q.requestId)
     );
+  }
+}
+
+/**
+ * A logger that also keeps every line (all levels) in a {@link LogRing}.
+ * @param log the logger to write through
+ * @param ring where lines are kept
+ * @returns the combined logger
+ */
+export function ringLogger(log: Logger, ring: LogRing): Logger {
+  return (level, msg, fields) => {
+    ring.push(logEntry(level, msg, fields));
+    log(level, msg, fields);
   };
 }
 

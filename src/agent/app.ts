@@ -22,17 +22,22 @@ import {
   type TokenVerifier,
 } from "./http/mod.ts";
 import { ConfirmationManager, confirmRoutes } from "./confirm/mod.ts";
+import { consoleRoutes, ConsoleSessions, type SenderBook } from "./console/mod.ts";
 import { runOperation } from "./operations/mod.ts";
 import type { AgentDeps } from "./deps.ts";
 
 export type { AgentDeps };
-import { publicSenders } from "./senders/mod.ts";
+import { publicSenders, readAgentFile, type SenderConfig } from "./senders/mod.ts";
 
 /** The app plus handles tests and `main.ts` use. */
 export interface AgentApp {
   readonly app: Hono;
   readonly confirmations: ConfirmationManager;
   readonly jtis: JtiCache;
+  /** The console's one-time links and sessions (`agent open`, the demo, the first start). */
+  readonly consoleSessions: ConsoleSessions;
+  /** The senders in force (the console replaces them when it changes agent.json). */
+  readonly senders: SenderBook;
 }
 
 /**
@@ -56,6 +61,14 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     },
   });
   let openapi: Record<string, unknown> | null = null;
+  let senderList: readonly SenderConfig[] = deps.senders;
+  const senders: SenderBook = {
+    current: () => senderList,
+    reload: async () => {
+      if (deps.console) senderList = (await readAgentFile(deps.console.dataDir)).senders;
+    },
+  };
+  const consoleSessions = new ConsoleSessions(deps.clock, deps.port);
 
   app.onError((err, c) => errorResponse(c, err, deps.log));
   app.notFound((c) => errorResponse(c, new AppError("NOT_FOUND", "No such route"), deps.log));
@@ -105,7 +118,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     c.json(
       openapi ??= (await import("../contract/openapi/mod.ts")).buildAgentOpenApi(agentVersion),
     ));
-  app.get("/api/senders", (c) => c.json(publicSenders(deps.senders)));
+  app.get("/api/senders", (c) => c.json(publicSenders(senders.current())));
 
   for (const kind of ["file", "folder"] as const) {
     app.post(
@@ -124,6 +137,16 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     "/confirm",
     confirmRoutes(confirmations, { ...deps, ownOrigins: () => ownOrigins(ports()) }),
   );
+  app.route(
+    "/",
+    consoleRoutes({
+      ...deps,
+      sessions: consoleSessions,
+      version: agentVersion,
+      latestVersion: deps.latestVersion ?? (() => null),
+      senders,
+    }),
+  );
   app.route("/docs", docsRoutes(deps.docsAssetsDir ? { assetsDir: deps.docsAssetsDir } : {}));
 
   app.post(
@@ -138,13 +161,14 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
       }
       const result = await runOperation(c, op, {
         ...deps,
+        senders: senders.current(),
         verifier,
         confirmations,
       });
       return c.json(result, 200, { "cache-control": "no-store" });
     },
   );
-  return { app, confirmations, jtis };
+  return { app, confirmations, jtis, consoleSessions, senders };
 }
 
 /** The agent's own origins on its ports (http and https, 127.0.0.1 and localhost). */

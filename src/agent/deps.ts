@@ -7,11 +7,12 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import type { PortalAdapter } from "../portal/mod.ts";
-import type { OriginPolicy, RateLimitSettings, TokenVerifier } from "./http/mod.ts";
+import type { CallerBook, OriginPolicy, RateLimitSettings, TokenVerifier } from "./http/mod.ts";
 import type { SenderConfig } from "./senders/mod.ts";
 import type { LocalOps } from "./local/mod.ts";
 import type { Pickers } from "./host/mod.ts";
 import type { HoldPoint, Journal } from "./filing/mod.ts";
+import type { ConsoleDeps } from "./console/mod.ts";
 
 /** Dependencies of `createAgentApp`. */
 export interface AgentDeps {
@@ -46,6 +47,11 @@ export interface AgentDeps {
   readonly hold?: (point: HoldPoint, filingId: string) => Promise<void>;
   /** Swagger UI's files for `/docs` (the portable package's copy); default: node_modules. */
   readonly docsAssetsDir?: URL;
+  /** Who called in the last 30 days (the console's status page); absent: not recorded. */
+  readonly callers?: CallerBook;
+  /** The console's side effects (data folder, autostart, doctor, log lines); absent: the
+   * console only explains how to open it. */
+  readonly console?: ConsoleDeps;
   /** A new unique id (request ids, journal rows); default `crypto.randomUUID`. */
   readonly randomId?: () => string;
 }

@@ -7,7 +7,7 @@
 import { Command, Option } from "commander";
 import { agentConfig, type AgentRunFlags, runAgent } from "./agent_run.ts";
 import type { Cli } from "./context.ts";
-import { packageLauncher } from "./first_start.ts";
+import { autostartOptions, packageLauncher } from "./first_start.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, portArg, textArg } from "./options.ts";
 import { printJson, say } from "./output.ts";
 import { addUpdateCommands } from "./update.ts";
@@ -77,17 +77,10 @@ async function urlScheme(cli: Cli, install: boolean): Promise<void> {
 
 /** `agent install-autostart` / `uninstall-autostart`. */
 async function autostart(cli: Cli, install: boolean): Promise<void> {
-  const [{ agentCommand, installAutostart, uninstallAutostart }, { denoCommandRunner }] =
-    await Promise.all([import("../agent/host/mod.ts"), import("../signing/mod.ts")]);
-  const opts = {
-    os: cli.os as "linux" | "darwin" | "windows",
-    env: cli.env,
-    // From the portable package: its launcher (runtime flags, cache in the data folder).
-    command: await packageLauncher(cli).then((l) =>
-      l ? [l, "agent"] : agentCommand(cli.execPath, cli.mainModule)
-    ),
-    run: denoCommandRunner,
-  };
+  const [{ installAutostart, uninstallAutostart }, opts] = await Promise.all([
+    import("../agent/host/mod.ts"),
+    autostartOptions(cli),
+  ]);
   const st = install ? await installAutostart(opts) : await uninstallAutostart(opts);
   say(cli, `${st.installed ? "Installed" : "Not installed"} (${st.method}): ${st.location}`);
   say(cli, st.detail);
@@ -134,6 +127,12 @@ export function agentCommand(cli: Cli): Command {
     .addOption(dataDirOption())
     .addOption(tokenServiceOption())
     .action((_o, cmd: Command) => runAgent(cli, runFlags(cli, cmd)));
+  agent.command("open")
+    .description(
+      "open this user's agent console in the default browser (a one-time link, 10 minutes)",
+    )
+    .addOption(dataDirOption())
+    .action(async (_o, cmd: Command) => (await import("./agent_open.ts")).openConsole(cli, cmd));
   agent.command("doctor")
     .summary("check this machine; exit 1 when a check failed")
     .description(

@@ -4,7 +4,9 @@
  * command line, so the resident agent never loads the CLI library.
  * @module
  */
+import type { AutostartControl } from "../agent/console/mod.ts";
 import type { AgentConfig } from "../config.ts";
+import { autostartOptions } from "./first_start.ts";
 import { lockAgent, type Phase1 } from "./agent_early.ts";
 import type { Cli, CliContext, CliOutcome } from "./context.ts";
 import { cliLogger, failureText, note, say } from "./output.ts";
@@ -80,6 +82,8 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
       os: cli.os,
       clock: cli.clock,
       ...(await packagedAssets(cli.mainModule)),
+      autostart: await autostartControl(cli),
+      osUser: cli.env.USER ?? cli.env.USERNAME ?? "",
     });
   } catch (err) {
     await failEarly();
@@ -87,13 +91,14 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
     throw err;
   }
   if (p1) { for (const sig of SIGNALS) removeSignal(sig, p1.stopEarly); }
-  const { url, tlsUrl, server, journal, confirmations } = started;
+  const { url, tlsUrl, server, journal, confirmations, consoleLink, stop } = started;
   if (!p1) {
     await lock.update(server.addr.port);
     say(cli, `Agent: ${url}`);
   }
   globalThis.addEventListener("unload", () => lock.releaseSync());
   shutdownOnSignal(server, log, async () => {
+    await stop();
     journal.close();
     await lock.release();
   }, () => confirmations.declineAllPending());
@@ -104,9 +109,23 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
   const { firstStart } = await import("./first_start.ts");
   const open = (u: string) =>
     import("../agent/host/mod.ts").then((h) => h.systemBrowserOpener(log, cli.os)(u));
-  firstStart(cli, cfg.dataDir, url, open).catch((e) =>
+  firstStart(cli, cfg.dataDir, url, open, consoleLink).catch((e) =>
     log("warn", "first start", { error: e instanceof Error ? e.message : String(e) })
   );
+}
+
+/**
+ * The console's start-at-login toggle, registering the same command `agent install-autostart`
+ * does.
+ * @param cli the run's context
+ * @returns the control
+ */
+export async function autostartControl(cli: Cli): Promise<AutostartControl> {
+  const [host, opts] = await Promise.all([import("../agent/host/mod.ts"), autostartOptions(cli)]);
+  return {
+    status: () => host.autostartStatus(opts),
+    set: (on) => on ? host.installAutostart(opts) : host.uninstallAutostart(opts),
+  };
 }
 
 /**

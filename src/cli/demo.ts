@@ -1,6 +1,7 @@
 /**
  * `demo` (`deno task start`, README § Two commands): a token service and an agent on loopback
- * in a fresh directory, a new test key, and two copy-paste examples.
+ * in a fresh temporary folder (removed on Ctrl+C), a new test key, the console opened with a
+ * one-time link, and two copy-paste examples.
  * @module
  */
 import { Command, Option } from "commander";
@@ -8,7 +9,9 @@ import { DEFAULT_AGENT_PORT, joinPath } from "../defaults.ts";
 import { packagedAssets } from "./agent_run.ts";
 import type { Cli } from "./context.ts";
 import { portArg, textArg } from "./options.ts";
+import { silentLogger } from "../log.ts";
 import { cliLogger, say } from "./output.ts";
+import { shutdownOnSignal } from "./process.ts";
 import { demoExample } from "./texts.ts";
 
 interface DemoFlags {
@@ -49,10 +52,32 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
     now: cli.clock.now(),
     label: "demo",
   });
+  // Ctrl+C: both servers stop after their running requests, and a temporary folder goes.
+  const stopBoth = async () => {
+    await agent.stop();
+    await Promise.all([agent.server.shutdown(), ts.server.shutdown()]);
+    await ts.service.stop();
+    await ts.store.close();
+    agent.journal.close();
+    if (!o.dataDir) await Deno.remove(base, { recursive: true }).catch(() => {});
+  };
+  shutdownOnSignal(
+    agent.server,
+    silentLogger,
+    stopBoth,
+    () => agent.confirmations.declineAllPending(),
+  );
+  const link = agent.consoleLink();
+  say(cli, `Data folder: ${base}${o.dataDir ? "" : " (removed when you stop the demo)"}`);
   say(cli, `Token service: ${ts.url}`);
   say(cli, `Agent: ${agent.url}`);
+  say(cli, `Console (one-time link, 10 minutes): ${link}`);
   say(cli, `Test key: ${secret}`);
   say(cli, demoExample(ts.url, agent.url, secret));
+  if (cli.env.SVC_OPEN_BROWSER !== "never") {
+    const { systemBrowserOpener } = await import("../agent/host/mod.ts");
+    systemBrowserOpener(cliLogger(cli, "warn"), cli.os)(link);
+  }
   cli.serving = true;
 }
 
@@ -66,7 +91,8 @@ export function demoCommand(cli: Cli): Command {
     .summary("token service + agent on loopback, a fresh test key, copy-paste examples")
     .description(
       "Start a token service (any free port) and an agent on loopback in a fresh temporary " +
-        "directory, create a test key, and print two copy-paste examples. Stop with Ctrl+C.",
+        "directory, create a test key, open the agent's console, and print two copy-paste " +
+        "examples. Stop with Ctrl+C (the temporary directory is removed).",
     )
     .addOption(
       new Option("--port <n>", "the agent's port (default: SVC_AGENT_PORT, else 17470)")

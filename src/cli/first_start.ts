@@ -1,7 +1,7 @@
 /**
  * The portable package's first start (issue #15 § 3): once the agent serves, say where its data
  * lives, offer to start it at login (and to let pages start it with `svc-agent://start`) — the
- * person can decline —, open its page in the browser (`/health` until the console exists), and
+ * person can decline —, open the console in the browser with a one-time link, and
  * remember that this was done (`<data>/first-start.json`). Only when running from the package
  * (`app/svc-filing.js` beside a launcher); a start from source never asks.
  * @module
@@ -35,6 +35,27 @@ export async function packageLauncher(cli: Pick<Cli, "mainModule" | "os">): Prom
 }
 
 /**
+ * How this program registers itself at login: the package's launcher (`<launcher> agent`), or
+ * the command that started it from source (`agentCommand`).
+ * @param cli the run's context (OS, environment, paths)
+ * @returns the options of installAutostart / uninstallAutostart / autostartStatus
+ */
+export async function autostartOptions(cli: Cli) {
+  const [{ agentCommand }, { denoCommandRunner }] = await Promise.all([
+    import("../agent/host/mod.ts"),
+    import("../command_runner.ts"),
+  ]);
+  return {
+    os: cli.os as "linux" | "darwin" | "windows",
+    env: cli.env,
+    command: await packageLauncher(cli).then((l) =>
+      l ? [l, "agent"] : agentCommand(cli.execPath, cli.mainModule)
+    ),
+    run: denoCommandRunner,
+  };
+}
+
+/**
  * Whether the answer to the autostart question is yes. An empty line at a terminal is the
  * default (yes); no input at all (stdin closed, nobody there) is no.
  * @param answer the line read ("" at end of input)
@@ -53,6 +74,7 @@ export function saysYes(answer: string, terminal: boolean): boolean {
  * @param dataDir the agent's data folder
  * @param url the agent's base URL (`http://127.0.0.1:PORT`)
  * @param openBrowser opens a URL in the default browser
+ * @param consoleLink makes a one-time link that opens the console (absent: `/health` is opened)
  * @returns the record written, or null when nothing was to do
  * @throws never (a failure is reported in one sentence and recorded)
  */
@@ -61,6 +83,7 @@ export async function firstStart(
   dataDir: string,
   url: string,
   openBrowser: (url: string) => void,
+  consoleLink?: () => string,
 ): Promise<FirstStartRecord | null> {
   const marker = joinPath(cli.os, dataDir, FIRST_START_FILE);
   if (await Deno.stat(marker).then(() => true, () => false)) return null;
@@ -73,18 +96,12 @@ export async function firstStart(
   let autostart = "declined";
   if (saysYes(answer, Deno.stdin.isTerminal())) {
     try {
-      const [host, { denoCommandRunner }] = await Promise.all([
+      const [host, opts] = await Promise.all([
         import("../agent/host/mod.ts"),
-        import("../command_runner.ts"),
+        autostartOptions(cli),
       ]);
-      const os = cli.os as "linux" | "darwin" | "windows";
-      const run = denoCommandRunner;
-      const st = await host.installAutostart({
-        os,
-        env: cli.env,
-        command: [launcher, "agent"],
-        run,
-      });
+      const { os, run } = opts;
+      const st = await host.installAutostart(opts);
       say(cli, `Starts at login (${st.method}): ${st.location}`);
       const link = await host.installUrlScheme({ os, env: cli.env, command: [launcher], run });
       say(cli, `Pages can start it with svc-agent://start (${link.method}).`);
@@ -96,9 +113,10 @@ export async function firstStart(
   } else {
     say(cli, `Not started at login; to do it later: ${launcher} agent install-autostart`);
   }
-  const page = `${url}/health`;
+  // The console, signed in by a one-time link (the person at the machine started it).
+  const page = consoleLink?.() ?? `${url}/health`;
   if (cli.env.SVC_OPEN_BROWSER !== "never") openBrowser(page);
-  say(cli, `The agent's page: ${page}`);
+  say(cli, `The agent's console: ${page}`);
   const record: FirstStartRecord = {
     at: new Date(cli.clock.now()).toISOString(),
     version: VERSION,

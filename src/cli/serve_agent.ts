@@ -8,11 +8,12 @@
  */
 import type { JWTVerifyGetKey } from "jose";
 import type { ConfirmationManager } from "../agent/confirm/mod.ts";
+import type { AutostartControl } from "../agent/console/mod.ts";
 import type { HoldPoint, Journal } from "../agent/filing/mod.ts";
 import type { Clock } from "../clock.ts";
 import type { AgentConfig } from "../config.ts";
 import { joinPath } from "../defaults.ts";
-import type { Logger } from "../log.ts";
+import { type Logger, LogRing, ringLogger } from "../log.ts";
 import {
   ensurePrivateDirSync,
   preparePrivateDbFileSync,
@@ -20,6 +21,16 @@ import {
 } from "../private_files.ts";
 import type { EarlyServer } from "./agent_early.ts";
 import { serveLoopback, serveLoopbackTls } from "./process.ts";
+
+/** The file in the data folder holding the secret `agent open` shows the running agent. */
+export const CONSOLE_SECRET_FILE = "console.secret";
+
+/** Write an owner-only file atomically (temp file + rename). */
+async function writePrivateFile(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  await Deno.writeTextFile(tmp, text, { mode: 0o600 });
+  await Deno.rename(tmp, path);
+}
 
 /** What the agent's composition needs besides its config. */
 export interface AgentStartOptions {
@@ -32,6 +43,10 @@ export interface AgentStartOptions {
   readonly clock: Clock;
   /** Swagger UI's files when the portable package ships them (app/assets/), else node_modules. */
   readonly docsAssetsDir?: URL;
+  /** The console's start-at-login toggle (absent: the console says it cannot manage it). */
+  readonly autostart?: AutostartControl;
+  /** The OS user's name (who resolved an unknown filing in the console). */
+  readonly osUser?: string;
 }
 
 /** A running agent. */
@@ -43,6 +58,10 @@ export interface RunningAgent {
   readonly tlsUrl: string | null;
   readonly journal: Journal;
   readonly confirmations: ConfirmationManager;
+  /** A new one-time link that opens the console (`http://127.0.0.1:PORT/console/open?code=…`). */
+  consoleLink(): string;
+  /** Save what must outlive the process (the callers book); call before exit. */
+  stop(): Promise<void>;
 }
 
 /** Load one module group after a macrotask turn (phase 1 answers /health in between). */
@@ -59,17 +78,20 @@ const step = <T>(load: () => Promise<T>) => new Promise<void>((r) => setTimeout(
  */
 export async function startAgent(
   cfg: AgentConfig,
-  log: Logger,
+  processLog: Logger,
   o: AgentStartOptions,
 ): Promise<RunningAgent> {
   const { early, clock } = o;
+  // The console's log page shows the last 1,000 lines (redacted like the process log).
+  const logs = new LogRing(1000);
+  const log = ringLogger(processLog, logs);
   // The heavy shared modules first, then the agent's concept folders, one mod.ts per turn.
   await step(() => import("zod"));
   await step(() => import("hono"));
   await step(() => import("../contract/mod.ts"));
   const { createTestPortal } = await step(() => import("../portal/test/mod.ts"));
   const { createRemoteJWKSet } = await step(() => import("jose"));
-  const { allowListPolicy } = await step(() => import("../agent/http/mod.ts"));
+  const { allowListPolicy, CallerBook } = await step(() => import("../agent/http/mod.ts"));
   await step(() => import("../agent/confirm/mod.ts"));
   await step(() => import("../agent/operations/mod.ts"));
   const { createAgentApp } = await step(() => import("../agent/mod.ts"));
@@ -135,7 +157,17 @@ export async function startAgent(
   refreshVersion();
   Deno.unrefTimer(setInterval(refreshVersion, 10 * 60_000));
   const originPolicy = allowListPolicy(file.allowedOrigins, published, () => clock.now());
-  const { app, confirmations } = createAgentApp({
+  const callersPath = inData("callers.json");
+  const callers = new CallerBook(() => clock.now(), {
+    read: () => Deno.readTextFile(callersPath),
+    write: (text) => writePrivateFile(callersPath, text),
+  });
+  await callers.load();
+  // `agent open` (this user: it can read the data folder) trades this secret for a link.
+  const linkSecret = crypto.getRandomValues(new Uint8Array(32)).toBase64({ alphabet: "base64url" });
+  await writePrivateFile(inData(CONSOLE_SECRET_FILE), linkSecret);
+  const { runDoctor } = await import("../agent/doctor/mod.ts");
+  const { app, confirmations, consoleSessions } = createAgentApp({
     clock,
     log,
     verifier: {
@@ -156,6 +188,17 @@ export async function startAgent(
     journal,
     ...(hold ? { hold } : {}),
     ...(o.docsAssetsDir ? { docsAssetsDir: o.docsAssetsDir } : {}),
+    callers,
+    console: {
+      dataDir: cfg.dataDir,
+      tokenServiceUrl: cfg.tokenServiceUrl,
+      linkSecret,
+      logs,
+      ...(o.autostart ? { autostart: o.autostart } : {}),
+      doctor: () => runDoctor({ dataDir: cfg.dataDir, tokenServiceUrl: cfg.tokenServiceUrl }),
+      osUser: () => o.osUser || "console",
+      livePortalUrl: file.portal?.baseUrl ?? null,
+    },
     originPolicy: async (origin) =>
       [`http://127.0.0.1:${port}`, `http://localhost:${port}`].includes(origin) ||
       await originPolicy(origin),
@@ -170,5 +213,14 @@ export async function startAgent(
     tlsUrl = `https://127.0.0.1:${tlsPort}`;
   }
   early?.handler.ready(app.fetch);
-  return { server, url: `http://127.0.0.1:${port}`, tlsUrl, journal, confirmations };
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    server,
+    url,
+    tlsUrl,
+    journal,
+    confirmations,
+    consoleLink: () => url + consoleSessions.newLink(),
+    stop: () => callers.flush(),
+  };
 }

@@ -87,6 +87,15 @@ export const ERROR_CATALOG = {
   ),
   BATCH_ID_INVALID: p(502, "X-Svc-Batch-Id must be a GUID"),
 
+  // --- agent: the console (the person at the machine) -------------------------------------
+  CONSOLE_SESSION_REQUIRED: c(
+    403,
+    "The console needs the session its one-time link sets (`agent open`); tokens never open it",
+  ),
+  CONSOLE_CSRF_INVALID: c(403, "A console change lacks the page's CSRF token"),
+  CONSOLE_LINK_INVALID: c(403, "The console link was used already, expired or is unknown"),
+  CONSOLE_INPUT_INVALID: p(400, "A console form field is missing or malformed; see `field`"),
+
   // --- agent: local input -----------------------------------------------------------------
   LOCAL_INPUT_REQUIRED: p(502, "The operation needs a local file or folder (path or inline)"),
   LOCAL_PATH_INVALID: p(502, "The local path is not absolute or contains invalid characters"),

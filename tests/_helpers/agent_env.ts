@@ -7,6 +7,8 @@ import { createAgentApp } from "../../src/agent/app.ts";
 import { createLocalOps } from "../../src/agent/local/ops.ts";
 import { Journal } from "../../src/agent/filing/journal.ts";
 import type { OriginPolicy } from "../../src/agent/http/cors.ts";
+import type { CallerBook } from "../../src/agent/http/callers.ts";
+import type { ConsoleDeps } from "../../src/agent/console/deps.ts";
 import type { RateLimitSettings } from "../../src/agent/http/rate_limit.ts";
 import type { SenderConfig } from "../../src/agent/senders/senders.ts";
 import { silentLogger } from "../../src/log.ts";
@@ -25,6 +27,8 @@ export async function agentEnv(
     timeoutMs?: number;
     originPolicy?: OriginPolicy;
     rateLimits?: Partial<RateLimitSettings>;
+    console?: ConsoleDeps;
+    callers?: CallerBook;
   } = {},
 ) {
   const t = await tokenEnv({ minAgentVersion: opts.minAgentVersion });
@@ -47,6 +51,8 @@ export async function agentEnv(
     localOps: createLocalOps(),
     ...(opts.originPolicy ? { originPolicy: opts.originPolicy } : {}),
     ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+    ...(opts.console ? { console: opts.console } : {}),
+    ...(opts.callers ? { callers: opts.callers } : {}),
   });
   const { secret } = await t.newKey("test");
   const token = async (body: Record<string, unknown>) =>

@@ -9,6 +9,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { AppError } from "../../contract/mod.ts";
+import { isPersonPage } from "./pages.ts";
 
 /** Request headers a page may send. */
 export const ALLOWED_REQUEST_HEADERS = [
@@ -78,7 +79,7 @@ export function cors(policy: OriginPolicy): MiddlewareHandler {
       c.header("access-control-allow-origin", "*");
       return undefined;
     }
-    if (!origin || path.startsWith("/confirm/")) {
+    if (!origin || isPersonPage(path)) {
       await next();
       return undefined;
     }

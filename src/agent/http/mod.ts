@@ -8,3 +8,5 @@ export * from "./docs_page.ts";
 export * from "./errors_wire.ts";
 export * from "./host_guard.ts";
 export * from "./rate_limit.ts";
+export * from "./callers.ts";
+export * from "./pages.ts";

@@ -5,7 +5,8 @@
  * Operations and dialogs are counted per calling origin; requests without an `Origin` header
  * (local programs, the integrator's tests) share the key "local".
  *
- * The confirmation pages (`/confirm/*`) are the user's, so no website may spend their budget
+ * The confirmation pages (`/confirm/*`) and the console (`/`, `/console/*`; pages.ts) are the
+ * user's, so no website may spend their budget
  * (issue 13 § 7):
  * - a **cross-site** request — `Sec-Fetch-Site` other than `same-origin` / `none`, or an
  *   `Origin` or `Referer` of another origin (an `<img>` or a form on some web page) — gets a
@@ -22,6 +23,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
 import { AppError } from "../../contract/mod.ts";
+import { isPersonPage } from "./pages.ts";
 
 /** Budgets: requests per window. */
 export interface RateLimitSettings {
@@ -122,7 +124,7 @@ function refuseForeign(c: Context): Response {
  * The rate-limit middleware for the whole app.
  * @param overrides budgets to change
  * @returns middleware routing each request to its budget (and refusing cross-site requests to
- *   `/confirm/*` with 403 ORIGIN_NOT_ALLOWED)
+ *   `/confirm/*` and the console with 403 ORIGIN_NOT_ALLOWED)
  */
 export function rateLimits(overrides: Partial<RateLimitSettings> = {}): MiddlewareHandler {
   const s = { ...DEFAULT_RATE_LIMITS, ...overrides };
@@ -140,7 +142,7 @@ export function rateLimits(overrides: Partial<RateLimitSettings> = {}): Middlewa
     if (c.req.method === "OPTIONS") return await next();
     if (p.startsWith("/api/v1/operations/")) return await ops(c, next);
     if (p.startsWith("/api/pick-")) return await pick(c, next);
-    if (p.startsWith("/confirm/")) {
+    if (isPersonPage(p)) {
       const caller = confirmCaller(c);
       if (caller === "foreign") return refuseForeign(c);
       if (caller === "unmarked") return await conf(c, next);

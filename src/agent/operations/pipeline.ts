@@ -65,6 +65,12 @@ async function dispatch(
       origin,
     });
   }
+  deps.callers?.record({
+    integrator: claims.intg ?? claims.sub ?? "unknown",
+    integratorName: claims.intgName ?? claims.intg ?? "Unknown integrator",
+    origin: origin ?? null,
+    mode: claims.mode,
+  });
   const batchId = c.req.header("x-svc-batch-id") ?? null;
   /** The body, validated by the entry's schema, with the batch id and the EIKs checked. */
   const bodyOf = async <O extends OperationSpec>(o: O) => {

@@ -1,0 +1,67 @@
+/**
+ * What the console needs from the composition ({@link ConsoleDeps}) and what every console
+ * route is built with ({@link ConsoleContext}). Side effects (the data folder, autostart, the
+ * doctor, certificate discovery, the OS user) are passed in, so tests drive the console with
+ * real files in a temporary folder and the CLI wires the real ones.
+ * @module
+ */
+import type { Clock } from "../../clock.ts";
+import type { Logger, LogRing } from "../../log.ts";
+import type { PortalAdapter } from "../../portal/mod.ts";
+import type { DoctorCheck } from "../doctor/mod.ts";
+import type { Journal } from "../filing/mod.ts";
+import type { AutostartStatus, Pickers } from "../host/mod.ts";
+import type { CallerBook } from "../http/mod.ts";
+import type { SenderConfig } from "../senders/mod.ts";
+import type { ConsoleSessions } from "./session.ts";
+
+/** Start-at-login, as the status page's toggle drives it. */
+export interface AutostartControl {
+  status(): Promise<AutostartStatus>;
+  /** Register (true) or remove (false) the login entry. */
+  set(on: boolean): Promise<AutostartStatus>;
+}
+
+/** The console's side effects, wired by `src/cli/serve_agent.ts`. */
+export interface ConsoleDeps {
+  /** The agent's data folder (agent.json, the journal). */
+  readonly dataDir: string;
+  /** The token service this agent trusts. */
+  readonly tokenServiceUrl: string;
+  /** The secret `agent open` presents to get a one-time link (from `console.secret`). */
+  readonly linkSecret?: string;
+  /** The last log lines. */
+  readonly logs?: LogRing;
+  readonly autostart?: AutostartControl;
+  /** Runs the doctor's checks for this agent. */
+  readonly doctor?: () => Promise<DoctorCheck[]>;
+  /** The OS user's name (who resolved an unknown filing). */
+  readonly osUser?: () => string;
+  /** fetch for reachability checks (default globalThis.fetch). */
+  readonly fetch?: typeof fetch;
+  /** Where the live portal is, when agent.json configures it. */
+  readonly livePortalUrl?: string | null;
+}
+
+/** The agent's current senders, replaced when the console changes agent.json. */
+export interface SenderBook {
+  current(): readonly SenderConfig[];
+  /** Read agent.json again (after a console change). */
+  reload(): Promise<void>;
+}
+
+/** What the console routes are built with. */
+export interface ConsoleContext {
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly sessions: ConsoleSessions;
+  readonly port: () => number;
+  readonly version: string;
+  readonly latestVersion: () => string | null;
+  readonly senders: SenderBook;
+  readonly portals: { readonly test: PortalAdapter; readonly live?: PortalAdapter };
+  readonly journal?: Journal;
+  readonly callers?: CallerBook;
+  readonly pickers?: Pickers;
+  readonly console?: ConsoleDeps;
+}

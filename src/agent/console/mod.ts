@@ -1,0 +1,8 @@
+/**
+ * The agent console (issue #14): the accountant's pages at `/` and `/console/*` — status,
+ * senders, filings, diagnostics, log — behind a one-time link and a session cookie.
+ * @module
+ */
+export * from "./deps.ts";
+export * from "./routes.ts";
+export * from "./session.ts";

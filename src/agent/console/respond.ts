@@ -1,0 +1,117 @@
+/**
+ * How console routes answer: a whole page with this request's nonce and the session's one-time
+ * message, the redirect after an action, the message of a failed one, reading a form, and the
+ * page shown without a session.
+ * @module
+ */
+import type { Context } from "hono";
+import { html } from "hono/html";
+import { AppError, isAppError } from "../../contract/mod.ts";
+import {
+  type Bilingual,
+  consoleHeaders,
+  consolePage,
+  type ConsolePageId,
+  type Flash,
+  type Markup,
+  t,
+} from "./layout.ts";
+import type { ConsoleSession } from "./session.ts";
+
+/** Hono variables of the console routes. */
+export type ConsoleEnv = { Variables: { session: ConsoleSession; nonce: string } };
+
+/** A console route's context. */
+export type ConsoleC = Context<ConsoleEnv>;
+
+/**
+ * Render a whole console page with this request's nonce and the session's one-time message.
+ * @param c the route's context
+ * @param page the current page
+ * @param title the page's title
+ * @param body the content
+ * @param status HTTP status (200)
+ * @param flash a message to show now (else the session's pending one)
+ */
+export async function sendPage(
+  c: ConsoleC,
+  page: ConsolePageId | null,
+  title: Bilingual,
+  body: Markup,
+  status: 200 | 400 | 403 | 404 | 409 | 502 = 200,
+  flash: Flash | null = null,
+): Promise<Response> {
+  const s = c.get("session") as ConsoleSession | undefined;
+  const shown = flash ?? s?.flash ?? null;
+  if (s) s.flash = null;
+  const nonce = c.get("nonce");
+  const text = String(await consolePage({ nonce, flash: shown }, page, title, body));
+  return c.html(text, status, consoleHeaders(nonce));
+}
+
+/**
+ * After a successful action: keep the message for the next page and go there (303).
+ * @param c the route's context
+ * @param to the page's path
+ * @param flash the message
+ */
+export function doneAndGo(c: ConsoleC, to: string, flash: Flash): Response {
+  c.get("session").flash = flash;
+  return c.redirect(to, 303);
+}
+
+/** The message of a failed action, from the error (AppError texts are stable sentences). */
+export function errorFlash(e: unknown, what: Bilingual): Flash {
+  const detail = isAppError(e)
+    ? (e.details?.bg ? { bg: String(e.details.bg), en: e.message } : { bg: e.message, en: e.code })
+    : { bg: String((e as Error)?.message ?? e), en: "unexpected" };
+  return { kind: "error", bg: `${what.bg}: ${detail.bg}`, en: `${what.en}: ${detail.en}` };
+}
+
+/**
+ * Read a console form (urlencoded or multipart) as strings.
+ * @param c the route's context
+ * @returns the fields (files are ignored)
+ */
+export async function formOf(c: ConsoleC): Promise<Record<string, string>> {
+  const raw = await c.req.parseBody().catch(() => {
+    throw new AppError("CONSOLE_INPUT_INVALID", "The form could not be read", {
+      bg: "Формулярът не може да бъде прочетен",
+    });
+  });
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+/**
+ * The page shown without a session: how to open the console (403).
+ * @param c the route's context
+ * @param why a sentence on top (a used link, a sign-out), or null
+ */
+export function howToOpen(c: ConsoleC, why: Bilingual | null): Promise<Response> {
+  return sendPage(
+    c,
+    null,
+    { bg: "Конзолата на агента", en: "The agent's console" },
+    html`
+      <div class="card" id="how-to-open">
+        <p>${why ? html`<strong>${t(why.bg, why.en)}</strong><br>` : ""}${t(
+          "Конзолата е само за човека на този компютър. Отваря се с еднократна връзка, която агентът прави сам.",
+          "The console is for the person at this computer only. It opens with a one-time link the agent makes itself.",
+        )}</p>
+        <ol>
+          <li>${t(
+            "Отворете „Агент за подаване“ от менюто „Старт“ / папка „Applications“ (или изпълнете svc-filing agent open).",
+            'Open "Filing agent" from the Start menu / Applications (or run svc-filing agent open).',
+          )}</li>
+          <li>${t(
+            "Агентът отваря конзолата в браузъра ви; връзката важи веднъж и 10 минути.",
+            "The agent opens the console in your browser; the link works once, for 10 minutes.",
+          )}</li>
+        </ol>
+      </div>
+    `,
+    403,
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * The console's routes (issue #14): the pages at `/` and `/console/*` for the person at the
+ * machine, the one-time link `GET /console/open?code=…`, and `POST /console/links` where
+ * `agent open` trades the data folder's `console.secret` for such a link.
+ *
+ * Every page needs the session cookie the link set; every POST also needs the session's CSRF
+ * token (form field `csrf` or header `X-CSRF-Token`). Without them: 403 and nothing changes —
+ * a page request gets the explanation how to open the console. Bearer tokens are ignored.
+ * Cross-site requests never get here (http/rate_limit.ts refuses them) and no CORS header is
+ * ever given (http/cors.ts skips these paths).
+ * @module
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { bodyLimit } from "hono/body-limit";
+import { AppError } from "../../contract/mod.ts";
+import { errorResponse } from "../http/mod.ts";
+import type { ConsoleContext } from "./deps.ts";
+import { newNonce } from "./layout.ts";
+import { type ConsoleEnv, formOf, howToOpen } from "./respond.ts";
+import { sameToken } from "./session.ts";
+import { statusRoutes } from "./status_page.ts";
+
+export type { ConsoleEnv };
+
+/** The agent's icon (a green check on a blue sheet), as SVG. */
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">` +
+  `<rect x="4" y="2" width="24" height="28" rx="3" fill="#123c69"/>` +
+  `<path d="M10 17l4 4 8-9" stroke="#7fd69b" stroke-width="3.2" fill="none" ` +
+  `stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+
+/** Paths that need no session: the link, the link handshake and the icon. */
+const OPEN_PATHS = new Set(["/console/open", "/console/links", "/favicon.ico"]);
+
+/**
+ * Build the console's routes (mounted at `/` of the agent's app).
+ * @param ctx clock, log, sessions, senders, journal, portals and the console's side effects
+ * @returns a Hono sub-app answering `/`, `/console/*` and `/favicon.ico`
+ */
+export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
+  const r = new Hono<ConsoleEnv>();
+  r.onError((err, c) => errorResponse(c, err, ctx.log));
+
+  const limit = bodyLimit({
+    maxSize: 256 * 1024,
+    onError: () => {
+      throw new AppError("BODY_TOO_LARGE", "The form is too large");
+    },
+  });
+  const guard: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+    c.set("nonce", newNonce());
+    if (OPEN_PATHS.has(c.req.path)) return await next();
+    const session = ctx.sessions.get(getCookie(c, ctx.sessions.cookieName()));
+    if (!session) {
+      if (c.req.method === "GET") return await howToOpen(c, null);
+      throw new AppError("CONSOLE_SESSION_REQUIRED", "Open the console with `agent open`");
+    }
+    c.set("session", session);
+    if (c.req.method === "POST") {
+      const sent = c.req.header("x-csrf-token") ??
+        (await formOf(c).catch(() => ({})) as { csrf?: string }).csrf;
+      if (!sent || !sameToken(sent, session.csrf)) {
+        throw new AppError("CONSOLE_CSRF_INVALID", "The page's CSRF token is missing or wrong");
+      }
+    }
+    await next();
+  };
+  for (const p of ["/", "/console", "/console/*", "/favicon.ico"]) r.use(p, limit, guard);
+
+  r.get("/favicon.ico", (c) =>
+    c.body(FAVICON, 200, {
+      "content-type": "image/svg+xml",
+      "cache-control": "max-age=86400",
+      "x-content-type-options": "nosniff",
+    }));
+
+  // The one-time link: a session cookie for this agent (named after its port), then the status.
+  r.get("/console/open", (c) => {
+    const s = ctx.sessions.redeem(c.req.query("code") ?? "");
+    if (!s) {
+      ctx.log("warn", "console link refused", {});
+      return howToOpen(c, {
+        bg: "Тази връзка вече е използвана или е изтекла.",
+        en: "This link was used already or has expired.",
+      });
+    }
+    setCookie(c, ctx.sessions.cookieName(), s.id, {
+      httpOnly: true,
+      sameSite: "Strict",
+      path: "/",
+    });
+    ctx.log("info", "console opened", {});
+    return c.redirect("/", 303);
+  });
+
+  // `agent open` (same user: it can read the data folder) asks for a link.
+  r.post("/console/links", (c) => {
+    const secret = ctx.console?.linkSecret;
+    const sent = c.req.header("x-svc-console-secret");
+    if (!secret || !sent || !sameToken(sent, secret)) {
+      throw new AppError("CONSOLE_LINK_INVALID", "Only `agent open` of this agent's user can ask");
+    }
+    return c.json({ url: `http://127.0.0.1:${ctx.port()}${ctx.sessions.newLink()}` }, 200, {
+      "cache-control": "no-store",
+    });
+  });
+
+  r.post("/console/sign-out", (c) => {
+    ctx.sessions.end(c.get("session").id);
+    return howToOpen(c, { bg: "Излязохте от конзолата.", en: "You signed out of the console." });
+  });
+
+  r.route("/", statusRoutes(ctx));
+  return r;
+}

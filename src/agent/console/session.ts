@@ -1,0 +1,127 @@
+/**
+ * Who may use the console: the person at the machine, proven by a one-time link the agent
+ * itself made (`agent open`, the first start, the demo). Redeeming a link sets a session cookie
+ * (HttpOnly, SameSite=Strict, named after this agent's port so two agents on one machine never
+ * overwrite each other's) whose id lives only in this process's memory: a restarted agent, or
+ * another agent, knows none of them. Every state change also needs the session's CSRF token.
+ * Integrator tokens (Bearer JWTs) never open the console.
+ *
+ * Lifetimes: a link is good once, for {@link LINK_TTL_MS}; a session lasts
+ * {@link SESSION_IDLE_MS} after its last request.
+ * @module
+ */
+import { timingSafeEqual } from "node:crypto";
+import type { Clock } from "../../clock.ts";
+import type { Flash } from "./layout.ts";
+
+/** How long a one-time link can be redeemed (10 minutes, in ms). */
+export const LINK_TTL_MS = 10 * 60_000;
+/** How long a session lives without a request (8 hours, in ms). */
+export const SESSION_IDLE_MS = 8 * 3_600_000;
+/** At most this many sessions and unredeemed links are kept (the oldest go first). */
+const MAX_ENTRIES = 64;
+
+/** A signed-in console session. */
+export interface ConsoleSession {
+  /** The cookie's value (32 random bytes, base64url). */
+  readonly id: string;
+  /** The token every POST must carry (form field `csrf` or header `X-CSRF-Token`). */
+  readonly csrf: string;
+  /** Epoch ms of the last request. */
+  lastSeen: number;
+  /** The message the next page shows once (set by an action before its redirect). */
+  flash: Flash | null;
+}
+
+const random = () =>
+  crypto.getRandomValues(new Uint8Array(32)).toBase64({ alphabet: "base64url", omitPadding: true });
+
+/** Constant-time comparison of two tokens. */
+export function sameToken(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The one-time links and the sessions of one agent process. */
+export class ConsoleSessions {
+  readonly #clock: Clock;
+  readonly #links = new Map<string, number>();
+  readonly #sessions = new Map<string, ConsoleSession>();
+  /** The cookie's name: `svc_console_<port>`. */
+  readonly cookieName: () => string;
+
+  /**
+   * @param clock the agent's clock
+   * @param port the agent's port (names the cookie)
+   */
+  constructor(clock: Clock, port: () => number) {
+    this.#clock = clock;
+    this.cookieName = () => `svc_console_${port()}`;
+  }
+
+  /**
+   * A new one-time link path: `/console/open?code=<43 chars>`, good once for 10 minutes.
+   * @returns the path (the caller prefixes the agent's origin)
+   */
+  newLink(): string {
+    this.#prune();
+    const code = random();
+    this.#links.set(code, this.#clock.now() + LINK_TTL_MS);
+    return `/console/open?code=${code}`;
+  }
+
+  /**
+   * Redeem a link's code: the code is gone afterwards, whatever the outcome.
+   * @param code the `code` query parameter
+   * @returns the new session, or null for an unknown, used or expired code
+   */
+  redeem(code: string): ConsoleSession | null {
+    const until = this.#links.get(code);
+    this.#links.delete(code);
+    if (until === undefined || until < this.#clock.now()) return null;
+    this.#prune();
+    const s: ConsoleSession = {
+      id: random(),
+      csrf: random(),
+      lastSeen: this.#clock.now(),
+      flash: null,
+    };
+    this.#sessions.set(s.id, s);
+    return s;
+  }
+
+  /**
+   * The live session with this cookie value (its idle time restarts).
+   * @param id the cookie's value, or undefined
+   * @returns the session, or null
+   */
+  get(id: string | undefined): ConsoleSession | null {
+    if (!id) return null;
+    const s = this.#sessions.get(id);
+    if (!s) return null;
+    const now = this.#clock.now();
+    if (now - s.lastSeen > SESSION_IDLE_MS) {
+      this.#sessions.delete(id);
+      return null;
+    }
+    s.lastSeen = now;
+    return s;
+  }
+
+  /** End a session (the console's "sign out"). */
+  end(id: string): void {
+    this.#sessions.delete(id);
+  }
+
+  #prune(): void {
+    const now = this.#clock.now();
+    for (const [code, until] of this.#links) if (until < now) this.#links.delete(code);
+    for (const [id, s] of this.#sessions) {
+      if (now - s.lastSeen > SESSION_IDLE_MS) this.#sessions.delete(id);
+    }
+    for (const m of [this.#links, this.#sessions] as Map<string, unknown>[]) {
+      while (m.size >= MAX_ENTRIES) m.delete(m.keys().next().value!);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * `agent open`: open the console of this user's running agent in the default browser. The
+ * agent of the data folder is found by its lock (`agent.lock`: the port); the one-time link is
+ * asked for with the secret the agent keeps in the data folder (`console.secret`, owner-only),
+ * so only this user's programs get one. The link is printed too (it works once, 10 minutes).
+ * @module
+ */
+import type { Command } from "commander";
+import { joinPath } from "../defaults.ts";
+import type { Cli } from "./context.ts";
+import { dataDirOf } from "./options.ts";
+import { cliLogger, say } from "./output.ts";
+
+const NOT_RUNNING =
+  "The agent is not running for this data folder; start it (`svc-filing agent`, " +
+  "or from the Start menu / Applications) and run `agent open` again.";
+
+/**
+ * Ask the running agent for a one-time console link and open it.
+ * @param cli the run's context
+ * @param cmd the command (its --data-dir)
+ * @throws Error in one sentence: no agent running, or it refused the secret
+ */
+export async function openConsole(cli: Cli, cmd: Command): Promise<void> {
+  const dataDir = dataDirOf(cli, cmd);
+  const [{ LOCK_FILE }, { CONSOLE_SECRET_FILE }] = await Promise.all([
+    import("../agent/start/mod.ts"),
+    import("./serve_agent.ts"),
+  ]);
+  const read = (name: string) => Deno.readTextFile(joinPath(cli.os, dataDir, name));
+  const port = await read(LOCK_FILE).then((t) => Number(JSON.parse(t).port), () => 0);
+  const secret = await read(CONSOLE_SECRET_FILE).then((t) => t.trim(), () => "");
+  if (!port || !secret) throw new Error(NOT_RUNNING);
+  let res: Response;
+  try {
+    res = await fetch(`http://127.0.0.1:${port}/console/links`, {
+      method: "POST",
+      headers: { "x-svc-console-secret": secret },
+      signal: AbortSignal.timeout(5_000),
+    });
+  } catch {
+    throw new Error(NOT_RUNNING);
+  }
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok || typeof body.url !== "string") {
+    throw new Error(
+      `The agent on port ${port} refused the console link (${body.errorCode ?? res.status}); ` +
+        "is it another user's agent? Restart yours and try again.",
+    );
+  }
+  if (cli.env.SVC_OPEN_BROWSER !== "never") {
+    const { systemBrowserOpener } = await import("../agent/host/mod.ts");
+    systemBrowserOpener(cliLogger(cli, "warn"), cli.os)(body.url);
+  }
+  say(cli, `The console: ${body.url}`);
+  say(cli, "(the link works once, for 10 minutes)");
+}
