@@ -1,20 +1,22 @@
 /**
- * `senders add|list|test|remove`: the senders of this agent (issue #5 § 2). A sender is a person
- * with a QES: a display name plus a private key-store reference in agent.json. Adding one reads
+ * `senders add|list|test|remove|activate|discover`: the senders of this agent (issue #5 § 2). A
+ * sender is a person with a QES: a display name plus a private key-store reference in agent.json.
+ * `discover` lists the certificates this computer offers without a PIN. Adding one reads
  * the certificate and shows the certificate checks (validity, key usage, qualified-certificate
  * statements, Bulgarian QES issuer) with their reasons; a failing check refuses the sender unless
- * `--force`. PINs and passwords are read from standard input (`--pin-stdin`), used once, never
+ * `--force`. The actions themselves are src/agent/senders/actions.ts, shared with the console's
+ * Senders page. PINs and passwords are read from standard input (`--pin-stdin`), used once, never
  * stored or printed.
  * @module
  */
 import { Command, Option } from "commander";
-import type { KeystoreRef } from "../agent/senders/mod.ts";
+import type { FoundCertificate, KeystoreRef } from "../agent/senders/mod.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, textArg } from "./options.ts";
-import { printJson, say } from "./output.ts";
+import { note, printJson, say } from "./output.ts";
 
 interface AddFlags {
-  id: string;
+  id?: string;
   name: string;
   pkcs12?: string;
   pkcs11?: string;
@@ -49,18 +51,43 @@ async function list(cli: Cli, cmd: Command): Promise<void> {
   }
 }
 
+/** The certificate lines of `add` and `discover` (personal id masked). */
+function showCertificate(cli: Cli, c: FoundCertificate, head = "Certificate"): void {
+  say(cli, `${head}: ${c.subject}`);
+  say(cli, `  issuer ${c.issuer}`);
+  say(cli, `  valid ${c.notBefore} – ${c.notAfter}`);
+  for (const k of c.checks) say(cli, `  [${k.ok ? "ok" : "!!"}] ${k.check}: ${k.reason}`);
+}
+
+async function discover(cli: Cli, cmd: Command): Promise<void> {
+  const { scanCertificates } = await senders();
+  const scan = await scanCertificates({ now: () => cli.clock.now() });
+  if (cmd.opts().json) return printJson(cli, scan);
+  for (const c of scan.certificates) {
+    showCertificate(cli, c, c.sourceLabel);
+    say(cli, `  ref ${JSON.stringify(c.ref)}`);
+  }
+  for (const s of scan.sources) {
+    if (s.reason) say(cli, `${s.label}: ${s.status}: ${s.reason.en}`);
+  }
+  if (scan.certificates.length === 0) say(cli, "No certificate found on this computer.");
+}
+
 async function remove(cli: Cli, id: string, cmd: Command): Promise<void> {
-  const { readAgentFile, writeAgentFile } = await senders();
-  const dataDir = dataDirOf(cli, cmd);
-  const file = await readAgentFile(dataDir);
-  if (!file.senders.some((s) => s.id === id)) throw new Error(`No sender "${id}".`);
-  await writeAgentFile(dataDir, { ...file, senders: file.senders.filter((s) => s.id !== id) });
+  const { removeSender } = await senders();
+  await removeSender(dataDirOf(cli, cmd), id);
   say(cli, `Removed sender ${id}.`);
+}
+
+async function activate(cli: Cli, id: string, cmd: Command): Promise<void> {
+  const { setActiveSender } = await senders();
+  await setActiveSender(dataDirOf(cli, cmd), id);
+  say(cli, `Sender ${id} is now the only active sender.`);
 }
 
 async function add(cli: Cli, cmd: Command): Promise<void> {
   const v = cmd.opts<AddFlags>();
-  const { openSenderKeyStore, pickCertificate, readAgentFile, writeAgentFile } = await senders();
+  const { addSender } = await senders();
   const { resolve } = await import("node:path");
   const ref: KeystoreRef | null = v.pkcs12
     ? { type: "pkcs12", file: resolve(v.pkcs12) }
@@ -81,59 +108,32 @@ async function add(cli: Cli, cmd: Command): Promise<void> {
       exitCode: 2,
     });
   }
-  const dataDir = dataDirOf(cli, cmd);
-  const file = await readAgentFile(dataDir);
-  if (file.senders.some((s) => s.id === v.id)) {
-    throw new Error(`A sender "${v.id}" already exists; remove it first.`);
-  }
   const pin = v.pinStdin ? await cli.readLine() : undefined;
-  const { checkCertificate } = await import("../signing/mod.ts");
-  const store = await openSenderKeyStore(ref);
   try {
-    const cert = await pickCertificate(store, ref, pin);
-    say(cli, `Certificate: ${cert.subject}`);
-    say(cli, `  issuer ${cert.issuer}`);
-    say(cli, `  valid ${cert.notBefore.toISOString()} – ${cert.notAfter.toISOString()}`);
-    const checks = checkCertificate(cert.der, () => new Date(cli.clock.now()));
-    for (const c of checks) say(cli, `  [${c.ok ? "ok" : "!!"}] ${c.check}: ${c.reason}`);
-    if (checks.some((c) => !c.ok) && !v.force) {
-      throw new Error(
-        "Refused: a check failed (use --force to add it anyway, e.g. for a test certificate).",
-      );
+    const { sender, certificate } = await addSender(
+      dataDirOf(cli, cmd),
+      { id: v.id, displayName: v.name, ref, pin, force: v.force },
+      cli.clock.now(),
+    );
+    showCertificate(cli, certificate);
+    say(cli, `Added sender ${sender.id} (${sender.displayName}).`);
+  } catch (e) {
+    if (e instanceof Error && (e as { code?: string }).code === "CERTIFICATE_INVALID") {
+      note(cli, "Use --force to add it anyway (e.g. a test certificate).");
     }
-    await writeAgentFile(dataDir, {
-      ...file,
-      senders: [...file.senders, {
-        id: v.id,
-        displayName: v.name,
-        active: true,
-        keystore: { ...ref, certId: cert.id },
-      }],
-    });
-    say(cli, `Added sender ${v.id} (${v.name}).`);
-  } finally {
-    store.close();
+    throw e;
   }
 }
 
 async function test(cli: Cli, id: string, cmd: Command): Promise<void> {
-  const { openSenderKeyStore, parseKeystoreRef, pickCertificate, readAgentFile } = await senders();
-  const file = await readAgentFile(dataDirOf(cli, cmd));
-  const s = file.senders.find((x) => x.id === id);
-  const ref = s ? parseKeystoreRef(s.keystore) : null;
-  if (!s || !ref) throw new Error(`No sender "${id}" with a key store.`);
+  const { senderKeystore, testSender } = await senders();
+  const { ref } = await senderKeystore(dataDirOf(cli, cmd), id);
   const pin = cmd.opts().pinStdin ? await cli.readLine() : undefined;
-  const { keyStoreSigner, signDetached } = await import("../signing/mod.ts");
-  const store = await openSenderKeyStore(ref);
-  try {
-    const cert = await pickCertificate(store, ref, pin);
-    const now = new Date(cli.clock.now()).toISOString();
-    const data = new TextEncoder().encode(`svc-filing sender test ${now}`);
-    const cms = await signDetached(data, keyStoreSigner(store, cert, pin));
-    say(cli, `OK: a ${cms.length}-byte CMS signature was made and verified with ${cert.subject}.`);
-  } finally {
-    store.close();
-  }
+  const r = await testSender(ref, pin, cli.clock.now());
+  say(
+    cli,
+    `OK: a ${r.signatureBytes}-byte CMS signature was made and verified with ${r.subject}.`,
+  );
 }
 
 const pinOption = () =>
@@ -158,7 +158,9 @@ export function sendersCommand(cli: Cli): Command {
       "Add a sender: read its certificate from the key store, show the certificate checks, " +
         "refuse it when a check fails (unless --force).",
     )
-    .addOption(new Option("--id <id>", "the sender's id").argParser(textArg).makeOptionMandatory())
+    .addOption(
+      new Option("--id <id>", "the sender's id (default: made from the name)").argParser(textArg),
+    )
     .addOption(
       new Option("--name <name>", "the name shown on the confirmation page").argParser(textArg)
         .makeOptionMandatory(),
@@ -184,6 +186,18 @@ export function sendersCommand(cli: Cli): Command {
     .addOption(pinOption())
     .addOption(dataDirOption())
     .action((id: string, _o, cmd: Command) => test(cli, id, cmd));
+  group.command("discover")
+    .description(
+      "list the certificates this computer offers (QES middleware tokens, the OS store) " +
+        "without a PIN, with their checks and the reference `add` would store",
+    )
+    .addOption(jsonOption("print {certificates, sources} as JSON"))
+    .action((_o, cmd: Command) => discover(cli, cmd));
+  group.command("activate")
+    .description("make this sender the only active one (the confirmation page preselects it)")
+    .argument("<id>", "the sender's id")
+    .addOption(dataDirOption())
+    .action((id: string, _o, cmd: Command) => activate(cli, id, cmd));
   group.command("remove")
     .description("remove a sender from agent.json (the key store is not touched)")
     .argument("<id>", "the sender's id")

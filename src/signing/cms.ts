@@ -177,3 +177,42 @@ export async function signDetached(
 export function keyStoreSigner(store: KeyStore, cert: CertificateInfo, pin?: string): CmsSigner {
   return { certificate: cert.der, sign: (tbs) => store.sign(cert.id, tbs, pin) };
 }
+
+/**
+ * Verifies a detached CMS SignedData over `data` the way a receiver would: parses the DER,
+ * recomputes the messageDigest and checks the signature over the signed attributes with the
+ * certificate inside (pkijs). The chain, revocation and trusted list are NOT checked.
+ *
+ * @param p7s DER-encoded ContentInfo(SignedData), as {@link signDetached} returns it
+ * @param data the exact bytes that were signed
+ * @returns the signer certificate (DER) carried in the signature
+ * @throws AppError SIGNING_FAILED when the bytes are not a SignedData or it does not verify
+ * @example
+ * ```ts
+ * const { certificate } = await verifyDetached(p7s, fileBytes);
+ * ```
+ */
+export async function verifyDetached(
+  p7s: Uint8Array,
+  data: Uint8Array,
+): Promise<{ certificate: Uint8Array }> {
+  let ok = false;
+  let certificate: Uint8Array | undefined;
+  try {
+    const ci = pkijs.ContentInfo.fromBER(toArrayBuffer(p7s));
+    if (ci.contentType === OID.signedData) {
+      const sd = new pkijs.SignedData({ schema: ci.content });
+      const first = sd.certificates?.[0];
+      if (first instanceof pkijs.Certificate) {
+        certificate = new Uint8Array(first.toSchema().toBER());
+      }
+      ok = await sd.verify({ signer: 0, data: toArrayBuffer(data), checkChain: false });
+    }
+  } catch (e) {
+    throw new AppError("SIGNING_FAILED", "The signature could not be verified", {}, e);
+  }
+  if (!ok || !certificate) {
+    throw new AppError("SIGNING_FAILED", "The signature does not verify over the signed data");
+  }
+  return { certificate };
+}

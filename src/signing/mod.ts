@@ -7,9 +7,15 @@
  */
 
 export type { CertificateInfo, Clock, KeyAlgorithm, KeyStore } from "./keystore.ts";
-export { toCertificateInfo } from "./cert_info.ts";
+export { nameValue, parseCertificate, toCertificateInfo } from "./cert_info.ts";
 export { openPkcs12KeyStore, type Pkcs12Options } from "./pkcs12.ts";
-export { openPkcs11KeyStore, type Pkcs11Options } from "./pkcs11/mod.ts";
+export {
+  openPkcs11KeyStore,
+  openPkcs11TokenStore,
+  type Pkcs11KeyStore,
+  type Pkcs11Options,
+  type Pkcs11Token,
+} from "./pkcs11/mod.ts";
 export { loadPkcs11Module, type Pkcs11Api } from "./pkcs11/mod.ts";
 export {
   discoverPkcs11Modules,
@@ -33,5 +39,11 @@ export {
   checkCertificate,
   type QesProvider,
 } from "./cert_checks.ts";
-export { type CmsSigner, keyStoreSigner, signDetached, type SignDetachedOptions } from "./cms.ts";
+export {
+  type CmsSigner,
+  keyStoreSigner,
+  signDetached,
+  type SignDetachedOptions,
+  verifyDetached,
+} from "./cms.ts";
 export { ecdsaDerToRaw, ecdsaRawToDer } from "./ecdsa_signature.ts";

@@ -1,8 +1,8 @@
 /**
- * `main.ts senders add|list|test|remove` (src/cli/senders.ts) in process, with real key stores:
+ * `main.ts senders add|list|test|remove|discover|activate` (src/cli/senders.ts) in process, with real key stores:
  * a PKCS#12 file made by openssl and a SoftHSM2 token (PKCS#11 through Deno.dlopen).
  */
-import { equal, match, ok } from "node:assert/strict";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readAgentFile } from "../../src/agent/senders/agent_file.ts";
 import { runInProcess } from "../cli/_run.ts";
@@ -113,6 +113,27 @@ Deno.test({
     const w = cli(dir, "0000");
     equal(await w.run(["test", "maria", "--pin-stdin"]), 1);
     match(w.lines[0]!, /PIN_INCORRECT/);
+    // `senders discover` finds the token through the default module list (the Debian path).
+    const found = await runInProcess(["senders", "discover", "--json"]);
+    equal(found.code, 0, found.stderr);
+    const certs = found.json().certificates as { holderName: string; personalIdMasked: string }[];
+    deepEqual(certs.map((c) => c.holderName).sort(), ["Ivan Petrov ec", "Ivan Petrov rsa"]);
+    equal(certs[0]!.personalIdMasked, "80******08");
+    const text = await runInProcess(["senders", "discover"]);
+    match(text.stdout, /^SoftHSM2, token "test": C=BG, serialNumber=PNOBG-80\*{6}08, CN=Ivan/m);
+    const two = cli(dir);
+    equal(
+      await two.run(["add", "--name", "Мария 2", "--pkcs11", token.module, "--cert-id", "id=01"]),
+      0,
+      two.lines.join("\n"),
+    );
+    match(two.lines.at(-1)!, /^Added sender mariya-2 \(Мария 2\)\.$/);
+    const act = cli(dir);
+    equal(await act.run(["activate", "mariya-2"]), 0, act.lines.join("\n"));
+    deepEqual((await readAgentFile(dir)).senders.map((s) => [s.id, s.active]), [
+      ["maria", false],
+      ["mariya-2", true],
+    ]);
     await Deno.remove(dir, { recursive: true });
   },
 });

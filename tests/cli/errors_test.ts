@@ -99,8 +99,8 @@ Deno.test("[cli] a command that fails exits 1 with one sentence and no stack tra
     ]);
     assertFailure(journal, /^Cannot read the journal in .*a-file: /, "journal list");
     assertFailure(exported, /^Cannot read the journal in /, "journal export");
-    assertFailure(sender, /^No sender "nope" with a key store\.$/, "senders test");
-    assertFailure(removed, /^No sender "nope"\.$/, "senders remove");
+    assertFailure(sender, /^Failed \(SENDER_NOT_FOUND\): No sender "nope"\.$/, "senders test");
+    assertFailure(removed, /^Failed \(SENDER_NOT_FOUND\): No sender "nope"\.$/, "senders remove");
     assertFailure(contract, /^Failed \(NOT_FOUND\): No contract "ctr_nope"$/, "admin");
     // Phase 1 listened before the configuration was read: it stops and frees the lock.
     match(agent.stdout, /^Agent: http:\/\/127\.0\.0\.1:\d+\n$/);

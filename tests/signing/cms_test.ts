@@ -9,7 +9,7 @@ import type * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { AppError, isAppError } from "../../src/contract/errors.ts";
 import { digest, toArrayBuffer } from "../../src/signing/bytes.ts";
-import { type CmsSigner, signDetached } from "../../src/signing/cms.ts";
+import { type CmsSigner, signDetached, verifyDetached } from "../../src/signing/cms.ts";
 import { compareDer, OID } from "../../src/signing/cms_attributes.ts";
 import { ecdsaRawToDer } from "../../src/signing/ecdsa_signature.ts";
 import { makeCert, TEST_CA_SUBJECT, type TestCert } from "../_helpers/pki.ts";
@@ -140,4 +140,18 @@ Deno.test("signDetached() → SIGNING_FAILED for raw ECDSA, a key that does not 
   assert.equal(await codeOf(signDetached(new Uint8Array(1), throwing)), "SIGNING_FAILED");
   const notCert: CmsSigner = { certificate: new Uint8Array([1, 2]), sign: throwing.sign };
   assert.equal(await codeOf(signDetached(new Uint8Array(1), notCert)), "CERTIFICATE_INVALID");
+});
+
+Deno.test("verifyDetached() accepts our RSA and EC signatures and refuses other data or bytes", async () => {
+  const data = new TextEncoder().encode("D1 file bytes, raw\r\n");
+  for (const c of [rsa, ec]) {
+    const p7s = await signDetached(data, webCryptoSigner(c), { clock });
+    assert.deepEqual((await verifyDetached(p7s, data)).certificate, c.der);
+    const other = new TextEncoder().encode("D1 file bytes, raw\r\n!");
+    assert.equal(await codeOf(verifyDetached(p7s, other)), "SIGNING_FAILED");
+    const flipped = p7s.slice();
+    flipped[flipped.length - 5] ^= 0xff; // inside the signature value
+    assert.equal(await codeOf(verifyDetached(flipped, data)), "SIGNING_FAILED");
+  }
+  assert.equal(await codeOf(verifyDetached(new Uint8Array([1, 2, 3]), data)), "SIGNING_FAILED");
 });

@@ -140,7 +140,8 @@ export async function readCertificateFile(path: string): Promise<CertificateInfo
  * @param ref the reference (its certId / thumbprint)
  * @param pin needed to list certificates of an encrypted PKCS#12 file
  * @returns the certificate
- * @throws AppError KEYSTORE_UNAVAILABLE when none or several match
+ * @throws AppError KEYSTORE_UNAVAILABLE when none or several match (`details.matched`: 0 or
+ *   how many)
  */
 export async function pickCertificate(
   store: KeyStore,
@@ -158,6 +159,7 @@ export async function pickCertificate(
     found.length === 0
       ? "No signing certificate found in the sender's key store"
       : "Several certificates match; set certId (see `senders add` on this computer)",
+    { matched: found.length },
   );
 }
 

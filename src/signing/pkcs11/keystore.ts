@@ -37,6 +37,35 @@ export interface Pkcs11Options {
   readonly api?: Pkcs11Api;
 }
 
+/** A token present in one of a PKCS#11 module's slots (public facts only). */
+export interface Pkcs11Token {
+  /** CK_TOKEN_INFO label, blank-trimmed. */
+  readonly label: string;
+  /** CK_TOKEN_INFO serial number (the `serial=` of the certificate ids). */
+  readonly serialNumber: string;
+  readonly manufacturerId: string;
+  readonly model: string;
+  /** CKF_LOGIN_REQUIRED: some operations need a login. Most QES tokens still list their
+   * certificates without one; a token that shows none until logged in has this flag. */
+  readonly loginRequired: boolean;
+  /** CKF_USER_PIN_LOCKED. */
+  readonly pinLocked: boolean;
+  /** CKF_PROTECTED_AUTHENTICATION_PATH: the PIN is typed on the reader's own keypad. */
+  readonly pinPad: boolean;
+}
+
+/** The PKCS#11 {@link KeyStore}, which can also name the tokens it sees. */
+export interface Pkcs11KeyStore extends KeyStore {
+  /**
+   * The initialised tokens present now (only the one labelled `tokenLabel` when given), without
+   * logging in.
+   *
+   * @returns the tokens, in slot order
+   * @throws AppError KEYSTORE_UNAVAILABLE (C_GetSlotList failed, store closed)
+   */
+  listTokens(): Promise<Pkcs11Token[]>;
+}
+
 /** Byte layout of the ABI for CK_ULONG attribute values (host ABI). */
 const HOST_ABI = { ulongSize: Deno.build.os === "windows" ? 4 : 8, packed: false } as const;
 const ul = (v: number) => ulongBytes(HOST_ABI, v);
@@ -83,7 +112,19 @@ function release(path: string): void {
  * const certs = await store.listCertificates();
  * ```
  */
-export async function openPkcs11KeyStore(options: Pkcs11Options): Promise<KeyStore> {
+export function openPkcs11KeyStore(options: Pkcs11Options): Promise<KeyStore> {
+  return openPkcs11TokenStore(options);
+}
+
+/**
+ * {@link openPkcs11KeyStore} typed with the PKCS#11 extras: the same store, which can also list
+ * the tokens it sees ({@link Pkcs11KeyStore.listTokens}); certificate discovery uses it.
+ *
+ * @param options module path, optional token label, optional injected API
+ * @returns the key store (call `close()` to C_Finalize and unload)
+ * @throws AppError PKCS11_MODULE_MISSING, PKCS11_MODULE_WRONG_ARCH, KEYSTORE_UNAVAILABLE
+ */
+export async function openPkcs11TokenStore(options: Pkcs11Options): Promise<Pkcs11KeyStore> {
   let api: Pkcs11Api;
   if (options.api) {
     api = options.api;
@@ -254,6 +295,20 @@ export async function openPkcs11KeyStore(options: Pkcs11Options): Promise<KeySto
   return {
     kind: "pkcs11",
     listCertificates: () => serial(list),
+    listTokens: () =>
+      serial(() =>
+        Promise.resolve(
+          tokens().map(({ info }) => ({
+            label: info.label,
+            serialNumber: info.serialNumber,
+            manufacturerId: info.manufacturerId,
+            model: info.model,
+            loginRequired: (info.flags & CKF.LOGIN_REQUIRED) !== 0,
+            pinLocked: (info.flags & CKF.USER_PIN_LOCKED) !== 0,
+            pinPad: (info.flags & CKF.PROTECTED_AUTHENTICATION_PATH) !== 0,
+          })),
+        )
+      ),
     sign: (certId, data, pin) =>
       serial(async () => {
         try {

@@ -1,0 +1,179 @@
+/**
+ * What the Senders page (and any other place a person reads it) shows for a failure of the
+ * sender actions and of certificate discovery: one clear sentence in Bulgarian with the English
+ * beside it, chosen by the error's stable code and its safe `details` — never a stack trace,
+ * never a PIN. Clients branch on `code`; the texts may change.
+ * @module
+ */
+import { type ErrorCode, isAppError } from "../../contract/mod.ts";
+
+/** A text for people: Bulgarian, and the English beside it. */
+export interface SenderText {
+  readonly bg: string;
+  readonly en: string;
+}
+
+/** A failure as the page shows it. */
+export interface SenderErrorText extends SenderText {
+  /** The stable code (`AGENT_INTERNAL_ERROR` for anything that is not an AppError). */
+  readonly code: ErrorCode;
+}
+
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+/** CK_RV names (pkcs11/errors.ts details.rv) that mean the token went away. */
+const REMOVED = /TOKEN_NOT_PRESENT|DEVICE_REMOVED|TOKEN_NOT_RECOGNIZED|SESSION_CLOSED|DEVICE_ERROR/;
+
+/**
+ * The text of a sender action's or discovery's failure.
+ * @param e what was thrown
+ * @returns code plus Bulgarian and English sentences
+ * @throws never
+ * @example
+ * ```ts
+ * try { await testSender(ref, pin, Date.now()); } catch (e) { show(senderErrorText(e)); }
+ * ```
+ */
+export function senderErrorText(e: unknown): SenderErrorText {
+  if (!isAppError(e)) {
+    return {
+      code: "AGENT_INTERNAL_ERROR",
+      bg: "Възникна неочаквана грешка; вижте журнала на агента.",
+      en: "An unexpected error occurred; see the agent's log.",
+    };
+  }
+  const d = e.details ?? {};
+  const t = (bg: string, en: string): SenderErrorText => ({ code: e.code, bg, en });
+  switch (e.code) {
+    case "PIN_INCORRECT":
+      if (d.pinRequired === true) {
+        return t(
+          "Въведете PIN кода (за файл: паролата му).",
+          "Enter the PIN (for a file: its password).",
+        );
+      }
+      if (d.pinLocked === true) {
+        return t(
+          "Грешен PIN код: токенът вече е блокиран. Отключете го с PUK кода чрез софтуера на доставчика на КЕП.",
+          "Wrong PIN: the token is now locked. Unlock it with the PUK in your QES provider's software.",
+        );
+      }
+      return d.pinFinalTry === true
+        ? t(
+          "Грешен PIN код. Остава само един опит, преди токенът да се блокира.",
+          "Wrong PIN. Only one attempt is left before the token locks.",
+        )
+        : t(
+          "Грешен PIN код или парола. Нищо не е подписано; проверете го и опитайте отново.",
+          "Wrong PIN or password. Nothing was signed; check it and try again.",
+        );
+    case "PIN_LOCKED":
+      return t(
+        "PIN кодът на токена е блокиран. Отключете го с PUK кода чрез софтуера на доставчика на КЕП.",
+        "The token's PIN is locked. Unlock it with the PUK in your QES provider's software.",
+      );
+    case "PKCS11_MODULE_MISSING":
+      return t(
+        `Софтуерът за картата или токена (PKCS#11 модул) не е инсталиран${
+          str(d.modulePath) ? `: ${d.modulePath}` : ""
+        }. Инсталирайте софтуера на доставчика на КЕП.`,
+        `The card or token software (PKCS#11 module) is not installed${
+          str(d.modulePath) ? `: ${d.modulePath}` : ""
+        }. Install your QES provider's middleware.`,
+      );
+    case "PKCS11_MODULE_WRONG_ARCH":
+      return t(
+        `Софтуерът за картата или токена е за друг вид процесор${
+          str(d.modulePath) ? ` (${d.modulePath})` : ""
+        }. Инсталирайте 64-битовата версия за този компютър.`,
+        `The card or token software is built for another processor${
+          str(d.modulePath) ? ` (${d.modulePath})` : ""
+        }. Install the 64-bit build for this computer.`,
+      );
+    case "KEYSTORE_UNAVAILABLE":
+      if (REMOVED.test(str(d.rv) ?? "") || /not connected/.test(e.message)) {
+        return t(
+          "Картата или токенът е изваден или не може да бъде прочетен. Поставете го и опитайте отново.",
+          "The card or token was removed or cannot be read. Insert it and try again.",
+        );
+      }
+      if (d.matched === 0) {
+        return t(
+          "Сертификатът не е намерен. Поставете картата или токена, на който е, и опитайте отново.",
+          "The certificate was not found. Insert the card or token that holds it and try again.",
+        );
+      }
+      if (typeof d.matched === "number") {
+        return t(
+          "Няколко сертификата отговарят на описанието; изберете сертификата отново.",
+          "Several certificates match; choose the certificate again.",
+        );
+      }
+      if (typeof d.key === "string") {
+        return t(
+          "Избраният сертификат вече не се предлага (изваден токен?). Потърсете отново.",
+          "The chosen certificate is no longer offered (token removed?). Look again.",
+        );
+      }
+      return t(
+        "Хранилището на сертификата (карта, токен или файл) не може да бъде отворено.",
+        `The certificate's key store cannot be opened: ${e.message}.`,
+      );
+    case "CERTIFICATE_INVALID": {
+      const failed = Array.isArray(d.failed)
+        ? (d.failed as { reason?: unknown }[]).map((f) => str(f.reason)).filter(Boolean)
+        : [];
+      return failed.length > 0
+        ? t(
+          `Сертификатът не премина проверките: ${failed.join("; ")}.`,
+          `The certificate did not pass the checks: ${failed.join("; ")}.`,
+        )
+        : t(
+          "Сертификатът не може да бъде използван.",
+          `The certificate cannot be used: ${e.message}.`,
+        );
+    }
+    case "SIGNING_FAILED":
+      return t(
+        "Тестовият подпис не можа да бъде създаден или проверен.",
+        `The test signature could not be made or verified: ${e.message}.`,
+      );
+    case "SENDER_NOT_FOUND":
+      return t("Няма подател с този идентификатор.", "There is no sender with this id.");
+    case "NO_SENDER_CONFIGURED":
+      return t(
+        "Този подател няма сертификат (хранилище на ключа).",
+        "This sender has no certificate (key store).",
+      );
+    case "CONFLICT":
+      return t(
+        "Вече има подател с този идентификатор; изберете друг или първо премахнете стария.",
+        "A sender with this id already exists; choose another id or remove the old one first.",
+      );
+    case "VALIDATION_FAILED":
+      switch (d.field) {
+        case "displayName":
+          return t(
+            "Въведете името на подателя (до 200 знака).",
+            "Enter the sender's name (up to 200 characters).",
+          );
+        case "id":
+          return t(
+            "Идентификаторът може да съдържа от 1 до 64 латински букви, цифри и _ . -",
+            "The id may have 1 to 64 Latin letters, digits and _ . -",
+          );
+        case "agent.json":
+          return t(
+            "Файлът с настройки agent.json е невалиден; поправете го (вижте `agent doctor`).",
+            `The settings file agent.json is invalid; fix it (see \`agent doctor\`): ${e.message}`,
+          );
+        default:
+          return t(
+            "Препратката към сертификата е невалидна; изберете сертификата отново.",
+            "The certificate reference is invalid; choose the certificate again.",
+          );
+      }
+    default:
+      return t(`Действието не бе успешно (${e.code}).`, e.message);
+  }
+}
