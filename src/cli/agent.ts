@@ -33,14 +33,23 @@ const tokenServiceOption = () =>
 
 /** `agent doctor`: the machine's checks; exit 1 when one failed. */
 async function doctor(cli: Cli, cmd: Command): Promise<void> {
+  const o = optsOf<AgentFlags & { lang?: "en" | "bg" }>(cmd);
   const cfg = await agentConfig(cli, runFlags(cli, cmd));
   const { doctorExitCode, formatDoctorReport, runDoctor } = await import(
     "../agent/doctor/mod.ts"
   );
-  const checks = await runDoctor({ dataDir: cfg.dataDir, tokenServiceUrl: cfg.tokenServiceUrl });
+  const { agentPortRange } = await import("../agent/start/mod.ts");
+  const checks = await runDoctor({
+    dataDir: cfg.dataDir,
+    tokenServiceUrl: cfg.tokenServiceUrl,
+    // Without --token-service, a running agent of this data folder names its own token service.
+    tokenServiceSource: o.tokenService ? "flag" : "config",
+    // SVC_AGENT_PORT moves the range the agent tries.
+    ports: agentPortRange(cfg.port),
+  });
   cli.exitCode = doctorExitCode(checks);
-  if (optsOf<AgentFlags>(cmd).json) printJson(cli, { ok: cli.exitCode === 0, checks });
-  else say(cli, formatDoctorReport(checks));
+  if (o.json) printJson(cli, { ok: cli.exitCode === 0, checks });
+  else say(cli, formatDoctorReport(checks, o.lang ?? "en"));
 }
 
 /**
@@ -136,13 +145,19 @@ export function agentCommand(cli: Cli): Command {
   agent.command("doctor")
     .summary("check this machine; exit 1 when a check failed")
     .description(
-      "Check this machine: the agent's port, the token service and its JWKS, the clock, the " +
-        "data directory, the senders' key stores and PKCS#11 middleware. Exit 1 when a check " +
+      "Check this machine: the agent's port (this data directory's agent and any other agents " +
+        "on the machine), the token service and its JWKS (the one this data directory's running " +
+        "agent uses, unless --token-service), the clock, the data directory, agent.json, the " +
+        "live portal, the senders' key stores and PKCS#11 middleware. Exit 1 when a check " +
         "failed.",
     )
     .addOption(dataDirOption())
     .addOption(tokenServiceOption())
-    .addOption(jsonOption("print the checks as JSON"))
+    .addOption(
+      new Option("--lang <lang>", "language of the report (--json carries both)")
+        .choices(["en", "bg"]).default("en"),
+    )
+    .addOption(jsonOption("print the checks as JSON (English and Bulgarian texts)"))
     .action((_o, cmd: Command) => doctor(cli, cmd));
   agent.command("install-autostart")
     .description("start the agent at login (LaunchAgent, Run key or XDG autostart)")

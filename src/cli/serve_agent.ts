@@ -10,6 +10,7 @@ import type { JWTVerifyGetKey } from "jose";
 import type { ConfirmationManager } from "../agent/confirm/mod.ts";
 import type { AutostartControl } from "../agent/console/mod.ts";
 import type { HoldPoint, Journal } from "../agent/filing/mod.ts";
+import { agentPortRange, removeRunningRecordSync, writeRunningRecord } from "../agent/start/mod.ts";
 import type { Clock } from "../clock.ts";
 import type { AgentConfig } from "../config.ts";
 import { joinPath } from "../defaults.ts";
@@ -19,6 +20,7 @@ import {
   preparePrivateDbFileSync,
   tightenFilesSync,
 } from "../private_files.ts";
+import { VERSION } from "../version.ts";
 import type { EarlyServer } from "./agent_early.ts";
 import { serveLoopback, serveLoopbackTls } from "./process.ts";
 
@@ -195,7 +197,14 @@ export async function startAgent(
       linkSecret,
       logs,
       ...(o.autostart ? { autostart: o.autostart } : {}),
-      doctor: () => runDoctor({ dataDir: cfg.dataDir, tokenServiceUrl: cfg.tokenServiceUrl }),
+      // In-process: the agent's own port is its own (not "taken"), its token service is checked.
+      doctor: () =>
+        runDoctor({
+          dataDir: cfg.dataDir,
+          tokenServiceUrl: cfg.tokenServiceUrl,
+          selfPort: port,
+          ports: agentPortRange(cfg.port),
+        }),
       osUser: () => o.osUser || "console",
       livePortalUrl: file.portal?.baseUrl ?? null,
     },
@@ -213,6 +222,16 @@ export async function startAgent(
     tlsUrl = `https://127.0.0.1:${tlsPort}`;
   }
   early?.handler.ready(app.fetch);
+  // Which agent is this data folder's, and the token service it uses (agent doctor, the demo).
+  await writeRunningRecord(cfg.dataDir, {
+    pid: Deno.pid,
+    port,
+    tlsPort,
+    startedAt: now().toISOString(),
+    version: VERSION,
+    tokenServiceUrl: cfg.tokenServiceUrl,
+  }, o.os).catch((e) => log("warn", "running record not written", { error: String(e) }));
+  globalThis.addEventListener("unload", () => removeRunningRecordSync(cfg.dataDir, Deno.pid, o.os));
   const url = `http://127.0.0.1:${port}`;
   return {
     server,

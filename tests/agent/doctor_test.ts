@@ -7,7 +7,9 @@ import {
   formatDoctorReport,
   runDoctor,
 } from "../../src/agent/doctor/doctor.ts";
+import { LOCK_FILE, RUNNING_FILE, writeRunningRecord } from "../../src/agent/start/mod.ts";
 import type { CertificateInfo, KeyStore } from "../../src/signing/mod.ts";
+import { VERSION } from "../../src/version.ts";
 import {
   makeCert,
   pem,
@@ -43,6 +45,16 @@ function tokenService(body: () => Response) {
 const jwksResponse = (keys: unknown[], date = HTTP_DATE) =>
   Response.json({ keys }, { headers: { date } });
 
+/** Every check says the same in Bulgarian: a title, a detail, and a fix exactly when English has one. */
+function assertBilingual(checks: DoctorCheck[]): void {
+  for (const c of checks) {
+    ok(c.titleBg && c.detailBg, `${c.id} has Bulgarian texts`);
+    equal(c.fixBg === null, c.fix === null, `${c.id}: fixBg beside fix`);
+    if (c.id !== "agent-file") ok(/[А-Яа-я]/.test(c.titleBg), `${c.id}: ${c.titleBg}`);
+    if (c.fixBg) ok(/[А-Яа-я]/.test(c.fixBg), `${c.id}: ${c.fixBg}`);
+  }
+}
+
 const byId = (checks: DoctorCheck[], id: string) => {
   const c = checks.find((x) => x.id === id);
   ok(c, `no check ${id} in ${checks.map((x) => x.id).join(", ")}`);
@@ -73,49 +85,187 @@ function busyPort(answer?: (req: Request) => Response) {
   return { addr: l.addr as Deno.NetAddr, shutdown: () => Promise.resolve(l.close()) };
 }
 
-Deno.test("runDoctor() port: free, our agent, another program with a free fallback, all busy", async () => {
-  const agent = busyPort(() =>
-    Response.json({ status: "ok", service: "svc-agent", version: "1.2.3" })
-  );
+/** A free loopback port (bound and released). */
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const p = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return p;
+}
+
+/** A real listener answering GET /health as an agent would. */
+const agentLike = (version: string) =>
+  busyPort(() => Response.json({ status: "ok", service: "svc-agent", version, port: 0 }));
+
+/** No port-free stub: the real Deno.listen probe. */
+const real = { portFree: undefined as unknown as DoctorDeps["portFree"] };
+
+Deno.test("runDoctor() port: free, another agent, another program with a free fallback, all busy", async () => {
+  const agent = agentLike("1.2.3");
   const other = busyPort(() => new Response("hello", { status: 404 }));
   const raw = busyPort();
-  const free = (() => {
-    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const p = (l.addr as Deno.NetAddr).port;
-    l.close();
-    return p;
-  })();
+  const free = freePort();
   const d = await deps();
   try {
     let c = byId(await runDoctor(d), "port");
-    equal(c.ok, true);
-    ok(c.detail.startsWith("Free: the agent will listen on 17470"));
+    deepStrictEqual([c.ok, c.fix], [true, null]);
+    equal(c.detail, "Free: this data folder's agent will listen on 17470 (fallback 17470–17470)");
+    equal(c.titleBg, "Порт на агента (17470–17470)");
+    ok(c.detailBg.startsWith("Свободен: агентът на тази папка с данни ще слуша на 17470"));
 
-    const real = { portFree: undefined as unknown as DoctorDeps["portFree"] };
-    c = byId(await runDoctor({ ...d, ...real, ports: [agent.addr.port] }), "port");
-    deepStrictEqual([c.ok, c.detail], [true, "The agent is running there (version 1.2.3)"]);
+    // An agent that is not this data folder's (no record, no lock) is another agent, never "ours".
+    c = byId(await runDoctor({ ...d, ...real, ports: [agent.addr.port, free] }), "port");
+    equal(c.ok, "warn");
+    equal(
+      c.detail,
+      `This data folder's agent is not running; it will listen on fallback port ${free}; ` +
+        `another agent (another user or data folder) listens on ${agent.addr.port} (version 1.2.3)`,
+    );
+    ok(c.fix?.startsWith(`Pages look for the agent from ${agent.addr.port} upward`), c.fix ?? "");
+    ok(c.detailBg.includes(`друг агент (на друг потребител или с друга папка с данни) слуша на`));
 
     c = byId(await runDoctor({ ...d, ...real, ports: [other.addr.port, free] }), "port");
     equal(c.ok, "warn");
-    equal(c.detail, `Used by another program; the agent will use fallback port ${free}`);
-    ok(c.fix?.includes(`lsof -nP -iTCP:${other.addr.port} -sTCP:LISTEN`), c.fix ?? "");
-
-    c = byId(
-      await runDoctor({ ...d, ...real, ports: [other.addr.port, agent.addr.port] }),
-      "port",
+    equal(
+      c.detail,
+      `This data folder's agent is not running; it will listen on fallback port ${free}; ` +
+        `${other.addr.port} is used by another program`,
     );
-    equal(c.ok, "warn");
-    equal(c.detail, `Used by another program; the agent runs on fallback port ${agent.addr.port}`);
+    ok(c.fix?.includes(`lsof -nP -iTCP:${other.addr.port} -sTCP:LISTEN`), c.fix ?? "");
+    ok(c.fixBg?.startsWith(`Спрете програмата, която заема порт ${other.addr.port}`), c.fixBg!);
 
     c = byId(
       await runDoctor({ ...d, ...real, os: "windows", ports: [other.addr.port, raw.addr.port] }),
       "port",
     );
     equal(c.ok, false);
-    ok(c.detail.startsWith("All ports"));
+    ok(c.detail.startsWith("All ports"), c.detail);
     ok(c.fix?.includes(`netstat -ano | findstr :${other.addr.port}`), c.fix ?? "");
+    ok(c.fixBg?.includes("` и `tasklist"), c.fixBg ?? "");
   } finally {
     await Promise.all([agent.shutdown(), other.shutdown(), raw.shutdown(), d.cleanup()]);
+  }
+});
+
+Deno.test("runDoctor() several agents on one machine: this data folder's agent (record or lock) vs other agents on real sockets", async () => {
+  const mine = agentLike("2.0.0");
+  const theirs = agentLike("1.0.0");
+  const free = freePort();
+  const d = await deps({ ...real, isAlive: (pid) => Promise.resolve(pid === Deno.pid) });
+  const [me, them] = [mine.addr.port, theirs.addr.port];
+  const record = (port: number, pid = Deno.pid) =>
+    writeRunningRecord(d.dataDir, {
+      pid,
+      port,
+      tlsPort: null,
+      startedAt: new Date(NOW).toISOString(),
+      version: "2.0.0",
+      tokenServiceUrl: "http://127.0.0.1:1",
+    });
+  try {
+    await Deno.mkdir(d.dataDir, { recursive: true });
+    await record(me);
+    // The other agent holds the first port, this folder's agent a fallback (the reported bug).
+    let c = byId(await runDoctor({ ...d, ports: [them, me, free] }), "port");
+    equal(c.ok, "warn");
+    equal(
+      c.detail,
+      `This data folder's agent (pid ${Deno.pid}, version 2.0.0) listens on ${me}; ` +
+        `another agent (another user or data folder) listens on ${them} (version 1.0.0)`,
+    );
+    ok(c.fix?.includes(`reach the agent on ${them} first`), c.fix ?? "");
+    ok(c.detailBg.startsWith(`Агентът на тази папка с данни (процес ${Deno.pid}, версия 2.0.0)`));
+    ok(c.fixBg?.includes("собствен начален порт"), c.fixBg ?? "");
+
+    // This folder's agent first: the other one is named, nothing to fix.
+    c = byId(await runDoctor({ ...d, ports: [me, them, free] }), "port");
+    deepStrictEqual([c.ok, c.fix, c.fixBg], [true, null, null]);
+    ok(c.detail.includes(`listens on ${me}; another agent`), c.detail);
+
+    // A record whose process is gone (the demo ended with Ctrl+C) names no agent, even when its
+    // port now answers as an agent: that one is another agent.
+    await record(them, 999_999);
+    c = byId(await runDoctor({ ...d, ports: [them, me, free] }), "port");
+    equal(c.ok, "warn");
+    ok(c.detail.startsWith("This data folder's agent is not running; it will listen on"), c.detail);
+    ok(c.detail.includes(`other agents (other users or data folders) listen on ${them}`), c.detail);
+
+    // Only the instance lock (phase 1, or an agent of a version without the record).
+    await Deno.remove(join(d.dataDir, RUNNING_FILE));
+    const lock = { pid: Deno.pid, port: me, startedAt: new Date().toISOString(), version: "2.0.0" };
+    await Deno.writeTextFile(join(d.dataDir, LOCK_FILE), JSON.stringify(lock));
+    c = byId(await runDoctor({ ...d, ports: [me, them] }), "port");
+    equal(c.ok, true);
+    ok(c.detail.startsWith(`This data folder's agent (pid ${Deno.pid}, version 2.0.0)`), c.detail);
+    await Deno.writeTextFile(join(d.dataDir, LOCK_FILE), JSON.stringify({ ...lock, port: 0 }));
+    c = byId(await runDoctor({ ...d, ports: [me, them] }), "port");
+    ok(c.detail.startsWith(`This data folder's agent is starting (pid ${Deno.pid})`), c.detail);
+
+    // Inside the agent (selfPort): its own port is its own, not "taken"; no file is read.
+    await Deno.remove(join(d.dataDir, LOCK_FILE));
+    c = byId(await runDoctor({ ...d, selfPort: me, ports: [me, them, free] }), "port");
+    equal(c.ok, true);
+    equal(
+      c.detail,
+      `This data folder's agent (pid ${Deno.pid}, version ${VERSION}) listens on ${me}; ` +
+        `another agent (another user or data folder) listens on ${them} (version 1.0.0)`,
+    );
+    // Outside the range pages probe (e.g. --port 0): a warning with a fix.
+    c = byId(await runDoctor({ ...d, selfPort: me, ports: [them, free] }), "port");
+    equal(c.ok, "warn");
+    ok(c.detail.includes(`listens on ${me}, outside ${them}–${free}`), c.detail);
+    ok(c.fix?.includes("--port / SVC_AGENT_PORT"), c.fix ?? "");
+  } finally {
+    await Promise.all([mine.shutdown(), theirs.shutdown(), d.cleanup()]);
+  }
+});
+
+Deno.test("runDoctor() token service: the URL this data folder's running agent was started with (the demo's random port)", async () => {
+  const keys = [await publicJwk("demo")];
+  const ts = tokenService(() => jwksResponse(keys));
+  const tsUrl = `http://127.0.0.1:${ts.addr.port}`;
+  const agent = agentLike(VERSION);
+  const d = await deps({ isAlive: (pid) => Promise.resolve(pid === Deno.pid) });
+  try {
+    await Deno.mkdir(d.dataDir, { recursive: true });
+    const rec = {
+      pid: Deno.pid,
+      port: agent.addr.port,
+      tlsPort: null,
+      startedAt: new Date(NOW).toISOString(),
+      version: VERSION,
+      tokenServiceUrl: tsUrl,
+    };
+    await writeRunningRecord(d.dataDir, rec);
+    // The configured default (nothing listens there) is replaced by the running agent's URL.
+    let c = byId(await runDoctor(d), "token-service");
+    equal(c.ok, true, c.detail);
+    equal(
+      c.detail,
+      `${tsUrl}/.well-known/jwks.json: 1 Ed25519 key(s), kid demo ` +
+        "(the URL this data folder's running agent was started with)",
+    );
+    ok(
+      c.detailBg.endsWith("(адресът, с който е стартиран работещият агент на тази папка с данни)"),
+    );
+    // --token-service given for this run: checked as it is.
+    c = byId(await runDoctor({ ...d, tokenServiceSource: "flag" }), "token-service");
+    equal(c.ok, false);
+    ok(c.detail.startsWith("Cannot reach http://127.0.0.1:1/"), c.detail);
+    ok(c.fix?.includes("SVC_TOKEN_SERVICE_URL or --token-service"));
+    // Inside the agent: its own configuration is the truth.
+    c = byId(
+      await runDoctor({ ...d, selfPort: agent.addr.port, tokenServiceUrl: tsUrl }),
+      "token-service",
+    );
+    equal(c.detail, `${tsUrl}/.well-known/jwks.json: 1 Ed25519 key(s), kid demo`);
+    // A record of a process that has ended: the configuration again.
+    await writeRunningRecord(d.dataDir, { ...rec, pid: 999_999 });
+    c = byId(await runDoctor(d), "token-service");
+    equal(c.ok, false);
+    ok(c.detail.startsWith("Cannot reach http://127.0.0.1:1/"), c.detail);
+  } finally {
+    await Promise.all([ts.shutdown(), agent.shutdown(), d.cleanup()]);
   }
 });
 
@@ -296,6 +446,10 @@ Deno.test("runDoctor() senders: certificate files (valid, expired, not qualified
     equal(s("win").ok, true);
     ok(!JSON.stringify(checks).includes(TEST_PERSONAL_ID), "personal id never shown");
     for (const c of checks) if (c.ok !== true) ok(c.fix, `${c.id} has a fix`);
+    assertBilingual(checks);
+    equal(s("old").detailBg.split(": ")[1]!.slice(0, 10), "Изтекъл на", s("old").detailBg);
+    ok(s("ok").detailBg.includes("Издаден от BORICA (B-Trust)"), s("ok").detailBg);
+    equal(s("gone").fixBg, "Върнете файла или поправете пътя до него в agent.json");
   } finally {
     await d.cleanup();
   }
@@ -383,6 +537,71 @@ Deno.test("runDoctor() PKCS#11 senders: middleware missing, wrong CPU, token cer
   }
 });
 
+Deno.test("runDoctor() live portal: none → the built-in test portal; reachable, no credentials, 5xx, unreachable, bad caFile", async () => {
+  let status = 404;
+  const seen: string[] = [];
+  const portal = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    seen.push(req.method);
+    return new Response(null, { status });
+  });
+  const base = `http://127.0.0.1:${portal.addr.port}`;
+  const d = await deps();
+  const write = (p: Record<string, unknown> | undefined) =>
+    Deno.writeTextFile(join(d.dataDir, "agent.json"), JSON.stringify(p ? { portal: p } : {}));
+  try {
+    await Deno.mkdir(d.dataDir, { recursive: true });
+    let c = byId(await runDoctor(d), "portal");
+    equal(c.ok, true);
+    ok(c.detail.startsWith("Test mode only: the test portal is built into the agent"), c.detail);
+    ok(c.detailBg.startsWith("Само тестов режим: тестовият портал е вграден в агента"));
+
+    const creds = { clientId: "id", clientSecret: "very-secret-value" };
+    await write({ baseUrl: base, environment: "test", ...creds });
+    c = byId(await runDoctor(d), "portal");
+    equal(c.ok, true, c.detail);
+    equal(
+      c.detail,
+      `${base}/ answers (HTTP 404); environment: the NRA's test environment; test filings use ` +
+        "the built-in test portal",
+    );
+    deepStrictEqual(seen, ["HEAD"]);
+
+    await write({ baseUrl: base, environment: "production" });
+    c = byId(await runDoctor(d), "portal");
+    equal(c.ok, "warn");
+    ok(c.detail.includes("environment: production; no credentials configured"), c.detail);
+    ok(c.fix?.includes("portal.clientId and portal.clientSecret, or portal.accessToken"));
+
+    status = 503;
+    await write({ baseUrl: base, accessToken: "a.b.c" });
+    c = byId(await runDoctor(d), "portal");
+    equal(c.ok, "warn");
+    ok(c.detail.includes("(HTTP 503)"), c.detail);
+
+    await portal.shutdown();
+    c = byId(await runDoctor(d), "portal");
+    equal(c.ok, false);
+    ok(c.detail.startsWith(`Cannot reach ${base}/: `), c.detail);
+    ok(c.fix?.includes("test filings are not affected"));
+    ok(c.detailBg.startsWith(`Няма връзка с ${base}/`));
+
+    await write({ baseUrl: base, caFile: join(d.dataDir, "missing-ca.pem"), ...creds });
+    c = byId(await runDoctor(d), "portal");
+    equal(c.ok, false);
+    ok(c.detail.includes("portal.caFile"), c.detail);
+    const all = await runDoctor(d);
+    ok(!JSON.stringify(all).includes("very-secret-value"), "credentials never shown");
+    assertBilingual(all);
+
+    await Deno.writeTextFile(join(d.dataDir, "agent.json"), "{oops");
+    c = byId(await runDoctor(d), "portal");
+    deepStrictEqual([c.ok, c.detail], ["warn", "Not checked: agent.json is invalid"]);
+  } finally {
+    await portal.shutdown().catch(() => {});
+    await d.cleanup();
+  }
+});
+
 Deno.test("formatDoctorReport() / doctorExitCode(): status tags, fixes for non-ok only, summary", async () => {
   const d = await deps();
   try {
@@ -398,9 +617,16 @@ Deno.test("formatDoctorReport() / doctorExitCode(): status tags, fixes for non-o
     const text = formatDoctorReport(checks);
     ok(text.includes("[FAIL] Token service and JWKS\n       Cannot reach"), text);
     ok(text.includes("\n       Fix: Check SVC_TOKEN_SERVICE_URL"));
-    ok(text.includes("[ OK ] Agent port 17470"));
+    ok(text.includes("[ OK ] Agent port (17470–17470)"));
     ok(text.includes("[WARN] Clock (against the token service)"));
-    ok(text.endsWith("5 ok, 1 warning(s), 1 failed"), text.split("\n").at(-1));
+    ok(text.endsWith("6 ok, 1 warning(s), 1 failed"), text.split("\n").at(-1));
+    // The same report in Bulgarian (`agent doctor --lang bg`; the console shows these texts).
+    const bg = formatDoctorReport(checks, "bg");
+    ok(bg.includes("[FAIL] Услуга за токени и JWKS\n       Няма връзка с http://127.0.0.1:1/"), bg);
+    ok(bg.includes("\n       Решение: Проверете SVC_TOKEN_SERVICE_URL или --token-service"), bg);
+    ok(bg.includes("[ OK ] Порт на агента (17470–17470)"), bg);
+    ok(bg.includes("[ OK ] Портал на НАП (реални подавания)\n       Само тестов режим"), bg);
+    ok(bg.endsWith("6 наред, 1 с предупреждение, 1 неуспешни"), bg.split("\n").at(-1));
     equal(doctorExitCode(checks), 1);
     equal(doctorExitCode(checks.filter((c) => c.ok !== false)), 0);
   } finally {

@@ -1,10 +1,18 @@
 /**
- * Network checks of `agent doctor`: the agent's port and fallback range, the token service's
- * JWKS (OKP/Ed25519 public keys with kid) and the clock skew measured from its `Date` header.
+ * Network checks of `agent doctor`: the agent's port range (this data folder's agent told apart
+ * from other agents on the machine), the token service's JWKS (OKP/Ed25519 public keys with kid)
+ * and the clock skew measured from its `Date` header.
  * @module
  */
-import { discoverAgent, probeAgent } from "../start/mod.ts";
-import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
+import { probeAgent } from "../start/mod.ts";
+import {
+  check,
+  type DoctorCheck,
+  type ResolvedDoctorDeps as Deps,
+  type SelfAgent,
+  t,
+  type Text,
+} from "./types.ts";
 
 const msg = (e: unknown) => {
   if (!(e instanceof Error)) return String(e);
@@ -27,62 +35,162 @@ export function listenFree(port: number): Promise<boolean> {
   }
 }
 
-function whoUses(port: number, os: string): string {
-  return os === "windows"
-    ? `find it with \`netstat -ano | findstr :${port}\` and \`tasklist /FI "PID eq <pid>"\``
-    : `find it with \`lsof -nP -iTCP:${port} -sTCP:LISTEN\``;
+function whoUses(port: number, os: string): Text {
+  const cmd = os === "windows"
+    ? `\`netstat -ano | findstr :${port}\` and \`tasklist /FI "PID eq <pid>"\``
+    : `\`lsof -nP -iTCP:${port} -sTCP:LISTEN\``;
+  const cmdBg = cmd.replace("` and `", "` и `");
+  return t(`find it with ${cmd}`, `намерете я с ${cmdBg}`);
 }
 
+/** What holds one port of the range. */
+type PortState =
+  | { readonly port: number; readonly kind: "free" | "other" | "self" }
+  | { readonly port: number; readonly kind: "agent"; readonly version: string };
+
+/** What listens on each port of the range: this folder's agent, another agent, another program. */
+function scanPorts(d: Deps, self: SelfAgent | null): Promise<PortState[]> {
+  return Promise.all(d.ports.map(async (port): Promise<PortState> => {
+    if (self?.state === "running" && self.port === port) return { port, kind: "self" };
+    if (await d.portFree(port)) return { port, kind: "free" };
+    const a = await probeAgent(port, d.fetch, d.timeoutMs);
+    return a ? { port, kind: "agent", version: a.version } : { port, kind: "other" };
+  }));
+}
+
+/** "another agent (another user or data folder) listens on 17470 (version 1.0.0)". */
+function othersNote(others: readonly PortState[]): Text | null {
+  const list = (v: string) =>
+    others.map((o) => `${o.port} (${v} ${"version" in o ? o.version : "?"})`).join(", ");
+  if (others.length === 0) return null;
+  return others.length === 1
+    ? t(
+      `another agent (another user or data folder) listens on ${list("version")}`,
+      `друг агент (на друг потребител или с друга папка с данни) слуша на ${list("версия")}`,
+    )
+    : t(
+      `other agents (other users or data folders) listen on ${list("version")}`,
+      `други агенти (на други потребители или с други папки с данни) слушат на ${list("версия")}`,
+    );
+}
+
+const join = (parts: (Text | null)[]): Text => {
+  const kept = parts.filter((p): p is Text => p !== null);
+  return t(kept.map((p) => p.en).join("; "), kept.map((p) => p.bg).join("; "));
+};
+const joinFix = (parts: Text[]): Text | null =>
+  parts.length ? t(parts.map((p) => p.en).join(" "), parts.map((p) => p.bg).join(" ")) : null;
+
 /**
- * Port check: free, our agent, or another program (then the fallback the agent uses).
+ * Port check: which port this data folder's agent listens on (or will), and what else holds the
+ * range 17470–17479 — other agents (another user's, another data folder's) are named as such and
+ * never taken for this one. Pages look for the agent from the first port upward, so another agent
+ * below this one's port, or a port outside the range, is a warning.
  * @param d resolved doctor deps
+ * @param self this data folder's agent (from `selfPort`, its record or its lock), or null
  * @returns the `port` check
  * @throws never
  */
-export async function checkPort(d: Deps): Promise<DoctorCheck> {
-  const [first, ...rest] = d.ports;
+export async function checkPort(d: Deps, self: SelfAgent | null): Promise<DoctorCheck> {
+  const first = d.ports[0]!;
   const range = `${first}–${d.ports.at(-1)}`;
-  const title = `Agent port ${first}`;
-  if (await d.portFree(first)) {
-    return check(
-      "port",
-      true,
-      title,
-      `Free: the agent will listen on ${first} (fallback ${range})`,
+  const title = t(`Agent port (${range})`, `Порт на агента (${range})`);
+  const states = await scanPorts(d, self);
+  const others = states.filter((s) => s.kind === "agent");
+  const free = states.find((s) => s.kind === "free")?.port;
+  const running = self?.state === "running" ? self.port : 0;
+  const ours = running || (self ? 0 : free ?? 0); // the port this folder's agent has or will take
+  let level: DoctorCheck["ok"] = true;
+  const fixes: Text[] = [];
+  let main: Text;
+  if (self?.state === "running") {
+    const who = `pid ${self.pid ?? "?"}, version ${self.version}`;
+    const whoBg = `процес ${self.pid ?? "?"}, версия ${self.version}`;
+    main = t(
+      `This data folder's agent (${who}) listens on ${self.port}`,
+      `Агентът на тази папка с данни (${whoBg}) слуша на порт ${self.port}`,
+    );
+    if (!d.ports.includes(self.port)) {
+      level = "warn";
+      main = t(
+        `${main.en}, outside ${range}: pages that look for the agent there do not find it`,
+        `${main.bg}, извън ${range}: страниците, които търсят агента там, не го намират`,
+      );
+      fixes.push(t(
+        `Start the agent without --port / SVC_AGENT_PORT (it then uses ${range}), or give the ` +
+          "page this port.",
+        `Стартирайте агента без --port / SVC_AGENT_PORT (тогава ползва ${range}) или задайте ` +
+          "този порт на страницата.",
+      ));
+    }
+  } else if (self) {
+    main = t(
+      `This data folder's agent is starting (pid ${self.pid ?? "?"})`,
+      `Агентът на тази папка с данни стартира (процес ${self.pid ?? "?"})`,
+    );
+  } else if (free === first) {
+    main = t(
+      `Free: this data folder's agent will listen on ${first} (fallback ${range})`,
+      `Свободен: агентът на тази папка с данни ще слуша на ${first} (резервни ${range})`,
+    );
+  } else if (free !== undefined) {
+    level = "warn";
+    main = t(
+      `This data folder's agent is not running; it will listen on fallback port ${free}`,
+      `Агентът на тази папка с данни не работи; ще слуша на резервния порт ${free}`,
+    );
+  } else {
+    level = false;
+    main = t(
+      `All ports ${range} are in use, none by this data folder's agent`,
+      `Всички портове ${range} са заети, никой от агента на тази папка с данни`,
     );
   }
-  const own = await probeAgent(first, d.fetch, d.timeoutMs);
-  if (own) return check("port", true, title, `The agent is running there (version ${own.version})`);
-  const elsewhere = await discoverAgent(rest, d.fetch, d.timeoutMs);
-  const free = (await Promise.all(rest.map(async (p) => (await d.portFree(p)) ? p : 0)))
-    .find((p) => p > 0);
-  const fix = `Stop the program that holds port ${first} (${whoUses(first, d.os)}), ` +
-    "or leave it: pages find the agent by GET /health over " + range;
-  if (elsewhere) {
-    return check(
-      "port",
-      "warn",
-      title,
-      `Used by another program; the agent runs on fallback port ${elsewhere.port}`,
-      fix,
+  const program = states[0]?.kind === "other" && ours !== first;
+  const programNote = program
+    ? t(`${first} is used by another program`, `${first} е зает от друга програма`)
+    : null;
+  if (program) {
+    const who = whoUses(first, d.os);
+    fixes.push(
+      level === false
+        ? t(
+          `Close the programs holding ${range} (${who.en}), then start the agent again.`,
+          `Затворете програмите, които заемат ${range} (${who.bg}), и стартирайте агента отново.`,
+        )
+        : t(
+          `Stop the program that holds port ${first} (${who.en}), or leave it: pages find the ` +
+            `agent by GET /health over ${range}.`,
+          `Спрете програмата, която заема порт ${first} (${who.bg}), или я оставете: страниците ` +
+            `намират агента чрез GET /health в ${range}.`,
+        ),
     );
+    if (level === true) level = "warn";
   }
-  if (free) {
-    return check(
-      "port",
-      "warn",
-      title,
-      `Used by another program; the agent will use fallback port ${free}`,
-      fix,
-    );
+  // Pages probe the range in order: other agents before this folder's port are found first.
+  const at = (port: number) => d.ports.includes(port) ? d.ports.indexOf(port) : d.ports.length;
+  const below = others.filter((o) => ours > 0 ? at(o.port) < at(ours) : o.port === first);
+  if (below.length) {
+    if (level === true) level = "warn";
+    fixes.push(t(
+      `Pages look for the agent from ${first} upward and reach the agent on ${below[0]!.port} ` +
+        "first. If it is yours (another data folder), stop it; on a computer shared by several " +
+        "users give each user's agent its own start port (--port or SVC_AGENT_PORT) and use " +
+        "that port in the page.",
+      `Страниците търсят агента от ${first} нагоре и първо достигат агента на ${below[0]!.port}. ` +
+        "Ако той е ваш (с друга папка с данни), спрете го; на компютър с няколко потребители " +
+        "задайте на агента на всеки потребител собствен начален порт (--port или " +
+        "SVC_AGENT_PORT) и ползвайте този порт в страницата.",
+    ));
   }
-  return check(
-    "port",
-    false,
-    title,
-    `All ports ${range} are in use and none answers as the agent`,
-    `Close the programs holding ${range} (${whoUses(first, d.os)}), then start the agent again`,
-  );
+  if (level === false && !program) {
+    fixes.push(t(
+      `Close the programs holding ${range}, then start the agent again.`,
+      `Затворете програмите, които заемат ${range}, и стартирайте агента отново.`,
+    ));
+  }
+  const detail = join([main, programNote, othersNote(others)]);
+  return check("port", level, title, detail, level === true ? null : joinFix(fixes));
 }
 
 /** The URL without credentials or query, for messages. */
@@ -90,34 +198,76 @@ function shown(u: URL): string {
   return `${u.protocol}//${u.host}${u.pathname}`;
 }
 
-function jwkProblem(k: Record<string, unknown>, i: number): string | null {
-  const name = typeof k.kid === "string" && k.kid ? `key "${k.kid}"` : `key #${i + 1}`;
-  if ("d" in k) return `${name} contains PRIVATE key material ("d")`;
-  if (k.kty !== "OKP" || k.crv !== "Ed25519") return `${name} is not OKP/Ed25519`;
-  if (typeof k.kid !== "string" || !k.kid) return `${name} has no kid`;
-  if (typeof k.x !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(k.x)) return `${name} has a bad x`;
+function jwkProblem(k: Record<string, unknown>, i: number): Text | null {
+  const kid = typeof k.kid === "string" && k.kid ? `"${k.kid}"` : null;
+  const name = t(kid ? `key ${kid}` : `key #${i + 1}`, kid ? `ключ ${kid}` : `ключ №${i + 1}`);
+  const say = (en: string, bg: string) => t(`${name.en} ${en}`, `${name.bg} ${bg}`);
+  if ("d" in k) return say('contains PRIVATE key material ("d")', 'съдържа ЧАСТЕН ключ ("d")');
+  if (k.kty !== "OKP" || k.crv !== "Ed25519") return say("is not OKP/Ed25519", "не е OKP/Ed25519");
+  if (typeof k.kid !== "string" || !k.kid) return say("has no kid", "няма kid");
+  if (typeof k.x !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(k.x)) {
+    return say("has a bad x", "има невалидно x");
+  }
   return null;
 }
 
 /**
+ * Where the token service URL checked came from: given for this run, the configuration, the
+ * record of this data folder's running agent, or the agent the doctor runs in.
+ */
+export type TokenServiceSource = "flag" | "config" | "running-agent" | "this-agent";
+
+/**
  * Token service check (GET /.well-known/jwks.json) and the clock check from its Date header.
  * @param d resolved doctor deps
+ * @param tokenServiceUrl the URL to check
+ * @param source where it came from (named in the detail and the fix)
  * @returns the `token-service` and `clock` checks
  * @throws never
  */
-export async function checkTokenService(d: Deps): Promise<DoctorCheck[]> {
-  const title = "Token service and JWKS";
-  const env = "SVC_TOKEN_SERVICE_URL or --token-service";
-  const clockTitle = "Clock (against the token service)";
-  const noClock = (why: string, fix = "Fix the token service check first") =>
-    check("clock", "warn", clockTitle, `Not measured: ${why}`, fix);
+export async function checkTokenService(
+  d: Deps,
+  tokenServiceUrl: string = d.tokenServiceUrl,
+  source: TokenServiceSource = "config",
+): Promise<DoctorCheck[]> {
+  const title = t("Token service and JWKS", "Услуга за токени и JWKS");
+  const env = source === "running-agent" || source === "this-agent"
+    ? t(
+      "the agent's --token-service or SVC_TOKEN_SERVICE_URL (restart the agent after a change)",
+      "--token-service или SVC_TOKEN_SERVICE_URL на агента (рестартирайте агента след промяна)",
+    )
+    : t("SVC_TOKEN_SERVICE_URL or --token-service", "SVC_TOKEN_SERVICE_URL или --token-service");
+  const from = source === "running-agent"
+    ? t(
+      " (the URL this data folder's running agent was started with)",
+      " (адресът, с който е стартиран работещият агент на тази папка с данни)",
+    )
+    : t("", "");
+  const clockTitle = t("Clock (against the token service)", "Часовник (спрямо услугата за токени)");
+  const noClock = (
+    why: Text,
+    fix = t("Fix the token service check first", "Първо оправете проверката на услугата за токени"),
+  ) =>
+    check(
+      "clock",
+      "warn",
+      clockTitle,
+      t(`Not measured: ${why.en}`, `Не е измерен: ${why.bg}`),
+      fix,
+    );
   let url: URL;
   try {
-    url = new URL("/.well-known/jwks.json", d.tokenServiceUrl);
+    url = new URL("/.well-known/jwks.json", tokenServiceUrl);
   } catch {
     return [
-      check("token-service", false, title, "The token service URL is not a URL", `Set ${env}`),
-      noClock("no token service URL"),
+      check(
+        "token-service",
+        false,
+        title,
+        t("The token service URL is not a URL", "Адресът на услугата за токени не е валиден URL"),
+        t(`Set ${env.en}`, `Задайте ${env.bg}`),
+      ),
+      noClock(t("no token service URL", "няма адрес на услугата за токени")),
     ];
   }
   let res: Response, t0: number, t1: number;
@@ -126,16 +276,25 @@ export async function checkTokenService(d: Deps): Promise<DoctorCheck[]> {
     res = await d.fetch(url, { signal: AbortSignal.timeout(d.timeoutMs) });
     t1 = d.now();
   } catch (e) {
+    const why = msg(e).replace(/\/\/[^/@\s]+@/g, "//");
+    const now = `${url.protocol}//${url.host}`;
     return [
       check(
         "token-service",
         false,
         title,
-        `Cannot reach ${shown(url)}: ${msg(e).replace(/\/\/[^/@\s]+@/g, "//")}`,
-        `Check ${env} (now ${url.protocol}//${url.host}), the network, a proxy or firewall; ` +
-          "open that URL in a browser on this PC",
+        t(
+          `Cannot reach ${shown(url)}${from.en}: ${why}`,
+          `Няма връзка с ${shown(url)}${from.bg}: ${why}`,
+        ),
+        t(
+          `Check ${env.en} (now ${now}), the network, a proxy or firewall; open that URL in a ` +
+            "browser on this PC",
+          `Проверете ${env.bg} (сега ${now}), мрежата, прокси сървъра или защитната стена; ` +
+            "отворете този адрес в браузър на този компютър",
+        ),
       ),
-      noClock("the token service is unreachable"),
+      noClock(t("the token service is unreachable", "услугата за токени е недостъпна")),
     ];
   }
   const date = Date.parse(res.headers.get("date") ?? "");
@@ -143,49 +302,86 @@ export async function checkTokenService(d: Deps): Promise<DoctorCheck[]> {
   if (res.ok) body = await res.json().catch(() => null);
   else await res.body?.cancel();
   const keys = Array.isArray(body?.keys) ? body.keys as Record<string, unknown>[] : [];
-  const problem = !res.ok
-    ? `${shown(url)} answered HTTP ${res.status}`
+  const at = shown(url);
+  const problem: Text | null = !res.ok
+    ? t(`${at} answered HTTP ${res.status}`, `${at} отговори с HTTP ${res.status}`)
     : body === null
-    ? `${shown(url)} did not return JSON`
+    ? t(`${at} did not return JSON`, `${at} не върна JSON`)
     : keys.length === 0
-    ? `${shown(url)} lists no keys`
+    ? t(`${at} lists no keys`, `${at} не съдържа ключове`)
     : keys.map(jwkProblem).find((p) => p !== null) ?? null;
+  const kids = keys.map((k) => k.kid).join(", ");
   const svc = problem
     ? check(
       "token-service",
       false,
       title,
-      problem,
-      `Check that ${env} points at the token service (it serves /.well-known/jwks.json with ` +
-        "Ed25519 public keys); ask its operator if it does",
+      t(problem.en + from.en, problem.bg + from.bg),
+      t(
+        `Check that ${env.en} points at the token service (it serves /.well-known/jwks.json ` +
+          "with Ed25519 public keys); ask its operator if it does",
+        `Проверете дали ${env.bg} сочи към услугата за токени (тя публикува ` +
+          "/.well-known/jwks.json с публични ключове Ed25519); ако сочи, попитайте администратора ѝ",
+      ),
     )
     : check(
       "token-service",
       true,
       title,
-      `${shown(url)}: ${keys.length} Ed25519 key(s), kid ${keys.map((k) => k.kid).join(", ")}`,
+      t(
+        `${at}: ${keys.length} Ed25519 key(s), kid ${kids}${from.en}`,
+        `${at}: ${keys.length} ключ(а) Ed25519, kid ${kids}${from.bg}`,
+      ),
     );
   if (Number.isNaN(date)) {
-    const fix = "Compare this PC's clock with an accurate clock by hand; enable automatic time";
-    return [svc, noClock("the answer has no Date header", fix)];
+    const fix = t(
+      "Compare this PC's clock with an accurate clock by hand; enable automatic time",
+      "Сравнете часовника на този компютър с точен часовник; включете автоматичната настройка на часа",
+    );
+    return [svc, noClock(t("the answer has no Date header", "отговорът няма заглавие Date"), fix)];
   }
   // Date has 1 s resolution: the server's time lies in [date, date + 1000).
   const skew = (t0 + t1) / 2 - (date + 500);
-  const s = Math.abs(skew) / 1000;
+  const s = (Math.abs(skew) / 1000).toFixed(1);
   const margin = 500 + (t1 - t0) / 2; // Date resolution + half the round trip
-  const text =
-    (Math.abs(skew) <= margin
-      ? `This PC's clock matches the token service (to ±${(margin / 1000).toFixed(1)} s)`
-      : `This PC's clock is about ${s.toFixed(1)} s ${skew > 0 ? "ahead of" : "behind"} ` +
-        "the token service") + " (tokens live 5 s; the agent allows 2 s of skew)";
+  const m = (margin / 1000).toFixed(1);
+  const within = Math.abs(skew) <= margin;
+  const text = t(
+    (within
+      ? `This PC's clock matches the token service (to ±${m} s)`
+      : `This PC's clock is about ${s} s ${skew > 0 ? "ahead of" : "behind"} the token service`) +
+      " (tokens live 5 s; the agent allows 2 s of skew)",
+    (within
+      ? `Часовникът на този компютър съвпада с този на услугата за токени (с точност ±${m} s)`
+      : `Часовникът на този компютър ${skew > 0 ? "избързва" : "изостава"} с около ${s} s ` +
+        "спрямо услугата за токени") +
+      " (токените важат 5 s; агентът допуска разминаване до 2 s)",
+  );
   const sync = d.os === "windows"
-    ? "Settings → Time & language → Date & time → Set time automatically, then Sync now"
+    ? t(
+      "Settings → Time & language → Date & time → Set time automatically, then Sync now",
+      "Настройки → Час и език → Дата и час → Автоматично задаване на часа, след това " +
+        "„Синхронизиране сега“",
+    )
     : d.os === "darwin"
-    ? "System Settings → General → Date & Time → Set time and date automatically"
-    : "`timedatectl set-ntp true` (or enable your NTP service)";
-  const level = s > 2 ? false : s > 1 ? "warn" : true;
+    ? t(
+      "System Settings → General → Date & Time → Set time and date automatically",
+      "Системни настройки → Общи → Дата и час → Автоматично задаване на часа и датата",
+    )
+    : t(
+      "`timedatectl set-ntp true` (or enable your NTP service)",
+      "`timedatectl set-ntp true` (или включете вашата NTP услуга)",
+    );
+  const abs = Math.abs(skew) / 1000;
+  const level = abs > 2 ? false : abs > 1 ? "warn" : true;
   return [
     svc,
-    check("clock", level, clockTitle, text, level === true ? null : `Sync the clock: ${sync}`),
+    check(
+      "clock",
+      level,
+      clockTitle,
+      text,
+      level === true ? null : t(`Sync the clock: ${sync.en}`, `Сверете часовника: ${sync.bg}`),
+    ),
   ];
 }

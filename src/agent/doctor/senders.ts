@@ -8,7 +8,7 @@
  * @module
  */
 import type { SenderConfig } from "../senders/mod.ts";
-import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
+import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t, type Text } from "./types.ts";
 import { AppError } from "../../contract/mod.ts";
 import {
   type CertificateInfo,
@@ -22,10 +22,40 @@ const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 const cn = (dn: string) => /(?:^|,\s*)CN=([^,]+)/.exec(dn)?.[1] ?? "(no CN)";
 
+/** The Bulgarian of a certificate check's reason (src/signing/cert_checks.ts); else as it is. */
+const REASONS_BG: [RegExp, string][] = [
+  [/^Not valid before (.+)$/, "Не е валиден преди $1"],
+  [/^Expired on (.+)$/, "Изтекъл на $1"],
+  [/^Valid until (.+) \((\d+) days left\)$/, "Валиден до $1 (остават $2 дни)"],
+  [/^The certificate has no keyUsage extension$/, "Сертификатът няма разширение keyUsage"],
+  [
+    /^Key usage allows neither digitalSignature nor nonRepudiation$/,
+    "Предназначението на ключа не позволява нито digitalSignature, нито nonRepudiation",
+  ],
+  [/^Key usage allows (\S+) and (\S+)$/, "Предназначението на ключа позволява $1 и $2"],
+  [/^Key usage allows (\S+)$/, "Предназначението на ключа позволява $1"],
+  [
+    /^No QcStatements: not a qualified certificate$/,
+    "Няма QcStatements: не е квалифициран сертификат",
+  ],
+  [/^QcStatements lack QcCompliance (.+)$/, "В QcStatements липсва QcCompliance $1"],
+  [/^Qualified certificate \((.+)\)$/, "Квалифициран сертификат ($1)"],
+  [/^Issued by (.+)$/, "Издаден от $1"],
+  [
+    /^Issuer "(.+)" is not a Bulgarian QES provider$/,
+    "Издателят „$1“ не е български доставчик на КЕП",
+  ],
+];
+const reasonBg = (reason: string) => {
+  const hit = REASONS_BG.find(([re]) => re.test(reason));
+  const bg = hit ? reason.replace(hit[0], hit[1]) : reason;
+  return bg.replace("key on a qualified device", "ключ на квалифицирано устройство");
+};
+
 /** Certificate checks → one verdict; validity or key usage failing fails, QES doubts warn. */
 function certVerdict(
   id: string,
-  title: string,
+  title: Text,
   all: CertificateInfo[],
   d: Deps,
   certId?: string,
@@ -39,8 +69,14 @@ function certVerdict(
       id,
       false,
       title,
-      `No certificate matches certId ${certId}`,
-      `Set keystore.certId to one of: ${all.map((c) => c.id).join(", ")}`,
+      t(
+        `No certificate matches certId ${certId}`,
+        `Никой сертификат не отговаря на certId ${certId}`,
+      ),
+      t(
+        `Set keystore.certId to one of: ${all.map((c) => c.id).join(", ")}`,
+        `Задайте в keystore.certId едно от: ${all.map((c) => c.id).join(", ")}`,
+      ),
     );
   }
   if (certs.length === 0) {
@@ -48,15 +84,22 @@ function certVerdict(
       id,
       "warn",
       title,
-      "No certificate found",
-      "Insert the card or token, then run `agent doctor` again",
+      t("No certificate found", "Не е намерен сертификат"),
+      t(
+        "Insert the card or token, then run the checks again (`agent doctor`)",
+        "Поставете картата или токена и пуснете проверките отново (`agent doctor`)",
+      ),
     );
   }
   const results = certs.map((c) => ({ c, r: checkCertificate(c.der, () => new Date(d.now())) }));
   const best = results.find((x) => x.r.every((r) => r.ok)) ??
     results.find((x) => x.r[0].ok && x.r[1].ok) ?? results[0];
   const failed = best.r.filter((r) => !r.ok);
-  const detail = `${cn(best.c.subject)}: ${best.r.map((r) => r.reason).join("; ")}`;
+  const name = cn(best.c.subject);
+  const detail = t(
+    `${name}: ${best.r.map((r) => r.reason).join("; ")}`,
+    `${name}: ${best.r.map((r) => reasonBg(r.reason)).join("; ")}`,
+  );
   if (failed.length === 0) return check(id, true, title, detail);
   const hard = failed.some((r) => r.check === "validity" || r.check === "keyUsage");
   return check(
@@ -65,25 +108,47 @@ function certVerdict(
     title,
     detail,
     hard
-      ? "Renew the certificate with your QES provider and point the sender at the new one"
-      : "Use a qualified certificate of a Bulgarian QES provider: the NRA rejects others",
+      ? t(
+        "Renew the certificate with your QES provider and point the sender at the new one",
+        "Подновете сертификата при доставчика на КЕП и посочете новия в подателя",
+      )
+      : t(
+        "Use a qualified certificate of a Bulgarian QES provider: the NRA rejects others",
+        "Използвайте квалифициран сертификат от български доставчик на КЕП: НАП отхвърля другите",
+      ),
   );
 }
 
-function pkcs11Fix(e: unknown, d: Deps, found: ModuleCandidate[]): string {
+function pkcs11Fix(e: unknown, d: Deps, found: ModuleCandidate[]): Text {
+  const names = found.map((m) => `${m.middleware} (${m.path})`).join("; ");
   const list = found.length
-    ? ` Found on this PC: ${found.map((m) => `${m.middleware} (${m.path})`).join("; ")}.`
-    : "";
+    ? t(` Found on this PC: ${names}.`, ` Намерени на този компютър: ${names}.`)
+    : t("", "");
   if (e instanceof AppError && e.code === "PKCS11_MODULE_MISSING") {
-    return "Middleware missing: install your QES provider's card/token software (64-bit) or " +
-      `correct keystore.module in agent.json.${list}`;
+    return t(
+      "Middleware missing: install your QES provider's card/token software (64-bit) or " +
+        `correct keystore.module in agent.json.${list.en}`,
+      "Липсва софтуерът за картата: инсталирайте софтуера за карти/токени на доставчика на КЕП " +
+        `(64-битов) или поправете keystore.module в agent.json.${list.bg}`,
+    );
   }
   if (e instanceof AppError && e.code === "PKCS11_MODULE_WRONG_ARCH") {
-    return `Wrong CPU architecture: install the middleware build for ${d.arch}` +
-      (d.os === "darwin" ? " (Apple Silicon: the arm64 or universal build)" : "") +
-      (d.os === "windows" ? " (the 64-bit DLL in System32, not SysWOW64)" : "") + `.${list}`;
+    const mac = d.os === "darwin";
+    const win = d.os === "windows";
+    return t(
+      `Wrong CPU architecture: install the middleware build for ${d.arch}` +
+        (mac ? " (Apple Silicon: the arm64 or universal build)" : "") +
+        (win ? " (the 64-bit DLL in System32, not SysWOW64)" : "") + `.${list.en}`,
+      `Грешна архитектура на процесора: инсталирайте версията на софтуера за ${d.arch}` +
+        (mac ? " (Apple Silicon: версията arm64 или universal)" : "") +
+        (win ? " (64-битовата DLL в System32, не в SysWOW64)" : "") + `.${list.bg}`,
+    );
   }
-  return `Insert the card or token, reinstall the middleware, or check keystore.module.${list}`;
+  return t(
+    `Insert the card or token, reinstall the middleware, or check keystore.module.${list.en}`,
+    "Поставете картата или токена, инсталирайте отново софтуера за картата или проверете " +
+      `keystore.module.${list.bg}`,
+  );
 }
 
 /**
@@ -100,16 +165,24 @@ export async function checkSender(
   found: ModuleCandidate[],
 ): Promise<DoctorCheck> {
   const id = `sender:${s.id}`;
-  const title = `Sender "${s.id}" certificate`;
+  const title = t(`Sender "${s.id}" certificate`, `Сертификат на подател „${s.id}“`);
   const ks = s.keystore as Record<string, unknown> | undefined;
-  if (!s.active) return check(id, true, title, "Inactive: not checked");
+  if (!s.active) {
+    return check(id, true, title, t("Inactive: not checked", "Неактивен: не е проверен"));
+  }
   if (!ks) {
     return check(
       id,
       "warn",
       title,
-      "No key store: usable in test mode only",
-      "Add a keystore reference to this sender in agent.json (docs/signing.md)",
+      t(
+        "No key store: usable in test mode only",
+        "Няма хранилище за ключове: използваем само в тестов режим",
+      ),
+      t(
+        "Add a keystore reference to this sender in agent.json (docs/signing.md)",
+        "Добавете keystore към този подател в agent.json (docs/signing.md)",
+      ),
     );
   }
   const str = (...keys: string[]) =>
@@ -131,8 +204,11 @@ export async function checkSender(
           id,
           false,
           title,
-          "keystore.file is missing",
-          "Set keystore.file to the .p12/.pfx path in agent.json",
+          t("keystore.file is missing", "Липсва keystore.file"),
+          t(
+            "Set keystore.file to the .p12/.pfx path in agent.json",
+            "Задайте в keystore.file пътя до .p12/.pfx файла в agent.json",
+          ),
         );
       }
       const store = openPkcs12KeyStore(await Deno.readFile(file), { name: file });
@@ -144,7 +220,11 @@ export async function checkSender(
             id,
             true,
             title,
-            `${file} is readable; its certificate is encrypted and is checked when signing`,
+            t(
+              `${file} is readable; its certificate is encrypted and is checked when signing`,
+              `${file} може да се прочете; сертификатът в него е шифрован и се проверява при ` +
+                "подписване",
+            ),
           );
         }
         throw e;
@@ -159,8 +239,11 @@ export async function checkSender(
           id,
           false,
           title,
-          "keystore.module is missing",
-          "Set keystore.module to the middleware's PKCS#11 library in agent.json",
+          t("keystore.module is missing", "Липсва keystore.module"),
+          t(
+            "Set keystore.module to the middleware's PKCS#11 library in agent.json",
+            "Задайте в keystore.module PKCS#11 библиотеката на софтуера за картата в agent.json",
+          ),
         );
       }
       const store = await d.openPkcs11(module, str("tokenLabel"));
@@ -175,26 +258,45 @@ export async function checkSender(
         id,
         true,
         title,
-        `In the ${
-          ks.type === "windows" ? "Windows certificate store" : "macOS Keychain"
-        }: checked when signing (the OS asks for the PIN)`,
+        ks.type === "windows"
+          ? t(
+            "In the Windows certificate store: checked when signing (the OS asks for the PIN)",
+            "В хранилището за сертификати на Windows: проверява се при подписване " +
+              "(операционната система пита за PIN)",
+          )
+          : t(
+            "In the macOS Keychain: checked when signing (the OS asks for the PIN)",
+            "В Keychain на macOS: проверява се при подписване (операционната система пита за PIN)",
+          ),
       );
     }
     return check(
       id,
       false,
       title,
-      `Unknown keystore type ${JSON.stringify(ks.type)}`,
-      "Use type pkcs12, pkcs11, windows or macos (docs/signing.md)",
+      t(
+        `Unknown keystore type ${JSON.stringify(ks.type)}`,
+        `Непознат тип keystore ${JSON.stringify(ks.type)}`,
+      ),
+      t(
+        "Use type pkcs12, pkcs11, windows or macos (docs/signing.md)",
+        "Използвайте тип pkcs12, pkcs11, windows или macos (docs/signing.md)",
+      ),
     );
   } catch (e) {
     const fix = ks.type === "pkcs11"
       ? pkcs11Fix(e, d, found)
       : e instanceof Deno.errors.NotFound
-      ? "Put the file back or correct its path in agent.json"
+      ? t(
+        "Put the file back or correct its path in agent.json",
+        "Върнете файла или поправете пътя до него в agent.json",
+      )
       : e instanceof Deno.errors.PermissionDenied
-      ? "Give this user read access to the file"
-      : "Export the certificate with its private key again as a .p12/.pfx file";
-    return check(id, false, title, msg(e), fix);
+      ? t("Give this user read access to the file", "Дайте на този потребител право да чете файла")
+      : t(
+        "Export the certificate with its private key again as a .p12/.pfx file",
+        "Експортирайте отново сертификата с частния ключ като .p12/.pfx файл",
+      );
+    return check(id, false, title, t(msg(e), msg(e)), fix);
   }
 }

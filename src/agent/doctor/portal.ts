@@ -1,0 +1,164 @@
+/**
+ * The live portal check of `agent doctor`: when agent.json has a `portal` section, its base URL
+ * is asked once (`HEAD`, within the doctor's timeout, through `portal.caFile` when set) — any
+ * HTTP answer means the NRA API is reachable from this PC; whether credentials are configured is
+ * told too (they are never shown). Without the section the agent files in test mode only, with
+ * the test portal built in: there is nothing to reach.
+ * @module
+ */
+import type { AgentFile } from "../senders/mod.ts";
+import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t } from "./types.ts";
+
+const msg = (e: unknown) => {
+  if (!(e instanceof Error)) return String(e);
+  const cause = (e.cause as Error | undefined)?.message;
+  return cause ? `${e.message}: ${cause}` : e.message;
+};
+
+/**
+ * Checks the live portal's reachability.
+ * @param d resolved doctor deps (fetch, timeout)
+ * @param file agent.json, or null when it is invalid
+ * @returns the `portal` check
+ * @throws never
+ */
+export async function checkPortal(d: Deps, file: AgentFile | null): Promise<DoctorCheck> {
+  const title = t("NRA portal (live filings)", "Портал на НАП (реални подавания)");
+  if (!file) {
+    return check(
+      "portal",
+      "warn",
+      title,
+      t("Not checked: agent.json is invalid", "Не е проверен: agent.json е невалиден"),
+      t("Fix agent.json first (see its check)", "Първо поправете agent.json (вижте проверката му)"),
+    );
+  }
+  const p = file.portal;
+  if (!p) {
+    return check(
+      "portal",
+      true,
+      title,
+      t(
+        "Test mode only: the test portal is built into the agent, there is nothing to reach. " +
+          "Live filings need a portal section in agent.json (docs/live-portal.md)",
+        "Само тестов режим: тестовият портал е вграден в агента и не изисква връзка. За реални " +
+          "подавания е нужна секция portal в agent.json (docs/live-portal.md)",
+      ),
+    );
+  }
+  let base: URL;
+  try {
+    base = new URL(p.baseUrl);
+  } catch {
+    return check(
+      "portal",
+      false,
+      title,
+      t("portal.baseUrl is not a URL", "portal.baseUrl не е валиден URL"),
+      t("Correct portal.baseUrl in agent.json", "Поправете portal.baseUrl в agent.json"),
+    );
+  }
+  const at = `${base.protocol}//${base.host}${base.pathname}`;
+  const envName = p.environment === "production"
+    ? t("production", "реална (production)")
+    : t("the NRA's test environment", "тестовата среда на НАП");
+  let fetchFn = d.fetch;
+  let close = () => {};
+  if (p.caFile) {
+    try {
+      const { caFetchFromFile } = await import("../../portal/live/mod.ts");
+      const ca = await caFetchFromFile(p.caFile);
+      fetchFn = ca.fetch;
+      close = () => ca.close();
+    } catch (e) {
+      return check(
+        "portal",
+        false,
+        title,
+        t(msg(e), msg(e)),
+        t(
+          "Correct portal.caFile in agent.json or put the PEM file back",
+          "Поправете portal.caFile в agent.json или върнете PEM файла",
+        ),
+      );
+    }
+  }
+  let res: Response;
+  try {
+    res = await fetchFn(base, {
+      method: "HEAD",
+      redirect: "manual",
+      signal: AbortSignal.timeout(d.timeoutMs),
+    });
+    await res.body?.cancel();
+  } catch (e) {
+    const s = (d.timeoutMs / 1000).toFixed(1);
+    const timedOut = e instanceof DOMException && e.name === "TimeoutError";
+    const why = timedOut
+      ? t(`no answer within ${s} s`, `няма отговор до ${s} s`)
+      : t(msg(e), msg(e));
+    return check(
+      "portal",
+      false,
+      title,
+      t(`Cannot reach ${at}: ${why.en}`, `Няма връзка с ${at}: ${why.bg}`),
+      t(
+        `Check the internet connection, a proxy or firewall (the agent must reach ${base.host} ` +
+          "over HTTPS) and portal.baseUrl in agent.json; test filings are not affected",
+        "Проверете интернет връзката, прокси сървъра или защитната стена (агентът трябва да " +
+          `достига ${base.host} по HTTPS) и portal.baseUrl в agent.json; тестовите подавания ` +
+          "не са засегнати",
+      ),
+    );
+  } finally {
+    close();
+  }
+  const answered = t(
+    `${at} answers (HTTP ${res.status}); environment: ${envName.en}`,
+    `${at} отговаря (HTTP ${res.status}); среда: ${envName.bg}`,
+  );
+  const test = t(
+    "test filings use the built-in test portal",
+    "тестовите подавания ползват вградения тестов портал",
+  );
+  if (res.status >= 500) {
+    return check(
+      "portal",
+      "warn",
+      title,
+      t(
+        `${answered.en}: a server error; ${test.en}`,
+        `${answered.bg}: грешка на сървъра; ${test.bg}`,
+      ),
+      t(
+        "The NRA's API has a problem now: try live filings later",
+        "API на НАП има проблем в момента: опитайте реалните подавания по-късно",
+      ),
+    );
+  }
+  const credentials = (p.clientId && p.clientSecret) || p.accessToken;
+  if (!credentials) {
+    return check(
+      "portal",
+      "warn",
+      title,
+      t(
+        `${answered.en}; no credentials configured; ${test.en}`,
+        `${answered.bg}; няма зададени данни за достъп; ${test.bg}`,
+      ),
+      t(
+        "Add portal.clientId and portal.clientSecret, or portal.accessToken, to agent.json " +
+          "(docs/live-portal.md)",
+        "Добавете portal.clientId и portal.clientSecret или portal.accessToken в agent.json " +
+          "(docs/live-portal.md)",
+      ),
+    );
+  }
+  return check(
+    "portal",
+    true,
+    title,
+    t(`${answered.en}; ${test.en}`, `${answered.bg}; ${test.bg}`),
+  );
+}
