@@ -80,6 +80,17 @@ export interface PortalAdapter {
    */
   check?(op: PortalOperationRef): void;
   /**
+   * The registered name of a taxpayer as this portal knows it without a network call and
+   * without a sender: the confirmation page shows it beside the EIK before anyone is chosen.
+   * The test portal answers from the EIK's fictitious profile (src/mock/profile.ts); the live
+   * portal leaves it out (the NRA's list of represented taxpayers needs the sender's signed
+   * session, which exists only after the confirmation).
+   * @param eik an EIK / Bulstat or EGN
+   * @returns the name, or null when this portal does not know it
+   * @throws nothing
+   */
+  companyName?(eik: string): string | null;
+  /**
    * File one declaration.
    * @returns the submission result (success=false with errorMessage on a refusal)
    * @throws AppError PORTAL_* / CERTIFICATE_NOT_RECOGNISED / NO_POWER_OF_ATTORNEY / SIGNING_FAILED

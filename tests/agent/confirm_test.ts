@@ -328,8 +328,11 @@ Deno.test("[agent] the page shows a local path resolved, with hidden characters 
   );
   await waitFor(() => e.opened.length === 1);
   const html = await (await e.agent.app.request(e.opened[0]!)).text();
-  match(html, /<code class="path" dir="ltr">\/home\/u\/\.ssh<\/code>/);
-  match(html, /\/home\/u\/Заплати\/⟨U\+200B⟩NRA62007\.TXT/);
+  // Paths wrap only after their separators: one block per segment, a <wbr> between them.
+  match(html, /<span class="seg">home\/<\/span><wbr><span class="seg">u\/<\/span><wbr>/);
+  const plain = html.replace(/<span class="seg">|<\/span><wbr>|<\/span>(?=<\/code>)/g, "");
+  match(plain, /<code class="path" dir="ltr">\/home\/u\/\.ssh<\/code>/);
+  match(plain, /\/home\/u\/Заплати\/⟨U\+200B⟩NRA62007\.TXT/);
   match(html, /hidden characters ⟨U\+202E⟩/);
   ok(!html.includes("\u202e") && !html.includes("\u200b"), "no hidden character on the page");
   ok(!html.includes("TXT.exe") && !html.includes("/../"), "the raw segments are not shown");

@@ -3,8 +3,13 @@
  * § 10): a path sent with `..` segments and a right-to-left override is shown resolved, with
  * the hidden character made visible; a web page on another loopback port that loads hundreds of
  * `<img>` of `/confirm/*` gets cheap refusals and spends no budget of the user's page, which —
- * open in three tabs, polling every second — still confirms. Saves the page screenshot
- * (docs/confirmation.png when SVC_UPDATE_SCREENSHOTS=1 or when it is missing).
+ * open in three tabs, polling every second — still confirms. What an accountant reads: the
+ * declaration's name in Bulgarian and English (never the typeId), the company's name beside its
+ * EIK (from the test profile for a path not read yet, from the files for inline D1/D6), the
+ * insured persons and contributions of inline D1/D6, the batch's short id and what it allows,
+ * a long path wrapping only after its separators, the countdown in both languages and the
+ * agent's icon under the page's CSP. Saves the page screenshot (docs/confirmation.png when
+ * SVC_UPDATE_SCREENSHOTS=1 or when it is missing).
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -18,6 +23,9 @@ import {
   startForeignServer,
 } from "../_helpers/browser.ts";
 import { issueToken } from "../_helpers/e2e.ts";
+import { companyProfile } from "../../src/mock/mod.ts";
+import { parseD1 } from "../../src/formats/mod.ts";
+import { fixtureBytes } from "../formats/_helpers.ts";
 
 const EIK = "246824682";
 const SCREENSHOT = new URL("../../docs/confirmation.png", import.meta.url);
@@ -44,21 +52,109 @@ async function scanD1(env: ExampleEnv, rootFolder: string) {
   return { status: res.status, json: await res.json() };
 }
 
-/** Start a `dec1_6` filing naming `dec1FilePath`, as the example page would (its origin). */
-async function fileDec16(env: ExampleEnv, dec1FilePath: string) {
+/** Start a `dec1_6` filing, as the example page would (its origin): the files named by
+ * `dec1FilePath` on the disk, or given inline; `batchId` is its X-Svc-Batch-Id. */
+async function fileDec16(
+  env: ExampleEnv,
+  input: { dec1FilePath: string } | {
+    eik: string;
+    month: number;
+    files: Record<string, Uint8Array>;
+  },
+  batchId: string = crypto.randomUUID(),
+) {
   const origin = env.example.origin;
-  const token = await issueToken(env.ts.url, env.key, { typeId: "dec1_6", eik: EIK, origin });
+  const eik = "eik" in input ? input.eik : EIK;
+  const token = await issueToken(env.ts.url, env.key, { typeId: "dec1_6", eik, origin });
+  const body = "files" in input
+    ? {
+      year: 2026,
+      month: input.month,
+      eik,
+      _inlineDir: {
+        name: "2026-08",
+        files: Object.entries(input.files).map(([path, b]) => ({
+          path,
+          contentBase64: b.toBase64(),
+        })),
+      },
+    }
+    : { year: 2026, month: 9, eik, dec1FilePath: input.dec1FilePath };
   const res = await fetch(`${env.agent.url}/api/v1/operations/dec1_6`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${token}`,
       "content-type": "application/json",
-      "x-svc-batch-id": crypto.randomUUID(),
+      "x-svc-batch-id": batchId,
       origin,
     },
-    body: JSON.stringify({ year: 2026, month: 9, eik: EIK, dec1FilePath }),
+    body: JSON.stringify(body),
   });
   return { status: res.status, json: await res.json() };
+}
+
+/** The characters of the first element matching `selector` (a `code.path`) and the indexes
+ * where a new line starts (from each character's box, as laid out); whether it overflows its
+ * cell. (In-page code as text: the tests are type-checked without the DOM library.) */
+async function lineBreaks(page: Page, selector: string) {
+  return await page.evaluate(`(() => {
+    const code = document.querySelector(${JSON.stringify(selector)});
+    const chars = [];
+    const tops = [];
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = n.textContent || "";
+      for (let i = 0; i < text.length; i++) {
+        const r = document.createRange();
+        r.setStart(n, i);
+        r.setEnd(n, i + 1);
+        chars.push(text[i]);
+        const rect = r.getClientRects()[0];
+        tops.push(rect ? rect.top : (tops.length ? tops[tops.length - 1] : 0));
+      }
+    }
+    const starts = [];
+    for (let i = 1; i < tops.length; i++) if (tops[i] > tops[i - 1] + 2) starts.push(i);
+    const box = code.parentElement.getBoundingClientRect();
+    const right = Math.max(...[...code.getClientRects()].map((r) => r.right));
+    return { text: chars.join(""), starts, overflows: right > box.right + 1 };
+  })()`) as { text: string; starts: number[]; overflows: boolean };
+}
+
+/** The assertions every confirmation page must pass for an accountant: the countdown in both
+ * languages, the icon under the CSP, no typeId or snake_case among the visible words. */
+async function accountantChecks(page: Page, typeId: string) {
+  const count = await page.innerText("#count");
+  const bg = await page.innerText('#count span[lang="bg"]');
+  const en = await page.innerText('#count span[lang="en"]');
+  ok(/^Остават \d+ сек\.; след това искането се отказва автоматично\.$/.test(bg), bg);
+  ok(!/[A-Za-z]/.test(bg), `the Bulgarian countdown holds no English: ${bg}`);
+  ok(/\d+ s left; then the request is declined automatically\.$/.test(en), en);
+  ok(count.includes(bg) && count.includes(en), count);
+  const before = (await page.locator(".countdown").allTextContents()).map(Number);
+  equal(before.length, 2);
+  equal(before[0], before[1], "both languages count the same seconds");
+  // (polled from here: the page's CSP forbids the evaluation waitForFunction needs)
+  for (let i = 0; i < 30; i++) {
+    const now = (await page.locator(".countdown").allTextContents()).map(Number);
+    if (now.every((x) => x < before[0]!)) break;
+    await page.waitForTimeout(200);
+  }
+  const after = (await page.locator(".countdown").allTextContents()).map(Number);
+  ok(after.every((x) => x < before[0]!), `both countdowns tick: ${before} → ${after}`);
+  // The icon: an inline SVG the page's CSP admits (img-src data:), so no /favicon.ico request.
+  const href = await page.getAttribute('link[rel="icon"]', "href");
+  ok(href?.startsWith("data:image/svg+xml,"), `the icon: ${href}`);
+  const loaded = await page.evaluate(`new Promise((resolve) => {
+    const img = new Image();
+    img.onload = () => resolve(img.naturalWidth);
+    img.onerror = () => resolve(0);
+    img.src = ${JSON.stringify(href)};
+  })`) as number;
+  ok(loaded > 0, "the icon loads under the page's CSP");
+  const body = await page.innerText("body");
+  ok(!body.includes(typeId), `the typeId ${typeId} is not on the page`);
+  ok(!/\b[a-z]+_[a-z0-9_]+\b/.test(body), `no snake_case word on the page:\n${body}`);
 }
 
 /** How Chromium reports the agent's cheap refusal of a cross-site image: the refusal's
@@ -110,24 +206,114 @@ Deno.test({
         },
       );
 
-      await t.step("[browser] the page of a filing from a local folder (screenshot)", async () => {
-        // Nothing is read before the decision: the folder need not exist for the page.
-        const file = "/home/maria/Документи/Заплати/2026-09/EMPL2021.TXT";
-        const filing = fileDec16(env, file);
-        const page = await env.openConfirmation();
-        ok((await page.innerText("#paths")).includes(file));
-        equal((await page.textContent("#origin"))?.trim(), env.example.origin);
-        await page.waitForSelector("#confirm:enabled");
-        const exists = await Deno.stat(SCREENSHOT).then(() => true, () => false);
-        const committed = Deno.env.get("SVC_UPDATE_SCREENSHOTS") === "1" || !exists;
-        const path = committed ? SCREENSHOT.pathname : await Deno.makeTempFile({ suffix: ".png" });
-        await page.screenshot({ path });
-        deepStrictEqual(pngSize(await Deno.readFile(path)), { width: 1280, height: 800 });
-        if (!committed) await Deno.remove(path);
-        await decide(page, "decline");
-        equal((await filing).json.errorCode, "SENDER_NOT_CHOSEN");
-        await page.close();
-      });
+      await t.step(
+        "[browser] the page of a filing from a local file: names, company, batch, wrapping, countdown, icon (screenshot)",
+        async () => {
+          // Nothing is read before the decision: the folder need not exist for the page.
+          const file =
+            "/home/maria/Документи/Счетоводство/Клиенти/Огоста ЕООД/Заплати и осигуровки/" +
+            "2026/2026-09 септември/Окончателни за подаване/EMPL2021.TXT";
+          const batchId = crypto.randomUUID();
+          const icons: string[] = [];
+          const problems: string[] = [];
+          env.browser.context.on("request", (r) => {
+            if (r.url().endsWith("/favicon.ico")) icons.push(r.url());
+          });
+          const filing = fileDec16(env, { dec1FilePath: file }, batchId);
+          const page = await env.openConfirmation();
+          page.on("console", (m) => {
+            if (m.type() === "error") problems.push(m.text());
+          });
+          const paths = await page.innerText("#paths");
+          ok(paths.includes(file), paths);
+          equal((await page.textContent("#origin"))?.trim(), env.example.origin);
+          // The declaration as accountants say it, Bulgarian first, English beside it.
+          equal(await page.getAttribute("#operations .op", "data-type-id"), "dec1_6");
+          equal(
+            (await page.innerText("#operations")).trim(),
+            "Декларации обр. 1 и 6 / Declarations form 1 and 6",
+          );
+          // The company's name: the file is not read yet, so the test profile's.
+          const company = await page.innerText(`#eiks .company[data-eik="${EIK}"]`);
+          equal(
+            company.trim(),
+            `${EIK} — ${companyProfile(EIK).name} (тестов профил / test profile)`,
+          );
+          equal(await page.getAttribute("#eiks .src", "data-source"), "portal");
+          // Nothing read: no figures from the files.
+          equal(await page.locator("[data-figure]").count(), 0);
+          // The batch: its short id (the full one in the title) and what it allows.
+          equal((await page.innerText("#batch")).trim(), batchId.slice(0, 8));
+          equal(await page.getAttribute("#batch", "title"), batchId);
+          const scope = await page.innerText("#batch-scope");
+          for (
+            const s of [
+              "В следващите 10 минути след потвърждението другите заявки на тази партида",
+              "без нов въпрос, от името на избрания подател",
+              "For 10 minutes after you confirm, further requests of this batch",
+              "refuses the batch for 10 minutes",
+            ]
+          ) ok(scope.includes(s), `the batch note says "${s}":\n${scope}`);
+          // The long path wraps only after its separators, inside its cell.
+          const wrap = await lineBreaks(page, "#paths code.path");
+          equal(wrap.text, file, "the <wbr> add no characters");
+          ok(wrap.starts.length >= 1, "the long path wraps");
+          for (const i of wrap.starts) {
+            ok(
+              "/\\".includes(wrap.text[i - 1]!),
+              `a line starts after a separator: …${wrap.text.slice(i - 5, i + 5)}…`,
+            );
+          }
+          ok(!wrap.overflows, "the path stays inside its cell");
+          await accountantChecks(page, "dec1_6");
+          await page.waitForSelector("#confirm:enabled");
+          const exists = await Deno.stat(SCREENSHOT).then(() => true, () => false);
+          const committed = Deno.env.get("SVC_UPDATE_SCREENSHOTS") === "1" || !exists;
+          const path = committed
+            ? SCREENSHOT.pathname
+            : await Deno.makeTempFile({ suffix: ".png" });
+          await page.screenshot({ path, fullPage: true });
+          equal(pngSize(await Deno.readFile(path)).width, 1280);
+          if (!committed) await Deno.remove(path);
+          await decide(page, "decline");
+          equal((await filing).json.errorCode, "SENDER_NOT_CHOSEN");
+          deepStrictEqual(icons, [], "the browser asked the agent for no /favicon.ico");
+          deepStrictEqual(problems.filter((p) => /Content Security Policy/i.test(p)), []);
+          await page.close();
+        },
+      );
+
+      await t.step(
+        "[browser] inline declarations 1 and 6: the employer's name from the D6, insured persons and contributions",
+        async () => {
+          const d1 = await fixtureBytes("d1/EMPL2021.TXT");
+          const d6 = await fixtureBytes("d6/NRA62007.TXT");
+          const filing = fileDec16(env, {
+            eik: "203456783",
+            month: 8,
+            files: { "EMPL2021.TXT": d1, "NRA62007.TXT": d6 },
+          });
+          const page = await env.openConfirmation();
+          equal(
+            (await page.innerText('#eiks .company[data-eik="203456783"]')).trim(),
+            "203456783 — ЕКО ТРЕЙД ООД (от файла / from the file)",
+          );
+          const persons = new Set(parseD1(d1).map((r) => r.personId)).size;
+          const figure = async (k: string) =>
+            (await page.innerText(`[data-figure="${k}"] td`)).replace(/\s/g, " ").trim();
+          equal(await figure("employees"), String(persons));
+          // The fixture's D6: DOO 1630.84 + UPF 299.07 + health 596.06 + GVRS 7.47; tax 612.69.
+          equal(await figure("contributions"), "2 533,44 EUR");
+          equal(await figure("incomeTax"), "612,69 EUR");
+          ok((await page.innerText('[data-figure="contributions"] th')).includes(
+            "Осигурителни вноски (обр. 6) / Social and health contributions (form 6)",
+          ));
+          await accountantChecks(page, "dec1_6");
+          await decide(page, "decline");
+          equal((await filing).json.errorCode, "SENDER_NOT_CHOSEN");
+          await page.close();
+        },
+      );
       await t.step(
         "[browser] 260 images from a foreign page neither block nor slow the user's page, open in three polling tabs",
         async () => {

@@ -3,7 +3,9 @@
  * inline (the caller's own bytes, read before the page) whose DEKLAR declares intra-EU
  * supplies while its VIES.TXT has no VIR line shows the cross-check warnings on the
  * confirmation page — in Bulgarian, the English beside — before anything is filed; confirming
- * still files it (warnings do not stop a filing). A consistent set shows no warnings. Saves
+ * still files it (warnings do not stop a filing). A consistent set shows no warnings. The page
+ * names the return as accountants do, the company as its DEKLAR.TXT does, and shows the VAT
+ * payable (DEKLAR 01-50, in the period's currency) and the ledgers' records. Saves
  * docs/confirmation-warnings.png (when SVC_UPDATE_SCREENSHOTS=1 or when it is missing).
  */
 import { equal, ok } from "node:assert/strict";
@@ -16,6 +18,7 @@ import {
 } from "../_helpers/browser.ts";
 import { issueToken } from "../_helpers/e2e.ts";
 import { fixtureBytes } from "../formats/_helpers.ts";
+import { parseDeklar, parsePokupki, parseProdagbi } from "../../src/formats/mod.ts";
 
 const EIK = "203456783"; // the filer of the fixtures' VAT set (fixtures/formats)
 const SCREENSHOT = new URL("../../docs/confirmation-warnings.png", import.meta.url);
@@ -76,6 +79,33 @@ Deno.test({
           equal(await page.locator("#warnings .warning").count(), 3);
           equal(await page.locator('#warnings .warning span[lang="bg"]').count(), 3);
           equal(await page.locator('#warnings .warning span[lang="en"]').count(), 3);
+          // The return as accountants call it, the company as DEKLAR.TXT names it.
+          equal(
+            (await page.innerText("#operations")).trim(),
+            "Справка-декларация по ЗДДС / VAT return",
+          );
+          equal(
+            (await page.innerText(`#eiks .company[data-eik="${EIK}"]`)).trim(),
+            `${EIK} — ЕКО ТРЕЙД ООД (от файла / from the file)`,
+          );
+          // What DEKLAR.TXT and the ledgers declare: 2026-08 is in euro.
+          const deklar = parseDeklar(await fixtureBytes("deklar/DEKLAR.TXT"));
+          const figure = async (k: string) =>
+            (await page.innerText(`[data-figure="${k}"]`)).replace(/\s+/g, " ").trim();
+          const payable = deklar.vatPayable!.toFixed(2).replace(".", ",");
+          equal(await figure("vatPayable"), `ДДС за внасяне / VAT payable ${payable} EUR`);
+          equal(await page.locator('[data-figure="vatRefundable"]').count(), 0);
+          const purchases = parsePokupki(await fixtureBytes("pokupki/POKUPKI.TXT")).length;
+          const sales = parseProdagbi(await fixtureBytes("prodagbi/PRODAGBI.TXT")).length;
+          equal(
+            await figure("purchaseRecords"),
+            `Дневник за покупките / Purchase ledger ${purchases} записа / ${purchases} records`,
+          );
+          equal(
+            await figure("salesRecords"),
+            `Дневник за продажбите / Sales ledger ${sales} записа / ${sales} records`,
+          );
+          equal((await page.innerText("#periods")).trim(), "2026-08");
           await page.waitForSelector("#confirm:enabled");
           const exists = await Deno.stat(SCREENSHOT).then(() => true, () => false);
           const committed = Deno.env.get("SVC_UPDATE_SCREENSHOTS") === "1" || !exists;

@@ -50,7 +50,7 @@ Deno.test({
         const confirm = await env.openConfirmation();
         equal((await confirm.textContent("#integrator"))?.trim(), "Demo integrator");
         equal((await confirm.textContent("#origin"))?.trim(), env.example.origin);
-        equal((await confirm.textContent("#eiks"))?.trim(), EIK);
+        equal((await confirm.textContent("#eiks .eik"))?.trim(), EIK);
         await decide(confirm, "confirm");
         await confirm.close();
 

@@ -5,6 +5,9 @@
  * @module
  */
 import type { AppError } from "../../contract/mod.ts";
+import type { CompanyName, FileFigures } from "../local/mod.ts";
+
+export type { CompanyName, FileFigures };
 
 /** Batch memory, ms (interface-spec.md § Limits: 10 minutes). */
 export const BATCH_TTL_MS = 10 * 60 * 1000;
@@ -29,6 +32,12 @@ export interface ConfirmSubject {
    * decision. */
   readonly paths?: readonly ShownPath[];
   readonly documents: number | null;
+  /** The companies' names by EIK: from files already read, else from the portal of the
+   * token's mode (the test portal's profile); an EIK without a name is shown alone. */
+  readonly companies?: readonly CompanyName[];
+  /** What the files already read declare (VAT payable or refundable and the ledgers' records;
+   * D1/D6 insured persons and contributions); never from a path on the disk (not read yet). */
+  readonly figures?: FileFigures;
   /** Findings of the checks of files already read (e.g. DEKLAR ↔ VIES), shown before the user
    * confirms; they do not stop the filing. */
   readonly warnings?: readonly PageWarning[];

@@ -10,7 +10,15 @@
  * @module
  */
 import { html, raw } from "hono/html";
-import type { Dialog, PageWarning, ShownPath } from "./dialog.ts";
+import { declarationName } from "../../contract/mod.ts";
+import {
+  BATCH_TTL_MS,
+  type CompanyName,
+  type Dialog,
+  type FileFigures,
+  type PageWarning,
+  type ShownPath,
+} from "./dialog.ts";
 import { hiddenIn, visible } from "./display.ts";
 
 /** Security headers of the page; `cspNonce` authorises the page's one script and style. */
@@ -36,18 +44,218 @@ export function pageHeaders(cspNonce: string): Record<string, string> {
 }
 
 const STYLE = `
-body{font:16px/1.45 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+body{font:16px/1.45 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.35rem;margin:0 0 .25rem} .en{color:#555;font-size:.9em}
 .who{background:#f3f6fb;border:1px solid #c9d6ea;border-radius:8px;padding:.75rem 1rem;margin:1rem 0}
 table{border-collapse:collapse;width:100%;margin:.5rem 0} td,th{border-bottom:1px solid #e3e3e3;padding:.35rem .4rem;text-align:left;vertical-align:top}
+th{width:30%} th.section{width:auto;background:#f7f7f7;font-weight:600}
+.op{font-weight:600} .op .en{font-weight:400} .company .name{font-weight:600} .src{color:#555;font-size:.85em}
+td.amount{font-variant-numeric:tabular-nums}
 .senders label{display:block;padding:.35rem 0} .actions{display:flex;gap:1rem;margin-top:1.25rem}
 button{font-size:1rem;padding:.6rem 1.3rem;border-radius:6px;border:1px solid #888;cursor:pointer}
 button.ok{background:#0b6b2e;color:#fff;border-color:#0b6b2e} button.ok .en{color:#d9f2e1} .count{color:#8a4b00;margin-top:1rem}
 .test{background:#fff4d6;border:1px solid #e0b84a;padding:.4rem .7rem;border-radius:6px}
-code.path{font:14px/1.4 ui-monospace,monospace;unicode-bidi:isolate;direction:ltr;word-break:break-all;background:#f6f6f6;padding:.1rem .3rem;border-radius:4px}
+code.path,code.batch{font:14px/1.4 ui-monospace,monospace;unicode-bidi:isolate;direction:ltr;background:#f6f6f6;padding:.1rem .3rem;border-radius:4px}
+code.path{-webkit-box-decoration-break:clone;box-decoration-break:clone} code.path .seg{display:inline-block;max-width:100%;overflow-wrap:anywhere}
 .note{color:#555;font-size:.9em;margin:.25rem 0 0} .warn{color:#8a1c00;font-weight:600}
 .warning{border-left:3px solid #e0b84a;background:#fffaf0;padding:.2rem .5rem;margin:.3rem 0}
 `;
+
+/** The agent's icon: a white tick on green, as an inline SVG (allowed by the page's CSP,
+ * `img-src 'self' data:`), so the browser asks the agent for no `/favicon.ico`. */
+const FAVICON_SVG = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'>" +
+  "<rect width='32' height='32' rx='7' fill='#0b6b2e'/>" +
+  "<path d='M8.5 16.5l5 5L23.5 11' fill='none' stroke='#fff' stroke-width='3.4' " +
+  "stroke-linecap='round' stroke-linejoin='round'/></svg>";
+
+/** The `href` of the pages' icon: a `data:image/svg+xml` URI. */
+export const FAVICON_HREF = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
+
+/** The `<head>` every page of the confirmation shares: charset, viewport, icon, title, style. */
+function head(title: string, cspNonce: string) {
+  return html`
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width,initial-scale=1">
+    <link rel="icon" type="image/svg+xml" href="${FAVICON_HREF}">
+    <title>${title}</title>
+    <style nonce="${cspNonce}">${raw(STYLE)}</style>
+  `;
+}
+
+/** Amounts as a Bulgarian accountant writes them: "1 234,56". */
+const AMOUNT = new Intl.NumberFormat("bg-BG", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  useGrouping: true,
+});
+
+/**
+ * An amount with its currency, as the page shows it.
+ * @param n the amount (null: blank in the file, shown as 0,00)
+ * @param currency "BGN" | "EUR" (null: the period is unknown, no currency shown)
+ * @returns e.g. "1 234,56 EUR"
+ */
+export function formatAmount(n: number | null, currency: string | null): string {
+  return AMOUNT.format(n ?? 0) + (currency ? ` ${currency}` : "");
+}
+
+/**
+ * A path that wraps only after its separators (`/`, `\`): each segment, with the separator
+ * that ends it, is one inline block (so a space inside a folder name is no place to break), a
+ * `<wbr>` between them; a segment longer than a whole line still breaks anywhere (CSS).
+ */
+function wrapped(text: string) {
+  return visible(text).split(/(?<=[\\/])/).map((seg, i) =>
+    html`${i === 0 ? "" : raw("<wbr>")}<span class="seg">${seg}</span>`
+  );
+}
+
+/** "12 записа / records" (Bulgarian and English plurals). */
+function records(n: number) {
+  return html`${n} ${n === 1 ? "запис" : "записа"} <span class="en">/ ${n} ${
+    n === 1 ? "record" : "records"
+  }</span>`;
+}
+
+/** One figure row: its Bulgarian and English label and its value. */
+function figureRow(key: string, bg: string, en: string, value: unknown, amount = false) {
+  return html`
+    <tr data-figure="${key}">
+      <th>${bg} <span class="en">/ ${en}</span></th>
+      <td${raw(amount ? ' class="amount"' : "")}>${value}</td></tr>
+  `;
+}
+
+/** What the files already read declare: VAT payable or refundable and the ledgers' records,
+ * or D1/D6 insured persons and contributions. */
+function figureRows(f: FileFigures, label: string | null) {
+  const heading = html`
+    <tr class="figures-head">
+      <th class="section"
+        colspan="2">Според файловете${label
+          ? ` (${label})`
+          : ""} <span class="en">/ As the files declare</span></th>
+    </tr>
+  `;
+  if (f.kind === "vat") {
+    const refund = (f.refundable ?? 0) > 0 && !((f.payable ?? 0) > 0);
+    return html`${heading}${
+      refund
+        ? figureRow(
+          "vatRefundable",
+          "ДДС за възстановяване",
+          "VAT refundable",
+          formatAmount(f.refundable, f.currency),
+          true,
+        )
+        : figureRow(
+          "vatPayable",
+          "ДДС за внасяне",
+          "VAT payable",
+          formatAmount(f.payable, f.currency),
+          true,
+        )
+    }${
+      figureRow(
+        "purchaseRecords",
+        "Дневник за покупките",
+        "Purchase ledger",
+        records(f.purchaseRecords),
+      )
+    }${
+      figureRow("salesRecords", "Дневник за продажбите", "Sales ledger", records(f.salesRecords))
+    }`;
+  }
+  return html`${heading}${
+    f.employees !== null
+      ? figureRow("employees", "Осигурени лица (обр. 1)", "Insured employees (form 1)", f.employees)
+      : ""
+  }${
+    f.insurableIncome !== null
+      ? figureRow(
+        "insurableIncome",
+        "Осигурителен доход",
+        "Insurable income",
+        formatAmount(f.insurableIncome, f.currency),
+        true,
+      )
+      : ""
+  }${
+    f.contributions !== null
+      ? figureRow(
+        "contributions",
+        "Осигурителни вноски (обр. 6)",
+        "Social and health contributions (form 6)",
+        formatAmount(f.contributions, f.currency),
+        true,
+      )
+      : ""
+  }${
+    f.incomeTax !== null
+      ? figureRow(
+        "incomeTax",
+        "Данък върху доходите (обр. 6)",
+        "Income tax (form 6)",
+        formatAmount(f.incomeTax, f.currency),
+        true,
+      )
+      : ""
+  }`;
+}
+
+/** Each EIK with the company's name where one is known, and where the name comes from. */
+function companyRows(
+  eiks: readonly string[],
+  names: ReadonlyMap<string, CompanyName>,
+  mode: string,
+) {
+  if (!eiks.length) return "—";
+  return eiks.map((eik) => {
+    const c = names.get(eik);
+    const src = !c
+      ? ""
+      : c.source === "file"
+      ? html`(от файла <span class="en">/ from the file</span>)`
+      : mode === "test"
+      ? html`(тестов профил <span class="en">/ test profile</span>)`
+      : html`(НАП <span class="en">/ NRA</span>)`;
+    return html`<div class="company" data-eik="${eik}"><span class="eik">${visible(eik)}</span>${
+      c
+        ? html`
+          — <span class="name">${visible(c.name)}</span> <span class="src"
+            data-source="${c.source}">${src}</span>
+        `
+        : ""
+    }</div>`;
+  });
+}
+
+/** The batch: its short identifier, and what confirming it allows (src/agent/confirm/manager.ts:
+ * a confirmed batch runs its later requests silently with the chosen sender for 10 minutes;
+ * a declined or timed-out one refuses them for 10 minutes). */
+function batchRow(batchId: string | null) {
+  const minutes = BATCH_TTL_MS / 60_000;
+  if (batchId === null) {
+    return html`
+      <tr>
+        <th>Партида <span class="en">/ Batch</span></th>
+        <td id="batch-info"><span id="batch">— (без партида <span class="en">/ no batch</span>)</span>
+          <p class="note" id="batch-scope">Потвърждението важи само за тази заявка; следващата заявка ще пита отново. <span class="en">The confirmation covers this request only; the next request asks again.</span></p>
+        </td>
+      </tr>
+    `;
+  }
+  return html`
+    <tr>
+      <th>Партида <span class="en">/ Batch</span></th>
+      <td id="batch-info"><code class="batch" id="batch" title="${visible(batchId)}">${visible(
+        batchId.slice(0, 8),
+      )}</code>
+        <p class="note" id="batch-scope">В следващите ${minutes} минути след потвърждението другите заявки на тази партида от същия интегратор и страница (подаване, справки, други фирми, други файлове и папки) се изпълняват без нов въпрос, от името на избрания подател. Отказ или изтекло време отказва партидата за ${minutes} минути. <span class="en">For ${minutes} minutes after you confirm, further requests of this batch from the same integrator and page (filings, reports, other companies, other files and folders) run without asking again, in the chosen sender's name. Declining, or letting the time run out, refuses the batch for ${minutes} minutes.</span></p>
+      </td>
+    </tr>
+  `;
+}
 
 /**
  * Render the dialog page.
@@ -59,6 +267,12 @@ code.path{font:14px/1.4 ui-monospace,monospace;unicode-bidi:isolate;direction:lt
 export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): string {
   const first = d.subjects[0]!;
   const eiks = [...new Set(d.subjects.flatMap((s) => s.eiks))];
+  const names = new Map<string, CompanyName>();
+  // A name from the files wins over the portal's.
+  const allNames = d.subjects.flatMap((s) => s.companies ?? []);
+  for (const c of [...allNames.filter((c) => c.source === "file"), ...allNames]) {
+    if (!names.has(c.eik)) names.set(c.eik, c);
+  }
   const files = [...new Set(d.subjects.flatMap((s) => s.files))];
   const paths = [
     ...new Map(d.subjects.flatMap((s) => s.paths ?? []).map((p) => [p.resolved, p])).values(),
@@ -68,16 +282,18 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
   const warnings = [
     ...new Map(d.subjects.flatMap((s) => s.warnings ?? []).map((w) => [w.en, w])).values(),
   ];
+  const figures = [
+    ...new Map(
+      d.subjects.flatMap((s) => s.figures ? [s.figures] : []).map((f) => [JSON.stringify(f), f]),
+    ).values(),
+  ];
   const seconds = Math.max(0, Math.round((d.expiresAt - now) / 1000));
-  const ops = [...new Set(d.subjects.map((s) => visible(`${s.typeId} — ${s.summary}`)))];
+  const typeIds = [...new Set(d.subjects.map((s) => s.typeId))];
   const page = html`
     <!doctype html>
     <html lang="bg">
       <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width,initial-scale=1">
-        <title>Потвърждение на подател / Confirm the sender</title>
-        <style nonce="${cspNonce}">${raw(STYLE)}</style>
+        ${head("Потвърждение на подател / Confirm the sender", cspNonce)}
       </head>
       <body>
           <h1>Потвърдете подателя <span class="en">/ Confirm the sender</span></h1>
@@ -97,15 +313,30 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
               : "— (не е обвързан / not bound)"}</span></div>
           </div>
           <table id="what">
-            <tr><th>Операция <span class="en">/ Operation</span></th><td>${ops.map((o) =>
-              html`<div>${o}</div>`
+            <tr><th>Какво се иска <span class="en">/ What is asked</span></th><td id="operations">${typeIds
+              .map((t) => {
+                const n = declarationName(t);
+                return html`
+                  <div class="op"
+                    data-type-id="${visible(t)}"><span lang="bg">${visible(
+                      n.bg,
+                    )}</span> <span class="en" lang="en">/ ${visible(n.en)}</span></div>
+                `;
+              })}</td></tr>
+            <tr><th>Фирма (ЕИК) <span class="en">/ Company (EIK)</span></th><td id="eiks">${companyRows(
+              eiks,
+              names,
+              first.mode,
             )}</td></tr>
-            <tr><th>ЕИК <span class="en">/ EIK</span></th><td id="eiks">${eiks.length
-              ? eiks.join(", ")
-              : "—"}</td></tr>
             <tr><th>Период <span class="en">/ Period</span></th><td id="periods">${periods.length
               ? periods.join(", ")
               : "—"}</td></tr>
+            ${figures.map((f) =>
+              figureRows(
+                f,
+                figures.length > 1 ? `${names.get(f.eik)?.name ?? ""} ${f.eik}`.trim() : null,
+              )
+            )}
             ${paths.length
               ? html`
                 <tr>
@@ -121,7 +352,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
                 <tr>
                   <th>Файлове от страницата <span class="en">/ Files sent by the page</span></th>
                   <td id="files">${files.map((f) =>
-                    html`<div><code class="path" dir="ltr">${visible(f)}</code></div>`
+                    html`<div><code class="path" dir="ltr">${wrapped(f)}</code></div>`
                   )}</td>
                 </tr>
               `
@@ -129,7 +360,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             ${docs
               ? html`
                 <tr>
-                  <th>Брой документи <span class="en">/ Documents</span></th>
+                  <th>Брой файлове <span class="en">/ Files</span></th>
                   <td id="documents">${docs}</td>
                 </tr>
               `
@@ -137,6 +368,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             ${warnings.length ? warningsRow(warnings) : ""}
             <tr><th>Заявки <span class="en">/ Requests</span></th><td id="requests">${d.subjects
               .length}</td></tr>
+            ${batchRow(first.batchId)}
           </table>
           <form method="post" action="/confirm/${d.id}/decision" id="decision">
             <input type="hidden" name="nonce" value="${d.nonce}">
@@ -149,16 +381,16 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             )}
             </fieldset>
         ${d.senders.some((s) => s.needsPin)
-          ? html`<p><label>PIN на подписа <span class="en">/ Signature PIN</span>
+          ? html`<p><label>ПИН код на подписа <span class="en">/ Signature PIN</span>
     <input type="password" name="pin" id="pin" autocomplete="off" maxlength="64"></label>
-    <br><span class="en">The PIN stays in this agent's memory for this batch only; it is never stored or sent to the web page.</span></p>`
+    <br><span id="pin-note">ПИН кодът остава само в паметта на агента, за тази партида; не се записва и не се изпраща към уеб страницата. <span class="en">The PIN stays in this agent's memory for this batch only; it is never stored or sent to the web page.</span></span></p>`
           : ""}
             <div class="actions">
               <button class="ok" type="submit" name="decision" value="confirm" id="confirm">Потвърди <span class="en">/ Confirm</span></button>
               <button type="submit" name="decision" value="decline" id="decline" formnovalidate>Откажи <span class="en">/ Decline</span></button>
             </div>
           </form>
-          <p class="count">Остават <span id="countdown" data-seconds="${seconds}">${seconds}</span> s <span class="en">until this request times out and is declined</span></p>
+          <p class="count" id="count"><span lang="bg">Остават <span class="countdown" id="countdown" data-seconds="${seconds}">${seconds}</span> сек.; след това искането се отказва автоматично.</span> <span class="en" lang="en">/ <span class="countdown">${seconds}</span> s left; then the request is declined automatically.</span></p>
           <script nonce="${cspNonce}">
           (function(){var bs=document.querySelectorAll("button");bs.forEach(function(b){b.disabled=true});
     setTimeout(function(){bs.forEach(function(b){b.disabled=false})},800);
@@ -166,8 +398,8 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
     document.getElementById("decision").addEventListener("submit",function(){sent=true});
     setInterval(function(){if(sent)return;fetch(location.pathname+"/state").then(function(r){return r.json()})
     .then(function(j){if(!sent&&j.version!==seen)location.reload()}).catch(function(){})},1000);
-    var el=document.getElementById("countdown");var s=+el.dataset.seconds;
-          var t=setInterval(function(){s=Math.max(0,s-1);el.textContent=s;if(!s){clearInterval(t);
+    var els=document.querySelectorAll(".countdown");var s=+document.getElementById("countdown").dataset.seconds;
+          var t=setInterval(function(){s=Math.max(0,s-1);els.forEach(function(el){el.textContent=s});if(!s){clearInterval(t);
           document.querySelectorAll("button").forEach(function(b){b.disabled=true});}},1000);})();
           </script>
             </body>
@@ -193,9 +425,7 @@ export function renderDonePage(decision: "confirm" | "decline", cspNonce: string
     <!doctype html>
     <html lang="bg">
       <head>
-        <meta charset="utf-8">
-        <title>OK</title>
-        <style nonce="${cspNonce}">${raw(STYLE)}</style>
+        ${head("Потвърждение / Confirmation", cspNonce)}
       </head>
       <body>
         <h1 id="result" data-decision="${decision}">${text}</h1>
@@ -215,9 +445,7 @@ export function renderClosedPage(cspNonce: string): string {
     <!doctype html>
     <html lang="bg">
       <head>
-        <meta charset="utf-8">
-        <title>Потвърждение / Confirmation</title>
-        <style nonce="${cspNonce}">${raw(STYLE)}</style>
+        ${head("Потвърждение / Confirmation", cspNonce)}
       </head>
       <body>
         <h1 id="closed">Това потвърждение вече не чака отговор. <span class="en">This confirmation is
@@ -270,7 +498,7 @@ function pathRow(p: ShownPath) {
     ? html`Пътят съдържа скрити знаци: ${hidden}. <span class="en">The path holds hidden or
         direction-changing characters: ${hidden}.</span>`
     : null;
-  return html`<div class="path-row"><code class="path" dir="ltr">${visible(p.resolved)}</code>${
+  return html`<div class="path-row"><code class="path" dir="ltr">${wrapped(p.resolved)}</code>${
     warning ? html`<p class="note warn">${warning}</p>` : ""
   }</div>`;
 }

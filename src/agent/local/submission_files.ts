@@ -27,6 +27,7 @@ import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName, type VatKind } from "./vat_
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
 import { requireWindows1251Files } from "./file_encoding.ts";
+import { fileCompany, payrollFigures, vatFigures } from "./figures.ts";
 
 function checkPeriod(
   found: string | null,
@@ -90,7 +91,8 @@ export async function readVatFolder(
       errors: r.errors.map((e) => ({ message: e.message, ...e.details })),
     });
   }
-  const s = summarizeDeklar(r.deklar.data!);
+  const deklar = r.deklar.data!;
+  const s = summarizeDeklar(deklar);
   checkPeriod(s.period, body, found.deklar!.path);
   const files: SubmissionFile[] = VAT_KINDS.filter((k) => found[k]).map((k) => ({
     name: vatFileName(k),
@@ -107,6 +109,11 @@ export async function readVatFolder(
       bg: (w as { messageBg?: string }).messageBg ?? w.message,
       en: w.message,
     })),
+    companies: fileCompany(s.eik, deklar.name),
+    figures: vatFigures(s.eik, deklar, {
+      purchases: r.pokupki.count ?? 0,
+      sales: r.prodagbi.count ?? 0,
+    }),
   };
 }
 
@@ -124,9 +131,9 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
     );
   }
   const warnings: FileWarning[] = []; // blank lines skipped
-  const s = want === "d1"
-    ? summarizeD1(parseD1(bytes, f.path, { warnings }))
-    : summarizeD6(parseD6(bytes, f.path, { warnings }));
+  const d1 = want === "d1" ? parseD1(bytes, f.path, { warnings }) : null;
+  const d6 = want === "d6" ? parseD6(bytes, f.path, { warnings }) : null;
+  const s = d1 ? summarizeD1(d1) : summarizeD6(d6!);
   if (s.eiks.length > 1) {
     throw new AppError(
       "FILE_EIK_MISMATCH",
@@ -137,7 +144,7 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
       },
     );
   }
-  return { f, bytes, s, warnings };
+  return { f, bytes, s, warnings, d1, d6 };
 }
 
 /**
@@ -198,6 +205,9 @@ export async function readPayroll(
     );
   }
   for (const p of parts) checkPeriod(p.s.period, body, p.f.path);
+  const eik = eiks[0]!;
+  const d1Records = parts.find((p) => p.d1)?.d1 ?? null;
+  const d6Records = parts.find((p) => p.d6)?.d6 ?? null;
   return {
     files: parts.map((p) => ({
       name: p.f.name,
@@ -209,6 +219,9 @@ export async function readPayroll(
     period: parts[0]!.s.period,
     names: parts.map((p) => p.f.path),
     warnings: parts.flatMap((p) => p.warnings).map((w) => ({ bg: w.messageBg, en: w.message })),
+    // D6 field 2 names the employer (D1 carries no company name).
+    companies: fileCompany(eik, d6Records?.[0]?.name),
+    figures: payrollFigures(eik, parts[0]!.s.period, d1Records, d6Records),
   };
 }
 

@@ -15,6 +15,57 @@ export interface LocalSource {
   readonly inlineDir?: { name?: string; files: { path: string; contentBase64: string }[] };
 }
 
+/** A company's name as a file states it (DEKLAR.TXT 00-02, D6 field 2). */
+export interface CompanyName {
+  readonly eik: string;
+  readonly name: string;
+  /** Where the name comes from: the files, or the portal of the token's mode (test profile). */
+  readonly source: "file" | "portal";
+}
+
+/** The currency of a tax period's amounts: the files carry none, their period decides (BGN up
+ * to 2025-12, EUR from 2026-01, when Bulgaria adopted the euro). */
+export type PeriodCurrency = "BGN" | "EUR";
+
+/** What a VAT return's files declare (DEKLAR.TXT and the two ledgers). */
+export interface VatFigures {
+  readonly kind: "vat";
+  readonly eik: string;
+  /** Tax period "YYYYMM" (DEKLAR 00-03), or null when blank. */
+  readonly period: string | null;
+  /** Of the period; null without one. */
+  readonly currency: PeriodCurrency | null;
+  /** VAT payable, DEKLAR 01-50 (null when blank). */
+  readonly payable: number | null;
+  /** VAT refundable, DEKLAR 01-60 (null when blank). */
+  readonly refundable: number | null;
+  /** Records of the purchase ledger, POKUPKI.TXT. */
+  readonly purchaseRecords: number;
+  /** Records of the sales ledger, PRODAGBI.TXT. */
+  readonly salesRecords: number;
+}
+
+/** What declarations 1 and 6 declare (either may be absent: its figures are then null). */
+export interface PayrollFigures {
+  readonly kind: "payroll";
+  readonly eik: string;
+  /** Period "YYYYMM" ("YYYY13": the annual D6), or null. */
+  readonly period: string | null;
+  readonly currency: PeriodCurrency | null;
+  /** Insured persons of the D1 (distinct EGN/LNCh), or null without a D1. */
+  readonly employees: number | null;
+  /** D1 insurable income (field 34), summed; null without a D1. */
+  readonly insurableIncome: number | null;
+  /** D6 social, health and pension-fund contributions and GVRS (each block's DOO, teachers'
+   * fund, DZPO UPF and PPF, health, GVRS), summed; null without a D6. */
+  readonly contributions: number | null;
+  /** D6 income tax (each block's tax amounts 1 and 2), summed; null without a D6. */
+  readonly incomeTax: number | null;
+}
+
+/** What the files of one declaration declare, shown on the confirmation page. */
+export type FileFigures = VatFigures | PayrollFigures;
+
 /** The files of one submission, with what was learnt from them. */
 export interface SubmissionFiles {
   readonly files: SubmissionFile[];
@@ -26,6 +77,10 @@ export interface SubmissionFiles {
   readonly names: string[];
   /** Cross-check warnings (not fatal), in Bulgarian and English for the confirmation page. */
   readonly warnings?: readonly { readonly bg: string; readonly en: string }[];
+  /** Company names the files state. */
+  readonly companies?: readonly CompanyName[];
+  /** The amounts and counts the files declare (VAT return, D1/D6). */
+  readonly figures?: FileFigures;
   /** Set when the files are unusable (a batch then marks the company failed, unsent). */
   readonly error?: { readonly code: string; readonly message: string };
 }

@@ -10,7 +10,7 @@
 import type { Context } from "hono";
 import { AppError, type Family, getOperation, isAppError } from "../../contract/mod.ts";
 import type { PortalAdapter, PortalContext } from "../../portal/mod.ts";
-import type { ConfirmationManager, ConfirmSubject } from "../confirm/mod.ts";
+import type { CompanyName, ConfirmationManager, ConfirmSubject } from "../confirm/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import type { OperationClaims, TokenVerifier } from "../http/mod.ts";
 import {
@@ -32,7 +32,15 @@ export interface PipelineDeps extends AgentDeps {
 /** What one request asks the user to confirm (the page shows it). */
 export type ConfirmWhat = Pick<
   ConfirmSubject,
-  "summary" | "eiks" | "period" | "files" | "paths" | "documents" | "warnings"
+  | "summary"
+  | "eiks"
+  | "period"
+  | "files"
+  | "paths"
+  | "documents"
+  | "warnings"
+  | "companies"
+  | "figures"
 >;
 
 /** The request-scoped facts the confirmation needs. */
@@ -80,6 +88,22 @@ function offerable(r: ConfirmRequest, checked: SenderPrecheck[], requested: stri
 }
 
 /**
+ * The names of the page's companies: as the files state them, else as the portal of the
+ * token's mode knows them without a sender (the test portal's profile; the live portal has no
+ * such list), else none (the page shows the EIK alone).
+ */
+function companiesOf(what: ConfirmWhat, portal: PortalAdapter | undefined): CompanyName[] {
+  const byEik = new Map<string, CompanyName>();
+  for (const c of what.companies ?? []) if (!byEik.has(c.eik)) byEik.set(c.eik, c);
+  for (const eik of what.eiks) {
+    if (byEik.has(eik)) continue;
+    const name = portal?.companyName?.(eik) ?? null;
+    if (name) byEik.set(eik, { eik, name, source: "portal" });
+  }
+  return [...byEik.values()];
+}
+
+/**
  * Resolve the sender through the confirmation state machine and build the portal context.
  * Before any page: the portal's `check` of the operation (unsupported operation, credentials
  * known to be refused) and, in live mode, each sender's certificate read without the PIN
@@ -112,6 +136,7 @@ export async function confirmSender(
   checkRequestedSender(deps.senders, usable, requested);
   const subject = {
     ...what,
+    companies: companiesOf(what, portal),
     batchId,
     senderId: requested,
     typeId: r.typeId,

@@ -101,8 +101,17 @@ export const runBatchFamily: FamilyHandler<BatchOperation> = async (op, body, r)
     fileSubmission(r.deps, r.portal, input, ctx, meta);
   if (isInline(src) || !src.path) {
     const scan = await ops.scanBatch(op, body, src);
+    // The page names the companies as their files do (inline input was read first).
+    const companies = [...scan.groups.values()].flatMap((g) => g.companies ?? []);
     return markNoData(
-      await runBatch(op, body, r.claims, scan, submit, (subject) => ask(r, body, subject)),
+      await runBatch(
+        op,
+        body,
+        r.claims,
+        scan,
+        submit,
+        (subject) => ask(r, body, { ...subject, companies }),
+      ),
     );
   }
   const ctx = await ask(r, body, {
@@ -141,6 +150,8 @@ function shown(files: SubmissionFiles): Partial<ConfirmWhat> {
     files: files.names,
     documents: files.files.length,
     ...(files.warnings?.length ? { warnings: files.warnings } : {}),
+    ...(files.companies?.length ? { companies: files.companies } : {}),
+    ...(files.figures ? { figures: files.figures } : {}),
     ...(files.period ? { period: `${files.period.slice(0, 4)}-${files.period.slice(4)}` } : {}),
   };
 }

@@ -21,6 +21,8 @@ import {
 } from "../../contract/mod.ts";
 import {
   answerReport,
+  companyProfile,
+  isTaxpayerId,
   REPORT_ANSWERS,
   seqOfInstant,
   SPECIAL_EIKS,
@@ -97,6 +99,15 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
      * @throws nothing
      */
     check(): void {},
+
+    /**
+     * The fictitious taxpayer's name of an EIK (the same name its DEKLAR.TXT and reports carry).
+     * @returns the profile's name, or null for text that is not an EIK/EGN
+     * @throws nothing
+     */
+    companyName(eik: string): string | null {
+      return isTaxpayerId(eik) ? companyProfile(eik).name : null;
+    },
 
     /**
      * File one declaration with the test portal.
