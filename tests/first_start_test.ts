@@ -78,10 +78,14 @@ Deno.test({
       const data = join(home, ".local", "share", "svc-filing");
 
       // Yes: autostart and the link are registered with the launcher.
-      const first = await start(pkg, env, "y\n", /The agent's page: /);
+      const first = await start(pkg, env, "y\n", /The agent's console: /);
       assert.match(first, new RegExp(`First start: your data lives in ${data}`));
       assert.match(first, /Start the agent at login .*\[Y\/n\]/);
-      assert.match(first, /The agent's page: http:\/\/127\.0\.0\.1:\d+\/health/);
+      // The console, signed in by a one-time link (the person at the machine started it).
+      assert.match(
+        first,
+        /The agent's console: http:\/\/127\.0\.0\.1:\d+\/console\/open\?code=[\w-]{43}/,
+      );
       const desktop = await Deno.readTextFile(
         join(home, ".config", "autostart", "svc-filing-agent.desktop"),
       );
@@ -105,7 +109,7 @@ Deno.test({
         pkg,
         { ...other, XDG_DATA_HOME: join(tmp, "home2", "d") },
         null,
-        /The agent's page: /,
+        /The agent's console: /,
       );
       assert.match(
         alone,

@@ -83,7 +83,7 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
       clock: cli.clock,
       ...(await packagedAssets(cli.mainModule)),
       autostart: await autostartControl(cli),
-      osUser: cli.env.USER ?? cli.env.USERNAME ?? "",
+      osUser: cli.env.USER ?? cli.env.USERNAME ?? (await import("node:os")).userInfo().username,
     });
   } catch (err) {
     await failEarly();

@@ -14,7 +14,8 @@ export type SpecialBehaviour =
   | "DECLARATION_REJECTED"
   | "PARTIALLY_ACCEPTED"
   | "NO_DATA"
-  | "PORTAL_UNAVAILABLE";
+  | "PORTAL_UNAVAILABLE"
+  | "ANSWER_LOST";
 
 /** One row of the table. */
 export interface SpecialEik {
@@ -55,6 +56,13 @@ export const SPECIAL_EIKS: readonly SpecialEik[] = [
     eik: "999999949",
     behaviour: "PORTAL_UNAVAILABLE",
     description: "Every operation for this EIK fails with errorCode PORTAL_UNREACHABLE (HTTP 502)",
+  },
+  {
+    eik: "999999956",
+    behaviour: "ANSWER_LOST",
+    description: "Submissions reach the portal but its answer is lost: errorCode PORTAL_TIMEOUT " +
+      '(HTTP 502) with details.outcome "unknown"; the journal keeps the filing as unknown ' +
+      "until a person resolves it (after a restart too)",
   },
 ];
 

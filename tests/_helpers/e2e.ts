@@ -6,7 +6,8 @@
  */
 import { TextLineStream } from "./lines.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+/** main.ts of this checkout. */
+export const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 /** A running program with its stderr log lines. */
 export interface Proc {

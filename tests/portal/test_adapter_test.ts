@@ -147,3 +147,20 @@ Deno.test("[test portal] SPECIAL_EIKS are valid, distinct Bulstats with a descri
     assert.ok(s.description.length > 20);
   }
 });
+
+Deno.test("test portal: the ANSWER_LOST EIK loses the answer of a sent filing (outcome unknown)", async () => {
+  const portal = createTestPortal({ now: () => new Date("2026-11-02T10:00:00Z") });
+  const input = {
+    kind: "vat",
+    eik: "999999956",
+    period: { year: 2026, month: 10 },
+    files: [],
+    clientRef: "r1",
+    at: new Date("2026-11-02T10:00:00Z"),
+  } as unknown as Parameters<typeof portal.submit>[0];
+  await assert.rejects(
+    portal.submit(input, CTX),
+    (e) => isAppError(e) && e.code === "PORTAL_TIMEOUT" && e.details?.outcome === "unknown",
+  );
+  assert.equal(await portal.reconcile!(input, CTX), null);
+});

@@ -111,11 +111,19 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
 
     /**
      * File one declaration with the test portal.
-     * @throws AppError PORTAL_UNREACHABLE for the PORTAL_UNAVAILABLE special EIK
+     * @throws AppError PORTAL_UNREACHABLE for the PORTAL_UNAVAILABLE special EIK; PORTAL_TIMEOUT
+     *   (outcome unknown) for the ANSWER_LOST one
      */
     submit(input: SubmissionInput, _ctx: PortalContext): Promise<SubmissionResult> {
       try {
         assertReachable(input.eik);
+        if (specialBehaviour(input.eik) === "ANSWER_LOST") {
+          throw new AppError(
+            "PORTAL_TIMEOUT",
+            `The test portal's answer was lost for EIK ${input.eik} (special test EIK)`,
+            { eik: input.eik, outcome: "unknown" },
+          );
+        }
         const now = input.at ?? options.now();
         const seq = input.clientRef ? seqOfInstant(now) + refSlot(input.clientRef) : nextSeq(now);
         return Promise.resolve(submitDeclaration(input, { now, seq }));
@@ -131,6 +139,7 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
      */
     reconcile(input: SubmissionInput, _ctx: PortalContext): Promise<SubmissionResult | null> {
       if (!input.clientRef || !input.at) return Promise.resolve(null);
+      if (specialBehaviour(input.eik) === "ANSWER_LOST") return Promise.resolve(null);
       const seq = seqOfInstant(input.at) + refSlot(input.clientRef);
       return Promise.resolve(submitDeclaration(input, { now: input.at, seq }));
     },
