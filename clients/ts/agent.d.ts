@@ -792,6 +792,7 @@ export interface components {
       | "FILING_IN_PROGRESS"
       | "FILING_RETRY_TOO_EARLY"
       | "FILING_UNRESOLVED"
+      | "JOURNAL_QUERY_INVALID"
       | "UPDATE_NOT_PUBLISHED"
       | "UPDATE_CHECK_FAILED"
       | "UPDATE_SIGNATURE_INVALID"

@@ -5,8 +5,9 @@
  * document as `components.schemas.ErrorCode` and `components.schemas.ErrorKind`.
  *
  * Statuses: the agent answers every error with 502 except token failures (401), a too-old
- * agent (426), an unknown path (404), an oversized body (413), rate limits (429) and
- * host/origin refusals (403/421); the token service answers 400/401/402/403 as the spec says.
+ * agent (426), an unknown path (404), an oversized body (413), rate limits (429),
+ * host/origin refusals (403/421) and a malformed journal query of its console (400); the token
+ * service answers 400/401/402/403 as the spec says.
  * @module
  */
 
@@ -160,6 +161,10 @@ export const ERROR_CATALOG = {
   FILING_UNRESOLVED: portal(
     502,
     "The same declaration (sender, EIK, kind, period, files) has an unknown outcome in the journal: check the NRA portal, then `journal resolve <details.filingId>`",
+  ),
+  JOURNAL_QUERY_INVALID: p(
+    400,
+    "A journal view's filter (eik, period, state), page cursor (before) or limit is malformed; `details.field` names it",
   ),
 
   // --- agent: signed updates (issue #15 § 5; `agent update`, docs/install.md § Updates) ---

@@ -11,9 +11,26 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import type { SubmissionResult } from "../../contract/mod.ts";
+import {
+  type IntegratorActivity,
+  type JournalFilter,
+  type JournalPage,
+  type JournalQuery,
+  queryAll,
+  queryIntegrators,
+  queryPage,
+} from "./journal_query.ts";
 import { type FilingRecord, type FilingState, fromRow, migrateJournal } from "./journal_schema.ts";
 
 export { FILING_STATES, type FilingRecord, type FilingState } from "./journal_schema.ts";
+export {
+  type IntegratorActivity,
+  JOURNAL_PAGE_LIMIT,
+  JOURNAL_PAGE_MAX,
+  type JournalFilter,
+  type JournalPage,
+  type JournalQuery,
+} from "./journal_query.ts";
 
 type Row = Record<string, unknown>;
 
@@ -278,6 +295,45 @@ export class Journal {
       ).all(state, limit)
       : this.#db.prepare("SELECT * FROM filings ORDER BY created_at DESC, id LIMIT ?").all(limit);
     return (rows as Row[]).map(fromRow);
+  }
+
+  /**
+   * One page of the console's view (docs/journal.md § Queries): the rows matching the filters,
+   * newest first (createdAt, then id, descending), after the `before` cursor, at most `limit`
+   * (default 50, at most 500); keyset-paged, so a deep page costs what the first one does.
+   * @param q `eik`, `period`, `state` (absent or "" = any), `before` (the last page's `next`),
+   *   `limit`
+   * @returns `rows`, `next` (the cursor of the next older page, or null) and `total` (rows
+   *   matching the filters, all pages)
+   * @throws AppError JOURNAL_QUERY_INVALID (`details.field`) for a malformed filter, cursor or
+   *   limit
+   */
+  page(q: JournalQuery): JournalPage {
+    return queryPage(this.#db, q);
+  }
+
+  /**
+   * Every row of a filtered view, newest first, in the order of {@link page}: what the console
+   * exports (pass them to {@link exportJournal}). Only the filters count: a query's `before` and
+   * `limit` are ignored.
+   * @param f `eik`, `period`, `state`
+   * @returns the rows
+   * @throws AppError JOURNAL_QUERY_INVALID for a malformed filter
+   */
+  exportRows(f: JournalFilter): FilingRecord[] {
+    const { eik, period, state } = f;
+    return queryAll(this.#db, { eik, period, state });
+  }
+
+  /**
+   * Who filed through this agent since a date (the console's status page): one entry per
+   * integrator (the token's `intg`; rows without one are left out), most recently active first.
+   * @param since rows written at or after this instant
+   * @returns `integrator`, `lastAt` (its newest row) and `filings` (its rows, any state)
+   * @throws AppError JOURNAL_QUERY_INVALID for an invalid date
+   */
+  integrators(since: Date): IntegratorActivity[] {
+    return queryIntegrators(this.#db, since);
   }
 
   /** Close the database. */

@@ -3,7 +3,10 @@
  * versions (`PRAGMA user_version`; the files live on users' machines, so every version is read).
  * Version 0 (before issue #13) knew the states pending, sent, answered and failed; version 1
  * names them with the one vocabulary of docs/journal.md and adds the retry and resolution
- * columns.
+ * columns; version 2 adds the `(column, created_at, id, …)` indexes the console's newest-first,
+ * filtered, keyset-paged view walks (journal_query.ts) and a tally of the rows in each state,
+ * kept by triggers. A file is brought up one version at a
+ * time ({@link JOURNAL_STEPS}); a new file gets the latest table at once.
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
@@ -74,7 +77,43 @@ export interface FilingRecord {
 }
 
 /** The latest schema version (`PRAGMA user_version`). */
-export const JOURNAL_VERSION = 1;
+export const JOURNAL_VERSION = 2;
+
+/**
+ * The indexes of the newest-first views (journal_query.ts): all rows, and one per leading
+ * filter. Each orders by (created_at, id), so a page is one range walk of one index, in order,
+ * from the cursor's position; the columns after `id` let the other filters and a view's count
+ * be read from the index alone (`integrator` for `integrators()`).
+ */
+const VIEW_INDEXES = `
+CREATE INDEX IF NOT EXISTS filings_newest ON filings(created_at, id, integrator);
+CREATE INDEX IF NOT EXISTS filings_eik_newest ON filings(eik, created_at, id, period, state);
+CREATE INDEX IF NOT EXISTS filings_period_newest ON filings(period, created_at, id, state);
+CREATE INDEX IF NOT EXISTS filings_state_newest ON filings(state, created_at, id);
+`;
+
+/**
+ * The number of rows in each state, kept by triggers on every write (whoever writes): the
+ * `total` of the unfiltered and the state-only views, which would otherwise count up to every
+ * row of the journal on each page.
+ */
+const TALLY = `
+CREATE TABLE IF NOT EXISTS filings_tally (state TEXT PRIMARY KEY, n INTEGER NOT NULL)
+  WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS filings_tally_insert AFTER INSERT ON filings BEGIN
+  INSERT INTO filings_tally (state, n) VALUES (new.state, 1)
+    ON CONFLICT (state) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS filings_tally_delete AFTER DELETE ON filings BEGIN
+  UPDATE filings_tally SET n = n - 1 WHERE state = old.state;
+END;
+CREATE TRIGGER IF NOT EXISTS filings_tally_update AFTER UPDATE OF state ON filings
+  WHEN old.state IS NOT new.state BEGIN
+  UPDATE filings_tally SET n = n - 1 WHERE state = old.state;
+  INSERT INTO filings_tally (state, n) VALUES (new.state, 1)
+    ON CONFLICT (state) DO UPDATE SET n = n + 1;
+END;
+`;
 
 const TABLE = `
 CREATE TABLE IF NOT EXISTS filings (
@@ -86,10 +125,8 @@ CREATE TABLE IF NOT EXISTS filings (
   error_code TEXT, error_message TEXT, result_json TEXT,
   retry_after TEXT, resolution TEXT, resolved_by TEXT, resolved_at TEXT, retry_of TEXT
 );
-CREATE INDEX IF NOT EXISTS filings_state ON filings(state);
-CREATE INDEX IF NOT EXISTS filings_created ON filings(created_at);
 CREATE INDEX IF NOT EXISTS filings_match ON filings(eik, kind);
-`;
+${VIEW_INDEXES}${TALLY}`;
 
 /** Version 0 → 1: the new columns, and the old state names mapped onto the new ones. */
 const TO_V1 = `
@@ -105,6 +142,21 @@ UPDATE filings SET state = 'refused', error_code = COALESCE(error_code, 'PORTAL_
 UPDATE filings SET state = 'not_filed' WHERE state = 'failed';
 CREATE INDEX IF NOT EXISTS filings_match ON filings(eik, kind);
 `;
+
+/**
+ * Version 1 → 2: the views' indexes (the single-column ones on state and created_at are
+ * prefixes of two of them and go), and the tally of states, counted once here.
+ */
+const TO_V2 = `
+${VIEW_INDEXES}
+DROP INDEX IF EXISTS filings_state;
+DROP INDEX IF EXISTS filings_created;
+${TALLY}
+INSERT OR REPLACE INTO filings_tally (state, n) SELECT state, COUNT(*) FROM filings GROUP BY state;
+`;
+
+/** The step from each earlier version to the next, in order: `JOURNAL_STEPS[v]` makes v + 1. */
+export const JOURNAL_STEPS: readonly string[] = [TO_V1, TO_V2];
 
 /**
  * Create the table, or bring a journal of an earlier version up to date, in one transaction.
@@ -125,8 +177,9 @@ export function migrateJournal(db: DatabaseSync): void {
     const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
       .get("filings");
     if (v < JOURNAL_VERSION) {
-      if (exists && v === 0) db.exec(TO_V1);
-      else db.exec(TABLE);
+      if (exists) {
+        for (let from = v; from < JOURNAL_VERSION; from++) db.exec(JOURNAL_STEPS[from]!);
+      } else db.exec(TABLE);
       db.exec(`PRAGMA user_version = ${JOURNAL_VERSION}`);
     }
     db.exec("COMMIT");
