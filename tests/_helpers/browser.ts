@@ -132,7 +132,7 @@ export async function decide(page: Page, decision: "confirm" | "decline"): Promi
       page.click(`#${decision}`),
     ]);
     if (res.status() === 303 && attempt < 10) {
-      await page.waitForSelector(`#seen:not([value="${seen}"])`);
+      await page.waitForSelector(`#seen:not([value="${seen}"])`, { state: "attached" });
       continue;
     }
     if (res.status() !== 200) {

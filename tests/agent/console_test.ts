@@ -4,6 +4,7 @@
  * the status page's facts (callers, autostart toggle on a real XDG folder).
  */
 import { equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
 import { AGENT, agentEnv } from "../_helpers/agent_env.ts";
 import { CallerBook } from "../../src/agent/http/callers.ts";
 import {
@@ -12,6 +13,7 @@ import {
   uninstallAutostart,
 } from "../../src/agent/host/autostart.ts";
 import type { ConsoleDeps } from "../../src/agent/console/deps.ts";
+import { LogRing, ringLogger } from "../../src/log.ts";
 
 const SECRET = "s".repeat(43);
 
@@ -172,5 +174,224 @@ Deno.test("console status: version, port, data folder, reachability and the call
   match(html, /<table id="integrators">[\s\S]*local|—/);
   equal(e.callers.list().length, 1);
   equal(e.callers.list()[0]!.modes.join(), "test");
+  await e.cleanup();
+});
+
+Deno.test("console log: last lines, level and request filters, redacted, download", async () => {
+  const logs = new LogRing(1000);
+  const log = ringLogger(() => {}, logs);
+  const e = await env({ logs });
+  for (let i = 0; i < 1100; i++) log("debug", "noise", {});
+  log("debug", "request", { requestId: "req-1", path: "/x" });
+  log("info", "filed", { requestId: "req-2", eik: "8001010008", token: "eyJa.b.c" });
+  log("error", "boom", { requestId: "req-2" });
+  const s = await e.signIn();
+  const get = async (q: string) =>
+    await (await e.req(`/console/log${q}`, { headers: { cookie: s.cookie } })).text();
+  const info = await get("");
+  ok(!info.includes("noise"), "debug lines are hidden by default");
+  ok(info.includes("80******08") && !info.includes("8001010008"), "EGNs masked");
+  ok(!info.includes("eyJa.b.c"), "tokens redacted");
+  const byReq = await get("?level=debug&requestId=req-2");
+  equal((byReq.match(/class="log-line"/g) ?? []).length, 2);
+  const all = await get("?level=debug");
+  equal((all.match(/class="log-line"/g) ?? []).length, 1000, "the last 1,000 lines are kept");
+  const dl = await e.req("/console/log/download?level=warn", { headers: { cookie: s.cookie } });
+  match(dl.headers.get("content-disposition")!, /svc-agent-log\.jsonl/);
+  const lines = (await dl.text()).trim().split("\n").map((l) => JSON.parse(l));
+  equal(lines.length, 1);
+  equal(lines[0].msg, "boom");
+  await e.cleanup();
+});
+
+Deno.test("console diagnostics: runs the doctor on demand and shows each fix", async () => {
+  let runs = 0;
+  const e = await env({
+    doctor: () => {
+      runs++;
+      return Promise.resolve([
+        {
+          id: "port",
+          ok: true,
+          title: "Port",
+          titleBg: "Порт",
+          detail: "this agent listens on 17470",
+          detailBg: "този агент слуша на 17470",
+          fix: null,
+          fixBg: null,
+        },
+        {
+          id: "token-service",
+          ok: false,
+          title: "Token service",
+          titleBg: "Услуга за токени",
+          detail: "unreachable",
+          detailBg: "не отговаря",
+          fix: "Check the network",
+          fixBg: "Проверете мрежата",
+        },
+      ]);
+    },
+  });
+  const s = await e.signIn();
+  const page = await (await e.req("/console/diagnostics", { headers: { cookie: s.cookie } }))
+    .text();
+  equal(runs, 0, "opening the page runs nothing");
+  ok(page.includes('id="run-doctor"'));
+  const run = await e.req("/console/diagnostics", {
+    method: "POST",
+    headers: { cookie: s.cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf: s.csrf }),
+  });
+  equal(run.status, 200);
+  const html = await run.text();
+  equal(runs, 1);
+  match(html, /data-check="token-service" data-ok="false"/);
+  ok(html.includes("Проверете мрежата") && html.includes("Check the network"));
+  ok(html.includes("1 проверки не минаха"));
+  await e.cleanup();
+});
+
+/** A journal row as the pipeline writes it. */
+function filing(id: string, eik: string, period: string) {
+  return {
+    id,
+    idempotencyKey: null,
+    typeId: "vat",
+    kind: "vat",
+    eik,
+    period,
+    batchId: null,
+    filesSha256: null,
+    files: [],
+    senderId: "test-sender",
+    mode: "test" as const,
+    integrator: "acme",
+    request: {},
+  };
+}
+
+Deno.test("console filings: keyset pages, filters, bad filters, export of the view", async () => {
+  const e = await env();
+  for (let i = 0; i < 120; i++) {
+    const id = `f${String(i).padStart(3, "0")}`;
+    e.journal.begin(
+      filing(id, i % 2 ? "121212121" : "131313131", "2026-10"),
+      new Date(Date.UTC(2026, 10, 1, 0, 0, i)),
+    );
+    e.journal.refuse(
+      id,
+      "PORTAL_REJECTED",
+      "Отказ",
+      new Date(Date.UTC(2026, 10, 1, 0, 1, i)),
+      null,
+    );
+  }
+  const s = await e.signIn();
+  const get = async (q: string) => {
+    const r = await e.req(`/console/filings${q}`, { headers: { cookie: s.cookie } });
+    return { status: r.status, html: await r.text() };
+  };
+  const rows = (html: string) => [...html.matchAll(/<tr data-id="(f\d+)"/g)].map((m) => m[1]);
+  const first = await get("");
+  equal(first.status, 200);
+  equal(rows(first.html).length, 50);
+  equal(rows(first.html)[0], "f119", "newest first");
+  ok(first.html.includes("Справка-декларация по ЗДДС"));
+  ok(first.html.includes("Тестов подател"), "the built-in sender by its name");
+  let next = /id="next-page" href="\/console\/filings\?([^"]+)"/.exec(first.html)![1]!;
+  const seen = rows(first.html);
+  while (next) {
+    const page = await get(`?${next.replaceAll("&amp;", "&")}`);
+    seen.push(...rows(page.html));
+    next = /id="next-page" href="\/console\/filings\?([^"]+)"/.exec(page.html)?.[1] ?? "";
+  }
+  equal(seen.length, 120);
+  equal(new Set(seen).size, 120, "no row twice across pages");
+  const byEik = await get("?eik=121212121&state=refused");
+  match(byEik.html, /id="count">60 записа/);
+  const bad = await get("?period=2026-1");
+  equal(bad.status, 400);
+  ok(bad.html.includes('id="flash"') && bad.html.includes("period"));
+  const csv = await e.req("/console/filings/export?eik=131313131&format=csv", {
+    headers: { cookie: s.cookie },
+  });
+  equal(csv.headers.get("content-type"), "text/csv; charset=utf-8");
+  equal((await csv.text()).trim().split("\r\n").length, 61, "a header and the 60 rows");
+  await e.cleanup();
+});
+
+Deno.test("console filings: resolving an unknown filing, and every bad form changes nothing", async () => {
+  const e = await env({ osUser: () => "maria" });
+  e.journal.begin(filing("u1", "121212121", "2026-10"), new Date(Date.UTC(2026, 10, 1)));
+  e.journal.markSent("u1", new Date(Date.UTC(2026, 10, 1)));
+  e.journal.unknownOutcome("u1", "PORTAL_TIMEOUT", "lost", new Date(Date.UTC(2026, 10, 1)));
+  const s = await e.signIn();
+  const post = (body: Record<string, string>, id = "u1") =>
+    e.req(`/console/filings/${id}/resolve`, {
+      method: "POST",
+      headers: { cookie: s.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf: s.csrf, ...body }),
+    });
+  const page = async () =>
+    await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
+  for (
+    const body of [{ how: "maybe" }, { how: "filed", documentId: "<script>" }, {
+      how: "filed",
+      documentId: "x".repeat(65),
+    }] as Record<string, string>[]
+  ) {
+    equal((await post(body)).status, 303);
+    ok((await page()).includes('class="flash error"'), JSON.stringify(body));
+    equal(e.journal.get("u1")!.state, "unknown");
+  }
+  equal((await post({ how: "not_filed" }, "nope")).status, 303);
+  ok((await page()).includes("не чака уточняване"));
+  equal(
+    (await post({ how: "filed", documentId: "4711", incomeNumber: "22000000000001" })).status,
+    303,
+  );
+  const row = e.journal.get("u1")!;
+  equal(row.state, "filed");
+  equal(row.resolvedBy, "maria");
+  equal(row.documentId, "4711");
+  ok((await page()).includes("Записано: подадена (maria)"));
+  await e.cleanup();
+});
+
+Deno.test("console senders: bad forms answer with a sentence in both languages and write nothing", async () => {
+  const e = await env({
+    discovery: { os: "linux", discoverModules: () => Promise.resolve([]) },
+  });
+  const s = await e.signIn();
+  const post = (path: string, body: Record<string, string>) =>
+    e.req(path, {
+      method: "POST",
+      headers: { cookie: s.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf: s.csrf, ...body }),
+    });
+  const page = await (await e.req("/console/senders", { headers: { cookie: s.cookie } })).text();
+  ok(page.includes('id="found"') && page.includes("Не е намерен сертификат"));
+  for (
+    const [path, body] of [
+      ["/console/senders/add", { key: "cert_gone", displayName: "Иван" }],
+      ["/console/senders/add", { file: "/nowhere/x.p12", displayName: "Иван", pin: "1" }],
+      ["/console/senders/ghost/remove", {}],
+      ["/console/senders/ghost/activate", {}],
+      ["/console/senders/ghost/test", { pin: "1234" }],
+    ] as [string, Record<string, string>][]
+  ) {
+    const r = await post(path, body);
+    equal(r.status, 400, path);
+    const html = await r.text();
+    match(html, /class="flash error"/, path);
+    ok(!html.includes("    at "), "no stack trace");
+    ok(!html.includes('value="1234"'), "the PIN is not echoed");
+  }
+  equal(
+    await Deno.stat(join(e.dataDir, "agent.json")).then(() => true, () => false),
+    false,
+    "agent.json was never written",
+  );
   await e.cleanup();
 });

@@ -2,13 +2,13 @@
  * The console's journal view (docs/journal.md § Queries): filters, newest-first keyset pages
  * (equal timestamps included), malformed cursors and filters, the export of a filtered view,
  * integrators since a date, and the migration of version-1 (and version-0) files to the
- * version-2 indexes. Real SQLite files in a temp dir; no timings (scripts/bench_journal.ts).
+ * indexes added at open (version 1 kept). Real SQLite files in a temp dir; no timings (scripts/bench_journal.ts).
  */
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { type AppError, isAppError } from "../../src/contract/errors.ts";
+import { exportJournal } from "../../src/agent/filing/journal_export.ts";
 import {
-  exportJournal,
   type FilingRecord,
   type FilingState,
   Journal,
@@ -457,8 +457,8 @@ const WANT_INDEXES = [
   "filings_state_newest",
 ];
 
-Deno.test("Journal migrates a version-1 file to version 2: the views' indexes, the rows untouched", async () => {
-  equal(JOURNAL_VERSION, 2);
+Deno.test("Journal adds the views' indexes, the tally and the protocols to a version-1 file, which stays version 1 (a rolled-back agent still opens it), the rows untouched", async () => {
+  equal(JOURNAL_VERSION, 1);
   await using t = await tempJournal();
   const old = new DatabaseSync(t.path);
   old.exec(V1_TABLE);
@@ -491,7 +491,7 @@ Deno.test("Journal migrates a version-1 file to version 2: the views' indexes, t
 
   const db = new DatabaseSync(t.path);
   try {
-    equal(versionOf(db), 2);
+    equal(versionOf(db), 1);
     deepStrictEqual(indexesOf(db), WANT_INDEXES);
     deepStrictEqual(triggersOf(db), WANT_TRIGGERS);
     deepStrictEqual(db.prepare("SELECT * FROM filings ORDER BY id").all(), before);
@@ -505,20 +505,20 @@ Deno.test("Journal migrates a version-1 file to version 2: the views' indexes, t
   again.close();
   const db2 = new DatabaseSync(t.path);
   try {
-    equal(versionOf(db2), 2);
+    equal(versionOf(db2), 1);
     deepStrictEqual(indexesOf(db2), WANT_INDEXES);
   } finally {
     db2.close();
   }
 });
 
-Deno.test("Journal: a new file and a version-0 file get the same version-2 indexes and tally; a newer file is refused", async () => {
+Deno.test("Journal: a new file and a version-0 file get the same indexes, tally and protocols table (version 1); a newer file is refused", async () => {
   {
     await using t = await tempJournal();
     t.open().close();
     const db = new DatabaseSync(t.path);
     deepStrictEqual([versionOf(db), indexesOf(db), triggersOf(db)], [
-      2,
+      1,
       WANT_INDEXES,
       WANT_TRIGGERS,
     ]);
@@ -548,7 +548,7 @@ Deno.test("Journal: a new file and a version-0 file get the same version-2 index
     j.close();
     const db = new DatabaseSync(t.path);
     deepStrictEqual([versionOf(db), indexesOf(db), triggersOf(db)], [
-      2,
+      1,
       WANT_INDEXES,
       WANT_TRIGGERS,
     ]);
@@ -558,8 +558,8 @@ Deno.test("Journal: a new file and a version-0 file get the same version-2 index
     await using t = await tempJournal();
     t.open().close();
     const db = new DatabaseSync(t.path);
-    db.exec("PRAGMA user_version = 3");
+    db.exec("PRAGMA user_version = 2");
     db.close();
-    throws(() => t.open(), /newer agent \(version 3\)/);
+    throws(() => t.open(), /newer agent \(version 2\)/);
   }
 });

@@ -1,5 +1,6 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { exportJournal, Journal } from "../../src/agent/filing/journal.ts";
+import { Journal } from "../../src/agent/filing/journal.ts";
+import { exportJournal } from "../../src/agent/filing/journal_export.ts";
 import { agentEnv, waitFor } from "../_helpers/agent_env.ts";
 
 const EIK = "121212121";

@@ -12,7 +12,7 @@ import type { DoctorCheck } from "../doctor/mod.ts";
 import type { Journal } from "../filing/mod.ts";
 import type { AutostartStatus, Pickers } from "../host/mod.ts";
 import type { CallerBook } from "../http/mod.ts";
-import type { SenderConfig } from "../senders/mod.ts";
+import type { DiscoverDeps, SenderConfig } from "../senders/mod.ts";
 import type { ConsoleSessions } from "./session.ts";
 
 /** Start-at-login, as the status page's toggle drives it. */
@@ -41,6 +41,8 @@ export interface ConsoleDeps {
   readonly fetch?: typeof fetch;
   /** Where the live portal is, when agent.json configures it. */
   readonly livePortalUrl?: string | null;
+  /** Certificate discovery's side effects (tests: the module list); default: this OS. */
+  readonly discovery?: DiscoverDeps;
 }
 
 /** The agent's current senders, replaced when the console changes agent.json. */

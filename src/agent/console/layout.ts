@@ -132,7 +132,7 @@ export function consolePage(
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>${title.bg} / ${title.en} — Агент за подаване</title>
-        <link rel="icon" href="/favicon.ico">
+        <link rel="icon" type="image/svg+xml" href="/favicon.ico">
         <style nonce="${f.nonce}">${raw(STYLE)}</style>
       </head>
       <body data-page="${page ?? "none"}">

@@ -14,20 +14,21 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../../contract/mod.ts";
+import { FAVICON_HREF } from "../confirm/mod.ts";
 import { errorResponse } from "../http/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { newNonce } from "./layout.ts";
 import { type ConsoleEnv, formOf, howToOpen } from "./respond.ts";
 import { sameToken } from "./session.ts";
 import { statusRoutes } from "./status_page.ts";
+import { toolsRoutes } from "./tools_pages.ts";
+import { filingsRoutes } from "./filings_page.ts";
+import { sendersRoutes } from "./senders_page.ts";
 
 export type { ConsoleEnv };
 
-/** The agent's icon (a green check on a blue sheet), as SVG. */
-const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">` +
-  `<rect x="4" y="2" width="24" height="28" rx="3" fill="#123c69"/>` +
-  `<path d="M10 17l4 4 8-9" stroke="#7fd69b" stroke-width="3.2" fill="none" ` +
-  `stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+/** The agent's icon (the confirmation page's), as SVG. */
+const FAVICON = decodeURIComponent(FAVICON_HREF.slice(FAVICON_HREF.indexOf(",") + 1));
 
 /** Paths that need no session: the link, the link handshake and the icon. */
 const OPEN_PATHS = new Set(["/console/open", "/console/links", "/favicon.ico"]);
@@ -111,5 +112,8 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   });
 
   r.route("/", statusRoutes(ctx));
+  r.route("/", toolsRoutes(ctx));
+  r.route("/", filingsRoutes(ctx));
+  r.route("/", sendersRoutes(ctx));
   return r;
 }

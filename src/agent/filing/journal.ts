@@ -11,6 +11,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import type { SubmissionResult } from "../../contract/mod.ts";
+import { type FilingProtocol, keepProtocol, readProtocol } from "./protocols.ts";
 import {
   type IntegratorActivity,
   type JournalFilter,
@@ -314,7 +315,7 @@ export class Journal {
 
   /**
    * Every row of a filtered view, newest first, in the order of {@link page}: what the console
-   * exports (pass them to {@link exportJournal}). Only the filters count: a query's `before` and
+   * exports (pass them to `exportJournal`, journal_export.ts). Only the filters count: a query's `before` and
    * `limit` are ignored.
    * @param f `eik`, `period`, `state`
    * @returns the rows
@@ -336,51 +337,25 @@ export class Journal {
     return queryIntegrators(this.#db, since);
   }
 
+  /**
+   * Keep the portal's protocol of a document (what a `*_result` answered), replacing an older
+   * one, for the console's Filings page.
+   * @param p the document id, the content type, the body (HTML) and when it was read
+   */
+  keepProtocol(p: FilingProtocol): void {
+    keepProtocol(this.#db, p);
+  }
+
+  /**
+   * The kept protocol of a document, or null.
+   * @param documentId the portal's document id
+   */
+  protocol(documentId: string): FilingProtocol | null {
+    return readProtocol(this.#db, documentId);
+  }
+
   /** Close the database. */
   close(): void {
     this.#db.close();
   }
-}
-
-/** The CSV columns of {@link exportJournal}, in order (docs/journal.md § Export). */
-export const JOURNAL_CSV_COLUMNS = [
-  "id",
-  "createdAt",
-  "typeId",
-  "eik",
-  "period",
-  "batchId",
-  "state",
-  "success",
-  "documentId",
-  "incomeNumber",
-  "submissionDate",
-  "errorCode",
-  "errorMessage",
-  "senderId",
-  "mode",
-  "filesSha256",
-  "sentAt",
-  "answeredAt",
-  "retryAfter",
-  "resolution",
-  "resolvedBy",
-  "resolvedAt",
-  "retryOf",
-] as const;
-
-/**
- * Export rows as CSV (src/csv.ts: RFC 4180, CRLF, spreadsheet formulas neutralised) or JSON.
- * The CSV writer loads on first use: the resident agent does not carry it.
- * @param rows journal rows
- * @param format "csv" or "json"
- * @returns the text (CSV: a header line, then one line per row)
- */
-export async function exportJournal(
-  rows: readonly FilingRecord[],
-  format: "csv" | "json",
-): Promise<string> {
-  if (format === "json") return JSON.stringify(rows, null, 2) + "\n";
-  const { toCsv } = await import("../../csv.ts");
-  return toCsv(JOURNAL_CSV_COLUMNS, rows.map((r) => JOURNAL_CSV_COLUMNS.map((c) => r[c])));
 }

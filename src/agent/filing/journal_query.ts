@@ -3,7 +3,7 @@
  * filters (EIK, period, state), newest first (`created_at DESC, id DESC`), keyset pagination
  * with an opaque cursor (no OFFSET: page 200 costs what page 1 costs), the number of matching
  * rows, the whole filtered view for an export, and who filed through this agent since a date.
- * Each filter has its own `(column, created_at, id, …)` index (journal_schema.ts, version 2);
+ * Each filter has its own `(column, created_at, id, …)` index (journal_schema.ts: added at open, see ADDITIONS);
  * the query names the index of its most selective filter (EIK, then period, then state), so the
  * planner never sorts or walks another index. The `total` comes from the triggers' tally of
  * states when no EIK or period is given, else from the index alone.
@@ -248,7 +248,7 @@ function snapshot<T>(db: DatabaseSync, read: () => T): T {
 
 /**
  * One page of a journal view.
- * @param db the journal's database (version 2 or later: the indexes)
+ * @param db the journal's database (opened through migrateJournal: the indexes)
  * @param q filters, cursor and page size
  * @returns the rows, the next cursor and the number of matching rows
  * @throws AppError JOURNAL_QUERY_INVALID for a malformed filter, cursor or limit

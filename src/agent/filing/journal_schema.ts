@@ -3,10 +3,11 @@
  * versions (`PRAGMA user_version`; the files live on users' machines, so every version is read).
  * Version 0 (before issue #13) knew the states pending, sent, answered and failed; version 1
  * names them with the one vocabulary of docs/journal.md and adds the retry and resolution
- * columns; version 2 adds the `(column, created_at, id, …)` indexes the console's newest-first,
- * filtered, keyset-paged view walks (journal_query.ts) and a tally of the rows in each state,
- * kept by triggers. A file is brought up one version at a
- * time ({@link JOURNAL_STEPS}); a new file gets the latest table at once.
+ * columns. Added at open without a new version (older agents read on): the
+ * `(column, created_at, id, …)` indexes the console's newest-first, filtered, keyset-paged view
+ * walks (journal_query.ts), a tally of the rows in each state kept by triggers, and the table of
+ * portal protocols. A file is brought up one version at a time ({@link JOURNAL_STEPS}); a new
+ * file gets the latest table at once.
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
@@ -76,8 +77,14 @@ export interface FilingRecord {
   readonly retryOf: string | null;
 }
 
-/** The latest schema version (`PRAGMA user_version`). */
-export const JOURNAL_VERSION = 2;
+/**
+ * The latest schema version (`PRAGMA user_version`). It changes only when an older agent could
+ * no longer read the file (columns renamed, states redefined). What older agents read without
+ * noticing — indexes, the tally, the protocols table — is added at open ({@link ADDITIONS})
+ * and leaves the version alone: an update that rolls back to the previous agent
+ * (src/agent/update/) must still find a journal it opens.
+ */
+export const JOURNAL_VERSION = 1;
 
 /**
  * The indexes of the newest-first views (journal_query.ts): all rows, and one per leading
@@ -115,6 +122,17 @@ CREATE TRIGGER IF NOT EXISTS filings_tally_update AFTER UPDATE OF state ON filin
 END;
 `;
 
+/**
+ * The portal's protocol (the HTML of a `*_result`) of a filed declaration, kept when an
+ * integrator read it, for the console's Filings page. One per document id.
+ */
+const PROTOCOLS = `
+CREATE TABLE IF NOT EXISTS filing_protocols (
+  document_id TEXT PRIMARY KEY, content_type TEXT NOT NULL, body TEXT NOT NULL,
+  fetched_at TEXT NOT NULL
+) WITHOUT ROWID;
+`;
+
 const TABLE = `
 CREATE TABLE IF NOT EXISTS filings (
   id TEXT PRIMARY KEY, idempotency_key TEXT UNIQUE, type_id TEXT NOT NULL, kind TEXT NOT NULL,
@@ -126,7 +144,7 @@ CREATE TABLE IF NOT EXISTS filings (
   retry_after TEXT, resolution TEXT, resolved_by TEXT, resolved_at TEXT, retry_of TEXT
 );
 CREATE INDEX IF NOT EXISTS filings_match ON filings(eik, kind);
-${VIEW_INDEXES}${TALLY}`;
+${VIEW_INDEXES}${TALLY}${PROTOCOLS}`;
 
 /** Version 0 → 1: the new columns, and the old state names mapped onto the new ones. */
 const TO_V1 = `
@@ -144,19 +162,21 @@ CREATE INDEX IF NOT EXISTS filings_match ON filings(eik, kind);
 `;
 
 /**
- * Version 1 → 2: the views' indexes (the single-column ones on state and created_at are
- * prefixes of two of them and go), and the tally of states, counted once here.
+ * What version 1 gained without a new version number (older agents ignore all of it; the
+ * triggers keep the tally right whoever writes): the views' indexes (the single-column ones
+ * on state and created_at are prefixes of two of them and go), the tally of states (counted
+ * once here) and the protocols table. Applied at open while `filing_protocols` is missing.
  */
-const TO_V2 = `
+const ADDITIONS = `
 ${VIEW_INDEXES}
 DROP INDEX IF EXISTS filings_state;
 DROP INDEX IF EXISTS filings_created;
 ${TALLY}
 INSERT OR REPLACE INTO filings_tally (state, n) SELECT state, COUNT(*) FROM filings GROUP BY state;
-`;
+${PROTOCOLS}`;
 
 /** The step from each earlier version to the next, in order: `JOURNAL_STEPS[v]` makes v + 1. */
-export const JOURNAL_STEPS: readonly string[] = [TO_V1, TO_V2];
+export const JOURNAL_STEPS: readonly string[] = [TO_V1];
 
 /**
  * Create the table, or bring a journal of an earlier version up to date, in one transaction.
@@ -167,7 +187,10 @@ export const JOURNAL_STEPS: readonly string[] = [TO_V1, TO_V2];
 export function migrateJournal(db: DatabaseSync): void {
   const version = () =>
     Number((db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version);
-  if (version() === JOURNAL_VERSION) return;
+  const added = () =>
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'filing_protocols'")
+      .get() !== undefined;
+  if (version() === JOURNAL_VERSION && added()) return;
   db.exec("BEGIN IMMEDIATE");
   try {
     const v = version(); // another process may have migrated meanwhile
@@ -182,6 +205,7 @@ export function migrateJournal(db: DatabaseSync): void {
       } else db.exec(TABLE);
       db.exec(`PRAGMA user_version = ${JOURNAL_VERSION}`);
     }
+    if (!added()) db.exec(ADDITIONS);
     db.exec("COMMIT");
   } catch (e) {
     db.exec("ROLLBACK");

@@ -5,3 +5,5 @@
 export * from "./batch.ts";
 export * from "./filing.ts";
 export * from "./journal.ts";
+export * from "./journal_export.ts";
+export * from "./protocols.ts";

@@ -231,13 +231,25 @@ function ask(
 }
 
 /**
- * The portal's result of a submission (family `result`).
+ * The portal's result of a submission (family `result`); an HTML protocol is kept in the
+ * journal under its document id (the console shows it).
  * @returns the SubmissionResultPayload
  */
 export const runResultFamily: FamilyHandler<ResultOperation> = async (op, body, r) => {
   const eik = tokenEik(r);
   const ctx = await portalContext(op, body, r);
-  return await r.portal.result(op.kind, stringField(body, "documentId") ?? "", eik, ctx);
+  const documentId = stringField(body, "documentId") ?? "";
+  const payload = await r.portal.result(op.kind, documentId, eik, ctx);
+  // The protocol stays with the journal for the console's Filings page (shown sandboxed).
+  if (payload.status === "ok" && /html/i.test(payload.rawBodyContentType)) {
+    r.deps.journal?.keepProtocol({
+      documentId,
+      contentType: payload.rawBodyContentType,
+      body: payload.rawBody,
+      fetchedAt: new Date(r.deps.clock.now()).toISOString(),
+    });
+  }
+  return payload;
 };
 
 /**

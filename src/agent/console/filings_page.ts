@@ -1,0 +1,343 @@
+/**
+ * The console's Filings page (issue #14 § 3): the journal as a table — when, integrator, the
+ * declaration in accountants' words, EIK and company name, period, sender, state, incoming
+ * number and document id, error text — with filters (EIK, period, state), keyset paging
+ * (`before`, so page 200 of 10,000+ rows costs what page 1 does; BENCHMARKS.md § Journal
+ * pages), export of the filtered view (CSV or JSON), the portal's protocol when one is known
+ * (served sandboxed: no script, no same-origin), and, for an "unknown" row, the way to resolve
+ * it: check on the NRA portal, then mark it filed (with the document id and incoming number
+ * found there) or not filed — recorded with the OS user and the time.
+ *
+ * Routes: `GET /console/filings`, `GET /console/filings/export?format=csv|json`,
+ * `GET /console/filings/:id/protocol` (+ `/body`, the framed protocol),
+ * `POST /console/filings/:id/resolve`.
+ * @module
+ */
+import { Hono } from "hono";
+import { html } from "hono/html";
+import { AppError, declarationName, isAppError } from "../../contract/mod.ts";
+import { maskPersonalId } from "../../log.ts";
+import { exportJournal, type FilingRecord, type FilingState } from "../filing/mod.ts";
+import { TEST_SENDER } from "../senders/mod.ts";
+import type { ConsoleContext } from "./deps.ts";
+import { type Bilingual, csrfField, type Markup, t, tb } from "./layout.ts";
+import {
+  type ConsoleC,
+  type ConsoleEnv,
+  doneAndGo,
+  errorFlash,
+  formOf,
+  sendPage,
+} from "./respond.ts";
+
+/** The states in accountants' words. "in progress" covers written-not-sent rows. */
+export const STATE_WORDS: Record<FilingState, Bilingual> = {
+  pending: { bg: "в процес", en: "in progress" },
+  unknown: { bg: "неизвестно", en: "unknown" },
+  filed: { bg: "подадена", en: "filed" },
+  refused: { bg: "отказана", en: "refused" },
+  not_filed: { bg: "неподадена", en: "not filed" },
+};
+const STATE_CLASS: Record<FilingState, string> = {
+  pending: "muted",
+  unknown: "warn",
+  filed: "ok",
+  refused: "bad",
+  not_filed: "bad",
+};
+
+/** The filters of the request as the journal takes them (empty ones left out). */
+function filtersOf(c: ConsoleC): { eik?: string; period?: string; state?: FilingState } {
+  const f: Record<string, string> = {};
+  for (const k of ["eik", "period", "state"]) {
+    const v = (c.req.query(k) ?? "").trim();
+    if (v) f[k] = v;
+  }
+  return f as { eik?: string; period?: string; state?: FilingState };
+}
+
+const when = (iso: string | null) => iso ? iso.replace("T", " ").slice(0, 16) : "—";
+
+/**
+ * The Filings routes.
+ * @param ctx the console's context (journal, senders, portals for company names)
+ * @returns the routes
+ */
+export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
+  const r = new Hono<ConsoleEnv>();
+  const title = { bg: "Подадени декларации", en: "Filings" };
+
+  const company = (row: FilingRecord) => ctx.portals[row.mode]?.companyName?.(row.eik) ?? null;
+  const senderName = (id: string | null) =>
+    id === null
+      ? "—"
+      : [...ctx.senders.current(), TEST_SENDER].find((s) => s.id === id)?.displayName ?? id;
+
+  const rowHtml = (row: FilingRecord, csrf: string): Markup => {
+    const name = declarationName(row.typeId);
+    const co = company(row);
+    const resolveForm = row.state === "unknown"
+      ? html`
+        <details class="resolve" id="resolve-${row.id}">
+          <summary>${t("Уточни", "Resolve")}</summary>
+          <p class="small">${t(
+            "Проверете в портала на НАП (Справки → Подадени документи) дали е приета.",
+            "Check on the NRA portal (Справки → Подадени документи) whether it was received.",
+          )}</p>
+          <form method="post" action="/console/filings/${row.id}/resolve">${csrfField(csrf)}
+        <label class="small">${t(
+          "Документ №",
+          "Document id",
+        )} <input name="documentId" size="14"></label>
+        <label class="small">${t(
+          "Входящ №",
+          "Incoming no.",
+        )} <input name="incomeNumber" size="14"></label>
+        <button name="how" value="filed" class="primary">${t("Подадена е", "It was filed")}</button>
+        <button name="how" value="not_filed">${t("Не е подадена", "It was not filed")}</button>
+          </form>
+        </details>
+      `
+      : "";
+    return html`
+      <tr data-id="${row.id}" data-state="${row.state}">
+        <td class="small">${when(row.createdAt)}</td>
+        <td class="small">${row.integrator ?? "—"}<br><span class="muted">${row.mode === "test"
+          ? t("тестов", "test")
+          : t("реален", "live")}</span></td>
+        <td>${tb(name)}</td>
+        <td><span class="mono">${maskPersonalId(row.eik)}</span>${co
+          ? html`<br><span class="small">${co}</span>`
+          : ""}</td>
+        <td>${row.period ?? "—"}</td>
+        <td class="small">${senderName(row.senderId)}</td>
+        <td class="${STATE_CLASS[row.state]}">${tb(STATE_WORDS[row.state])}${row.resolution
+          ? html`<br><span class="small muted">${
+            t(`уточнено от ${row.resolvedBy ?? "?"}`, `resolved by ${row.resolvedBy ?? "?"}`)
+          } ${when(row.resolvedAt)}</span>`
+          : ""}${resolveForm}</td>
+        <td class="small mono">${row.incomeNumber ?? ""}${row.documentId
+          ? html`<br>${row.documentId}`
+          : ""}${row.documentId && ctx.journal?.protocol(row.documentId)
+          ? html`<br><a class="protocol-link" href="/console/filings/${row.id}/protocol">${
+            t(
+              "Протокол",
+              "Protocol",
+            )
+          }</a>`
+          : ""}</td>
+        <td class="small">${row.state === "filed"
+          ? ""
+          : html`${row.errorMessage ?? ""}${
+            row.errorCode ? html`<br><span class="muted">${row.errorCode}</span>` : ""
+          }`}</td>
+      </tr>
+    `;
+  };
+
+  r.get("/console/filings", (c) => {
+    const journal = ctx.journal;
+    const filters = filtersOf(c);
+    const before = c.req.query("before") || undefined;
+    const csrf = c.get("session").csrf;
+    const form = html`<form method="get" action="/console/filings" class="filters" id="filters">
+<label>${t("ЕИК", "EIK")}<input name="eik" id="f-eik" value="${
+      filters.eik ?? ""
+    }" size="14"></label>
+<label>${t("Период", "Period")}<input name="period" id="f-period" value="${
+      filters.period ?? ""
+    }" placeholder="2026-10" size="9"></label>
+<label>${t("Състояние", "State")}<select name="state" id="f-state"><option value="">${
+      t("всички", "all")
+    }</option>${
+      (Object.keys(STATE_WORDS) as FilingState[]).map((s) =>
+        html`<option value="${s}" ${s === filters.state ? "selected" : ""}>${STATE_WORDS[s].bg} / ${
+          STATE_WORDS[s].en
+        }</option>`
+      )
+    }</select></label>
+<button id="f-apply">${t("Покажи", "Show")}</button>
+<a class="button" id="export-csv" href="/console/filings/export?${new URLSearchParams({
+      ...filters,
+      format: "csv",
+    })}">CSV</a>
+<a class="button" id="export-json" href="/console/filings/export?${new URLSearchParams({
+      ...filters,
+      format: "json",
+    })}">JSON</a></form>`;
+    if (!journal) {
+      return sendPage(c, "filings", title, html`<p>${t("Няма дневник.", "No journal.")}</p>`);
+    }
+    let page;
+    try {
+      page = journal.page({ ...filters, ...(before ? { before } : {}) });
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      return sendPage(
+        c,
+        "filings",
+        title,
+        form,
+        400,
+        errorFlash(e, { bg: "Филтърът не е верен", en: "The filter is not valid" }),
+      );
+    }
+    const body = html`
+      ${form}
+      <p class="muted small" id="count">${t(`${page.total} записа`, `${page.total} rows`)}</p>
+      <table
+        id="filings"><tr><th>${t("Кога (UTC)", "When (UTC)")}</th><th>${t(
+          "Интегратор",
+          "Integrator",
+        )}</th><th>${t("Декларация", "Declaration")}</th><th>${t(
+          "ЕИК, фирма",
+          "EIK, company",
+        )}</th><th>${t("Период", "Period")}</th><th>${t("Подател", "Sender")}</th><th>${t(
+          "Състояние",
+          "State",
+        )}</th><th>${t("Входящ № / документ", "Incoming no. / document")}</th><th>${t(
+          "Грешка",
+          "Error",
+        )}</th></tr>
+      ${page.rows.map((row) => rowHtml(row, csrf))}</table>
+      <p>${before
+        ? html`
+          <a class="button" id="first-page" href="/console/filings?${new URLSearchParams(
+            filters,
+          )}">${t("« Най-новите", "« Newest")}</a>
+        `
+        : ""}${page.next
+        ? html`<a class="button" id="next-page" href="/console/filings?${new URLSearchParams({
+          ...filters,
+          before: page.next,
+        })}">${t("По-стари »", "Older »")}</a>`
+        : ""}</p>
+    `;
+    return sendPage(c, "filings", title, body);
+  });
+
+  r.get("/console/filings/export", async (c) => {
+    const format = c.req.query("format") === "json" ? "json" : "csv";
+    let rows: FilingRecord[];
+    try {
+      rows = ctx.journal?.exportRows(filtersOf(c)) ?? [];
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      return sendPage(c, "filings", title, html``, 400, errorFlash(e, title));
+    }
+    return c.body(await exportJournal(rows, format), 200, {
+      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json",
+      "content-disposition": `attachment; filename="filings.${format}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    });
+  });
+
+  // The portal's protocol: a page with the protocol in a sandboxed frame (no script, an opaque
+  // origin: it can reach neither the console nor the agent), and the protocol itself.
+  const protocolOf = (id: string) => {
+    const row = ctx.journal?.get(id) ?? null;
+    const p = row?.documentId ? ctx.journal?.protocol(row.documentId) ?? null : null;
+    return row && p ? { row, p } : null;
+  };
+  r.get("/console/filings/:id/protocol", (c) => {
+    const found = protocolOf(c.req.param("id"));
+    const ptitle = { bg: "Протокол от портала", en: "The portal's protocol" };
+    if (!found) {
+      return sendPage(
+        c,
+        "filings",
+        ptitle,
+        html`<p>${
+          t("Няма запазен протокол за тази декларация.", "No protocol is kept for this filing.")
+        }</p>`,
+        404,
+      );
+    }
+    const name = declarationName(found.row.typeId);
+    return sendPage(
+      c,
+      "filings",
+      ptitle,
+      html`
+        <p>${tb(name)} · <span class="mono">${maskPersonalId(
+          found.row.eik,
+        )}</span> · ${found.row.period ?? ""} · ${t(
+          "документ",
+          "document",
+        )} <span class="mono">${found.row.documentId}</span> · ${t("прочетен", "read")} ${when(
+          found.p.fetchedAt,
+        )} UTC</p>
+        <iframe class="protocol" id="protocol" sandbox src="/console/filings/${found.row
+          .id}/protocol/body"
+          title="${ptitle.bg}"></iframe>
+        <p><a class="button" href="/console/filings">${t(
+          "« Към декларациите",
+          "« Back to filings",
+        )}</a></p>
+      `,
+    );
+  });
+  r.get("/console/filings/:id/protocol/body", (c) => {
+    const found = protocolOf(c.req.param("id"));
+    if (!found) return c.text("", 404);
+    return c.body(found.p.body, 200, {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy":
+        "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'",
+      "x-frame-options": "SAMEORIGIN",
+      "x-content-type-options": "nosniff",
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    });
+  });
+
+  r.post("/console/filings/:id/resolve", async (c) => {
+    const what = { bg: "Уточняване", en: "Resolving" };
+    const f = await formOf(c);
+    const id = c.req.param("id");
+    const clean = (v: string | undefined) => {
+      const s = (v ?? "").trim();
+      if (s.length > 64 || !/^[\p{L}\p{N} ./_-]*$/u.test(s)) {
+        throw new AppError("CONSOLE_INPUT_INVALID", "A number is too long or has odd characters", {
+          field: "documentId",
+          bg: "Номерът е твърде дълъг или съдържа странни знаци",
+        });
+      }
+      return s || null;
+    };
+    try {
+      if (f.how !== "filed" && f.how !== "not_filed") {
+        throw new AppError("CONSOLE_INPUT_INVALID", "Choose filed or not filed", {
+          field: "how",
+          bg: "Изберете „подадена“ или „не е подадена“",
+        });
+      }
+      const how = f.how === "filed"
+        ? {
+          filed: true as const,
+          documentId: clean(f.documentId),
+          incomeNumber: clean(f.incomeNumber),
+        }
+        : { filed: false as const };
+      const by = ctx.console?.osUser?.() || "console";
+      const row = ctx.journal?.resolve(id, how, by, new Date(ctx.clock.now())) ?? null;
+      if (!row) {
+        throw new AppError("CONSOLE_INPUT_INVALID", "This filing is not waiting to be resolved", {
+          field: "id",
+          bg: "Тази декларация не чака уточняване",
+        });
+      }
+      ctx.log("info", "console resolved filing", { filingId: id, state: row.state, by });
+      return doneAndGo(c, "/console/filings", {
+        kind: "ok",
+        bg: `Записано: ${STATE_WORDS[row.state].bg} (${by})`,
+        en: `Recorded: ${STATE_WORDS[row.state].en} (${by})`,
+      });
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      return doneAndGo(c, "/console/filings", errorFlash(e, what));
+    }
+  });
+  return r;
+}
