@@ -38,6 +38,16 @@ if (import.meta.main) {
         clock: systemClock,
         print: (line) => stdout(line + "\n"),
         exit: (code) => Deno.exit(code),
+        // A second start (the launcher double-clicked while the agent runs) opens the console;
+        // a page's svc-agent://start link never does.
+        ...(isStartUrl(link) ? {} : {
+          alreadyRunning: async (dataDir: string) =>
+            await (await import("./src/cli/agent_open.ts")).openRunningConsole(dataDir, {
+              env,
+              os: Deno.build.os,
+              print: (line) => stdout(line + "\n"),
+            }),
+        }),
       })
       : null;
   } catch (err) {

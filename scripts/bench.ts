@@ -10,6 +10,7 @@ const scripts: [string, string[]][] = [
   ["scripts/bench_sign.ts", ["3"]],
   ["scripts/bench_agent_start.ts", []],
   ["scripts/bench_journal.ts", []],
+  ["scripts/bench_console.ts", []],
 ];
 if (Deno.env.get("SVC_BENCH_DATABASE_URL")) scripts.push(["scripts/bench_token_scale.ts", []]);
 else console.error("skip scripts/bench_token_scale.ts: SVC_BENCH_DATABASE_URL is not set");

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parsePokupki, type PokupkiRecord, writePokupki } from "../src/formats/mod.ts";
 import { encodeCp1251 } from "../src/formats/encode/mod.ts";
+import { prng } from "./bench/prng.ts";
 
 const NAMES = [
   "ЕКО ТРЕЙД ООД",
@@ -28,18 +29,6 @@ const NAMES = [
   "Metro Cash & Carry Bulgaria",
 ];
 const GOODS = ["Канцеларски материали", "Горива", "Транспортни услуги", "Наем офис", "Стоки"];
-
-/** Deterministic PRNG (mulberry32) so every run benchmarks the same file. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function makeRecords(n: number): PokupkiRecord[] {
   const rnd = prng(20260801);

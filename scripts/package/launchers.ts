@@ -133,6 +133,8 @@ export function packageReadme(version: string, target: string): string {
     `svc-filing ${version} (${target}) — the local filing agent`,
     "",
     `Start: ${start}`,
+    "Console: the same again while the agent runs opens its console in your browser (senders,",
+    "filings, diagnostics, log); `svc-filing agent open` does it from a terminal or a shortcut.",
     "Commands: the same as main.ts — `svc-filing --help` lists them (agent, demo, senders,",
     "journal, agent doctor, …).",
     `Data: ${data} (or SVC_DATA_DIR). Deno's cache stays in its runtime-cache folder.`,

@@ -54,11 +54,14 @@ export interface EarlyEnv {
   readonly print: (line: string) => void;
   /** Ends the process (an agent already runs, or Ctrl+C before phase 2 is done). */
   readonly exit: (code: number) => never;
+  /** Called when this data folder's agent already runs, before the exit (main.ts: open its
+   * console, unless started by a `svc-agent://start` link). */
+  readonly alreadyRunning?: (dataDir: string) => Promise<void>;
 }
 
 /**
- * One agent per user: take the instance lock in `dataDir`, or print the running agent (the
- * caller then exits 0; issue #7 § Running as a resident agent).
+ * One agent per user: take the instance lock in `dataDir`, or print the running agent and call
+ * `alreadyRunning` (the caller then exits 0; issue #7 § Running as a resident agent).
  * @param dataDir the agent's data directory
  * @param e clock, output
  * @returns the lock (port 0 until the caller records the port), or null when an agent runs
@@ -66,7 +69,7 @@ export interface EarlyEnv {
  */
 export async function lockAgent(
   dataDir: string,
-  e: Pick<EarlyEnv, "clock" | "print">,
+  e: Pick<EarlyEnv, "clock" | "print" | "alreadyRunning">,
 ): Promise<InstanceLock | null> {
   const lock = await acquireInstanceLock(dataDir, {
     pid: Deno.pid,
@@ -77,6 +80,9 @@ export async function lockAgent(
   if ("running" in lock) {
     const r = lock.running;
     e.print(`Agent already running at ${r.url} (pid ${r.pid ?? "?"}, version ${r.version})`);
+    await e.alreadyRunning?.(dataDir).catch((err) =>
+      e.print(err instanceof Error ? err.message : String(err))
+    );
     return null;
   }
   return lock;

@@ -9,25 +9,25 @@ import type { Command } from "commander";
 import { joinPath } from "../defaults.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf } from "./options.ts";
-import { cliLogger, say } from "./output.ts";
+import { say } from "./output.ts";
 
 const NOT_RUNNING =
   "The agent is not running for this data folder; start it (`svc-filing agent`, " +
   "or from the Start menu / Applications) and run `agent open` again.";
 
 /**
- * Ask the running agent for a one-time console link and open it.
- * @param cli the run's context
- * @param cmd the command (its --data-dir)
+ * A one-time console link from the running agent of a data folder.
+ * @param dataDir the agent's data folder
+ * @param os Deno.build.os (paths)
+ * @returns `http://127.0.0.1:PORT/console/open?code=…`
  * @throws Error in one sentence: no agent running, or it refused the secret
  */
-export async function openConsole(cli: Cli, cmd: Command): Promise<void> {
-  const dataDir = dataDirOf(cli, cmd);
+export async function consoleLinkOf(dataDir: string, os: string): Promise<string> {
   const [{ LOCK_FILE }, { CONSOLE_SECRET_FILE }] = await Promise.all([
     import("../agent/start/mod.ts"),
     import("./serve_agent.ts"),
   ]);
-  const read = (name: string) => Deno.readTextFile(joinPath(cli.os, dataDir, name));
+  const read = (name: string) => Deno.readTextFile(joinPath(os, dataDir, name));
   const port = await read(LOCK_FILE).then((t) => Number(JSON.parse(t).port), () => 0);
   const secret = await read(CONSOLE_SECRET_FILE).then((t) => t.trim(), () => "");
   if (!port || !secret) throw new Error(NOT_RUNNING);
@@ -48,10 +48,36 @@ export async function openConsole(cli: Cli, cmd: Command): Promise<void> {
         "is it another user's agent? Restart yours and try again.",
     );
   }
-  if (cli.env.SVC_OPEN_BROWSER !== "never") {
+  return body.url;
+}
+
+/**
+ * Open the console of the data folder's running agent in the default browser (unless
+ * SVC_OPEN_BROWSER=never) and print the link. Also what a second start of the agent does (a
+ * double-click on the launcher while the agent runs).
+ * @param dataDir the agent's data folder
+ * @param e environment, OS, and where the lines go
+ * @throws Error as {@link consoleLinkOf}
+ */
+export async function openRunningConsole(
+  dataDir: string,
+  e: { env: Readonly<Record<string, string | undefined>>; os: string; print: (l: string) => void },
+): Promise<void> {
+  const url = await consoleLinkOf(dataDir, e.os);
+  if (e.env.SVC_OPEN_BROWSER !== "never") {
     const { systemBrowserOpener } = await import("../agent/host/mod.ts");
-    systemBrowserOpener(cliLogger(cli, "warn"), cli.os)(body.url);
+    systemBrowserOpener(() => {}, e.os)(url);
   }
-  say(cli, `The console: ${body.url}`);
-  say(cli, "(the link works once, for 10 minutes)");
+  e.print(`The console: ${url}`);
+  e.print("(the link works once, for 10 minutes)");
+}
+
+/**
+ * `agent open`: ask the running agent for a one-time console link and open it.
+ * @param cli the run's context
+ * @param cmd the command (its --data-dir)
+ * @throws Error in one sentence: no agent running, or it refused the secret
+ */
+export async function openConsole(cli: Cli, cmd: Command): Promise<void> {
+  await openRunningConsole(dataDirOf(cli, cmd), { ...cli, print: (l) => say(cli, l) });
 }
