@@ -210,3 +210,59 @@ export async function decideNext(agent: Proc, decision: "confirm" | "decline", s
   }
   throw new Error(`the confirmation page ${pageUrl} kept changing`);
 }
+
+/** A running `demo` (`deno task start`) and what it printed. */
+export interface Demo {
+  readonly tokenServiceUrl: string;
+  readonly agentUrl: string;
+  /** The printed lines `Label: value` (Data folder, Console …, Test key). */
+  readonly printed: Record<string, string>;
+  /** Stop it with a signal (SIGTERM, or SIGINT as Ctrl+C); resolves with its exit code. */
+  stop(signal?: Deno.Signal): Promise<number>;
+}
+
+/**
+ * Start `main.ts demo --port 0` and read its banner up to the test key.
+ * @param o `dataDir` (default: the demo's own temporary folder) and the environment
+ */
+export async function startDemo(
+  o: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<Demo> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      MAIN,
+      "demo",
+      "--port",
+      "0",
+      ...(o.dataDir ? ["--data-dir", o.dataDir] : []),
+    ],
+    env: { NO_COLOR: "1", SVC_OPEN_BROWSER: "never", ...o.env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
+    new TextLineStream(),
+  ).getReader();
+  const seen: Record<string, string> = {};
+  while (!seen["Test key"]) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error(`demo exited early: ${JSON.stringify(seen)}`);
+    const m = /^([A-Z][^:]*): (\S+)/.exec(value);
+    if (m) seen[m[1]!] = m[2]!;
+  }
+  (async () => {
+    while (!(await lines.read()).done) { /* drain */ }
+  })().catch(() => {});
+  return {
+    tokenServiceUrl: seen["Token service"]!,
+    agentUrl: seen.Agent!,
+    printed: seen,
+    async stop(signal: Deno.Signal = "SIGTERM") {
+      child.kill(signal);
+      return (await child.status).code;
+    },
+  };
+}

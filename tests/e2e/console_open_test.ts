@@ -5,9 +5,9 @@
  * link (what a web page can trigger) never opens the console; another data folder's secret
  * gets nothing.
  */
-import { equal, match, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { MAIN, startAgent, startTokenService } from "../_helpers/e2e.ts";
+import { MAIN, startAgent, startDemo, startTokenService } from "../_helpers/e2e.ts";
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -63,5 +63,24 @@ Deno.test("[e2e] agent open, a second start and a start link: who gets a console
     await agent.stop();
     await ts.stop();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("[e2e] the demo prints its data folder and the console's link, and Ctrl+C removes its temporary folder", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "svc-demo-tmp-" });
+  try {
+    const demo = await startDemo({ env: { TMPDIR: tmp } });
+    const folder = demo.printed["Data folder"]!;
+    ok(folder.startsWith(join(tmp, "svc-demo-")), folder);
+    ok((await Deno.stat(join(folder, "agent"))).isDirectory);
+    const link = demo.printed["Console (one-time link, 10 minutes)"]!;
+    match(link, /^http:\/\/127\.0\.0\.1:\d+\/console\/open\?code=[\w-]{43}$/);
+    const opened = await fetch(link, { redirect: "manual" });
+    await opened.body?.cancel();
+    equal(opened.status, 303, "the link signs in");
+    equal(await demo.stop("SIGINT"), 0);
+    deepStrictEqual([...Deno.readDirSync(tmp)].map((e) => e.name), [], "nothing left behind");
+  } finally {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 });

@@ -7,43 +7,8 @@
 import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readRunningRecord, RUNNING_FILE } from "../../src/agent/start/mod.ts";
-import { startAgent } from "../_helpers/e2e.ts";
-import { TextLineStream } from "../_helpers/lines.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+import { MAIN, startAgent, startDemo } from "../_helpers/e2e.ts";
 const ENV = { NO_COLOR: "1", SVC_OPEN_BROWSER: "never", SVC_LOG_LEVEL: "warn" };
-
-/** `main.ts demo --port 0 --data-dir dir`; resolves once it printed the agent's URL. */
-async function startDemo(dir: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "demo", "--port", "0", "--data-dir", dir],
-    env: ENV,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
-    new TextLineStream(),
-  ).getReader();
-  const seen: Record<string, string> = {};
-  while (!seen.Agent) {
-    const { value, done } = await lines.read();
-    if (done) throw new Error(`demo exited early: ${JSON.stringify(seen)}`);
-    const m = /^(Token service|Agent): (\S+)$/.exec(value);
-    if (m) seen[m[1]!] = m[2]!;
-  }
-  (async () => {
-    while (!(await lines.read()).done) { /* drain */ }
-  })().catch(() => {});
-  return {
-    tokenServiceUrl: seen["Token service"]!,
-    agentUrl: seen.Agent!,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
-}
 
 async function doctor(args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -56,7 +21,7 @@ async function doctor(args: string[]) {
 
 Deno.test("[e2e] agent doctor after `demo`: this data folder's agent and the token service it was started with", async () => {
   const dir = await Deno.makeTempDir({ prefix: "svc-doctor-" });
-  const demo = await startDemo(dir);
+  const demo = await startDemo({ dataDir: dir, env: ENV });
   try {
     const agentDir = join(dir, "agent");
     const port = Number(new URL(demo.agentUrl).port);
