@@ -5,4 +5,5 @@
 export * from "./dialog.ts";
 export * from "./manager.ts";
 export * from "./page.ts";
+export { formatAmount } from "./page_rows.ts";
 export * from "./routes.ts";

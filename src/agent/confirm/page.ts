@@ -10,16 +10,11 @@
  * @module
  */
 import { html, raw } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
 import { declarationName } from "../../contract/mod.ts";
-import {
-  BATCH_TTL_MS,
-  type CompanyName,
-  type Dialog,
-  type FileFigures,
-  type PageWarning,
-  type ShownPath,
-} from "./dialog.ts";
-import { hiddenIn, visible } from "./display.ts";
+import type { CompanyName, Dialog } from "./dialog.ts";
+import { visible } from "./display.ts";
+import { batchRow, companyRows, figureRows, pathRow, warningsRow, wrapped } from "./page_rows.ts";
 
 /** Security headers of the page; `cspNonce` authorises the page's one script and style. */
 export function pageHeaders(cspNonce: string): Record<string, string> {
@@ -79,181 +74,6 @@ function head(title: string, cspNonce: string) {
     <link rel="icon" type="image/svg+xml" href="${FAVICON_HREF}">
     <title>${title}</title>
     <style nonce="${cspNonce}">${raw(STYLE)}</style>
-  `;
-}
-
-/** Amounts as a Bulgarian accountant writes them: "1 234,56". */
-const AMOUNT = new Intl.NumberFormat("bg-BG", {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-  useGrouping: true,
-});
-
-/**
- * An amount with its currency, as the page shows it.
- * @param n the amount (null: blank in the file, shown as 0,00)
- * @param currency "BGN" | "EUR" (null: the period is unknown, no currency shown)
- * @returns e.g. "1 234,56 EUR"
- */
-export function formatAmount(n: number | null, currency: string | null): string {
-  return AMOUNT.format(n ?? 0) + (currency ? ` ${currency}` : "");
-}
-
-/**
- * A path that wraps only after its separators (`/`, `\`): each segment, with the separator
- * that ends it, is one inline block (so a space inside a folder name is no place to break), a
- * `<wbr>` between them; a segment longer than a whole line still breaks anywhere (CSS).
- */
-function wrapped(text: string) {
-  return visible(text).split(/(?<=[\\/])/).map((seg, i) =>
-    html`${i === 0 ? "" : raw("<wbr>")}<span class="seg">${seg}</span>`
-  );
-}
-
-/** "12 записа / records" (Bulgarian and English plurals). */
-function records(n: number) {
-  return html`${n} ${n === 1 ? "запис" : "записа"} <span class="en">/ ${n} ${
-    n === 1 ? "record" : "records"
-  }</span>`;
-}
-
-/** One figure row: its Bulgarian and English label and its value. */
-function figureRow(key: string, bg: string, en: string, value: unknown, amount = false) {
-  return html`
-    <tr data-figure="${key}">
-      <th>${bg} <span class="en">/ ${en}</span></th>
-      <td${raw(amount ? ' class="amount"' : "")}>${value}</td></tr>
-  `;
-}
-
-/** What the files already read declare: VAT payable or refundable and the ledgers' records,
- * or D1/D6 insured persons and contributions. */
-function figureRows(f: FileFigures, label: string | null) {
-  const heading = html`
-    <tr class="figures-head">
-      <th class="section"
-        colspan="2">Според файловете${label
-          ? ` (${label})`
-          : ""} <span class="en">/ As the files declare</span></th>
-    </tr>
-  `;
-  if (f.kind === "vat") {
-    const refund = (f.refundable ?? 0) > 0 && !((f.payable ?? 0) > 0);
-    return html`${heading}${
-      refund
-        ? figureRow(
-          "vatRefundable",
-          "ДДС за възстановяване",
-          "VAT refundable",
-          formatAmount(f.refundable, f.currency),
-          true,
-        )
-        : figureRow(
-          "vatPayable",
-          "ДДС за внасяне",
-          "VAT payable",
-          formatAmount(f.payable, f.currency),
-          true,
-        )
-    }${
-      figureRow(
-        "purchaseRecords",
-        "Дневник за покупките",
-        "Purchase ledger",
-        records(f.purchaseRecords),
-      )
-    }${
-      figureRow("salesRecords", "Дневник за продажбите", "Sales ledger", records(f.salesRecords))
-    }`;
-  }
-  return html`${heading}${
-    f.employees !== null
-      ? figureRow("employees", "Осигурени лица (обр. 1)", "Insured employees (form 1)", f.employees)
-      : ""
-  }${
-    f.insurableIncome !== null
-      ? figureRow(
-        "insurableIncome",
-        "Осигурителен доход",
-        "Insurable income",
-        formatAmount(f.insurableIncome, f.currency),
-        true,
-      )
-      : ""
-  }${
-    f.contributions !== null
-      ? figureRow(
-        "contributions",
-        "Осигурителни вноски (обр. 6)",
-        "Social and health contributions (form 6)",
-        formatAmount(f.contributions, f.currency),
-        true,
-      )
-      : ""
-  }${
-    f.incomeTax !== null
-      ? figureRow(
-        "incomeTax",
-        "Данък върху доходите (обр. 6)",
-        "Income tax (form 6)",
-        formatAmount(f.incomeTax, f.currency),
-        true,
-      )
-      : ""
-  }`;
-}
-
-/** Each EIK with the company's name where one is known, and where the name comes from. */
-function companyRows(
-  eiks: readonly string[],
-  names: ReadonlyMap<string, CompanyName>,
-  mode: string,
-) {
-  if (!eiks.length) return "—";
-  return eiks.map((eik) => {
-    const c = names.get(eik);
-    const src = !c
-      ? ""
-      : c.source === "file"
-      ? html`(от файла <span class="en">/ from the file</span>)`
-      : mode === "test"
-      ? html`(тестов профил <span class="en">/ test profile</span>)`
-      : html`(НАП <span class="en">/ NRA</span>)`;
-    return html`<div class="company" data-eik="${eik}"><span class="eik">${visible(eik)}</span>${
-      c
-        ? html`
-          — <span class="name">${visible(c.name)}</span> <span class="src"
-            data-source="${c.source}">${src}</span>
-        `
-        : ""
-    }</div>`;
-  });
-}
-
-/** The batch: its short identifier, and what confirming it allows (src/agent/confirm/manager.ts:
- * a confirmed batch runs its later requests silently with the chosen sender for 10 minutes;
- * a declined or timed-out one refuses them for 10 minutes). */
-function batchRow(batchId: string | null) {
-  const minutes = BATCH_TTL_MS / 60_000;
-  if (batchId === null) {
-    return html`
-      <tr>
-        <th>Партида <span class="en">/ Batch</span></th>
-        <td id="batch-info"><span id="batch">— (без партида <span class="en">/ no batch</span>)</span>
-          <p class="note" id="batch-scope">Потвърждението важи само за тази заявка; следващата заявка ще пита отново. <span class="en">The confirmation covers this request only; the next request asks again.</span></p>
-        </td>
-      </tr>
-    `;
-  }
-  return html`
-    <tr>
-      <th>Партида <span class="en">/ Batch</span></th>
-      <td id="batch-info"><code class="batch" id="batch" title="${visible(batchId)}">${visible(
-        batchId.slice(0, 8),
-      )}</code>
-        <p class="note" id="batch-scope">В следващите ${minutes} минути след потвърждението другите заявки на тази партида от същия интегратор и страница (подаване, справки, други фирми, други файлове и папки) се изпълняват без нов въпрос, от името на избрания подател. Отказ или изтекло време отказва партидата за ${minutes} минути. <span class="en">For ${minutes} minutes after you confirm, further requests of this batch from the same integrator and page (filings, reports, other companies, other files and folders) run without asking again, in the chosen sender's name. Declining, or letting the time run out, refuses the batch for ${minutes} minutes.</span></p>
-      </td>
-    </tr>
   `;
 }
 
@@ -421,6 +241,11 @@ export function renderDonePage(decision: "confirm" | "decline", cspNonce: string
         class="en">Confirmed. You can close this tab.</span>
     `
     : html`Отказано. <span class="en">Declined: the whole batch is refused.</span>`;
+  return noticePage(cspNonce, html`<h1 id="result" data-decision="${decision}">${text}</h1>`);
+}
+
+/** A one-line page of the confirmation (after a decision, or when none is waiting). */
+function noticePage(cspNonce: string, h1: HtmlEscapedString | Promise<HtmlEscapedString>) {
   return String(html`
     <!doctype html>
     <html lang="bg">
@@ -428,7 +253,7 @@ export function renderDonePage(decision: "confirm" | "decline", cspNonce: string
         ${head("Потвърждение / Confirmation", cspNonce)}
       </head>
       <body>
-        <h1 id="result" data-decision="${decision}">${text}</h1>
+        ${h1}
       </body>
     </html>
   `);
@@ -441,64 +266,10 @@ export function renderDonePage(decision: "confirm" | "decline", cspNonce: string
  * @returns HTML
  */
 export function renderClosedPage(cspNonce: string): string {
-  return String(html`
-    <!doctype html>
-    <html lang="bg">
-      <head>
-        ${head("Потвърждение / Confirmation", cspNonce)}
-      </head>
-      <body>
-        <h1 id="closed">Това потвърждение вече не чака отговор. <span class="en">This confirmation is
+  return noticePage(
+    cspNonce,
+    html`<h1 id="closed">Това потвърждение вече не чака отговор. <span class="en">This confirmation is
             no longer waiting: it was decided, timed out, or the program that asked went away.
-            You can close this tab.</span></h1>
-      </body>
-    </html>
-  `);
-}
-
-/** The checks' warnings about the files already read: each in Bulgarian, the English under it
- * (hidden characters made visible: the texts quote values from the files). */
-function warningsRow(warnings: readonly PageWarning[]) {
-  return html`
-    <tr>
-      <th>Предупреждения <span class="en">/ Warnings</span></th>
-      <td id="warnings">${warnings.map((w) =>
-        html`
-          <div
-            class="warning"><span lang="bg">${visible(
-              w.bg,
-            )}</span><br><span class="en" lang="en">${visible(
-              w.en,
-            )}</span></div>
-        `
-      )}
-        <p class="note">Предупрежденията не спират подаването; ако нещо не е наред, откажете и поправете файловете. <span class="en">Warnings do not stop the filing; if something is wrong, decline and correct the files.</span></p>
-      </td>
-    </tr>
-  `;
-}
-
-/** One path to be read: the resolved path, and a warning when the page sent it in another
- * form (`..` segments) or with hidden characters — the form itself is not shown, only what it
- * hid, as markers. */
-function pathRow(p: ShownPath) {
-  const hidden = hiddenIn(p.sent).join(" ");
-  const reshaped = p.sent.split(/[\\/]+/).some((seg) => seg === "." || seg === "..");
-  const warning = reshaped
-    ? html`
-      Страницата изпрати този път в друг вид (с връщане към горни папки${hidden
-        ? ` и скрити знаци ${hidden}`
-        : ""}); горе е това, което агентът ще прочете. <span
-        class="en">The page sent this path in
-              another form (stepping up through parent folders${hidden
-                ? ` and with hidden characters ${hidden}`
-                : ""}); shown above is what the agent will actually read.</span>
-    `
-    : hidden
-    ? html`Пътят съдържа скрити знаци: ${hidden}. <span class="en">The path holds hidden or
-        direction-changing characters: ${hidden}.</span>`
-    : null;
-  return html`<div class="path-row"><code class="path" dir="ltr">${wrapped(p.resolved)}</code>${
-    warning ? html`<p class="note warn">${warning}</p>` : ""
-  }</div>`;
+            You can close this tab.</span></h1>`,
+  );
 }

@@ -6,6 +6,7 @@
  */
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { pageHeaders } from "../confirm/mod.ts";
 
 /** A text in both languages. */
 export interface Bilingual {
@@ -74,29 +75,18 @@ iframe.protocol{width:100%;height:28rem;border:1px solid #ccd;background:#fff}
 `;
 
 /**
- * The console's security headers.
+ * The console's security headers: the confirmation page's (strict CSP by nonce,
+ * `frame-ancestors 'none'`, no caching), plus frames of its own origin (the sandboxed protocol)
+ * and no referrer.
  * @param cspNonce the response's nonce (authorises the page's style and script)
  * @returns headers
  */
 export function consoleHeaders(cspNonce: string): Record<string, string> {
+  const h = pageHeaders(cspNonce);
   return {
-    "content-security-policy": [
-      "default-src 'none'",
-      `script-src 'nonce-${cspNonce}'`,
-      `style-src 'nonce-${cspNonce}'`,
-      "connect-src 'self'",
-      "img-src 'self' data:",
-      "frame-src 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-    ].join("; "),
-    "x-frame-options": "DENY",
-    "x-content-type-options": "nosniff",
+    ...h,
+    "content-security-policy": `${h["content-security-policy"]}; frame-src 'self'`,
     "referrer-policy": "no-referrer",
-    "cache-control": "no-store",
-    "cross-origin-opener-policy": "same-origin",
-    "cross-origin-resource-policy": "same-origin",
   };
 }
 

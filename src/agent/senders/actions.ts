@@ -18,7 +18,7 @@ import { isAbsolute, resolve } from "node:path";
 import { AppError, isAppError } from "../../contract/mod.ts";
 import type { CertificateInfo, KeyStore } from "../../signing/mod.ts";
 import { type AgentFile, readAgentFile, writeAgentFile } from "./agent_file.ts";
-import { describeCertificate, type FoundCertificate } from "./discover.ts";
+import { describeCertificate, type FoundCertificate } from "./certificate_facts.ts";
 import { KeystoreRef, openSenderKeyStore, pickCertificate } from "./sender_keys.ts";
 import { SenderConfig } from "./senders.ts";
 

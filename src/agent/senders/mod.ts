@@ -8,6 +8,7 @@ export * from "./agent_file.ts";
 export * from "./senders.ts";
 export * from "./sender_keys.ts";
 export * from "./precheck.ts";
+export * from "./certificate_facts.ts";
 export * from "./discover.ts";
 export * from "./actions.ts";
 export * from "./messages.ts";

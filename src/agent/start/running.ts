@@ -12,7 +12,13 @@
  * @module
  */
 import { joinPath } from "../../defaults.ts";
-import { AGENT_PORTS, LOCK_FILE, probeAgent, processAlive } from "./instance.ts";
+import {
+  AGENT_PORTS,
+  type InstanceDeps,
+  LOCK_FILE,
+  probeAgent,
+  processAlive,
+} from "./instance.ts";
 
 /** Name of the running agent's record in the data directory. */
 export const RUNNING_FILE = "agent.running.json";
@@ -46,18 +52,12 @@ export interface OwnAgent {
 }
 
 /** Side effects of {@link findOwnAgent}, injectable for tests. */
-export interface OwnAgentDeps {
-  readonly fetch?: typeof fetch;
-  /** Whether a process exists (default {@link processAlive}). */
-  readonly isAlive?: (pid: number) => Promise<boolean>;
-  /** Milliseconds since the epoch (default Date.now). */
-  readonly now?: () => number;
+export interface OwnAgentDeps
+  extends Pick<InstanceDeps, "fetch" | "isAlive" | "now" | "startupGraceMs"> {
   /** Timeout of one `/health` probe (default 1 000 ms). */
   readonly timeoutMs?: number;
   /** Deno.build.os (paths). */
   readonly os?: string;
-  /** How long a lock without an answering port counts as "starting" (default 30 000 ms). */
-  readonly startupGraceMs?: number;
 }
 
 const path = (os: string, dataDir: string) => joinPath(os, dataDir, RUNNING_FILE);
