@@ -1523,7 +1523,7 @@ export interface components {
       files: string[];
       /** @enum {string} */
       outcome: "submitted" | "skipped" | "failed";
-      result: components["schemas"]["SubmissionResult"] & unknown;
+      result: components["schemas"]["SubmissionResult"] | (never | null);
       errorCode: string | null;
       error: string | null;
     };

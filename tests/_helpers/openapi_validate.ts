@@ -12,7 +12,7 @@ export function openApiValidator(doc: Record<string, unknown>) {
   // deno-lint-ignore no-explicit-any
   (addFormats as any)(ajv);
   for (const f of ["int64", "int32", "double", "float"]) ajv.addFormat(f, true);
-  ajv.addSchema({ ...(rewriteNullableRefs(structuredClone(doc)) as object), $id: "openapi.json" });
+  ajv.addSchema({ ...structuredClone(doc), $id: "openapi.json" });
   /** Validate `value` against `#/components/schemas/<name>`; returns error text or null. */
   return (name: string, value: unknown): string | null => {
     const v = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
@@ -27,19 +27,4 @@ export function resultSchemaName(doc: Record<string, unknown>, path: string): st
   const p = (doc.paths as any)[path].post.responses["200"].content["application/json"].schema
     .$ref as string;
   return p.split("/").at(-1)!;
-}
-
-/** OpenAPI 3.0 writes a nullable reference as `allOf: [{$ref}, {nullable: true}]`; JSON Schema
- * validators need it as `anyOf: [{$ref}, {enum: [null]}]`. */
-function rewriteNullableRefs(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(rewriteNullableRefs);
-  if (v === null || typeof v !== "object") return v;
-  const o = v as Record<string, unknown>;
-  const all = o.allOf as Record<string, unknown>[] | undefined;
-  if (Array.isArray(all) && all.some((x) => x.nullable === true && Object.keys(x).length === 1)) {
-    const rest = all.filter((x) => !(x.nullable === true && Object.keys(x).length === 1));
-    const { allOf: _a, ...others } = o;
-    return { ...others, anyOf: [...rest.map(rewriteNullableRefs), { enum: [null] }] };
-  }
-  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, rewriteNullableRefs(x)]));
 }

@@ -51,6 +51,41 @@ function errorCatalogExtension() {
   );
 }
 
+/** The OpenAPI 3.0 schema that admits `null` only (`nullable` needs a sibling `type`). */
+const NULL_ONLY = { type: "object", nullable: true, enum: [null] } as const;
+
+/**
+ * Express zod's nullable references the way OpenAPI 3.0.3 and its generators read them.
+ * zod-to-openapi writes `.nullable()` of a `$ref` as `allOf: [{$ref}, {nullable: true}]` and
+ * `z.unknown()` as `{nullable: true}`; OpenAPI 3.0.3 ignores `nullable` without a sibling `type`
+ * (and `allOf` of a non-nullable `$ref` rejects null anyway), so generators typed such a field as
+ * never null. Rewritten as `oneOf: [{$ref}, {type: "object", nullable: true, enum: [null]}]`
+ * (openapi-typescript: `X | null`; JSON Schema validators: the object or null) and `{}` (any
+ * value, null included).
+ * @param v a document or any part of one
+ * @returns the rewritten copy
+ */
+export function nullableRefsFor30(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(nullableRefsFor30);
+  if (v === null || typeof v !== "object") return v;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length === 1 && o.nullable === true) return {};
+  const lone = (x: unknown) =>
+    typeof x === "object" && x !== null && Object.keys(x).length === 1 &&
+    (x as Record<string, unknown>).nullable === true;
+  if (Array.isArray(o.allOf) && o.allOf.some(lone)) {
+    const { allOf, ...others } = o;
+    const rest = (allOf as unknown[]).filter((x) => !lone(x)).map(nullableRefsFor30);
+    const value = rest.length === 1 ? rest[0] : { allOf: rest };
+    return { ...mapValues(others), oneOf: [value, NULL_ONLY] };
+  }
+  return mapValues(o);
+}
+
+const mapValues = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).map(([k, x]) => [k, nullableRefsFor30(x)]));
+
 /** A registry with the error enums every document shares. */
 function newDocument() {
   const app = new OpenAPIHono();
@@ -158,7 +193,10 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
       ? [{ url: serverUrl }]
       : [{ url: "http://127.0.0.1:{port}", variables: { port: { default: "17470" } } }],
   }) as unknown as Record<string, unknown>;
-  return { ...doc, "x-error-catalog": errorCatalogExtension() };
+  return {
+    ...(nullableRefsFor30(doc) as Record<string, unknown>),
+    "x-error-catalog": errorCatalogExtension(),
+  };
 }
 
 /**
@@ -194,5 +232,8 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     openapi: "3.0.3",
     info: { title: "Token service", version },
   }) as unknown as Record<string, unknown>;
-  return { ...doc, "x-error-catalog": errorCatalogExtension() };
+  return {
+    ...(nullableRefsFor30(doc) as Record<string, unknown>),
+    "x-error-catalog": errorCatalogExtension(),
+  };
 }
