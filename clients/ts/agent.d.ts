@@ -1582,10 +1582,57 @@ export interface components {
       updateAvailable?: boolean;
     };
   };
-  responses: never;
+  responses: {
+    /** @description ORIGIN_NOT_ALLOWED: the calling page's origin may not call this agent */
+    OriginNotAllowed: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["AgentFailure"];
+      };
+    };
+    /** @description BODY_TOO_LARGE: the request body exceeds the size limit */
+    BodyTooLarge: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["AgentFailure"];
+      };
+    };
+    /** @description HOST_NOT_ALLOWED: the Host header is not 127.0.0.1:<port> or localhost:<port> */
+    HostNotAllowed: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["AgentFailure"];
+      };
+    };
+    /** @description RATE_LIMITED: too many requests from this origin; retry after `Retry-After` seconds */
+    RateLimited: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        "Retry-After": components["headers"]["Retry-After"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["AgentFailure"];
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description The agent's id of this request; an error body repeats it as `requestId`, and the agent's log names it */
+    "X-Request-Id": string;
+    /** @description Seconds to wait before trying again */
+    "Retry-After": number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1615,6 +1662,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1624,24 +1672,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1651,6 +1706,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1684,6 +1740,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1693,24 +1750,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1720,6 +1784,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1753,6 +1818,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1762,24 +1828,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1789,6 +1862,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1822,6 +1896,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1831,24 +1906,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1858,6 +1940,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1891,6 +1974,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1900,24 +1984,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1927,6 +2018,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1960,6 +2052,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1969,24 +2062,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -1996,6 +2096,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2029,6 +2130,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2038,24 +2140,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2065,6 +2174,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2098,6 +2208,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2107,24 +2218,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2134,6 +2252,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2167,6 +2286,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2176,24 +2296,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2203,6 +2330,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2236,6 +2364,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2245,24 +2374,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2272,6 +2408,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2305,6 +2442,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2314,24 +2452,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2341,6 +2486,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2374,6 +2520,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2383,24 +2530,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2410,6 +2564,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2443,6 +2598,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2452,24 +2608,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2479,6 +2642,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2512,6 +2676,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2521,24 +2686,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2548,6 +2720,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2581,6 +2754,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2590,24 +2764,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2617,6 +2798,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2650,6 +2832,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2659,24 +2842,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2686,6 +2876,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2719,6 +2910,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2728,24 +2920,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2755,6 +2954,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2788,6 +2988,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2797,24 +2998,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2824,6 +3032,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2857,6 +3066,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2866,24 +3076,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2893,6 +3110,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2926,6 +3144,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2935,24 +3154,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2962,6 +3188,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -2995,6 +3222,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3004,24 +3232,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3031,6 +3266,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3064,6 +3300,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3073,24 +3310,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3100,6 +3344,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3133,6 +3378,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3142,24 +3388,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3169,6 +3422,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3202,6 +3456,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3211,24 +3466,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3238,6 +3500,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3271,6 +3534,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3280,24 +3544,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3307,6 +3578,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3340,6 +3612,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3349,24 +3622,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3376,6 +3656,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3409,6 +3690,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3418,24 +3700,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3445,6 +3734,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3478,6 +3768,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3487,24 +3778,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3514,6 +3812,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3547,6 +3846,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3556,24 +3856,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3583,6 +3890,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3616,6 +3924,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3625,24 +3934,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3652,6 +3968,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3685,6 +4002,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3694,24 +4012,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3721,6 +4046,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3754,6 +4080,7 @@ export interface operations {
       /** @description The operation's result (metadata.errorCode = NO_DATA when empty) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3763,24 +4090,31 @@ export interface operations {
       /** @description Token missing, invalid, expired, replayed or for another typeId/EIK */
       401: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentFailure"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["AgentUpdateRequired"];
         };
       };
+      429: components["responses"]["RateLimited"];
       /** @description Every error other than an empty result */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3790,6 +4124,7 @@ export interface operations {
       /** @description Generic error */
       default: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3810,12 +4145,15 @@ export interface operations {
       /** @description Senders */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["SendersResponse"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      421: components["responses"]["HostNotAllowed"];
     };
   };
   pickFile: {
@@ -3830,15 +4168,21 @@ export interface operations {
       /** @description The chosen path, or cancelled */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["PickResponse"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
+      429: components["responses"]["RateLimited"];
       /** @description PICKER_UNAVAILABLE, PICKER_BUSY or PICKER_TIMEOUT */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3859,15 +4203,21 @@ export interface operations {
       /** @description The chosen path, or cancelled */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["PickResponse"];
         };
       };
+      403: components["responses"]["OriginNotAllowed"];
+      413: components["responses"]["BodyTooLarge"];
+      421: components["responses"]["HostNotAllowed"];
+      429: components["responses"]["RateLimited"];
       /** @description PICKER_UNAVAILABLE, PICKER_BUSY or PICKER_TIMEOUT */
       502: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
@@ -3888,12 +4238,14 @@ export interface operations {
       /** @description The agent is running */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["HealthResponse"];
         };
       };
+      421: components["responses"]["HostNotAllowed"];
     };
   };
 }

@@ -86,6 +86,77 @@ export function nullableRefsFor30(v: unknown): unknown {
 const mapValues = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).map(([k, x]) => [k, nullableRefsFor30(x)]));
 
+/** `info.license` of every document (the repository's LICENSE). */
+export const OPENAPI_LICENSE = { name: "MIT", url: "https://opensource.org/license/mit" } as const;
+
+/** How every document credits its authors (`info.description` ends with it). */
+export const OPENAPI_COPYRIGHT = "© svc-filing authors, MIT licence.";
+
+/** The `X-Request-Id` response header, by reference. */
+export const REQUEST_ID_HEADER = { $ref: "#/components/headers/X-Request-Id" } as const;
+
+/** The `Retry-After` response header, by reference. */
+export const RETRY_AFTER_HEADER = { $ref: "#/components/headers/Retry-After" } as const;
+
+/** `components.headers` shared by the documents: `X-Request-Id` and `Retry-After`. */
+function registerHeaders(r: OpenAPIHono["openAPIRegistry"], requestId: string): void {
+  r.registerComponent("headers", "X-Request-Id", {
+    description: requestId,
+    schema: { type: "string" },
+  });
+  r.registerComponent("headers", "Retry-After", {
+    description: "Seconds to wait before trying again",
+    schema: { type: "integer", minimum: 0 },
+  });
+}
+
+/**
+ * Add the `X-Request-Id` header to every response of every operation that does not declare it
+ * (responses given by `$ref` carry it in `components.responses`).
+ * @param doc a generated document (changed in place)
+ * @returns the document
+ */
+export function withRequestIdHeaders(doc: Record<string, unknown>): Record<string, unknown> {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>;
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item)) {
+      const responses = (op as { responses?: Record<string, Record<string, unknown>> }).responses;
+      for (const res of Object.values(responses ?? {})) {
+        if ("$ref" in res) continue;
+        res.headers = { "X-Request-Id": REQUEST_ID_HEADER, ...(res.headers as object ?? {}) };
+      }
+    }
+  }
+  return doc;
+}
+
+/**
+ * A reusable error response (`components.responses`), with `X-Request-Id` (and `Retry-After`).
+ * @param r the registry
+ * @param name the component's name
+ * @param schema the error body's component name
+ * @param description what it means (its error codes)
+ * @param retryAfter whether `Retry-After` comes with it
+ * @returns a reference to it
+ */
+export function errorResponseComponent(
+  r: OpenAPIHono["openAPIRegistry"],
+  name: string,
+  schema: string,
+  description: string,
+  retryAfter = false,
+): { $ref: string } {
+  r.registerComponent("responses", name, {
+    description,
+    headers: {
+      "X-Request-Id": REQUEST_ID_HEADER,
+      ...(retryAfter ? { "Retry-After": RETRY_AFTER_HEADER } : {}),
+    },
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
+  });
+  return { $ref: `#/components/responses/${name}` };
+}
+
 /** A registry with the error enums every document shares. */
 function newDocument() {
   const app = new OpenAPIHono();
@@ -112,6 +183,35 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
     bearerFormat: "JWT",
     description: "A 5-second JWT from the token service, issued for exactly this typeId",
   });
+  registerHeaders(
+    r,
+    "The agent's id of this request; an error body repeats it as `requestId`, and the agent's log names it",
+  );
+  const forbidden = errorResponseComponent(
+    r,
+    "OriginNotAllowed",
+    "AgentFailure",
+    "ORIGIN_NOT_ALLOWED: the calling page's origin may not call this agent",
+  );
+  const tooLarge = errorResponseComponent(
+    r,
+    "BodyTooLarge",
+    "AgentFailure",
+    "BODY_TOO_LARGE: the request body exceeds the size limit",
+  );
+  const misdirected = errorResponseComponent(
+    r,
+    "HostNotAllowed",
+    "AgentFailure",
+    "HOST_NOT_ALLOWED: the Host header is not 127.0.0.1:<port> or localhost:<port>",
+  );
+  const rateLimited = errorResponseComponent(
+    r,
+    "RateLimited",
+    "AgentFailure",
+    "RATE_LIMITED: too many requests from this origin; retry after `Retry-After` seconds",
+    true,
+  );
   for (const o of OPERATIONS) {
     r.registerPath({
       method: "post",
@@ -149,7 +249,11 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
           AgentFailure,
           "Token missing, invalid, expired, replayed or for another typeId/EIK",
         ),
+        403: forbidden,
+        413: tooLarge,
+        421: misdirected,
         426: json(AgentUpdateRequired, "The token service requires a newer agent"),
+        429: rateLimited,
         502: json(AgentFailure, "Every error other than an empty result"),
         default: json(AgentError, "Generic error"),
       },
@@ -160,7 +264,8 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
     path: "/api/senders",
     operationId: "listSenders",
     summary: "Configured senders (no certificates, personal ids or keys)",
-    responses: { 200: json(SendersResponse, "Senders") },
+    security: [],
+    responses: { 200: json(SendersResponse, "Senders"), 403: forbidden, 421: misdirected },
   });
   for (const kind of ["file", "folder"] as const) {
     r.registerPath({
@@ -168,8 +273,13 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
       path: `/api/pick-${kind}`,
       operationId: `pick${kind === "file" ? "File" : "Folder"}`,
       summary: `Open the native ${kind} dialog (600 s time-out; one dialog at a time)`,
+      security: [],
       responses: {
         200: json(PickResponse, "The chosen path, or cancelled"),
+        403: forbidden,
+        413: tooLarge,
+        421: misdirected,
+        429: rateLimited,
         502: json(AgentFailure, "PICKER_UNAVAILABLE, PICKER_BUSY or PICKER_TIMEOUT"),
       },
     });
@@ -179,7 +289,8 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
     path: "/health",
     operationId: "health",
     summary: "Liveness and version; open, cheap, no secrets",
-    responses: { 200: json(HealthResponse, "The agent is running") },
+    security: [],
+    responses: { 200: json(HealthResponse, "The agent is running"), 421: misdirected },
   });
   const doc = app.getOpenAPIDocument({
     openapi: "3.0.3",
@@ -187,14 +298,16 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
       title: "Local filing agent",
       version,
       description:
-        "Files Bulgarian NRA declarations and reads tax reports with the sender's QES. Errors: 502 `{error, errorCode, errorKind}`; see components.schemas.ErrorCode.",
+        "Files Bulgarian NRA declarations and reads tax reports with the sender's QES. Errors: 502 `{error, errorCode, errorKind, requestId}`; see components.schemas.ErrorCode. Every answer carries `X-Request-Id`. " +
+        OPENAPI_COPYRIGHT,
+      license: OPENAPI_LICENSE,
     },
     servers: serverUrl
       ? [{ url: serverUrl }]
       : [{ url: "http://127.0.0.1:{port}", variables: { port: { default: "17470" } } }],
   }) as unknown as Record<string, unknown>;
   return {
-    ...(nullableRefsFor30(doc) as Record<string, unknown>),
+    ...withRequestIdHeaders(nullableRefsFor30(doc) as Record<string, unknown>),
     "x-error-catalog": errorCatalogExtension(),
   };
 }
@@ -230,7 +343,14 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
   });
   const doc = app.getOpenAPIDocument({
     openapi: "3.0.3",
-    info: { title: "Token service", version },
+    info: {
+      title: "Token service",
+      version,
+      description: OPENAPI_COPYRIGHT,
+      license: OPENAPI_LICENSE,
+    },
+    // The document is served by the service it describes: its paths are relative to it.
+    servers: [{ url: "/", description: "This token service" }],
   }) as unknown as Record<string, unknown>;
   return {
     ...(nullableRefsFor30(doc) as Record<string, unknown>),
