@@ -60,8 +60,8 @@ export interface AuthenticatedKey {
 }
 
 /**
- * Authenticate the secret key and work out its phase (one store round trip: key, integrator
- * name and contract state).
+ * Authenticate the secret key and work out its phase (key, integrator name and contract state:
+ * from the instance's issuance cache in the steady state, store/issue_cache.ts).
  * @param store token store
  * @param bearer the `Authorization` header value
  * @param now epoch ms

@@ -3,7 +3,8 @@
  * PostgreSQL and rendered for SQLite by one rule, `BIGINT` → `INTEGER` (SQLite's integers are
  * 64-bit; this gives SQLite exactly the DDL text it always had). Times are epoch milliseconds.
  * Version numbers are those of every database created so far (1–3), so existing SQLite files
- * and PostgreSQL schemas open as they are. Never edit an applied migration: add one. Version 2
+ * and PostgreSQL schemas open as they are (version 4, the issuance cache's version counter and
+ * its triggers, is written once per database). Never edit an applied migration: add one. Version 2
  * adds what interface-spec.md § Access phases needs: integrator locale, key rotation,
  * applications, contract details, notices, usage counters, and one current signing key at a
  * time.
@@ -11,11 +12,19 @@
  */
 import { type Db, type Dialect, sql } from "./sql.ts";
 
-/** One migration: a version number and its SQL (PostgreSQL types). */
+/** One migration: a version number and its SQL (PostgreSQL types), or one text per database
+ * where they cannot share one (triggers). */
 export interface Migration {
   readonly version: number;
-  readonly sql: string;
+  readonly sql: string | Readonly<Record<Dialect, string>>;
 }
+
+/** The tables whose changes the issuance cache must see (issue_cache.ts), with the row events. */
+const CACHED_TABLES = [
+  ["api_keys", "UPDATE OR DELETE"],
+  ["integrators", "UPDATE OR DELETE"],
+  ["contracts", "INSERT OR UPDATE OR DELETE"],
+] as const;
 
 /** The migrations, applied in order. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -94,15 +103,53 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT;
     `,
   },
+  {
+    // The issuance cache's version (issue #17): every committed change of a key, an integrator
+    // or a contract adds 1, from any process (the admin CLI, another instance, plain SQL).
+    // PostgreSQL bumps it in deferred constraint triggers, at commit: the counter's row lock is
+    // the last lock a transaction takes, so it never closes a deadlock cycle. The EIK set
+    // (key_eiks) only grows, so it needs no trigger (a cached subset is never wrong).
+    version: 4,
+    sql: {
+      sqlite: `
+        CREATE TABLE issue_cache_version (id INTEGER PRIMARY KEY CHECK (id = 1),
+          v INTEGER NOT NULL);
+        INSERT INTO issue_cache_version (id, v) VALUES (1, 0);
+        ${
+        CACHED_TABLES.flatMap(([t, events]) =>
+          events.split(" OR ").map((e) =>
+            `CREATE TRIGGER ${t}_issue_cache_${e.toLowerCase()} AFTER ${e} ON ${t}
+          BEGIN UPDATE issue_cache_version SET v = v + 1 WHERE id = 1; END;`
+          )
+        ).join("\n        ")
+      }
+      `,
+      postgres: `
+        CREATE TABLE issue_cache_version (id INTEGER PRIMARY KEY CHECK (id = 1),
+          v BIGINT NOT NULL);
+        INSERT INTO issue_cache_version (id, v) VALUES (1, 0);
+        CREATE FUNCTION issue_cache_bump() RETURNS trigger LANGUAGE plpgsql
+          SET search_path FROM CURRENT
+          AS $$ BEGIN UPDATE issue_cache_version SET v = v + 1 WHERE id = 1; RETURN NULL; END $$;
+        ${
+        CACHED_TABLES.map(([t, events]) =>
+          `CREATE CONSTRAINT TRIGGER ${t}_issue_cache AFTER ${events} ON ${t}
+          DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION issue_cache_bump();`
+        ).join("\n        ")
+      }
+      `,
+    },
+  },
 ];
 
 /**
  * A migration's SQL for one database.
- * @param ddl the PostgreSQL text
+ * @param ddl the PostgreSQL text, or the text of each database (used as is)
  * @param dialect the database
  * @returns the text to run
  */
-export function renderDdl(ddl: string, dialect: Dialect): string {
+export function renderDdl(ddl: Migration["sql"], dialect: Dialect): string {
+  if (typeof ddl !== "string") return ddl[dialect];
   return dialect === "sqlite" ? ddl.replaceAll("BIGINT", "INTEGER") : ddl;
 }
 

@@ -14,5 +14,6 @@ export {
   sqliteTokenStore,
 } from "./open_store.ts";
 export { inForce } from "./rows.ts";
+export type { IssueCacheOptions, IssueCacheStats } from "./issue_cache.ts";
 export type { Dialect } from "./sql.ts";
 export { createSqlTokenStore, type SqlTokenStore } from "./sql_store.ts";

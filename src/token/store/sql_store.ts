@@ -9,6 +9,7 @@
  */
 import { type Clock, systemClock } from "../../clock.ts";
 import { contractQueries } from "./contract_queries.ts";
+import { type IssueCacheOptions, type IssueCacheStats, withIssueCache } from "./issue_cache.ts";
 import { keyQueries } from "./key_queries.ts";
 import { migrate } from "./migrations.ts";
 import { noticeQueries } from "./notice_queries.ts";
@@ -18,22 +19,34 @@ import type { TokenStore } from "./store.ts";
 /** A {@link TokenStore} that says which database it runs on (diagnostics, tests). */
 export interface SqlTokenStore extends TokenStore {
   readonly dialect: Dialect;
+  /** Hits and misses of the issuance cache (`issue_cache.ts`). */
+  issueCacheStats(): IssueCacheStats;
 }
 
 /**
  * The token store over a database (not yet migrated: call `migrate()`, or open it with
- * `openTokenStore()`).
+ * `openTokenStore()`), with the issuance cache in front (`issue_cache.ts`: each key, its
+ * integrator's name and contracts and its EIK set, kept per store object, i.e. per instance).
  * @param db the database (`SqliteDb` or `openPgDb()`)
  * @param clock the time recorded when a migration is applied
+ * @param cache the issuance cache's timings and size
  * @returns the store; `close()` closes `db`
  */
-export function createSqlTokenStore(db: Db, clock: Clock = systemClock): SqlTokenStore {
-  return {
-    dialect: db.dialect,
-    migrate: () => migrate(db, clock.now()),
-    close: () => db.close(),
-    ...keyQueries(db),
-    ...contractQueries(db),
-    ...noticeQueries(db),
-  };
+export function createSqlTokenStore(
+  db: Db,
+  clock: Clock = systemClock,
+  cache: IssueCacheOptions = {},
+): SqlTokenStore {
+  return withIssueCache(
+    {
+      dialect: db.dialect,
+      migrate: () => migrate(db, clock.now()),
+      close: () => db.close(),
+      ...keyQueries(db),
+      ...contractQueries(db),
+      ...noticeQueries(db),
+    },
+    db,
+    cache,
+  );
 }

@@ -118,8 +118,9 @@ export interface KeyStore {
   /** @returns the key with this secret hash (and its integrator's name), or null */
   findKeyByHash(secretHash: string): Promise<ApiKeyRecord | null>;
   /**
-   * The issuance path's one round trip: the key (with its integrator's name) and the
-   * integrator's contract state at `at`. @returns null when no key has this hash
+   * The issuance path's lookup: the key (with its integrator's name) and the integrator's
+   * contract state at `at`; one query, or none from the issuance cache (`issue_cache.ts`).
+   * @returns null when no key has this hash
    */
   findKeyForIssue(secretHash: string, at: number): Promise<KeyForIssue | null>;
   /** @returns the key, or null when unknown */

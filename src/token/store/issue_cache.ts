@@ -1,0 +1,211 @@
+/**
+ * The issuance cache (issue #17): what `POST /api/v1/tokens/issue` reads — the key (with its
+ * integrator's name), the integrator's contracts and the key's persistent EIK set — kept in each
+ * instance, so a token in the steady state costs no database round trip.
+ *
+ * **Invalidation.** Every committed change of a key, an integrator or a contract adds 1 to
+ * `issue_cache_version` (triggers of migration 4, from any process: another instance, the
+ * admin CLI, plain SQL). The cache serves an entry only while its last version check *started*
+ * less than {@link IssueCacheOptions.maxStaleMs} (750 ms) ago; after
+ * {@link IssueCacheOptions.refreshMs} (250 ms) a request starts a check in the background, and
+ * only a request arriving after a long idle waits for one. A check that sees a new version
+ * drops every entry. So a revocation, a contract change or an allowed-list change committed at
+ * T is seen by every instance for every request after T + 750 ms. Writes made through this
+ * store drop the entries at once, and a load that overlapped a drop is not kept (generation
+ * count), so an entry is never older than the last drop. Expiry needs nothing: the phase and
+ * expiry are computed from the cached rows at each request's time (`keyPolicy`).
+ *
+ * **The EIK count stays exact.** The cached EIK set is a subset of the key's set in the
+ * database, which only grows (EIKs are added by `claimEiks`, copied by a rotation, never
+ * removed). A request whose EIKs are all in the cached set is therefore free for certain and
+ * needs no round trip; any other EIK goes to `claimEiks`' transaction, which locks the key's
+ * row and counts the set in the database — the only place that decides a 402. A stale cache
+ * can cost a round trip, never a wrong answer.
+ * @module
+ */
+import type { ContractRecord } from "./records.ts";
+import { contractFromRow, inForce, keyFromRow } from "./rows.ts";
+import { type Db, sql } from "./sql.ts";
+import type { ApiKeyRecord, ContractState, KeyForIssue, TokenStore } from "./store.ts";
+
+/** Options of {@link withIssueCache}. */
+export interface IssueCacheOptions {
+  /** Start a background version check once the last one is this old, ms (default 250). */
+  readonly refreshMs?: number;
+  /** Never serve from a version check older than this, ms (default 750): the bound on how long
+   * another instance's change can go unseen. */
+  readonly maxStaleMs?: number;
+  /** Most keys kept (default 10,000; the oldest loaded go first). */
+  readonly maxEntries?: number;
+}
+
+/** Hit and miss counts of the cache (benchmarks, tests). */
+export interface IssueCacheStats {
+  hits: number;
+  misses: number;
+  /** EIK checks answered from the cached set. */
+  eikHits: number;
+  versionChecks: number;
+  drops: number;
+}
+
+interface Entry {
+  readonly key: ApiKeyRecord;
+  /** Newest start first (then newest created), as the issuance query orders them. */
+  readonly contracts: readonly ContractRecord[];
+  readonly eiks: Set<string>;
+}
+
+const STATE_NONE: ContractState = { active: null, lastEndedAt: null };
+
+/**
+ * The contract state at `at` from an integrator's contracts (newest start first).
+ * @param contracts the contracts
+ * @param at epoch ms
+ * @returns the state `findKeyForIssue` answers
+ */
+function stateAt(contracts: readonly ContractRecord[], at: number): ContractState {
+  const c = contracts.find((x) => x.startsAt <= at);
+  if (!c) return STATE_NONE;
+  if (inForce(c, at)) return { active: { id: c.id, startsAt: c.startsAt }, lastEndedAt: null };
+  return { active: null, lastEndedAt: c.terminatedAt ?? c.endsAt };
+}
+
+/** The store methods that change what issuance reads: a local call drops the cache at once. */
+const WRITES = [
+  "migrate",
+  "updateIntegrator",
+  "revokeKey",
+  "setAllowedEiks",
+  "setAllowedOrigins",
+  "rotateKey",
+  "approveApplication",
+  "terminateContract",
+  "expireContracts",
+] as const satisfies readonly (keyof TokenStore)[];
+
+/**
+ * Put the issuance cache in front of a store.
+ * @param store the store (its writes and reads)
+ * @param db the database under it (the cache's own queries)
+ * @param o timings and size
+ * @returns the same store with cached `findKeyForIssue` and `claimEiks`, and `issueCacheStats()`
+ */
+export function withIssueCache<S extends TokenStore>(
+  store: S,
+  db: Db,
+  o: IssueCacheOptions = {},
+): S & { issueCacheStats(): IssueCacheStats } {
+  const refreshMs = o.refreshMs ?? 250;
+  const maxStaleMs = o.maxStaleMs ?? 750;
+  const maxEntries = o.maxEntries ?? 10_000;
+  const byHash = new Map<string, Entry>();
+  const byId = new Map<string, Entry>();
+  const stats: IssueCacheStats = { hits: 0, misses: 0, eikHits: 0, versionChecks: 0, drops: 0 };
+  let generation = 0;
+  let version: number | null = null;
+  /** performance.now() when the last completed check started. */
+  let checkedAt = -Infinity;
+  let checking: Promise<void> | null = null;
+
+  const drop = () => {
+    generation++;
+    stats.drops++;
+    byHash.clear();
+    byId.clear();
+  };
+
+  const check = (): Promise<void> => {
+    checking ??= (async () => {
+      const started = performance.now();
+      try {
+        const r = await db.get(sql`SELECT v FROM issue_cache_version WHERE id = 1`);
+        stats.versionChecks++;
+        const v = r === undefined ? -1 : Number(r.v);
+        if (v !== version) {
+          if (version !== null) drop();
+          version = v;
+        }
+        checkedAt = Math.max(checkedAt, started);
+      } finally {
+        checking = null;
+      }
+    })();
+    return checking;
+  };
+
+  /** Make sure the entries are at most `maxStaleMs` behind the database. */
+  const fresh = async () => {
+    const age = performance.now() - checkedAt;
+    if (age > maxStaleMs) await check();
+    else if (age > refreshMs && checking === null) check().catch(() => {}); // retried next time
+  };
+
+  const load = async (secretHash: string): Promise<Entry | null> => {
+    const r = await db.get(sql`SELECT k.*, i.name AS integrator_name FROM api_keys k
+      JOIN integrators i ON i.id = k.integrator_id WHERE k.secret_hash = ${secretHash}`);
+    if (!r) return null;
+    const key = keyFromRow(r);
+    const contracts = key.mode === "live"
+      ? (await db.all(sql`SELECT * FROM contracts WHERE integrator_id = ${key.integratorId}
+          ORDER BY starts_at DESC, created_at DESC`)).map(contractFromRow)
+      : [];
+    const eiks = key.mode === "live"
+      ? (await db.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${key.id}`)).map((x) =>
+        String(x.eik)
+      )
+      : [];
+    return { key, contracts, eiks: new Set(eiks) };
+  };
+
+  const cached: Partial<TokenStore> = {
+    async findKeyForIssue(secretHash: string, at: number): Promise<KeyForIssue | null> {
+      await fresh();
+      let e = byHash.get(secretHash);
+      if (e) stats.hits++;
+      else {
+        stats.misses++;
+        const gen = generation;
+        const loaded = await load(secretHash);
+        if (!loaded) return null;
+        e = loaded;
+        if (gen === generation) {
+          if (byHash.size >= maxEntries) {
+            const oldest = byHash.keys().next().value!;
+            byId.delete(byHash.get(oldest)!.key.id);
+            byHash.delete(oldest);
+          }
+          byHash.set(secretHash, e);
+          byId.set(e.key.id, e);
+        }
+      }
+      return { key: e.key, contract: stateAt(e.contracts, at) };
+    },
+    async claimEiks(keyId, eiks, limit, at) {
+      const e = byId.get(keyId);
+      if (e && eiks.every((x) => e.eiks.has(x))) {
+        stats.eikHits++;
+        return { ok: true };
+      }
+      const res = await store.claimEiks(keyId, eiks, limit, at);
+      // Now in the database's set, which never shrinks.
+      if (res.ok && e) { for (const x of eiks) e.eiks.add(x); }
+      return res;
+    },
+  };
+  for (const name of WRITES) {
+    const inner = store[name] as (...a: unknown[]) => Promise<unknown>;
+    (cached as Record<string, unknown>)[name] = async (...a: unknown[]) => {
+      let out: unknown = null;
+      try {
+        out = await inner.apply(store, a);
+        return out;
+      } finally {
+        // The scheduler's tick expires contracts on every instance each minute: drop only
+        // when one changed (or the call failed).
+        if (!(Array.isArray(out) && out.length === 0)) drop();
+      }
+    };
+  }
+  return { ...store, ...cached, issueCacheStats: () => ({ ...stats }) };
+}
