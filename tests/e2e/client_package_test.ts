@@ -5,7 +5,8 @@
  * service and agent — nap_catalog; a vat_batch of three companies plus a report in one
  * `batch()` scope with one confirmation; refusals as the typed `errorCode` union (a bad token →
  * TOKEN_INVALID, the test portal's special EIK 999999949 → PORTAL_UNREACHABLE, a declined batch
- * → SENDER_NOT_CHOSEN). The same build runs in Node through the package's `exports`, and
+ * → SENDER_NOT_CHOSEN). A consumer's TypeScript type-checks against the package's declarations
+ * (node16 and bundler resolution). The same build runs in Node through the package's `exports`, and
  * `npm pack --dry-run` lists what the package ships. Its version is the agent's.
  */
 import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
@@ -14,6 +15,7 @@ import type * as ClientSources from "../../clients/ts/client.ts";
 import { OPERATIONS } from "../../src/contract/operations.ts";
 import { VERSION } from "../../src/version.ts";
 import { buildClient } from "../../scripts/build_client.ts";
+import ts from "typescript";
 import { writeCompanyTree } from "../_helpers/company_tree.ts";
 import {
   createKeyCli,
@@ -203,6 +205,46 @@ Deno.test("[client package] the built ESM runs nap_catalog, a batch with one con
       (x) => pkg.isAgentError(x, "SENDER_NOT_CHOSEN"),
     );
   });
+});
+
+Deno.test("[client package] a consumer's TypeScript checks against the declarations, narrowing by errorCode", async () => {
+  const { consumer } = await install();
+  const app = join(consumer, "app.ts");
+  await Deno.writeTextFile(join(consumer, "package.json"), `{ "type": "module" }\n`);
+  await Deno.writeTextFile(
+    app,
+    `import { createAgentClient, isAgentError } from "${NAME}";
+const agent = createAgentClient("http://127.0.0.1:17470", { tokenProvider: async () => "t" });
+export async function f(e: unknown): Promise<string | number | undefined> {
+  const r = await agent.batch().call("debt_payments", { eik: "121212121", year: 2025 });
+  const n: number = r.items.length;
+  if (isAgentError(e, "AGENT_UPDATE_REQUIRED")) return e.requiredVersion + n;
+  if (isAgentError(e) && e.errorCode === "RATE_LIMITED") return e.retryAfter;
+  // @ts-expect-error not a code of the ErrorCode enum
+  isAgentError(e, "NO_SUCH_CODE");
+}
+`,
+  );
+  for (
+    const [module, moduleResolution] of [
+      [ts.ModuleKind.Node16, ts.ModuleResolutionKind.Node16],
+      [ts.ModuleKind.ESNext, ts.ModuleResolutionKind.Bundler],
+    ] as const
+  ) {
+    const program = ts.createProgram([app], {
+      strict: true,
+      noEmit: true,
+      module,
+      moduleResolution,
+      target: ts.ScriptTarget.ES2022,
+      lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+      types: [],
+    });
+    const messages = ts.getPreEmitDiagnostics(program).map((d) =>
+      ts.flattenDiagnosticMessageText(d.messageText, "\n")
+    );
+    deepStrictEqual(messages, [], `moduleResolution ${ts.ModuleResolutionKind[moduleResolution]}`);
+  }
 });
 
 Deno.test({
