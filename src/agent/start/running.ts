@@ -12,13 +12,7 @@
  * @module
  */
 import { joinPath } from "../../defaults.ts";
-import {
-  AGENT_PORTS,
-  type InstanceDeps,
-  LOCK_FILE,
-  probeAgent,
-  processAlive,
-} from "./instance.ts";
+import { AGENT_PORTS, type InstanceDeps, LOCK_FILE, probeAgent, processAlive } from "./instance.ts";
 
 /** Name of the running agent's record in the data directory. */
 export const RUNNING_FILE = "agent.running.json";
