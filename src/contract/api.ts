@@ -72,13 +72,82 @@ export const TokenIssueResponse = z.object({
   issuer: z.string(),
 }).meta({ id: "TokenIssueResponse" });
 
-/** Token service error body (400/401/402/403). */
+/** Token service error body (every 4xx/5xx of the token service and its admin API). */
 export const TokenServiceError = z.object({
   error: z.string(),
   errorCode: ErrorCodeSchema,
   errorKind: ErrorKindSchema,
-  rejectedEiks: z.array(z.string()).optional(),
+  rejectedEiks: z.array(z.string()).optional().meta({
+    description: "EIK_NOT_ALLOWED: the EIKs not on the key's allowed list",
+  }),
+  details: z.record(z.string(), z.unknown()).optional().meta({
+    description: "Structured details, e.g. `field` for VALIDATION_FAILED",
+  }),
+  requestId: z.string().meta({
+    description: "The request's id, also sent as `X-Request-Id`; quote it when reporting a problem",
+  }),
 }).meta({ id: "TokenServiceError" });
+
+/** `GET /.well-known/jwks.json`: the public keys agents verify tokens with (RFC 7517). */
+export const Jwks = z.object({
+  keys: z.array(
+    z.object({
+      kty: z.string(),
+      kid: z.string(),
+      crv: z.string().optional(),
+      x: z.string().optional(),
+      alg: z.string().optional(),
+      use: z.string().optional(),
+    }).meta({ id: "Jwk" }),
+  ),
+}).meta({ id: "Jwks" });
+
+/** `GET /api/v1/allowed-origins`: every page origin integrators registered (agents' CORS list). */
+export const AllowedOriginsResponse = z.object({
+  origins: z.array(z.string()),
+}).meta({ id: "AllowedOriginsResponse" });
+
+/** `GET /api/v1/agent-version`: the oldest agent tokens accept, and the newest released. */
+export const AgentVersionResponse = z.object({
+  minimum: z.string().nullable(),
+  latest: z.string().nullable(),
+}).meta({ id: "AgentVersionResponse" });
+
+/** `GET /health` of the token service. */
+export const TokenHealthResponse = z.object({
+  status: z.string(),
+  service: z.literal("svc-token-service"),
+  version: z.string(),
+}).meta({ id: "TokenHealthResponse" });
+
+/** `POST /api/v1/applications` (the integrator applies for a contract with its own key). */
+export const ApplicationSubmit = z.object({
+  company: z.string().min(1).max(200),
+  contactEmail: z.string().max(254).regex(
+    /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+    "must be an e-mail address",
+  ),
+  intendedUse: z.string().min(1).max(4000),
+}).meta({ id: "ApplicationSubmit" });
+
+/** An application for a contract as the integrator and administrators see it. */
+export const ApplicationView = z.object({
+  id: z.string(),
+  integratorId: z.string(),
+  company: z.string(),
+  contactEmail: z.string(),
+  intendedUse: z.string(),
+  status: z.enum(["pending", "approved", "rejected"]),
+  submittedAt: z.string().meta({ format: "date-time" }),
+  decidedAt: z.string().nullable().meta({ format: "date-time" }),
+  decisionNote: z.string().nullable(),
+  contractId: z.string().nullable(),
+}).meta({ id: "ApplicationView" });
+
+/** A list of applications. */
+export const ApplicationList = z.object({ items: z.array(ApplicationView) }).meta({
+  id: "ApplicationList",
+});
 
 /** A sender as the page sees it: never certificates, personal ids or keys. */
 export const Sender = z.object({

@@ -28,6 +28,7 @@ import {
   readJson,
 } from "./admin/mod.ts";
 import { applicationView, submitApplication } from "./contracts.ts";
+import { requestIds } from "./request_id.ts";
 import type { RandomBytes } from "./api_keys.ts";
 import type { UsageRecorder } from "./usage.ts";
 
@@ -52,6 +53,8 @@ export interface TokenAppDeps {
   readonly reloadKeyRing?: () => Promise<void>;
   /** Encrypts signing keys at rest (SVC_SIGNING_KEY_SECRET); absent/null = plain text. */
   readonly keyCipher?: SigningKeyCipher | null;
+  /** Source of request ids (`X-Request-Id`, `requestId` of error bodies); default random UUIDs. */
+  readonly randomId?: () => string;
 }
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -73,6 +76,7 @@ function errorBody(e: AppError) {
  */
 export function createTokenApp(deps: TokenAppDeps): Hono {
   const app = new Hono();
+  app.use(requestIds(deps.randomId));
   const openapi = buildTokenOpenApi(VERSION);
 
   app.onError((err, c) => {

@@ -28,3 +28,37 @@ export function resultSchemaName(doc: Record<string, unknown>, path: string): st
     .$ref as string;
   return p.split("/").at(-1)!;
 }
+
+/**
+ * A validator of whole answers against a document's operations: the status must be declared
+ * (or `default`), and a JSON body must match that response's schema.
+ * @param doc the OpenAPI 3.0 document
+ * @returns `(method, pathTemplate, status, body) => error text or null`
+ */
+export function responseValidator(doc: Record<string, unknown>) {
+  // deno-lint-ignore no-explicit-any
+  const ajv = new (Ajv as any)({ strict: false, allErrors: true });
+  // deno-lint-ignore no-explicit-any
+  (addFormats as any)(ajv);
+  for (const f of ["int64", "int32", "double", "float"]) ajv.addFormat(f, true);
+  ajv.addSchema({ ...structuredClone(doc), $id: "doc.json" });
+  const ptr = (s: string) => s.replaceAll("~", "~0").replaceAll("/", "~1");
+  return (method: string, path: string, status: number, body: unknown): string | null => {
+    // deno-lint-ignore no-explicit-any
+    const op = (doc.paths as any)?.[path]?.[method.toLowerCase()];
+    if (!op) return `${method} ${path} is not in the document`;
+    const code = op.responses[String(status)] ? String(status) : "default";
+    let res = op.responses[code];
+    if (!res) return `${method} ${path}: status ${status} is not declared`;
+    let at = `#/paths/${ptr(path)}/${method.toLowerCase()}/responses/${code}`;
+    if (res.$ref) {
+      at = res.$ref;
+      // deno-lint-ignore no-explicit-any
+      res = (doc.components as any).responses[res.$ref.split("/").at(-1)];
+    }
+    if (!res.content?.["application/json"]) return null;
+    const v = ajv.getSchema(`doc.json${at}/content/application~1json/schema`);
+    if (!v) return `no schema at ${at}`;
+    return v(body) ? null : `${method} ${path} ${status}: ${ajv.errorsText(v.errors)}`;
+  };
+}

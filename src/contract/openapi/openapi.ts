@@ -8,11 +8,18 @@ import {
   AgentError,
   AgentFailure,
   AgentUpdateRequired,
+  AgentVersionResponse,
+  AllowedOriginsResponse,
+  ApplicationList,
+  ApplicationSubmit,
+  ApplicationView,
   ErrorCodeSchema,
   ErrorKindSchema,
   HealthResponse,
+  Jwks,
   PickResponse,
   SendersResponse,
+  TokenHealthResponse,
   TokenIssueRequest,
   TokenIssueResponse,
   TokenServiceError,
@@ -157,8 +164,61 @@ export function errorResponseComponent(
   return { $ref: `#/components/responses/${name}` };
 }
 
-/** A registry with the error enums every document shares. */
-function newDocument() {
+/**
+ * The token service's reusable error answers (`components.responses`), each a
+ * `TokenServiceError` with `X-Request-Id`. Shared by the public and the admin document.
+ * @param r the registry
+ * @returns references by meaning
+ */
+export function tokenErrorResponses(r: OpenAPIHono["openAPIRegistry"]) {
+  registerHeaders(
+    r,
+    "The service's id of this request; an error body repeats it as `requestId`",
+  );
+  const body = "TokenServiceError";
+  r.register("TokenServiceError", TokenServiceError.clone());
+  return {
+    invalid: errorResponseComponent(
+      r,
+      "Invalid",
+      body,
+      "VALIDATION_FAILED or INVALID_JSON (`details.field`)",
+    ),
+    unauthorized: errorResponseComponent(
+      r,
+      "Unauthorized",
+      body,
+      "The key or credential is missing, invalid, expired or revoked",
+    ),
+    notFound: errorResponseComponent(r, "NotFound", body, "NOT_FOUND or UPDATE_NOT_PUBLISHED"),
+    conflict: errorResponseComponent(
+      r,
+      "Conflict",
+      body,
+      "CONFLICT: the resource is not in a state that allows this change",
+    ),
+    tooLarge: errorResponseComponent(r, "BodyTooLarge", body, "BODY_TOO_LARGE"),
+    rateLimited: errorResponseComponent(
+      r,
+      "RateLimited",
+      body,
+      "RATE_LIMITED: over a key's or integrator's budget; retry after `Retry-After` seconds",
+      true,
+    ),
+    internal: errorResponseComponent(
+      r,
+      "InternalError",
+      body,
+      "SERVICE_INTERNAL_ERROR (a bug; quote the requestId)",
+    ),
+  };
+}
+
+/**
+ * A registry with the error enums every document shares.
+ * @returns the Hono app holding the registry, and the registry
+ */
+export function newDocument(): { app: OpenAPIHono; r: OpenAPIHono["openAPIRegistry"] } {
   const app = new OpenAPIHono();
   const r = app.openAPIRegistry;
   // The contract's schemas carry zod's own `.meta({ id })` (so the agent runs without
@@ -324,11 +384,13 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     scheme: "bearer",
     description: "The integrator's secret key, svc_test_… or svc_live_…; server side only",
   });
+  const e = tokenErrorResponses(r);
   r.registerPath({
     method: "post",
     path: "/api/v1/tokens/issue",
     operationId: "issueToken",
     summary: "Exchange the secret key for a 5-second JWT bound to one typeId and its EIK(s)",
+    tags: ["tokens"],
     security: [{ ApiKey: [] }],
     request: {
       body: { required: true, content: { "application/json": { schema: TokenIssueRequest } } },
@@ -338,9 +400,105 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
       400: json(TokenServiceError, "eik/eiks missing, unknown typeId, invalid body"),
       401: json(TokenServiceError, "Secret key invalid, expired or revoked"),
       402: json(TokenServiceError, "The key's company limit is used up"),
-      403: json(TokenServiceError, "An EIK is not on the key's allowed list (rejectedEiks)"),
+      403: json(
+        TokenServiceError,
+        "An EIK is not on the key's allowed list (rejectedEiks), or the origin is not allowed",
+      ),
+      413: e.tooLarge,
+      429: e.rateLimited,
+      500: e.internal,
     },
   });
+  r.registerPath({
+    method: "post",
+    path: "/api/v1/applications",
+    operationId: "submitApplication",
+    summary: "Apply for a contract (phase 2) with the integrator's own key",
+    tags: ["contracts"],
+    security: [{ ApiKey: [] }],
+    request: {
+      body: { required: true, content: { "application/json": { schema: ApplicationSubmit } } },
+    },
+    responses: {
+      201: json(ApplicationView, "The application, pending"),
+      400: e.invalid,
+      401: e.unauthorized,
+      409: e.conflict,
+      413: e.tooLarge,
+      429: e.rateLimited,
+      500: e.internal,
+    },
+  });
+  r.registerPath({
+    method: "get",
+    path: "/api/v1/applications",
+    operationId: "listApplications",
+    summary: "The integrator's own applications",
+    tags: ["contracts"],
+    security: [{ ApiKey: [] }],
+    responses: {
+      200: json(ApplicationList, "Applications, newest first"),
+      401: e.unauthorized,
+      429: e.rateLimited,
+      500: e.internal,
+    },
+  });
+  const open = (
+    path: string,
+    operationId: string,
+    summary: string,
+    ok: ReturnType<typeof json> | Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ) =>
+    r.registerPath({
+      method: "get",
+      path,
+      operationId,
+      summary,
+      tags: ["public"],
+      security: [],
+      responses: { 200: ok as ReturnType<typeof json>, ...extra, 500: e.internal },
+    });
+  open(
+    "/.well-known/jwks.json",
+    "jwks",
+    "The public keys (EdDSA, RFC 7517) agents verify tokens with; cached 60 s",
+    json(Jwks, "The key set"),
+  );
+  open(
+    "/api/v1/allowed-origins",
+    "allowedOrigins",
+    "Every page origin integrators registered: the agents' CORS allow-list; cached 30 s",
+    json(AllowedOriginsResponse, "The origins"),
+  );
+  open(
+    "/api/v1/agent-version",
+    "agentVersion",
+    "The oldest agent version tokens accept and the newest released; cached 60 s",
+    json(AgentVersionResponse, "The versions"),
+  );
+  open(
+    "/api/v1/agent-update",
+    "agentUpdate",
+    "The signed agent update manifest as published (a compact JWS agents verify with their built-in keys)",
+    {
+      description: "The manifest",
+      content: { "application/jose": { schema: { type: "string" } } },
+    },
+    { 404: e.notFound },
+  );
+  open(
+    "/health",
+    "health",
+    "Liveness and version; open, cheap, no secrets",
+    json(TokenHealthResponse, "The service is running"),
+  );
+  open(
+    "/api/v1/openapi.json",
+    "openApiDocument",
+    "This document",
+    json(z.record(z.string(), z.unknown()), "The OpenAPI 3.0.3 document"),
+  );
   const doc = app.getOpenAPIDocument({
     openapi: "3.0.3",
     info: {
@@ -351,9 +509,14 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     },
     // The document is served by the service it describes: its paths are relative to it.
     servers: [{ url: "/", description: "This token service" }],
+    tags: [
+      { name: "tokens", description: "Token issuance (server side, with the secret key)" },
+      { name: "contracts", description: "The integrator's application for a contract" },
+      { name: "public", description: "Open: keys, origins and versions agents read; health" },
+    ],
   }) as unknown as Record<string, unknown>;
   return {
-    ...(nullableRefsFor30(doc) as Record<string, unknown>),
+    ...withRequestIdHeaders(nullableRefsFor30(doc) as Record<string, unknown>),
     "x-error-catalog": errorCatalogExtension(),
   };
 }

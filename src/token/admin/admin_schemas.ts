@@ -53,12 +53,8 @@ export const AllowedEiks = z.object({
   allowedEiks: z.array(Eik).min(1).max(10_000).nullable(),
 });
 
-/** `POST /api/v1/applications` (integrator-facing). */
-export const ApplicationSubmit = z.object({
-  company: z.string().min(1).max(200),
-  contactEmail: email,
-  intendedUse: z.string().min(1).max(4000),
-});
+/** `POST /api/v1/applications` (integrator-facing; a wire schema of the contract). */
+export { ApplicationSubmit } from "../../contract/mod.ts";
 
 /** `POST /admin/v1/applications/:id/approve`. */
 export const ApplicationApprove = z.object({
