@@ -816,7 +816,9 @@ export interface components {
       | "EIK_NOT_ALLOWED"
       | "ADMIN_UNAUTHORIZED"
       | "CONFLICT"
-      | "SERVICE_INTERNAL_ERROR";
+      | "SERVICE_INTERNAL_ERROR"
+      | "DATABASE_UNAVAILABLE"
+      | "SERVICE_NOT_READY";
     /**
      * @description PARAMETER: the caller can fix it; CREDENTIALS: the machine's user must act; PORTAL: the authority's portal answered unexpectedly
      * @enum {string}

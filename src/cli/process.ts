@@ -82,20 +82,20 @@ export function removeSignal(sig: Deno.Signal, fn: () => void): void {
  * @param server the server to shut down
  * @param log where "shutting down" goes
  * @param close called after the server has stopped (close stores, release the lock)
- * @param before called first (decline the pending confirmations)
+ * @param before called first (decline the pending confirmations; the token service's drain)
  */
 export function shutdownOnSignal(
   server: Deno.HttpServer,
   log: Logger,
   close: () => void | Promise<void> = () => {},
-  before: () => void = () => {},
+  before: () => void | Promise<void> = () => {},
 ): void {
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     log("info", "shutting down: finishing running requests");
-    before();
+    await before();
     await server.shutdown();
     await close();
     Deno.exit(0);

@@ -17,6 +17,7 @@ import {
   encryptSigningKeys,
   isPostgresUrl,
   openTokenStore,
+  rateLimitSettings,
   type SigningKeyCipher,
   type SigningKeyView,
   signingKeyViews,
@@ -26,6 +27,7 @@ import {
   type TokenService,
   type TokenStore,
   type UpdateManifestSource,
+  waitUntilQuiet,
 } from "../token/mod.ts";
 import { serveLoopback } from "./process.ts";
 
@@ -131,6 +133,9 @@ export interface RunningTokenService {
   readonly url: string;
   readonly store: TokenStore;
   readonly service: TokenService;
+  /** Start draining (`/ready` 503, answers close their connections) and resolve once no request
+   * came for 0.5 s, or after SVC_SHUTDOWN_DELAY_SECONDS (default 10) at most. */
+  drain(): Promise<void>;
 }
 
 /**
@@ -177,6 +182,9 @@ export async function startTokenService(
       noticeIntervalMs: ops.noticeIntervalSeconds * 1000,
       usageFlushMs: ops.usageFlushSeconds * 1000,
       instanceId: ops.instanceId,
+      rateLimits: rateLimitSettings(ops),
+      sharedRateCounters: isPostgresUrl(cfg.databaseUrl),
+      accessLog: ops.accessLog,
       log: (level, msg, fields) => log(level, msg, fields),
     });
     await reportKeysAtRest(store, keyCipher, cfg, log);
@@ -191,7 +199,11 @@ export async function startTokenService(
   service.start();
   if (!smtp) log("warn", "SVC_SMTP_HOST is not set: e-mail notices stay pending");
   if (!ops.adminToken) log("info", "SVC_ADMIN_TOKEN is not set: the admin API is disabled");
-  return { server, url, store, service };
+  const drain = () => {
+    service.drain.draining = true;
+    return waitUntilQuiet(service.drain, { maxMs: ops.shutdownDelaySeconds * 1000 });
+  };
+  return { server, url, store, service, drain };
 }
 
 /**

@@ -24,11 +24,20 @@ async function runTokenService(cli: Cli, cmd: Command): Promise<void> {
     minAgentVersion: o.minAgentVersion,
   });
   const log = cliLogger(cli, cfg.logLevel);
-  const { url, server, service, store } = await startTokenService(cfg, log, cli.env, cli.clock);
+  const { url, server, service, store, drain } = await startTokenService(
+    cfg,
+    log,
+    cli.env,
+    cli.clock,
+  );
+  // Graceful (docs/token-service.md § Operations): /ready answers 503 and every answer closes
+  // its connection until no request came for 0.5 s (at most SVC_SHUTDOWN_DELAY_SECONDS), so the
+  // load balancer and keep-alive clients move on; then the listener closes, the running
+  // requests finish, usage is flushed and the store closed.
   shutdownOnSignal(server, log, async () => {
     await service.stop();
     await store.close();
-  });
+  }, drain);
   say(cli, `Token service: ${url}`);
   cli.serving = true;
 }

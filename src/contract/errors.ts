@@ -7,7 +7,8 @@
  * Statuses: the agent answers every error with 502 except token failures (401), a too-old
  * agent (426), an unknown path (404), an oversized body (413), rate limits (429),
  * host/origin refusals (403/421) and a malformed journal query of its console (400); the token
- * service answers 400/401/402/403 as the spec says.
+ * service answers 400/401/402/403 as the spec says, 429 over a key's or integrator's budget and
+ * 503 while its database is unreachable (docs/token-service.md § Rate limits, § Operations).
  * @module
  */
 
@@ -56,7 +57,10 @@ export const ERROR_CATALOG = {
   NOT_FOUND: p(404, "No such route"),
   BODY_TOO_LARGE: p(413, "The request body exceeds the size limit"),
   UNSUPPORTED_MEDIA_TYPE: p(415, "The body must be sent as application/json"),
-  RATE_LIMITED: p(429, "Too many requests from this origin; retry after `Retry-After` seconds"),
+  RATE_LIMITED: p(
+    429,
+    "Too many requests: the agent's budget per origin, or the token service's per API key or per integrator (`details.scope`); retry after `Retry-After` seconds",
+  ),
   HOST_NOT_ALLOWED: p(421, "The Host header is not 127.0.0.1:<port> or localhost:<port>"),
   ORIGIN_NOT_ALLOWED: p(403, "The calling page's origin is not allowed by the token"),
 
@@ -212,6 +216,14 @@ export const ERROR_CATALOG = {
   ADMIN_UNAUTHORIZED: c(401, "The admin API needs the admin credential"),
   CONFLICT: p(409, "The resource is not in a state that allows this change"),
   SERVICE_INTERNAL_ERROR: portal(500, "An unexpected failure in the token service"),
+  DATABASE_UNAVAILABLE: portal(
+    503,
+    "The token service's database cannot be reached; retry after `Retry-After` seconds (the service reconnects by itself)",
+  ),
+  SERVICE_NOT_READY: portal(
+    503,
+    "GET /ready: the database is unreachable, its migrations are not current, or the instance is shutting down (`details.reason`)",
+  ),
 } as const satisfies Record<string, ErrorSpec>;
 
 /** A stable error code from the catalog. */

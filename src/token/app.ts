@@ -1,10 +1,12 @@
 /**
  * The token service's HTTP app (Hono; never listens — `main.ts` serves it): `POST
  * /api/v1/tokens/issue` exactly per interface-spec.md § Endpoints / Token service,
- * `GET /.well-known/jwks.json`, `GET /health`, `GET /api/v1/openapi.json`; the integrator's
+ * `GET /.well-known/jwks.json`, `GET /health`, `GET /ready`, `GET /api/v1/openapi.json`; the integrator's
  * contract application `POST|GET /api/v1/applications` (authenticated with the integrator's own
  * key); and the admin API under `/admin/v1/*` (admin credential only; § Access phases).
- * Errors: `{error, errorCode, errorKind}` (+ `rejectedEiks` for 403) with 400/401/402/403.
+ * Errors: `{error, errorCode, errorKind}` (+ `rejectedEiks` for 403) with 400/401/402/403; 429
+ * over a key's or integrator's budget (`rate_limit.ts`), 503 while the database is unreachable.
+ * Every request is access-logged (`ops.ts`).
  * @module
  */
 import { Hono } from "hono";
@@ -17,7 +19,14 @@ import { authenticateKey, type IssueConfig, type IssueTimings, issueToken } from
 import { httpOrigin, requireHttpOrigin } from "./origins.ts";
 import type { SigningKeyCipher } from "./key_cipher.ts";
 import type { KeyRing } from "./signer.ts";
-import type { TokenStore } from "./store/mod.ts";
+import { isDatabaseUnavailable, type TokenStore } from "./store/mod.ts";
+import { accessLog, type AccessLogEntry, type DrainState, readyRoute } from "./ops.ts";
+import {
+  limitRequest,
+  type RateLimiter,
+  rateLimitHeaders,
+  type RateLimitInfo,
+} from "./rate_limit.ts";
 import {
   adminAuth,
   adminContractRoutes,
@@ -55,6 +64,12 @@ export interface TokenAppDeps {
   readonly keyCipher?: SigningKeyCipher | null;
   /** Source of request ids (`X-Request-Id`, `requestId` of error bodies); default random UUIDs. */
   readonly randomId?: () => string;
+  /** Budgets per API key and integrator (absent = no limits). */
+  readonly rateLimiter?: RateLimiter;
+  /** Sink of the access log, one entry per request (absent = no access log). */
+  readonly accessLog?: (entry: AccessLogEntry) => void;
+  /** Set while the instance shuts down: `/ready` answers 503, answers close their connection. */
+  readonly drain?: DrainState;
 }
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -79,7 +94,28 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   app.use(requestIds(deps.randomId));
   const openapi = buildTokenOpenApi(VERSION);
 
+  app.use(accessLog(deps.accessLog, deps.drain));
+
   app.onError((err, c) => {
+    if (isAppError(err) && err.code === "RATE_LIMITED") {
+      const info = err.details as unknown as RateLimitInfo & { retryAfter: number };
+      return c.json(errorBody(err), 429, {
+        "retry-after": String(info.retryAfter),
+        ...rateLimitHeaders(info),
+      });
+    }
+    if (!isAppError(err) && isDatabaseUnavailable(err)) {
+      // An outage, not a bug: retry later; the driver reconnects by itself.
+      return c.json(
+        {
+          error: "The token service's database cannot be reached; retry shortly",
+          errorCode: "DATABASE_UNAVAILABLE",
+          errorKind: "PORTAL",
+        },
+        503,
+        { "retry-after": "5" },
+      );
+    }
     if (isAppError(err)) {
       // Token-service validation errors are 400s (the agent's are 502).
       const status = err.code === "VALIDATION_FAILED" || err.code === "INVALID_JSON"
@@ -112,6 +148,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
       const t0 = performance.now();
       const key = await authenticateKey(deps.store, c.req.header("authorization"), now);
       if (deps.timings) deps.timings.keyLookupUs += (performance.now() - t0) * 1000;
+      await limitRequest(c, deps.rateLimiter, key.key, now);
       const len = Number(c.req.header("content-length") ?? "0");
       if (len > MAX_BODY_BYTES) throw new AppError("BODY_TOO_LARGE", "The body is too large");
       let raw: unknown;
@@ -154,20 +191,16 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   };
   // Phase 2: the integrator applies with its own (test or live) key.
   app.post("/api/v1/applications", async (c) => {
-    const { key } = await authenticateKey(
-      deps.store,
-      c.req.header("authorization"),
-      deps.clock.now(),
-    );
+    const now = deps.clock.now();
+    const { key } = await authenticateKey(deps.store, c.req.header("authorization"), now);
+    await limitRequest(c, deps.rateLimiter, key, now);
     const input = parseInput(ApplicationSubmit, await readJson(c));
     return c.json(applicationView(await submitApplication(admin, key.integratorId, input)), 201);
   });
   app.get("/api/v1/applications", async (c) => {
-    const { key } = await authenticateKey(
-      deps.store,
-      c.req.header("authorization"),
-      deps.clock.now(),
-    );
+    const now = deps.clock.now();
+    const { key } = await authenticateKey(deps.store, c.req.header("authorization"), now);
+    await limitRequest(c, deps.rateLimiter, key, now);
     const items = await deps.store.listApplications({ integratorId: key.integratorId });
     return c.json({ items: items.map(applicationView) });
   });
@@ -185,6 +218,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     "/health",
     (c) => c.json({ status: "ok", service: "svc-token-service", version: VERSION }),
   );
+  readyRoute(app, { store: deps.store, drain: deps.drain });
   app.get("/api/v1/openapi.json", (c) => c.json(openapi));
   // For agents: the page origins integrators registered (CORS allow-list), and versions.
   app.get(

@@ -12,7 +12,20 @@ export {
   type TokenService,
   type TokenServiceOptions,
 } from "./service.ts";
-export { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } from "./service_config.ts";
+export {
+  rateLimitSettings,
+  smtpSettings,
+  TOKEN_OPS_ENV,
+  TokenOpsConfig,
+} from "./service_config.ts";
+export {
+  createRateLimiter,
+  DEFAULT_TOKEN_RATE_LIMITS,
+  memoryRateCounter,
+  type RateLimitSettings,
+  storeRateCounter,
+} from "./rate_limit.ts";
+export { type AccessLogEntry, type DrainState, waitUntilQuiet } from "./ops.ts";
 export {
   createSmtpMailer,
   type Mailer,

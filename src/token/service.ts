@@ -16,6 +16,13 @@ import { type Mailer, NoticeScheduler } from "./notices/mod.ts";
 import { type KeyRing, loadKeyRing } from "./signer.ts";
 import type { TokenStore } from "./store/mod.ts";
 import { UsageRecorder } from "./usage.ts";
+import type { DrainState } from "./ops.ts";
+import {
+  createRateLimiter,
+  memoryRateCounter,
+  type RateLimitSettings,
+  storeRateCounter,
+} from "./rate_limit.ts";
 
 export type { ServiceLog } from "./deps.ts";
 
@@ -42,6 +49,13 @@ export interface TokenServiceOptions {
   readonly timings?: IssueTimings;
   /** The signing key secret's cipher (SVC_SIGNING_KEY_SECRET); absent/null = plain text. */
   readonly keyCipher?: SigningKeyCipher | null;
+  /** Budgets per API key and integrator (absent = no limits; rate_limit.ts). */
+  readonly rateLimits?: RateLimitSettings;
+  /** Count the budgets in the database, shared by the instances (PostgreSQL), instead of in
+   * this process (SQLite). */
+  readonly sharedRateCounters?: boolean;
+  /** Log one `request` line per request (method, path, status, ms, requestId). */
+  readonly accessLog?: boolean;
 }
 
 /** A running (or startable) token service. */
@@ -51,6 +65,8 @@ export interface TokenService {
   readonly usage: UsageRecorder;
   keyRing(): KeyRing;
   reloadKeyRing(): Promise<void>;
+  /** Set by a graceful shutdown: `/ready` answers 503 and answers close their connections. */
+  readonly drain: DrainState;
   /** Start the scheduler, the usage flush and the key ring reload. */
   start(): void;
   /** Stop them, flush usage and close the mailer (the store stays open: the caller owns it). */
@@ -85,6 +101,16 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     random: o.random,
     log,
   });
+  const drain: DrainState = { draining: false };
+  const rateLimiter = o.rateLimits
+    ? createRateLimiter(
+      o.rateLimits,
+      o.sharedRateCounters
+        ? storeRateCounter(o.store, (e) =>
+          log("warn", "could not delete old rate-limit windows", { error: String(e) }))
+        : memoryRateCounter(),
+    )
+    : undefined;
   const app = createTokenApp({
     store: o.store,
     keyRing: () => ring,
@@ -99,6 +125,9 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     random: o.random,
     reloadKeyRing,
     keyCipher: cipher,
+    rateLimiter,
+    drain,
+    accessLog: o.accessLog ? (entry) => log("info", "request", { ...entry }) : undefined,
   });
   let reload: ReturnType<typeof setInterval> | undefined;
   return {
@@ -107,6 +136,7 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     usage,
     keyRing: () => ring,
     reloadKeyRing,
+    drain,
     start() {
       scheduler.start();
       usage.start();

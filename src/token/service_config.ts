@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { MIN_ADMIN_TOKEN_LENGTH } from "./admin/mod.ts";
 import type { SmtpSettings } from "./notices/mod.ts";
+import { DEFAULT_TOKEN_RATE_LIMITS, type RateLimitSettings } from "./rate_limit.ts";
 
 const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no"])])
   .transform((v) => v === true || v === "true" || v === "1" || v === "yes");
@@ -27,6 +28,15 @@ export const TokenOpsConfig = z.object({
   noticeIntervalSeconds: z.coerce.number().int().min(1).max(86_400).default(60),
   usageFlushSeconds: z.coerce.number().min(0).max(3600).default(1),
   instanceId: z.string().min(1).max(100).optional(),
+  rateLimitWindowSeconds: z.coerce.number().int().min(1).max(3600).default(
+    DEFAULT_TOKEN_RATE_LIMITS.windowSeconds,
+  ),
+  rateLimitPerKey: z.coerce.number().int().min(0).default(DEFAULT_TOKEN_RATE_LIMITS.perKey),
+  rateLimitPerIntegrator: z.coerce.number().int().min(0).default(
+    DEFAULT_TOKEN_RATE_LIMITS.perIntegrator,
+  ),
+  accessLog: bool.default(true),
+  shutdownDelaySeconds: z.coerce.number().min(0).max(300).default(10),
 }).superRefine((v, ctx) => {
   if (v.smtpHost && !v.smtpFrom) {
     ctx.addIssue({ code: "custom", path: ["smtpFrom"], message: "is required with SVC_SMTP_HOST" });
@@ -47,7 +57,25 @@ export const TOKEN_OPS_ENV = {
   SVC_NOTICE_INTERVAL_SECONDS: "noticeIntervalSeconds",
   SVC_USAGE_FLUSH_SECONDS: "usageFlushSeconds",
   SVC_INSTANCE_ID: "instanceId",
+  SVC_RATE_LIMIT_WINDOW_SECONDS: "rateLimitWindowSeconds",
+  SVC_RATE_LIMIT_PER_KEY: "rateLimitPerKey",
+  SVC_RATE_LIMIT_PER_INTEGRATOR: "rateLimitPerIntegrator",
+  SVC_ACCESS_LOG: "accessLog",
+  SVC_SHUTDOWN_DELAY_SECONDS: "shutdownDelaySeconds",
 } as const;
+
+/**
+ * The rate-limit budgets from the config.
+ * @param c parsed settings
+ * @returns window and budgets (0 = that budget unlimited)
+ */
+export function rateLimitSettings(c: TokenOpsConfig): RateLimitSettings {
+  return {
+    windowSeconds: c.rateLimitWindowSeconds,
+    perKey: c.rateLimitPerKey,
+    perIntegrator: c.rateLimitPerIntegrator,
+  };
+}
 
 /**
  * SMTP settings from the config.

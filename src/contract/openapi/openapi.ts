@@ -494,6 +494,16 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     json(TokenHealthResponse, "The service is running"),
   );
   open(
+    "/ready",
+    "ready",
+    "Readiness for a load balancer: the database answers and its migrations are current (docs/token-service.md § Operations)",
+    json(
+      z.object({ status: z.literal("ready"), schemaVersion: z.number().int() }),
+      "Ready to serve",
+    ),
+    { 503: json(TokenServiceError, "SERVICE_NOT_READY; `details.reason` says why") },
+  );
+  open(
     "/api/v1/openapi.json",
     "openApiDocument",
     "This document",

@@ -140,6 +140,26 @@ export const MIGRATIONS: readonly Migration[] = [
       `,
     },
   },
+  {
+    // Rate-limit counters (docs/token-service.md § Rate limits): one row per budget and fixed
+    // window, shared by the instances on PostgreSQL. UNLOGGED there: no WAL for a counter that
+    // only matters for a few seconds (a crash empties it, which only resets the windows).
+    version: 5,
+    sql: {
+      postgres: `
+        CREATE UNLOGGED TABLE rate_limit_windows (
+          bucket TEXT NOT NULL, window_start BIGINT NOT NULL, hits BIGINT NOT NULL,
+          PRIMARY KEY (bucket, window_start)
+        );
+      `,
+      sqlite: `
+        CREATE TABLE rate_limit_windows (
+          bucket TEXT NOT NULL, window_start INTEGER NOT NULL, hits INTEGER NOT NULL,
+          PRIMARY KEY (bucket, window_start)
+        );
+      `,
+    },
+  },
 ];
 
 /**

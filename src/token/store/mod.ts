@@ -13,6 +13,7 @@ export {
   SQLITE_FILE,
   sqliteTokenStore,
 } from "./open_store.ts";
+export { isDatabaseUnavailable } from "./db_errors.ts";
 export { inForce } from "./rows.ts";
 export type { IssueCacheOptions, IssueCacheStats } from "./issue_cache.ts";
 export type { Dialect } from "./sql.ts";

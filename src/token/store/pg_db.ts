@@ -39,6 +39,11 @@ export function openPgDb(url: string, opts: PgOptions = {}): Db {
     ...(opts.max ? { max: opts.max } : urlMax ? {} : { max: DEFAULT_PG_POOL }),
     onnotice: () => {},
     idle_timeout: 30,
+    // An outage is answered with 503 within about a second and left as soon as the server is
+    // back (docs/token-service.md § Operations): npm:postgres's default reconnect backoff grows
+    // to 20 s, during which queued queries wait; a connection attempt gives up after 5 s.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+    connect_timeout: 5,
   });
   return {
     dialect: "postgres",

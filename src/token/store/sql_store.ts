@@ -13,6 +13,7 @@ import { type IssueCacheOptions, type IssueCacheStats, withIssueCache } from "./
 import { keyQueries } from "./key_queries.ts";
 import { migrate } from "./migrations.ts";
 import { noticeQueries } from "./notice_queries.ts";
+import { opsQueries } from "./ops_queries.ts";
 import type { Db, Dialect } from "./sql.ts";
 import type { TokenStore } from "./store.ts";
 
@@ -45,6 +46,7 @@ export function createSqlTokenStore(
       ...keyQueries(db),
       ...contractQueries(db),
       ...noticeQueries(db),
+      ...opsQueries(db),
     },
     db,
     cache,

@@ -248,5 +248,26 @@ export interface UsageStore {
   listUsage(filter?: UsageFilter): Promise<UsageRow[]>;
 }
 
+/** The schema's migration state (`GET /ready`). */
+export interface SchemaStatus {
+  /** The highest applied migration (0 = none). */
+  readonly applied: number;
+  /** This build's migrations not applied yet (empty = current). */
+  readonly pending: readonly number[];
+}
+
+/** Readiness and the shared rate-limit counters (docs/token-service.md § Operations). */
+export interface OpsStore {
+  /** @returns the applied and the expected schema version (one query: also a liveness probe) */
+  schemaStatus(): Promise<SchemaStatus>;
+  /**
+   * Count one hit in each bucket's fixed window starting at `windowStart` (one atomic upsert).
+   * @returns the hits of each bucket's window after this one, in the order given
+   */
+  hitRateWindows(buckets: readonly string[], windowStart: number): Promise<number[]>;
+  /** Delete the windows that started before `before`. @returns how many */
+  pruneRateWindows(before: number): Promise<number>;
+}
+
 /** The one storage interface of the token service. */
-export interface TokenStore extends KeyStore, ContractStore, NoticeStore, UsageStore {}
+export interface TokenStore extends KeyStore, ContractStore, NoticeStore, UsageStore, OpsStore {}

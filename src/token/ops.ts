@@ -1,0 +1,166 @@
+/**
+ * Operations of the token service behind a load balancer (issue #17 item 6;
+ * docs/token-service.md § Operations): the access log (one JSON line per request, never a
+ * credential), `GET /ready` (database reachable and migrations current, else 503
+ * SERVICE_NOT_READY), and the draining state a graceful shutdown sets: `/ready` answers 503 and
+ * every answer closes its connection, so clients and proxies open new connections elsewhere
+ * while the running requests finish.
+ * @module
+ */
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { TokenStore } from "./store/mod.ts";
+
+/** One access log line's fields (no headers, no query, no body: nothing secret). */
+export interface AccessLogEntry {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** Milliseconds from the request to the answer's headers, 0.1 ms precision. */
+  readonly ms: number;
+  /** The request id, when the request has one (`x-request-id` of the answer or the request). */
+  readonly requestId?: string;
+}
+
+/** Whether the instance is shutting down, and its traffic (shared by the app and the process
+ * edge). */
+export interface DrainState {
+  draining: boolean;
+  /** Requests being answered now (kept by {@link accessLog}). */
+  inFlight?: number;
+  /** When the last request arrived or was answered (`performance.now()`). */
+  lastActivity?: number;
+}
+
+/**
+ * Wait until the instance is quiet while it drains: no request in flight and none for
+ * `quietMs`, or `maxMs` at most. Meanwhile `/ready` answers 503 and answers close their
+ * connections, so the load balancer and keep-alive clients move to other instances before the
+ * listener closes (a request already sent on a kept-alive connection is still answered).
+ * @param drain the draining state
+ * @param opts quiet period (default 500 ms) and the longest wait
+ */
+export async function waitUntilQuiet(
+  drain: DrainState,
+  opts: { readonly quietMs?: number; readonly maxMs: number },
+): Promise<void> {
+  const quietMs = opts.quietMs ?? 500;
+  const deadline = performance.now() + opts.maxMs;
+  drain.lastActivity = Math.max(drain.lastActivity ?? 0, performance.now());
+  while (performance.now() < deadline) {
+    const idleFor = performance.now() - (drain.lastActivity ?? 0);
+    if ((drain.inFlight ?? 0) === 0 && idleFor >= quietMs) return;
+    await new Promise((r) =>
+      setTimeout(r, Math.min(50, Math.max(1, deadline - performance.now())))
+    );
+  }
+}
+
+/**
+ * The access log and draining middleware: logs each request once its answer is ready, and while
+ * draining marks every answer `Connection: close`.
+ * @param log the sink of access log entries (absent = no access log)
+ * @param drain the draining state (absent = never draining)
+ * @returns the middleware (register it first)
+ */
+export function accessLog(
+  log: ((entry: AccessLogEntry) => void) | undefined,
+  drain: DrainState | undefined,
+): MiddlewareHandler {
+  return async (c, next) => {
+    const t0 = performance.now();
+    if (drain) {
+      drain.inFlight = (drain.inFlight ?? 0) + 1;
+      drain.lastActivity = t0;
+    }
+    try {
+      await next();
+    } finally {
+      if (drain) {
+        drain.inFlight = (drain.inFlight ?? 1) - 1;
+        drain.lastActivity = performance.now();
+      }
+      if (drain?.draining) c.res.headers.set("connection", "close");
+      if (log) {
+        const requestId = requestIdOf(c);
+        log({
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round((performance.now() - t0) * 10) / 10,
+          ...(requestId ? { requestId } : {}),
+        });
+      }
+    }
+  };
+}
+
+function requestIdOf(c: Context): string | undefined {
+  let fromContext: unknown;
+  try {
+    fromContext = c.get("requestId" as never);
+  } catch { /* no such variable */ }
+  const id = typeof fromContext === "string"
+    ? fromContext
+    : c.res.headers.get("x-request-id") ?? c.req.header("x-request-id");
+  // Only an id-shaped value is logged (the request header is the caller's text).
+  return id && /^[A-Za-z0-9._:-]{1,100}$/.test(id) ? id : undefined;
+}
+
+/** Options of {@link readyRoute}. */
+export interface ReadyOptions {
+  readonly store: Pick<TokenStore, "schemaStatus">;
+  readonly drain?: DrainState;
+  /** How long the database may take to answer (default 2000 ms). */
+  readonly timeoutMs?: number;
+}
+
+type NotReady = "shutting_down" | "database_unreachable" | "migrations_pending";
+
+/**
+ * Add `GET /ready`: 200 `{status: "ready", schemaVersion}` when the database answers within the
+ * timeout and every migration of this build is applied (newer ones are fine: an instance of the
+ * previous release stays in rotation while the next one rolls out); else 503 `SERVICE_NOT_READY` with
+ * `details.reason`.
+ * @param app the token app
+ * @param o store, draining state, timeout
+ */
+export function readyRoute(app: Hono, o: ReadyOptions): void {
+  const notReady = (c: Context, reason: NotReady, extra: Record<string, unknown> = {}) =>
+    c.json(
+      {
+        error: reason === "shutting_down"
+          ? "The instance is shutting down"
+          : reason === "database_unreachable"
+          ? "The database cannot be reached"
+          : "The database's migrations are not current",
+        errorCode: "SERVICE_NOT_READY",
+        errorKind: "PORTAL",
+        details: { reason, ...extra },
+      },
+      503,
+      { "cache-control": "no-store", "retry-after": "5" },
+    );
+  app.get("/ready", async (c) => {
+    if (o.drain?.draining) return notReady(c, "shutting_down");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let status;
+    try {
+      status = await Promise.race([
+        o.store.schemaStatus(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("timeout")), o.timeoutMs ?? 2000);
+        }),
+      ]);
+    } catch {
+      return notReady(c, "database_unreachable");
+    } finally {
+      clearTimeout(timer);
+    }
+    if (status.pending.length > 0) {
+      return notReady(c, "migrations_pending", { pending: status.pending });
+    }
+    return c.json({ status: "ready", schemaVersion: status.applied }, 200, {
+      "cache-control": "no-store",
+    });
+  });
+}

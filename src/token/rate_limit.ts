@@ -1,0 +1,192 @@
+/**
+ * Rate limits of the token service (issue #17 item 4; docs/token-service.md § Rate limits): a
+ * budget per API key and one per integrator (all of its keys together), counted in fixed windows
+ * after the key is authenticated, so an unknown key spends nobody's budget. Every answer of a
+ * limited route carries the tighter budget as `RateLimit-Limit`, `RateLimit-Remaining`,
+ * `RateLimit-Reset` and `RateLimit-Policy` (IETF draft-ietf-httpapi-ratelimit-headers, the
+ * draft-6 field names that hono-rate-limiter and express-rate-limit send); over a budget the
+ * answer is 429 `RATE_LIMITED` with `Retry-After` and `details.scope` (`key` or `integrator`).
+ *
+ * Counting: on PostgreSQL one shared counter row per budget and window (an atomic upsert of both
+ * budgets in one statement, `store.hitRateWindows`), so the budgets hold across any number of
+ * instances however the load balancer spreads requests; on SQLite (one instance) in memory.
+ * @module
+ */
+import type { Context } from "hono";
+import { AppError } from "../contract/mod.ts";
+import type { TokenStore } from "./store/mod.ts";
+
+/** Budgets per window; 0 = no limit for that budget. */
+export interface RateLimitSettings {
+  /** Window length, seconds. */
+  readonly windowSeconds: number;
+  /** Requests per window of one API key. */
+  readonly perKey: number;
+  /** Requests per window of all keys of one integrator together. */
+  readonly perIntegrator: number;
+}
+
+/** Defaults: 100 requests/s per key, as Stripe's live mode, averaged over 10 s windows (bursts
+ * of a folder-wide batch fit), and twice that per integrator. */
+export const DEFAULT_TOKEN_RATE_LIMITS: RateLimitSettings = {
+  windowSeconds: 10,
+  perKey: 1000,
+  perIntegrator: 2000,
+};
+
+/** Counts hits of fixed windows. */
+export interface RateCounter {
+  /**
+   * Count one hit in each bucket's window.
+   * @returns each bucket's hits in the window after this one, in the order given
+   */
+  hit(buckets: readonly string[], windowStart: number, windowMs: number): Promise<number[]>;
+}
+
+/**
+ * Counters in this process (SQLite: one instance). Windows of the past are dropped when a new
+ * window begins.
+ * @returns the counter
+ */
+export function memoryRateCounter(): RateCounter {
+  let start = -1;
+  let hits = new Map<string, number>();
+  return {
+    hit(buckets, windowStart) {
+      if (windowStart !== start) {
+        start = windowStart;
+        hits = new Map();
+      }
+      return Promise.resolve(buckets.map((b) => {
+        const n = (hits.get(b) ?? 0) + 1;
+        hits.set(b, n);
+        return n;
+      }));
+    },
+  };
+}
+
+/**
+ * Counters in the database, shared by every instance (PostgreSQL). When this instance first
+ * sees a new window it deletes the windows older than the previous one (in the background).
+ * @param store the token store
+ * @param onPruneError where a failed clean-up is reported (it is retried next window)
+ * @returns the counter
+ */
+export function storeRateCounter(
+  store: Pick<TokenStore, "hitRateWindows" | "pruneRateWindows">,
+  onPruneError: (e: unknown) => void = () => {},
+): RateCounter {
+  let pruned = -1;
+  return {
+    async hit(buckets, windowStart, windowMs) {
+      if (windowStart !== pruned) {
+        pruned = windowStart;
+        store.pruneRateWindows(windowStart - windowMs).catch(onPruneError);
+      }
+      return await store.hitRateWindows(buckets, windowStart);
+    },
+  };
+}
+
+/** The tighter budget after a request was counted. */
+export interface RateLimitInfo {
+  readonly scope: "key" | "integrator";
+  readonly limit: number;
+  readonly remaining: number;
+  /** Seconds until the window ends (≥ 1). */
+  readonly resetSeconds: number;
+  readonly windowSeconds: number;
+}
+
+/** Checks both budgets of a request. */
+export interface RateLimiter {
+  /**
+   * Count a request of an authenticated key.
+   * @returns the tighter budget, or null when both are unlimited
+   * @throws AppError RATE_LIMITED (429) over a budget; the store's errors as they come
+   */
+  check(key: { readonly id: string; readonly integratorId: string }, now: number): Promise<
+    RateLimitInfo | null
+  >;
+}
+
+/**
+ * A rate limiter over a counter.
+ * @param settings the budgets
+ * @param counter where hits are counted ({@link memoryRateCounter}, {@link storeRateCounter})
+ * @returns the limiter
+ */
+export function createRateLimiter(settings: RateLimitSettings, counter: RateCounter): RateLimiter {
+  const windowMs = settings.windowSeconds * 1000;
+  const budgets = [
+    { scope: "key" as const, limit: settings.perKey, bucket: (k: { id: string }) => `k:${k.id}` },
+    {
+      scope: "integrator" as const,
+      limit: settings.perIntegrator,
+      bucket: (k: { integratorId: string }) => `i:${k.integratorId}`,
+    },
+  ].filter((b) => b.limit > 0);
+  return {
+    async check(key, now) {
+      if (budgets.length === 0) return null;
+      const windowStart = Math.floor(now / windowMs) * windowMs;
+      const hits = await counter.hit(budgets.map((b) => b.bucket(key)), windowStart, windowMs);
+      const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      let tightest: RateLimitInfo | null = null;
+      for (const [i, b] of budgets.entries()) {
+        const used = hits[i] ?? 0;
+        const info: RateLimitInfo = {
+          scope: b.scope,
+          limit: b.limit,
+          remaining: Math.max(0, b.limit - used),
+          resetSeconds,
+          windowSeconds: settings.windowSeconds,
+        };
+        if (used > b.limit) {
+          throw new AppError(
+            "RATE_LIMITED",
+            b.scope === "key"
+              ? `Too many requests with this API key: ${b.limit} per ${settings.windowSeconds} s`
+              : `Too many requests from this integrator's keys: ${b.limit} per ${settings.windowSeconds} s`,
+            { ...info, retryAfter: resetSeconds },
+          );
+        }
+        if (tightest === null || info.remaining < tightest.remaining) tightest = info;
+      }
+      return tightest;
+    },
+  };
+}
+
+/**
+ * The `RateLimit-*` header fields of a budget.
+ * @param info the budget (from {@link RateLimiter.check} or a RATE_LIMITED error's details)
+ * @returns header name → value
+ */
+export function rateLimitHeaders(info: RateLimitInfo): Record<string, string> {
+  return {
+    "ratelimit-limit": String(info.limit),
+    "ratelimit-remaining": String(info.remaining),
+    "ratelimit-reset": String(info.resetSeconds),
+    "ratelimit-policy": `${info.limit};w=${info.windowSeconds}`,
+  };
+}
+
+/**
+ * Count a request of an authenticated key and put its budget's headers on the answer.
+ * @param c the Hono context
+ * @param limiter the limiter (absent = no limits)
+ * @param key the authenticated key
+ * @param now epoch ms
+ * @throws AppError RATE_LIMITED (429) over a budget
+ */
+export async function limitRequest(
+  c: Context,
+  limiter: RateLimiter | undefined,
+  key: { readonly id: string; readonly integratorId: string },
+  now: number,
+): Promise<void> {
+  const info = await limiter?.check(key, now);
+  if (info) { for (const [k, v] of Object.entries(rateLimitHeaders(info))) c.header(k, v); }
+}

@@ -1,0 +1,46 @@
+/**
+ * The operations side of the store (docs/token-service.md § Rate limits, § Operations): the
+ * schema version for `GET /ready`, and the fixed-window rate-limit counters that several
+ * instances share on PostgreSQL (one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING` per
+ * request for all of its budgets).
+ * @module
+ */
+import { MIGRATIONS } from "./migrations.ts";
+import { type Db, sql, tuples } from "./sql.ts";
+import type { OpsStore, SchemaStatus } from "./store.ts";
+
+/**
+ * The operations queries over a database.
+ * @param db the database
+ * @returns the {@link OpsStore} methods
+ */
+export function opsQueries(db: Db): OpsStore {
+  return {
+    async schemaStatus(): Promise<SchemaStatus> {
+      const done = new Set(
+        (await db.all(sql`SELECT version FROM schema_migrations`)).map((r) => Number(r.version)),
+      );
+      return {
+        applied: Math.max(0, ...done),
+        pending: MIGRATIONS.map((m) => m.version).filter((v) => !done.has(v)),
+      };
+    },
+    async hitRateWindows(buckets, windowStart) {
+      if (buckets.length === 0) return [];
+      // One lock order for every statement (sorted buckets): two requests of one integrator
+      // through different keys never wait for each other in opposite orders.
+      const sorted = [...new Set(buckets)].sort();
+      const rows = await db.all(sql`
+        INSERT INTO rate_limit_windows (bucket, window_start, hits)
+        VALUES ${tuples(sorted.map((b) => [b, windowStart, 1]))}
+        ON CONFLICT (bucket, window_start)
+        DO UPDATE SET hits = rate_limit_windows.hits + 1
+        RETURNING bucket, hits`);
+      const hits = new Map(rows.map((r) => [String(r.bucket), Number(r.hits)]));
+      return buckets.map((b) => hits.get(b) ?? 0);
+    },
+    async pruneRateWindows(before) {
+      return await db.run(sql`DELETE FROM rate_limit_windows WHERE window_start < ${before}`);
+    },
+  };
+}
