@@ -101,6 +101,9 @@ export function withIssueCache<S extends TokenStore>(
   const maxEntries = o.maxEntries ?? 10_000;
   const byHash = new Map<string, Entry>();
   const byId = new Map<string, Entry>();
+  /** Loads in flight: concurrent misses of one key (after a drop) share one; `gen` is the
+   * generation it started in (a drop forgets them). */
+  const loading = new Map<string, { gen: number; p: Promise<Entry | null> }>();
   const stats: IssueCacheStats = { hits: 0, misses: 0, eikHits: 0, versionChecks: 0, drops: 0 };
   let generation = 0;
   let version: number | null = null;
@@ -113,6 +116,7 @@ export function withIssueCache<S extends TokenStore>(
     stats.drops++;
     byHash.clear();
     byId.clear();
+    loading.clear();
   };
 
   const check = (): Promise<void> => {
@@ -165,11 +169,22 @@ export function withIssueCache<S extends TokenStore>(
       if (e) stats.hits++;
       else {
         stats.misses++;
-        const gen = generation;
-        const loaded = await load(secretHash);
+        let f = loading.get(secretHash);
+        if (!f) {
+          const mine = {
+            gen: generation,
+            p: load(secretHash).finally(() => {
+              if (loading.get(secretHash) === mine) loading.delete(secretHash);
+            }),
+          };
+          loading.set(secretHash, mine);
+          f = mine;
+        }
+        const loaded = await f.p;
         if (!loaded) return null;
         e = loaded;
-        if (gen === generation) {
+        // A load that overlapped a drop may have read rows older than the drop: not kept.
+        if (f.gen === generation && !byHash.has(secretHash)) {
           if (byHash.size >= maxEntries) {
             const oldest = byHash.keys().next().value!;
             byId.delete(byHash.get(oldest)!.key.id);

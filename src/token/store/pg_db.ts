@@ -11,9 +11,12 @@
 import postgres from "postgres";
 import { type Db, render, type Row, type Sql, type TxBody, txSteps } from "./sql.ts";
 
-/** Default pool size. npm:postgres pipelines queries on each connection, so a few connections
- * carry the issuance load; on a 2-core host shared with PostgreSQL, 10 connections per
- * instance raised p99 several-fold (scripts/bench_token_scale.ts). */
+/** Default pool size. Issuance reads nothing from the database in the steady state (the
+ * issuance cache, `issue_cache.ts`); the pool carries the cache's version checks (at most 4 a
+ * second), its loads after a change (one per key at a time), new EIK claims, the usage flush,
+ * the scheduler and the admin API. npm:postgres pipelines queries on each connection, so a few
+ * connections are enough; more only add PostgreSQL backends competing for the CPU
+ * (BENCHMARKS.md § Token issuance at scale). */
 export const DEFAULT_PG_POOL = 4;
 
 /** Options of {@link openPgDb}. */
