@@ -8,8 +8,14 @@
  *
  * The key is a live key of an integrator with a contract in force (`--phase contract`, the
  * default; phase 3, the billed path: key lookup + contract state + signing + usage counter, no
- * EIK claim), or one without a contract (`--phase pre-contract`; phase 1: every token also runs
- * the EIK claim transaction, for an EIK already in the key's set).
+ * EIK claim), or one without a contract (`--phase pre-contract`; phase 1: the EIK check, for an
+ * EIK already in the key's set). Both come from each instance's issuance cache in the steady
+ * state (src/token/store/issue_cache.ts); the hit and miss counts are printed.
+ *
+ * Every setup ends with a revocation under load (issue #17): while wrk drives the load key, a
+ * prober on each instance issues with a second key of the same integrator back to back; the
+ * second key is revoked through instance 1's admin API, and the delay from sending the
+ * revocation to each instance's first 401 is printed (no 200 may follow it).
  *
  *   eval "$(bash scripts/ci_postgres.sh)"
  *   deno run -A scripts/bench_token_scale.ts [--duration 10] [--connections 64]
@@ -28,6 +34,8 @@ import {
   openTokenStore,
   submitApplication,
 } from "../src/token/mod.ts";
+
+const ADMIN = "bench-admin-token-0123456789abcdefghijklmnopqrstuv";
 
 const args = parseArgs({
   args: Deno.args,
@@ -51,18 +59,28 @@ async function serve() {
   const store = await openTokenStore({ dataDir: args.dir ?? ".", databaseUrl: args.db });
   const timings: IssueTimings = { keyLookupUs: 0, policyUs: 0, signingUs: 0 };
   let requests = 0;
+  let cache0 = store.issueCacheStats();
   const svc = await createTokenService({
     store,
     clock: systemClock,
     config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
     timings,
+    adminToken: ADMIN,
   });
   svc.start();
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
     const path = new URL(req.url).pathname;
-    if (path === "/__bench/timings") return Response.json({ ...timings, requests });
+    if (path === "/__bench/timings") {
+      const c = store.issueCacheStats();
+      return Response.json({
+        ...timings,
+        requests,
+        cache: { hits: c.hits - cache0.hits, misses: c.misses - cache0.misses },
+      });
+    }
     if (path === "/__bench/reset") {
       timings.keyLookupUs = timings.policyUs = timings.signingUs = 0;
+      cache0 = store.issueCacheStats();
       requests = 0;
       return new Response("ok");
     }
@@ -101,7 +119,8 @@ async function startInstance(db: { url?: string; dir?: string }): Promise<Instan
   return { port: Number(/READY (\d+)/.exec(buf)![1]), proc };
 }
 
-async function seed(db: { url?: string; dir?: string }): Promise<string> {
+/** The load key's and the probe key's secrets, and the probe key's id. */
+async function seed(db: { url?: string; dir?: string }) {
   const store = await openTokenStore({ dataDir: db.dir ?? ".", databaseUrl: db.url });
   const d = { store, clock: systemClock };
   const i = await createIntegrator(d, {
@@ -118,14 +137,12 @@ async function seed(db: { url?: string; dir?: string }): Promise<string> {
     });
     await approveApplication(d, app.id, { endsAt: null });
   }
-  const { secret } = await createKeyFor(d, {
-    integratorId: i.id,
-    mode: "live",
-    label: "bench",
-    allowedEiks: null,
-  });
+  const key = (label: string) =>
+    createKeyFor(d, { integratorId: i.id, mode: "live", label, allowedEiks: null });
+  const load = await key("bench");
+  const probe = await key("probe");
   await store.close();
-  return secret;
+  return { secret: load.secret, probe: probe.secret, probeId: probe.key.id };
 }
 
 function wrkScript(ports: number[], key: string): string {
@@ -176,8 +193,63 @@ async function wrk(ports: number[], key: string, seconds: number, conns: number)
   };
 }
 
+/** One issuance with `key` on the instance at `port`. @returns the status */
+async function issue(port: number, key: string): Promise<number> {
+  const r = await fetch(`http://127.0.0.1:${port}/api/v1/tokens/issue`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: '{"typeId":"debt_payments","eik":"121212121"}',
+  });
+  await r.body?.cancel();
+  return r.status;
+}
+
+/**
+ * Revoke the probe key through the first instance while wrk loads every instance; each
+ * instance's prober issues with the probe key back to back.
+ * @returns how long the revocation took to answer, and per instance: ms from sending it to the
+ *   instance's first 401, and whether a 200 came after that
+ */
+async function revocationUnderLoad(ports: number[], load: string, probe: string, id: string) {
+  const seconds = 4;
+  const run = wrk(ports, load, seconds, Number(args.connections));
+  await new Promise((r) => setTimeout(r, 1500));
+  let revokedAt = Infinity;
+  let stop = false;
+  const probers = ports.map(async (p) => {
+    const seen: [number, number][] = [];
+    while (!stop) {
+      const t = performance.now();
+      seen.push([t, await issue(p, probe)]);
+    }
+    return seen;
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  revokedAt = performance.now();
+  const res = await fetch(`http://127.0.0.1:${ports[0]}/admin/v1/keys/${id}/revoke`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN}` },
+  });
+  if (res.status !== 200) throw new Error(`revoke: ${res.status} ${await res.text()}`);
+  const answeredMs = performance.now() - revokedAt;
+  await new Promise((r) => setTimeout(r, 1500));
+  stop = true;
+  const seen = await Promise.all(probers);
+  await run;
+  const delays = seen.map((s) => {
+    const first = s.find(([t, st]) => t >= revokedAt && st === 401);
+    const firstAt = first ? first[0] : Infinity;
+    return {
+      delayMs: firstAt - revokedAt,
+      okAfter: s.some(([t, st]) => t > firstAt && st === 200),
+      before: s.filter(([t, st]) => t < revokedAt && st === 200).length,
+    };
+  });
+  return { answeredMs, delays };
+}
+
 async function runSetup(name: string, db: { url?: string; dir?: string }, n: number) {
-  const key = await seed(db);
+  const { secret: key, probe, probeId } = await seed(db);
   const instances: Instance[] = [];
   for (let i = 0; i < n; i++) instances.push(await startInstance(db));
   const ports = instances.map((x) => x.port);
@@ -194,17 +266,23 @@ async function runSetup(name: string, db: { url?: string; dir?: string }, n: num
       for (const p of ports) {
         const x = await (await fetch(`http://127.0.0.1:${p}/__bench/timings`)).json();
         for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += x[k];
+        cache.hits += x.cache.hits;
+        cache.misses += x.cache.misses;
       }
       const per = (us: number) => (t.requests ? us / t.requests : NaN);
       return [per(t.keyLookupUs), per(t.policyUs), per(t.signingUs)] as const;
     };
+    const cache = { hits: 0, misses: 0 };
     let r!: Awaited<ReturnType<typeof wrk>>;
+    cache.hits = cache.misses = 0;
     const loaded = await split(async () => {
       r = await wrk(ports, key, seconds, conns);
     });
     // Service time without queueing: one connection, one request at a time.
+    const loadedCache = { ...cache };
     const idle = await split(() => wrk(ports, key, 3, 1));
-    return { name, instances: n, ...r, loaded, idle };
+    const revocation = await revocationUnderLoad(ports, key, probe, probeId);
+    return { name, instances: n, ...r, loaded, idle, cache: loadedCache, revocation };
   } finally {
     for (const i of instances) {
       i.proc.kill("SIGTERM");
@@ -221,6 +299,7 @@ async function main() {
     console.error('No PostgreSQL: eval "$(bash scripts/ci_postgres.sh)" or pass --database-url');
     Deno.exit(2);
   }
+  const loadStart = await loadAvg();
   const rows = [];
   const cleanup: (() => Promise<void>)[] = [];
   const pgDb = async () => {
@@ -250,7 +329,7 @@ async function main() {
   }
   const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : "–");
   console.log(
-    `\nToken issuance (${args.phase}), ${args.connections} connections, ${args.duration} s, ${navigator.hardwareConcurrency} cores (wrk, servers and PostgreSQL share them)\n`,
+    `\nToken issuance (${args.phase}), ${args.connections} connections, ${args.duration} s, ${navigator.hardwareConcurrency} cores (wrk, servers and PostgreSQL share them); load average ${loadStart} at the start, ${await loadAvg()} at the end\n`,
   );
   console.log(
     "Time split per request, µs: key lookup (key + integrator + contract state, one query) / " +
@@ -258,15 +337,31 @@ async function main() {
       "at full load (includes waiting for the CPU, the pool and the database).\n",
   );
   console.log(
-    "| storage | instances | req/s | p50 ms | p99 ms | non-2xx | split, 1 conn | split, loaded |",
+    "| storage | instances | req/s | vs SQLite × 1 | p50 ms | p99 ms | non-2xx | socket errors | cache hits / misses | split, 1 conn | split, loaded | revoked key refused after, ms (per instance) |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   const sp = (x: readonly number[]) => x.map((v) => f(v)).join(" / ");
+  const sqlite1 = rows.find((r) => r.name === "SQLite" && r.instances === 1);
   for (const r of rows) {
+    const errs = /connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(r.errors);
+    const socket = errs ? errs.slice(1).reduce((a, x) => a + Number(x), 0) : 0;
+    const rev = r.revocation.delays.map((x) =>
+      `${f(x.delayMs)}${x.okAfter ? " (200 after!)" : ""}`
+    );
     console.log(
-      `| ${r.name} | ${r.instances} | ${f(r.rps)} | ${f(r.p50, 2)} | ${f(r.p99, 2)} | ` +
-        `${r.non2xx} | ${sp(r.idle)} | ${sp(r.loaded)} |`,
+      `| ${r.name} | ${r.instances} | ${f(r.rps)} | ${
+        sqlite1 ? `${f(r.rps / sqlite1.rps, 2)}×` : "–"
+      } | ${f(r.p50, 2)} | ${
+        f(r.p99, 2)
+      } | ${r.non2xx} | ${socket} | ${r.cache.hits} / ${r.cache.misses} | ${sp(r.idle)} | ${
+        sp(r.loaded)
+      } | ${rev.join(", ")} (answered in ${f(r.revocation.answeredMs)}) |`,
     );
     if (r.errors) console.log(`  (${r.name} ×${r.instances}: ${r.errors})`);
   }
+}
+
+/** The 1-minute load average (other work on the machine shows here). */
+async function loadAvg(): Promise<string> {
+  return (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ")[0]!;
 }
