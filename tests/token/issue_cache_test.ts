@@ -106,3 +106,14 @@ backendTest(
     equal(await status(b, k.secret, used), 200, "an EIK of the pre-contract set stays free");
   },
 );
+
+backendTest("misses of many keys at once are all answered (loads wait in line)", async (db) => {
+  const { b, newKey } = await twoInstances(db);
+  const keys = [];
+  for (let i = 0; i < 20; i++) keys.push((await newKey("test")).secret);
+  const unknown = Array.from({ length: 20 }, (_, i) => `svc_test_${String(i).padStart(43, "x")}`);
+  const all = await Promise.all([...keys, ...unknown].map((k) => status(b, k)));
+  equal(all.filter((s) => s === 200).length, 20);
+  equal(all.filter((s) => s === 401).length, 20);
+  equal(stats(b).misses, 40);
+});

@@ -37,6 +37,10 @@ export interface IssueCacheOptions {
   readonly maxStaleMs?: number;
   /** Most keys kept (default 10,000; the oldest loaded go first). */
   readonly maxEntries?: number;
+  /** Most loads (misses of distinct keys) in flight per instance; the others wait in line
+   * (default 8): a burst of unknown or newly dropped keys queues here, in order, instead of
+   * piling up in the connections' pipelines. */
+  readonly maxLoads?: number;
 }
 
 /** Hit and miss counts of the cache (benchmarks, tests). */
@@ -99,6 +103,9 @@ export function withIssueCache<S extends TokenStore>(
   const refreshMs = o.refreshMs ?? 250;
   const maxStaleMs = o.maxStaleMs ?? 750;
   const maxEntries = o.maxEntries ?? 10_000;
+  const maxLoads = o.maxLoads ?? 8;
+  let loadsRunning = 0;
+  const loadQueue: (() => void)[] = [];
   const byHash = new Map<string, Entry>();
   const byId = new Map<string, Entry>();
   /** Loads in flight: concurrent misses of one key (after a drop) share one; `gen` is the
@@ -145,7 +152,20 @@ export function withIssueCache<S extends TokenStore>(
     else if (age > refreshMs && checking === null) check().catch(() => {}); // retried next time
   };
 
+  /** {@link read} with at most `maxLoads` at a time (first come, first served). */
   const load = async (secretHash: string): Promise<Entry | null> => {
+    if (loadsRunning >= maxLoads) await new Promise<void>((r) => loadQueue.push(r));
+    else loadsRunning++;
+    try {
+      return await read(secretHash);
+    } finally {
+      const next = loadQueue.shift();
+      if (next) next(); // the slot passes on
+      else loadsRunning--;
+    }
+  };
+
+  const read = async (secretHash: string): Promise<Entry | null> => {
     const r = await db.get(sql`SELECT k.*, i.name AS integrator_name FROM api_keys k
       JOIN integrators i ON i.id = k.integrator_id WHERE k.secret_hash = ${secretHash}`);
     if (!r) return null;
