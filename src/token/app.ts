@@ -31,6 +31,7 @@ import {
   adminAuth,
   adminContractRoutes,
   adminKeyRoutes,
+  adminOpenApiRoutes,
   adminSigningKeyRoutes,
   ApplicationSubmit,
   parseInput,
@@ -209,6 +210,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   app.route("/admin/v1", adminKeyRoutes(admin));
   app.route("/admin/v1", adminContractRoutes(admin));
   app.route("/admin/v1", adminSigningKeyRoutes(admin));
+  app.route("/admin/v1", adminOpenApiRoutes(VERSION));
 
   app.get(
     "/.well-known/jwks.json",

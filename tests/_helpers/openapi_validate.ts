@@ -31,9 +31,10 @@ export function resultSchemaName(doc: Record<string, unknown>, path: string): st
 
 /**
  * A validator of whole answers against a document's operations: the status must be declared
- * (or `default`), and a JSON body must match that response's schema.
+ * (or `default`), the answer's media type (when given) must be one the response declares, and a
+ * JSON body must match that response's schema.
  * @param doc the OpenAPI 3.0 document
- * @returns `(method, pathTemplate, status, body) => error text or null`
+ * @returns `(method, pathTemplate, status, body, contentType?) => error text or null`
  */
 export function responseValidator(doc: Record<string, unknown>) {
   // deno-lint-ignore no-explicit-any
@@ -43,7 +44,13 @@ export function responseValidator(doc: Record<string, unknown>) {
   for (const f of ["int64", "int32", "double", "float"]) ajv.addFormat(f, true);
   ajv.addSchema({ ...structuredClone(doc), $id: "doc.json" });
   const ptr = (s: string) => s.replaceAll("~", "~0").replaceAll("/", "~1");
-  return (method: string, path: string, status: number, body: unknown): string | null => {
+  return (
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+    contentType?: string | null,
+  ): string | null => {
     // deno-lint-ignore no-explicit-any
     const op = (doc.paths as any)?.[path]?.[method.toLowerCase()];
     if (!op) return `${method} ${path} is not in the document`;
@@ -56,6 +63,11 @@ export function responseValidator(doc: Record<string, unknown>) {
       // deno-lint-ignore no-explicit-any
       res = (doc.components as any).responses[res.$ref.split("/").at(-1)];
     }
+    const media = contentType?.split(";")[0]?.trim();
+    if (media && res.content && !res.content[media]) {
+      return `${method} ${path} ${status}: ${media} is not declared`;
+    }
+    if (media && media !== "application/json") return null;
     if (!res.content?.["application/json"]) return null;
     const v = ajv.getSchema(`doc.json${at}/content/application~1json/schema`);
     if (!v) return `no schema at ${at}`;

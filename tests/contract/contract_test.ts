@@ -3,6 +3,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { ERROR_CATALOG, ERROR_CODES } from "../../src/contract/errors.ts";
 import { buildAgentOpenApi, buildTokenOpenApi } from "../../src/contract/openapi/openapi.ts";
 import { getOperation, OPERATIONS, TYPE_IDS } from "../../src/contract/operations.ts";
+import { buildAdminOpenApi } from "../../src/token/admin/mod.ts";
 import { Eik, Month, Year } from "../../src/contract/common.ts";
 import { errorsDoc, operationsTable } from "../../scripts/gen_docs.ts";
 
@@ -103,6 +104,7 @@ Deno.test("buildAgentOpenApi() is a valid OpenAPI 3.0.3 document with ErrorCode 
   equal(schemas.SubmissionResult.properties.documentId.nullable, true);
   equal(schemas.VatMonthlySubmission.required, undefined);
   await SwaggerParser.validate(structuredClone(buildTokenOpenApi("0.0.0-test")) as never);
+  await SwaggerParser.validate(structuredClone(buildAdminOpenApi("0.0.0-test")) as never);
 });
 
 Deno.test("every catalogued code has one kind and a status; agent errors are 502 unless transport-level", () => {

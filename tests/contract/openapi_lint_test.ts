@@ -1,11 +1,12 @@
 /**
- * Issue #17 § 5, issue #18 § 2: the OpenAPI documents pass a well-kept linter's recommended
- * ruleset — Redocly CLI (`npx -y @redocly/cli@<pinned> lint`, configured by redocly.yaml at the
+ * Issue #17 § 5, issue #18 § 2: the OpenAPI documents — the agent's, the token service's public
+ * API and its admin API — pass a well-kept linter's recommended ruleset — Redocly CLI (`npx -y @redocly/cli@<pinned> lint`, configured by redocly.yaml at the
  * repository's root). Each generated document is written to a temporary folder and linted; any
  * error or warning fails. Skipped with a message when npx is missing outside CI (in CI it fails).
  */
 import { deepStrictEqual } from "node:assert/strict";
 import { buildAgentOpenApi, buildTokenOpenApi } from "../../src/contract/openapi/openapi.ts";
+import { buildAdminOpenApi } from "../../src/token/admin/mod.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 
 /** The pinned linter (npm). */
@@ -61,7 +62,8 @@ function operationsWithInputWithout4xx(doc: Record<string, unknown>): string[] {
 }
 
 Deno.test({
-  name: "Redocly's recommended rules pass on the agent's and the token service's OpenAPI documents",
+  name:
+    "Redocly's recommended rules pass on the agent's and the token service's (public and admin) OpenAPI documents",
   ignore: skipUnless(["npx"], "redocly lint of the OpenAPI documents"),
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "svc-openapi-lint-" });
@@ -69,6 +71,7 @@ Deno.test({
       const docs: Record<string, Record<string, unknown>> = {
         "agent.json": buildAgentOpenApi("0.0.0-test"),
         "token.json": buildTokenOpenApi("0.0.0-test"),
+        "admin.json": buildAdminOpenApi("0.0.0-test"),
       };
       for (const [name, doc] of Object.entries(docs)) {
         await Deno.writeTextFile(`${dir}/${name}`, JSON.stringify(doc, null, 2));

@@ -48,7 +48,11 @@ const HEADER_DOCS = [
   },
 ] as const;
 
-function errorCatalogExtension() {
+/**
+ * The error catalog as the documents' `x-error-catalog` extension: code → kind, status, meaning.
+ * @returns the extension's value
+ */
+export function errorCatalogExtension(): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(ERROR_CATALOG).map(([code, s]) => [code, {
       kind: s.kind,
@@ -67,8 +71,9 @@ const NULL_ONLY = { type: "object", nullable: true, enum: [null] } as const;
  * `z.unknown()` as `{nullable: true}`; OpenAPI 3.0.3 ignores `nullable` without a sibling `type`
  * (and `allOf` of a non-nullable `$ref` rejects null anyway), so generators typed such a field as
  * never null. Rewritten as `oneOf: [{$ref}, {type: "object", nullable: true, enum: [null]}]`
- * (openapi-typescript: `X | null`; JSON Schema validators: the object or null) and `{}` (any
- * value, null included).
+ * (openapi-typescript: `X | null`; JSON Schema validators: the object or null), `z.unknown()` as
+ * `{}` (any value, null included), and the null member of a union (`anyOf`/`oneOf` item
+ * `{nullable: true}`) as that null-only schema.
  * @param v a document or any part of one
  * @returns the rewritten copy
  */
@@ -86,6 +91,13 @@ export function nullableRefsFor30(v: unknown): unknown {
     const rest = (allOf as unknown[]).filter((x) => !lone(x)).map(nullableRefsFor30);
     const value = rest.length === 1 ? rest[0] : { allOf: rest };
     return { ...mapValues(others), oneOf: [value, NULL_ONLY] };
+  }
+  for (const k of ["anyOf", "oneOf"] as const) {
+    const list = o[k];
+    if (Array.isArray(list) && list.some(lone)) {
+      // A union with z.null(): its null member is the schema that admits null only.
+      return mapValues({ ...o, [k]: list.map((x) => lone(x) ? NULL_ONLY : x) });
+    }
   }
   return mapValues(o);
 }
@@ -105,12 +117,20 @@ export const REQUEST_ID_HEADER = { $ref: "#/components/headers/X-Request-Id" } a
 /** The `Retry-After` response header, by reference. */
 export const RETRY_AFTER_HEADER = { $ref: "#/components/headers/Retry-After" } as const;
 
-/** `components.headers` shared by the documents: `X-Request-Id` and `Retry-After`. */
+/** `components.headers` shared by the documents: `X-Request-Id` (`Retry-After` comes with the
+ * first response that uses it, so that a document without one has no unused component). */
 function registerHeaders(r: OpenAPIHono["openAPIRegistry"], requestId: string): void {
   r.registerComponent("headers", "X-Request-Id", {
     description: requestId,
     schema: { type: "string" },
   });
+}
+
+function registerRetryAfter(r: OpenAPIHono["openAPIRegistry"]): void {
+  const known = r.definitions.some((d) =>
+    d.type === "component" && d.componentType === "headers" && d.name === "Retry-After"
+  );
+  if (known) return;
   r.registerComponent("headers", "Retry-After", {
     description: "Seconds to wait before trying again",
     schema: { type: "integer", minimum: 0 },
@@ -153,6 +173,7 @@ export function errorResponseComponent(
   description: string,
   retryAfter = false,
 ): { $ref: string } {
+  if (retryAfter) registerRetryAfter(r);
   r.registerComponent("responses", name, {
     description,
     headers: {
@@ -166,7 +187,8 @@ export function errorResponseComponent(
 
 /**
  * The token service's reusable error answers (`components.responses`), each a
- * `TokenServiceError` with `X-Request-Id`. Shared by the public and the admin document.
+ * `TokenServiceError` with `X-Request-Id`. Shared by the public and the admin document; each
+ * component is registered when first used, so that neither document carries one it never uses.
  * @param r the registry
  * @returns references by meaning
  */
@@ -177,40 +199,48 @@ export function tokenErrorResponses(r: OpenAPIHono["openAPIRegistry"]) {
   );
   const body = "TokenServiceError";
   r.register("TokenServiceError", TokenServiceError.clone());
+  const made = new Map<string, { $ref: string }>();
+  const once = (name: string, description: string, retryAfter = false) => {
+    let ref = made.get(name);
+    if (!ref) {
+      ref = errorResponseComponent(r, name, body, description, retryAfter);
+      made.set(name, ref);
+    }
+    return ref;
+  };
   return {
-    invalid: errorResponseComponent(
-      r,
-      "Invalid",
-      body,
-      "VALIDATION_FAILED or INVALID_JSON (`details.field`)",
-    ),
-    unauthorized: errorResponseComponent(
-      r,
-      "Unauthorized",
-      body,
-      "The key or credential is missing, invalid, expired or revoked",
-    ),
-    notFound: errorResponseComponent(r, "NotFound", body, "NOT_FOUND or UPDATE_NOT_PUBLISHED"),
-    conflict: errorResponseComponent(
-      r,
-      "Conflict",
-      body,
-      "CONFLICT: the resource is not in a state that allows this change",
-    ),
-    tooLarge: errorResponseComponent(r, "BodyTooLarge", body, "BODY_TOO_LARGE"),
-    rateLimited: errorResponseComponent(
-      r,
-      "RateLimited",
-      body,
-      "RATE_LIMITED: over a key's or integrator's budget; retry after `Retry-After` seconds",
-      true,
-    ),
-    internal: errorResponseComponent(
-      r,
-      "InternalError",
-      body,
-      "SERVICE_INTERNAL_ERROR (a bug; quote the requestId)",
-    ),
+    get invalid() {
+      return once("Invalid", "VALIDATION_FAILED or INVALID_JSON (`details.field`)");
+    },
+    get unauthorized() {
+      return once("Unauthorized", "The key or credential is missing, invalid, expired or revoked");
+    },
+    get notFound() {
+      return once("NotFound", "NOT_FOUND or UPDATE_NOT_PUBLISHED");
+    },
+    get conflict() {
+      return once("Conflict", "CONFLICT: the resource is not in a state that allows this change");
+    },
+    get tooLarge() {
+      return once("BodyTooLarge", "BODY_TOO_LARGE");
+    },
+    get rateLimited() {
+      return once(
+        "RateLimited",
+        "RATE_LIMITED: over a key's or integrator's budget; retry after `Retry-After` seconds",
+        true,
+      );
+    },
+    get internal() {
+      return once("InternalError", "SERVICE_INTERNAL_ERROR (a bug; quote the requestId)");
+    },
+    get unavailable() {
+      return once(
+        "DatabaseUnavailable",
+        "DATABASE_UNAVAILABLE: the service's database cannot be reached; retry after `Retry-After` seconds",
+        true,
+      );
+    },
   };
 }
 
