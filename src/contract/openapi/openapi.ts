@@ -437,6 +437,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
       413: e.tooLarge,
       429: e.rateLimited,
       500: e.internal,
+      503: e.unavailable,
     },
   });
   r.registerPath({
@@ -457,6 +458,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
       413: e.tooLarge,
       429: e.rateLimited,
       500: e.internal,
+      503: e.unavailable,
     },
   });
   r.registerPath({
@@ -471,6 +473,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
       401: e.unauthorized,
       429: e.rateLimited,
       500: e.internal,
+      503: e.unavailable,
     },
   });
   const open = (
@@ -500,6 +503,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     "allowedOrigins",
     "Every page origin integrators registered: the agents' CORS allow-list; cached 30 s",
     json(AllowedOriginsResponse, "The origins"),
+    { 503: e.unavailable },
   );
   open(
     "/api/v1/agent-version",
