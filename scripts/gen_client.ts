@@ -12,7 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
-import { buildAgentOpenApi } from "../src/contract/openapi/openapi.ts";
+import { buildAgentOpenApi } from "../src/contract/openapi/mod.ts";
 import { VERSION } from "../src/version.ts";
 
 /** Where the generated types live. */

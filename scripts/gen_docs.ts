@@ -7,7 +7,7 @@
  */
 import { ERROR_CATALOG } from "../src/contract/errors.ts";
 import { OPERATIONS } from "../src/contract/operations.ts";
-import { buildAgentOpenApi } from "../src/contract/openapi/openapi.ts";
+import { buildAgentOpenApi } from "../src/contract/openapi/mod.ts";
 import { VERSION } from "../src/version.ts";
 
 const root = new URL("../", import.meta.url);

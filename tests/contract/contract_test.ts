@@ -1,7 +1,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { ERROR_CATALOG, ERROR_CODES } from "../../src/contract/errors.ts";
-import { buildAgentOpenApi, buildTokenOpenApi } from "../../src/contract/openapi/openapi.ts";
+import { buildAgentOpenApi, buildTokenOpenApi } from "../../src/contract/openapi/mod.ts";
 import { getOperation, OPERATIONS, TYPE_IDS } from "../../src/contract/operations.ts";
 import { buildAdminOpenApi } from "../../src/token/admin/mod.ts";
 import { Eik, Month, Year } from "../../src/contract/common.ts";

@@ -6,7 +6,7 @@
  * where it must fail.
  */
 import { equal, ok } from "node:assert/strict";
-import { buildAgentOpenApi, nullableRefsFor30 } from "../../src/contract/openapi/openapi.ts";
+import { buildAgentOpenApi, nullableRefsFor30 } from "../../src/contract/openapi/mod.ts";
 import { AGENT_TYPES_FILE, renderAgentTypes } from "../../scripts/gen_client.ts";
 import { openApiValidator } from "../_helpers/openapi_validate.ts";
 

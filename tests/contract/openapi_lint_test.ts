@@ -5,7 +5,7 @@
  * error or warning fails. Skipped with a message when npx is missing outside CI (in CI it fails).
  */
 import { deepStrictEqual } from "node:assert/strict";
-import { buildAgentOpenApi, buildTokenOpenApi } from "../../src/contract/openapi/openapi.ts";
+import { buildAgentOpenApi, buildTokenOpenApi } from "../../src/contract/openapi/mod.ts";
 import { buildAdminOpenApi } from "../../src/token/admin/mod.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 

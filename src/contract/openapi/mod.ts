@@ -4,3 +4,5 @@
  * @module
  */
 export * from "./openapi.ts";
+export * from "./agent_document.ts";
+export * from "./token_document.ts";

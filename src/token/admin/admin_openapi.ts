@@ -15,7 +15,6 @@ import {
   nullableRefsFor30,
   OPENAPI_COPYRIGHT,
   OPENAPI_LICENSE,
-  tokenErrorResponses,
   withRequestIdHeaders,
 } from "../../contract/openapi/mod.ts";
 import type {
@@ -29,24 +28,15 @@ import type { Statement } from "../statement.ts";
 import type { NoticeRecord, UsageRow } from "../store/mod.ts";
 import type { createKeyFor, IntegratorView, KeyView, rotateKeyNow } from "./admin_keys.ts";
 import {
-  AllowedEiks,
-  AllowedOrigins,
   ApplicationApprove,
   ApplicationApproved,
   ContractList,
   ContractTerminated,
   ContractViewSchema,
-  IntegratorCreate,
-  IntegratorDetail,
-  IntegratorList,
-  IntegratorUpdate,
-  IntegratorViewSchema,
-  KeyCreate,
-  KeyCreated,
-  KeyList,
-  KeyRotate,
-  KeyRotated,
-  KeyViewSchema,
+  type IntegratorViewSchema,
+  type KeyCreated,
+  type KeyRotated,
+  type KeyViewSchema,
   Note,
   Notice,
   NoticeList,
@@ -56,31 +46,8 @@ import {
   UsageList,
   type UsageRowSchema,
 } from "./admin_schemas.ts";
-
-const json = (schema: z.ZodType, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-
-/** Sent with every answer that holds a secret. */
-const NO_STORE = {
-  "Cache-Control": {
-    description: "`no-store`: the answer holds a secret shown once",
-    schema: { type: "string" as const },
-  },
-};
-
-const CSV = { "text/csv": { schema: { type: "string" as const } } };
-
-const id = (what: string) => z.object({ id: z.string().meta({ description: `The ${what}'s id` }) });
-
-const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/).meta({
-  description: "A UTC month, YYYY-MM",
-});
-
-const format = z.enum(["json", "csv"]).optional().meta({
-  description: "`csv`: RFC 4180 text (a spreadsheet formula is written with a leading `'`)",
-});
+import { CSV, format, id, json, month, pathKit } from "./admin_openapi_kit.ts";
+import { registerIntegratorAndKeyPaths } from "./admin_openapi_keys.ts";
 
 /**
  * The admin API's OpenAPI 3.0.3 document.
@@ -96,162 +63,10 @@ export function buildAdminOpenApi(version: string): Record<string, unknown> {
       "`Authorization: Bearer <SVC_ADMIN_TOKEN>` (32+ characters), compared in constant time. " +
       "Integrator keys never open the admin API; without SVC_ADMIN_TOKEN every route answers 401.",
   });
-  const e = tokenErrorResponses(r);
-  // Every route but the document's reads the store: 503 while the database cannot be reached.
-  const base = { 401: e.unauthorized, 500: e.internal, 503: e.unavailable };
-  const path = (p: string) => `/admin/v1${p}`;
-  const body = (schema: z.ZodType, required: boolean) => ({
-    body: { required, content: { "application/json": { schema } } },
-  });
+  const kit = pathKit(r);
+  const { e, base, path, body } = kit;
 
-  // Integrators.
-  r.registerPath({
-    method: "get",
-    path: path("/integrators"),
-    operationId: "listIntegrators",
-    summary: "Every integrator",
-    tags: ["integrators"],
-    responses: { 200: json(IntegratorList, "The integrators"), ...base },
-  });
-  r.registerPath({
-    method: "post",
-    path: path("/integrators"),
-    operationId: "createIntegrator",
-    summary: "Create an integrator (its id is generated unless given)",
-    tags: ["integrators"],
-    request: body(IntegratorCreate, true),
-    responses: {
-      201: json(IntegratorViewSchema, "The integrator"),
-      400: e.invalid,
-      409: e.conflict,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-  r.registerPath({
-    method: "get",
-    path: path("/integrators/{id}"),
-    operationId: "getIntegrator",
-    summary: "An integrator with its keys, contracts and applications",
-    tags: ["integrators"],
-    request: { params: id("integrator") },
-    responses: { 200: json(IntegratorDetail, "The integrator"), 404: e.notFound, ...base },
-  });
-  r.registerPath({
-    method: "patch",
-    path: path("/integrators/{id}"),
-    operationId: "updateIntegrator",
-    summary: "Change an integrator's name, e-mail, locale or page origins",
-    tags: ["integrators"],
-    request: { params: id("integrator"), ...body(IntegratorUpdate, false) },
-    responses: {
-      200: json(IntegratorViewSchema, "The integrator"),
-      400: e.invalid,
-      404: e.notFound,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-
-  // Keys.
-  r.registerPath({
-    method: "get",
-    path: path("/keys"),
-    operationId: "listKeys",
-    summary: "Keys with their status, phase, effective expiry and the EIKs they used",
-    tags: ["keys"],
-    request: { query: z.object({ integratorId: z.string().optional() }) },
-    responses: { 200: json(KeyList, "The keys"), ...base },
-  });
-  r.registerPath({
-    method: "post",
-    path: path("/keys"),
-    operationId: "createKey",
-    summary: "Create a key for an integrator; its secret is answered once",
-    tags: ["keys"],
-    request: body(KeyCreate, true),
-    responses: {
-      201: { ...json(KeyCreated, "The secret and the key"), headers: NO_STORE },
-      400: e.invalid,
-      404: e.notFound,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-  r.registerPath({
-    method: "get",
-    path: path("/keys/{id}"),
-    operationId: "getKey",
-    summary: "A key",
-    tags: ["keys"],
-    request: { params: id("key") },
-    responses: { 200: json(KeyViewSchema, "The key"), 404: e.notFound, ...base },
-  });
-  r.registerPath({
-    method: "post",
-    path: path("/keys/{id}/revoke"),
-    operationId: "revokeKey",
-    summary: "Revoke a key now (also ends a rotation's grace period early)",
-    tags: ["keys"],
-    request: { params: id("key") },
-    responses: {
-      200: json(KeyViewSchema, "The key, revoked"),
-      404: e.notFound,
-      409: e.conflict,
-      ...base,
-    },
-  });
-  r.registerPath({
-    method: "post",
-    path: path("/keys/{id}/rotate"),
-    operationId: "rotateKey",
-    summary: "A new secret; the old one keeps working for graceSeconds",
-    tags: ["keys"],
-    request: { params: id("key"), ...body(KeyRotate, false) },
-    responses: {
-      201: {
-        ...json(KeyRotated, "The new secret, the new key and the old key"),
-        headers: NO_STORE,
-      },
-      400: e.invalid,
-      404: e.notFound,
-      409: e.conflict,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-  for (
-    const [p, operationId, schema, summary] of [
-      [
-        "allowed-eiks",
-        "setKeyAllowedEiks",
-        AllowedEiks,
-        "Set or clear (null) the EIKs a key may be used for",
-      ],
-      [
-        "allowed-origins",
-        "setKeyAllowedOrigins",
-        AllowedOrigins,
-        "Set or clear (null: the integrator's) a key's own page origins, http(s) only",
-      ],
-    ] as const
-  ) {
-    r.registerPath({
-      method: "put",
-      path: path(`/keys/{id}/${p}`),
-      operationId,
-      summary,
-      tags: ["keys"],
-      request: { params: id("key"), ...body(schema, true) },
-      responses: {
-        200: json(KeyViewSchema, "The key"),
-        400: e.invalid,
-        404: e.notFound,
-        413: e.tooLarge,
-        ...base,
-      },
-    });
-  }
+  registerIntegratorAndKeyPaths(kit);
 
   // Applications and contracts.
   r.registerPath({
