@@ -9,7 +9,7 @@ import { basename, isAbsolute, resolve } from "node:path";
 import { AppError, isAppError } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import type { CertificateCheck, CertificateInfo } from "../../signing/mod.ts";
-import type { KeystoreRef } from "./sender_keys.ts";
+import { type KeystoreRef, readKeystoreFile } from "./sender_keys.ts";
 
 /** The signing library loads on first use (the agent's start never pays for it). */
 const signing = () => import("../../signing/mod.ts");
@@ -165,17 +165,9 @@ export async function describePkcs12(
   deps: { readonly now?: () => number } = {},
 ): Promise<FoundCertificate[]> {
   const path = isAbsolute(file) ? file : resolve(file);
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch (e) {
-    throw new AppError(
-      "KEYSTORE_UNAVAILABLE",
-      `Cannot read the file ${basename(path)}`,
-      { file: basename(path) },
-      e,
-    );
-  }
+  const bytes = await readKeystoreFile(path, `Cannot read the file ${basename(path)}`, {
+    file: basename(path),
+  });
   const m = await signing();
   const store = m.openPkcs12KeyStore(bytes, { name: basename(path) });
   try {

@@ -110,23 +110,36 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
 }
 
 /**
+ * The bytes of a key-store file (a certificate, a PKCS#12 file).
+ * @param path the file's path
+ * @param message the sentence of the error
+ * @param details the error's details
+ * @returns the bytes
+ * @throws AppError KEYSTORE_UNAVAILABLE when it cannot be read
+ */
+export async function readKeystoreFile(
+  path: string,
+  message: string,
+  details?: Record<string, unknown>,
+): Promise<Uint8Array> {
+  try {
+    return await Deno.readFile(path);
+  } catch (e) {
+    throw new AppError("KEYSTORE_UNAVAILABLE", message, details, e);
+  }
+}
+
+/**
  * Read a certificate file: PEM (the first `CERTIFICATE` block) or DER.
  * @param path absolute path of the file (agent.json `keystore.certificateFile`)
  * @returns the certificate
  * @throws AppError KEYSTORE_UNAVAILABLE (unreadable), CERTIFICATE_INVALID (not a certificate)
  */
 export async function readCertificateFile(path: string): Promise<CertificateInfo> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch (e) {
-    throw new AppError(
-      "KEYSTORE_UNAVAILABLE",
-      "Cannot read the sender's certificate file (keystore.certificateFile; see `agent doctor`)",
-      undefined,
-      e,
-    );
-  }
+  const bytes = await readKeystoreFile(
+    path,
+    "Cannot read the sender's certificate file (keystore.certificateFile; see `agent doctor`)",
+  );
   const pem = /-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/.exec(
     new TextDecoder().decode(bytes),
   );
