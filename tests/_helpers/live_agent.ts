@@ -8,7 +8,7 @@ import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { SIM_CLIENT, type SimulatorOptions, startNraSimulator } from "./nra_simulator.ts";
 import type { NraSimulator } from "./nra_simulator.ts";
-import { runOk, writeTestPki } from "./pki.ts";
+import { runOk, writePkcs12, writeTestPki } from "./pki.ts";
 import { payrollFiles } from "./company_tree.ts";
 import { issueToken, type Proc, startAgent, startTokenService } from "./e2e.ts";
 import { freshPgSchema, type PgSchema } from "./postgres.ts";
@@ -117,18 +117,7 @@ export async function startLiveWorld(o: LiveWorldOptions = {}): Promise<LiveWorl
   const dir = await Deno.makeTempDir({ prefix: "svc-live-world-" });
   const pki = await writeTestPki(await Deno.makeTempDir({ dir, prefix: "pki-" }));
   const p12 = join(dir, "sender.p12");
-  await runOk("openssl", [
-    "pkcs12",
-    "-export",
-    "-in",
-    pki.rsa.certPem,
-    "-inkey",
-    pki.rsa.keyPem,
-    "-out",
-    p12,
-    "-passout",
-    `pass:${P12_PIN}`,
-  ]);
+  await writePkcs12(pki.rsa, p12, P12_PIN);
   const sim = await startNraSimulator({ recognised: "any", powerOfAttorney: "any", ...o.sim });
   const caFile = join(dir, "sim-ca.pem");
   await Deno.writeTextFile(caFile, sim.caPem);

@@ -208,6 +208,36 @@ export async function runOk(
   return r.stdout;
 }
 
+/**
+ * Write a PKCS#12 file of a certificate and its key with openssl (`pkcs12 -export`).
+ * @param signer the PEM files of the certificate and the key
+ * @param out the file to write
+ * @param password the file's password
+ * @param extra more `openssl pkcs12` arguments (e.g. `-certpbe NONE`)
+ * @returns `out`
+ */
+export async function writePkcs12(
+  signer: Pick<SignerFiles, "certPem" | "keyPem">,
+  out: string,
+  password: string,
+  extra: string[] = [],
+): Promise<string> {
+  await runOk("openssl", [
+    "pkcs12",
+    "-export",
+    "-in",
+    signer.certPem,
+    "-inkey",
+    signer.keyPem,
+    "-out",
+    out,
+    "-passout",
+    `pass:${password}`,
+    ...extra,
+  ]);
+  return out;
+}
+
 /** True when `cmd` can be started. */
 export async function hasTool(cmd: string, probeArgs: string[] = ["--version"]): Promise<boolean> {
   try {

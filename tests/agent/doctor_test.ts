@@ -18,6 +18,7 @@ import {
   TEST_CA_SUBJECT,
   TEST_PERSONAL_ID,
   toolsMissing,
+  writePkcs12,
   writeTestPki,
 } from "../_helpers/pki.ts";
 import { createSoftHsmToken } from "../signing/softhsm_fixture.ts";
@@ -646,21 +647,7 @@ Deno.test({
       await Deno.mkdir(d.dataDir, { recursive: true });
       const pki = await writeTestPki(d.dataDir);
       const pfx = async (name: string, extra: string[]) => {
-        const out = join(d.dataDir, name);
-        await runOk("openssl", [
-          "pkcs12",
-          "-export",
-          "-inkey",
-          pki.rsa.keyPem,
-          "-in",
-          pki.rsa.certPem,
-          "-out",
-          out,
-          "-passout",
-          "pass:secret-pin",
-          ...extra,
-        ]);
-        return out;
+        return await writePkcs12(pki.rsa, join(d.dataDir, name), "secret-pin", extra);
       };
       const enc = await pfx("enc.p12", []);
       const plain = await pfx("plain.p12", ["-certpbe", "NONE"]);

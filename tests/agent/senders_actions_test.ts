@@ -39,6 +39,7 @@ import {
   runOk,
   TEST_PERSONAL_ID,
   type TestPki,
+  writePkcs12,
   writeTestPki,
 } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
@@ -68,20 +69,7 @@ const candidate = (path: string, provider = "SoftHSM2"): ModuleCandidate => ({
 });
 
 async function p12(dir: string, name: string, certPem: string, keyPem: string, pw = "s3cret") {
-  const out = join(dir, `${name}.p12`);
-  await runOk("openssl", [
-    "pkcs12",
-    "-export",
-    "-in",
-    certPem,
-    "-inkey",
-    keyPem,
-    "-out",
-    out,
-    "-passout",
-    `pass:${pw}`,
-  ]);
-  return out;
+  return await writePkcs12({ certPem, keyPem }, join(dir, `${name}.p12`), pw);
 }
 
 Deno.test("maskCertificatePersonalId() and deriveSenderId()", () => {

@@ -6,7 +6,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readAgentFile } from "../../src/agent/senders/agent_file.ts";
 import { runInProcess } from "../cli/_run.ts";
-import { runOk, writeTestPki } from "../_helpers/pki.ts";
+import { writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { createSoftHsmToken, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
 
@@ -33,18 +33,7 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "svc-senders-" });
     const pki = await writeTestPki(dir);
     const p12 = join(dir, "ivan.p12");
-    await runOk("openssl", [
-      "pkcs12",
-      "-export",
-      "-in",
-      pki.rsa.certPem,
-      "-inkey",
-      pki.rsa.keyPem,
-      "-out",
-      p12,
-      "-passout",
-      "pass:s3cret",
-    ]);
+    await writePkcs12(pki.rsa, p12, "s3cret");
     const ok1 = cli(dir, "s3cret");
     equal(
       await ok1.run([

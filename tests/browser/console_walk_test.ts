@@ -26,7 +26,7 @@ import {
   startAgent,
   startTokenService,
 } from "../_helpers/e2e.ts";
-import { runOk, writeTestPki } from "../_helpers/pki.ts";
+import { writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { answer, withDisplay } from "../_helpers/xvfb.ts";
 import { createSoftHsmToken, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
@@ -87,18 +87,7 @@ Deno.test({
       const pki = await writeTestPki(join(dir, "pki"));
       const hsm = await createSoftHsmToken(pki, join(dir, "hsm"));
       const p12 = join(dir, "Иван Петров.p12");
-      await runOk("openssl", [
-        "pkcs12",
-        "-export",
-        "-in",
-        pki.rsa.certPem,
-        "-inkey",
-        pki.rsa.keyPem,
-        "-out",
-        p12,
-        "-passout",
-        `pass:${P12_PASSWORD}`,
-      ]);
+      await writePkcs12(pki.rsa, p12, P12_PASSWORD);
       const home = join(dir, "home");
       await Deno.mkdir(home);
       const browserP = launchChromium();

@@ -13,7 +13,14 @@ import { equal, fail, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { SignJWT } from "jose";
 import { SIM_CLIENT, SIM_SCOPES, startNraSimulator } from "../_helpers/nra_simulator.ts";
-import { makeCert, pem, runOk, TEST_PERSONAL_ID, writeTestPki } from "../_helpers/pki.ts";
+import {
+  makeCert,
+  pem,
+  runOk,
+  TEST_PERSONAL_ID,
+  writePkcs12,
+  writeTestPki,
+} from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { writeCompanyTree } from "../_helpers/company_tree.ts";
 import {
@@ -116,20 +123,7 @@ Deno.test({
     await Deno.writeTextFile(oldFiles.keyPem, pem("PRIVATE KEY", pkcs8));
     const hsm = await createSoftHsmToken({ ...pki, rsa: oldFiles }, join(dir, "hsm"));
     const p12 = async (name: string, certPem: string, keyPem: string) => {
-      const file = join(dir, `${name}.p12`);
-      await runOk("openssl", [
-        "pkcs12",
-        "-export",
-        "-in",
-        certPem,
-        "-inkey",
-        keyPem,
-        "-out",
-        file,
-        "-passout",
-        "pass:p12-pin",
-      ]);
-      return file;
+      return await writePkcs12({ certPem, keyPem }, join(dir, `${name}.p12`), "p12-pin");
     };
     const p12Valid = await p12("valid", pki.rsa.certPem, pki.rsa.keyPem);
     const p12Old = await p12("old", oldFiles.certPem, oldFiles.keyPem);

@@ -10,7 +10,7 @@
 import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { SIM_CLIENT, startNraSimulator } from "../_helpers/nra_simulator.ts";
-import { run, runOk, TEST_PERSONAL_ID, writeTestPki } from "../_helpers/pki.ts";
+import { run, runOk, TEST_PERSONAL_ID, writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { validEik, writeCompanyTree } from "../_helpers/company_tree.ts";
 import {
@@ -42,18 +42,7 @@ Deno.test({
     const pki = await writeTestPki(await Deno.makeTempDir({ dir, prefix: "pki-" }));
     const hsm = await createSoftHsmToken(pki, join(dir, "hsm"));
     const p12 = join(dir, "sender.p12");
-    await runOk("openssl", [
-      "pkcs12",
-      "-export",
-      "-in",
-      pki.rsa.certPem,
-      "-inkey",
-      pki.rsa.keyPem,
-      "-out",
-      p12,
-      "-passout",
-      "pass:p12-pin",
-    ]);
+    await writePkcs12(pki.rsa, p12, "p12-pin");
     await using sim = await startNraSimulator({ recognised: "any", powerOfAttorney: "any" });
     const caFile = join(dir, "sim-ca.pem");
     await Deno.writeTextFile(caFile, sim.caPem);
