@@ -8,7 +8,7 @@ import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { SIM_CLIENT, type SimulatorOptions, startNraSimulator } from "./nra_simulator.ts";
 import type { NraSimulator } from "./nra_simulator.ts";
-import { runOk, writePkcs12, writeTestPki } from "./pki.ts";
+import { writePkcs12, writeTestPki } from "./pki.ts";
 import { payrollFiles } from "./company_tree.ts";
 import { issueToken, type Proc, startAgent, startTokenService } from "./e2e.ts";
 import { freshPgSchema, type PgSchema } from "./postgres.ts";

@@ -13,7 +13,6 @@ import { VERSION } from "../../src/version.ts";
 import {
   makeCert,
   pem,
-  runOk,
   SOFTHSM2_MODULE,
   TEST_CA_SUBJECT,
   TEST_PERSONAL_ID,

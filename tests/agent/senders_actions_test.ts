@@ -36,7 +36,6 @@ import type { CommandRequest } from "../../src/command_runner.ts";
 import {
   makeCert,
   pem,
-  runOk,
   TEST_PERSONAL_ID,
   type TestPki,
   writePkcs12,

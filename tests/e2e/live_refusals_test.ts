@@ -13,14 +13,7 @@ import { equal, fail, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { SignJWT } from "jose";
 import { SIM_CLIENT, SIM_SCOPES, startNraSimulator } from "../_helpers/nra_simulator.ts";
-import {
-  makeCert,
-  pem,
-  runOk,
-  TEST_PERSONAL_ID,
-  writePkcs12,
-  writeTestPki,
-} from "../_helpers/pki.ts";
+import { makeCert, pem, TEST_PERSONAL_ID, writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { writeCompanyTree } from "../_helpers/company_tree.ts";
 import {

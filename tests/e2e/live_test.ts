@@ -10,7 +10,7 @@
 import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { SIM_CLIENT, startNraSimulator } from "../_helpers/nra_simulator.ts";
-import { run, runOk, TEST_PERSONAL_ID, writePkcs12, writeTestPki } from "../_helpers/pki.ts";
+import { run, TEST_PERSONAL_ID, writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { validEik, writeCompanyTree } from "../_helpers/company_tree.ts";
 import {
