@@ -168,7 +168,6 @@ export async function startAgent(
   // `agent open` (this user: it can read the data folder) trades this secret for a link.
   const linkSecret = crypto.getRandomValues(new Uint8Array(32)).toBase64({ alphabet: "base64url" });
   await writePrivateFile(inData(CONSOLE_SECRET_FILE), linkSecret);
-  const { runDoctor } = await import("../agent/doctor/mod.ts");
   const { app, confirmations, consoleSessions } = createAgentApp({
     clock,
     log,
@@ -198,8 +197,9 @@ export async function startAgent(
       logs,
       ...(o.autostart ? { autostart: o.autostart } : {}),
       // In-process: the agent's own port is its own (not "taken"), its token service is checked.
-      doctor: () =>
-        runDoctor({
+      // Loaded when the console asks (it brings the PKCS#11 discovery): not on the start path.
+      doctor: async () =>
+        (await import("../agent/doctor/mod.ts")).runDoctor({
           dataDir: cfg.dataDir,
           tokenServiceUrl: cfg.tokenServiceUrl,
           selfPort: port,
