@@ -161,6 +161,34 @@ export const submission = <K extends SubmissionKind, Req extends z.ZodType>(
   pathFields,
 });
 
+/**
+ * A submission as one row of the registry's table: its kind, local input, reader, request,
+ * summary and (for a D1/D6 pair) the body fields naming its files.
+ */
+export type SubmissionRow = readonly [
+  kind: SubmissionKind,
+  localInput: "optional" | "required",
+  reader: SubmissionReader,
+  request: z.ZodType,
+  summary: string,
+  pathFields?: readonly string[],
+];
+
+/** The submissions of a table of rows, each entry typed precisely (kind and request). */
+export const submissionTable = <const R extends readonly SubmissionRow[]>(rows: R) =>
+  rows.map(([kind, localInput, reader, request, summary, pathFields]) =>
+    submission(kind, summary, request, localInput, reader, pathFields)
+  ) as unknown as {
+    readonly [I in keyof R]: R[I] extends readonly [
+      infer K extends SubmissionKind,
+      unknown,
+      unknown,
+      infer Req extends z.ZodType,
+      ...unknown[],
+    ] ? SubmissionOperation<K, Req>
+      : never;
+  };
+
 export const result = <K extends SubmissionKind, Req extends z.ZodType>(
   kind: K,
   request: Req,
@@ -207,6 +235,53 @@ export const report = <
   answer,
   dayStable,
 });
+
+/**
+ * A report as one row of the registry's table: its typeId, family, test-portal generator,
+ * request and result, scope, whether it needs a sender, whether it is day-stable, summary, and
+ * its name in Bulgarian and in English.
+ */
+export type ReportRow = readonly [
+  typeId: string,
+  family: "report" | "portal_files",
+  answer: ReportAnswer,
+  request: z.ZodType,
+  result: z.ZodType,
+  scope: TokenScope,
+  needsSender: boolean,
+  dayStable: boolean,
+  summary: string,
+  bg: string,
+  en: string,
+];
+
+/** The reports of a table of rows, each entry typed precisely (typeId, generator, schemas). */
+export const reportTable = <const R extends readonly ReportRow[]>(rows: R) =>
+  rows.map((
+    [typeId, family, answer, request, result, scope, needsSender, dayStable, summary, bg, en],
+  ) =>
+    report(
+      typeId,
+      { bg, en },
+      family,
+      summary,
+      { request, result },
+      scope,
+      needsSender,
+      answer,
+      dayStable,
+    )
+  ) as unknown as {
+    readonly [I in keyof R]: R[I] extends readonly [
+      infer T extends string,
+      unknown,
+      infer A extends ReportAnswer,
+      infer Req extends z.ZodType,
+      infer Res extends z.ZodType,
+      ...unknown[],
+    ] ? ReportOperation<T, A, Req, Res>
+      : never;
+  };
 
 export const local = <T extends string, Req extends z.ZodType>(
   typeId: T,

@@ -17,105 +17,33 @@ import {
   type DeclarationName,
   local,
   noticeBatch,
-  report,
   type ReportAnswer,
+  reportTable,
   result,
   scan,
-  submission,
+  submissionTable,
 } from "./operation_spec.ts";
 import * as reports from "./reports.ts";
 import * as sub from "./submissions.ts";
 
 export * from "./operation_spec.ts";
 
-/** The report operations (their answers are typed per generator, see {@link ReportRequestOf}). */
-export const REPORT_OPERATIONS = [
-  report(
-    "debt_payments",
-    { bg: "Задължения и плащания", en: "Debts and payments" },
-    "report",
-    "Debts and payments by year and type",
-    { request: reports.DebtPaymentsRequest, result: reports.DebtPaymentsResult },
-    "eik",
-    true,
-    "debtPayments",
-    true,
-  ),
-  report(
-    "debt_payments_types",
-    { bg: "Видове задължения и плащания", en: "Types of debts and payments" },
-    "report",
-    "Reference list of debt and payment types (global)",
-    { request: reports.DebtPaymentsTypesRequest, result: reports.DebtPaymentsTypesResult },
-    "none",
-    false,
-    "debtPaymentsTypes",
-  ),
-  report(
-    "due_amounts",
-    { bg: "Дължими суми", en: "Amounts due" },
-    "report",
-    "Due amounts with outstanding totals",
-    { request: reports.DueAmountsRequest, result: reports.DueAmountsResult },
-    "eik",
-    true,
-    "dueAmounts",
-    true,
-  ),
-  report(
-    "taxpayers",
-    { bg: "Упълномощители по пълномощно", en: "Taxpayers you represent by power of attorney" },
-    "report",
-    "Taxpayers the sender's certificate holds a power of attorney for",
-    { request: reports.TaxpayersRequest, result: reports.TaxpayersResult },
-    "none",
-    true,
-    "taxpayers",
-  ),
-  report(
-    "nap_catalog",
-    { bg: "Каталог на електронните услуги на НАП", en: "NRA e-services catalogue" },
-    "report",
-    "Catalog of portal service links",
-    { request: reports.NapCatalogRequest, result: reports.NapCatalogResult },
-    "none",
-    false,
-    "napCatalog",
-  ),
-  report(
-    "vat_portal_files",
-    { bg: "Файлове на подадена справка-декларация по ЗДДС", en: "Files of a filed VAT return" },
-    "portal_files",
-    "Files of a VAT submission downloaded from the portal",
-    { request: reports.VatPortalFilesRequest, result: reports.VatPortalFilesResult },
-    "eik",
-    true,
-    "vatPortalFiles",
-  ),
-  report(
-    "dec1_6_portal_files",
-    {
-      bg: "Файлове на подадени декларации обр. 1 и 6",
-      en: "Files of filed declarations form 1 and 6",
-    },
-    "portal_files",
-    "Files of a D1/D6 submission downloaded from the portal",
-    { request: reports.Dec16PortalFilesRequest, result: reports.Dec16PortalFilesResult },
-    "eik",
-    true,
-    "dec16PortalFiles",
-  ),
-  report(
-    "vat_monthly_files",
-    { bg: "Подадени справки-декларации по ЗДДС за месеца", en: "VAT returns filed for the month" },
-    "portal_files",
-    "The month's VAT submissions with their parsed files",
-    { request: reports.VatMonthlyFilesRequest, result: reports.VatMonthlyFilesResult },
-    "eik",
-    true,
-    "vatMonthlyFiles",
-  ),
-] as const;
+/**
+ * The report operations (their answers are typed per generator, see {@link ReportRequestOf}):
+ * [typeId, family, generator, request, result, scope, needs a sender, day-stable, summary,
+ * name bg, name en].
+ */
+// deno-fmt-ignore
+export const REPORT_OPERATIONS = reportTable([
+  ["debt_payments", "report", "debtPayments", reports.DebtPaymentsRequest, reports.DebtPaymentsResult, "eik", true, true, "Debts and payments by year and type", "Задължения и плащания", "Debts and payments"],
+  ["debt_payments_types", "report", "debtPaymentsTypes", reports.DebtPaymentsTypesRequest, reports.DebtPaymentsTypesResult, "none", false, false, "Reference list of debt and payment types (global)", "Видове задължения и плащания", "Types of debts and payments"],
+  ["due_amounts", "report", "dueAmounts", reports.DueAmountsRequest, reports.DueAmountsResult, "eik", true, true, "Due amounts with outstanding totals", "Дължими суми", "Amounts due"],
+  ["taxpayers", "report", "taxpayers", reports.TaxpayersRequest, reports.TaxpayersResult, "none", true, false, "Taxpayers the sender's certificate holds a power of attorney for", "Упълномощители по пълномощно", "Taxpayers you represent by power of attorney"],
+  ["nap_catalog", "report", "napCatalog", reports.NapCatalogRequest, reports.NapCatalogResult, "none", false, false, "Catalog of portal service links", "Каталог на електронните услуги на НАП", "NRA e-services catalogue"],
+  ["vat_portal_files", "portal_files", "vatPortalFiles", reports.VatPortalFilesRequest, reports.VatPortalFilesResult, "eik", true, false, "Files of a VAT submission downloaded from the portal", "Файлове на подадена справка-декларация по ЗДДС", "Files of a filed VAT return"],
+  ["dec1_6_portal_files", "portal_files", "dec16PortalFiles", reports.Dec16PortalFilesRequest, reports.Dec16PortalFilesResult, "eik", true, false, "Files of a D1/D6 submission downloaded from the portal", "Файлове на подадени декларации обр. 1 и 6", "Files of filed declarations form 1 and 6"],
+  ["vat_monthly_files", "portal_files", "vatMonthlyFiles", reports.VatMonthlyFilesRequest, reports.VatMonthlyFilesResult, "eik", true, false, "The month's VAT submissions with their parsed files", "Подадени справки-декларации по ЗДДС за месеца", "VAT returns filed for the month"],
+]);
 
 /** A report operation of the registry (the precise type of one entry). */
 export type AnyReportOperation = typeof REPORT_OPERATIONS[number];
@@ -136,59 +64,25 @@ const SCAN_OPERATIONS = ([
   local(typeId, { bg, en }, summary, { request, result }, scan(kind))
 );
 
+/**
+ * The submissions: [kind, local input, reader, request, summary, body fields naming the files].
+ * Each one's name is its kind's (KIND_NAMES).
+ */
+// deno-fmt-ignore
+const SUBMISSION_OPERATIONS = submissionTable([
+  ["vat", "optional", "vat_folder", sub.VatRequest, "Submit a VAT return (DEKLAR, POKUPKI, PRODAGBI, VIES)"],
+  ["dec1_6", "required", "payroll_pair", sub.Dec16Request, "Submit payroll declarations 1 and 6", ["dec1FilePath", "dec6FilePath"]],
+  ["dec731", "optional", "single_file", sub.Dec731Request, "Submit an annual tax return (form 731)"],
+  ["dec736", "optional", "single_file", sub.Dec736Request, "Submit an annual tax return (form 736)"],
+  ["etz62", "optional", "single_file", sub.Etz62Request, "Submit an employment notice (Labour Code art. 62)"],
+  ["etz123", "optional", "single_file", sub.Etz123Request, "Submit a change-of-employer notice (art. 123)"],
+  ["high_fisc_risk", "optional", "single_file", sub.HighFiscRiskRequest, "Submit a high fiscal risk goods notification"],
+  ["odit", "optional", "single_file", sub.OditRequest, "Submit an audit file"],
+]);
+
 /** All 32 operations, in the order the docs list them. */
 export const OPERATIONS = [
-  submission(
-    "vat",
-    "Submit a VAT return (DEKLAR, POKUPKI, PRODAGBI, VIES)",
-    sub.VatRequest,
-    "optional",
-    "vat_folder",
-  ),
-  submission(
-    "dec1_6",
-    "Submit payroll declarations 1 and 6",
-    sub.Dec16Request,
-    "required",
-    "payroll_pair",
-    ["dec1FilePath", "dec6FilePath"],
-  ),
-  submission(
-    "dec731",
-    "Submit an annual tax return (form 731)",
-    sub.Dec731Request,
-    "optional",
-    "single_file",
-  ),
-  submission(
-    "dec736",
-    "Submit an annual tax return (form 736)",
-    sub.Dec736Request,
-    "optional",
-    "single_file",
-  ),
-  submission(
-    "etz62",
-    "Submit an employment notice (Labour Code art. 62)",
-    sub.Etz62Request,
-    "optional",
-    "single_file",
-  ),
-  submission(
-    "etz123",
-    "Submit a change-of-employer notice (art. 123)",
-    sub.Etz123Request,
-    "optional",
-    "single_file",
-  ),
-  submission(
-    "high_fisc_risk",
-    "Submit a high fiscal risk goods notification",
-    sub.HighFiscRiskRequest,
-    "optional",
-    "single_file",
-  ),
-  submission("odit", "Submit an audit file", sub.OditRequest, "optional", "single_file"),
+  ...SUBMISSION_OPERATIONS,
   result("vat", sub.VatResultRequest),
   result("dec1_6", sub.Dec16ResultRequest),
   result("dec731", sub.Dec731ResultRequest),
