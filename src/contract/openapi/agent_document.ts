@@ -14,16 +14,14 @@ import {
 } from "../api.ts";
 import { OPERATIONS } from "../operations.ts";
 import {
-  errorCatalogExtension,
   errorResponseComponent,
+  finishDocument,
   HEADER_DOCS,
   json,
+  jsonBody,
   newDocument,
-  nullableRefsFor30,
-  OPENAPI_COPYRIGHT,
-  OPENAPI_LICENSE,
+  registerBearer,
   registerHeaders,
-  withRequestIdHeaders,
 } from "./openapi.ts";
 
 /**
@@ -34,9 +32,7 @@ import {
  */
 export function buildAgentOpenApi(version: string, serverUrl?: string): Record<string, unknown> {
   const { app, r } = newDocument();
-  r.registerComponent("securitySchemes", "OperationToken", {
-    type: "http",
-    scheme: "bearer",
+  registerBearer(r, "OperationToken", {
     bearerFormat: "JWT",
     description: "A 5-second JWT from the token service, issued for exactly this typeId",
   });
@@ -98,7 +94,7 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
             ) => [h.name, z.string().optional().openapi({ description: h.description })]),
           ),
         ),
-        body: { required: true, content: { "application/json": { schema: o.request } } },
+        ...jsonBody(o.request, true),
       },
       responses: {
         200: json(o.result, "The operation's result (metadata.errorCode = NO_DATA when empty)"),
@@ -149,22 +145,15 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
     security: [],
     responses: { 200: json(HealthResponse, "The agent is running"), 421: misdirected },
   });
-  const doc = app.getOpenAPIDocument({
-    openapi: "3.0.3",
+  return finishDocument(app, {
     info: {
       title: "Local filing agent",
       version,
       description:
-        "Files Bulgarian NRA declarations and reads tax reports with the sender's QES. Errors: 502 `{error, errorCode, errorKind, requestId}`; see components.schemas.ErrorCode. Every answer carries `X-Request-Id`. " +
-        OPENAPI_COPYRIGHT,
-      license: OPENAPI_LICENSE,
+        "Files Bulgarian NRA declarations and reads tax reports with the sender's QES. Errors: 502 `{error, errorCode, errorKind, requestId}`; see components.schemas.ErrorCode. Every answer carries `X-Request-Id`.",
     },
     servers: serverUrl
       ? [{ url: serverUrl }]
       : [{ url: "http://127.0.0.1:{port}", variables: { port: { default: "17470" } } }],
-  }) as unknown as Record<string, unknown>;
-  return {
-    ...withRequestIdHeaders(nullableRefsFor30(doc) as Record<string, unknown>),
-    "x-error-catalog": errorCatalogExtension(),
-  };
+  });
 }

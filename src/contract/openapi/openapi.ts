@@ -169,6 +169,26 @@ export function errorResponseComponent(
   return { $ref: `#/components/responses/${name}` };
 }
 
+/** The token service's error answers by meaning: [component name, description, Retry-After]. */
+const TOKEN_ERRORS = {
+  invalid: ["Invalid", "VALIDATION_FAILED or INVALID_JSON (`details.field`)"],
+  unauthorized: ["Unauthorized", "The key or credential is missing, invalid, expired or revoked"],
+  notFound: ["NotFound", "NOT_FOUND or UPDATE_NOT_PUBLISHED"],
+  conflict: ["Conflict", "CONFLICT: the resource is not in a state that allows this change"],
+  tooLarge: ["BodyTooLarge", "BODY_TOO_LARGE"],
+  rateLimited: [
+    "RateLimited",
+    "RATE_LIMITED: over a key's or integrator's budget; retry after `Retry-After` seconds",
+    true,
+  ],
+  internal: ["InternalError", "SERVICE_INTERNAL_ERROR (a bug; quote the requestId)"],
+  unavailable: [
+    "DatabaseUnavailable",
+    "DATABASE_UNAVAILABLE: the service's database cannot be reached; retry after `Retry-After` seconds",
+    true,
+  ],
+} as const satisfies Record<string, readonly [string, string, boolean?]>;
+
 /**
  * The token service's reusable error answers (`components.responses`), each a
  * `TokenServiceError` with `X-Request-Id`. Shared by the public and the admin document; each
@@ -176,56 +196,24 @@ export function errorResponseComponent(
  * @param r the registry
  * @returns references by meaning
  */
-export function tokenErrorResponses(r: OpenAPIHono["openAPIRegistry"]) {
+export function tokenErrorResponses(
+  r: OpenAPIHono["openAPIRegistry"],
+): { readonly [K in keyof typeof TOKEN_ERRORS]: { $ref: string } } {
   registerHeaders(
     r,
     "The service's id of this request; an error body repeats it as `requestId`",
   );
   const body = "TokenServiceError";
   r.register("TokenServiceError", TokenServiceError.clone());
-  const made = new Map<string, { $ref: string }>();
-  const once = (name: string, description: string, retryAfter = false) => {
-    let ref = made.get(name);
-    if (!ref) {
-      ref = errorResponseComponent(r, name, body, description, retryAfter);
-      made.set(name, ref);
-    }
-    return ref;
-  };
-  return {
-    get invalid() {
-      return once("Invalid", "VALIDATION_FAILED or INVALID_JSON (`details.field`)");
-    },
-    get unauthorized() {
-      return once("Unauthorized", "The key or credential is missing, invalid, expired or revoked");
-    },
-    get notFound() {
-      return once("NotFound", "NOT_FOUND or UPDATE_NOT_PUBLISHED");
-    },
-    get conflict() {
-      return once("Conflict", "CONFLICT: the resource is not in a state that allows this change");
-    },
-    get tooLarge() {
-      return once("BodyTooLarge", "BODY_TOO_LARGE");
-    },
-    get rateLimited() {
-      return once(
-        "RateLimited",
-        "RATE_LIMITED: over a key's or integrator's budget; retry after `Retry-After` seconds",
-        true,
-      );
-    },
-    get internal() {
-      return once("InternalError", "SERVICE_INTERNAL_ERROR (a bug; quote the requestId)");
-    },
-    get unavailable() {
-      return once(
-        "DatabaseUnavailable",
-        "DATABASE_UNAVAILABLE: the service's database cannot be reached; retry after `Retry-After` seconds",
-        true,
-      );
-    },
-  };
+  const refs = {} as { [K in keyof typeof TOKEN_ERRORS]: { $ref: string } };
+  for (const [meaning, [name, description, retryAfter]] of Object.entries(TOKEN_ERRORS)) {
+    let ref: { $ref: string } | undefined;
+    Object.defineProperty(refs, meaning, {
+      enumerable: true,
+      get: () => ref ??= errorResponseComponent(r, name, body, description, retryAfter),
+    });
+  }
+  return refs;
 }
 
 /**
@@ -242,3 +230,58 @@ export function newDocument(): { app: OpenAPIHono; r: OpenAPIHono["openAPIRegist
   r.register("ErrorKind", ErrorKindSchema.clone());
   return { app, r };
 }
+
+/**
+ * Register a bearer credential as a security scheme (`components.securitySchemes`).
+ * @param r the registry
+ * @param name the scheme's name, as the documents' `security` say it
+ * @param scheme its description (and the format of the bearer, e.g. `JWT`)
+ */
+export function registerBearer(
+  r: OpenAPIHono["openAPIRegistry"],
+  name: string,
+  scheme: { bearerFormat?: string; description: string },
+): void {
+  r.registerComponent("securitySchemes", name, { type: "http", scheme: "bearer", ...scheme });
+}
+
+/**
+ * A request's JSON body (the `request` of a route, or part of it).
+ * @param schema the body's schema
+ * @param required whether the body must be sent
+ * @returns `{ body }`
+ */
+export const jsonBody = (schema: z.ZodTypeAny, required: boolean) => ({
+  body: { required, content: { "application/json": { schema } } },
+});
+
+/**
+ * The finished document: generated from the registry as OpenAPI 3.0.3, its `info` crediting
+ * the authors (OPENAPI_COPYRIGHT ends the description) under OPENAPI_LICENSE, nullable
+ * references rewritten for OpenAPI 3.0, `X-Request-Id` on every answer and the error catalog
+ * as `x-error-catalog`.
+ * @param app the Hono app holding the registry (see {@link newDocument})
+ * @param config the document's `info` (title, version and description), `servers` and so on
+ * @returns the document as a plain JSON object
+ */
+export function finishDocument(
+  app: OpenAPIHono,
+  { info, ...config }: Omit<DocumentConfig, "openapi" | "info"> & {
+    info: { title: string; version: string; description?: string };
+  },
+): Record<string, unknown> {
+  const description = info.description === undefined
+    ? OPENAPI_COPYRIGHT
+    : `${info.description} ${OPENAPI_COPYRIGHT}`;
+  const doc = app.getOpenAPIDocument({
+    openapi: "3.0.3",
+    info: { ...info, description, license: OPENAPI_LICENSE },
+    ...config,
+  }) as unknown as Record<string, unknown>;
+  return {
+    ...withRequestIdHeaders(nullableRefsFor30(doc) as Record<string, unknown>),
+    "x-error-catalog": errorCatalogExtension(),
+  };
+}
+
+type DocumentConfig = Parameters<OpenAPIHono["getOpenAPIDocument"]>[0];

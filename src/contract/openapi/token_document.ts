@@ -17,14 +17,12 @@ import {
   TokenServiceError,
 } from "../api.ts";
 import {
-  errorCatalogExtension,
+  finishDocument,
   json,
+  jsonBody,
   newDocument,
-  nullableRefsFor30,
-  OPENAPI_COPYRIGHT,
-  OPENAPI_LICENSE,
+  registerBearer,
   tokenErrorResponses,
-  withRequestIdHeaders,
 } from "./openapi.ts";
 
 /**
@@ -34,9 +32,7 @@ import {
  */
 export function buildTokenOpenApi(version: string): Record<string, unknown> {
   const { app, r } = newDocument();
-  r.registerComponent("securitySchemes", "ApiKey", {
-    type: "http",
-    scheme: "bearer",
+  registerBearer(r, "ApiKey", {
     description: "The integrator's secret key, svc_test_… or svc_live_…; server side only",
   });
   const e = tokenErrorResponses(r);
@@ -47,9 +43,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     summary: "Exchange the secret key for a 5-second JWT bound to one typeId and its EIK(s)",
     tags: ["tokens"],
     security: [{ ApiKey: [] }],
-    request: {
-      body: { required: true, content: { "application/json": { schema: TokenIssueRequest } } },
-    },
+    request: jsonBody(TokenIssueRequest, true),
     responses: {
       200: json(TokenIssueResponse, "The token"),
       400: json(TokenServiceError, "eik/eiks missing, unknown typeId, invalid body"),
@@ -72,9 +66,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     summary: "Apply for a contract (phase 2) with the integrator's own key",
     tags: ["contracts"],
     security: [{ ApiKey: [] }],
-    request: {
-      body: { required: true, content: { "application/json": { schema: ApplicationSubmit } } },
-    },
+    request: jsonBody(ApplicationSubmit, true),
     responses: {
       201: json(ApplicationView, "The application, pending"),
       400: e.invalid,
@@ -168,13 +160,10 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     "This document",
     json(z.record(z.string(), z.unknown()), "The OpenAPI 3.0.3 document"),
   );
-  const doc = app.getOpenAPIDocument({
-    openapi: "3.0.3",
+  return finishDocument(app, {
     info: {
       title: "Token service",
       version,
-      description: OPENAPI_COPYRIGHT,
-      license: OPENAPI_LICENSE,
     },
     // The document is served by the service it describes: its paths are relative to it.
     servers: [{ url: "/", description: "This token service" }],
@@ -183,9 +172,5 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
       { name: "contracts", description: "The integrator's application for a contract" },
       { name: "public", description: "Open: keys, origins and versions agents read; health" },
     ],
-  }) as unknown as Record<string, unknown>;
-  return {
-    ...withRequestIdHeaders(nullableRefsFor30(doc) as Record<string, unknown>),
-    "x-error-catalog": errorCatalogExtension(),
-  };
+  });
 }

@@ -9,14 +9,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApplicationList, ApplicationView } from "../../contract/mod.ts";
-import {
-  errorCatalogExtension,
-  newDocument,
-  nullableRefsFor30,
-  OPENAPI_COPYRIGHT,
-  OPENAPI_LICENSE,
-  withRequestIdHeaders,
-} from "../../contract/openapi/mod.ts";
+import { finishDocument, newDocument, registerBearer } from "../../contract/openapi/mod.ts";
 import type {
   applicationView,
   approveApplication,
@@ -46,7 +39,7 @@ import {
   UsageList,
   type UsageRowSchema,
 } from "./admin_schemas.ts";
-import { CSV, format, id, json, month, pathKit } from "./admin_openapi_kit.ts";
+import { format, id, json, jsonOrCsv, month, pathKit } from "./admin_openapi_kit.ts";
 import { registerIntegratorAndKeyPaths } from "./admin_openapi_keys.ts";
 
 /**
@@ -56,198 +49,64 @@ import { registerIntegratorAndKeyPaths } from "./admin_openapi_keys.ts";
  */
 export function buildAdminOpenApi(version: string): Record<string, unknown> {
   const { app, r } = newDocument();
-  r.registerComponent("securitySchemes", "AdminToken", {
-    type: "http",
-    scheme: "bearer",
+  registerBearer(r, "AdminToken", {
     description:
       "`Authorization: Bearer <SVC_ADMIN_TOKEN>` (32+ characters), compared in constant time. " +
       "Integrator keys never open the admin API; without SVC_ADMIN_TOKEN every route answers 401.",
   });
   const kit = pathKit(r);
-  const { e, base, path, body } = kit;
+  const { e, path, body, routes } = kit;
 
   registerIntegratorAndKeyPaths(kit);
 
-  // Applications and contracts.
-  r.registerPath({
-    method: "get",
-    path: path("/applications"),
-    operationId: "listAllApplications",
-    summary: "Applications for a contract, newest first",
-    tags: ["contracts"],
-    request: {
-      query: z.object({
-        status: z.enum(["pending", "approved", "rejected"]).optional(),
-        integratorId: z.string().optional(),
-      }),
-    },
-    responses: { 200: json(ApplicationList, "The applications"), 400: e.invalid, ...base },
+  const application = { params: id("application") };
+  const contract = { params: id("contract") };
+  const applications = z.object({
+    status: z.enum(["pending", "approved", "rejected"]).optional(),
+    integratorId: z.string().optional(),
   });
-  r.registerPath({
-    method: "post",
-    path: path("/applications/{id}/approve"),
-    operationId: "approveApplication",
-    summary: "Approve a pending application: a contract starting now",
-    description:
-      "A contract in force is superseded; the integrator's live keys still valid lose their expiry and EIK limit.",
-    tags: ["contracts"],
-    request: { params: id("application"), ...body(ApplicationApprove, false) },
-    responses: {
-      201: json(ApplicationApproved, "The contract"),
-      400: e.invalid,
-      404: e.notFound,
-      409: e.conflict,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-  r.registerPath({
-    method: "post",
-    path: path("/applications/{id}/reject"),
-    operationId: "rejectApplication",
-    summary: "Reject a pending application (`note`, or `reason`, is shown to the integrator)",
-    tags: ["contracts"],
-    request: { params: id("application"), ...body(Note, false) },
-    responses: {
-      200: json(ApplicationView, "The application, rejected"),
-      400: e.invalid,
-      404: e.notFound,
-      409: e.conflict,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-  r.registerPath({
-    method: "get",
-    path: path("/contracts"),
-    operationId: "listContracts",
-    summary: "Contracts, with their status now",
-    tags: ["contracts"],
-    request: { query: z.object({ integratorId: z.string().optional() }) },
-    responses: { 200: json(ContractList, "The contracts"), ...base },
-  });
-  r.registerPath({
-    method: "get",
-    path: path("/contracts/{id}"),
-    operationId: "getContract",
-    summary: "A contract",
-    tags: ["contracts"],
-    request: { params: id("contract") },
-    responses: { 200: json(ContractViewSchema, "The contract"), 404: e.notFound, ...base },
-  });
-  r.registerPath({
-    method: "post",
-    path: path("/contracts/{id}/terminate"),
-    operationId: "terminateContract",
-    summary: "Terminate a contract in force now (`reason`, or `note`, goes into the notice)",
-    description:
-      "The integrator's live keys fall back to the pre-contract rules (7 days from now, 3 EIKs); the termination notice is enqueued.",
-    tags: ["contracts"],
-    request: { params: id("contract"), ...body(Note, false) },
-    responses: {
-      200: json(ContractTerminated, "The contract, terminated"),
-      400: e.invalid,
-      404: e.notFound,
-      409: e.conflict,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-  r.registerPath({
-    method: "get",
-    path: path("/contracts/{id}/statement"),
-    operationId: "contractStatement",
-    summary: "The monthly statement: tokens issued under the contract, per key, typeId and EIK",
-    tags: ["billing"],
-    request: { params: id("contract"), query: z.object({ month, format }) },
-    responses: {
-      200: {
-        description: "The statement (JSON, or CSV with `format=csv`)",
-        content: { "application/json": { schema: StatementSchema }, ...CSV },
-      },
-      400: e.invalid,
-      404: e.notFound,
-      ...base,
-    },
-  });
+  // deno-fmt-ignore
+  routes("contracts", [
+    ["get", "/applications", "listAllApplications", "Applications for a contract, newest first", { query: applications }, [200, json(ApplicationList, "The applications")], ["invalid"]],
+    ["post", "/applications/{id}/approve", "approveApplication", "Approve a pending application: a contract starting now", { ...application, ...body(ApplicationApprove, false) }, [201, json(ApplicationApproved, "The contract")], ["invalid", "notFound", "conflict", "tooLarge"],
+      "A contract in force is superseded; the integrator's live keys still valid lose their expiry and EIK limit."],
+    ["post", "/applications/{id}/reject", "rejectApplication", "Reject a pending application (`note`, or `reason`, is shown to the integrator)", { ...application, ...body(Note, false) }, [200, json(ApplicationView, "The application, rejected")], ["invalid", "notFound", "conflict", "tooLarge"]],
+    ["get", "/contracts", "listContracts", "Contracts, with their status now", { query: z.object({ integratorId: z.string().optional() }) }, [200, json(ContractList, "The contracts")], []],
+    ["get", "/contracts/{id}", "getContract", "A contract", contract, [200, json(ContractViewSchema, "The contract")], ["notFound"]],
+    ["post", "/contracts/{id}/terminate", "terminateContract", "Terminate a contract in force now (`reason`, or `note`, goes into the notice)", { ...contract, ...body(Note, false) }, [200, json(ContractTerminated, "The contract, terminated")], ["invalid", "notFound", "conflict", "tooLarge"],
+      "The integrator's live keys fall back to the pre-contract rules (7 days from now, 3 EIKs); the termination notice is enqueued."],
+  ]);
 
-  // Usage and notices.
-  r.registerPath({
-    method: "get",
-    path: path("/usage"),
-    operationId: "usage",
-    summary: "Usage counters: tokens issued per month, integrator, contract, key, typeId and EIK",
-    tags: ["billing"],
-    request: {
-      query: z.object({
-        month: month.optional(),
-        integratorId: z.string().optional(),
-        contractId: z.string().optional().meta({ description: '"" for tokens without a contract' }),
-        keyId: z.string().optional(),
-        format,
-      }),
-    },
-    responses: {
-      200: {
-        description: "The counters and their total (JSON, or CSV with `format=csv`)",
-        content: { "application/json": { schema: UsageList }, ...CSV },
-      },
-      400: e.invalid,
-      ...base,
-    },
+  const usage = z.object({
+    month: month.optional(),
+    integratorId: z.string().optional(),
+    contractId: z.string().optional().meta({ description: '"" for tokens without a contract' }),
+    keyId: z.string().optional(),
+    format,
   });
-  r.registerPath({
-    method: "get",
-    path: path("/notices"),
-    operationId: "listNotices",
-    summary: "E-mail notices with their delivery status, attempts and last error",
-    tags: ["notices"],
-    request: {
-      query: z.object({
-        kind: Notice.shape.kind.optional(),
-        subjectId: z.string().optional().meta({ description: "A key's or a contract's id" }),
-      }),
-    },
-    responses: { 200: json(NoticeList, "The notices"), ...base },
-  });
+  // deno-fmt-ignore
+  routes("billing", [
+    ["get", "/contracts/{id}/statement", "contractStatement", "The monthly statement: tokens issued under the contract, per key, typeId and EIK", { ...contract, query: z.object({ month, format }) }, [200, jsonOrCsv(StatementSchema, "The statement (JSON, or CSV with `format=csv`)")], ["invalid", "notFound"]],
+    ["get", "/usage", "usage", "Usage counters: tokens issued per month, integrator, contract, key, typeId and EIK", { query: usage }, [200, jsonOrCsv(UsageList, "The counters and their total (JSON, or CSV with `format=csv`)")], ["invalid"]],
+  ]);
 
-  // Signing keys.
-  const signing = (
-    method: "get" | "post",
-    p: string,
-    operationId: string,
-    summary: string,
-    status: 200 | 201,
-    extra: Record<number, { $ref: string }> = {},
-  ) =>
-    r.registerPath({
-      method,
-      path: path(p),
-      operationId,
-      summary,
-      tags: ["signing-keys"],
-      responses: {
-        [status]: json(SigningKeys, "How each signing key is stored (never key material)"),
-        ...extra,
-        ...base,
-      },
-    });
-  signing("get", "/signing-keys", "listSigningKeys", "How each signing key is stored", 200);
-  signing(
-    "post",
-    "/signing-keys/rotate",
-    "rotateSigningKey",
-    "A new signing key; the previous one stays in the JWKS until retired",
-    201,
-  );
-  signing(
-    "post",
-    "/signing-keys/encrypt",
-    "encryptSigningKeys",
-    "Re-encrypt every signing key with the current SVC_SIGNING_KEY_SECRET",
-    200,
-    { 409: e.conflict },
-  );
+  const notices = z.object({
+    kind: Notice.shape.kind.optional(),
+    subjectId: z.string().optional().meta({ description: "A key's or a contract's id" }),
+  });
+  // deno-fmt-ignore
+  routes("notices", [
+    ["get", "/notices", "listNotices", "E-mail notices with their delivery status, attempts and last error", { query: notices }, [200, json(NoticeList, "The notices")], []],
+  ]);
+
+  const stored = (status: 200 | 201) =>
+    [status, json(SigningKeys, "How each signing key is stored (never key material)")] as const;
+  // deno-fmt-ignore
+  routes("signing-keys", [
+    ["get", "/signing-keys", "listSigningKeys", "How each signing key is stored", null, stored(200), []],
+    ["post", "/signing-keys/rotate", "rotateSigningKey", "A new signing key; the previous one stays in the JWKS until retired", null, stored(201), []],
+    ["post", "/signing-keys/encrypt", "encryptSigningKeys", "Re-encrypt every signing key with the current SVC_SIGNING_KEY_SECRET", null, stored(200), ["conflict"]],
+  ]);
 
   r.registerPath({
     method: "get",
@@ -262,15 +121,12 @@ export function buildAdminOpenApi(version: string): Record<string, unknown> {
     },
   });
 
-  const doc = app.getOpenAPIDocument({
-    openapi: "3.0.3",
+  return finishDocument(app, {
     info: {
       title: "Token service admin API",
       version,
       description:
-        "The operators' API of the token service: integrators, keys, applications, contracts, statements, usage, notices and signing keys. Every route needs the admin credential. Errors: `{error, errorCode, errorKind, details?, requestId}`; every answer carries `X-Request-Id`. " +
-        OPENAPI_COPYRIGHT,
-      license: OPENAPI_LICENSE,
+        "The operators' API of the token service: integrators, keys, applications, contracts, statements, usage, notices and signing keys. Every route needs the admin credential. Errors: `{error, errorCode, errorKind, details?, requestId}`; every answer carries `X-Request-Id`.",
     },
     // Served by the service it describes: its paths are relative to it.
     servers: [{ url: "/", description: "This token service" }],
@@ -284,11 +140,7 @@ export function buildAdminOpenApi(version: string): Record<string, unknown> {
       { name: "signing-keys", description: "The keys tokens are signed with, at rest" },
       { name: "document", description: "This OpenAPI document" },
     ],
-  }) as unknown as Record<string, unknown>;
-  return {
-    ...withRequestIdHeaders(nullableRefsFor30(doc) as Record<string, unknown>),
-    "x-error-catalog": errorCatalogExtension(),
-  };
+  });
 }
 
 /**

@@ -25,153 +25,28 @@ import {
  * @param kit the document's registry and helpers
  */
 export function registerIntegratorAndKeyPaths(kit: PathKit): void {
-  const { r, e, base, path, body } = kit;
-  // Integrators.
-  r.registerPath({
-    method: "get",
-    path: path("/integrators"),
-    operationId: "listIntegrators",
-    summary: "Every integrator",
-    tags: ["integrators"],
-    responses: { 200: json(IntegratorList, "The integrators"), ...base },
+  const { body, routes } = kit;
+  const integrator = { params: id("integrator") };
+  const key = { params: id("key") };
+  // deno-fmt-ignore
+  routes("integrators", [
+    ["get", "/integrators", "listIntegrators", "Every integrator", null, [200, json(IntegratorList, "The integrators")], []],
+    ["post", "/integrators", "createIntegrator", "Create an integrator (its id is generated unless given)", body(IntegratorCreate, true), [201, json(IntegratorViewSchema, "The integrator")], ["invalid", "conflict", "tooLarge"]],
+    ["get", "/integrators/{id}", "getIntegrator", "An integrator with its keys, contracts and applications", integrator, [200, json(IntegratorDetail, "The integrator")], ["notFound"]],
+    ["patch", "/integrators/{id}", "updateIntegrator", "Change an integrator's name, e-mail, locale or page origins", { ...integrator, ...body(IntegratorUpdate, false) }, [200, json(IntegratorViewSchema, "The integrator")], ["invalid", "notFound", "tooLarge"]],
+  ]);
+  const secret = (schema: z.ZodType, description: string) => ({
+    ...json(schema, description),
+    headers: NO_STORE,
   });
-  r.registerPath({
-    method: "post",
-    path: path("/integrators"),
-    operationId: "createIntegrator",
-    summary: "Create an integrator (its id is generated unless given)",
-    tags: ["integrators"],
-    request: body(IntegratorCreate, true),
-    responses: {
-      201: json(IntegratorViewSchema, "The integrator"),
-      400: e.invalid,
-      409: e.conflict,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-  r.registerPath({
-    method: "get",
-    path: path("/integrators/{id}"),
-    operationId: "getIntegrator",
-    summary: "An integrator with its keys, contracts and applications",
-    tags: ["integrators"],
-    request: { params: id("integrator") },
-    responses: { 200: json(IntegratorDetail, "The integrator"), 404: e.notFound, ...base },
-  });
-  r.registerPath({
-    method: "patch",
-    path: path("/integrators/{id}"),
-    operationId: "updateIntegrator",
-    summary: "Change an integrator's name, e-mail, locale or page origins",
-    tags: ["integrators"],
-    request: { params: id("integrator"), ...body(IntegratorUpdate, false) },
-    responses: {
-      200: json(IntegratorViewSchema, "The integrator"),
-      400: e.invalid,
-      404: e.notFound,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-
-  // Keys.
-  r.registerPath({
-    method: "get",
-    path: path("/keys"),
-    operationId: "listKeys",
-    summary: "Keys with their status, phase, effective expiry and the EIKs they used",
-    tags: ["keys"],
-    request: { query: z.object({ integratorId: z.string().optional() }) },
-    responses: { 200: json(KeyList, "The keys"), ...base },
-  });
-  r.registerPath({
-    method: "post",
-    path: path("/keys"),
-    operationId: "createKey",
-    summary: "Create a key for an integrator; its secret is answered once",
-    tags: ["keys"],
-    request: body(KeyCreate, true),
-    responses: {
-      201: { ...json(KeyCreated, "The secret and the key"), headers: NO_STORE },
-      400: e.invalid,
-      404: e.notFound,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-  r.registerPath({
-    method: "get",
-    path: path("/keys/{id}"),
-    operationId: "getKey",
-    summary: "A key",
-    tags: ["keys"],
-    request: { params: id("key") },
-    responses: { 200: json(KeyViewSchema, "The key"), 404: e.notFound, ...base },
-  });
-  r.registerPath({
-    method: "post",
-    path: path("/keys/{id}/revoke"),
-    operationId: "revokeKey",
-    summary: "Revoke a key now (also ends a rotation's grace period early)",
-    tags: ["keys"],
-    request: { params: id("key") },
-    responses: {
-      200: json(KeyViewSchema, "The key, revoked"),
-      404: e.notFound,
-      409: e.conflict,
-      ...base,
-    },
-  });
-  r.registerPath({
-    method: "post",
-    path: path("/keys/{id}/rotate"),
-    operationId: "rotateKey",
-    summary: "A new secret; the old one keeps working for graceSeconds",
-    tags: ["keys"],
-    request: { params: id("key"), ...body(KeyRotate, false) },
-    responses: {
-      201: {
-        ...json(KeyRotated, "The new secret, the new key and the old key"),
-        headers: NO_STORE,
-      },
-      400: e.invalid,
-      404: e.notFound,
-      409: e.conflict,
-      413: e.tooLarge,
-      ...base,
-    },
-  });
-  for (
-    const [p, operationId, schema, summary] of [
-      [
-        "allowed-eiks",
-        "setKeyAllowedEiks",
-        AllowedEiks,
-        "Set or clear (null) the EIKs a key may be used for",
-      ],
-      [
-        "allowed-origins",
-        "setKeyAllowedOrigins",
-        AllowedOrigins,
-        "Set or clear (null: the integrator's) a key's own page origins, http(s) only",
-      ],
-    ] as const
-  ) {
-    r.registerPath({
-      method: "put",
-      path: path(`/keys/{id}/${p}`),
-      operationId,
-      summary,
-      tags: ["keys"],
-      request: { params: id("key"), ...body(schema, true) },
-      responses: {
-        200: json(KeyViewSchema, "The key"),
-        400: e.invalid,
-        404: e.notFound,
-        413: e.tooLarge,
-        ...base,
-      },
-    });
-  }
+  // deno-fmt-ignore
+  routes("keys", [
+    ["get", "/keys", "listKeys", "Keys with their status, phase, effective expiry and the EIKs they used", { query: z.object({ integratorId: z.string().optional() }) }, [200, json(KeyList, "The keys")], []],
+    ["post", "/keys", "createKey", "Create a key for an integrator; its secret is answered once", body(KeyCreate, true), [201, secret(KeyCreated, "The secret and the key")], ["invalid", "notFound", "tooLarge"]],
+    ["get", "/keys/{id}", "getKey", "A key", key, [200, json(KeyViewSchema, "The key")], ["notFound"]],
+    ["post", "/keys/{id}/revoke", "revokeKey", "Revoke a key now (also ends a rotation's grace period early)", key, [200, json(KeyViewSchema, "The key, revoked")], ["notFound", "conflict"]],
+    ["post", "/keys/{id}/rotate", "rotateKey", "A new secret; the old one keeps working for graceSeconds", { ...key, ...body(KeyRotate, false) }, [201, secret(KeyRotated, "The new secret, the new key and the old key")], ["invalid", "notFound", "conflict", "tooLarge"]],
+    ["put", "/keys/{id}/allowed-eiks", "setKeyAllowedEiks", "Set or clear (null) the EIKs a key may be used for", { ...key, ...body(AllowedEiks, true) }, [200, json(KeyViewSchema, "The key")], ["invalid", "notFound", "tooLarge"]],
+    ["put", "/keys/{id}/allowed-origins", "setKeyAllowedOrigins", "Set or clear (null: the integrator's) a key's own page origins, http(s) only", { ...key, ...body(AllowedOrigins, true) }, [200, json(KeyViewSchema, "The key")], ["invalid", "notFound", "tooLarge"]],
+  ]);
 }

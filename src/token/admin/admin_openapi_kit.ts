@@ -2,11 +2,11 @@
  * What the admin API's OpenAPI document is drawn with (admin_openapi.ts and its route groups):
  * JSON and CSV answers, the no-store header of answers that hold a secret, the id, month and
  * format parameters, and per document the registry, its error responses, the responses every
- * admin route shares and the path and body helpers.
+ * admin route shares, the path and body helpers and the reader of a group's table of routes.
  * @module
  */
 import { z } from "zod";
-import { type newDocument, tokenErrorResponses } from "../../contract/openapi/mod.ts";
+import { jsonBody, type newDocument, tokenErrorResponses } from "../../contract/openapi/mod.ts";
 
 export const json = (schema: z.ZodType, description: string) => ({
   description,
@@ -23,6 +23,12 @@ export const NO_STORE = {
 
 export const CSV = { "text/csv": { schema: { type: "string" as const } } };
 
+/** A JSON answer, or CSV text with `format=csv`. */
+export const jsonOrCsv = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { "application/json": { schema }, ...CSV },
+});
+
 export const id = (what: string) =>
   z.object({ id: z.string().meta({ description: `The ${what}'s id` }) });
 
@@ -34,14 +40,42 @@ export const format = z.enum(["json", "csv"]).optional().meta({
   description: "`csv`: RFC 4180 text (a spreadsheet formula is written with a leading `'`)",
 });
 
+type Registry = ReturnType<typeof newDocument>["r"];
+type RouteConfig = Parameters<Registry["registerPath"]>[0];
+
+/** The errors an admin route may answer besides those of every route (`base`), by status. */
+const ERROR_STATUS = { invalid: 400, notFound: 404, conflict: 409, tooLarge: 413 } as const;
+
+/**
+ * An admin route as a row of its group's table: [method, path below `/admin/v1`, operationId,
+ * summary, request (null: none), [status, answer], the errors it answers besides `base` (in
+ * the order of their status), description (if any)].
+ */
+export type AdminRoute = readonly [
+  method: "get" | "post" | "put" | "patch",
+  path: string,
+  operationId: string,
+  summary: string,
+  request: RouteConfig["request"] | null,
+  answer: readonly [status: 200 | 201, response: RouteConfig["responses"][string]],
+  errors: readonly (keyof typeof ERROR_STATUS)[],
+  description?: string,
+];
+
 /** A document's registry and the helpers its admin routes use. */
 export interface PathKit {
-  readonly r: ReturnType<typeof newDocument>["r"];
+  readonly r: Registry;
   readonly e: ReturnType<typeof tokenErrorResponses>;
   /** 401, 500 and 503: every route but the document's reads the store. */
   readonly base: Record<number, { $ref: string }>;
   path(p: string): string;
-  body(schema: z.ZodType, required: boolean): Record<string, unknown>;
+  body(schema: z.ZodType, required: boolean): ReturnType<typeof jsonBody>;
+  /**
+   * Register a group's routes, in the order of the table.
+   * @param tag the group's tag
+   * @param routes one row a route
+   */
+  routes(tag: string, routes: readonly AdminRoute[]): void;
 }
 
 /**
@@ -51,13 +85,25 @@ export interface PathKit {
  */
 export function pathKit(r: PathKit["r"]): PathKit {
   const e = tokenErrorResponses(r);
-  return {
-    r,
-    e,
-    base: { 401: e.unauthorized, 500: e.internal, 503: e.unavailable },
-    path: (p) => `/admin/v1${p}`,
-    body: (schema, required) => ({
-      body: { required, content: { "application/json": { schema } } },
-    }),
+  const base = { 401: e.unauthorized, 500: e.internal, 503: e.unavailable };
+  const path = (p: string) => `/admin/v1${p}`;
+  const routes = (tag: string, rows: readonly AdminRoute[]) => {
+    for (const [method, p, operationId, summary, request, answer, errors, description] of rows) {
+      r.registerPath({
+        method,
+        path: path(p),
+        operationId,
+        summary,
+        ...(description === undefined ? {} : { description }),
+        tags: [tag],
+        ...(request === null ? {} : { request }),
+        responses: {
+          [answer[0]]: answer[1],
+          ...Object.fromEntries(errors.map((k) => [ERROR_STATUS[k], e[k]])),
+          ...base,
+        },
+      });
+    }
   };
+  return { r, e, base, path, body: jsonBody, routes };
 }
