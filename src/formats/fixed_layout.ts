@@ -41,6 +41,38 @@ export type RecordOf<F extends readonly FieldSpec[]> = {
   [K in F[number] as K["name"]]: FieldValue<K["type"]>;
 };
 
+/** How each value type is aligned when written (nra-formats.md §1.1: numbers right, the rest
+ * left). */
+const ALIGN_OF: Readonly<Record<FieldType, Align>> = {
+  text: "L",
+  int: "R",
+  amount: "R",
+  date: "L",
+  period: "L",
+  decimal: "R",
+  code: "L",
+};
+
+/**
+ * One field of a fixed-width table, aligned as its type is written (§1.1), with literal types
+ * kept for {@link RecordOf}.
+ * @param code the field's code in the reference, e.g. "03-07"
+ * @param name the record property
+ * @param label the English label (for messages)
+ * @param type its value type
+ * @param start 1-based start position
+ * @param length width in characters
+ * @returns the field spec
+ */
+export const fixedField = <const N extends string, const T extends FieldType>(
+  code: string,
+  name: N,
+  label: string,
+  type: T,
+  start: number,
+  length: number,
+) => ({ code, name, label, start, length, type, align: ALIGN_OF[type] }) as const;
+
 const TYPE_CODES: Record<FieldType, number> = {
   text: 0,
   int: 1,

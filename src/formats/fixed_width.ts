@@ -21,9 +21,9 @@ import {
   periodKeyAt,
 } from "./field_values.ts";
 import { AppError } from "../contract/mod.ts";
-import { LineNotes, type ReadOptions } from "./file_warnings.ts";
+import type { LineNotes, ReadOptions } from "./file_warnings.ts";
 import { parseError, showFound } from "./format_error.ts";
-import { ctrlZInside, lineSpans, toText } from "./text_lines.ts";
+import { parseEachLine, readDecoded } from "./text_lines.ts";
 import { cutFieldOf, type FieldSpec, type FixedLayout, type RecordOf } from "./fixed_layout.ts";
 
 export {
@@ -33,6 +33,7 @@ export {
   type FieldSpec,
   type FieldType,
   type FieldValue,
+  fixedField,
   type FixedLayout,
   type RecordOf,
 } from "./fixed_layout.ts";
@@ -133,6 +134,25 @@ function internText(
 }
 
 /**
+ * The text of a date or period key, shared with earlier equal values of the file.
+ * @param key from `dateKeyAt` / `periodKeyAt`: > 0 a value, 0 blank, < 0 malformed
+ * @param seen the file's texts by key (`ParseCache.dates` or `.periods`)
+ * @param textOf the text of a key not seen yet
+ * @returns the text, `null` when blank, `undefined` when malformed
+ * @throws nothing
+ */
+function keyText(
+  key: number,
+  seen: Map<number, string>,
+  textOf: (key: number) => string,
+): string | null | undefined {
+  if (key <= 0) return key === 0 ? null : undefined;
+  let s = seen.get(key);
+  if (s === undefined) seen.set(key, s = textOf(key));
+  return s;
+}
+
+/**
  * Parse one record occupying `text[start, end)`.
  * @param layout the compiled table
  * @param text the whole decoded file
@@ -199,22 +219,12 @@ export function parseFixedLine<F extends readonly FieldSpec[]>(
       case 5:
         v = parseAmountAt(text, a, b);
         break;
-      case 3: {
-        const key = dateKeyAt(text, a, b);
-        if (key > 0) {
-          v = cache.dates.get(key);
-          if (v === undefined) cache.dates.set(key, v = isoDateOfKey(key));
-        } else v = key === 0 ? null : undefined;
+      case 3:
+        v = keyText(dateKeyAt(text, a, b), cache.dates, isoDateOfKey);
         break;
-      }
-      case 4: {
-        const key = periodKeyAt(text, a, b);
-        if (key > 0) {
-          v = cache.periods.get(key);
-          if (v === undefined) cache.periods.set(key, v = String(key));
-        } else v = key === 0 ? null : undefined;
+      case 4:
+        v = keyText(periodKeyAt(text, a, b), cache.periods, String);
         break;
-      }
       default:
         v = isCodeAt(text, a, b) ? internText(text, a, b, cache, i) : undefined;
     }
@@ -280,20 +290,14 @@ export function parseFixedLines<F extends readonly FieldSpec[]>(
   file: string,
   notes?: LineNotes,
 ): RecordOf<F>[] {
-  const narrowest = Math.min(...layout.widths);
-  const { count, starts, ends, lines } = lineSpans(text, file, notes, narrowest);
-  const out: RecordOf<F>[] = new Array(count);
   const cache = new ParseCache();
-  let i = 0;
-  try {
-    for (; i < count; i++) {
-      const line = lines === null ? i + 1 : lines[i];
-      out[i] = parseFixedLine(layout, text, starts[i], ends[i], file, line, cache, notes);
-    }
-  } catch (e) {
-    throw ctrlZInside(text, starts[i], ends[i], file) ?? e;
-  }
-  return out;
+  return parseEachLine(
+    text,
+    file,
+    notes,
+    Math.min(...layout.widths),
+    (a, b, line) => parseFixedLine(layout, text, a, b, file, line, cache, notes),
+  );
 }
 
 /**
@@ -313,8 +317,10 @@ export function readFixedFile<F extends readonly FieldSpec[]>(
   file: string,
   options: ReadOptions,
 ): RecordOf<F>[] {
-  const notes = new LineNotes();
-  const records = parseFixedLines(layout, toText(input, file, options.warnings), file, notes);
-  notes.flush(file, options.warnings);
-  return records;
+  return readDecoded(
+    input,
+    file,
+    options,
+    (text, notes) => parseFixedLines(layout, text, file, notes),
+  );
 }

@@ -9,7 +9,7 @@
  * @module
  */
 import { AppError } from "../contract/mod.ts";
-import type { FileWarning, LineNotes } from "./file_warnings.ts";
+import { type FileWarning, LineNotes, type ReadOptions } from "./file_warnings.ts";
 import { decodeNraBytes, encodingWarning } from "./text_encoding.ts";
 
 /** Line spans of a text: `starts[i]`/`ends[i]` bound the i-th record, without its line break. */
@@ -139,6 +139,61 @@ export function lineSpans(
     pos = nl + 1;
   }
   return { count: starts.length, starts, ends, lines };
+}
+
+/**
+ * Parse every record of a decoded text with one function, in file order. When a line fails to
+ * parse because a 0x1A inside it cut it, the Ctrl-Z error is thrown instead of the parser's.
+ * @param text decoded file text
+ * @param file file name for messages
+ * @param notes where skipped blank lines are counted (optional)
+ * @param keepFrom a blank line at least this wide is a record (see {@link lineSpans})
+ * @param parseLine parses the record `text[start, end)` on 1-based line `line`
+ * @returns one result per record; [] for an empty file
+ * @throws AppError the first error of `parseLine`, or the error of {@link ctrlZError} when the
+ *   failing line holds a 0x1A; FILE_PARSE_ERROR for a line starting with 0x1A
+ */
+export function parseEachLine<R>(
+  text: string,
+  file: string,
+  notes: LineNotes | undefined,
+  keepFrom: number,
+  parseLine: (start: number, end: number, line: number) => R,
+): R[] {
+  const { count, starts, ends, lines } = lineSpans(text, file, notes, keepFrom);
+  const out: R[] = new Array(count);
+  let i = 0;
+  try {
+    for (; i < count; i++) {
+      out[i] = parseLine(starts[i], ends[i], lines === null ? i + 1 : lines[i]);
+    }
+  } catch (e) {
+    throw ctrlZInside(text, starts[i], ends[i], file) ?? e;
+  }
+  return out;
+}
+
+/**
+ * Read a whole file: decode it ({@link toText}), parse the text, and append what was tolerated
+ * — encoding, blank lines, short lines padded — to `options.warnings`.
+ * @param input file bytes (any encoding text_encoding.ts knows) or decoded text
+ * @param file file name for messages and warnings
+ * @param options `warnings`: where to append warnings
+ * @param parse parses the decoded text, noting in `notes` what it tolerated
+ * @returns what `parse` returns
+ * @throws AppError FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251; what
+ *   `parse` throws
+ */
+export function readDecoded<R>(
+  input: Uint8Array | string,
+  file: string,
+  options: ReadOptions,
+  parse: (text: string, notes: LineNotes) => R,
+): R {
+  const notes = new LineNotes();
+  const result = parse(toText(input, file, options.warnings), notes);
+  notes.flush(file, options.warnings);
+  return result;
 }
 
 /**

@@ -19,9 +19,9 @@ import {
   trimEndAt,
   trimStartAt,
 } from "../field_values.ts";
-import { LineNotes, type ReadOptions } from "../file_warnings.ts";
+import type { LineNotes, ReadOptions } from "../file_warnings.ts";
 import { type FieldRef, parseError, showFound, writeError } from "../format_error.ts";
-import { ctrlZInside, lineSpans, toText } from "../text_lines.ts";
+import { parseEachLine, readDecoded } from "../text_lines.ts";
 
 /** Value type of a comma-separated field: "text" is the reference's "C" type (quoted). */
 export type DelimType = "text" | "int" | "amount" | "decimal" | "date";
@@ -175,6 +175,49 @@ const REASONS: Record<DelimType, string> = {
   date: "is not a date dd/mm/yyyy",
 };
 
+/** Parse the record `text[a, b)` on line `line` (see {@link parseDelimLines}). */
+function parseDelimLine<F extends readonly DelimFieldSpec[]>(
+  layout: DelimLayout<F>,
+  text: string,
+  a: number,
+  b: number,
+  file: string,
+  line: number,
+): DelimRecordOf<F> {
+  const fields = layout.fields;
+  const { values, positions } = tokenize(text, a, b, file, line);
+  if (values.length !== fields.length) {
+    throw parseError(
+      { file, line },
+      `has ${values.length} field${values.length === 1 ? "" : "s"}; expected ${fields.length}`,
+    );
+  }
+  const rec: Record<string, unknown> = { ...layout.template };
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    const s = values[i];
+    let v: unknown;
+    if (f.type === "text") {
+      const e = trimEndAt(s, 0, s.length);
+      v = s.slice(trimStartAt(s, 0, e), e);
+    } else if (f.type === "date") {
+      v = parseDateAt(s, 0, s.length);
+    } else {
+      const n = f.type === "int" ? parseIntAt(s, 0, s.length) : parseAmountAt(s, 0, s.length);
+      v = n === null ? 0 : n;
+    }
+    const where = { file, line, field: ref(f), position: positions[i] };
+    if (v === undefined) {
+      throw parseError(where, `${REASONS[f.type]} (found "${showFound(s)}")`);
+    }
+    const check = layout.checks.get(f.no);
+    const reason = check === undefined ? null : check(v);
+    if (reason !== null) throw parseError(where, `${reason} (found "${showFound(s)}")`);
+    rec[f.name] = v;
+  }
+  return rec as DelimRecordOf<F>;
+}
+
 /**
  * Parse every record of a decoded D1/D6 file.
  * @param layout the compiled table
@@ -191,49 +234,13 @@ export function parseDelimLines<F extends readonly DelimFieldSpec[]>(
   file: string,
   notes?: LineNotes,
 ): DelimRecordOf<F>[] {
-  const { count, starts, ends, lines } = lineSpans(text, file, notes);
-  const out: DelimRecordOf<F>[] = new Array(count);
-  const fields = layout.fields;
-  let li = 0;
-  try {
-    for (; li < count; li++) {
-      const line = lines === null ? li + 1 : lines[li];
-      const { values, positions } = tokenize(text, starts[li], ends[li], file, line);
-      if (values.length !== fields.length) {
-        throw parseError(
-          { file, line },
-          `has ${values.length} field${values.length === 1 ? "" : "s"}; expected ${fields.length}`,
-        );
-      }
-      const rec: Record<string, unknown> = { ...layout.template };
-      for (let i = 0; i < fields.length; i++) {
-        const f = fields[i];
-        const s = values[i];
-        let v: unknown;
-        if (f.type === "text") {
-          const e = trimEndAt(s, 0, s.length);
-          v = s.slice(trimStartAt(s, 0, e), e);
-        } else if (f.type === "date") {
-          v = parseDateAt(s, 0, s.length);
-        } else {
-          const n = f.type === "int" ? parseIntAt(s, 0, s.length) : parseAmountAt(s, 0, s.length);
-          v = n === null ? 0 : n;
-        }
-        const where = { file, line, field: ref(f), position: positions[i] };
-        if (v === undefined) {
-          throw parseError(where, `${REASONS[f.type]} (found "${showFound(s)}")`);
-        }
-        const check = layout.checks.get(f.no);
-        const reason = check === undefined ? null : check(v);
-        if (reason !== null) throw parseError(where, `${reason} (found "${showFound(s)}")`);
-        rec[f.name] = v;
-      }
-      out[li] = rec as DelimRecordOf<F>;
-    }
-  } catch (e) {
-    throw ctrlZInside(text, starts[li], ends[li], file) ?? e;
-  }
-  return out;
+  return parseEachLine(
+    text,
+    file,
+    notes,
+    Infinity,
+    (a, b, line) => parseDelimLine(layout, text, a, b, file, line),
+  );
 }
 
 /**
@@ -253,10 +260,12 @@ export function readDelimFile<F extends readonly DelimFieldSpec[]>(
   file: string,
   options: ReadOptions,
 ): DelimRecordOf<F>[] {
-  const notes = new LineNotes();
-  const records = parseDelimLines(layout, toText(input, file, options.warnings), file, notes);
-  notes.flush(file, options.warnings);
-  return records;
+  return readDecoded(
+    input,
+    file,
+    options,
+    (text, notes) => parseDelimLines(layout, text, file, notes),
+  );
 }
 
 function formatValue(f: DelimFieldSpec, v: unknown, nonNegative: boolean): string | string[] {

@@ -3,54 +3,53 @@
  * restated from nra-formats.md §1.2 (widths confirmed by §1.6: 151 + 21×15 + 4 + 8×15 = 590).
  * @module
  */
-import { defineLayout, type FieldSpec, readFixedFile, type RecordOf } from "../fixed_width.ts";
+import { defineLayout, fixedField, readFixedFile, type RecordOf } from "../fixed_width.ts";
 import { formatFixedLines } from "../fixed_width_write.ts";
 import { parseError } from "../format_error.ts";
 import type { ReadOptions } from "../file_warnings.ts";
 
-const amt = <const N extends string>(code: string, name: N, label: string, start: number) =>
-  ({ code, name, label, start, length: 15, type: "amount", align: "R" }) as const;
+const f = fixedField;
 
 /** DEKLAR.TXT field table (nra-formats.md §1.2), in position order. */
 // deno-fmt-ignore
 export const DEKLAR_FIELDS = [
-  { code: "00-01", name: "vatNumber", label: "filer VAT number", start: 1, length: 15, type: "text", align: "L" },
-  { code: "00-02", name: "name", label: "filer name", start: 16, length: 50, type: "text", align: "L" },
-  { code: "00-03", name: "period", label: "tax period", start: 66, length: 6, type: "period", align: "L" },
-  { code: "00-04", name: "submitter", label: "person submitting", start: 72, length: 50, type: "text", align: "L" },
-  { code: "00-05", name: "salesDocumentCount", label: "number of documents in the sales ledger", start: 122, length: 15, type: "int", align: "R" },
-  { code: "00-06", name: "purchaseDocumentCount", label: "number of documents in the purchase ledger", start: 137, length: 15, type: "int", align: "R" },
-  amt("01-01", "totalTaxableBase", "total taxable base", 152),
-  amt("01-20", "totalVatCharged", "total VAT charged", 167),
-  amt("01-11", "base20", "base at 20%", 182),
-  amt("01-21", "vat20", "VAT at 20%", 197),
-  amt("01-12", "baseIntraEuAcquisitionsArt82", "base of intra-EU acquisitions and art. 82", 212),
-  amt("01-22", "vatIntraEuAcquisitionsArt82", "VAT on intra-EU acquisitions and art. 82", 227),
-  amt("01-23", "vatPrivateUse", "VAT on private use", 242),
-  amt("01-13", "base9", "base at 9%", 257),
-  amt("01-24", "vat9", "VAT at 9%", 272),
-  amt("01-14", "baseZeroChapter3", "base at 0% under chapter 3", 287),
-  amt("01-15", "baseZeroIntraEuSupplies", "base at 0% of intra-EU supplies", 302),
-  amt("01-16", "baseZeroOther", "base at 0% under art. 140, 146, 173", 317),
-  amt("01-17", "baseServicesArt21", "base of services under art. 21(2)", 332),
-  amt("01-18", "baseDistanceSales", "base of distance sales under art. 69(2)", 347),
-  amt("01-19", "baseExempt", "base of exempt supplies", 362),
-  amt("01-30", "purchasesNoCredit", "purchases without tax credit", 377),
-  amt("01-31", "baseFullCredit", "base with full tax credit", 392),
-  amt("01-41", "vatFullCredit", "VAT with full tax credit", 407),
-  amt("01-32", "basePartialCredit", "base with partial tax credit", 422),
-  amt("01-42", "vatPartialCredit", "VAT with partial tax credit", 437),
-  amt("01-43", "annualAdjustment", "annual adjustment under art. 73(8)", 452),
-  { code: "01-33", name: "proRataCoefficient", label: "pro-rata coefficient", start: 467, length: 4, type: "decimal", align: "R" },
-  amt("01-40", "totalTaxCredit", "total tax credit", 471),
-  amt("01-50", "vatPayable", "VAT payable", 486),
-  amt("01-60", "vatRefundable", "VAT refundable", 501),
-  amt("01-70", "payableOffsetArt92", "payable VAT offset under art. 92(1)", 516),
-  amt("01-71", "payablePaid", "payable VAT paid", 531),
-  amt("01-80", "refundArt92Para1", "refund under art. 92(1)", 546),
-  amt("01-81", "refundArt92Para3", "refund under art. 92(3)", 561),
-  amt("01-82", "refundArt92Para4", "refund under art. 92(4)", 576),
-] as const satisfies readonly FieldSpec[];
+  f("00-01", "vatNumber", "filer VAT number", "text", 1, 15),
+  f("00-02", "name", "filer name", "text", 16, 50),
+  f("00-03", "period", "tax period", "period", 66, 6),
+  f("00-04", "submitter", "person submitting", "text", 72, 50),
+  f("00-05", "salesDocumentCount", "number of documents in the sales ledger", "int", 122, 15),
+  f("00-06", "purchaseDocumentCount", "number of documents in the purchase ledger", "int", 137, 15),
+  f("01-01", "totalTaxableBase", "total taxable base", "amount", 152, 15),
+  f("01-20", "totalVatCharged", "total VAT charged", "amount", 167, 15),
+  f("01-11", "base20", "base at 20%", "amount", 182, 15),
+  f("01-21", "vat20", "VAT at 20%", "amount", 197, 15),
+  f("01-12", "baseIntraEuAcquisitionsArt82", "base of intra-EU acquisitions and art. 82", "amount", 212, 15),
+  f("01-22", "vatIntraEuAcquisitionsArt82", "VAT on intra-EU acquisitions and art. 82", "amount", 227, 15),
+  f("01-23", "vatPrivateUse", "VAT on private use", "amount", 242, 15),
+  f("01-13", "base9", "base at 9%", "amount", 257, 15),
+  f("01-24", "vat9", "VAT at 9%", "amount", 272, 15),
+  f("01-14", "baseZeroChapter3", "base at 0% under chapter 3", "amount", 287, 15),
+  f("01-15", "baseZeroIntraEuSupplies", "base at 0% of intra-EU supplies", "amount", 302, 15),
+  f("01-16", "baseZeroOther", "base at 0% under art. 140, 146, 173", "amount", 317, 15),
+  f("01-17", "baseServicesArt21", "base of services under art. 21(2)", "amount", 332, 15),
+  f("01-18", "baseDistanceSales", "base of distance sales under art. 69(2)", "amount", 347, 15),
+  f("01-19", "baseExempt", "base of exempt supplies", "amount", 362, 15),
+  f("01-30", "purchasesNoCredit", "purchases without tax credit", "amount", 377, 15),
+  f("01-31", "baseFullCredit", "base with full tax credit", "amount", 392, 15),
+  f("01-41", "vatFullCredit", "VAT with full tax credit", "amount", 407, 15),
+  f("01-32", "basePartialCredit", "base with partial tax credit", "amount", 422, 15),
+  f("01-42", "vatPartialCredit", "VAT with partial tax credit", "amount", 437, 15),
+  f("01-43", "annualAdjustment", "annual adjustment under art. 73(8)", "amount", 452, 15),
+  f("01-33", "proRataCoefficient", "pro-rata coefficient", "decimal", 467, 4),
+  f("01-40", "totalTaxCredit", "total tax credit", "amount", 471, 15),
+  f("01-50", "vatPayable", "VAT payable", "amount", 486, 15),
+  f("01-60", "vatRefundable", "VAT refundable", "amount", 501, 15),
+  f("01-70", "payableOffsetArt92", "payable VAT offset under art. 92(1)", "amount", 516, 15),
+  f("01-71", "payablePaid", "payable VAT paid", "amount", 531, 15),
+  f("01-80", "refundArt92Para1", "refund under art. 92(1)", "amount", 546, 15),
+  f("01-81", "refundArt92Para3", "refund under art. 92(3)", "amount", 561, 15),
+  f("01-82", "refundArt92Para4", "refund under art. 92(4)", "amount", 576, 15),
+] as const;
 
 /** The compiled DEKLAR layout: 590 characters (nra-formats.md §1.2, §1.6). */
 export const DEKLAR_LAYOUT = defineLayout(DEKLAR_FIELDS, { padFrom: 152 });

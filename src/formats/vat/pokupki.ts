@@ -4,37 +4,28 @@
  * restated from nra-formats.md §1.3 (width check in §1.6: 167 + 7×15 + 2 = 274).
  * @module
  */
-import { defineLayout, type FieldSpec, readFixedFile, type RecordOf } from "../fixed_width.ts";
-import { formatFixedLines } from "../fixed_width_write.ts";
-import { writeError } from "../format_error.ts";
+import { defineLayout, fixedField, readFixedFile, type RecordOf } from "../fixed_width.ts";
 import type { ReadOptions } from "../file_warnings.ts";
+import { ledgerHead, type LedgerWriteOptions, writeLedger } from "./ledger.ts";
 
-const amt = <const N extends string>(code: string, name: N, label: string, start: number) =>
-  ({ code, name, label, start, length: 15, type: "amount", align: "R" }) as const;
+export type { LedgerWriteOptions } from "./ledger.ts";
+
+const f = fixedField;
 
 /** POKUPKI.TXT field table (nra-formats.md §1.3), in position order. Codes 03-02/03-01 of
  * the first two fields follow VATTOOL (§1.3 footnote: positions are what matter). */
 // deno-fmt-ignore
 export const POKUPKI_FIELDS = [
-  { code: "03-02", name: "vatNumber", label: "filer VAT number", start: 1, length: 15, type: "text", align: "L" },
-  { code: "03-01", name: "period", label: "tax period", start: 16, length: 6, type: "period", align: "L" },
-  { code: "03-03", name: "branch", label: "branch number", start: 22, length: 4, type: "int", align: "R" },
-  { code: "03-04", name: "runningNumber", label: "running number", start: 26, length: 15, type: "int", align: "R" },
-  { code: "03-05", name: "documentType", label: "document type", start: 41, length: 2, type: "code", align: "L" },
-  { code: "03-06", name: "documentNumber", label: "document number", start: 43, length: 20, type: "text", align: "L" },
-  { code: "03-07", name: "documentDate", label: "document date", start: 63, length: 10, type: "date", align: "L" },
-  { code: "03-08", name: "counterpartyId", label: "supplier ID", start: 73, length: 15, type: "text", align: "L" },
-  { code: "03-09", name: "counterpartyName", label: "supplier name", start: 88, length: 50, type: "text", align: "L" },
-  { code: "03-10", name: "goodsDescription", label: "goods or services", start: 138, length: 30, type: "text", align: "L" },
-  amt("03-30", "baseAndVatNoCredit", "base and VAT without tax credit", 168),
-  amt("03-31", "baseFullCredit", "base with full tax credit", 183),
-  amt("03-41", "vatFullCredit", "VAT with full tax credit", 198),
-  amt("03-32", "basePartialCredit", "base with partial tax credit", 213),
-  amt("03-42", "vatPartialCredit", "VAT with partial tax credit", 228),
-  amt("03-43", "annualAdjustment", "annual adjustment under art. 73(8)", 243),
-  amt("03-44", "baseTriangular", "base as intermediary in a triangular operation", 258),
-  { code: "03-45", name: "specialCode", label: "art. 163a / 167a code", start: 273, length: 2, type: "code", align: "L" },
-] as const satisfies readonly FieldSpec[];
+  ...ledgerHead(["03-02", "03-01", "03-03", "03-04", "03-05", "03-06", "03-07", "03-08", "03-09", "03-10"], "supplier"),
+  f("03-30", "baseAndVatNoCredit", "base and VAT without tax credit", "amount", 168, 15),
+  f("03-31", "baseFullCredit", "base with full tax credit", "amount", 183, 15),
+  f("03-41", "vatFullCredit", "VAT with full tax credit", "amount", 198, 15),
+  f("03-32", "basePartialCredit", "base with partial tax credit", "amount", 213, 15),
+  f("03-42", "vatPartialCredit", "VAT with partial tax credit", "amount", 228, 15),
+  f("03-43", "annualAdjustment", "annual adjustment under art. 73(8)", "amount", 243, 15),
+  f("03-44", "baseTriangular", "base as intermediary in a triangular operation", "amount", 258, 15),
+  f("03-45", "specialCode", "art. 163a / 167a code", "code", 273, 2),
+] as const;
 
 /** The compiled POKUPKI layout: 274 characters, 272 accepted (nra-formats.md §1.6); lines
  * reaching into the amounts (≥ 168) whose trailing spaces were trimmed are read padded. */
@@ -42,14 +33,6 @@ export const POKUPKI_LAYOUT = defineLayout(POKUPKI_FIELDS, { widths: [274, 272],
 
 /** One POKUPKI.TXT line; blank numbers/dates are null, blank text "". */
 export type PokupkiRecord = RecordOf<typeof POKUPKI_FIELDS>;
-
-/** Options of the ledger writers. */
-export interface LedgerWriteOptions {
-  /** Name used in error messages. */
-  fileName?: string;
-  /** Line width: canonical (274 / 424) or the older 272 / 422 without the last field. */
-  lineWidth?: number;
-}
 
 /**
  * Parse POKUPKI.TXT (nra-formats.md §1.3): lines of 274 or 272 characters.
@@ -84,10 +67,5 @@ export function writePokupki(
   records: readonly PokupkiRecord[],
   options: LedgerWriteOptions = {},
 ): string {
-  const file = options.fileName ?? "POKUPKI.TXT";
-  const width = options.lineWidth ?? POKUPKI_LAYOUT.width;
-  if (!POKUPKI_LAYOUT.widths.includes(width)) {
-    throw writeError({ file }, `line width ${width} is not one of 274, 272`);
-  }
-  return formatFixedLines(POKUPKI_LAYOUT, records, file, width);
+  return writeLedger(POKUPKI_LAYOUT, records, options, "POKUPKI.TXT");
 }

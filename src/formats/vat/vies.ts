@@ -8,90 +8,89 @@
 import {
   defineLayout,
   type FieldSpec,
+  fixedField,
   type FixedLayout,
   ParseCache,
   parseFixedLine,
   type RecordOf,
 } from "../fixed_width.ts";
 import { formatFixedLine } from "../fixed_width_write.ts";
-import { LineNotes, type ReadOptions } from "../file_warnings.ts";
+import type { ReadOptions } from "../file_warnings.ts";
 import { parseError, showFound, writeError } from "../format_error.ts";
-import { ctrlZInside, lineSpans, toText } from "../text_lines.ts";
+import { parseEachLine, readDecoded } from "../text_lines.ts";
 
-const rt = <const T extends string>(t: T) =>
-  ({
-    code: `${t}-1`,
-    name: "recordType",
-    label: "record type",
-    start: 1,
-    length: 3,
-    type: "code",
-    align: "L",
-  }) as const;
+const f = fixedField;
+
+/** Field 1 of every record type: its 3-letter marker. */
+const rt = <const T extends string>(t: T) => f(`${t}-1`, "recordType", "record type", "code", 1, 3);
 
 // deno-fmt-ignore
 const VHR_FIELDS = [
   rt("VHR"),
-  { code: "VHR-2", name: "period", label: "reporting period", start: 4, length: 7, type: "period", align: "L" },
-  { code: "VHR-3", name: "lineCount", label: "number of lines", start: 11, length: 5, type: "int", align: "R" },
-] as const satisfies readonly FieldSpec[];
+  f("VHR-2", "period", "reporting period", "period", 4, 7),
+  f("VHR-3", "lineCount", "number of lines", "int", 11, 5),
+] as const;
 // deno-fmt-ignore
 const VDR_FIELDS = [
   rt("VDR"),
-  { code: "VDR-2", name: "declarantId", label: "declarant EGN/LNCh", start: 4, length: 15, type: "text", align: "L" },
-  { code: "VDR-3", name: "name", label: "declarant name", start: 19, length: 150, type: "text", align: "L" },
-  { code: "VDR-4", name: "city", label: "city", start: 169, length: 50, type: "text", align: "L" },
-  { code: "VDR-5", name: "postcode", label: "postcode", start: 219, length: 4, type: "text", align: "L" },
-  { code: "VDR-6", name: "address", label: "address", start: 223, length: 150, type: "text", align: "L" },
-  { code: "VDR-7", name: "capacity", label: "capacity A/R", start: 373, length: 1, type: "code", align: "L" },
-] as const satisfies readonly FieldSpec[];
+  f("VDR-2", "declarantId", "declarant EGN/LNCh", "text", 4, 15),
+  f("VDR-3", "name", "declarant name", "text", 19, 150),
+  f("VDR-4", "city", "city", "text", 169, 50),
+  f("VDR-5", "postcode", "postcode", "text", 219, 4),
+  f("VDR-6", "address", "address", "text", 223, 150),
+  f("VDR-7", "capacity", "capacity A/R", "code", 373, 1),
+] as const;
 // deno-fmt-ignore
 const VTR_FIELDS = [
   rt("VTR"),
-  { code: "VTR-2", name: "vatNumber", label: "filer VAT number", start: 4, length: 15, type: "text", align: "L" },
-  { code: "VTR-3", name: "name", label: "filer name", start: 19, length: 150, type: "text", align: "L" },
-  { code: "VTR-4", name: "address", label: "filer address", start: 169, length: 200, type: "text", align: "L" },
-] as const satisfies readonly FieldSpec[];
+  f("VTR-2", "vatNumber", "filer VAT number", "text", 4, 15),
+  f("VTR-3", "name", "filer name", "text", 19, 150),
+  f("VTR-4", "address", "filer address", "text", 169, 200),
+] as const;
 // deno-fmt-ignore
 const TTR_FIELDS = [
   rt("TTR"),
-  { code: "TTR-2", name: "totalBase", label: "total base", start: 4, length: 12, type: "amount", align: "R" },
-  { code: "TTR-3", name: "goodsBase", label: "base of intra-EU supplies of goods", start: 16, length: 12, type: "amount", align: "R" },
-] as const satisfies readonly FieldSpec[];
+  f("TTR-2", "totalBase", "total base", "amount", 4, 12),
+  f("TTR-3", "goodsBase", "base of intra-EU supplies of goods", "amount", 16, 12),
+] as const;
 // deno-fmt-ignore
 const VIR_FIELDS = [
   rt("VIR"),
-  { code: "VIR-2", name: "lineNumber", label: "line number", start: 4, length: 5, type: "int", align: "R" },
-  { code: "VIR-3", name: "counterpartyVat", label: "counterparty VAT number", start: 9, length: 15, type: "text", align: "L" },
-  { code: "VIR-4", name: "goodsBase", label: "base of goods", start: 24, length: 12, type: "amount", align: "R" },
-  { code: "VIR-5", name: "triangularBase", label: "base of triangular operations", start: 36, length: 12, type: "amount", align: "R" },
-  { code: "VIR-6", name: "servicesBase", label: "base of services under art. 21(2)", start: 48, length: 12, type: "amount", align: "R" },
-  { code: "VIR-7", name: "period", label: "period of the line", start: 60, length: 7, type: "period", align: "L" },
-] as const satisfies readonly FieldSpec[];
+  f("VIR-2", "lineNumber", "line number", "int", 4, 5),
+  f("VIR-3", "counterpartyVat", "counterparty VAT number", "text", 9, 15),
+  f("VIR-4", "goodsBase", "base of goods", "amount", 24, 12),
+  f("VIR-5", "triangularBase", "base of triangular operations", "amount", 36, 12),
+  f("VIR-6", "servicesBase", "base of services under art. 21(2)", "amount", 48, 12),
+  f("VIR-7", "period", "period of the line", "period", 60, 7),
+] as const;
 // deno-fmt-ignore
 const CHR_FIELDS = [
   rt("CHR"),
-  { code: "CHR-2", name: "cosCount", label: "number of COS lines", start: 4, length: 5, type: "int", align: "R" },
-] as const satisfies readonly FieldSpec[];
+  f("CHR-2", "cosCount", "number of COS lines", "int", 4, 5),
+] as const;
 // deno-fmt-ignore
 const COS_FIELDS = [
   rt("COS"),
-  { code: "COS-2", name: "lineNumber", label: "line number", start: 4, length: 5, type: "int", align: "R" },
-  { code: "COS-3", name: "vin", label: "VAT number", start: 9, length: 15, type: "text", align: "L" },
-  { code: "COS-4", name: "code", label: "call-off stock code", start: 24, length: 1, type: "code", align: "L" },
-  { code: "COS-5", name: "intendedAcquirerVin", label: "VAT number of the intended acquirer", start: 25, length: 15, type: "text", align: "L" },
-  { code: "COS-6", name: "period", label: "period of the line", start: 40, length: 7, type: "period", align: "L" },
-] as const satisfies readonly FieldSpec[];
+  f("COS-2", "lineNumber", "line number", "int", 4, 5),
+  f("COS-3", "vin", "VAT number", "text", 9, 15),
+  f("COS-4", "code", "call-off stock code", "code", 24, 1),
+  f("COS-5", "intendedAcquirerVin", "VAT number of the intended acquirer", "text", 25, 15),
+  f("COS-6", "period", "period of the line", "period", 40, 7),
+] as const;
+
+/** A VIES record's layout: shorter lines are read as if space-padded (trimmed blank fields). */
+const viesLayout = <const F extends readonly FieldSpec[]>(fields: F) =>
+  defineLayout(fields, { padShort: true });
 
 /** The VIES layouts by record type (nra-formats.md §1.5), in TEMPO's record order. */
 export const VIES_LAYOUTS = {
-  VHR: defineLayout(VHR_FIELDS, { padShort: true }),
-  VDR: defineLayout(VDR_FIELDS, { padShort: true }),
-  VTR: defineLayout(VTR_FIELDS, { padShort: true }),
-  TTR: defineLayout(TTR_FIELDS, { padShort: true }),
-  VIR: defineLayout(VIR_FIELDS, { padShort: true }),
-  CHR: defineLayout(CHR_FIELDS, { padShort: true }),
-  COS: defineLayout(COS_FIELDS, { padShort: true }),
+  VHR: viesLayout(VHR_FIELDS),
+  VDR: viesLayout(VDR_FIELDS),
+  VTR: viesLayout(VTR_FIELDS),
+  TTR: viesLayout(TTR_FIELDS),
+  VIR: viesLayout(VIR_FIELDS),
+  CHR: viesLayout(CHR_FIELDS),
+  COS: viesLayout(COS_FIELDS),
 } as const;
 
 /** A VIES record type marker. */
@@ -149,38 +148,36 @@ export function parseVies(
   fileName = "VIES.TXT",
   options: ReadOptions = {},
 ): ViesRecord[] {
-  const text = toText(input, fileName, options.warnings);
-  const notes = new LineNotes();
-  const { count, starts, ends, lines } = lineSpans(text, fileName, notes);
-  const out: ViesRecord[] = new Array(count);
-  const cache = new ParseCache();
-  let i = 0;
-  try {
-    for (; i < count; i++) {
-      const line = lines === null ? i + 1 : lines[i];
-      const marker = text.slice(starts[i], Math.min(starts[i] + 3, ends[i]));
-      const layout = layoutFor(marker);
-      if (layout === undefined) {
-        throw parseError(
-          { file: fileName, line, field: { code: "1", label: "record type" }, position: 1 },
-          `is not one of VHR, VDR, VTR, TTR, VIR, CHR, COS (found "${showFound(marker)}")`,
-        );
-      }
-      out[i] = parseFixedLine(
-        layout,
-        text,
-        starts[i],
-        ends[i],
-        fileName,
-        line,
-        cache,
-      ) as ViesRecord;
-    }
-  } catch (e) {
-    throw ctrlZInside(text, starts[i], ends[i], fileName) ?? e;
+  return readDecoded(input, fileName, options, (text, notes) => {
+    const cache = new ParseCache();
+    return parseEachLine(
+      text,
+      fileName,
+      notes,
+      Infinity,
+      (a, b, line) => parseViesLine(text, a, b, fileName, line, cache),
+    );
+  });
+}
+
+/** Parse the record `text[a, b)` with the layout its first 3 characters name. */
+function parseViesLine(
+  text: string,
+  a: number,
+  b: number,
+  file: string,
+  line: number,
+  cache: ParseCache,
+): ViesRecord {
+  const marker = text.slice(a, Math.min(a + 3, b));
+  const layout = layoutFor(marker);
+  if (layout === undefined) {
+    throw parseError(
+      { file, line, field: { code: "1", label: "record type" }, position: 1 },
+      `is not one of VHR, VDR, VTR, TTR, VIR, CHR, COS (found "${showFound(marker)}")`,
+    );
   }
-  notes.flush(fileName, options.warnings);
-  return out;
+  return parseFixedLine(layout, text, a, b, file, line, cache) as ViesRecord;
 }
 
 /**
