@@ -31,7 +31,8 @@ export const AgentConfig = z.object({
 /** Parsed agent settings. */
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
-const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no"])])
+/** A yes/no setting: a boolean, or its variable's `true`/`1`/`yes` (`false`/`0`/`no`: false). */
+export const envFlag = z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no"])])
   .transform((v) => v === true || v === "true" || v === "1" || v === "yes");
 const signingSecret = z.string().min(
   32,
@@ -56,7 +57,7 @@ export const TokenServiceConfig = z.object({
   /** The secret before a change of secret: still read, never used to encrypt. */
   signingKeySecretPrevious: signingSecret.optional(),
   /** PostgreSQL without signingKeySecret: start anyway, keys in plain text (not for production). */
-  allowPlaintextSigningKeys: flag.default(false),
+  allowPlaintextSigningKeys: envFlag.default(false),
 });
 /** Parsed token service settings. */
 export type TokenServiceConfig = z.infer<typeof TokenServiceConfig>;

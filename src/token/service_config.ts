@@ -6,12 +6,10 @@
  * @module
  */
 import { z } from "zod";
+import { envFlag } from "../config.ts";
 import { MIN_ADMIN_TOKEN_LENGTH } from "./admin/mod.ts";
 import type { SmtpSettings } from "./notices/mod.ts";
 import { DEFAULT_TOKEN_RATE_LIMITS, type RateLimitSettings } from "./rate_limit.ts";
-
-const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no"])])
-  .transform((v) => v === true || v === "true" || v === "1" || v === "yes");
 
 /** Administration, SMTP and scheduler settings of the token service. */
 export const TokenOpsConfig = z.object({
@@ -21,7 +19,7 @@ export const TokenOpsConfig = z.object({
   ).optional(),
   smtpHost: z.string().min(1).optional(),
   smtpPort: z.coerce.number().int().min(1).max(65535).default(587),
-  smtpSecure: bool.default(false),
+  smtpSecure: envFlag.default(false),
   smtpUser: z.string().min(1).optional(),
   smtpPass: z.string().optional(),
   smtpFrom: z.string().min(3).optional(),
@@ -35,7 +33,7 @@ export const TokenOpsConfig = z.object({
   rateLimitPerIntegrator: z.coerce.number().int().min(0).default(
     DEFAULT_TOKEN_RATE_LIMITS.perIntegrator,
   ),
-  accessLog: bool.default(true),
+  accessLog: envFlag.default(true),
   shutdownDelaySeconds: z.coerce.number().min(0).max(300).default(10),
 }).superRefine((v, ctx) => {
   if (v.smtpHost && !v.smtpFrom) {

@@ -3,12 +3,12 @@
  * monthly under the contract"). Every issued token adds 1 to a counter keyed by month (UTC),
  * integrator, contract in force (or ""), key, typeId and EIK; a folder-wide token adds 1 for
  * each of its EIKs. Counting happens in memory on the issuance path (no database round trip)
- * and is flushed with one UPSERT transaction every `flushMs`, on `stop()`, and before a
+ * and is flushed with sorted multi-row UPSERTs every `flushMs`, on `stop()`, and before a
  * statement is built. A crash loses at most the last `flushMs` of counts of that instance;
  * `flushMs: 0` writes through after each token instead.
  * @module
  */
-import type { ApiKeyRecord, UsageRow, UsageStore } from "./store/mod.ts";
+import { type ApiKeyRecord, type UsageRow, type UsageStore, UsageWriteError } from "./store/mod.ts";
 
 /**
  * The billing month of an instant.
@@ -110,8 +110,9 @@ export class UsageRecorder {
   }
 
   /**
-   * Write the buffered counts (one transaction). On failure the counts go back into the buffer
-   * and are retried by the next flush.
+   * Write the buffered counts. On failure the counts not written go back into the buffer and
+   * are retried by the next flush (a partial write, {@link UsageWriteError}, keeps only its
+   * unwritten rows, so nothing is counted twice).
    * @returns when written
    * @throws nothing; failures go to `onError`
    */
@@ -123,7 +124,7 @@ export class UsageRecorder {
       try {
         await this.#store.addUsage(rows);
       } catch (e) {
-        for (const r of rows) {
+        for (const r of e instanceof UsageWriteError ? e.unwritten : rows) {
           const id =
             `${r.month}\u0000${r.keyId}\u0000${r.contractId}\u0000${r.typeId}\u0000${r.eik}`;
           const cur = this.#buf.get(id);

@@ -9,6 +9,7 @@ import { isPostgresUrl, openTokenStore } from "../../src/token/store/open_store.
 import { keyPolicy, keyStatus } from "../../src/token/phases.ts";
 import { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } from "../../src/token/service_config.ts";
 import type { ApiKeyRecord, UsageRow } from "../../src/token/store/store.ts";
+import { UsageWriteError } from "../../src/token/store/records.ts";
 import { monthOf, UsageRecorder } from "../../src/token/usage.ts";
 import { PG_URL, pgIgnored } from "../_helpers/postgres.ts";
 
@@ -159,4 +160,32 @@ Deno.test("UsageRecorder keeps counts when a flush fails and splits UTC months",
   ]]);
   equal(rec.pending(), 0);
   equal(monthOf(endOfNov), "2026-11");
+});
+
+Deno.test("UsageRecorder keeps only the unwritten rows of a partial flush (no double count)", async () => {
+  const written: UsageRow[] = [];
+  let partial = true;
+  const rec = new UsageRecorder({
+    store: {
+      addUsage(rows) {
+        if (!partial) return Promise.resolve(void written.push(...rows));
+        partial = false;
+        written.push(rows[0]!); // the first chunk went in, the rest did not
+        return Promise.reject(new UsageWriteError(rows.slice(1), new Error("db down")));
+      },
+      listUsage: () => Promise.resolve([]),
+    },
+  });
+  const k = key({ mode: "live" });
+  for (const eik of ["111111111", "222222222", "333333333"]) {
+    rec.record(Date.UTC(2026, 10, 2), k, "c1", "vat", [eik]);
+  }
+  await rec.flush();
+  equal(rec.pending(), 2);
+  await rec.flush();
+  deepStrictEqual(written.map((r) => [r.eik, r.count]).sort(), [
+    ["111111111", 1],
+    ["222222222", 1],
+    ["333333333", 1],
+  ]);
 });

@@ -3,11 +3,13 @@
  * (kind, subject_id, due_at) and claimed with a lease by one UPDATE whose subquery picks the due
  * rows `FOR UPDATE SKIP LOCKED` on PostgreSQL (concurrent instances never claim the same
  * notice; on SQLite the statement holds the write lock). Usage counters are added with sorted
- * multi-row UPSERTs in one transaction (a consistent lock order, so two instances flushing
- * together cannot deadlock).
+ * multi-row UPSERTs, each chunk one statement on its own (autocommit): its row locks are held
+ * for that statement only, never across a round trip to a busy instance, and the sorted order
+ * means two instances flushing together cannot deadlock (BENCHMARKS.md § Token issuance at
+ * scale, revocation under load).
  * @module
  */
-import type { NoticeDraft, UsageRow } from "./records.ts";
+import { type NoticeDraft, type UsageRow, UsageWriteError } from "./records.ts";
 import { noticeFromRow, usageFromRow } from "./rows.ts";
 import { type Db, type Sql, sql, tableReads, tuples } from "./sql.ts";
 import type { NoticeStore, UsageStore } from "./store.ts";
@@ -71,28 +73,29 @@ export function noticeQueries(db: Db): NoticeStore & UsageStore {
     },
     listNotices: (f = {}) => notices.list({ kind: f.kind, subject_id: f.subjectId }),
     async addUsage(rows) {
-      if (rows.length === 0) return;
       const sorted = [...rows].sort((a, b) => (usageOrder(a) < usageOrder(b) ? -1 : 1));
-      await db.tx(function* (tx) {
-        for (let i = 0; i < sorted.length; i += USAGE_CHUNK) {
-          const values = tuples(
-            sorted.slice(i, i + USAGE_CHUNK).map((r) => [
-              r.month,
-              r.integratorId,
-              r.contractId,
-              r.keyId,
-              r.mode,
-              r.typeId,
-              r.eik,
-              r.count,
-            ]),
-          );
-          yield* tx.run(sql`INSERT INTO usage_monthly (month, integrator_id, contract_id, key_id,
+      for (let i = 0; i < sorted.length; i += USAGE_CHUNK) {
+        const values = tuples(
+          sorted.slice(i, i + USAGE_CHUNK).map((r) => [
+            r.month,
+            r.integratorId,
+            r.contractId,
+            r.keyId,
+            r.mode,
+            r.typeId,
+            r.eik,
+            r.count,
+          ]),
+        );
+        try {
+          await db.run(sql`INSERT INTO usage_monthly (month, integrator_id, contract_id, key_id,
             mode, type_id, eik, count) VALUES ${values}
             ON CONFLICT (month, integrator_id, contract_id, key_id, type_id, eik)
             DO UPDATE SET count = usage_monthly.count + excluded.count`);
+        } catch (e) {
+          throw new UsageWriteError(sorted.slice(i), e);
         }
-      });
+      }
     },
     listUsage: (f = {}) =>
       usage.list({

@@ -242,7 +242,11 @@ export interface NoticeStore {
 
 /** Monthly usage counters. */
 export interface UsageStore {
-  /** Add the counts (UPSERT, one transaction). */
+  /**
+   * Add the counts (UPSERT in chunks of 500 rows, each chunk atomic on its own).
+   * @throws UsageWriteError naming the rows not added when a chunk fails (the earlier chunks
+   *   stay added)
+   */
   addUsage(rows: readonly UsageRow[]): Promise<void>;
   /** @returns counters, sorted by month, integrator, contract, key, typeId, EIK */
   listUsage(filter?: UsageFilter): Promise<UsageRow[]>;

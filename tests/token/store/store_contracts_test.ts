@@ -5,7 +5,11 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createApiKey } from "../../../src/token/api_keys.ts";
 import { contractTerminatedDraft } from "../../../src/token/notices/notice_drafts.ts";
-import type { ContractRecord, NoticeDraft } from "../../../src/token/store/records.ts";
+import {
+  type ContractRecord,
+  type NoticeDraft,
+  UsageWriteError,
+} from "../../../src/token/store/records.ts";
 import { backendTest } from "../../_helpers/token_env.ts";
 import { application, contract, DAY, integrator, T0 } from "./store_fixtures.ts";
 
@@ -205,3 +209,27 @@ backendTest("usage: addUsage() adds to existing counters; listUsage() filters", 
   equal((await b.listUsage({ month: "2026-12" })).length, 0);
   equal((await b.listUsage({ contractId: "" }))[0]?.count, 4);
 });
+
+backendTest(
+  "usage: a chunk that fails keeps the chunks before it and names its rows (UsageWriteError)",
+  async (db) => {
+    const s = await db.open();
+    const row = (n: number) => ({
+      month: "2026-11",
+      integratorId: "i1",
+      contractId: "c1",
+      keyId: "key_1",
+      mode: "live" as const,
+      typeId: "vat",
+      eik: String(100_000_000 + n),
+      count: 1,
+    });
+    // 501 rows in sort order; the last (alone in the second chunk of 500) breaks NOT NULL.
+    const rows = Array.from({ length: 501 }, (_, i) => row(i));
+    const bad = { ...rows[500]!, mode: null as unknown as "live" };
+    const err = await s.addUsage([...rows.slice(0, 500), bad]).then(() => null, (e) => e);
+    ok(err instanceof UsageWriteError, `a UsageWriteError, got ${err}`);
+    deepStrictEqual(err.unwritten, [bad]);
+    equal((await s.listUsage({ contractId: "c1" })).length, 500, "the first chunk stays added");
+  },
+);
