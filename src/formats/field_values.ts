@@ -97,17 +97,8 @@ export function parseCodeAt(s: string, a: number, b: number): string | undefined
  * @throws nothing
  */
 export function parseIntAt(s: string, a: number, b: number): number | null | undefined {
-  // Trimming is written out here (not via trimStartAt/trimEndAt): this is the hot loop.
-  while (a < b) {
-    const c = s.charCodeAt(a);
-    if (c !== 0x20 && c !== 0x09) break;
-    a++;
-  }
-  while (b > a) {
-    const c = s.charCodeAt(b - 1);
-    if (c !== 0x20 && c !== 0x09) break;
-    b--;
-  }
+  a = trimStartAt(s, a, b);
+  b = trimEndAt(s, a, b);
   if (a === b) return null;
   if (b - a > 15) return undefined;
   let n = 0;
@@ -130,17 +121,8 @@ export function parseIntAt(s: string, a: number, b: number): number | null | und
  * @throws nothing
  */
 export function parseAmountAt(s: string, a: number, b: number): number | null | undefined {
-  // Trimming is written out here (not via trimStartAt/trimEndAt): this is the hot loop.
-  while (a < b) {
-    const c = s.charCodeAt(a);
-    if (c !== 0x20 && c !== 0x09) break;
-    a++;
-  }
-  while (b > a) {
-    const c = s.charCodeAt(b - 1);
-    if (c !== 0x20 && c !== 0x09) break;
-    b--;
-  }
+  a = trimStartAt(s, a, b);
+  b = trimEndAt(s, a, b);
   if (a === b) return null;
   let neg = false;
   if (s.charCodeAt(a) === 45) {
@@ -212,17 +194,8 @@ export function isCalendarDate(y: number, m: number, d: number): boolean {
  * @throws nothing
  */
 export function dateKeyAt(s: string, a: number, b: number): number {
-  // Trimming is written out here (not via trimStartAt/trimEndAt): this is the hot loop.
-  while (a < b) {
-    const c = s.charCodeAt(a);
-    if (c !== 0x20 && c !== 0x09) break;
-    a++;
-  }
-  while (b > a) {
-    const c = s.charCodeAt(b - 1);
-    if (c !== 0x20 && c !== 0x09) break;
-    b--;
-  }
+  a = trimStartAt(s, a, b);
+  b = trimEndAt(s, a, b);
   if (a === b) return 0;
   if (b - a !== 10 || s.charCodeAt(a + 2) !== 47 || s.charCodeAt(a + 5) !== 47) return -1;
   const d1 = s.charCodeAt(a) - 48, d2 = s.charCodeAt(a + 1) - 48;
@@ -276,17 +249,8 @@ export function parseDateAt(s: string, a: number, b: number): string | null | un
  * @throws nothing
  */
 export function periodKeyAt(s: string, a: number, b: number): number {
-  // Trimming is written out here (not via trimStartAt/trimEndAt): this is the hot loop.
-  while (a < b) {
-    const c = s.charCodeAt(a);
-    if (c !== 0x20 && c !== 0x09) break;
-    a++;
-  }
-  while (b > a) {
-    const c = s.charCodeAt(b - 1);
-    if (c !== 0x20 && c !== 0x09) break;
-    b--;
-  }
+  a = trimStartAt(s, a, b);
+  b = trimEndAt(s, a, b);
   if (a === b) return 0;
   let yAt: number;
   let mAt: number;

@@ -19,6 +19,8 @@ import {
   parseAmountAt,
   parseIntAt,
   periodKeyAt,
+  trimEndAt,
+  trimStartAt,
 } from "./field_values.ts";
 import { AppError } from "../contract/mod.ts";
 import type { LineNotes, ReadOptions } from "./file_warnings.ts";
@@ -93,17 +95,8 @@ function internText(
   cache: ParseCache,
   i: number,
 ): string {
-  // Trimming is written out here (not via trimStartAt/trimEndAt): this is the hot loop.
-  while (a < b) {
-    const c = text.charCodeAt(a);
-    if (c !== 0x20 && c !== 0x09) break;
-    a++;
-  }
-  while (b > a) {
-    const c = text.charCodeAt(b - 1);
-    if (c !== 0x20 && c !== 0x09) break;
-    b--;
-  }
+  a = trimStartAt(text, a, b);
+  b = trimEndAt(text, a, b);
   const n = b - a;
   if (n === 0) return "";
   let table = cache.tables[i];
