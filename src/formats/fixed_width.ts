@@ -23,9 +23,9 @@ import {
   trimStartAt,
 } from "./field_values.ts";
 import { AppError } from "../contract/mod.ts";
-import type { LineNotes, ReadOptions } from "./file_warnings.ts";
+import type { LineNotes } from "./file_warnings.ts";
 import { parseError, showFound } from "./format_error.ts";
-import { parseEachLine, readDecoded } from "./text_lines.ts";
+import { parseEachLine } from "./text_lines.ts";
 import { cutFieldOf, type FieldSpec, type FixedLayout, type RecordOf } from "./fixed_layout.ts";
 
 export {
@@ -288,32 +288,7 @@ export function parseFixedLines<F extends readonly FieldSpec[]>(
     text,
     file,
     notes,
-    Math.min(...layout.widths),
     (a, b, line) => parseFixedLine(layout, text, a, b, file, line, cache, notes),
-  );
-}
-
-/**
- * Read a whole fixed-width file: decode it (text_encoding.ts), parse every record, and append
- * what was tolerated — encoding, blank lines, short lines padded — to `options.warnings`.
- * @param layout the compiled table
- * @param input file bytes (any encoding text_encoding.ts knows) or decoded text
- * @param file file name for messages
- * @param options `warnings`: where to append warnings
- * @returns one record per line that is not blank
- * @throws AppError FILE_PARSE_ERROR at the first bad line; FILE_ENCODING_UNSUPPORTED for a
- *   file mixing UTF-8 and Windows-1251
- */
-export function readFixedFile<F extends readonly FieldSpec[]>(
-  layout: FixedLayout<F>,
-  input: Uint8Array | string,
-  file: string,
-  options: ReadOptions,
-): RecordOf<F>[] {
-  return readDecoded(
-    input,
-    file,
-    options,
-    (text, notes) => parseFixedLines(layout, text, file, notes),
+    Math.min(...layout.widths),
   );
 }

@@ -147,8 +147,9 @@ export function lineSpans(
  * @param text decoded file text
  * @param file file name for messages
  * @param notes where skipped blank lines are counted (optional)
- * @param keepFrom a blank line at least this wide is a record (see {@link lineSpans})
  * @param parseLine parses the record `text[start, end)` on 1-based line `line`
+ * @param keepFrom a blank line at least this wide is a record (see {@link lineSpans}; default:
+ *   never, as in the comma-separated and VIES files)
  * @returns one result per record; [] for an empty file
  * @throws AppError the first error of `parseLine`, or the error of {@link ctrlZError} when the
  *   failing line holds a 0x1A; FILE_PARSE_ERROR for a line starting with 0x1A
@@ -157,8 +158,8 @@ export function parseEachLine<R>(
   text: string,
   file: string,
   notes: LineNotes | undefined,
-  keepFrom: number,
   parseLine: (start: number, end: number, line: number) => R,
+  keepFrom = Infinity,
 ): R[] {
   const { count, starts, ends, lines } = lineSpans(text, file, notes, keepFrom);
   const out: R[] = new Array(count);
@@ -194,6 +195,35 @@ export function readDecoded<R>(
   const result = parse(toText(input, file, options.warnings), notes);
   notes.flush(file, options.warnings);
   return result;
+}
+
+/**
+ * A file kind's public reader (`parsePokupki`, `parseD1`, …): the file's bytes (any encoding
+ * text_encoding.ts knows) or its decoded text in, what the kind's parser makes of it out.
+ * `fileName` names the file in messages and warnings (default: the kind's usual name);
+ * `options.warnings` collects what was tolerated.
+ */
+export type FileReader<R> = (
+  input: Uint8Array | string,
+  fileName?: string,
+  options?: ReadOptions,
+) => R;
+
+/**
+ * The reader of one file kind: {@link readDecoded} around the kind's text parser.
+ * @param defaultName the file name when the caller gives none (e.g. "POKUPKI.TXT")
+ * @param parse parses the decoded text of the file named `file`, noting in `notes` what it
+ *   tolerated
+ * @returns the reader; it throws what `parse` throws, and AppError FILE_ENCODING_UNSUPPORTED
+ *   for a file mixing UTF-8 and Windows-1251
+ * @throws nothing
+ */
+export function fileReader<R>(
+  defaultName: string,
+  parse: (text: string, file: string, notes: LineNotes) => R,
+): FileReader<R> {
+  return (input, fileName = defaultName, options = {}) =>
+    readDecoded(input, fileName, options, (text, notes) => parse(text, fileName, notes));
 }
 
 /**

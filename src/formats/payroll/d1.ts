@@ -10,10 +10,10 @@ import {
   delimField,
   type DelimRecordOf,
   formatDelimLines,
-  readDelimFile,
+  parseDelimLines,
 } from "./delimited.ts";
 import { checkEik, checkMonth, checkYear } from "./checks.ts";
-import type { ReadOptions } from "../file_warnings.ts";
+import { type FileReader, fileReader } from "../text_lines.ts";
 
 const f = delimField;
 
@@ -89,7 +89,7 @@ export type D1Record = DelimRecordOf<typeof D1_FIELDS>;
 /**
  * Parse EMPL2021.TXT (nra-formats.md §2.1): 53 fields per record.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF; the 0x1A end marker is optional
- * @param fileName name used in error messages
+ * @param fileName name used in error messages (default "EMPL2021.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines)
  * @returns one record per line; [] for a file holding only the end marker
  * @throws AppError FILE_PARSE_ERROR for a wrong field count, bad quoting, a non-numeric
@@ -100,13 +100,10 @@ export type D1Record = DelimRecordOf<typeof D1_FIELDS>;
  * parseD1(bytes)[0].employerEik; // "121212123"
  * ```
  */
-export function parseD1(
-  input: Uint8Array | string,
-  fileName = "EMPL2021.TXT",
-  options: ReadOptions = {},
-): D1Record[] {
-  return readDelimFile(D1_LAYOUT, input, fileName, options);
-}
+export const parseD1: FileReader<D1Record[]> = fileReader(
+  "EMPL2021.TXT",
+  (text, file, notes) => parseDelimLines(D1_LAYOUT, text, file, notes),
+);
 
 /**
  * Write EMPL2021.TXT text: canonical quoting, CR LF after each record, 0x1A at the end.

@@ -13,7 +13,7 @@
  */
 import * as delim from "./delimited.ts";
 import { checkEik, checkMonth, checkNonEmpty, checkYear } from "./checks.ts";
-import type { ReadOptions } from "../file_warnings.ts";
+import { type FileReader, fileReader } from "../text_lines.ts";
 
 const f = delim.delimField;
 
@@ -80,7 +80,7 @@ const EMPTY_PROBE = delim.defineDelimLayout(
 /**
  * Parse NRA62007*.TXT (nra-formats.md §2.2): 59 fields per record.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF; the 0x1A end marker is optional
- * @param fileName name used in error messages
+ * @param fileName name used in error messages (default "NRA62007.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines)
  * @returns one record per line
  * @throws AppError FILE_PARSE_ERROR for a wrong field count, bad quoting, a value of the wrong
@@ -90,22 +90,18 @@ const EMPTY_PROBE = delim.defineDelimLayout(
  * parseD6(bytes)[0].block1Month; // 8
  * ```
  */
-export function parseD6(
-  input: Uint8Array | string,
-  fileName = "NRA62007.TXT",
-  options: ReadOptions = {},
-): D6Record[] {
+export const parseD6: FileReader<D6Record[]> = fileReader("NRA62007.TXT", (text, file, notes) => {
   // The typed read checks everything and names any error; it reads empty numbers as 0, so a
   // second read as text (which cannot fail where the first passed) marks them null.
-  const records = delim.readDelimFile(D6_LAYOUT, input, fileName, options) as D6Record[];
+  const records = delim.parseDelimLines(D6_LAYOUT, text, file, notes) as D6Record[];
   if (records.length === 0) return records;
-  const raw = delim.readDelimFile(EMPTY_PROBE, input, fileName, {}) as Record<string, string>[];
+  const raw = delim.parseDelimLines(EMPTY_PROBE, text, file) as Record<string, string>[];
   for (let i = 0; i < records.length; i++) {
     const rec = records[i] as Record<string, unknown>;
     for (const x of NULLABLE) if (raw[i][x.name] === "") rec[x.name] = null;
   }
   return records;
-}
+});
 
 /**
  * Write NRA62007.TXT text: canonical quoting (text and the payment date quoted), CR LF after

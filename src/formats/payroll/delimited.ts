@@ -19,9 +19,9 @@ import {
   trimEndAt,
   trimStartAt,
 } from "../field_values.ts";
-import type { LineNotes, ReadOptions } from "../file_warnings.ts";
+import type { LineNotes } from "../file_warnings.ts";
 import { type FieldRef, parseError, showFound, writeError } from "../format_error.ts";
-import { parseEachLine, readDecoded } from "../text_lines.ts";
+import { parseEachLine } from "../text_lines.ts";
 
 /** Value type of a comma-separated field: "text" is the reference's "C" type (quoted). */
 export type DelimType = "text" | "int" | "amount" | "decimal" | "date";
@@ -238,33 +238,7 @@ export function parseDelimLines<F extends readonly DelimFieldSpec[]>(
     text,
     file,
     notes,
-    Infinity,
     (a, b, line) => parseDelimLine(layout, text, a, b, file, line),
-  );
-}
-
-/**
- * Read a whole D1/D6 file: decode it (text_encoding.ts), parse every record, and append what
- * was tolerated — encoding, blank lines — to `options.warnings`.
- * @param layout the compiled table
- * @param input file bytes (any encoding text_encoding.ts knows) or decoded text
- * @param file file name for messages
- * @param options `warnings`: where to append warnings
- * @returns one typed record per line that is not blank
- * @throws AppError FILE_PARSE_ERROR as {@link parseDelimLines}; FILE_ENCODING_UNSUPPORTED for a
- *   file mixing UTF-8 and Windows-1251
- */
-export function readDelimFile<F extends readonly DelimFieldSpec[]>(
-  layout: DelimLayout<F>,
-  input: Uint8Array | string,
-  file: string,
-  options: ReadOptions,
-): DelimRecordOf<F>[] {
-  return readDecoded(
-    input,
-    file,
-    options,
-    (text, notes) => parseDelimLines(layout, text, file, notes),
   );
 }
 

@@ -3,10 +3,11 @@
  * restated from nra-formats.md §1.2 (widths confirmed by §1.6: 151 + 21×15 + 4 + 8×15 = 590).
  * @module
  */
-import { defineLayout, fixedField, readFixedFile, type RecordOf } from "../fixed_width.ts";
+import { defineLayout, fixedField, parseFixedLines, type RecordOf } from "../fixed_width.ts";
 import { formatFixedLines } from "../fixed_width_write.ts";
 import { parseError } from "../format_error.ts";
 import type { ReadOptions } from "../file_warnings.ts";
+import { fileReader } from "../text_lines.ts";
 
 const f = fixedField;
 
@@ -57,6 +58,12 @@ export const DEKLAR_LAYOUT = defineLayout(DEKLAR_FIELDS, { padFrom: 152 });
 /** One DEKLAR.TXT record; amounts in the filing currency with 2 decimals, null when blank. */
 export type DeklarRecord = RecordOf<typeof DEKLAR_FIELDS>;
 
+/** Every record of a DEKLAR.TXT, however many there are. */
+const readDeklarRecords = fileReader(
+  "DEKLAR.TXT",
+  (text, file, notes) => parseFixedLines(DEKLAR_LAYOUT, text, file, notes),
+);
+
 /**
  * Parse DEKLAR.TXT (nra-formats.md §1.2): exactly one 590-character record.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
@@ -76,7 +83,7 @@ export function parseDeklar(
   fileName = "DEKLAR.TXT",
   options: ReadOptions = {},
 ): DeklarRecord {
-  const records = readFixedFile(DEKLAR_LAYOUT, input, fileName, options);
+  const records = readDeklarRecords(input, fileName, options);
   if (records.length !== 1) {
     throw parseError(
       { file: fileName, line: records.length === 0 ? null : 2 },

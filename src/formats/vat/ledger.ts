@@ -1,17 +1,20 @@
 /**
  * What the two VAT ledgers share: fields 1–10, which POKUPKI.TXT (nra-formats.md §1.3) and
- * PRODAGBI.TXT (§1.4) hold at the same positions with the same types, and the writer that
- * checks the line width (canonical, or the older width without the last field, §1.6).
+ * PRODAGBI.TXT (§1.4) hold at the same positions with the same types, the reader, and the
+ * writer that checks the line width (canonical, or the older width without the last field,
+ * §1.6).
  * @module
  */
 import {
   type FieldSpec,
   fixedField as f,
   type FixedLayout,
+  parseFixedLines,
   type RecordOf,
 } from "../fixed_width.ts";
 import { formatFixedLines } from "../fixed_width_write.ts";
 import { writeError } from "../format_error.ts";
+import { type FileReader, fileReader } from "../text_lines.ts";
 
 /** Options of the ledger writers. */
 export interface LedgerWriteOptions {
@@ -43,26 +46,42 @@ export const ledgerHead = (codes: readonly string[], party: string) => [
   f(codes[9], "goodsDescription", "goods or services", "text", 138, 30),
 ] as const;
 
+/** A ledger's writer: `writePokupki`, `writeProdagbi`. */
+export type LedgerWriter<R> = (records: readonly R[], options?: LedgerWriteOptions) => string;
+
 /**
- * Write a ledger: one line per record at the chosen accepted width, CR LF after each (§1.1).
+ * The reader and the writer of a ledger.
+ *
+ * `parse` reads one record per line, at the canonical width or the older one (§1.6), lines cut
+ * inside the amounts read as padded; [] for an empty (0-byte) ledger. It throws AppError
+ * FILE_PARSE_ERROR naming the line, field and position of the first problem, and
+ * FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251.
+ *
+ * `write` writes one line per record at the chosen accepted width (`lineWidth`, default
+ * canonical), CR LF after each (§1.1); "" for no records. It throws AppError FILE_PARSE_ERROR
+ * when the width is not one the layout accepts, a value does not fit, or the last field is set
+ * for the older width.
  * @param layout the ledger's compiled table
- * @param records the records
- * @param options `lineWidth` (default canonical) and `fileName` for messages
- * @param defaultName the file name when `options.fileName` is not given
- * @returns the file text ("" for no records); encode it with `encodeCp1251`
- * @throws AppError FILE_PARSE_ERROR when the width is not one the layout accepts, a value does
- *   not fit, or the last field is set for the older width
+ * @param defaultName the file name in messages when the caller gives none
+ * @returns `parse` and `write`
+ * @throws nothing
  */
-export function writeLedger<F extends readonly FieldSpec[]>(
+export function ledgerFile<F extends readonly FieldSpec[]>(
   layout: FixedLayout<F>,
-  records: readonly RecordOf<F>[],
-  options: LedgerWriteOptions,
   defaultName: string,
-): string {
-  const file = options.fileName ?? defaultName;
-  const width = options.lineWidth ?? layout.width;
-  if (!layout.widths.includes(width)) {
-    throw writeError({ file }, `line width ${width} is not one of ${layout.widths.join(", ")}`);
-  }
-  return formatFixedLines(layout, records, file, width);
+): { parse: FileReader<RecordOf<F>[]>; write: LedgerWriter<RecordOf<F>> } {
+  return {
+    parse: fileReader(
+      defaultName,
+      (text, file, notes) => parseFixedLines(layout, text, file, notes),
+    ),
+    write: (records, options = {}) => {
+      const file = options.fileName ?? defaultName;
+      const width = options.lineWidth ?? layout.width;
+      if (!layout.widths.includes(width)) {
+        throw writeError({ file }, `line width ${width} is not one of ${layout.widths.join(", ")}`);
+      }
+      return formatFixedLines(layout, records, file, width);
+    },
+  };
 }

@@ -4,9 +4,9 @@
  * restated from nra-formats.md §1.3 (width check in §1.6: 167 + 7×15 + 2 = 274).
  * @module
  */
-import { defineLayout, fixedField, readFixedFile, type RecordOf } from "../fixed_width.ts";
-import type { ReadOptions } from "../file_warnings.ts";
-import { ledgerHead, type LedgerWriteOptions, writeLedger } from "./ledger.ts";
+import { defineLayout, fixedField, type RecordOf } from "../fixed_width.ts";
+import type { FileReader } from "../text_lines.ts";
+import { ledgerFile, ledgerHead, type LedgerWriter } from "./ledger.ts";
 
 export type { LedgerWriteOptions } from "./ledger.ts";
 
@@ -34,10 +34,12 @@ export const POKUPKI_LAYOUT = defineLayout(POKUPKI_FIELDS, { widths: [274, 272],
 /** One POKUPKI.TXT line; blank numbers/dates are null, blank text "". */
 export type PokupkiRecord = RecordOf<typeof POKUPKI_FIELDS>;
 
+const POKUPKI_FILE = ledgerFile(POKUPKI_LAYOUT, "POKUPKI.TXT");
+
 /**
  * Parse POKUPKI.TXT (nra-formats.md §1.3): lines of 274 or 272 characters.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
- * @param fileName name used in error messages
+ * @param fileName name used in error messages (default "POKUPKI.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines, short
  *   lines padded)
  * @returns one record per line; [] for an empty (0-byte) ledger
@@ -48,24 +50,13 @@ export type PokupkiRecord = RecordOf<typeof POKUPKI_FIELDS>;
  * parsePokupki(bytes)[0].counterpartyName; // "ЕКО ТРЕЙД ООД"
  * ```
  */
-export function parsePokupki(
-  input: Uint8Array | string,
-  fileName = "POKUPKI.TXT",
-  options: ReadOptions = {},
-): PokupkiRecord[] {
-  return readFixedFile(POKUPKI_LAYOUT, input, fileName, options);
-}
+export const parsePokupki: FileReader<PokupkiRecord[]> = POKUPKI_FILE.parse;
 
 /**
  * Write POKUPKI.TXT text: one line per record, CR LF after each (nra-formats.md §1.1).
  * @param records the records
- * @param options `lineWidth` 274 (default) or 272; `fileName` for messages
+ * @param options `lineWidth` 274 (default) or 272; `fileName` for messages (default "POKUPKI.TXT")
  * @returns the file text ("" for no records); encode it with `encodeCp1251`
  * @throws AppError FILE_PARSE_ERROR when a value does not fit, or 03-45 is set for 272
  */
-export function writePokupki(
-  records: readonly PokupkiRecord[],
-  options: LedgerWriteOptions = {},
-): string {
-  return writeLedger(POKUPKI_LAYOUT, records, options, "POKUPKI.TXT");
-}
+export const writePokupki: LedgerWriter<PokupkiRecord> = POKUPKI_FILE.write;

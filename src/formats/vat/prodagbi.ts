@@ -4,9 +4,9 @@
  * restated from nra-formats.md §1.4 (width check in §1.6: 167 + 17×15 + 2 = 424).
  * @module
  */
-import { defineLayout, fixedField, readFixedFile, type RecordOf } from "../fixed_width.ts";
-import type { ReadOptions } from "../file_warnings.ts";
-import { ledgerHead, type LedgerWriteOptions, writeLedger } from "./ledger.ts";
+import { defineLayout, fixedField, type RecordOf } from "../fixed_width.ts";
+import type { FileReader } from "../text_lines.ts";
+import { ledgerFile, ledgerHead, type LedgerWriter } from "./ledger.ts";
 
 const f = fixedField;
 
@@ -45,10 +45,12 @@ export const PRODAGBI_LAYOUT = defineLayout(PRODAGBI_FIELDS, {
 /** One PRODAGBI.TXT line; blank numbers/dates are null, blank text "". */
 export type ProdagbiRecord = RecordOf<typeof PRODAGBI_FIELDS>;
 
+const PRODAGBI_FILE = ledgerFile(PRODAGBI_LAYOUT, "PRODAGBI.TXT");
+
 /**
  * Parse PRODAGBI.TXT (nra-formats.md §1.4): lines of 424 or 422 characters.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
- * @param fileName name used in error messages
+ * @param fileName name used in error messages (default "PRODAGBI.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines, short
  *   lines padded)
  * @returns one record per line; [] for an empty (0-byte) ledger
@@ -59,24 +61,13 @@ export type ProdagbiRecord = RecordOf<typeof PRODAGBI_FIELDS>;
  * parseProdagbi(bytes)[0].totalBase; // 1000
  * ```
  */
-export function parseProdagbi(
-  input: Uint8Array | string,
-  fileName = "PRODAGBI.TXT",
-  options: ReadOptions = {},
-): ProdagbiRecord[] {
-  return readFixedFile(PRODAGBI_LAYOUT, input, fileName, options);
-}
+export const parseProdagbi: FileReader<ProdagbiRecord[]> = PRODAGBI_FILE.parse;
 
 /**
  * Write PRODAGBI.TXT text: one line per record, CR LF after each (nra-formats.md §1.1).
  * @param records the records
- * @param options `lineWidth` 424 (default) or 422; `fileName` for messages
+ * @param options `lineWidth` 424 (default) or 422; `fileName` for messages (default "PRODAGBI.TXT")
  * @returns the file text ("" for no records); encode it with `encodeCp1251`
  * @throws AppError FILE_PARSE_ERROR when a value does not fit, or 02-27 is set for 422
  */
-export function writeProdagbi(
-  records: readonly ProdagbiRecord[],
-  options: LedgerWriteOptions = {},
-): string {
-  return writeLedger(PRODAGBI_LAYOUT, records, options, "PRODAGBI.TXT");
-}
+export const writeProdagbi: LedgerWriter<ProdagbiRecord> = PRODAGBI_FILE.write;

@@ -15,9 +15,8 @@ import {
   type RecordOf,
 } from "../fixed_width.ts";
 import { formatFixedLine } from "../fixed_width_write.ts";
-import type { ReadOptions } from "../file_warnings.ts";
 import { parseError, showFound, writeError } from "../format_error.ts";
-import { parseEachLine, readDecoded } from "../text_lines.ts";
+import { type FileReader, fileReader, parseEachLine } from "../text_lines.ts";
 
 const f = fixedField;
 
@@ -132,7 +131,7 @@ function layoutFor(marker: string): AnyLayout | undefined {
 /**
  * Parse VIES.TXT (nra-formats.md §1.5): each line starts with its record type.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
- * @param fileName name used in error messages
+ * @param fileName name used in error messages (default "VIES.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines)
  * @returns the records in file order (order is not enforced; see `checkVatSet`)
  * @throws AppError FILE_PARSE_ERROR for an unknown record type, a line longer than its type's
@@ -143,22 +142,15 @@ function layoutFor(marker: string): AnyLayout | undefined {
  * parseVies(bytes).filter((r) => r.recordType === "VIR").length;
  * ```
  */
-export function parseVies(
-  input: Uint8Array | string,
-  fileName = "VIES.TXT",
-  options: ReadOptions = {},
-): ViesRecord[] {
-  return readDecoded(input, fileName, options, (text, notes) => {
-    const cache = new ParseCache();
-    return parseEachLine(
-      text,
-      fileName,
-      notes,
-      Infinity,
-      (a, b, line) => parseViesLine(text, a, b, fileName, line, cache),
-    );
-  });
-}
+export const parseVies: FileReader<ViesRecord[]> = fileReader("VIES.TXT", (text, file, notes) => {
+  const cache = new ParseCache();
+  return parseEachLine(
+    text,
+    file,
+    notes,
+    (a, b, line) => parseViesLine(text, a, b, file, line, cache),
+  );
+});
 
 /** Parse the record `text[a, b)` with the layout its first 3 characters name. */
 function parseViesLine(
