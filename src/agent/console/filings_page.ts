@@ -20,7 +20,7 @@ import { maskPersonalId } from "../../log.ts";
 import { exportJournal, type FilingRecord, type FilingState } from "../filing/mod.ts";
 import { TEST_SENDER } from "../senders/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { type Bilingual, csrfField, type Markup, t, tb } from "./layout.ts";
+import { type Bilingual, csrfField, headRow, type Markup, t, tb } from "./layout.ts";
 import {
   type ConsoleC,
   type ConsoleEnv,
@@ -185,20 +185,17 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const body = html`
       ${form}
       <p class="muted small" id="count">${t(`${page.total} записа`, `${page.total} rows`)}</p>
-      <table
-        id="filings"><tr><th>${t("Кога (UTC)", "When (UTC)")}</th><th>${t(
-          "Интегратор",
-          "Integrator",
-        )}</th><th>${t("Декларация", "Declaration")}</th><th>${t(
-          "ЕИК, фирма",
-          "EIK, company",
-        )}</th><th>${t("Период", "Period")}</th><th>${t("Подател", "Sender")}</th><th>${t(
-          "Състояние",
-          "State",
-        )}</th><th>${t("Входящ № / документ", "Incoming no. / document")}</th><th>${t(
-          "Грешка",
-          "Error",
-        )}</th></tr>
+      <table id="filings">${headRow(
+        ["Кога (UTC)", "When (UTC)"],
+        ["Интегратор", "Integrator"],
+        ["Декларация", "Declaration"],
+        ["ЕИК, фирма", "EIK, company"],
+        ["Период", "Period"],
+        ["Подател", "Sender"],
+        ["Състояние", "State"],
+        ["Входящ № / документ", "Incoming no. / document"],
+        ["Грешка", "Error"],
+      )}
       ${page.rows.map((row) => rowHtml(row, csrf))}</table>
       <p>${before
         ? html`

@@ -29,6 +29,32 @@ export const t = (bg: string, en: string): Markup =>
 /** The same for a {@link Bilingual}. */
 export const tb = (b: Bilingual): Markup => t(b.bg, b.en);
 
+/**
+ * A table's header row: each column's title in Bulgarian with its English beside it ({@link t}).
+ * @param cols the titles, `[bg, en]`; null for a column without one
+ * @returns `<tr><th>…</th>…</tr>`
+ */
+export const headRow = (...cols: (readonly [bg: string, en: string] | null)[]): Markup =>
+  html`<tr>${cols.map((c) => html`<th>${c ? t(c[0], c[1]) : ""}</th>`)}</tr>`;
+
+/**
+ * A list shown as a table under its header row, or as a muted line when it is empty.
+ * @param id the element's id: the table's, or the line's
+ * @param cols the column titles (see {@link headRow})
+ * @param rows the rows' markup, one item per list entry
+ * @param empty what the line says when there are no rows
+ * @returns `<table id>…</table>` or `<p class="muted" id>…</p>`
+ */
+export const tableOr = (
+  id: string,
+  cols: Parameters<typeof headRow>,
+  rows: readonly Markup[],
+  empty: Markup,
+): Markup =>
+  rows.length
+    ? html`<table id="${id}">${headRow(...cols)}${rows}</table>`
+    : html`<p class="muted" id="${id}">${empty}</p>`;
+
 /** The console's pages, in navigation order. */
 export const CONSOLE_PAGES = [
   { path: "/", id: "status", bg: "Състояние", en: "Status" },

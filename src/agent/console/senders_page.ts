@@ -32,7 +32,7 @@ import {
   testSender,
 } from "../senders/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { csrfField, type Flash, type Markup, t } from "./layout.ts";
+import { csrfField, type Flash, type Markup, t, tableOr } from "./layout.ts";
 import { type ConsoleC, type ConsoleEnv, doneAndGo, formOf, sendPage } from "./respond.ts";
 
 const SOURCE_WORDS: Record<string, { bg: string; en: string }> = {
@@ -129,76 +129,75 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const csrf = c.get("session").csrf;
     const senders = ctx.senders.current();
     const scan = await scanCertificates(discovery()).catch(() => null);
-    const mine = html`
-      <table
-        id="senders"><tr><th>${t("Подател", "Sender")}</th><th>${t(
-          "Хранилище",
-          "Key store",
-        )}</th><th>${t("Състояние", "State")}</th><th>${t("Действия", "Actions")}</th></tr>${senders
-          .map((s) =>
-            html`
-              <tr data-sender="${s.id}">
-                <td><strong>${s.displayName}</strong><br><span class="mono small muted">${s
-                  .id}</span></td>
-                <td class="small">${(() => {
-                  const ref = parseKeystoreRef(s.keystore);
-                  return ref ? t(SOURCE_WORDS[ref.type]!.bg, SOURCE_WORDS[ref.type]!.en) : "—";
-                })()}</td>
-                <td>${s.active
-                  ? html`<span class="ok">${t("активен", "active")}</span>`
-                  : html`<span class="muted">${t("неактивен", "inactive")}</span>`}</td>
-                <td><form method="post" action="/console/senders/${s
-                  .id}/test" class="inline">${csrfField(csrf)}
-              <input type="password" name="pin" placeholder="PIN" autocomplete="off" maxlength="64" size="8">
-              <button class="test-sender">${t("Тествай", "Test")}</button></form>
-              ${s.active && senders.filter((x) => x.active).length === 1 ? "" : html`
-                <form method="post" action="/console/senders/${s.id}/activate"
-                  class="inline">${csrfField(csrf)}<button class="activate-sender">${t(
-                    "Направи активен",
-                    "Make active",
-                  )}</button></form>
-              `}
-              <form method="post" action="/console/senders/${s
-                .id}/remove" class="inline">${csrfField(csrf)}
-              <button class="danger remove-sender">${t("Премахни", "Remove")}</button></form></td>
-              </tr>
-            `
-          )}</table>
-    `;
+    const mine = senders.map((s) =>
+      html`
+        <tr data-sender="${s.id}">
+          <td><strong>${s.displayName}</strong><br><span class="mono small muted">${s
+            .id}</span></td>
+          <td class="small">${(() => {
+            const ref = parseKeystoreRef(s.keystore);
+            return ref ? t(SOURCE_WORDS[ref.type]!.bg, SOURCE_WORDS[ref.type]!.en) : "—";
+          })()}</td>
+          <td>${s.active
+            ? html`<span class="ok">${t("активен", "active")}</span>`
+            : html`<span class="muted">${t("неактивен", "inactive")}</span>`}</td>
+          <td><form method="post" action="/console/senders/${s
+            .id}/test" class="inline">${csrfField(csrf)}
+        <input type="password" name="pin" placeholder="PIN" autocomplete="off" maxlength="64" size="8">
+        <button class="test-sender">${t("Тествай", "Test")}</button></form>
+        ${s.active && senders.filter((x) => x.active).length === 1 ? "" : html`
+          <form method="post" action="/console/senders/${s.id}/activate"
+            class="inline">${csrfField(csrf)}<button class="activate-sender">${t(
+              "Направи активен",
+              "Make active",
+            )}</button></form>
+        `}
+        <form method="post" action="/console/senders/${s
+          .id}/remove" class="inline">${csrfField(csrf)}
+        <button class="danger remove-sender">${t("Премахни", "Remove")}</button></form></td>
+        </tr>
+      `
+    );
     const found = scan?.certificates ?? [];
     const body = html`
       <h2>${t("Подателите на агента", "The agent's senders")}</h2>
-      ${senders.length ? mine : html`<p class="muted" id="senders">${
+      ${tableOr(
+        "senders",
+        [
+          ["Подател", "Sender"],
+          ["Хранилище", "Key store"],
+          ["Състояние", "State"],
+          ["Действия", "Actions"],
+        ],
+        mine,
         t(
           "Още няма податели. В тестов режим агентът подписва с вграден фиктивен подател.",
           "No senders yet. In test mode the agent signs with a built-in fictitious sender.",
-        )
-      }</p>`}
+        ),
+      )}
       <h2>${t("Сертификати на този компютър", "Certificates on this computer")}</h2>
-      ${found.length
-        ? html`
-          <table
-            id="found"><tr><th>${t("Титуляр", "Holder")}</th><th>${t(
-              "Издател",
-              "Issuer",
-            )}</th><th>${t("Валиден", "Valid")}</th><th>${t("Вид", "Kind")}</th><th>${t(
-              "Къде",
-              "Where",
-            )}</th></tr>${found.map((x) =>
-              html`
-                <tr class="found-cert" data-key="${x.key}">${certCells(x)}</tr>
-                <tr>
-                  <td colspan="5">${alreadyOr(senders, x, csrf)}</td>
-                </tr>
-              `
-            )}</table>
-        `
-        : html`<p class="muted" id="found">${
-          t(
-            "Не е намерен сертификат на карта или токен.",
-            "No certificate found on a card or token.",
-          )
-        }</p>`}
+      ${tableOr(
+        "found",
+        [
+          ["Титуляр", "Holder"],
+          ["Издател", "Issuer"],
+          ["Валиден", "Valid"],
+          ["Вид", "Kind"],
+          ["Къде", "Where"],
+        ],
+        found.map((x) =>
+          html`
+            <tr class="found-cert" data-key="${x.key}">${certCells(x)}</tr>
+            <tr>
+              <td colspan="5">${alreadyOr(senders, x, csrf)}</td>
+            </tr>
+          `
+        ),
+        t(
+          "Не е намерен сертификат на карта или токен.",
+          "No certificate found on a card or token.",
+        ),
+      )}
       ${scan?.sources.length
         ? html`<ul class="small muted" id="sources">${
           scan.sources.map((s) =>

@@ -10,7 +10,7 @@ import { html } from "hono/html";
 import valid from "semver/functions/valid.js";
 import gt from "semver/functions/gt.js";
 import type { ConsoleContext } from "./deps.ts";
-import { csrfField, type Markup, t } from "./layout.ts";
+import { csrfField, type Markup, t, tableOr } from "./layout.ts";
 import { type ConsoleEnv, doneAndGo, errorFlash, formOf, sendPage } from "./respond.ts";
 
 /** Whether a URL answers at all within 3 s (any HTTP status counts: the server is there). */
@@ -29,6 +29,11 @@ export async function reachable(
 
 const yesNo = (ok: boolean, yes: Markup, no: Markup) =>
   ok ? html`<span class="ok">${yes}</span>` : html`<span class="bad">${no}</span>`;
+
+/** Whether the server at `url` answered ({@link reachable}), with the address and the detail. */
+const answered = (probe: { ok: boolean; detail: string }, url: string) =>
+  html`${yesNo(probe.ok, t("отговаря", "reachable"), t("не отговаря", "unreachable"))}
+<span class="muted small"><code>${url}</code> ${probe.detail}</span>`;
 
 /**
  * The status page's routes.
@@ -95,51 +100,43 @@ export function statusRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           </tr>
           <tr>
             <th>${t("Услуга за токени", "Token service")}</th>
-            <td id="token-service">${token
-              ? html`${yesNo(token.ok, t("отговаря", "reachable"), t("не отговаря", "unreachable"))}
-<span class="muted small"><code>${cd!.tokenServiceUrl}</code> ${token.detail}</span>`
-              : "—"}</td>
+            <td id="token-service">${token ? answered(token, cd!.tokenServiceUrl) : "—"}</td>
           </tr>
           <tr>
             <th>${t("Портал на НАП", "NRA portal")}</th>
-            <td id="portal">${live
-              ? html`${yesNo(live.ok, t("отговаря", "reachable"), t("не отговаря", "unreachable"))}
-<span class="muted small"><code>${cd!.livePortalUrl}</code> ${live.detail}</span>`
-              : t(
-                "тестовият портал е вграден; реален портал не е настроен",
-                "the test portal is built in; no live portal is configured",
-              )}</td>
+            <td id="portal">${live ? answered(live, cd!.livePortalUrl!) : t(
+              "тестовият портал е вграден; реален портал не е настроен",
+              "the test portal is built in; no live portal is configured",
+            )}</td>
           </tr>
         </table>
       </div>
       <h2>${t("Интегратори през последните 30 дни", "Integrators in the last 30 days")}</h2>
-      ${callers.length
-        ? html`
-          <table
-            id="integrators"><tr><th>${t("Интегратор", "Integrator")}</th><th>${t(
-              "Страница",
-              "Page origin",
-            )}</th><th>${t("Режим", "Mode")}</th><th>${t("Последно", "Last call")}</th><th>${t(
-              "Заявки",
-              "Calls",
-            )}</th></tr>${callers.map((x) =>
-              html`
-                <tr>
-                  <td>${x.integratorName}</td>
-                  <td><code>${x.origin === "local" ? "—" : x.origin}</code></td>
-                  <td>${x.modes.join(", ")}</td>
-                  <td>${x.lastAt.slice(0, 16).replace("T", " ")} UTC</td>
-                  <td>${x.calls}</td>
-                </tr>
-              `
-            )}</table>
-        `
-        : html`<p class="muted" id="integrators">${
-          t(
-            "Никой не е викал агента през последните 30 дни.",
-            "Nobody called the agent in the last 30 days.",
-          )
-        }</p>`}
+      ${tableOr(
+        "integrators",
+        [
+          ["Интегратор", "Integrator"],
+          ["Страница", "Page origin"],
+          ["Режим", "Mode"],
+          ["Последно", "Last call"],
+          ["Заявки", "Calls"],
+        ],
+        callers.map((x) =>
+          html`
+            <tr>
+              <td>${x.integratorName}</td>
+              <td><code>${x.origin === "local" ? "—" : x.origin}</code></td>
+              <td>${x.modes.join(", ")}</td>
+              <td>${x.lastAt.slice(0, 16).replace("T", " ")} UTC</td>
+              <td>${x.calls}</td>
+            </tr>
+          `
+        ),
+        t(
+          "Никой не е викал агента през последните 30 дни.",
+          "Nobody called the agent in the last 30 days.",
+        ),
+      )}
       <form method="post" action="/console/sign-out" class="small">${csrfField(csrf)}
       <button id="sign-out">${t("Изход", "Sign out")}</button></form>
     `;

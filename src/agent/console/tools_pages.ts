@@ -14,7 +14,7 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import type { LogEntry, LogLevel } from "../../log.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { csrfField, type Markup, t } from "./layout.ts";
+import { csrfField, headRow, type Markup, t } from "./layout.ts";
 import { type ConsoleC, type ConsoleEnv, errorFlash, sendPage } from "./respond.ts";
 
 const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
@@ -87,28 +87,25 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           : warned
           ? t(`Всичко работи; ${warned} предупреждения`, `All working; ${warned} warnings`)
           : t("Всичко е наред", "All checks passed")}</p>
-        <table
-          id="doctor"><tr><th></th><th>${t("Проверка", "Check")}</th><th>${t(
-            "Резултат",
-            "Result",
-          )}</th><th>${t("Как да се поправи", "How to fix")}</th></tr>${checks.map((k) =>
-            html`
-              <tr data-check="${k.id}" data-ok="${String(k.ok)}">
-                <td class="${k.ok === true
-                  ? "ok"
-                  : k.ok === "warn"
-                  ? "warn"
-                  : "bad"}">${k.ok === true
-                  ? "✓"
-                  : k.ok === "warn"
-                  ? "!"
-                  : "✗"}</td>
-                <td>${t(k.titleBg, k.title)}</td>
-                <td>${k.detailBg}<br><span class="en">${k.detail}</span></td>
-                <td>${k.fix ? html`${k.fixBg ?? ""}<br><span class="en">${k.fix}</span>` : ""}</td>
-              </tr>
-            `
-          )}</table>
+        <table id="doctor">${headRow(
+          null,
+          ["Проверка", "Check"],
+          ["Резултат", "Result"],
+          ["Как да се поправи", "How to fix"],
+        )}${checks.map((k) =>
+          html`
+            <tr data-check="${k.id}" data-ok="${String(k.ok)}">
+              <td class="${k.ok === true ? "ok" : k.ok === "warn" ? "warn" : "bad"}">${k.ok === true
+                ? "✓"
+                : k.ok === "warn"
+                ? "!"
+                : "✗"}</td>
+              <td>${t(k.titleBg, k.title)}</td>
+              <td>${k.detailBg}<br><span class="en">${k.detail}</span></td>
+              <td>${k.fix ? html`${k.fixBg ?? ""}<br><span class="en">${k.fix}</span>` : ""}</td>
+            </tr>
+          `
+        )}</table>
       `;
       return sendPage(c, "diagnostics", title, body);
     } catch (e) {
@@ -141,12 +138,12 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         `${lines.length} реда (най-новите отгоре; пазят се последните 1000). Тайните и ЕГН са скрити.`,
         `${lines.length} lines (newest first; the last 1,000 are kept). Secrets and EGNs are hidden.`,
       )}</p>
-      <table
-        id="log"><tr><th>${t("Време (UTC)", "Time (UTC)")}</th><th>${t(
-          "Ниво",
-          "Level",
-        )}</th><th>${t("Съобщение", "Message")}</th><th>${t("Заявка", "Request")}</th></tr>${lines
-          .map(logLine)}</table>
+      <table id="log">${headRow(
+        ["Време (UTC)", "Time (UTC)"],
+        ["Ниво", "Level"],
+        ["Съобщение", "Message"],
+        ["Заявка", "Request"],
+      )}${lines.map(logLine)}</table>
     `;
     return sendPage(c, "log", { bg: "Дневник", en: "Log" }, body);
   });
