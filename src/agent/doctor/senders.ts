@@ -187,6 +187,18 @@ export async function checkSender(
   }
   const str = (...keys: string[]) =>
     keys.map((k) => ks[k]).find((v) => typeof v === "string") as string | undefined;
+  /** The failed check of a key store without its `keystore.<field>`, and where to set it. */
+  const missing = (field: string, what: Text) =>
+    check(
+      id,
+      false,
+      title,
+      t(`keystore.${field} is missing`, `Липсва keystore.${field}`),
+      t(
+        `Set keystore.${field} to ${what.en} in agent.json`,
+        `Задайте в keystore.${field} ${what.bg} в agent.json`,
+      ),
+    );
   try {
     const certFile = str("certificateFile", "certFile");
     if (certFile) {
@@ -199,18 +211,7 @@ export async function checkSender(
     }
     if (ks.type === "pkcs12") {
       const file = str("file", "path");
-      if (!file) {
-        return check(
-          id,
-          false,
-          title,
-          t("keystore.file is missing", "Липсва keystore.file"),
-          t(
-            "Set keystore.file to the .p12/.pfx path in agent.json",
-            "Задайте в keystore.file пътя до .p12/.pfx файла в agent.json",
-          ),
-        );
-      }
+      if (!file) return missing("file", t("the .p12/.pfx path", "пътя до .p12/.pfx файла"));
       const store = openPkcs12KeyStore(await Deno.readFile(file), { name: file });
       try {
         return certVerdict(id, title, await store.listCertificates(), d, str("certId"));
@@ -235,15 +236,9 @@ export async function checkSender(
     if (ks.type === "pkcs11") {
       const module = str("module", "modulePath");
       if (!module) {
-        return check(
-          id,
-          false,
-          title,
-          t("keystore.module is missing", "Липсва keystore.module"),
-          t(
-            "Set keystore.module to the middleware's PKCS#11 library in agent.json",
-            "Задайте в keystore.module PKCS#11 библиотеката на софтуера за картата в agent.json",
-          ),
+        return missing(
+          "module",
+          t("the middleware's PKCS#11 library", "PKCS#11 библиотеката на софтуера за картата"),
         );
       }
       const store = await d.openPkcs11(module, str("tokenLabel"));
