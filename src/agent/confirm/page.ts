@@ -11,6 +11,9 @@
  */
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+
+/** Markup or a promise of it, as hono/html produces. */
+type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 import { declarationName } from "../../contract/mod.ts";
 import type { CompanyName, Dialog } from "./dialog.ts";
 import { visible } from "./display.ts";
@@ -66,15 +69,24 @@ const FAVICON_SVG = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'
 /** The `href` of the pages' icon: a `data:image/svg+xml` URI. */
 export const FAVICON_HREF = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
 
-/** The `<head>` every page of the confirmation shares: charset, viewport, icon, title, style. */
-function head(title: string, cspNonce: string) {
-  return html`
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width,initial-scale=1">
-    <link rel="icon" type="image/svg+xml" href="${FAVICON_HREF}">
-    <title>${title}</title>
-    <style nonce="${cspNonce}">${raw(STYLE)}</style>
-  `;
+/** A whole page of the confirmation: the `<head>` every page shares (charset, viewport, icon,
+ * title, style) and `body`. */
+function pageDocument(title: string, cspNonce: string, body: Markup): string {
+  return String(html`
+    <!doctype html>
+    <html lang="bg">
+      <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width,initial-scale=1">
+        <link rel="icon" type="image/svg+xml" href="${FAVICON_HREF}">
+        <title>${title}</title>
+        <style nonce="${cspNonce}">${raw(STYLE)}</style>
+      </head>
+      <body>
+        ${body}
+      </body>
+    </html>
+  `);
 }
 
 /**
@@ -109,13 +121,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
   ];
   const seconds = Math.max(0, Math.round((d.expiresAt - now) / 1000));
   const typeIds = [...new Set(d.subjects.map((s) => s.typeId))];
-  const page = html`
-    <!doctype html>
-    <html lang="bg">
-      <head>
-        ${head("Потвърждение на подател / Confirm the sender", cspNonce)}
-      </head>
-      <body>
+  const body = html`
           <h1>Потвърдете подателя <span class="en">/ Confirm the sender</span></h1>
           ${first.mode === "test"
             ? html`
@@ -124,14 +130,14 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             `
             : ""}
           <div class="who" id="who">
-            <div><strong>Кой пита <span class="en">/ Who asks</span>:</strong> <span id="integrator">${visible(
-              first.integratorName,
-            )}</span></div>
-            <div><strong>От страница <span class="en">/ From page</span>:</strong> <span id="origin">${first
-                .origin
-              ? visible(first.origin)
-              : "— (не е обвързан / not bound)"}</span></div>
-          </div>
+      <div><strong>Кой пита <span class="en">/ Who asks</span>:</strong> <span id="integrator">${visible(
+        first.integratorName,
+      )}</span></div>
+      <div><strong>От страница <span class="en">/ From page</span>:</strong> <span id="origin">${first
+          .origin
+        ? visible(first.origin)
+        : "— (не е обвързан / not bound)"}</span></div>
+    </div>
           <table id="what">
             <tr><th>Какво се иска <span class="en">/ What is asked</span></th><td id="operations">${typeIds
               .map((t) => {
@@ -210,7 +216,8 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
               <button type="submit" name="decision" value="decline" id="decline" formnovalidate>Откажи <span class="en">/ Decline</span></button>
             </div>
           </form>
-          <p class="count" id="count"><span lang="bg">Остават <span class="countdown" id="countdown" data-seconds="${seconds}">${seconds}</span> сек.; след това искането се отказва автоматично.</span> <span class="en" lang="en">/ <span class="countdown">${seconds}</span> s left; then the request is declined automatically.</span></p>
+          <p class="count"
+      id="count"><span lang="bg">Остават <span class="countdown" id="countdown" data-seconds="${seconds}">${seconds}</span> сек.; след това искането се отказва автоматично.</span> <span class="en" lang="en">/ <span class="countdown">${seconds}</span> s left; then the request is declined automatically.</span></p>
           <script nonce="${cspNonce}">
           (function(){var bs=document.querySelectorAll("button");bs.forEach(function(b){b.disabled=true});
     setTimeout(function(){bs.forEach(function(b){b.disabled=false})},800);
@@ -222,10 +229,8 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
           var t=setInterval(function(){s=Math.max(0,s-1);els.forEach(function(el){el.textContent=s});if(!s){clearInterval(t);
           document.querySelectorAll("button").forEach(function(b){b.disabled=true});}},1000);})();
           </script>
-            </body>
-    </html>
   `;
-  return String(page);
+  return pageDocument("Потвърждение на подател / Confirm the sender", cspNonce, body);
 }
 
 /**
@@ -245,18 +250,8 @@ export function renderDonePage(decision: "confirm" | "decline", cspNonce: string
 }
 
 /** A one-line page of the confirmation (after a decision, or when none is waiting). */
-function noticePage(cspNonce: string, h1: HtmlEscapedString | Promise<HtmlEscapedString>) {
-  return String(html`
-    <!doctype html>
-    <html lang="bg">
-      <head>
-        ${head("Потвърждение / Confirmation", cspNonce)}
-      </head>
-      <body>
-        ${h1}
-      </body>
-    </html>
-  `);
+function noticePage(cspNonce: string, h1: Markup): string {
+  return pageDocument("Потвърждение / Confirmation", cspNonce, h1);
 }
 
 /**
