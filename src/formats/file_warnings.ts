@@ -82,36 +82,36 @@ export class LineNotes {
    */
   flush(file: string, sink: FileWarning[] | undefined): void {
     if (sink === undefined) return;
+    const warn = (code: FileWarningCode, line: number, message: string, messageBg: string) =>
+      sink.push({ code, file, line, message, messageBg });
     if (this.blankCount > 0) {
       const n = this.blankCount;
-      sink.push({
-        code: "BLANK_LINES_SKIPPED",
-        file,
-        line: this.blankFirst,
-        message: `"${file}" has ${n === 1 ? "a blank line" : `${n} blank lines`} between ` +
+      warn(
+        "BLANK_LINES_SKIPPED",
+        this.blankFirst,
+        `"${file}" has ${n === 1 ? "a blank line" : `${n} blank lines`} between ` +
           `records (line ${this.blankFirst}${n > 1 ? " and others" : ""}): skipped. ` +
           "The NRA may refuse blank lines; delete them before filing",
-        messageBg: `„${file}“ има ${n === 1 ? "празен ред" : `${n} празни реда`} между ` +
+        `„${file}“ има ${n === 1 ? "празен ред" : `${n} празни реда`} между ` +
           `записите (ред ${this.blankFirst}${n > 1 ? " и други" : ""}): ` +
           `${n === 1 ? "пропуснат е" : "пропуснати са"}. НАП може да откаже празни редове — ` +
           "изтрийте ги преди подаване",
-      });
+      );
     }
     if (this.paddedCount > 0) {
       const n = this.paddedCount;
-      sink.push({
-        code: "SHORT_LINES_PADDED",
-        file,
-        line: this.paddedFirst,
-        message: `"${file}" line ${this.paddedFirst} is ${this.paddedWidth} characters wide` +
+      warn(
+        "SHORT_LINES_PADDED",
+        this.paddedFirst,
+        `"${file}" line ${this.paddedFirst} is ${this.paddedWidth} characters wide` +
           (n > 1 ? ` (and ${n - 1} more short line${n === 2 ? "" : "s"})` : "") +
           `; expected ${this.paddedTo}: read as if the trailing spaces had been trimmed ` +
           `(padded to ${this.paddedTo}). Save the file from its program again before filing`,
-        messageBg: `Ред ${this.paddedFirst} на „${file}“ е ${this.paddedWidth} знака` +
+        `Ред ${this.paddedFirst} на „${file}“ е ${this.paddedWidth} знака` +
           (n > 1 ? ` (и още ${n - 1} ${n === 2 ? "къс ред" : "къси реда"})` : "") +
           `; очакват се ${this.paddedTo}: прочетен е, сякаш крайните интервали са изтрити ` +
           `(допълнен до ${this.paddedTo}). Запишете файла отново от програмата му преди подаване`,
-      });
+      );
     }
   }
 }
