@@ -8,10 +8,12 @@ import { formatFixedLines } from "../fixed_width_write.ts";
 import { parseError } from "../format_error.ts";
 import type { ReadOptions } from "../file_warnings.ts";
 import { fileReader } from "../text_lines.ts";
+import { creditColumns, salesColumns } from "./ledger.ts";
 
 const f = fixedField;
 
-/** DEKLAR.TXT field table (nra-formats.md §1.2), in position order. */
+/** DEKLAR.TXT field table (nra-formats.md §1.2), in position order; the sales and tax-credit
+ * columns are those of PRODAGBI and POKUPKI whose sums they hold. */
 // deno-fmt-ignore
 export const DEKLAR_FIELDS = [
   f("00-01", "vatNumber", "filer VAT number", "text", 1, 15),
@@ -25,22 +27,9 @@ export const DEKLAR_FIELDS = [
   f("01-11", "base20", "base at 20%", "amount", 182, 15),
   f("01-21", "vat20", "VAT at 20%", "amount", 197, 15),
   f("01-12", "baseIntraEuAcquisitionsArt82", "base of intra-EU acquisitions and art. 82", "amount", 212, 15),
-  f("01-22", "vatIntraEuAcquisitionsArt82", "VAT on intra-EU acquisitions and art. 82", "amount", 227, 15),
-  f("01-23", "vatPrivateUse", "VAT on private use", "amount", 242, 15),
-  f("01-13", "base9", "base at 9%", "amount", 257, 15),
-  f("01-24", "vat9", "VAT at 9%", "amount", 272, 15),
-  f("01-14", "baseZeroChapter3", "base at 0% under chapter 3", "amount", 287, 15),
-  f("01-15", "baseZeroIntraEuSupplies", "base at 0% of intra-EU supplies", "amount", 302, 15),
-  f("01-16", "baseZeroOther", "base at 0% under art. 140, 146, 173", "amount", 317, 15),
-  f("01-17", "baseServicesArt21", "base of services under art. 21(2)", "amount", 332, 15),
-  f("01-18", "baseDistanceSales", "base of distance sales under art. 69(2)", "amount", 347, 15),
-  f("01-19", "baseExempt", "base of exempt supplies", "amount", 362, 15),
+  ...salesColumns("01", 227),
   f("01-30", "purchasesNoCredit", "purchases without tax credit", "amount", 377, 15),
-  f("01-31", "baseFullCredit", "base with full tax credit", "amount", 392, 15),
-  f("01-41", "vatFullCredit", "VAT with full tax credit", "amount", 407, 15),
-  f("01-32", "basePartialCredit", "base with partial tax credit", "amount", 422, 15),
-  f("01-42", "vatPartialCredit", "VAT with partial tax credit", "amount", 437, 15),
-  f("01-43", "annualAdjustment", "annual adjustment under art. 73(8)", "amount", 452, 15),
+  ...creditColumns("01", 392),
   f("01-33", "proRataCoefficient", "pro-rata coefficient", "decimal", 467, 4),
   f("01-40", "totalTaxCredit", "total tax credit", "amount", 471, 15),
   f("01-50", "vatPayable", "VAT payable", "amount", 486, 15),

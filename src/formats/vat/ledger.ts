@@ -2,7 +2,7 @@
  * What the two VAT ledgers share: fields 1–10, which POKUPKI.TXT (nra-formats.md §1.3) and
  * PRODAGBI.TXT (§1.4) hold at the same positions with the same types, the reader, and the
  * writer that checks the line width (canonical, or the older width without the last field,
- * §1.6).
+ * §1.6); and the amount columns each ledger shares with DEKLAR.TXT (§1.2).
  * @module
  */
 import {
@@ -44,6 +44,47 @@ export const ledgerHead = (codes: readonly string[], party: string) => [
   f(codes[7], "counterpartyId", `${party} ID`, "text", 73, 15),
   f(codes[8], "counterpartyName", `${party} name`, "text", 88, 50),
   f(codes[9], "goodsDescription", "goods or services", "text", 138, 30),
+] as const;
+
+/**
+ * The sales columns PRODAGBI.TXT (§1.4, 02-22 … 02-19) and DEKLAR.TXT (§1.2, 01-22 … 01-19)
+ * both hold, in this order, as 15-character amounts: each DEKLAR cell is the sum of the ledger's
+ * column (§1.2, checked in check.ts).
+ * @param section the codes' prefix: "01" (DEKLAR) or "02" (PRODAGBI)
+ * @param start the first column's position (DEKLAR 227, PRODAGBI 258)
+ * @returns the ten field specs
+ * @throws nothing
+ */
+// deno-fmt-ignore
+export const salesColumns = (section: string, start: number) => [
+  f(`${section}-22`, "vatIntraEuAcquisitionsArt82", "VAT on intra-EU acquisitions and art. 82", "amount", start, 15),
+  f(`${section}-23`, "vatPrivateUse", "VAT on private use", "amount", start + 15, 15),
+  f(`${section}-13`, "base9", "base at 9%", "amount", start + 30, 15),
+  f(`${section}-24`, "vat9", "VAT at 9%", "amount", start + 45, 15),
+  f(`${section}-14`, "baseZeroChapter3", "base at 0% under chapter 3", "amount", start + 60, 15),
+  f(`${section}-15`, "baseZeroIntraEuSupplies", "base at 0% of intra-EU supplies", "amount", start + 75, 15),
+  f(`${section}-16`, "baseZeroOther", "base at 0% under art. 140, 146, 173", "amount", start + 90, 15),
+  f(`${section}-17`, "baseServicesArt21", "base of services under art. 21(2)", "amount", start + 105, 15),
+  f(`${section}-18`, "baseDistanceSales", "base of distance sales under art. 69(2)", "amount", start + 120, 15),
+  f(`${section}-19`, "baseExempt", "base of exempt supplies", "amount", start + 135, 15),
+] as const;
+
+/**
+ * The tax-credit columns POKUPKI.TXT (§1.3, 03-31 … 03-43) and DEKLAR.TXT (§1.2, 01-31 …
+ * 01-43) both hold, in this order, as 15-character amounts: each DEKLAR cell is the sum of the
+ * ledger's column (§1.2, checked in check.ts).
+ * @param section the codes' prefix: "01" (DEKLAR) or "03" (POKUPKI)
+ * @param start the first column's position (DEKLAR 392, POKUPKI 183)
+ * @returns the five field specs
+ * @throws nothing
+ */
+// deno-fmt-ignore
+export const creditColumns = (section: string, start: number) => [
+  f(`${section}-31`, "baseFullCredit", "base with full tax credit", "amount", start, 15),
+  f(`${section}-41`, "vatFullCredit", "VAT with full tax credit", "amount", start + 15, 15),
+  f(`${section}-32`, "basePartialCredit", "base with partial tax credit", "amount", start + 30, 15),
+  f(`${section}-42`, "vatPartialCredit", "VAT with partial tax credit", "amount", start + 45, 15),
+  f(`${section}-43`, "annualAdjustment", "annual adjustment under art. 73(8)", "amount", start + 60, 15),
 ] as const;
 
 /** A ledger's writer: `writePokupki`, `writeProdagbi`. */

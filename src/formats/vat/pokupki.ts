@@ -6,7 +6,7 @@
  */
 import { defineLayout, fixedField, type RecordOf } from "../fixed_width.ts";
 import type { FileReader } from "../text_lines.ts";
-import { ledgerFile, ledgerHead, type LedgerWriter } from "./ledger.ts";
+import { creditColumns, ledgerFile, ledgerHead, type LedgerWriter } from "./ledger.ts";
 
 export type { LedgerWriteOptions } from "./ledger.ts";
 
@@ -18,11 +18,7 @@ const f = fixedField;
 export const POKUPKI_FIELDS = [
   ...ledgerHead(["03-02", "03-01", "03-03", "03-04", "03-05", "03-06", "03-07", "03-08", "03-09", "03-10"], "supplier"),
   f("03-30", "baseAndVatNoCredit", "base and VAT without tax credit", "amount", 168, 15),
-  f("03-31", "baseFullCredit", "base with full tax credit", "amount", 183, 15),
-  f("03-41", "vatFullCredit", "VAT with full tax credit", "amount", 198, 15),
-  f("03-32", "basePartialCredit", "base with partial tax credit", "amount", 213, 15),
-  f("03-42", "vatPartialCredit", "VAT with partial tax credit", "amount", 228, 15),
-  f("03-43", "annualAdjustment", "annual adjustment under art. 73(8)", "amount", 243, 15),
+  ...creditColumns("03", 183),
   f("03-44", "baseTriangular", "base as intermediary in a triangular operation", "amount", 258, 15),
   f("03-45", "specialCode", "art. 163a / 167a code", "code", 273, 2),
 ] as const;

@@ -6,7 +6,7 @@
  */
 import { defineLayout, fixedField, type RecordOf } from "../fixed_width.ts";
 import type { FileReader } from "../text_lines.ts";
-import { ledgerFile, ledgerHead, type LedgerWriter } from "./ledger.ts";
+import { ledgerFile, ledgerHead, type LedgerWriter, salesColumns } from "./ledger.ts";
 
 const f = fixedField;
 
@@ -21,16 +21,7 @@ export const PRODAGBI_FIELDS = [
   f("02-21", "vat20", "VAT at 20%", "amount", 213, 15),
   f("02-12", "baseIntraEuAcquisitions", "base of intra-EU acquisitions", "amount", 228, 15),
   f("02-26", "baseArt82", "base under art. 82(2)-(5)", "amount", 243, 15),
-  f("02-22", "vatIntraEuAcquisitionsArt82", "VAT on intra-EU acquisitions and art. 82", "amount", 258, 15),
-  f("02-23", "vatPrivateUse", "VAT on private use", "amount", 273, 15),
-  f("02-13", "base9", "base at 9%", "amount", 288, 15),
-  f("02-24", "vat9", "VAT at 9%", "amount", 303, 15),
-  f("02-14", "baseZeroChapter3", "base at 0% under chapter 3", "amount", 318, 15),
-  f("02-15", "baseZeroIntraEuSupplies", "base at 0% of intra-EU supplies", "amount", 333, 15),
-  f("02-16", "baseZeroOther", "base at 0% under art. 140, 146, 173", "amount", 348, 15),
-  f("02-17", "baseServicesArt21", "base of services under art. 21(2)", "amount", 363, 15),
-  f("02-18", "baseDistanceSales", "base of distance sales under art. 69(2)", "amount", 378, 15),
-  f("02-19", "baseExempt", "base of exempt supplies", "amount", 393, 15),
+  ...salesColumns("02", 258),
   f("02-25", "baseTriangular", "base as intermediary in a triangular operation", "amount", 408, 15),
   f("02-27", "specialCode", "art. 163a / 167a code", "code", 423, 2),
 ] as const;
