@@ -17,7 +17,7 @@ import type {
   VatPortalFilesResult,
 } from "../contract/mod.ts";
 import { pad2, periodEnded, toIsoDate } from "./dates.ts";
-import { currentFiling, filingsAsOf } from "./filings.ts";
+import { currentFiling, type Filing, filingsAsOf, type PeriodicKind } from "./filings.ts";
 import { type PayrollMonth, payrollMonth } from "./payroll_records.ts";
 import { type VatReturnData, vatReturnData } from "./vat_records.ts";
 
@@ -57,6 +57,60 @@ function notFound(what: string, req: PeriodInput): string {
     `${req.year}`;
 }
 
+/** A portal-files answer (VatPortalFilesResult, Dec16PortalFilesResult): the filing's document
+ * id under `K`. */
+type FilesAnswer<F, K extends string> =
+  & {
+    status: "ok" | "error";
+    files: F[];
+    error: string | null;
+    incomeNumber: string | null;
+    period: string | null;
+    submittedAt: string | null;
+  }
+  & { [P in K]: string | null };
+
+/**
+ * The portal-files answer for the filing of a period in force at `now`: status ok with the files
+ * `filesOf` makes of it, or status error (declaration not found) when nothing was filed by then.
+ * @param req eik, year, month
+ * @param now the injected clock's instant
+ * @param kind which declaration
+ * @param what its name in the not-found message
+ * @param idKey the field that holds the filing's document id
+ * @param filesOf the files of the filing
+ * @returns the answer, its fields in the contract's order
+ * @throws what `filesOf` throws
+ */
+function filesAnswer<F, K extends string>(
+  req: PeriodInput,
+  now: Date,
+  kind: PeriodicKind,
+  what: string,
+  idKey: K,
+  filesOf: (filing: Filing) => F[],
+): FilesAnswer<F, K> {
+  const filing = currentFiling(req.eik, kind, req.year, req.month, now);
+  const fields = filing === null
+    ? {
+      status: "error" as const,
+      files: [],
+      error: notFound(what, req),
+      incomeNumber: null,
+      period: null,
+      submittedAt: null,
+    }
+    : {
+      status: "ok" as const,
+      files: filesOf(filing),
+      error: null,
+      incomeNumber: filing.incomeNumber,
+      period: `${req.year}${pad2(req.month)}`,
+      submittedAt: filing.submittedAt.toISOString(),
+    };
+  return { ...fields, [idKey]: filing?.documentId ?? null } as FilesAnswer<F, K>;
+}
+
 /**
  * The files of the VAT return in force for a period (the latest filing at `now`).
  *
@@ -72,32 +126,13 @@ export function vatPortalFiles(
   now: Date,
   kit: NraFileKit,
 ): VatPortalFilesResult {
-  const filing = currentFiling(req.eik, "vat", req.year, req.month, now);
-  if (filing === null) {
-    return {
-      status: "error",
-      files: [],
-      error: notFound("VAT return", req),
-      incomeNumber: null,
-      period: null,
-      submittedAt: null,
-      docId: null,
-    };
-  }
-  const rendered = kit.vatFiles(vatReturnData(req.eik, req.year, req.month));
-  const files = VAT_ORDER.flatMap((type) => {
-    const f = rendered[type];
-    return f ? [{ name: f.name, type, docId: filing.documentId, content: f.content }] : [];
+  return filesAnswer(req, now, "vat", "VAT return", "docId", (filing) => {
+    const rendered = kit.vatFiles(vatReturnData(req.eik, req.year, req.month));
+    return VAT_ORDER.flatMap((type) => {
+      const f = rendered[type];
+      return f ? [{ name: f.name, type, docId: filing.documentId, content: f.content }] : [];
+    });
   });
-  return {
-    status: "ok",
-    files,
-    error: null,
-    incomeNumber: filing.incomeNumber,
-    period: `${req.year}${pad2(req.month)}`,
-    submittedAt: filing.submittedAt.toISOString(),
-    docId: filing.documentId,
-  };
 }
 
 /**
@@ -115,35 +150,17 @@ export function dec16PortalFiles(
   now: Date,
   kit: NraFileKit,
 ): Dec16PortalFilesResult {
-  const filing = currentFiling(req.eik, "dec1_6", req.year, req.month, now);
-  if (filing === null) {
-    return {
-      status: "error",
-      files: [],
-      error: notFound("D1/D6 declaration", req),
-      incomeNumber: null,
-      period: null,
-      submittedAt: null,
-      submissionId: null,
-    };
-  }
-  const { dec1, dec6 } = kit.payrollFiles(
-    payrollMonth(req.eik, req.year, req.month),
-    toIsoDate(filing.submittedAt),
-  );
-  const base = filing.documentId.slice(0, 11);
-  return {
-    status: "ok",
-    files: [
+  return filesAnswer(req, now, "dec1_6", "D1/D6 declaration", "submissionId", (filing) => {
+    const { dec1, dec6 } = kit.payrollFiles(
+      payrollMonth(req.eik, req.year, req.month),
+      toIsoDate(filing.submittedAt),
+    );
+    const base = filing.documentId.slice(0, 11);
+    return [
       { name: dec1.name, type: "dec1", docFileId: `${base}1`, content: dec1.content },
       { name: dec6.name, type: "dec6", docFileId: `${base}6`, content: dec6.content },
-    ],
-    error: null,
-    incomeNumber: filing.incomeNumber,
-    period: `${req.year}${pad2(req.month)}`,
-    submittedAt: filing.submittedAt.toISOString(),
-    submissionId: filing.documentId,
-  };
+    ];
+  });
 }
 
 /**
