@@ -56,7 +56,21 @@ else await main();
 
 /** Server mode: one token-service instance with a timings endpoint. */
 async function serve() {
-  const store = await openTokenStore({ dataDir: args.dir ?? ".", databaseUrl: args.db });
+  const opened = await openTokenStore({ dataDir: args.dir ?? ".", databaseUrl: args.db });
+  // The rate-limit leases' round trips are counted (the store is otherwise used as it is).
+  let leases = 0;
+  const store = new Proxy(opened, {
+    get(target, p, receiver) {
+      if (p === "hitRateWindows") {
+        return (...a: Parameters<typeof opened.hitRateWindows>) => {
+          leases++;
+          return target.hitRateWindows(...a);
+        };
+      }
+      const v = Reflect.get(target, p, receiver);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
   const timings: IssueTimings = { keyLookupUs: 0, policyUs: 0, signingUs: 0 };
   let requests = 0;
   let cache0 = store.issueCacheStats();
@@ -66,6 +80,10 @@ async function serve() {
     config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
     timings,
     adminToken: ADMIN,
+    // As deployed (serve_token.ts): both budgets counted, shared through the database on
+    // PostgreSQL; set high enough that the load is never refused.
+    rateLimits: { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
+    sharedRateCounters: args.db !== undefined,
   });
   svc.start();
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
@@ -75,13 +93,14 @@ async function serve() {
       return Response.json({
         ...timings,
         requests,
+        leases,
         cache: { hits: c.hits - cache0.hits, misses: c.misses - cache0.misses },
       });
     }
     if (path === "/__bench/reset") {
       timings.keyLookupUs = timings.policyUs = timings.signingUs = 0;
       cache0 = store.issueCacheStats();
-      requests = 0;
+      requests = leases = 0;
       return new Response("ok");
     }
     requests++;
@@ -266,15 +285,15 @@ async function runSetup(name: string, db: { url?: string; dir?: string }, n: num
       for (const p of ports) {
         const x = await (await fetch(`http://127.0.0.1:${p}/__bench/timings`)).json();
         for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += x[k];
+        cache.leases += x.leases;
         cache.hits += x.cache.hits;
         cache.misses += x.cache.misses;
       }
       const per = (us: number) => (t.requests ? us / t.requests : NaN);
       return [per(t.keyLookupUs), per(t.policyUs), per(t.signingUs)] as const;
     };
-    const cache = { hits: 0, misses: 0 };
+    const cache = { hits: 0, misses: 0, leases: 0 };
     let r!: Awaited<ReturnType<typeof wrk>>;
-    cache.hits = cache.misses = 0;
     const loaded = await split(async () => {
       r = await wrk(ports, key, seconds, conns);
     });
@@ -337,9 +356,9 @@ async function main() {
       "at full load (includes waiting for the CPU, the pool and the database).\n",
   );
   console.log(
-    "| storage | instances | req/s | vs SQLite × 1 | p50 ms | p99 ms | non-2xx | socket errors | cache hits / misses | split, 1 conn | split, loaded | revoked key refused after, ms (per instance) |",
+    "| storage | instances | req/s | vs SQLite × 1 | p50 ms | p99 ms | non-2xx | socket errors | cache hits / misses | rate-limit round trips | split, 1 conn | split, loaded | revoked key refused after, ms (per instance) |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   const sp = (x: readonly number[]) => x.map((v) => f(v)).join(" / ");
   const sqlite1 = rows.find((r) => r.name === "SQLite" && r.instances === 1);
   for (const r of rows) {
@@ -353,9 +372,9 @@ async function main() {
         sqlite1 ? `${f(r.rps / sqlite1.rps, 2)}×` : "–"
       } | ${f(r.p50, 2)} | ${
         f(r.p99, 2)
-      } | ${r.non2xx} | ${socket} | ${r.cache.hits} / ${r.cache.misses} | ${sp(r.idle)} | ${
-        sp(r.loaded)
-      } | ${rev.join(", ")} (answered in ${f(r.revocation.answeredMs)}) |`,
+      } | ${r.non2xx} | ${socket} | ${r.cache.hits} / ${r.cache.misses} | ${r.cache.leases} | ${
+        sp(r.idle)
+      } | ${sp(r.loaded)} | ${rev.join(", ")} (answered in ${f(r.revocation.answeredMs)}) |`,
     );
     if (r.errors) console.log(`  (${r.name} ×${r.instances}: ${r.errors})`);
   }

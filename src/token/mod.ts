@@ -21,9 +21,9 @@ export {
 export {
   createRateLimiter,
   DEFAULT_TOKEN_RATE_LIMITS,
+  leasedRateCounter,
   memoryRateCounter,
   type RateLimitSettings,
-  storeRateCounter,
 } from "./rate_limit.ts";
 export { type AccessLogEntry, type DrainState, waitUntilQuiet } from "./ops.ts";
 export {

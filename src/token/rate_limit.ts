@@ -7,14 +7,22 @@
  * draft-6 field names that hono-rate-limiter and express-rate-limit send); over a budget the
  * answer is 429 `RATE_LIMITED` with `Retry-After` and `details.scope` (`key` or `integrator`).
  *
- * Counting: on PostgreSQL one shared counter row per budget and window (an atomic upsert of both
- * budgets in one statement, `store.hitRateWindows`), so the budgets hold across any number of
- * instances however the load balancer spreads requests; on SQLite (one instance) in memory.
+ * Counting: on PostgreSQL one shared counter row per budget and window, from which each instance
+ * takes leases of the budget (rate_leases.ts: no database round trip per request in the steady
+ * state, never more than the budget across any number of instances); on SQLite (one instance) in
+ * memory.
  * @module
  */
 import type { Context } from "hono";
 import { AppError } from "../contract/mod.ts";
-import type { TokenStore } from "./store/mod.ts";
+import type { RateCounter } from "./rate_counters.ts";
+
+export {
+  leasedRateCounter,
+  memoryRateCounter,
+  type RateBudget,
+  type RateCounter,
+} from "./rate_counters.ts";
 
 /** Budgets per window; 0 = no limit for that budget. */
 export interface RateLimitSettings {
@@ -33,61 +41,6 @@ export const DEFAULT_TOKEN_RATE_LIMITS: RateLimitSettings = {
   perKey: 1000,
   perIntegrator: 2000,
 };
-
-/** Counts hits of fixed windows. */
-export interface RateCounter {
-  /**
-   * Count one hit in each bucket's window.
-   * @returns each bucket's hits in the window after this one, in the order given
-   */
-  hit(buckets: readonly string[], windowStart: number, windowMs: number): Promise<number[]>;
-}
-
-/**
- * Counters in this process (SQLite: one instance). Windows of the past are dropped when a new
- * window begins.
- * @returns the counter
- */
-export function memoryRateCounter(): RateCounter {
-  let start = -1;
-  let hits = new Map<string, number>();
-  return {
-    hit(buckets, windowStart) {
-      if (windowStart !== start) {
-        start = windowStart;
-        hits = new Map();
-      }
-      return Promise.resolve(buckets.map((b) => {
-        const n = (hits.get(b) ?? 0) + 1;
-        hits.set(b, n);
-        return n;
-      }));
-    },
-  };
-}
-
-/**
- * Counters in the database, shared by every instance (PostgreSQL). When this instance first
- * sees a new window it deletes the windows older than the previous one (in the background).
- * @param store the token store
- * @param onPruneError where a failed clean-up is reported (it is retried next window)
- * @returns the counter
- */
-export function storeRateCounter(
-  store: Pick<TokenStore, "hitRateWindows" | "pruneRateWindows">,
-  onPruneError: (e: unknown) => void = () => {},
-): RateCounter {
-  let pruned = -1;
-  return {
-    async hit(buckets, windowStart, windowMs) {
-      if (windowStart !== pruned) {
-        pruned = windowStart;
-        store.pruneRateWindows(windowStart - windowMs).catch(onPruneError);
-      }
-      return await store.hitRateWindows(buckets, windowStart);
-    },
-  };
-}
 
 /** The tighter budget after a request was counted. */
 export interface RateLimitInfo {
@@ -131,7 +84,11 @@ export function createRateLimiter(settings: RateLimitSettings, counter: RateCoun
     async check(key, now) {
       if (budgets.length === 0) return null;
       const windowStart = Math.floor(now / windowMs) * windowMs;
-      const hits = await counter.hit(budgets.map((b) => b.bucket(key)), windowStart, windowMs);
+      const hits = await counter.hit(
+        budgets.map((b) => ({ bucket: b.bucket(key), limit: b.limit })),
+        windowStart,
+        windowMs,
+      );
       const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
       let tightest: RateLimitInfo | null = null;
       for (const [i, b] of budgets.entries()) {

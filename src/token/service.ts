@@ -19,9 +19,9 @@ import { UsageRecorder } from "./usage.ts";
 import type { DrainState } from "./ops.ts";
 import {
   createRateLimiter,
+  leasedRateCounter,
   memoryRateCounter,
   type RateLimitSettings,
-  storeRateCounter,
 } from "./rate_limit.ts";
 
 export type { ServiceLog } from "./deps.ts";
@@ -106,7 +106,7 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     ? createRateLimiter(
       o.rateLimits,
       o.sharedRateCounters
-        ? storeRateCounter(o.store, (e) =>
+        ? leasedRateCounter(o.store, (e) =>
           log("warn", "could not delete old rate-limit windows", { error: String(e) }))
         : memoryRateCounter(),
     )

@@ -201,11 +201,12 @@ export async function createKeyFor(
  * @throws AppError NOT_FOUND (404), CONFLICT (409) when already revoked
  */
 export async function revokeKeyNow(d: AdminDeps, id: string): Promise<KeyView> {
+  // The revocation first (one statement: every instance refuses the key from its commit on,
+  // docs/token-service.md § Issuance cache); the reads only when it did not happen.
+  const revoked = await d.store.revokeKey(id, d.clock.now());
+  if (revoked) return keyView(d, revoked);
   await requireKey(d, id);
-  if (!(await d.store.revokeKey(id, d.clock.now()))) {
-    throw new AppError("CONFLICT", `Key "${id}" is already revoked`, { keyId: id });
-  }
-  return keyView(d, await requireKey(d, id));
+  throw new AppError("CONFLICT", `Key "${id}" is already revoked`, { keyId: id });
 }
 
 /**

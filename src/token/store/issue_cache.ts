@@ -10,7 +10,11 @@
  * {@link IssueCacheOptions.refreshMs} (250 ms) a request starts a check in the background, and
  * only a request arriving after a long idle waits for one. A check that sees a new version
  * drops every entry. So a revocation, a contract change or an allowed-list change committed at
- * T is seen by every instance for every request after T + 750 ms. Writes made through this
+ * T is seen by every instance for every request after T + 750 ms. On PostgreSQL each bump is
+ * also pushed (`NOTIFY svc_issue_cache`, migration 6) to every instance listening, which drops
+ * its entries as soon as the notification arrives, without waiting for its next check; the
+ * checks stay as the bound when a notification is lost (a listening connection that dropped
+ * reads the version again when it is back). Writes made through this
  * store drop the entries at once, and a load that overlapped a drop is not kept (generation
  * count), so an entry is never older than the last drop. Expiry needs nothing: the phase and
  * expiry are computed from the cached rows at each request's time (`keyPolicy`).
@@ -23,6 +27,7 @@
  * can cost a round trip, never a wrong answer.
  * @module
  */
+import { ISSUE_CACHE_CHANNEL } from "./migrations.ts";
 import type { ContractRecord } from "./records.ts";
 import { contractFromRow, inForce, keyFromRow } from "./rows.ts";
 import { type Db, sql } from "./sql.ts";
@@ -50,6 +55,10 @@ export interface IssueCacheStats {
   /** EIK checks answered from the cached set. */
   eikHits: number;
   versionChecks: number;
+  /** Version changes pushed by PostgreSQL notifications (this schema's). */
+  notifications: number;
+  /** Listening for them (PostgreSQL, after the first request). */
+  listening: boolean;
   drops: number;
 }
 
@@ -111,7 +120,15 @@ export function withIssueCache<S extends TokenStore>(
   /** Loads in flight: concurrent misses of one key (after a drop) share one; `gen` is the
    * generation it started in (a drop forgets them). */
   const loading = new Map<string, { gen: number; p: Promise<Entry | null> }>();
-  const stats: IssueCacheStats = { hits: 0, misses: 0, eikHits: 0, versionChecks: 0, drops: 0 };
+  const stats: IssueCacheStats = {
+    hits: 0,
+    misses: 0,
+    eikHits: 0,
+    versionChecks: 0,
+    notifications: 0,
+    listening: false,
+    drops: 0,
+  };
   let generation = 0;
   let version: number | null = null;
   /** performance.now() when the last completed check started. */
@@ -145,8 +162,35 @@ export function withIssueCache<S extends TokenStore>(
     return checking;
   };
 
+  /** The version's notifications (PostgreSQL), from the first request on; null = not yet. */
+  let listening: Promise<(() => Promise<void>) | null> | null = null;
+  /** This store's schema: notifications of other schemas of the database are not ours. */
+  let schema: string | null = null;
+  const listen = () => {
+    listening = db.listen!(ISSUE_CACHE_CHANNEL, (payload) => {
+      const [from, v] = payload.split(" ");
+      if (from !== schema) return;
+      stats.notifications++;
+      const n = Number(v);
+      if (version === null || n > version) {
+        if (version !== null) drop();
+        version = n;
+      }
+    }, () => {
+      // (Re)connected: what was notified meanwhile is lost, so read the version once more.
+      db.get(sql`SELECT current_schema() AS s`)
+        .then((r) => {
+          schema = String(r?.s);
+          stats.listening = true;
+          return check();
+        })
+        .catch(() => {}); // the checks go on regardless
+    }).catch(() => (listening = null)); // tried again at the next request
+  };
+
   /** Make sure the entries are at most `maxStaleMs` behind the database. */
   const fresh = async () => {
+    if (listening === null && db.listen) listen();
     const age = performance.now() - checkedAt;
     if (age > maxStaleMs) await check();
     else if (age > refreshMs && checking === null) check().catch(() => {}); // retried next time
@@ -183,6 +227,11 @@ export function withIssueCache<S extends TokenStore>(
   };
 
   const cached: Partial<TokenStore> = {
+    async close() {
+      const unlisten = await listening;
+      await unlisten?.().catch(() => {});
+      await store.close();
+    },
     async findKeyForIssue(secretHash: string, at: number): Promise<KeyForIssue | null> {
       await fresh();
       let e = byHash.get(secretHash);

@@ -70,8 +70,9 @@ export function keyQueries(db: Db): KeyQueries {
     getKey: (id) => keys.get(id),
     listKeys: (f = {}) => keys.list({ integrator_id: f.integratorId }),
     async revokeKey(id, at) {
-      return await db.run(sql`UPDATE api_keys SET revoked_at = ${at}
-        WHERE id = ${id} AND (revoked_at IS NULL OR revoked_at > ${at})`) > 0;
+      const r = await db.get(sql`UPDATE api_keys SET revoked_at = ${at}
+        WHERE id = ${id} AND (revoked_at IS NULL OR revoked_at > ${at}) RETURNING *`);
+      return r ? keyFromRow(r) : null;
     },
     async setAllowedEiks(id, allowedEiks) {
       return await db.run(

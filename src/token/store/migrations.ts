@@ -19,6 +19,10 @@ export interface Migration {
   readonly sql: string | Readonly<Record<Dialect, string>>;
 }
 
+/** The PostgreSQL channel on which each change of the issuance cache's version is announced
+ * (migration 6), with the payload "<schema> <version>". */
+export const ISSUE_CACHE_CHANNEL = "svc_issue_cache";
+
 /** The tables whose changes the issuance cache must see (issue_cache.ts), with the row events. */
 const CACHED_TABLES = [
   ["api_keys", "UPDATE OR DELETE"],
@@ -158,6 +162,25 @@ export const MIGRATIONS: readonly Migration[] = [
           PRIMARY KEY (bucket, window_start)
         );
       `,
+    },
+  },
+  {
+    // The issuance cache's push (issue_cache.ts): every bump of the version counter also
+    // notifies the channel `svc_issue_cache` with "<schema> <version>", sent at commit, so the
+    // other instances drop their caches without waiting for their next version check. SQLite
+    // (one process) has nothing to notify.
+    version: 6,
+    sql: {
+      postgres: `
+        CREATE OR REPLACE FUNCTION issue_cache_bump() RETURNS trigger LANGUAGE plpgsql
+          SET search_path FROM CURRENT
+          AS $$ DECLARE nv BIGINT; BEGIN
+            UPDATE issue_cache_version SET v = v + 1 WHERE id = 1 RETURNING v INTO nv;
+            PERFORM pg_notify('${ISSUE_CACHE_CHANNEL}', current_schema() || ' ' || nv);
+            RETURN NULL;
+          END $$;
+      `,
+      sqlite: `SELECT 1;`,
     },
   },
 ];

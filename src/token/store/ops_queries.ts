@@ -2,7 +2,7 @@
  * The operations side of the store (docs/token-service.md § Rate limits, § Operations): the
  * schema version for `GET /ready`, and the fixed-window rate-limit counters that several
  * instances share on PostgreSQL (one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING` per
- * request for all of its budgets).
+ * lease of budget, for all of a request's budgets at once; rate_limit.ts `leasedRateCounter`).
  * @module
  */
 import { MIGRATIONS } from "./migrations.ts";
@@ -25,16 +25,18 @@ export function opsQueries(db: Db): OpsStore {
         pending: MIGRATIONS.map((m) => m.version).filter((v) => !done.has(v)),
       };
     },
-    async hitRateWindows(buckets, windowStart) {
+    async hitRateWindows(buckets, windowStart, counts) {
       if (buckets.length === 0) return [];
+      const add = new Map<string, number>();
+      buckets.forEach((b, i) => add.set(b, (add.get(b) ?? 0) + (counts?.[i] ?? 1)));
       // One lock order for every statement (sorted buckets): two requests of one integrator
       // through different keys never wait for each other in opposite orders.
-      const sorted = [...new Set(buckets)].sort();
+      const sorted = [...add.keys()].sort();
       const rows = await db.all(sql`
         INSERT INTO rate_limit_windows (bucket, window_start, hits)
-        VALUES ${tuples(sorted.map((b) => [b, windowStart, 1]))}
+        VALUES ${tuples(sorted.map((b) => [b, windowStart, add.get(b)!]))}
         ON CONFLICT (bucket, window_start)
-        DO UPDATE SET hits = rate_limit_windows.hits + 1
+        DO UPDATE SET hits = rate_limit_windows.hits + excluded.hits
         RETURNING bucket, hits`);
       const hits = new Map(rows.map((r) => [String(r.bucket), Number(r.hits)]));
       return buckets.map((b) => hits.get(b) ?? 0);

@@ -54,6 +54,10 @@ export function openPgDb(url: string, opts: PgOptions = {}): Db {
     get: async (q) => (await query(pool, q))[0] as Row | undefined,
     run: async (q) => (await query(pool, q)).count,
     tx: <T>(body: TxBody<T>) => pool.begin((tx) => drive(tx, body)) as Promise<T>,
+    async listen(channel, onNotify, onListen) {
+      const { unlisten } = await pool.listen(channel, onNotify, onListen);
+      return unlisten;
+    },
     close: () => pool.end({ timeout: 5 }),
   };
 }

@@ -260,6 +260,21 @@ export interface Db {
    * @throws what `body` or a statement throws, after the rollback
    */
   tx<T>(body: TxBody<T>): Promise<T>;
-  /** Close the connection or pool. */
+  /**
+   * Listen on a notification channel (PostgreSQL `LISTEN`, on a connection of its own that
+   * reconnects by itself); absent on SQLite, where one process owns the database.
+   * @param channel the channel's name
+   * @param onNotify called with the payload of each notification
+   * @param onListen called when listening starts and again after each reconnect (what was
+   *   notified while disconnected is lost: the caller reads what it would have said)
+   * @returns a function that stops listening
+   * @throws the driver's error when the first connection fails
+   */
+  listen?(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onListen: () => void,
+  ): Promise<() => Promise<void>>;
+  /** Close the connection or pool (and any listening connection). */
   close(): Promise<void>;
 }

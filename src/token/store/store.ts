@@ -127,9 +127,10 @@ export interface KeyStore {
   getKey(id: string): Promise<ApiKeyRecord | null>;
   /** @returns keys, oldest first, optionally of one integrator */
   listKeys(filter?: { integratorId?: string }): Promise<ApiKeyRecord[]>;
-  /** Revoke at `at` (also cuts short a rotation's grace). @returns false when unknown or
-   * already revoked by then */
-  revokeKey(id: string, at: number): Promise<boolean>;
+  /** Revoke at `at` (also cuts short a rotation's grace), in one statement: a revocation costs
+   * one round trip before it takes effect (issue #17). @returns the revoked key, or null when
+   * unknown or already revoked by then */
+  revokeKey(id: string, at: number): Promise<ApiKeyRecord | null>;
   /** @returns false when the key is unknown */
   setAllowedEiks(id: string, allowedEiks: readonly string[] | null): Promise<boolean>;
   /** Set a key's own page origins (null = use the integrator's). */
@@ -265,10 +266,18 @@ export interface OpsStore {
   /** @returns the applied and the expected schema version (one query: also a liveness probe) */
   schemaStatus(): Promise<SchemaStatus>;
   /**
-   * Count one hit in each bucket's fixed window starting at `windowStart` (one atomic upsert).
-   * @returns the hits of each bucket's window after this one, in the order given
+   * Add hits to each bucket's fixed window starting at `windowStart` (one atomic upsert; a
+   * bucket named twice gets both counts).
+   * @param buckets the buckets, e.g. `k:<keyId>`, `i:<integratorId>`
+   * @param windowStart the window's start, epoch ms
+   * @param counts hits to add per bucket, in the order of `buckets` (default 1 each)
+   * @returns the hits of each bucket's window after the addition, in the order given
    */
-  hitRateWindows(buckets: readonly string[], windowStart: number): Promise<number[]>;
+  hitRateWindows(
+    buckets: readonly string[],
+    windowStart: number,
+    counts?: readonly number[],
+  ): Promise<number[]>;
   /** Delete the windows that started before `before`. @returns how many */
   pruneRateWindows(before: number): Promise<number>;
 }

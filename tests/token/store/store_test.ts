@@ -59,9 +59,14 @@ backendTest("revokeKey() revokes once and cuts a rotation's grace short", async 
   equal((await s.getKey(record.id))?.revokedAt, T0 + 1000 + 3600_000);
   equal(rotated.record.rotatedFrom, record.id);
   equal(rotated.record.expiresAt, record.expiresAt, "rotation keeps the expiry");
-  ok(await s.revokeKey(record.id, T0 + 2000), "revoking during the grace period ends it");
+  equal(
+    (await s.revokeKey(record.id, T0 + 2000))?.revokedAt,
+    T0 + 2000,
+    "revoking during the grace period ends it, and answers the revoked key",
+  );
   equal((await s.getKey(record.id))?.revokedAt, T0 + 2000);
-  ok(!(await s.revokeKey(record.id, T0 + 3000)), "already revoked");
+  equal(await s.revokeKey(record.id, T0 + 3000), null, "already revoked");
+  equal(await s.revokeKey("key_unknown", T0 + 3000), null, "unknown");
   equal(await rotateApiKey(s, record, 0, T0 + 4000), null, "a revoked key cannot be rotated");
 });
 
