@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages the test suite uses: openssl (signature checks), softhsm2 + opensc (PKCS#11),
 # chromium (browser tests), zenity + xvfb + xdotool (native picker tests), postgresql (store
-# tests), xdg-utils (the svc-agent:// link handler), curl (the docs' examples). Idempotent; installs only what is missing. Needs root (CI runs as root).
+# tests), xdg-utils (the svc-agent:// link handler), curl (the docs' examples), nginx (the token service's
+# scale-out behind a reverse proxy). Idempotent; installs only what is missing. Needs root (CI runs as root).
 set -euo pipefail
-pkgs=(openssl softhsm2 opensc chromium zenity xvfb xdotool postgresql wrk xdg-utils curl)
+pkgs=(openssl softhsm2 opensc chromium zenity xvfb xdotool postgresql wrk xdg-utils curl nginx)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -136,12 +136,28 @@ Deno.test("[token] the access log: one line per request with method, path, statu
   equal(access[0]!.path, "/api/v1/tokens/issue");
   equal(access[0]!.status, 200);
   ok(typeof access[0]!.ms === "number" && access[0]!.ms >= 0);
-  // The id the answer carries (X-Request-Id, src/token/request_id.ts).
-  ok(first.headers.get("x-request-id"));
+  // The id the answer carries (X-Request-Id, src/token/request_id.ts): the caller's own, well formed.
+  equal(first.headers.get("x-request-id"), "req-42");
   equal(access[0]!.requestId, first.headers.get("x-request-id"));
   equal(access[1]!.status, 404);
   equal(access[1]!.requestId, second.headers.get("x-request-id"));
   const text = JSON.stringify(lines);
   ok(!text.includes(secret) && !text.includes("svc_test_") && !text.includes("eyJ"), text);
   await store.close();
+});
+
+Deno.test("[token] a well-formed X-Request-Id of the caller (a proxy's) is kept; any other is replaced", async () => {
+  const store = sqliteTokenStore(":memory:");
+  await store.migrate();
+  const s = await service(store, []);
+  const idOf = async (given: string) =>
+    (await s.app.request("/health", { headers: { "x-request-id": given } })).headers.get(
+      "x-request-id",
+    );
+  const nginx = "6f1c0b8e2a7d4c3b9e5f1a2b3c4d5e6f";
+  equal(await idOf(nginx), nginx);
+  for (const bad of ["", "a b", "x\u0001y", "-lead", "a".repeat(129), "é-accent"]) {
+    const id = await idOf(bad);
+    ok(id && id !== bad && /^[0-9a-f-]{36}$/.test(id), `"${bad}" replaced by ${id}`);
+  }
 });
