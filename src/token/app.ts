@@ -135,7 +135,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     c.json({ error: "No such route", errorCode: "NOT_FOUND", errorKind: "PARAMETER" }, 404)
   );
 
-  const origins = originCache(deps.store);
+  const allowedOrigins = originList(deps.store);
   app.post(
     "/api/v1/tokens/issue",
     bodyLimit({
@@ -167,8 +167,10 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
         ? undefined
         : requireHttpOrigin(typeof sent === "string" ? sent : parsed.data.origin, "origin");
       if (origin !== undefined) {
-        const allowed = key.key.allowedOrigins?.flatMap(httpOriginList) ??
-          (await origins.byIntegrator(now)).get(key.key.integratorId) ?? [];
+        // The key's own origins, else its integrator's, both read with the key (issuance
+        // cache): a change reaches every instance within a second.
+        const allowed = (key.key.allowedOrigins ?? key.key.integratorOrigins ?? [])
+          .flatMap(httpOriginList);
         if (allowed.length > 0 && !allowed.includes(origin)) {
           throw new AppError(
             "ORIGIN_NOT_ALLOWED",
@@ -228,7 +230,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     async (c) =>
       c.json(
         {
-          origins: await origins.all(deps.clock.now()),
+          origins: await allowedOrigins(deps.clock.now()),
         },
         200,
         {
@@ -281,27 +283,30 @@ const httpOriginList = (o: string): string[] => {
   return origin === null ? [] : [origin];
 };
 
-/** Integrators' allowed origins (http(s) only), reloaded from the store at most every 30 s. */
-function originCache(store: TokenStore) {
+/**
+ * Every origin an integrator or a key in use registered (http(s) only): the agents' CORS
+ * allow-list (`GET /api/v1/allowed-origins`), reloaded from the store at most every 30 s, since
+ * agents fetch it on their own schedule. Issuance reads a key's origins with the key instead.
+ * @param store the store
+ * @returns the list at an instant (epoch ms)
+ */
+function originList(store: TokenStore): (now: number) => Promise<string[]> {
   let at = -Infinity;
-  let map = new Map<string, string[]>();
-  let keyOrigins: string[] = [];
-  return {
-    async byIntegrator(now: number): Promise<Map<string, string[]>> {
-      if (now - at > 30_000) {
-        const list = await store.listIntegrators();
-        map = new Map(list.map((i) => [i.id, i.allowedOrigins.flatMap(httpOriginList)]));
-        keyOrigins = (await store.listKeys()).flatMap((k) =>
-          k.revokedAt === null ? (k.allowedOrigins ?? []).flatMap(httpOriginList) : []
-        );
-        at = now;
-      }
-      return map;
-    },
-    /** Every origin any integrator or live key registered (the agents' CORS allow-list). */
-    async all(now: number): Promise<string[]> {
-      const m = await this.byIntegrator(now);
-      return [...new Set([...[...m.values()].flat(), ...keyOrigins])];
-    },
+  let list: string[] = [];
+  return async (now) => {
+    if (now - at > 30_000) {
+      const integrators = await store.listIntegrators();
+      const keys = await store.listKeys();
+      list = [
+        ...new Set([
+          ...integrators.flatMap((i) => i.allowedOrigins.flatMap(httpOriginList)),
+          ...keys.flatMap((k) =>
+            k.revokedAt === null ? (k.allowedOrigins ?? []).flatMap(httpOriginList) : []
+          ),
+        ]),
+      ];
+      at = now;
+    }
+    return list;
   };
 }

@@ -173,3 +173,20 @@ async function until(cond: () => boolean) {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+backendTest(
+  "an integrator's page origins changed through A are applied by B's token checks within one second",
+  async (db) => {
+    const { a, b, newKey } = await twoInstances(db);
+    const origins = (list: string[]) =>
+      a.adminJson("PATCH", "/integrators/acme", { allowedOrigins: list });
+    await origins(["https://old.acme.test"]);
+    const k = await newKey("test");
+    const from = (origin: string) => ({ ...BODY, origin });
+    equal(await status(b, k.secret, from("https://old.acme.test")), 200, "B has the key cached");
+    await origins(["https://new.acme.test"]);
+    const delay = await delayUntil(b, k.secret, 403, from("https://old.acme.test"));
+    ok(delay <= 1000, `the old origin refused by B after ${delay.toFixed(0)} ms`);
+    equal(await status(b, k.secret, from("https://new.acme.test")), 200, "the new one accepted");
+  },
+);

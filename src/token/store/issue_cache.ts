@@ -210,7 +210,8 @@ export function withIssueCache<S extends TokenStore>(
   };
 
   const read = async (secretHash: string): Promise<Entry | null> => {
-    const r = await db.get(sql`SELECT k.*, i.name AS integrator_name FROM api_keys k
+    const r = await db.get(sql`SELECT k.*, i.name AS integrator_name,
+      i.allowed_origins AS integrator_origins FROM api_keys k
       JOIN integrators i ON i.id = k.integrator_id WHERE k.secret_hash = ${secretHash}`);
     if (!r) return null;
     const key = keyFromRow(r);

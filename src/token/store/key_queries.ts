@@ -50,16 +50,18 @@ export function keyQueries(db: Db): KeyQueries {
       await db.run(insertKey(k));
     },
     async findKeyByHash(secretHash) {
-      const r = await db.get(sql`SELECT k.*, i.name AS integrator_name FROM api_keys k
-        JOIN integrators i ON i.id = k.integrator_id WHERE k.secret_hash = ${secretHash}`);
+      const r = await db.get(sql`SELECT k.*, i.name AS integrator_name,
+          i.allowed_origins AS integrator_origins
+        FROM api_keys k JOIN integrators i ON i.id = k.integrator_id
+        WHERE k.secret_hash = ${secretHash}`);
       return r ? keyFromRow(r) : null;
     },
     async findKeyForIssue(secretHash, at) {
-      // The issuance path's one round trip: the key, its integrator's name and the integrator's
-      // latest-started contract (columns prefixed c_).
-      const r = await db.get(sql`SELECT k.*, i.name AS integrator_name, c.id AS c_id,
-          c.status AS c_status, c.starts_at AS c_starts_at, c.ends_at AS c_ends_at,
-          c.terminated_at AS c_terminated_at
+      // The issuance path's one round trip: the key, its integrator's name and origins and the
+      // integrator's latest-started contract (columns prefixed c_).
+      const r = await db.get(sql`SELECT k.*, i.name AS integrator_name,
+          i.allowed_origins AS integrator_origins, c.id AS c_id, c.status AS c_status,
+          c.starts_at AS c_starts_at, c.ends_at AS c_ends_at, c.terminated_at AS c_terminated_at
         FROM api_keys k JOIN integrators i ON i.id = k.integrator_id
         LEFT JOIN contracts c ON c.id = (SELECT id FROM contracts
           WHERE integrator_id = k.integrator_id AND starts_at <= ${at}

@@ -36,6 +36,9 @@ export function keyFromRow(r: Row): ApiKeyRecord {
     allowedOrigins: r.allowed_origins == null ? null : JSON.parse(String(r.allowed_origins)),
     rotatedFrom: str(r.rotated_from),
     ...(r.integrator_name == null ? {} : { integratorName: String(r.integrator_name) }),
+    ...(r.integrator_origins == null
+      ? {}
+      : { integratorOrigins: JSON.parse(String(r.integrator_origins)) }),
   };
 }
 

@@ -67,6 +67,9 @@ export interface ApiKeyRecord {
   readonly rotatedFrom?: string | null;
   /** The integrator's name, filled by `findKeyByHash` (same query) for the `intgName` claim. */
   readonly integratorName?: string;
+  /** The integrator's page origins as stored, filled with the name (the issuance cache keeps
+   * them, so a change reaches every instance within a second, § Issuance cache). */
+  readonly integratorOrigins?: readonly string[];
 }
 
 /** Outcome of {@link KeyStore.findKeyForIssue}. */

@@ -33,6 +33,7 @@ backendTest(
     deepStrictEqual(await s.findKeyByHash(hashSecret(secret)), {
       ...record,
       integratorName: "Integrator i1",
+      integratorOrigins: ["https://app.example.test"],
     });
     deepStrictEqual(await s.getKey(record.id), record);
     equal(record.expiresAt, T0 + 7 * DAY);
