@@ -125,12 +125,20 @@ export async function decide(page: Page, decision: "confirm" | "decline"): Promi
   // A request that joined the batch after the page was drawn makes the agent show the page
   // again (303) instead of confirming unseen work: the user reads it and clicks again.
   for (let attempt = 1;; attempt++) {
+    const t0 = performance.now();
     await page.waitForSelector(`#${decision}:enabled`);
     const seen = await page.getAttribute("#seen", "value");
     const [res] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith("/decision") && r.request().method() === "POST"),
       page.click(`#${decision}`),
     ]);
+    const ms = performance.now() - t0;
+    if (attempt > 1 || ms > 5_000) {
+      // Seen once in a full parallel run: a decision that took minutes (CI flake hunting).
+      console.error(
+        `decide(${decision}): attempt ${attempt} answered ${res.status()} in ${ms.toFixed(0)} ms`,
+      );
+    }
     if (res.status() === 303 && attempt < 10) {
       await page.waitForSelector(`#seen:not([value="${seen}"])`, { state: "attached" });
       continue;
