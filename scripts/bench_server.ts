@@ -14,9 +14,11 @@ import { createAgentApp } from "../src/agent/app.ts";
 import { silentLogger } from "../src/log.ts";
 import { createTestPortal } from "../src/portal/test/adapter.ts";
 import {
+  createRateLimiter,
   createTokenApp,
   type IssueTimings,
   loadKeyRing,
+  memoryRateCounter,
   sqliteTokenStore,
 } from "../src/token/mod.ts";
 
@@ -47,6 +49,11 @@ if (kind === "token") {
     clock: systemClock,
     config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
     timings,
+    // Both budgets counted, as deployed on SQLite (serve_token.ts), high enough to refuse none.
+    rateLimiter: createRateLimiter(
+      { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
+      memoryRateCounter(),
+    ),
   });
   inner.get("/_timings", (c) => c.json({ ...timings, requests: issued }));
 } else {

@@ -12,6 +12,10 @@
  * EIK already in the key's set). Both come from each instance's issuance cache in the steady
  * state (src/token/store/issue_cache.ts); the hit and miss counts are printed.
  *
+ * Each instance runs as deployed: both rate-limit budgets counted (in memory on SQLite, leased
+ * from the shared rows on PostgreSQL, src/token/rate_counters.ts), set high enough that the load
+ * is never refused; the leases' round trips are printed (a handful per window, not one per token).
+ *
  * Every setup ends with a revocation under load (issue #17): while wrk drives the load key, a
  * prober on each instance issues with a second key of the same integrator back to back; the
  * second key is revoked through instance 1's admin API, and the delay from sending the
