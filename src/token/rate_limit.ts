@@ -8,7 +8,7 @@
  * answer is 429 `RATE_LIMITED` with `Retry-After` and `details.scope` (`key` or `integrator`).
  *
  * Counting: on PostgreSQL one shared counter row per budget and window, from which each instance
- * takes leases of the budget (rate_leases.ts: no database round trip per request in the steady
+ * takes leases of the budget (rate_counters.ts: no database round trip per request in the steady
  * state, never more than the budget across any number of instances); on SQLite (one instance) in
  * memory.
  * @module

@@ -29,7 +29,7 @@
  */
 import { ISSUE_CACHE_CHANNEL } from "./migrations.ts";
 import type { ContractRecord } from "./records.ts";
-import { contractFromRow, inForce, keyFromRow } from "./rows.ts";
+import { contractFromRow, inForce } from "./rows.ts";
 import { type Db, sql } from "./sql.ts";
 import type { ApiKeyRecord, ContractState, KeyForIssue, TokenStore } from "./store.ts";
 
@@ -143,17 +143,24 @@ export function withIssueCache<S extends TokenStore>(
     loading.clear();
   };
 
+  /**
+   * A version read from the database (`onlyNewer` = false: any other value drops the cache) or
+   * pushed by a notification (true: only a newer one, since a notification may arrive after a
+   * check that already read past it).
+   */
+  const seen = (v: number, onlyNewer: boolean) => {
+    if (version === v || (onlyNewer && version !== null && v < version)) return;
+    if (version !== null) drop();
+    version = v;
+  };
+
   const check = (): Promise<void> => {
     checking ??= (async () => {
       const started = performance.now();
       try {
         const r = await db.get(sql`SELECT v FROM issue_cache_version WHERE id = 1`);
         stats.versionChecks++;
-        const v = r === undefined ? -1 : Number(r.v);
-        if (v !== version) {
-          if (version !== null) drop();
-          version = v;
-        }
+        seen(r === undefined ? -1 : Number(r.v), false);
         checkedAt = Math.max(checkedAt, started);
       } finally {
         checking = null;
@@ -171,11 +178,7 @@ export function withIssueCache<S extends TokenStore>(
       const [from, v] = payload.split(" ");
       if (from !== schema) return;
       stats.notifications++;
-      const n = Number(v);
-      if (version === null || n > version) {
-        if (version !== null) drop();
-        version = n;
-      }
+      seen(Number(v), true);
     }, () => {
       // (Re)connected: what was notified meanwhile is lost, so read the version once more.
       db.get(sql`SELECT current_schema() AS s`)
@@ -210,20 +213,14 @@ export function withIssueCache<S extends TokenStore>(
   };
 
   const read = async (secretHash: string): Promise<Entry | null> => {
-    const r = await db.get(sql`SELECT k.*, i.name AS integrator_name,
-      i.allowed_origins AS integrator_origins FROM api_keys k
-      JOIN integrators i ON i.id = k.integrator_id WHERE k.secret_hash = ${secretHash}`);
-    if (!r) return null;
-    const key = keyFromRow(r);
+    // The key with its integrator's name and origins, as the store reads it by hash.
+    const key = await store.findKeyByHash(secretHash);
+    if (!key) return null;
     const contracts = key.mode === "live"
       ? (await db.all(sql`SELECT * FROM contracts WHERE integrator_id = ${key.integratorId}
           ORDER BY starts_at DESC, created_at DESC`)).map(contractFromRow)
       : [];
-    const eiks = key.mode === "live"
-      ? (await db.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${key.id}`)).map((x) =>
-        String(x.eik)
-      )
-      : [];
+    const eiks = key.mode === "live" ? await store.keyEiks(key.id) : [];
     return { key, contracts, eiks: new Set(eiks) };
   };
 
