@@ -175,29 +175,6 @@ export function parseEachLine<R>(
 }
 
 /**
- * Read a whole file: decode it ({@link toText}), parse the text, and append what was tolerated
- * — encoding, blank lines, short lines padded — to `options.warnings`.
- * @param input file bytes (any encoding text_encoding.ts knows) or decoded text
- * @param file file name for messages and warnings
- * @param options `warnings`: where to append warnings
- * @param parse parses the decoded text, noting in `notes` what it tolerated
- * @returns what `parse` returns
- * @throws AppError FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251; what
- *   `parse` throws
- */
-export function readDecoded<R>(
-  input: Uint8Array | string,
-  file: string,
-  options: ReadOptions,
-  parse: (text: string, notes: LineNotes) => R,
-): R {
-  const notes = new LineNotes();
-  const result = parse(toText(input, file, options.warnings), notes);
-  notes.flush(file, options.warnings);
-  return result;
-}
-
-/**
  * A file kind's public reader (`parsePokupki`, `parseD1`, …): the file's bytes (any encoding
  * text_encoding.ts knows) or its decoded text in, what the kind's parser makes of it out.
  * `fileName` names the file in messages and warnings (default: the kind's usual name);
@@ -210,7 +187,9 @@ export type FileReader<R> = (
 ) => R;
 
 /**
- * The reader of one file kind: {@link readDecoded} around the kind's text parser.
+ * The reader of one file kind: it decodes the file ({@link toText}), runs the kind's text
+ * parser, and appends what was tolerated — encoding, blank lines, short lines padded — to
+ * `options.warnings`.
  * @param defaultName the file name when the caller gives none (e.g. "POKUPKI.TXT")
  * @param parse parses the decoded text of the file named `file`, noting in `notes` what it
  *   tolerated
@@ -222,8 +201,12 @@ export function fileReader<R>(
   defaultName: string,
   parse: (text: string, file: string, notes: LineNotes) => R,
 ): FileReader<R> {
-  return (input, fileName = defaultName, options = {}) =>
-    readDecoded(input, fileName, options, (text, notes) => parse(text, fileName, notes));
+  return (input, fileName = defaultName, options = {}) => {
+    const notes = new LineNotes();
+    const result = parse(toText(input, fileName, options.warnings), fileName, notes);
+    notes.flush(fileName, options.warnings);
+    return result;
+  };
 }
 
 /**
