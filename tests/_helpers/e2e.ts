@@ -266,3 +266,11 @@ export async function startDemo(
     },
   };
 }
+
+/** A TCP port free on 127.0.0.1 right now (for a program that needs one named in advance). */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}

@@ -6,6 +6,7 @@
  * binaries the test is skipped with a message, and fails instead when CI=true.
  * @module
  */
+import { freePort } from "./e2e.ts";
 
 /** Where the PostgreSQL binaries are (SVC_PG_BIN, else the newest /usr/lib/postgresql/N/bin). */
 export function pgBinDir(): string | null {
@@ -63,13 +64,6 @@ async function run(cmd: string, args: string[], asUser: string | null): Promise<
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
   if (!out.success) throw new Error(`${cmd} ${args.join(" ")} failed:\n${text}`);
   return text;
-}
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
 }
 
 /**

@@ -12,7 +12,7 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { parse } from "yaml";
 import { TOKEN_ENV } from "../../src/config.ts";
 import { TOKEN_OPS_ENV } from "../../src/token/mod.ts";
-import { type Proc, startTokenService } from "../_helpers/e2e.ts";
+import { freePort, type Proc, startTokenService } from "../_helpers/e2e.ts";
 import { adminKey, serviceEnv } from "../_helpers/token_procs.ts";
 import { freshPgSchema, pgIgnored } from "../_helpers/postgres.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
@@ -29,13 +29,6 @@ function render(vars: Record<string, string>): string {
 /** The template's own variables (nginx's `$variables` are not among them). */
 const templateVars =
   () => [...new Set([...TEMPLATE.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]!))];
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 /** Start nginx in the foreground with the rendered template inside http {}. */
 async function startNginx(upstreams: string[]) {
