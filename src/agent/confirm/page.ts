@@ -11,13 +11,13 @@
  */
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-
-/** Markup or a promise of it, as hono/html produces. */
-type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 import { declarationName } from "../../contract/mod.ts";
 import type { CompanyName, Dialog } from "./dialog.ts";
 import { visible } from "./display.ts";
 import { batchRow, companyRows, figureRows, pathRow, warningsRow, wrapped } from "./page_rows.ts";
+
+/** Markup or a promise of it, as hono/html produces. */
+type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 /** Security headers of the page; `cspNonce` authorises the page's one script and style. */
 export function pageHeaders(cspNonce: string): Record<string, string> {
