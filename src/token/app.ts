@@ -6,21 +6,22 @@
  * key); and the admin API under `/admin/v1/*` (admin credential only; § Access phases).
  * Errors: `{error, errorCode, errorKind}` (+ `rejectedEiks` for 403) with 400/401/402/403; 429
  * over a key's or integrator's budget (`rate_limit.ts`), 503 while the database is unreachable.
- * Every request is access-logged (`ops.ts`).
+ * Every request passes the edge (`edge.ts`: request id, access log, draining); the hot route is
+ * `issue_route.ts`.
  * @module
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { AppError, isAppError, TokenIssueRequest, validationError } from "../contract/mod.ts";
+import { AppError, isAppError } from "../contract/mod.ts";
 import { buildTokenOpenApi } from "../contract/openapi/mod.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
-import { authenticateKey, type IssueConfig, type IssueTimings, issueToken } from "./issue.ts";
-import { httpOrigin, requireHttpOrigin } from "./origins.ts";
+import { authenticateKey, type IssueConfig, type IssueTimings } from "./issue.ts";
+import { httpOriginList, issueRoute } from "./issue_route.ts";
 import type { SigningKeyCipher } from "./key_cipher.ts";
 import type { KeyRing } from "./signer.ts";
 import { isDatabaseUnavailable, type TokenStore } from "./store/mod.ts";
-import { accessLog, type AccessLogEntry, type DrainState, readyRoute } from "./ops.ts";
+import { type DrainState, readyRoute } from "./ops.ts";
+import { type AccessLogEntry, withEdge } from "./edge.ts";
 import {
   limitRequest,
   type RateLimiter,
@@ -38,7 +39,6 @@ import {
   readJson,
 } from "./admin/mod.ts";
 import { applicationView, submitApplication } from "./contracts.ts";
-import { requestIds } from "./request_id.ts";
 import type { RandomBytes } from "./api_keys.ts";
 import type { UsageRecorder } from "./usage.ts";
 
@@ -73,8 +73,6 @@ export interface TokenAppDeps {
   readonly drain?: DrainState;
 }
 
-const MAX_BODY_BYTES = 256 * 1024;
-
 function errorBody(e: AppError) {
   return {
     error: e.message,
@@ -92,10 +90,7 @@ function errorBody(e: AppError) {
  */
 export function createTokenApp(deps: TokenAppDeps): Hono {
   const app = new Hono();
-  app.use(requestIds(deps.randomId));
   const openapi = buildTokenOpenApi(VERSION);
-
-  app.use(accessLog(deps.accessLog, deps.drain));
 
   app.onError((err, c) => {
     if (isAppError(err) && err.code === "RATE_LIMITED") {
@@ -136,53 +131,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   );
 
   const allowedOrigins = originList(deps.store);
-  app.post(
-    "/api/v1/tokens/issue",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError("BODY_TOO_LARGE", "The body is too large");
-      },
-    }),
-    async (c) => {
-      const now = deps.clock.now();
-      const t0 = performance.now();
-      const key = await authenticateKey(deps.store, c.req.header("authorization"), now);
-      if (deps.timings) deps.timings.keyLookupUs += (performance.now() - t0) * 1000;
-      await limitRequest(c, deps.rateLimiter, key.key, now);
-      const len = Number(c.req.header("content-length") ?? "0");
-      if (len > MAX_BODY_BYTES) throw new AppError("BODY_TOO_LARGE", "The body is too large");
-      let raw: unknown;
-      try {
-        raw = await c.req.json();
-      } catch {
-        throw new AppError("INVALID_JSON", "The body is not valid JSON");
-      }
-      const parsed = TokenIssueRequest.safeParse(raw);
-      if (!parsed.success) throw validationError(parsed.error.issues);
-      // Only an http(s) origin is bound (issue #13): never "null" for javascript:, file:, data:.
-      // The text as sent is checked (zod's URL check drops tabs and newlines).
-      const sent = (raw as { origin?: unknown }).origin;
-      const origin = parsed.data.origin === undefined
-        ? undefined
-        : requireHttpOrigin(typeof sent === "string" ? sent : parsed.data.origin, "origin");
-      if (origin !== undefined) {
-        // The key's own origins, else its integrator's, both read with the key (issuance
-        // cache): a change reaches every instance within a second.
-        const allowed = (key.key.allowedOrigins ?? key.key.integratorOrigins ?? [])
-          .flatMap(httpOriginList);
-        if (allowed.length > 0 && !allowed.includes(origin)) {
-          throw new AppError(
-            "ORIGIN_NOT_ALLOWED",
-            "The origin is not among the integrator's allowed origins (an administrator sets them)",
-            { origin },
-          );
-        }
-      }
-      const issued = await issueToken(deps, key, { ...parsed.data, origin }, now);
-      return c.json(issued, 200, { "cache-control": "no-store" });
-    },
-  );
+  app.post("/api/v1/tokens/issue", issueRoute(deps));
 
   const admin = {
     store: deps.store,
@@ -247,7 +196,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
       200,
       { "cache-control": "public, max-age=60" },
     ));
-  return app;
+  return withEdge(app, { randomId: deps.randomId, accessLog: deps.accessLog, drain: deps.drain });
 }
 
 /** Where the signed agent update manifest comes from: its compact JWS, or null (none). */
@@ -275,13 +224,6 @@ export function agentUpdateRoute(app: Hono, source: UpdateManifestSource | null)
   });
   return app;
 }
-
-/** A stored origin as a list of its http(s) origin: empty for one saved before issue #13 that is
- * not one (`file:`, `null`), which is then neither matched nor published to agents. */
-const httpOriginList = (o: string): string[] => {
-  const origin = httpOrigin(o);
-  return origin === null ? [] : [origin];
-};
 
 /**
  * Every origin an integrator or a key in use registered (http(s) only): the agents' CORS

@@ -73,16 +73,17 @@ export async function authenticateKey(
   bearer: string | undefined,
   now: number,
 ): Promise<AuthenticatedKey> {
-  const m = /^Bearer\s+(\S+)$/i.exec(bearer ?? "");
-  if (!m) {
-    throw new AppError("API_KEY_INVALID", "Send the secret key as Authorization: Bearer <API_KEY>");
+  const secret = bearerSecret(bearer);
+  let hash = knownSecretHashes.get(secret);
+  if (hash === undefined) {
+    if (!looksLikeApiKey(secret)) {
+      throw new AppError("API_KEY_INVALID", "The secret key is not valid");
+    }
+    hash = hashSecret(secret);
   }
-  const secret = m[1]!;
-  if (!looksLikeApiKey(secret)) {
-    throw new AppError("API_KEY_INVALID", "The secret key is not valid");
-  }
-  const found = await store.findKeyForIssue(hashSecret(secret), now);
+  const found = await store.findKeyForIssue(hash, now);
   if (!found) throw new AppError("API_KEY_INVALID", "The secret key is not valid");
+  rememberSecretHash(secret, hash);
   const { key } = found;
   if (key.revokedAt !== null && key.revokedAt <= now) {
     throw new AppError("API_KEY_REVOKED", "The secret key was revoked; issue a new key");
@@ -94,6 +95,36 @@ export async function authenticateKey(
     });
   }
   return { key, policy };
+}
+
+/** The credential of an `Authorization: Bearer <API_KEY>` value (RFC 6750 § 2.1; the scheme's
+ * case and the spaces after it are free). @throws AppError API_KEY_INVALID (401) */
+function bearerSecret(bearer: string | undefined): string {
+  // The usual spelling without a regular expression; any other through one.
+  if (bearer?.startsWith("Bearer ") && bearer.indexOf(" ", 7) === -1 && bearer.length > 7) {
+    return bearer.slice(7);
+  }
+  const m = /^Bearer\s+(\S+)$/i.exec(bearer ?? "");
+  if (!m) {
+    throw new AppError("API_KEY_INVALID", "Send the secret key as Authorization: Bearer <API_KEY>");
+  }
+  return m[1]!;
+}
+
+/** Most secrets whose hash {@link authenticateKey} keeps. */
+const MAX_KNOWN_SECRETS = 10_000;
+/**
+ * SHA-256 of the secrets of keys that exist (the store found them), so a key, which sends its
+ * secret with every request, is hashed once per process and not once per token
+ * (BENCHMARKS.md § The issuance hot path). An unknown secret is never kept; the map is emptied
+ * when full. In memory only, never logged.
+ */
+const knownSecretHashes = new Map<string, string>();
+
+function rememberSecretHash(secret: string, hash: string): void {
+  if (knownSecretHashes.has(secret)) return;
+  if (knownSecretHashes.size >= MAX_KNOWN_SECRETS) knownSecretHashes.clear();
+  knownSecretHashes.set(secret, hash);
 }
 
 /** What {@link issueToken} is given besides the request (the app's dependencies). */
@@ -173,7 +204,8 @@ export async function issueToken(
   const t1 = performance.now();
   const iat = Math.floor(now / 1000);
   const exp = iat + TOKEN_TTL_SECONDS;
-  const jti = newUuid(d.random);
+  // The system's own UUID unless a random source is injected (tests): measurably cheaper.
+  const jti = d.random ? newUuid(d.random) : crypto.randomUUID();
   const claims: Record<string, unknown> = {
     iss: config.issuer,
     aud: config.audience,

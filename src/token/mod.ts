@@ -23,9 +23,11 @@ export {
   DEFAULT_TOKEN_RATE_LIMITS,
   leasedRateCounter,
   memoryRateCounter,
+  rateLimitHeaders,
   type RateLimitSettings,
 } from "./rate_limit.ts";
-export { type AccessLogEntry, type DrainState, waitUntilQuiet } from "./ops.ts";
+export { type DrainState, waitUntilQuiet } from "./ops.ts";
+export type { AccessLogEntry } from "./edge.ts";
 export {
   createSmtpMailer,
   type Mailer,

@@ -1,31 +1,19 @@
 /**
  * Operations of the token service behind a load balancer (issue #17 item 6;
- * docs/token-service.md § Operations): the access log (one JSON line per request, never a
- * credential), `GET /ready` (database reachable and migrations current, else 503
+ * docs/token-service.md § Operations): `GET /ready` (database reachable and migrations current, else 503
  * SERVICE_NOT_READY), and the draining state a graceful shutdown sets: `/ready` answers 503 and
  * every answer closes its connection, so clients and proxies open new connections elsewhere
- * while the running requests finish.
+ * while the running requests finish (the access log and the request count: edge.ts).
  * @module
  */
-import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { Context, Hono } from "hono";
 import type { TokenStore } from "./store/mod.ts";
-
-/** One access log line's fields (no headers, no query, no body: nothing secret). */
-export interface AccessLogEntry {
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  /** Milliseconds from the request to the answer's headers, 0.1 ms precision. */
-  readonly ms: number;
-  /** The request id, when the request has one (`x-request-id` of the answer or the request). */
-  readonly requestId?: string;
-}
 
 /** Whether the instance is shutting down, and its traffic (shared by the app and the process
  * edge). */
 export interface DrainState {
   draining: boolean;
-  /** Requests being answered now (kept by {@link accessLog}). */
+  /** Requests being answered now (kept by edge.ts's `withEdge`). */
   inFlight?: number;
   /** When the last request arrived or was answered (`performance.now()`). */
   lastActivity?: number;
@@ -53,57 +41,6 @@ export async function waitUntilQuiet(
       setTimeout(r, Math.min(50, Math.max(1, deadline - performance.now())))
     );
   }
-}
-
-/**
- * The access log and draining middleware: logs each request once its answer is ready, and while
- * draining marks every answer `Connection: close`.
- * @param log the sink of access log entries (absent = no access log)
- * @param drain the draining state (absent = never draining)
- * @returns the middleware (register it first)
- */
-export function accessLog(
-  log: ((entry: AccessLogEntry) => void) | undefined,
-  drain: DrainState | undefined,
-): MiddlewareHandler {
-  return async (c, next) => {
-    const t0 = performance.now();
-    if (drain) {
-      drain.inFlight = (drain.inFlight ?? 0) + 1;
-      drain.lastActivity = t0;
-    }
-    try {
-      await next();
-    } finally {
-      if (drain) {
-        drain.inFlight = (drain.inFlight ?? 1) - 1;
-        drain.lastActivity = performance.now();
-      }
-      if (drain?.draining) c.res.headers.set("connection", "close");
-      if (log) {
-        const requestId = requestIdOf(c);
-        log({
-          method: c.req.method,
-          path: c.req.path,
-          status: c.res.status,
-          ms: Math.round((performance.now() - t0) * 10) / 10,
-          ...(requestId ? { requestId } : {}),
-        });
-      }
-    }
-  };
-}
-
-function requestIdOf(c: Context): string | undefined {
-  let fromContext: unknown;
-  try {
-    fromContext = c.get("requestId" as never);
-  } catch { /* no such variable */ }
-  const id = typeof fromContext === "string"
-    ? fromContext
-    : c.res.headers.get("x-request-id") ?? c.req.header("x-request-id");
-  // Only an id-shaped value is logged (the request header is the caller's text).
-  return id && /^[A-Za-z0-9._:-]{1,100}$/.test(id) ? id : undefined;
 }
 
 /** Options of {@link readyRoute}. */

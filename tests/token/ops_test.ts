@@ -6,7 +6,7 @@
 import { equal, ok } from "node:assert/strict";
 import { FakeClock } from "../../src/clock.ts";
 import { createApiKey } from "../../src/token/api_keys.ts";
-import type { AccessLogEntry } from "../../src/token/ops.ts";
+import type { AccessLogEntry } from "../../src/token/edge.ts";
 import { createTokenService } from "../../src/token/service.ts";
 import { isDatabaseUnavailable } from "../../src/token/store/db_errors.ts";
 import { sqliteTokenStore, type TokenStore } from "../../src/token/store/mod.ts";
@@ -136,7 +136,7 @@ Deno.test("[token] the access log: one line per request with method, path, statu
   equal(access[0]!.path, "/api/v1/tokens/issue");
   equal(access[0]!.status, 200);
   ok(typeof access[0]!.ms === "number" && access[0]!.ms >= 0);
-  // The id the answer carries (X-Request-Id, src/token/request_id.ts): the caller's own, well formed.
+  // The id the answer carries (X-Request-Id, src/token/edge.ts): the caller's own, well formed.
   equal(first.headers.get("x-request-id"), "req-42");
   equal(access[0]!.requestId, first.headers.get("x-request-id"));
   equal(access[1]!.status, 404);

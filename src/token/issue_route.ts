@@ -1,0 +1,121 @@
+/**
+ * `POST /api/v1/tokens/issue` (interface-spec.md § Endpoints / Token service), the hot path of the
+ * token service: every agent operation needs a fresh token. One Hono handler and nothing else on
+ * the route (the edge is a wrapper, edge.ts), so Hono calls it without composing a middleware
+ * chain; the body is read without touching `Request.body` (which would build a stream) when a
+ * `Content-Length` bounds it; the answer is built once with its headers. Measured against a bare
+ * route plus one signature in BENCHMARKS.md § The issuance hot path.
+ * @module
+ */
+import type { Context } from "hono";
+import { AppError, TokenIssueRequest, validationError } from "../contract/mod.ts";
+import { authenticateKey, type IssueDeps, issueToken } from "./issue.ts";
+import { httpOrigin, requireHttpOrigin } from "./origins.ts";
+import { type RateLimiter, setRateLimitHeaders } from "./rate_limit.ts";
+
+/** Largest issue request body, bytes (a folder-wide request lists many EIKs). */
+export const MAX_ISSUE_BODY_BYTES = 256 * 1024;
+
+/** What the route needs: issuance's dependencies and the budgets. */
+export interface IssueRouteDeps extends IssueDeps {
+  readonly clock: { now(): number };
+  /** Budgets per API key and integrator (absent = no limits). */
+  readonly rateLimiter?: RateLimiter;
+}
+
+/**
+ * The handler of `POST /api/v1/tokens/issue`: authenticate the key (401), count its budgets
+ * (429), read and validate the body (413, 400), check the page origin (403), apply the policy and
+ * sign (issue.ts). Errors are thrown as `AppError` for the app's error handler.
+ * @param deps store, key ring, config, clock, budgets, usage counter
+ * @returns a Hono handler answering 200 with `IssuedToken`, `Cache-Control: no-store` and the
+ *   tighter budget's `RateLimit-*` fields
+ * @throws AppError API_KEY_INVALID | API_KEY_EXPIRED | API_KEY_REVOKED (401), RATE_LIMITED (429),
+ *   BODY_TOO_LARGE (413), INVALID_JSON | VALIDATION_FAILED | UNKNOWN_TYPE_ID | EIK_REQUIRED (400),
+ *   ORIGIN_NOT_ALLOWED | EIK_NOT_ALLOWED (403), EIK_LIMIT_REACHED (402)
+ */
+export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Response> {
+  return async (c) => {
+    const req = c.req.raw;
+    const now = deps.clock.now();
+    const t0 = performance.now();
+    const auth = await authenticateKey(
+      deps.store,
+      req.headers.get("authorization") ?? undefined,
+      now,
+    );
+    if (deps.timings) deps.timings.keyLookupUs += (performance.now() - t0) * 1000;
+    const budget = await deps.rateLimiter?.check(auth.key, now);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readBody(req, MAX_ISSUE_BODY_BYTES));
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      throw new AppError("INVALID_JSON", "The body is not valid JSON");
+    }
+    const parsed = TokenIssueRequest.safeParse(raw);
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    // Only an http(s) origin is bound (issue #13): never "null" for javascript:, file:, data:.
+    // The text as sent is checked (zod's URL check drops tabs and newlines).
+    const sent = (raw as { origin?: unknown }).origin;
+    const origin = parsed.data.origin === undefined
+      ? undefined
+      : requireHttpOrigin(typeof sent === "string" ? sent : parsed.data.origin, "origin");
+    if (origin !== undefined) {
+      // The key's own origins, else its integrator's, both read with the key (issuance cache): a
+      // change reaches every instance within a second.
+      const allowed = (auth.key.allowedOrigins ?? auth.key.integratorOrigins ?? [])
+        .flatMap(httpOriginList);
+      if (allowed.length > 0 && !allowed.includes(origin)) {
+        throw new AppError(
+          "ORIGIN_NOT_ALLOWED",
+          "The origin is not among the integrator's allowed origins (an administrator sets them)",
+          { origin },
+        );
+      }
+    }
+    const issued = await issueToken(deps, auth, { ...parsed.data, origin }, now);
+    // Headers set one by one on the answer: Deno converts a `HeadersInit` of several fields
+    // noticeably slower (BENCHMARKS.md § The issuance hot path).
+    const res = new Response(JSON.stringify(issued), {
+      headers: { "content-type": "application/json" },
+    });
+    res.headers.set("cache-control", "no-store");
+    if (budget) setRateLimitHeaders(res.headers, budget);
+    return res;
+  };
+}
+
+/**
+ * A request body as text, at most `max` bytes: bounded by `Content-Length` before it is read, or
+ * counted as it streams when the length is not given (chunked).
+ * @throws AppError BODY_TOO_LARGE (413)
+ */
+async function readBody(req: Request, max: number): Promise<string> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null && !req.headers.has("transfer-encoding")) {
+    if (Number(declared) > max) tooLarge();
+    return await req.text();
+  }
+  if (req.body === null) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for await (const chunk of req.body) {
+    size += chunk.byteLength;
+    if (size > max) tooLarge();
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function tooLarge(): never {
+  throw new AppError("BODY_TOO_LARGE", "The body is too large");
+}
+
+/** A stored origin as a list of its http(s) origin: empty for one saved before issue #13 that is
+ * not one (`file:`, `null`), which is then neither matched nor published to agents. */
+export const httpOriginList = (o: string): string[] => {
+  const origin = httpOrigin(o);
+  return origin === null ? [] : [origin];
+};
