@@ -3,11 +3,14 @@
  * (`POST /bare`: `c.req.json()` + `c.json()`, the baseline) and either the token service app or
  * the agent app. With the token app also `POST /bare-sign`: the bare route plus one token
  * signature with the service's own key ring (issue #17: issuance against "bare route + one
- * signature"). Prints `READY <port>` and, for the agent, confirms nothing by itself.
+ * signature"), and `POST /bare-sign-headers`: the same with issuance's HTTP shape (its request
+ * header read and its seven answer header fields), which splits the difference between the two
+ * into wire cost and issuance's own work. Prints `READY <port>` and, for the agent, confirms
+ * nothing by itself.
  *
  *   deno run -A scripts/bench_server.ts token|agent <dataDir> [tokenServiceUrl]
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { createRemoteJWKSet } from "jose";
 import { systemClock } from "../src/clock.ts";
 import { createAgentApp } from "../src/agent/app.ts";
@@ -19,8 +22,18 @@ import {
   type IssueTimings,
   loadKeyRing,
   memoryRateCounter,
+  rateLimitHeaders,
   sqliteTokenStore,
 } from "../src/token/mod.ts";
+
+/** A budget as issuance answers it (the headers of `/bare-sign-headers`). */
+const BUDGET = {
+  scope: "key",
+  limit: 1e9,
+  remaining: 1e9 - 1,
+  resetSeconds: 7,
+  windowSeconds: 10,
+} as const;
 
 const [kind, dataDir, tokenUrl] = Deno.args;
 const bare = new Hono();
@@ -35,13 +48,28 @@ if (kind === "token") {
   const store = sqliteTokenStore(`${dataDir}/token-service.sqlite`);
   await store.migrate();
   const ring = await loadKeyRing(store, Date.now());
-  bare.post("/bare-sign", async (c) => {
+  const bareSign = async (c: Context) => {
     const body = await c.req.json();
     const iat = Math.floor(Date.now() / 1000);
     const jti = crypto.randomUUID();
     const claims = { iss: "bench", aud: "svc-agent", sub: "bench", jti, ...body, mode: "test" };
     const token = await ring.sign(claims, iat, iat + 5);
-    return c.json({ token, expiresAt: new Date((iat + 5) * 1000).toISOString(), jti });
+    return { token, expiresAt: new Date((iat + 5) * 1000).toISOString(), jti };
+  };
+  bare.post("/bare-sign", async (c) => c.json(await bareSign(c)));
+  // The same with issuance's HTTP shape: the Authorization header read, and the answer's seven
+  // header fields (issuance's wire cost without its work).
+  bare.post("/bare-sign-headers", async (c) => {
+    const intg = c.req.header("authorization")?.slice(7, 16);
+    const res = new Response(JSON.stringify({ ...await bareSign(c), issuer: "bench", intg }), {
+      headers: { "content-type": "application/json" },
+    });
+    res.headers.set("cache-control", "no-store");
+    for (const [name, value] of Object.entries(rateLimitHeaders(BUDGET))) {
+      res.headers.set(name, value);
+    }
+    res.headers.set("x-request-id", crypto.randomUUID());
+    return res;
   });
   inner = createTokenApp({
     store,
@@ -75,7 +103,7 @@ if (kind === "token") {
 const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
   const path = new URL(req.url).pathname;
   if (path === "/api/v1/tokens/issue") issued++;
-  return path === "/bare" || path === "/bare-sign" ? bare.fetch(req) : inner.fetch(req);
+  return path === "/bare" || path.startsWith("/bare-sign") ? bare.fetch(req) : inner.fetch(req);
 });
 port = server.addr.port;
 console.log(`READY ${port}`);
