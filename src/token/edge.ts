@@ -59,13 +59,14 @@ export function withEdge(app: Hono, o: EdgeOptions = {}): Hono {
   const timed = accessLog !== undefined || drain !== undefined;
   app.fetch = async (request, env, executionCtx) => {
     const t0 = timed ? performance.now() : 0;
+    const given = request.headers.get("x-request-id");
+    const requestId = given !== null && GIVEN_ID.test(given) ? given : randomId();
+    // Counted from here on, and uncounted in `finally` whatever happens.
     if (drain) {
       drain.inFlight = (drain.inFlight ?? 0) + 1;
       drain.lastActivity = t0;
     }
     let res: Response | undefined;
-    const given = request.headers.get("x-request-id");
-    const requestId = given !== null && GIVEN_ID.test(given) ? given : randomId();
     try {
       res = await inner(request, env, executionCtx);
       res.headers.set("x-request-id", requestId);

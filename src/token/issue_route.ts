@@ -4,14 +4,21 @@
  * the route (the edge is a wrapper, edge.ts), so Hono calls it without composing a middleware
  * chain; the body is read without touching `Request.body` (which would build a stream) when a
  * `Content-Length` bounds it; the answer is built once with its headers. Measured against a bare
- * route plus one signature in BENCHMARKS.md § The issuance hot path.
+ * route plus one signature in BENCHMARKS.md § The issuance hot path. The order of the checks is
+ * docs/token-service.md § "The order of an issuance's checks".
  * @module
  */
 import type { Context } from "hono";
 import { AppError, TokenIssueRequest, validationError } from "../contract/mod.ts";
-import { authenticateKey, type IssueDeps, issueToken } from "./issue.ts";
+import {
+  type AuthenticatedKey,
+  authenticateKey,
+  type IssueDeps,
+  type IssuedToken,
+  issueToken,
+} from "./issue.ts";
 import { httpOrigin, requireHttpOrigin } from "./origins.ts";
-import { type RateLimiter, setRateLimitHeaders } from "./rate_limit.ts";
+import { type RateLimiter, rateLimitHeaders, setRateLimitHeaders } from "./rate_limit.ts";
 
 /** Largest issue request body, bytes (a folder-wide request lists many EIKs). */
 export const MAX_ISSUE_BODY_BYTES = 256 * 1024;
@@ -24,9 +31,11 @@ export interface IssueRouteDeps extends IssueDeps {
 }
 
 /**
- * The handler of `POST /api/v1/tokens/issue`: authenticate the key (401), count its budgets
- * (429), read and validate the body (413, 400), check the page origin (403), apply the policy and
- * sign (issue.ts). Errors are thrown as `AppError` for the app's error handler.
+ * The handler of `POST /api/v1/tokens/issue`: authenticate the key (401), refuse a body declared
+ * too large (413) before counting the key's budgets (429), read and validate the body (413 for a
+ * chunked one, 400), check the page origin (400, 403), apply the policy and sign (issue.ts: 400,
+ * 403, 402). Errors are thrown as `AppError` for the app's error handler; every error after the
+ * budgets were counted carries their `RateLimit-*` fields, as the 200 does.
  * @param deps store, key ring, config, clock, budgets, usage counter
  * @returns a Hono handler answering 200 with `IssuedToken`, `Cache-Control: no-store` and the
  *   tighter budget's `RateLimit-*` fields
@@ -45,36 +54,23 @@ export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Respon
       now,
     );
     if (deps.timings) deps.timings.keyLookupUs += (performance.now() - t0) * 1000;
+    // A body declared too large is refused before it spends the key's budget.
+    const declared = declaredLength(req);
+    if (declared !== null && declared > MAX_ISSUE_BODY_BYTES) tooLarge();
     const budget = await deps.rateLimiter?.check(auth.key, now);
-    let raw: unknown;
+    let issued: IssuedToken;
     try {
-      raw = JSON.parse(await readBody(req, MAX_ISSUE_BODY_BYTES));
+      issued = await issueFromBody(deps, auth, req, declared !== null, now);
     } catch (e) {
-      if (e instanceof AppError) throw e;
-      throw new AppError("INVALID_JSON", "The body is not valid JSON");
-    }
-    const parsed = TokenIssueRequest.safeParse(raw);
-    if (!parsed.success) throw validationError(parsed.error.issues);
-    // Only an http(s) origin is bound (issue #13): never "null" for javascript:, file:, data:.
-    // The text as sent is checked (zod's URL check drops tabs and newlines).
-    const sent = (raw as { origin?: unknown }).origin;
-    const origin = parsed.data.origin === undefined
-      ? undefined
-      : requireHttpOrigin(typeof sent === "string" ? sent : parsed.data.origin, "origin");
-    if (origin !== undefined) {
-      // The key's own origins, else its integrator's, both read with the key (issuance cache): a
-      // change reaches every instance within a second.
-      const allowed = (auth.key.allowedOrigins ?? auth.key.integratorOrigins ?? [])
-        .flatMap(httpOriginList);
-      if (allowed.length > 0 && !allowed.includes(origin)) {
-        throw new AppError(
-          "ORIGIN_NOT_ALLOWED",
-          "The origin is not among the integrator's allowed origins (an administrator sets them)",
-          { origin },
-        );
+      // The budget was spent: every answer from here on shows it (the error handler keeps
+      // headers set on the context).
+      if (budget) {
+        for (const [name, value] of Object.entries(rateLimitHeaders(budget))) {
+          c.header(name, value);
+        }
       }
+      throw e;
     }
-    const issued = await issueToken(deps, auth, { ...parsed.data, origin }, now);
     // Headers set one by one on the answer: Deno converts a `HeadersInit` of several fields
     // noticeably slower (BENCHMARKS.md § The issuance hot path).
     const res = new Response(JSON.stringify(issued), {
@@ -86,17 +82,57 @@ export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Respon
   };
 }
 
+/** Read, validate and answer an authenticated request whose budget is counted. */
+async function issueFromBody(
+  deps: IssueDeps,
+  auth: AuthenticatedKey,
+  req: Request,
+  bounded: boolean,
+  now: number,
+): Promise<IssuedToken> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(bounded ? await req.text() : await readChunked(req, MAX_ISSUE_BODY_BYTES));
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    throw new AppError("INVALID_JSON", "The body is not valid JSON");
+  }
+  const parsed = TokenIssueRequest.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error.issues);
+  // Only an http(s) origin is bound (issue #13): never "null" for javascript:, file:, data:.
+  // The text as sent is checked (zod's URL check drops tabs and newlines).
+  const sent = (raw as { origin?: unknown }).origin;
+  const origin = parsed.data.origin === undefined
+    ? undefined
+    : requireHttpOrigin(typeof sent === "string" ? sent : parsed.data.origin, "origin");
+  if (origin !== undefined) {
+    // The key's own origins, else its integrator's, both read with the key (issuance cache): a
+    // change reaches every instance within a second.
+    const allowed = (auth.key.allowedOrigins ?? auth.key.integratorOrigins ?? [])
+      .flatMap(httpOriginList);
+    if (allowed.length > 0 && !allowed.includes(origin)) {
+      throw new AppError(
+        "ORIGIN_NOT_ALLOWED",
+        "The origin is not among the integrator's allowed origins (an administrator sets them)",
+        { origin },
+      );
+    }
+  }
+  return await issueToken(deps, auth, { ...parsed.data, origin }, now);
+}
+
+/** The body's length as its `Content-Length` declares it (bytes), or null when it is sent
+ * chunked (no length, or `Transfer-Encoding`, which takes precedence). */
+function declaredLength(req: Request): number | null {
+  const declared = req.headers.get("content-length");
+  return declared === null || req.headers.has("transfer-encoding") ? null : Number(declared);
+}
+
 /**
- * A request body as text, at most `max` bytes: bounded by `Content-Length` before it is read, or
- * counted as it streams when the length is not given (chunked).
+ * A body sent without a length, as text, counted as it streams: at most `max` bytes.
  * @throws AppError BODY_TOO_LARGE (413)
  */
-async function readBody(req: Request, max: number): Promise<string> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null && !req.headers.has("transfer-encoding")) {
-    if (Number(declared) > max) tooLarge();
-    return await req.text();
-  }
+async function readChunked(req: Request, max: number): Promise<string> {
   if (req.body === null) return "";
   const decoder = new TextDecoder();
   let text = "";

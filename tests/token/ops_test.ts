@@ -161,3 +161,30 @@ Deno.test("[token] a well-formed X-Request-Id of the caller (a proxy's) is kept;
     ok(id && id !== bad && /^[0-9a-f-]{36}$/.test(id), `"${bad}" replaced by ${id}`);
   }
 });
+
+Deno.test("[token] the edge counts every request in flight and back, even when an answer fails", async () => {
+  const { Hono } = await import("hono");
+  const { withEdge } = await import("../../src/token/edge.ts");
+  const drain = { draining: false, inFlight: 0 };
+  const app = new Hono();
+  app.get("/ok", (c) => c.text("ok"));
+  let ids = 0;
+  withEdge(app, {
+    drain,
+    randomId: () => {
+      if (++ids === 2) throw new Error("no id source");
+      return `id-${ids}`;
+    },
+  });
+  equal((await app.request("/ok")).headers.get("x-request-id"), "id-1");
+  equal(drain.inFlight, 0);
+  await Promise.resolve(app.request("/ok")).then(
+    () => ok(false, "the id source failed"),
+    () => {},
+  );
+  equal(drain.inFlight, 0, "a failure before the answer leaves no request counted");
+  drain.draining = true;
+  const closing = await app.request("/ok");
+  equal(closing.headers.get("connection"), "close");
+  equal(drain.inFlight, 0);
+});

@@ -84,6 +84,57 @@ Deno.test("[token] a key's budget: RateLimit-* headers, then 429 RATE_LIMITED wi
   }
 });
 
+Deno.test("[token] issuance errors after the budget was counted carry RateLimit-*; a body declared too large spends none", async () => {
+  const clock = new FakeClock(T0 + 3_000);
+  const store = await memoryStore();
+  try {
+    const service = await createTokenService({
+      store,
+      clock,
+      config: { issuer: TEST_ISSUER, audience: "svc-agent", minAgentVersion: null },
+      rateLimits: { windowSeconds: 10, perKey: 5, perIntegrator: 0 },
+    });
+    const { secret } = await createApiKey(store, {
+      mode: "test",
+      now: clock.now(),
+      allowedEiks: ["121212121"],
+    });
+    const send = (body: string, headers: Record<string, string> = {}) =>
+      service.app.request("/api/v1/tokens/issue", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${secret}`,
+          "content-type": "application/json",
+          ...headers,
+        },
+        body,
+      });
+    const cases: [string, number, string][] = [
+      ["{not json", 400, "INVALID_JSON"],
+      ['{"typeId":"no_such_op","eik":"121212121"}', 400, "UNKNOWN_TYPE_ID"],
+      ['{"typeId":"vat","eik":"999999999"}', 403, "EIK_NOT_ALLOWED"],
+    ];
+    for (const [i, [body, status, code]] of cases.entries()) {
+      const r = await send(body);
+      equal(r.status, status, body);
+      equal((await r.json()).errorCode, code);
+      equal(r.headers.get("ratelimit-limit"), "5", `${code}: the budget is shown`);
+      equal(r.headers.get("ratelimit-remaining"), String(4 - i), `${code}: and it was spent`);
+      ok(r.headers.get("x-request-id"));
+    }
+    // Declared too large: refused before the budget is counted.
+    const big = await send("{}", { "content-length": String(256 * 1024 + 1) });
+    equal(big.status, 413);
+    equal((await big.json()).errorCode, "BODY_TOO_LARGE");
+    equal(big.headers.get("ratelimit-remaining"), null);
+    const next = await send('{"typeId":"vat","eik":"121212121"}');
+    equal(next.status, 200);
+    equal(next.headers.get("ratelimit-remaining"), "1", "the 413 spent nothing");
+  } finally {
+    await store.close();
+  }
+});
+
 Deno.test("[token] an integrator's budget covers all of its keys; the tighter budget is the one shown", async () => {
   const clock = new FakeClock(T0);
   const store = await memoryStore();
