@@ -22,7 +22,7 @@ import {
   type IssueTimings,
   loadKeyRing,
   memoryRateCounter,
-  rateLimitHeaders,
+  setRateLimitHeaders,
   sqliteTokenStore,
 } from "../src/token/mod.ts";
 
@@ -65,9 +65,7 @@ if (kind === "token") {
       headers: { "content-type": "application/json" },
     });
     res.headers.set("cache-control", "no-store");
-    for (const [name, value] of Object.entries(rateLimitHeaders(BUDGET))) {
-      res.headers.set(name, value);
-    }
+    setRateLimitHeaders(res.headers, BUDGET);
     res.headers.set("x-request-id", crypto.randomUUID());
     return res;
   });

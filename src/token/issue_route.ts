@@ -18,7 +18,7 @@ import {
   issueToken,
 } from "./issue.ts";
 import { httpOrigin, requireHttpOrigin } from "./origins.ts";
-import { type RateLimiter, rateLimitHeaders, setRateLimitHeaders } from "./rate_limit.ts";
+import { type RateLimiter, setRateLimitHeaders, showBudget } from "./rate_limit.ts";
 
 /** Largest issue request body, bytes (a folder-wide request lists many EIKs). */
 export const MAX_ISSUE_BODY_BYTES = 256 * 1024;
@@ -64,11 +64,7 @@ export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Respon
     } catch (e) {
       // The budget was spent: every answer from here on shows it (the error handler keeps
       // headers set on the context).
-      if (budget) {
-        for (const [name, value] of Object.entries(rateLimitHeaders(budget))) {
-          c.header(name, value);
-        }
-      }
+      if (budget) showBudget(c, budget);
       throw e;
     }
     // Headers set one by one on the answer: Deno converts a `HeadersInit` of several fields

@@ -23,8 +23,8 @@ export {
   DEFAULT_TOKEN_RATE_LIMITS,
   leasedRateCounter,
   memoryRateCounter,
-  rateLimitHeaders,
   type RateLimitSettings,
+  setRateLimitHeaders,
 } from "./rate_limit.ts";
 export { type DrainState, waitUntilQuiet } from "./ops.ts";
 export type { AccessLogEntry } from "./edge.ts";

@@ -1,9 +1,9 @@
 /**
  * Operations of the token service behind a load balancer (issue #17 item 6;
- * docs/token-service.md § Operations): `GET /ready` (database reachable and migrations current, else 503
- * SERVICE_NOT_READY), and the draining state a graceful shutdown sets: `/ready` answers 503 and
- * every answer closes its connection, so clients and proxies open new connections elsewhere
- * while the running requests finish (the access log and the request count: edge.ts).
+ * docs/token-service.md § Operations): `GET /ready` (database reachable and migrations current,
+ * else 503 SERVICE_NOT_READY), and the draining state a graceful shutdown sets: `/ready` answers
+ * 503 and every answer closes its connection, so clients and proxies open new connections
+ * elsewhere while the running requests finish (the access log and the request count: edge.ts).
  * @module
  */
 import type { Context, Hono } from "hono";

@@ -97,10 +97,11 @@ export function createRateLimiter(settings: RateLimitSettings, counter: RateCoun
       const windowStart = Math.floor(now / windowMs) * windowMs;
       const hits = await counter.hit(countersOf(key), windowStart, windowMs);
       const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      const remaining = (i: number) => Math.max(0, budgets[i]!.limit - (hits[i] ?? 0));
       const info = (i: number): RateLimitInfo => ({
         scope: budgets[i]!.scope,
         limit: budgets[i]!.limit,
-        remaining: Math.max(0, budgets[i]!.limit - (hits[i] ?? 0)),
+        remaining: remaining(i),
         resetSeconds,
         windowSeconds: settings.windowSeconds,
       });
@@ -116,7 +117,7 @@ export function createRateLimiter(settings: RateLimitSettings, counter: RateCoun
             { ...info(i), retryAfter: resetSeconds },
           );
         }
-        if (limit - (hits[i] ?? 0) < budgets[tightest]!.limit - (hits[tightest] ?? 0)) tightest = i;
+        if (remaining(i) < remaining(tightest)) tightest = i;
       }
       return info(tightest);
     },
@@ -165,5 +166,15 @@ export async function limitRequest(
   now: number,
 ): Promise<void> {
   const info = await limiter?.check(key, now);
-  if (info) { for (const [k, v] of Object.entries(rateLimitHeaders(info))) c.header(k, v); }
+  if (info) showBudget(c, info);
+}
+
+/**
+ * Put a budget's `RateLimit-*` fields on the context, so whichever answer the route or the app's
+ * error handler then writes carries them.
+ * @param c the Hono context
+ * @param info the budget
+ */
+export function showBudget(c: Context, info: RateLimitInfo): void {
+  for (const [name, value] of FIELDS) c.header(name, value(info));
 }

@@ -14,19 +14,30 @@ import { backendTest, TEST_ISSUER } from "../_helpers/token_env.ts";
 
 const T0 = Date.UTC(2026, 10, 2, 9, 0, 0);
 
-async function limitedService(
+/** A token service with these budgets. */
+function limitedApp(
   store: TokenStore,
   clock: FakeClock,
   rateLimits: RateLimitSettings,
   shared = false,
 ) {
-  const service = await createTokenService({
+  return createTokenService({
     store,
     clock,
     config: { issuer: TEST_ISSUER, audience: "svc-agent", minAgentVersion: null },
     rateLimits,
     sharedRateCounters: shared,
   });
+}
+
+/** Issue one `vat` token with a key from a service with these budgets. */
+async function limitedService(
+  store: TokenStore,
+  clock: FakeClock,
+  rateLimits: RateLimitSettings,
+  shared = false,
+) {
+  const service = await limitedApp(store, clock, rateLimits, shared);
   return (key: string) =>
     service.app.request("/api/v1/tokens/issue", {
       method: "POST",
@@ -88,11 +99,10 @@ Deno.test("[token] issuance errors after the budget was counted carry RateLimit-
   const clock = new FakeClock(T0 + 3_000);
   const store = await memoryStore();
   try {
-    const service = await createTokenService({
-      store,
-      clock,
-      config: { issuer: TEST_ISSUER, audience: "svc-agent", minAgentVersion: null },
-      rateLimits: { windowSeconds: 10, perKey: 5, perIntegrator: 0 },
+    const service = await limitedApp(store, clock, {
+      windowSeconds: 10,
+      perKey: 5,
+      perIntegrator: 0,
     });
     const { secret } = await createApiKey(store, {
       mode: "test",
@@ -174,11 +184,10 @@ Deno.test("[token] the contract application routes spend the same budget", async
   const clock = new FakeClock(T0);
   const store = await memoryStore();
   try {
-    const service = await createTokenService({
-      store,
-      clock,
-      config: { issuer: TEST_ISSUER, audience: "svc-agent", minAgentVersion: null },
-      rateLimits: { windowSeconds: 10, perKey: 1, perIntegrator: 0 },
+    const service = await limitedApp(store, clock, {
+      windowSeconds: 10,
+      perKey: 1,
+      perIntegrator: 0,
     });
     const { secret } = await createApiKey(store, { mode: "test", now: T0 });
     const get = () =>
