@@ -181,13 +181,15 @@ export function withIssueCache<S extends TokenStore>(
       seen(Number(v), true);
     }, () => {
       // (Re)connected: what was notified meanwhile is lost, so read the version once more.
+      // `listening` turns true once that read is done, so a caller that waits for it (tests)
+      // does not count the set-up's own check as a later one.
       db.get(sql`SELECT current_schema() AS s`)
         .then((r) => {
           schema = String(r?.s);
-          stats.listening = true;
-          return check();
+          return check().catch(() => {}); // the checks go on regardless
         })
-        .catch(() => {}); // the checks go on regardless
+        .then(() => (stats.listening = true))
+        .catch(() => {}); // no schema yet: the next (re)connect tries again
     }).catch(() => (listening = null)); // tried again at the next request
   };
 
