@@ -20,7 +20,7 @@ import {
   writePkcs12,
   writeTestPki,
 } from "../_helpers/pki.ts";
-import { createSoftHsmToken } from "../signing/softhsm_fixture.ts";
+import { createSoftHsmToken, holdSoftHsm } from "../signing/softhsm_fixture.ts";
 
 const NOW = Date.parse("2026-03-02T10:00:00Z");
 const HTTP_DATE = new Date(NOW).toUTCString(); // server's clock = NOW (1 s resolution)
@@ -682,11 +682,12 @@ Deno.test({
   ignore: missingHsm !== undefined,
   sanitizeResources: false,
   async fn() {
+    await using hsm = await holdSoftHsm();
     const d = await deps({ now: () => Date.now() });
     try {
       await Deno.mkdir(d.dataDir, { recursive: true });
       const pki = await writeTestPki(d.dataDir);
-      const token = await createSoftHsmToken(pki, d.dataDir);
+      const token = hsm.use(await createSoftHsmToken(pki, d.dataDir));
       await withSenders(d, [
         sender("hsm", { type: "pkcs11", module: token.module, certId: "id=02" }),
       ]);

@@ -42,7 +42,12 @@ import {
   writeTestPki,
 } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
-import { createSoftHsmToken, TOKEN_LABEL, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
+import {
+  createSoftHsmToken,
+  holdSoftHsm,
+  TOKEN_LABEL,
+  TOKEN_PIN,
+} from "../signing/softhsm_fixture.ts";
 
 const ignore = skipUnless(["openssl", "softhsm2-util", "pkcs11-tool"], "senders actions tests");
 const EGN = TEST_PERSONAL_ID.slice("PNOBG-".length);
@@ -89,10 +94,11 @@ Deno.test({
   ignore,
   sanitizeResources: false,
   fn: async (t) => {
+    await using hsm = await holdSoftHsm();
     const dir = await Deno.makeTempDir({ prefix: "svc-senders-disc-" });
     try {
       const pki = await writeTestPki(dir);
-      const token = await createSoftHsmToken(pki, dir);
+      const token = hsm.use(await createSoftHsmToken(pki, dir));
       const now = Date.now();
       const deps: DiscoverDeps = {
         os: "linux",

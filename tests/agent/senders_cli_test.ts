@@ -8,7 +8,7 @@ import { readAgentFile } from "../../src/agent/senders/agent_file.ts";
 import { runInProcess } from "../cli/_run.ts";
 import { writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
-import { createSoftHsmToken, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
+import { createSoftHsmToken, holdSoftHsm, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
 
 const ignore = skipUnless(["openssl", "softhsm2-util", "pkcs11-tool"], "senders CLI tests");
 
@@ -79,9 +79,10 @@ Deno.test({
   ignore,
   sanitizeResources: false,
   fn: async () => {
+    await using hsm = await holdSoftHsm();
     const dir = await Deno.makeTempDir({ prefix: "svc-senders-hsm-" });
     const pki = await writeTestPki(dir);
-    const token = await createSoftHsmToken(pki, dir);
+    const token = hsm.use(await createSoftHsmToken(pki, dir));
     const c = cli(dir, TOKEN_PIN);
     const code = await c.run([
       "add",

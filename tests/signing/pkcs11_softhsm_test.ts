@@ -13,7 +13,7 @@ import { loadPkcs11Module, type Pkcs11Api } from "../../src/signing/pkcs11/ffi.t
 import { openPkcs11KeyStore } from "../../src/signing/pkcs11/keystore.ts";
 import { SOFTHSM2_MODULE, tempDir, toolsMissing, writeTestPki } from "../_helpers/pki.ts";
 import { opensslVerify } from "./openssl_verify.ts";
-import { createSoftHsmToken, TOKEN_PIN } from "./softhsm_fixture.ts";
+import { createSoftHsmToken, holdSoftHsm, TOKEN_PIN } from "./softhsm_fixture.ts";
 
 const skip = await toolsMissing(["openssl", "softhsm2-util", "pkcs11-tool"], [SOFTHSM2_MODULE]);
 const fixedClock = () => new Date("2026-03-01T10:00:00Z");
@@ -43,10 +43,11 @@ Deno.test({
   ignore: skip !== undefined,
   sanitizeResources: false,
   async fn(t) {
+    await using hsm = await holdSoftHsm();
     const tmp = await tempDir("p11-");
     try {
       const pki = await writeTestPki(tmp.path);
-      const token = await createSoftHsmToken(pki, tmp.path);
+      const token = hsm.use(await createSoftHsmToken(pki, tmp.path));
       const store = await openPkcs11KeyStore({ modulePath: token.module });
       try {
         const certs = await store.listCertificates();
@@ -90,10 +91,11 @@ Deno.test({
   ignore: skip !== undefined,
   sanitizeResources: false,
   async fn() {
+    await using hsm = await holdSoftHsm();
     const tmp = await tempDir("p11pin-");
     try {
       const pki = await writeTestPki(tmp.path);
-      const token = await createSoftHsmToken(pki, tmp.path);
+      const token = hsm.use(await createSoftHsmToken(pki, tmp.path));
       const counted = countingApi(await loadPkcs11Module(token.module));
       const store = await openPkcs11KeyStore({ modulePath: token.module, api: counted.api });
       try {
