@@ -19,13 +19,15 @@ if (!linuxOk && Deno.env.get("CI") === "true") {
 
 /**
  * Start the packaged launcher, answer the question (null: stdin closed at once), wait until
- * `until` shows in its output and 700 ms more, then stop it.
+ * `until` shows in its output (and `file`, if given, exists: it is written after that line) and
+ * 700 ms more, then stop it.
  */
 async function start(
   pkg: string,
   env: Record<string, string>,
   answer: string | null,
   until: RegExp,
+  file?: string,
 ): Promise<string> {
   const child = new Deno.Command(join(pkg, "svc-filing"), {
     clearEnv: true,
@@ -41,7 +43,10 @@ async function start(
   const reading = (async () => {
     for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) out += chunk;
   })();
-  for (let i = 0; i < 300 && !until.test(out); i++) await new Promise((r) => setTimeout(r, 100));
+  const exists = () => !file || Deno.stat(file).then(() => true, () => false);
+  for (let i = 0; i < 300 && !(until.test(out) && await exists()); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
   await new Promise((r) => setTimeout(r, 700));
   child.kill("SIGTERM");
   await child.status;
@@ -78,7 +83,13 @@ Deno.test({
       const data = join(home, ".local", "share", "svc-filing");
 
       // Yes: autostart and the link are registered with the launcher.
-      const first = await start(pkg, env, "y\n", /The agent's console: /);
+      const first = await start(
+        pkg,
+        env,
+        "y\n",
+        /The agent's console: /,
+        join(data, "first-start.json"),
+      );
       assert.match(first, new RegExp(`First start: your data lives in ${data}`));
       assert.match(first, /Start the agent at login .*\[Y\/n\]/);
       // The console, signed in by a one-time link (the person at the machine started it).

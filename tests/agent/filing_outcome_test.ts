@@ -44,7 +44,7 @@ async function world(): Promise<World & AsyncDisposable> {
     environment: "test",
     clientId: SIM_CLIENT.id,
     clientSecret: SIM_CLIENT.secret,
-    timeoutSeconds: 1,
+    timeoutSeconds: 3, // one call can take over 1 s on a loaded CI machine
   }, { clock, fetch: sim.fetch });
   const dir = await Deno.makeTempDir({ prefix: "svc-filing-outcome-" });
   const journal = new Journal(`${dir}/journal.sqlite`);
@@ -153,7 +153,7 @@ Deno.test("fileSubmission() refuses a retry before the portal's Retry-After with
 Deno.test("fileSubmission() keeps a filed-then-timed-out declaration unknown and refuses it again until resolved", async () => {
   await using w = await world();
   const input = sampleSubmission("dec1_6");
-  w.sim.fail({ on: "submit", fault: { kind: "accept_then_delay", ms: 3000 }, times: 1 });
+  w.sim.fail({ on: "submit", fault: { kind: "accept_then_delay", ms: 8000 }, times: 1 });
   const lost = await w.file(input, "k1");
   assert.equal(code(lost), "PORTAL_TIMEOUT");
   assert.ok(isAppError(lost));

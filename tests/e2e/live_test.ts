@@ -201,7 +201,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const w = await startLiveWorld({ timeoutSeconds: 1 });
+    const w = await startLiveWorld({ timeoutSeconds: 3 });
     try {
       const [eik1, eik2] = [validEik(30_100_000), validEik(30_100_137)];
       const dec16 = async (eik: string, batch: string, confirm: boolean) => {
@@ -213,7 +213,7 @@ Deno.test({
         return await pending;
       };
       // 1. The NRA files it and answers after the agent's time-out: unknown.
-      w.sim.fail({ on: "submit", fault: { kind: "accept_then_delay", ms: 4000 }, times: 1 });
+      w.sim.fail({ on: "submit", fault: { kind: "accept_then_delay", ms: 8000 }, times: 1 });
       const batchA = crypto.randomUUID();
       const lost = await dec16(eik1, batchA, true);
       equal(lost.status, 502);
@@ -251,7 +251,7 @@ Deno.test({
       equal(w.sim.stats.submitCalls, calls, "not filed twice");
 
       // 4. Dropped unfiled after the time-out; found not filed: the retry sends it.
-      w.sim.fail({ on: "submit", fault: { kind: "drop", ms: 4000 }, times: 1 });
+      w.sim.fail({ on: "submit", fault: { kind: "drop", ms: 8000 }, times: 1 });
       const batchC = crypto.randomUUID();
       const dropped = await dec16(eik2, batchC, true);
       equal(dropped.json.errorCode, "PORTAL_TIMEOUT");
