@@ -654,18 +654,6 @@ export async function startNraSimulator(options: SimulatorOptions = {}): Promise
   };
 }
 
-/**
- * A URL on 127.0.0.1 where nothing listens (a port bound and released at once): the
- * "unreachable portal" case.
- * @returns `https://127.0.0.1:<closed port>`
- */
-export function closedPortUrl(): string {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return `https://127.0.0.1:${port}`;
-}
-
 /** Usage of the standalone simulator. */
 export const USAGE =
   `Usage: deno run -A scripts/nra_simulator.ts [--port N] [--save-dir DIR] [--stub]

@@ -267,8 +267,25 @@ export async function startDemo(
   };
 }
 
-/** A TCP port free on 127.0.0.1 right now (for a program that needs one named in advance). */
+/**
+ * A TCP port free on 127.0.0.1 right now, for a program that needs one named in advance
+ * (nginx, PostgreSQL). It is drawn at random from 20000 up to the kernel's ephemeral range,
+ * because every port-0 bind and every outgoing connection of the parallel tests draws from that
+ * range: a port taken from it could be handed to another test before the program binds it.
+ * @returns the port
+ */
 export function freePort(): number {
+  let low = 32768; // Linux's default start of ip_local_port_range
+  try {
+    low = Number(Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range").split(/\s+/)[0]);
+  } catch { /* not Linux: the default */ }
+  for (let i = 0; i < 50 && low > 21000; i++) {
+    const port = 20000 + Math.floor(Math.random() * (low - 20000));
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      return port;
+    } catch { /* taken: another */ }
+  }
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();

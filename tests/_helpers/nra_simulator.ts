@@ -14,10 +14,10 @@ import {
   openPkcs12KeyStore,
   signDetached,
 } from "../../src/signing/mod.ts";
+import { freePort } from "./e2e.ts";
 import { hasTool, makeCert, pem, runOk, tempDir, TEST_CA_SUBJECT } from "./pki.ts";
 
 export {
-  closedPortUrl,
   isValidEgn,
   makeServerTls,
   type NraSimulator,
@@ -31,6 +31,16 @@ export {
   type StoredSubmission,
   verifyDetachedCms,
 } from "../../scripts/nra_simulator.ts";
+
+/**
+ * A URL on 127.0.0.1 where nothing listens: the "unreachable portal" case. Its port is one
+ * {@link freePort} found free, below the range other tests' servers and connections draw from.
+ * (Port 1 would be simpler, but fetch refuses it as a "bad port" before any connection.)
+ * @returns `https://127.0.0.1:<closed port>`
+ */
+export function closedPortUrl(): string {
+  return `https://127.0.0.1:${freePort()}`;
+}
 
 /** A test sender for the live portal: a QES-like certificate with `PNOBG-<EGN>` and a
  * PortalContext whose `sign` makes detached CMS signatures with signDetached. */

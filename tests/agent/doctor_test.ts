@@ -21,6 +21,7 @@ import {
   writeTestPki,
 } from "../_helpers/pki.ts";
 import { createSoftHsmToken, holdSoftHsm } from "../signing/softhsm_fixture.ts";
+import { freePort } from "../_helpers/e2e.ts";
 
 const NOW = Date.parse("2026-03-02T10:00:00Z");
 const HTTP_DATE = new Date(NOW).toUTCString(); // server's clock = NOW (1 s resolution)
@@ -83,14 +84,6 @@ function busyPort(answer?: (req: Request) => Response) {
   if (answer) return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, answer);
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   return { addr: l.addr as Deno.NetAddr, shutdown: () => Promise.resolve(l.close()) };
-}
-
-/** A free loopback port (bound and released). */
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const p = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return p;
 }
 
 /** A real listener answering GET /health as an agent would. */
