@@ -53,8 +53,16 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `docs/${name}.png`, fullPage: true });
 }
 
-async function flash(page: Page): Promise<string> {
-  return (await page.textContent("#flash"))!;
+/**
+ * The page's message after an action: waits for it, and fails with its words when it is not of
+ * the `kind` expected (a bare wait for `#flash.ok` would only time out, saying nothing).
+ * @returns its text
+ */
+async function flash(page: Page, kind: "ok" | "error"): Promise<string> {
+  const el = await page.waitForSelector("#flash");
+  const text = (await el.textContent())!;
+  ok((await el.getAttribute("class"))?.split(" ").includes(kind), `${kind}? ${text}`);
+  return text;
 }
 
 /** An integrator's filing: token, call, and (for a confirmation) the click in the browser. */
@@ -158,39 +166,37 @@ Deno.test({
         await firstForm.locator("input[name=pin]").fill(TOKEN_PIN);
         await firstForm.locator("input[name=force]").check();
         await firstForm.locator("button").click();
-        await page.waitForSelector("#flash");
-        match(await flash(page), /Добавен подател „Иван Петров \(токен\)“/);
+        match(await flash(page, "ok"), /Добавен подател „Иван Петров \(токен\)“/);
         const tokenRow = page.locator("#senders tr[data-sender]").first();
         // A wrong PIN: one clear sentence, no stack trace.
         await tokenRow.locator("input[name=pin]").fill("0000");
         await tokenRow.locator("button.test-sender").click();
-        await page.waitForSelector("#flash.error");
-        ok(!(await flash(page)).includes(" at "), "no stack trace");
-        match(await flash(page), /PIN/);
+        const wrongPin = await flash(page, "error");
+        ok(!wrongPin.includes(" at "), "no stack trace");
+        match(wrongPin, /PIN/);
         await page.locator("#senders tr[data-sender]").first().locator("input[name=pin]").fill(
           TOKEN_PIN,
         );
         await page.locator("#senders tr[data-sender]").first().locator("button.test-sender")
           .click();
-        await page.waitForSelector("#flash.ok");
-        match(await flash(page), /подписът е направен и проверен/);
+        match(await flash(page, "ok"), /подписът е направен и проверен/);
 
         // A PKCS#12 file chosen with the native picker.
         const picked = page.waitForSelector("#pkcs12", { timeout: 60_000 });
         await page.click("#pick-pkcs12", { noWaitAfter: true });
         await answer(display, "Choose a file", { type: p12, key: "Return" }, picked);
         await picked;
+        // The file the dialog was given (xdotool types its Cyrillic name into the dialog).
+        equal(await page.textContent("#pkcs12 code"), p12, "the file chosen in the dialog");
         await page.fill("#pkcs12-password", P12_PASSWORD);
         await page.fill("#pkcs12-name", "Иван Петров (файл)");
         await page.check("#pkcs12-force");
         await page.click("#pkcs12-add");
-        await page.waitForSelector("#flash.ok");
-        match(await flash(page), /Иван Петров \(файл\)/);
+        match(await flash(page, "ok"), /Иван Петров \(файл\)/);
         const fileRow = page.locator("#senders tr[data-sender]", { hasText: "(файл)" });
         await fileRow.locator("input[name=pin]").fill(P12_PASSWORD);
         await fileRow.locator("button.test-sender").click();
-        await page.waitForSelector("#flash.ok");
-        match(await flash(page), /„Иван Петров \(файл\)“: подписът е направен и проверен/);
+        match(await flash(page, "ok"), /„Иван Петров \(файл\)“: подписът е направен и проверен/);
         equal(await page.locator("#senders tr[data-sender]").count(), 2);
         await shot(page, "console-senders");
 
@@ -212,8 +218,7 @@ Deno.test({
         await row.locator("input[name=documentId]").fill("4711");
         await row.locator("input[name=incomeNumber]").fill("22000000000001");
         await row.locator("button[value=filed]").click();
-        await page.waitForSelector("#flash.ok");
-        match(await flash(page), /Записано: подадена/);
+        match(await flash(page, "ok"), /Записано: подадена/);
         equal(await page.locator("#filings tr[data-state=unknown]").count(), 0);
         equal(await page.locator("#filings tr[data-state=filed]").count(), 2);
         ok((await page.textContent("#filings"))!.includes("22000000000001"));
