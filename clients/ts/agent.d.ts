@@ -1605,6 +1605,16 @@ export interface components {
         "application/json": components["schemas"]["AgentFailure"];
       };
     };
+    /** @description UNSUPPORTED_MEDIA_TYPE: the body was not sent as `Content-Type: application/json` (with or without `charset=utf-8`); text/plain, forms, XML and a missing Content-Type are refused */
+    UnsupportedMediaType: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["AgentFailure"];
+      };
+    };
     /** @description HOST_NOT_ALLOWED: the Host header is not 127.0.0.1:<port> or localhost:<port> */
     HostNotAllowed: {
       headers: {
@@ -1683,6 +1693,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -1761,6 +1772,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -1839,6 +1851,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -1917,6 +1930,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -1995,6 +2009,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2073,6 +2088,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2151,6 +2167,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2229,6 +2246,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2307,6 +2325,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2385,6 +2404,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2463,6 +2483,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2541,6 +2562,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2619,6 +2641,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2697,6 +2720,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2775,6 +2799,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2853,6 +2878,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -2931,6 +2957,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3009,6 +3036,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3087,6 +3115,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3165,6 +3194,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3243,6 +3273,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3321,6 +3352,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3399,6 +3431,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3477,6 +3510,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3555,6 +3589,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3633,6 +3668,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3711,6 +3747,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3789,6 +3826,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3867,6 +3905,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -3945,6 +3984,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -4023,6 +4063,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {
@@ -4101,6 +4142,7 @@ export interface operations {
       };
       403: components["responses"]["OriginNotAllowed"];
       413: components["responses"]["BodyTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       421: components["responses"]["HostNotAllowed"];
       /** @description The token service requires a newer agent */
       426: {

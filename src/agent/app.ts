@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import valid from "semver/functions/valid.js";
 import gt from "semver/functions/gt.js";
 import { bodyLimit } from "hono/body-limit";
-import { AppError, getOperation } from "../contract/mod.ts";
+import { AppError, getOperation, requireJsonMediaType } from "../contract/mod.ts";
 import { VERSION } from "../version.ts";
 import {
   cors,
@@ -95,7 +95,10 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     "*",
     cors(deps.originPolicy ?? ((o) => Promise.resolve(ownOrigins(ports()).includes(o)))),
   );
-  app.use("*", rateLimits(deps.rateLimits));
+  app.use(
+    "*",
+    rateLimits(deps.rateLimits, (id) => confirmations.get(id)?.state === "pending"),
+  );
 
   app.get("/health", (c) => {
     const latest = deps.latestVersion?.() ?? null;
@@ -159,6 +162,9 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
           typeId: c.req.param("typeId"),
         });
       }
+      // JSON only, before the token is spent: a "simple" cross-site request (text/plain, a
+      // form) is never read as an operation's body (docs/errors.md, UNSUPPORTED_MEDIA_TYPE).
+      requireJsonMediaType(c.req.header("content-type"));
       const result = await runOperation(c, op, {
         ...deps,
         senders: senders.current(),

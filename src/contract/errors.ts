@@ -5,7 +5,8 @@
  * document as `components.schemas.ErrorCode` and `components.schemas.ErrorKind`.
  *
  * Statuses: the agent answers every error with 502 except token failures (401), a too-old
- * agent (426), an unknown path (404), an oversized body (413), rate limits (429),
+ * agent (426), an unknown path (404), an oversized body (413), a body not sent as JSON (415),
+ * rate limits (429),
  * host/origin refusals (403/421) and a malformed journal query of its console (400); the token
  * service answers 400/401/402/403 as the spec says, 429 over a key's or integrator's budget and
  * 503 while its database is unreachable (docs/token-service.md § Rate limits, § Operations).
@@ -56,7 +57,10 @@ export const ERROR_CATALOG = {
   UNKNOWN_OPERATION: p(404, "No operation with this typeId exists"),
   NOT_FOUND: p(404, "No such route"),
   BODY_TOO_LARGE: p(413, "The request body exceeds the size limit"),
-  UNSUPPORTED_MEDIA_TYPE: p(415, "The body must be sent as application/json"),
+  UNSUPPORTED_MEDIA_TYPE: p(
+    415,
+    "The body must be sent as Content-Type: application/json (charset utf-8 or none); text/plain, forms, XML or no Content-Type are refused",
+  ),
   RATE_LIMITED: p(
     429,
     "Too many requests: the agent's budget per origin, or the token service's per API key or per integrator (`details.scope`); retry after `Retry-After` seconds",

@@ -10,3 +10,4 @@ export * from "./operations.ts";
 export * from "./types.ts";
 export * from "./common.ts";
 export * from "./api.ts";
+export * from "./media_type.ts";

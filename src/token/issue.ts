@@ -98,18 +98,37 @@ export async function authenticateKey(
 }
 
 /** The credential of an `Authorization: Bearer <API_KEY>` value (RFC 6750 § 2.1; the scheme's
- * case and the spaces after it are free). @throws AppError API_KEY_INVALID (401) */
+ * case and the spaces or tabs after it are free). Spaces and tabs at the very end of a header
+ * never reach the service (HTTP removes them, RFC 9110 § 5.5); any other character around a
+ * key — a space or a tab followed by more text, a no-break space copied from a web page or a
+ * PDF, a quote — is refused with a hint, never trimmed away. @throws AppError API_KEY_INVALID
+ * (401) */
 function bearerSecret(bearer: string | undefined): string {
   // The usual spelling without a regular expression; any other through one.
-  if (bearer?.startsWith("Bearer ") && bearer.indexOf(" ", 7) === -1 && bearer.length > 7) {
+  if (
+    bearer?.startsWith("Bearer ") && bearer.length === 7 + KEY_LENGTH && bearer.charCodeAt(7) !== 32
+  ) {
     return bearer.slice(7);
   }
-  const m = /^Bearer\s+(\S+)$/i.exec(bearer ?? "");
+  const m = /^Bearer[ \t]+(.+)$/is.exec(bearer ?? "");
   if (!m) {
     throw new AppError("API_KEY_INVALID", "Send the secret key as Authorization: Bearer <API_KEY>");
   }
-  return m[1]!;
+  const credential = m[1]!;
+  const key = /svc_(?:test|live)_[A-Za-z0-9_-]{43}/.exec(credential)?.[0];
+  if (key !== undefined && key !== credential) {
+    throw new AppError(
+      "API_KEY_INVALID",
+      "The secret key has other characters around it (a space, a tab, a no-break space or a " +
+        "quote copied with it?): send Authorization: Bearer <API_KEY> with nothing after the key",
+      { hint: "whitespace_around_key" },
+    );
+  }
+  return credential;
 }
+
+/** Characters of a secret key: `svc_test_` / `svc_live_` and 43 base64url characters. */
+const KEY_LENGTH = 9 + 43;
 
 /** Most secrets whose hash {@link authenticateKey} keeps. */
 const MAX_KNOWN_SECRETS = 10_000;

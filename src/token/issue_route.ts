@@ -9,7 +9,12 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, TokenIssueRequest, validationError } from "../contract/mod.ts";
+import {
+  AppError,
+  requireJsonMediaType,
+  TokenIssueRequest,
+  validationError,
+} from "../contract/mod.ts";
 import {
   type AuthenticatedKey,
   authenticateKey,
@@ -32,7 +37,7 @@ export interface IssueRouteDeps extends IssueDeps {
 
 /**
  * The handler of `POST /api/v1/tokens/issue`: authenticate the key (401), refuse a body declared
- * too large (413) before counting the key's budgets (429), read and validate the body (413 for a
+ * too large (413) or not JSON (415) before counting the key's budgets (429), read and validate the body (413 for a
  * chunked one, 400), check the page origin (400, 403), apply the policy and sign (issue.ts: 400,
  * 403, 402). Errors are thrown as `AppError` for the app's error handler; every error after the
  * budgets were counted carries their `RateLimit-*` fields, as the 200 does.
@@ -40,7 +45,7 @@ export interface IssueRouteDeps extends IssueDeps {
  * @returns a Hono handler answering 200 with `IssuedToken`, `Cache-Control: no-store` and the
  *   tighter budget's `RateLimit-*` fields
  * @throws AppError API_KEY_INVALID | API_KEY_EXPIRED | API_KEY_REVOKED (401), RATE_LIMITED (429),
- *   BODY_TOO_LARGE (413), INVALID_JSON | VALIDATION_FAILED | UNKNOWN_TYPE_ID | EIK_REQUIRED (400),
+ *   BODY_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), INVALID_JSON | VALIDATION_FAILED | UNKNOWN_TYPE_ID | EIK_REQUIRED (400),
  *   ORIGIN_NOT_ALLOWED | EIK_NOT_ALLOWED (403), EIK_LIMIT_REACHED (402)
  */
 export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Response> {
@@ -57,6 +62,8 @@ export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Respon
     // A body declared too large is refused before it spends the key's budget.
     const declared = declaredLength(req);
     if (declared !== null && declared > MAX_ISSUE_BODY_BYTES) tooLarge();
+    // JSON only (415), before the budget: a form or text/plain is never read as a request.
+    requireJsonMediaType(req.headers.get("content-type"));
     const budget = await deps.rateLimiter?.check(auth.key, now);
     let issued: IssuedToken;
     try {

@@ -71,6 +71,7 @@ Deno.test("[agent] missing Authorization gets 401 TOKEN_MISSING; unknown typeId 
   const e = await agentEnv();
   const res = await e.agent.app.request(`${AGENT}/api/v1/operations/debt_payments_types`, {
     method: "POST",
+    headers: { "content-type": "application/json" },
     body: "{}",
   });
   equal(res.status, 401);

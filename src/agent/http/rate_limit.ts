@@ -14,8 +14,10 @@
  * - the page's **own** requests (`Sec-Fetch-Site: same-origin`, or `none` when the browser
  *   opened the page) are never limited when they read (the page, its once-a-second polling),
  *   and their decisions are counted per dialog;
- * - requests **without fetch metadata** (local programs, old browsers) keep the per-origin
- *   budget.
+ * - requests **without fetch metadata** have a budget per minute; the agent's own page in a
+ *   browser that sends none (its `Origin` or `Referer` is the agent's) has one of its own, which
+ *   requests carrying no `Origin`, `Referer` or fetch metadata at all (local programs) never
+ *   spend.
  *
  * Over a limit → 429 RATE_LIMITED with `Retry-After`.
  * @module
@@ -103,15 +105,20 @@ export function confirmCaller(c: Context): ConfirmCaller {
   return site === undefined ? "unmarked" : "page";
 }
 
-const REFUSAL = JSON.stringify({
-  error: "The agent's confirmation pages answer only the agent's own page",
-  errorCode: "ORIGIN_NOT_ALLOWED",
-  errorKind: "PARAMETER",
-});
+/** The constant refusal of each of the person's pages, in its own words. */
+const refusal = (what: string) =>
+  JSON.stringify({
+    error: `${what} answer only the agent's own pages, never another site`,
+    errorCode: "ORIGIN_NOT_ALLOWED",
+    errorKind: "PARAMETER",
+  });
+const CONFIRM_REFUSAL = refusal("The agent's confirmation pages");
+const CONSOLE_REFUSAL = refusal("The agent's console pages");
 
 /** The cheap refusal of a cross-site request: a constant body, no budget, no framing. */
 function refuseForeign(c: Context): Response {
-  return c.body(REFUSAL, 403, {
+  const body = c.req.path.startsWith("/confirm/") ? CONFIRM_REFUSAL : CONSOLE_REFUSAL;
+  return c.body(body, 403, {
     "content-type": "application/json",
     "cache-control": "no-store",
     "cross-origin-resource-policy": "same-origin",
@@ -121,16 +128,42 @@ function refuseForeign(c: Context): Response {
 }
 
 /**
+ * The budget of a request to the person's pages that carries no fetch metadata: the agent's own
+ * page in a browser that sends none (its `Origin` or `Referer` is the agent's own) has a budget
+ * of its own, which a request carrying no `Origin`, `Referer` or fetch metadata at all (a local
+ * program) never spends.
+ */
+function unmarkedKey(c: Context, liveDialog: (id: string) => boolean): string {
+  const marked = c.req.header("origin") !== undefined ||
+    (c.req.header("referer") ?? "") !== "";
+  if (marked) return "own page";
+  // The page opened by the agent, in such a browser, carries nothing either: a dialog still
+  // waiting has a budget of its own, which requests to any other path never spend.
+  const id = /^\/confirm\/([A-Za-z0-9_-]{1,64})(?:\/|$)/.exec(c.req.path)?.[1];
+  return id !== undefined && liveDialog(id) ? `bare ${id}` : "bare";
+}
+
+/**
  * The rate-limit middleware for the whole app.
  * @param overrides budgets to change
+ * @param liveDialog whether a confirmation dialog id names one still waiting (its page, opened
+ *   in a browser without fetch metadata, then has a budget of its own)
  * @returns middleware routing each request to its budget (and refusing cross-site requests to
  *   `/confirm/*` and the console with 403 ORIGIN_NOT_ALLOWED)
  */
-export function rateLimits(overrides: Partial<RateLimitSettings> = {}): MiddlewareHandler {
+export function rateLimits(
+  overrides: Partial<RateLimitSettings> = {},
+  liveDialog: (id: string) => boolean = () => false,
+): MiddlewareHandler {
   const s = { ...DEFAULT_RATE_LIMITS, ...overrides };
   const ops = limiter(10_000, s.operationsPer10s, "operation");
   const pick = limiter(60_000, s.pickersPerMinute, "dialog");
-  const conf = limiter(60_000, s.confirmPerMinute, "confirmation");
+  const conf = limiter(
+    60_000,
+    s.confirmPerMinute,
+    "confirmation",
+    (c) => unmarkedKey(c, liveDialog),
+  );
   const decisions = limiter(
     60_000,
     s.confirmPerMinute,

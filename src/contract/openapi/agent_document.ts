@@ -52,6 +52,12 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
     "AgentFailure",
     "BODY_TOO_LARGE: the request body exceeds the size limit",
   );
+  const unsupported = errorResponseComponent(
+    r,
+    "UnsupportedMediaType",
+    "AgentFailure",
+    "UNSUPPORTED_MEDIA_TYPE: the body was not sent as `Content-Type: application/json` (with or without `charset=utf-8`); text/plain, forms, XML and a missing Content-Type are refused",
+  );
   const misdirected = errorResponseComponent(
     r,
     "HostNotAllowed",
@@ -104,6 +110,7 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
         ),
         403: forbidden,
         413: tooLarge,
+        415: unsupported,
         421: misdirected,
         426: json(AgentUpdateRequired, "The token service requires a newer agent"),
         429: rateLimited,

@@ -176,6 +176,10 @@ const TOKEN_ERRORS = {
   notFound: ["NotFound", "NOT_FOUND or UPDATE_NOT_PUBLISHED"],
   conflict: ["Conflict", "CONFLICT: the resource is not in a state that allows this change"],
   tooLarge: ["BodyTooLarge", "BODY_TOO_LARGE"],
+  unsupportedMediaType: [
+    "UnsupportedMediaType",
+    "UNSUPPORTED_MEDIA_TYPE: the body was not sent as `Content-Type: application/json` (with or without `charset=utf-8`)",
+  ],
   rateLimited: [
     "RateLimited",
     "RATE_LIMITED: over a key's or integrator's budget; retry after `Retry-After` seconds",

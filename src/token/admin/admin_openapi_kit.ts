@@ -100,6 +100,8 @@ export function pathKit(r: PathKit["r"]): PathKit {
         responses: {
           [answer[0]]: answer[1],
           ...Object.fromEntries(errors.map((k) => [ERROR_STATUS[k], e[k]])),
+          // A route that reads a body reads it only as JSON (admin_routes.ts readJson).
+          ...(errors.includes("tooLarge") ? { 415: e.unsupportedMediaType } : {}),
           ...base,
         },
       });

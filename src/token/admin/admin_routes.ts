@@ -6,7 +6,7 @@
  * @module
  */
 import { type Context, Hono } from "hono";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, requireJsonMediaType } from "../../contract/mod.ts";
 import {
   type AdminDeps,
   createIntegrator,
@@ -36,10 +36,10 @@ import { applicationView, contractView } from "../contracts.ts";
 export const MAX_ADMIN_BODY_BYTES = 1024 * 1024;
 
 /**
- * Read a JSON body; an empty body is `{}`.
+ * Read a JSON body; an empty body is `{}`, any other must be sent as `application/json`.
  * @param c Hono context
  * @returns the parsed value
- * @throws AppError INVALID_JSON (400), BODY_TOO_LARGE (413)
+ * @throws AppError INVALID_JSON (400), BODY_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415)
  */
 export async function readJson(c: Context): Promise<unknown> {
   if (Number(c.req.header("content-length") ?? "0") > MAX_ADMIN_BODY_BYTES) {
@@ -47,6 +47,8 @@ export async function readJson(c: Context): Promise<unknown> {
   }
   const text = await c.req.text();
   if (text.trim() === "") return {};
+  // A body is read only when declared as JSON (415): never a form or text/plain.
+  requireJsonMediaType(c.req.header("content-type"));
   try {
     return JSON.parse(text);
   } catch {

@@ -82,7 +82,7 @@ backendTest("admin API: integrators, keys, validation, not found and conflicts",
   equal(
     (await t.app.request("/admin/v1/integrators", {
       method: "POST",
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
       body: "{oops",
     })).status,
     400,
