@@ -116,6 +116,10 @@ export const ERROR_CATALOG = {
   TOO_MANY_FILES: p(502, "The folder or inline directory holds more files than the limit"),
   FILE_PARSE_ERROR: p(502, "A declaration file is malformed; details list file, line and field"),
   FILE_KIND_UNKNOWN: p(502, "A file is not a recognised NRA file format"),
+  FILE_KIND_MISMATCH: p(
+    502,
+    "A file is of another declaration than the operation files (e.g. a D6 for dec731, a VAT ledger for etz62); `details` name what was found and what was expected",
+  ),
   FILE_ENCODING_UNSUPPORTED: p(502, "A file to file is not Windows-1251 (UTF-8, UTF-16, a BOM)"),
   FILE_EIK_MISMATCH: p(502, "The files belong to another EIK than the token's or each other's"),
   FILE_PERIOD_MISMATCH: p(502, "The files' tax period differs from the requested period"),

@@ -9,7 +9,8 @@
  */
 import { AppError } from "./errors.ts";
 
-const JSON_TYPE = /^application\/json[ \t]*(?:;[ \t]*charset[ \t]*=[ \t]*(?:utf-8|"utf-8")[ \t]*)?$/i;
+const JSON_TYPE =
+  /^application\/json[ \t]*(?:;[ \t]*charset[ \t]*=[ \t]*(?:utf-8|"utf-8")[ \t]*)?$/i;
 
 /**
  * Whether a `Content-Type` value is `application/json` (optionally `; charset=utf-8`).

@@ -103,3 +103,12 @@ export {
 export { D1_FIELDS, D1_LAYOUT, type D1Record, parseD1, writeD1 } from "./payroll/mod.ts";
 export { D6_FIELDS, D6_LAYOUT, type D6Record, parseD6, writeD6 } from "./payroll/mod.ts";
 export { type PayrollFileSummary, summarizeD1, summarizeD6 } from "./payroll/mod.ts";
+export {
+  checkDeclarationFile,
+  type CheckedFile,
+  type FileIdentity,
+  type FileRequest,
+  identifyFile,
+  type SingleFileKind,
+  type XmlDeclaration,
+} from "./declaration_file.ts";

@@ -175,10 +175,27 @@ export async function issueToken(
   return j.token;
 }
 
-/** Act on the next confirmation page as a browser would. */
-export async function decideNext(agent: Proc, decision: "confirm" | "decline", senderId?: string) {
+/**
+ * Act on the next confirmation page as a browser would.
+ * @param agent the agent
+ * @param decision confirm or decline
+ * @param senderId the sender to choose (default: the preselected one)
+ * @param requests wait until this many requests wait on the page first (requests of a batch
+ *   that arrive after its confirmation and ask beyond it open a page of their own)
+ */
+export async function decideNext(
+  agent: Proc,
+  decision: "confirm" | "decline",
+  senderId?: string,
+  requests?: number,
+) {
   const log = await agent.waitLog("confirmation page opened");
   const pageUrl = String(log.url);
+  for (let i = 0; requests !== undefined && i < 400; i++) {
+    const state = await (await fetch(`${pageUrl}/state`)).json();
+    if (state.requests >= requests) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
   // Like a user: when a request joined after the page was read, the agent refuses the decision
   // (CONFIRMATION_CHANGED) and sends the browser back to the page, which now lists it: read the
   // page again and decide again.

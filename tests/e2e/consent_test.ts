@@ -146,7 +146,7 @@ Deno.test("[e2e] after consent the files are read and checked: the probes' error
     equal(folder.json.errorCode, "LOCAL_INPUT_REQUIRED");
     equal(folder.json.details.files, 64);
     const xml = await after(etz62, paths.xml!);
-    deepStrictEqual([xml.status, xml.json.errorCode], [401, "TOKEN_EIK_MISMATCH"]);
+    deepStrictEqual([xml.status, xml.json.errorCode], [502, "FILE_EIK_MISMATCH"]);
     equal((await after(dec16, paths.shadow!)).json.errorCode, "FILE_KIND_UNKNOWN");
     equal((await after(dec16, paths.missing!)).json.errorCode, "LOCAL_PATH_NOT_FOUND");
     // Only the path's syntax is checked before the page: a relative path is refused at once.

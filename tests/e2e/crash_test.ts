@@ -74,7 +74,7 @@ Deno.test({
             () => null, // the SIGKILL below ends the held requests
           )
         );
-        await decideNext(agent, "confirm");
+        await decideNext(agent, "confirm", undefined, PER_POINT);
         for (let i = 0; i < PER_POINT; i++) {
           await agent.waitLog("journal hold", 20_000).catch((e) => {
             // Name what the filings that never reached the hold answered, and the agent's log.
@@ -103,10 +103,16 @@ Deno.test({
         0,
       ]);
       const batch = crypto.randomUUID();
-      const first = file(agent, ts.url, apiKey, filings[0]!, batch);
-      await decideNext(agent, "confirm");
-      const answers = [await first];
-      for (const f of filings.slice(1)) answers.push(await file(agent, ts.url, apiKey, f, batch));
+      // A confirmed batch covers the companies its page showed (docs/confirmation.md § What a
+      // confirmed batch covers): ten companies a page, their requests joining it.
+      const answers = [];
+      for (let g = 0; g < TOTAL; g += PER_POINT) {
+        const group = filings.slice(g, g + PER_POINT).map((f) =>
+          file(agent, ts.url, apiKey, f, batch)
+        );
+        await decideNext(agent, "confirm", undefined, PER_POINT);
+        answers.push(...await Promise.all(group));
+      }
       for (const f of filings.slice(40, 50)) {
         answers.push(await file(agent, ts.url, apiKey, f, batch));
       }

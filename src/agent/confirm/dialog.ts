@@ -4,7 +4,7 @@
  * ({@link Dialog}), with its bounds (interface-spec.md § States and transitions, § Limits).
  * @module
  */
-import type { AppError } from "../../contract/mod.ts";
+import type { AppError, SubmissionKind } from "../../contract/mod.ts";
 import type { CompanyName, FileFigures } from "../local/mod.ts";
 
 export type { CompanyName, FileFigures };
@@ -47,6 +47,16 @@ export interface ConfirmSubject {
   /** The calling page's origin, from the token's `origin` claim (null when not bound). */
   readonly origin: string | null;
   readonly mode: "test" | "live";
+}
+
+/** What a confirmed batch covers (src/agent/confirm/scope.ts). */
+export interface BatchScope {
+  /** Declaration kinds confirmed to be filed (a submission's or folder-wide batch's `kind`). */
+  readonly filings: ReadonlySet<SubmissionKind>;
+  /** Companies (EIKs) the page showed. */
+  readonly eiks: ReadonlySet<string>;
+  /** Resolved files and folders on the disk the page showed. */
+  readonly paths: readonly string[];
 }
 
 /** A warning as the page shows it: Bulgarian, with the English beside it. */
@@ -106,6 +116,10 @@ export interface Dialog {
   version: number;
   readonly senders: readonly SenderChoice[];
   readonly preselected: string | null;
+  /** For a batch already confirmed whose request asks more (docs/confirmation.md § What a
+   * confirmed batch covers): the scope confirmed so far; the page shows only what is new, and a
+   * decline refuses only that. Null for a batch's first dialog. */
+  readonly base?: BatchScope | null;
   state: DialogState;
   nonceUsed: boolean;
   readonly done: Promise<Confirmed>;

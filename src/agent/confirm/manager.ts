@@ -10,10 +10,12 @@
  * @module
  */
 import { AppError } from "../../contract/mod.ts";
-import type { Clock } from "../../clock.ts";
+import { outside, scopeOf } from "./scope.ts";
+import { busy, type ConfirmDeps, defaultTimer, gone, refusal, rid } from "./refusals.ts";
 import {
   BATCH_TTL_MS,
   batchKey,
+  type BatchScope,
   type Confirmed,
   type ConfirmOptions,
   type ConfirmSubject,
@@ -29,28 +31,11 @@ interface BatchState {
   until: number;
   confirmed: Confirmed | null;
   dialog: Dialog | null;
+  /** What the user confirmed (state confirmed). */
+  scope?: BatchScope;
+  /** The dialog asking for what a request of the confirmed batch adds, while it waits. */
+  extension?: Dialog | null;
 }
-
-/** Dependencies of the manager. */
-export interface ConfirmDeps {
-  readonly clock: Clock;
-  /** Opens the dialog page (default browser); receives the page path `/confirm/<id>`. */
-  readonly openPage: (path: string, dialog: Dialog) => void;
-  readonly timeoutMs?: number;
-  /** Dialogs pending at once per integrator (default {@link DEFAULT_MAX_PENDING}). */
-  readonly maxPending?: number;
-  /** Timer (tests may inject). Returns a cancel function. */
-  readonly setTimer?: (fn: () => void, ms: number) => () => void;
-  readonly randomId?: () => string;
-}
-
-const defaultTimer = (fn: () => void, ms: number) => {
-  const t = setTimeout(fn, ms);
-  return () => clearTimeout(t);
-};
-
-const rid = () =>
-  crypto.getRandomValues(new Uint8Array(18)).toBase64({ alphabet: "base64url", omitPadding: true });
 
 /** The confirmation state machine. */
 export class ConfirmationManager {
@@ -111,9 +96,11 @@ export class ConfirmationManager {
             ),
           );
         }
-        return Promise.resolve(batch.confirmed!);
+        // Inside what the user confirmed: silently. Beyond it: ask again for what is new.
+        if (outside(batch.scope!, subject) === null) return Promise.resolve(batch.confirmed!);
+        return this.#extend(key!, batch, subject, senders, now, opts.signal);
       }
-      if (batch.state === "refused") return Promise.reject(this.#refusal());
+      if (batch.state === "refused") return Promise.reject(refusal());
       const d = batch.dialog;
       if (d && d.state === "pending") {
         d.subjects.push(subject);
@@ -122,19 +109,17 @@ export class ConfirmationManager {
       }
       // The dialog was just decided; the batch state catches up in a microtask.
       if (d && (d.state === "declined" || d.state === "timedout")) {
-        return Promise.reject(this.#refusal());
+        return Promise.reject(refusal());
       }
-      if (d && d.state === "confirmed") return d.done;
+      // Just confirmed: ask again once the batch records its scope (a microtask later).
+      if (d && d.state === "confirmed") {
+        return d.done.then(() => this.confirm(subject, senders, opts));
+      }
     }
     if (this.pendingFor(subject.integratorId) >= (this.#deps.maxPending ?? DEFAULT_MAX_PENDING)) {
-      return Promise.reject(
-        new AppError(
-          "CONFIRMATION_BUSY",
-          "Too many of this integrator's confirmations are waiting for the user",
-        ),
-      );
+      return Promise.reject(busy());
     }
-    const dialog = this.#open(subject, senders, now);
+    const dialog = this.#open(subject, senders, now, null);
     if (key !== null) {
       const state: BatchState = {
         state: "pending",
@@ -150,6 +135,8 @@ export class ConfirmationManager {
           until: t + BATCH_TTL_MS,
           confirmed,
           dialog: null,
+          scope: scopeOf(dialog.subjects),
+          extension: null,
         });
       }, () => {
         // Cancelled (every request went away): no decision was taken, the batch may ask again.
@@ -167,6 +154,61 @@ export class ConfirmationManager {
       });
     }
     return this.#wait(dialog, subject, opts.signal);
+  }
+
+  /**
+   * A request of a confirmed batch asks beyond what the user confirmed: it joins the batch's
+   * waiting extension dialog or opens one, which shows only what is new and offers only the
+   * batch's sender. Confirmed: the scope grows and the batch's 10 minutes start again (a PIN
+   * typed there replaces the batch's). Declined or timed out: only the requests waiting on it are
+   * refused; the batch keeps its earlier scope.
+   */
+  #extend(
+    key: string,
+    batch: BatchState,
+    subject: ConfirmSubject,
+    senders: readonly SenderChoice[],
+    now: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Confirmed> {
+    const before = batch.confirmed!;
+    const merged = (c: Confirmed): Confirmed => ({
+      senderId: before.senderId,
+      pin: c.pin ?? before.pin,
+    });
+    const waiting = batch.extension;
+    if (waiting && waiting.state === "pending") {
+      waiting.subjects.push(subject);
+      waiting.version++;
+      return this.#wait(waiting, subject, signal).then(merged);
+    }
+    if (this.pendingFor(subject.integratorId) >= (this.#deps.maxPending ?? DEFAULT_MAX_PENDING)) {
+      return Promise.reject(busy());
+    }
+    // Only the batch's sender is offered (preselected): a batch keeps its sender.
+    const own = senders.filter((s) => s.id === before.senderId);
+    if (own.length === 0) {
+      return Promise.reject(
+        new AppError(
+          "SENDER_NOT_CHOSEN",
+          "This batch's sender can no longer be offered; start a new batch",
+        ),
+      );
+    }
+    const dialog = this.#open(subject, own, now, batch.scope!);
+    batch.extension = dialog;
+    dialog.done.then((c) => {
+      const b = this.#batches.get(key);
+      if (b?.state !== "confirmed" || b.extension !== dialog) return;
+      b.scope = scopeOf(dialog.subjects, b.scope);
+      b.confirmed = merged(c);
+      b.until = this.#deps.clock.now() + BATCH_TTL_MS;
+      b.extension = null;
+    }, () => {
+      const b = this.#batches.get(key);
+      if (b?.extension === dialog) b.extension = null;
+    });
+    return this.#wait(dialog, subject, signal).then(merged);
   }
 
   /** One request's wait on a dialog: its own promise, which leaves the dialog on abort. */
@@ -250,7 +292,7 @@ export class ConfirmationManager {
     if (decision === "decline") {
       d.nonceUsed = true;
       d.state = "declined";
-      d.reject(this.#refusal());
+      d.reject(refusal(d));
       return;
     }
     const chosen = senderId ?? d.preselected;
@@ -276,7 +318,7 @@ export class ConfirmationManager {
     for (const d of this.#dialogs.values()) {
       if (d.state === "pending") {
         d.state = "declined";
-        d.reject(this.#refusal());
+        d.reject(refusal(d));
       }
     }
   }
@@ -297,14 +339,12 @@ export class ConfirmationManager {
     });
   }
 
-  #refusal(): AppError {
-    return new AppError(
-      "SENDER_NOT_CHOSEN",
-      "The user declined the sender confirmation or it timed out; the whole batch is refused",
-    );
-  }
-
-  #open(subject: ConfirmSubject, senders: readonly SenderChoice[], now: number): Dialog {
+  #open(
+    subject: ConfirmSubject,
+    senders: readonly SenderChoice[],
+    now: number,
+    base: BatchScope | null,
+  ): Dialog {
     const timeout = this.#deps.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
     let resolve!: (c: Confirmed) => void;
     let reject!: (e: AppError) => void;
@@ -325,6 +365,7 @@ export class ConfirmationManager {
       version: 1,
       senders,
       preselected,
+      base,
       state: "pending",
       nonceUsed: false,
       done,
@@ -342,7 +383,7 @@ export class ConfirmationManager {
   #timeout(d: Dialog): void {
     if (d.state !== "pending") return;
     d.state = "timedout";
-    d.reject(this.#refusal());
+    d.reject(refusal(d));
   }
 
   #sweep(now: number): void {
@@ -354,12 +395,4 @@ export class ConfirmationManager {
       if (d.state !== "pending" && d.expiresAt + BATCH_TTL_MS <= now) this.#dialogs.delete(id);
     }
   }
-}
-
-/** The answer to a request that went away before the user decided (nobody reads it). */
-function gone(): AppError {
-  return new AppError(
-    "SENDER_NOT_CHOSEN",
-    "The request went away before the user decided; its confirmation was cancelled",
-  );
 }

@@ -7,3 +7,5 @@ export * from "./manager.ts";
 export * from "./page.ts";
 export { formatAmount } from "./page_rows.ts";
 export * from "./routes.ts";
+export type { ConfirmDeps } from "./refusals.ts";
+export * from "./scope.ts";

@@ -15,6 +15,7 @@ import { declarationName } from "../../contract/mod.ts";
 import type { CompanyName, Dialog } from "./dialog.ts";
 import { visible } from "./display.ts";
 import { batchRow, companyRows, figureRows, pathRow, warningsRow, wrapped } from "./page_rows.ts";
+import { extensionBlock } from "./page_scope.ts";
 
 /** Markup or a promise of it, as hono/html produces. */
 type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -57,6 +58,8 @@ code.path,code.batch{font:14px/1.4 ui-monospace,monospace;unicode-bidi:isolate;d
 code.path{-webkit-box-decoration-break:clone;box-decoration-break:clone} code.path .seg{display:inline-block;max-width:100%;overflow-wrap:anywhere}
 .note{color:#555;font-size:.9em;margin:.25rem 0 0} .warn{color:#8a1c00;font-weight:600}
 .warning{border-left:3px solid #e0b84a;background:#fffaf0;padding:.2rem .5rem;margin:.3rem 0}
+.extension{background:#fff4e5;border:1px solid #e0a040;border-radius:8px;padding:.6rem 1rem;margin:1rem 0}
+.extension ul{margin:.3rem 0;padding-left:1.2rem} .extension li{margin:.2rem 0}
 `;
 
 /** The agent's icon: a white tick on green, as an inline SVG (allowed by the page's CSP,
@@ -138,6 +141,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
         ? visible(first.origin)
         : "— (не е обвързан / not bound)"}</span></div>
     </div>
+          ${extensionBlock(d)}
           <table id="what">
             <tr><th>Какво се иска <span class="en">/ What is asked</span></th><td id="operations">${typeIds
               .map((t) => {
@@ -194,7 +198,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             ${warnings.length ? warningsRow(warnings) : ""}
             <tr><th>Заявки <span class="en">/ Requests</span></th><td id="requests">${d.subjects
               .length}</td></tr>
-            ${batchRow(first.batchId)}
+            ${batchRow(first.batchId, !!d.base)}
           </table>
           <form method="post" action="/confirm/${d.id}/decision" id="decision">
             <input type="hidden" name="nonce" value="${d.nonce}">
@@ -237,13 +241,23 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
  * Render the page shown after a decision.
  * @param decision the decision taken
  * @param cspNonce CSP nonce
+ * @param extension the dialog asked what a request added to a confirmed batch
  * @returns HTML
  */
-export function renderDonePage(decision: "confirm" | "decline", cspNonce: string): string {
+export function renderDonePage(
+  decision: "confirm" | "decline",
+  cspNonce: string,
+  extension = false,
+): string {
   const text = decision === "confirm"
     ? html`
       Потвърдено. Можете да затворите този раздел. <span
         class="en">Confirmed. You can close this tab.</span>
+    `
+    : extension
+    ? html`
+      Отказано само новото; потвърденото по-рано остава. <span
+        class="en">Declined: only what was new is refused; what you confirmed before stands.</span>
     `
     : html`Отказано. <span class="en">Declined: the whole batch is refused.</span>`;
   return noticePage(cspNonce, html`<h1 id="result" data-decision="${decision}">${text}</h1>`);

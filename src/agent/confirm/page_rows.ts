@@ -164,10 +164,12 @@ export function companyRows(
   });
 }
 
-/** The batch: its short identifier, and what confirming it allows (src/agent/confirm/manager.ts:
- * a confirmed batch runs its later requests silently with the chosen sender for 10 minutes;
- * a declined or timed-out one refuses them for 10 minutes). */
-export function batchRow(batchId: string | null) {
+/** The batch: its short identifier, and what confirming it allows, as the manager does it
+ * (src/agent/confirm/scope.ts; docs/confirmation.md § What a confirmed batch covers): for 10
+ * minutes, later requests of the batch run silently only inside what the page showed; a request
+ * asking more opens the page again for what is new, whose decline refuses only that. A batch's
+ * first page, declined or timed out, refuses the batch for 10 minutes. */
+export function batchRow(batchId: string | null, extension = false) {
   const minutes = BATCH_TTL_MS / 60_000;
   if (batchId === null) {
     return html`
@@ -179,13 +181,23 @@ export function batchRow(batchId: string | null) {
       </tr>
     `;
   }
+  const decline = extension
+    ? html`
+      Отказът отказва само новото; потвърденото по-рано остава. <span
+        class="en">Declining refuses only what is new; what you confirmed before stands.</span>
+    `
+    : html`
+      Отказ или изтекло време отказва партидата за ${minutes} минути. <span
+        class="en">Declining, or letting the time run out, refuses the batch for ${minutes} minutes.</span>
+    `;
   return html`
     <tr>
       <th>Партида <span class="en">/ Batch</span></th>
       <td id="batch-info"><code class="batch" id="batch" title="${visible(batchId)}">${visible(
         batchId.slice(0, 8),
       )}</code>
-        <p class="note" id="batch-scope">В следващите ${minutes} минути след потвърждението другите заявки на тази партида от същия интегратор и страница (подаване, справки, други фирми, други файлове и папки) се изпълняват без нов въпрос, от името на избрания подател. Отказ или изтекло време отказва партидата за ${minutes} минути. <span class="en">For ${minutes} minutes after you confirm, further requests of this batch from the same integrator and page (filings, reports, other companies, other files and folders) run without asking again, in the chosen sender's name. Declining, or letting the time run out, refuses the batch for ${minutes} minutes.</span></p>
+        <p class="note" id="batch-scope">В следващите ${minutes} минути след потвърждението заявките на тази партида от същия интегратор и страница се изпълняват без нов въпрос, от името на избрания подател, само ако искат показаното тук: подаване на същите декларации, справки и резултати за същите фирми, четене на същите файлове и папки (и на файловете в тях). Заявка, която иска повече — друга декларация, друга фирма, друг файл или папка, — отваря тази страница отново само за новото. <span class="en">For ${minutes} minutes after you confirm, requests of this batch from the same integrator and page run without asking again, in the chosen sender's name, only as long as they ask what is shown here: filing the same declarations, reports and results for the same companies, reading the same files and folders (and the files inside them). A request that asks more — another declaration, another company, another file or folder — opens this page again, for what is new only.</span></p>
+        <p class="note" id="batch-decline">${decline}</p>
       </td>
     </tr>
   `;

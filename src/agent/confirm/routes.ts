@@ -70,6 +70,7 @@ export function confirmRoutes(
       () => c.req.parseBody(),
     );
     const { decision } = form;
+    const extension = !!m.get(c.req.param("id"))?.base;
     try {
       m.decide(c.req.param("id"), form.nonce, decision, form.senderId, form.pin, form.seen);
     } catch (e) {
@@ -80,10 +81,10 @@ export function confirmRoutes(
       }
       throw e;
     }
-    deps.log("info", "confirmation decided", { decision });
+    deps.log("info", "confirmation decided", { decision, ...(extension ? { extension } : {}) });
     const n = cspNonce();
     if ((c.req.header("accept") ?? "").includes("application/json")) return c.json({ decision });
-    return c.html(renderDonePage(decision, n), 200, pageHeaders(n));
+    return c.html(renderDonePage(decision, n, extension), 200, pageHeaders(n));
   });
   return r;
 }

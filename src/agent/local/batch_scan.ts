@@ -15,6 +15,7 @@
  * @module
  */
 import { AppError, type BatchGrouping, isAppError } from "../../contract/mod.ts";
+import { checkDeclarationFile } from "../../formats/mod.ts";
 import type { SubmissionFiles } from "./types.ts";
 import pMap from "p-map";
 import { bodyTaxPeriod, displayPeriod } from "../period.ts";
@@ -175,6 +176,9 @@ export async function scanBatchTree(
         });
         return;
       }
+      // The whole file is then checked as the notice it claims to be, of that EIK (well-formed,
+      // its encoding, its root and <eik>): the same check as a notice filed on its own.
+      checkDeclarationFile(want62 ? "etz62" : "etz123", bytes, f.path, { eik });
       const g = groups.get(eik) ?? { files: [], eiks: [eik], period: null, names: [] };
       g.files.push({ name: f.name, kind: "xml", bytes });
       g.names.push(f.path);

@@ -4,19 +4,26 @@
  * declarations 1 and 6 (`dec1FilePath` / `dec6FilePath`, a folder, or inline files). A
  * malformed file is refused with FILE_PARSE_ERROR listing every parse error; D1 and D6 must
  * belong to the same EIK (FILE_EIK_MISMATCH) and to the requested period
- * (FILE_PERIOD_MISMATCH). Other submissions take their one file as it is.
+ * (FILE_PERIOD_MISMATCH). Each file must be of the kind its place asks (FILE_KIND_MISMATCH: a D6
+ * given as the D1, a ledger named DEKLAR.TXT) and of the request's EIK (FILE_EIK_MISMATCH). A
+ * submission of one file (annual returns, ETZ notices, audit files, high-fiscal-risk notices)
+ * is checked to be that declaration (src/formats/declaration_file.ts).
  * @module
  */
-import { extname } from "node:path";
 import { AppError, isAppError, type SubmissionOperation } from "../../contract/mod.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
 import {
+  checkDeclarationFile,
+  contentKinds,
   detectFileKind,
   type FileWarning,
+  kindFromFileName,
+  NRA_FORMATS,
   parseD1,
   parseD6,
   parseVatFolderFiles,
+  type SingleFileKind,
   summarizeD1,
   summarizeD6,
   summarizeDeklar,
@@ -77,6 +84,19 @@ export async function readVatFolder(
       },
     );
   }
+  for (const k of VAT_KINDS) {
+    // Each file is the kind its name claims (a ledger saved as DEKLAR.TXT is not a return).
+    // Its content, not its name: a file the content fits exactly as another kind only.
+    const exact = found[k] ? contentKinds(bytes[k]!).exact : [];
+    const kind = exact.length === 0 || exact.includes(k) ? k : exact[0]!;
+    if (kind !== k) {
+      throw new AppError(
+        "FILE_KIND_MISMATCH",
+        `${found[k]!.path} is ${NRA_FORMATS[kind].label}, not ${NRA_FORMATS[k].label}`,
+        { file: found[k]!.path, found: kind, expected: k },
+      );
+    }
+  }
   requireWindows1251Files(
     VAT_KINDS.filter((k) => found[k]).map((k) => ({
       path: found[k]!.path,
@@ -94,6 +114,13 @@ export async function readVatFolder(
   const deklar = r.deklar.data!;
   const s = summarizeDeklar(deklar);
   checkPeriod(s.period, body, found.deklar!.path);
+  if (typeof body.eik === "string" && s.eik !== body.eik) {
+    throw new AppError(
+      "FILE_EIK_MISMATCH",
+      `${found.deklar!.path} is for EIK ${s.eik}, not for ${body.eik}`,
+      { file: found.deklar!.path, eiks: [s.eik], requested: body.eik },
+    );
+  }
   const files: SubmissionFile[] = VAT_KINDS.filter((k) => found[k]).map((k) => ({
     name: vatFileName(k),
     kind: k,
@@ -123,11 +150,11 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
   const kind = detectFileKind(bytes, f.name);
   if (kind !== want) {
     throw new AppError(
-      "FILE_KIND_UNKNOWN",
+      kind === "unknown" ? "FILE_KIND_UNKNOWN" : "FILE_KIND_MISMATCH",
       `${f.path} is not a ${
         want === "d1" ? "declaration 1 (EMPL2021.TXT)" : "declaration 6 (NRA62007.TXT)"
-      } file`,
-      { file: f.path },
+      } file${kind === "unknown" ? "" : ` but ${NRA_FORMATS[kind].label}`}`,
+      { file: f.path, ...(kind === "unknown" ? {} : { found: kind, expected: want }) },
     );
   }
   const warnings: FileWarning[] = []; // blank lines skipped
@@ -233,6 +260,20 @@ async function payrollInTree(tree: FileTree, body: Readonly<Record<string, unkno
   for (const f of files) {
     if (!f.name.toUpperCase().endsWith(".TXT")) continue;
     const kind = detectFileKind(await f.read(), f.name);
+    // A file named as a D1 or D6 (EMPL*, NRA6*) must be one: never skipped as something else.
+    const named = kindFromFileName(f.name);
+    if ((named === "d1" || named === "d6") && kind !== named) {
+      const what = named === "d1"
+        ? "a declaration 1 (EMPL2021.TXT)"
+        : "a declaration 6 (NRA62007.TXT)";
+      throw new AppError(
+        kind === "unknown" ? "FILE_KIND_UNKNOWN" : "FILE_KIND_MISMATCH",
+        `${f.path} is named as ${what} but is ${
+          kind === "unknown" ? "no NRA file format" : NRA_FORMATS[kind].label
+        }`,
+        { file: f.path, ...(kind === "unknown" ? {} : { found: kind, expected: named }) },
+      );
+    }
     if (kind === "d1" && !d1) d1 = f;
     if (kind === "d6" && !d6) d6 = f;
   }
@@ -273,14 +314,17 @@ export async function readSubmissionFiles(
     });
   }
   const f = files[0]!;
-  const ext = extname(f.name).slice(1).toLowerCase();
   const bytes = await f.read();
-  // An XML notice names its employer in <eik>: it must be the token's (checked by the caller).
-  const head = new TextDecoder("windows-1251").decode(bytes.subarray(0, 65536));
-  const eik = ext === "xml" ? /<eik>\s*(\d{9,13})\s*<\/eik>/i.exec(head)?.[1] : undefined;
+  // The file must be the declaration the operation files, of the request's EIK (and period where
+  // the format has one): the same check in test and live mode (docs/local-input.md).
+  const checked = checkDeclarationFile(op.kind as SingleFileKind, bytes, f.path, {
+    eik: String(body.eik),
+    ...(typeof body.year === "number" ? { year: body.year } : {}),
+    ...(typeof body.month === "number" ? { month: body.month } : {}),
+  });
   return {
-    files: [{ name: f.name, kind: ext === "xml" ? "xml" : "other", bytes }],
-    eiks: eik ? [eik] : [],
+    files: [{ name: f.name, kind: checked.fileType === "xml" ? "xml" : "other", bytes }],
+    eiks: [...checked.eiks],
     period: null,
     names: [f.path],
   };

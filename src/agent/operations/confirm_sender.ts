@@ -114,6 +114,9 @@ function companiesOf(what: ConfirmWhat, portal: PortalAdapter | undefined): Comp
  * @param r the request (context, deps, claims, batch id, typeId, cleanups, portal)
  * @param what what the page shows
  * @param signal the request's abort signal: a request that goes away leaves the dialog
+ * @param afterConsent run once the user confirmed and before the sender's key store is opened
+ *   (a disk path's files are read and checked there: a file that fails its checks is refused
+ *   before the PIN is used or anything signed)
  * @returns the portal context (sender; live: certificate, and the CMS signer to sign)
  * @throws AppError PORTAL_OPERATION_UNSUPPORTED, PORTAL_NOT_CONFIGURED, PORTAL_AUTH_FAILED,
  *   CERTIFICATE_INVALID (all before the page); NO_SENDER_CONFIGURED, SENDER_NOT_FOUND,
@@ -124,6 +127,7 @@ export async function confirmSender(
   r: ConfirmRequest,
   what: ConfirmWhat,
   signal?: AbortSignal,
+  afterConsent?: () => Promise<void>,
 ): Promise<PortalContext> {
   const { c, deps, claims, batchId, cleanups } = r;
   const op = getOperation(r.typeId);
@@ -164,6 +168,7 @@ export async function confirmSender(
   );
   const p = checked.find((x) => x.sender.id === chosen.senderId)!;
   if (p.problem) throw p.problem;
+  await afterConsent?.();
   const sender = { id: p.sender.id, displayName: p.sender.displayName };
   if (!keyed) return { sender };
   if (use === "sign" && needsPin(p.ref) && chosen.pin === null) {

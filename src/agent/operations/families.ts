@@ -184,13 +184,23 @@ export const runSubmissionFamily: FamilyHandler<SubmissionOperation> = async (op
   const eik = tokenEik(r);
   const paths = ops ? diskPaths(op, body, src) : null;
   let files = ops && !paths ? await read() : null;
-  const ctx = await ask(r, body, {
-    summary: op.summary,
-    eiks: [eik],
-    ...(paths ? { paths } : {}),
-    ...(files ? shown(files) : {}),
-  });
-  if (paths) files = await read();
+  // A path on the disk is read only after the user's consent, and checked before the sender's
+  // key store is opened (no PIN used, nothing signed or sent for a file that fails).
+  const ctx = await ask(
+    r,
+    body,
+    {
+      summary: op.summary,
+      eiks: [eik],
+      ...(paths ? { paths } : {}),
+      ...(files ? shown(files) : {}),
+    },
+    paths
+      ? async () => {
+        files = await read();
+      }
+      : undefined,
+  );
   return await fileSubmission(
     r.deps,
     r.portal,
@@ -215,19 +225,26 @@ async function portalContext(
   return await ask(r, body, { summary: op.summary, eiks: r.claims.eik ? [r.claims.eik] : [] });
 }
 
-/** Ask the user (once per batch); the period defaults to the body's, lists to empty. */
+/** Ask the user (once per batch); the period defaults to the body's, lists to empty;
+ * `afterConsent` runs between the user's consent and the opening of the sender's key store. */
 function ask(
   r: FamilyRun,
   body: Body,
   what: Pick<ConfirmWhat, "summary"> & Partial<ConfirmWhat>,
+  afterConsent?: () => Promise<void>,
 ): Promise<PortalContext> {
-  return confirmSender(r, {
-    eiks: [],
-    period: displayPeriod(body),
-    files: [],
-    documents: null,
-    ...what,
-  }, r.c.req.raw.signal);
+  return confirmSender(
+    r,
+    {
+      eiks: [],
+      period: displayPeriod(body),
+      files: [],
+      documents: null,
+      ...what,
+    },
+    r.c.req.raw.signal,
+    afterConsent,
+  );
 }
 
 /**

@@ -1,0 +1,155 @@
+/**
+ * A confirmed batch covers what its page showed (docs/confirmation.md § What a confirmed batch
+ * covers): reads of its companies stay silent; a filing of a declaration it did not show, a
+ * company it did not show, or a path outside its files and folders asks again, showing only what
+ * is new; a decline then refuses only that request, and the batch's earlier scope stays.
+ */
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { agentEnv, waitFor } from "../_helpers/agent_env.ts";
+import { sampleDeclarationFile } from "../_helpers/sample_files.ts";
+
+const EIK = "121212121";
+const OTHER = "246824682";
+
+type Env = Awaited<ReturnType<typeof agentEnv>>;
+
+function caller(e: Env, batch: string) {
+  return async (typeId: string, eik: string | null, body: Record<string, unknown>, h = {}) =>
+    await e.call(
+      typeId,
+      await e.token(eik ? { typeId, eik } : { typeId }),
+      body,
+      { "x-svc-batch-id": batch, ...h },
+    );
+}
+
+const inline731 = (eik: string) => {
+  const f = sampleDeclarationFile("dec731", eik);
+  return { eik, year: 2025, _inlineFile: { name: f.name, contentBase64: f.bytes.toBase64() } };
+};
+const inlineEtz = (eik: string) => {
+  const f = sampleDeclarationFile("etz62", eik);
+  return { eik, _inlineFile: { name: f.name, contentBase64: f.bytes.toBase64() } };
+};
+
+Deno.test("[agent] a read-only confirmation does not cover a filing or another company: the page asks again for what is new, a decline refuses only that", async () => {
+  const e = await agentEnv();
+  const call = caller(e, crypto.randomUUID());
+  const first = call("debt_payments", EIK, { eik: EIK, year: 2025 });
+  await waitFor(() => e.opened.length === 1);
+  await e.decide("confirm");
+  equal((await first).status, 200);
+  // Another read of the same company: silent.
+  equal((await call("due_amounts", EIK, { eik: EIK })).status, 200);
+  equal(e.opened.length, 1);
+  // A filing the user never saw: the page opens again, showing only the new part.
+  const filing = call("dec731", EIK, inline731(EIK));
+  await waitFor(() => e.opened.length === 2);
+  const page = await (await e.agent.app.request(e.opened[1]!)).text();
+  match(page, /id="extension"/);
+  match(page, /This batch was already confirmed for reports for 121212121\. It now also asks to:/);
+  match(page, /file: Annual tax return form 731 for 121212121/);
+  match(page, /dec731\.xml/);
+  match(page, /Declining refuses only what is new/);
+  ok(
+    !/Debts and payments/.test(page.split('id="what"')[0]!),
+    "the earlier read is not asked again",
+  );
+  await e.decide("decline");
+  const refused = await filing;
+  equal(refused.status, 502);
+  const body = await refused.json();
+  equal(body.errorCode, "SENDER_NOT_CHOSEN");
+  match(body.error, /earlier confirmation stands/);
+  // The batch's earlier scope stays: reads of the company still run silently.
+  equal((await call("due_amounts", EIK, { eik: EIK })).status, 200);
+  equal(e.opened.length, 2);
+  equal(e.journal.list().length, 0, "nothing was filed");
+  // Another company, another declaration: asks again; confirmed, it is filed and then covered.
+  const etz = call("etz62", OTHER, inlineEtz(OTHER));
+  await waitFor(() => e.opened.length === 3);
+  const page3 = await (await e.agent.app.request(e.opened[2]!)).text();
+  match(page3, /file: Employment contract notice \(Labour Code art\. 62\) for 246824682/);
+  match(page3, /New company<\/span>: 246824682/);
+  await e.decide("confirm");
+  const filed = await etz;
+  equal(filed.status, 200);
+  equal((await filed.json()).success, true);
+  const again = await call("etz62", OTHER, inlineEtz(OTHER), { "idempotency-key": "2" });
+  equal(again.status, 200);
+  equal(e.opened.length, 3, "inside the widened scope: silent");
+  // The filing declined earlier asks again (its kind was never confirmed).
+  const retry = call("dec731", EIK, inline731(EIK));
+  await waitFor(() => e.opened.length === 4);
+  await e.decide("confirm");
+  equal((await retry).status, 200);
+});
+
+Deno.test("[agent] paths: a confirmed folder covers the files and folders inside it, not those beside it", async () => {
+  const e = await agentEnv();
+  const root = await Deno.makeTempDir({ prefix: "svc-scope-" });
+  try {
+    await Deno.mkdir(join(root, "a", "sub"), { recursive: true });
+    await Deno.mkdir(join(root, "b"));
+    const call = caller(e, crypto.randomUUID());
+    const scan = (folder: string) =>
+      call("dec1_files_scan", null, { rootFolder: folder, year: 2026, month: 9 });
+    const first = scan(join(root, "a"));
+    await waitFor(() => e.opened.length === 1);
+    await e.decide("confirm");
+    equal((await first).status, 200);
+    equal((await scan(join(root, "a", "sub"))).status, 200);
+    equal((await scan(join(root, "a", "sub", "..", "sub"))).status, 200);
+    equal(e.opened.length, 1);
+    // A folder beside it (and one whose name only starts the same) asks again.
+    for (const [i, folder] of [join(root, "b"), join(root, "a-other")].entries()) {
+      const p = scan(folder);
+      await waitFor(() => e.opened.length === 2 + i);
+      const page = await (await e.agent.app.request(e.opened.at(-1)!)).text();
+      match(page, /It now also asks to:/);
+      await e.decide("decline");
+      equal((await (await p).json()).errorCode, "SENDER_NOT_CHOSEN");
+    }
+    // The confirmed folder still runs silently.
+    equal((await scan(join(root, "a"))).status, 200);
+    equal(e.opened.length, 3);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("[agent] a folder-wide batch's scope is its folder and its token's EIKs", async () => {
+  const e = await agentEnv();
+  const root = await Deno.makeTempDir({ prefix: "svc-scope-batch-" });
+  try {
+    const call = caller(e, crypto.randomUUID());
+    const token = await e.token({ typeId: "etz62_batch", eiks: [EIK, OTHER] });
+    const batchId = crypto.randomUUID();
+    const first = e.call("etz62_batch", token, { rootFolder: root }, { "x-svc-batch-id": batchId });
+    await waitFor(() => e.opened.length === 1);
+    await e.decide("confirm");
+    equal((await first).status, 200);
+    const same = caller(e, batchId);
+    // A notice of a listed company from a file inside the folder: silent.
+    const f = sampleDeclarationFile("etz62", OTHER);
+    await Deno.writeFile(join(root, "n.xml"), f.bytes);
+    const inside = await same("etz62", OTHER, { eik: OTHER }, {
+      "x-svc-file-path": join(root, "n.xml"),
+    });
+    equal(inside.status, 200, JSON.stringify(await inside.clone().json()));
+    equal(e.opened.length, 1);
+    // Another declaration kind from the same folder asks again.
+    const p = same("etz123", OTHER, { eik: OTHER }, { "x-svc-file-path": join(root, "n.xml") });
+    await waitFor(() => e.opened.length === 2);
+    await e.decide("decline");
+    deepStrictEqual((await (await p).json()).errorCode, "SENDER_NOT_CHOSEN");
+    // A batch of another id is another batch.
+    const q = call("etz62", OTHER, { eik: OTHER }, { "x-svc-file-path": join(root, "n.xml") });
+    await waitFor(() => e.opened.length === 3);
+    await e.decide("decline");
+    await q;
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
