@@ -166,11 +166,14 @@ function xmlDeclaration(root: string): XmlDeclaration | null {
  * of fixed-width lines) when it is. */
 function textLayout(bytes: Uint8Array): string[] | null {
   const text = decodeCp1251(bytes);
+  // A trailing 0x1A (end-of-file mark of DOS programs) is no content.
+  // deno-lint-ignore no-control-regex
   const lines = text.split(/\r?\n/).map((l) => l.replace(/\x1a+$/, "")).filter((l) =>
     l.trim() !== ""
   );
   if (lines.length === 0) return null;
   // Printable text only (tabs and the Windows-1251 letters allowed).
+  // deno-lint-ignore no-control-regex
   if (lines.some((l) => /[\x00-\x08\x0b-\x1f\x7f]/.test(l))) return null;
   const counts = lines.map((l) => l.split(",").length);
   if (counts[0]! >= 3 && counts.every((n) => n === counts[0])) {
