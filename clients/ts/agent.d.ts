@@ -762,6 +762,7 @@ export interface components {
       | "TOO_MANY_FILES"
       | "FILE_PARSE_ERROR"
       | "FILE_KIND_UNKNOWN"
+      | "FILE_KIND_MISMATCH"
       | "FILE_ENCODING_UNSUPPORTED"
       | "FILE_EIK_MISMATCH"
       | "FILE_PERIOD_MISMATCH"

@@ -245,12 +245,15 @@ Deno.test({
           // The batch: its short id (the full one in the title) and what it allows.
           equal((await page.innerText("#batch")).trim(), batchId.slice(0, 8));
           equal(await page.getAttribute("#batch", "title"), batchId);
-          const scope = await page.innerText("#batch-scope");
+          const scope = (await page.innerText("#batch-scope")) + "\n" +
+            (await page.innerText("#batch-decline"));
           for (
             const s of [
-              "В следващите 10 минути след потвърждението другите заявки на тази партида",
-              "без нов въпрос, от името на избрания подател",
-              "For 10 minutes after you confirm, further requests of this batch",
+              "В следващите 10 минути след потвърждението заявките на тази партида",
+              "без нов въпрос, от името на избрания подател, само ако искат показаното тук",
+              "For 10 minutes after you confirm, requests of this batch",
+              "only as long as they ask what is shown here",
+              "opens this page again, for what is new only",
               "refuses the batch for 10 minutes",
             ]
           ) ok(scope.includes(s), `the batch note says "${s}":\n${scope}`);

@@ -105,7 +105,7 @@ Deno.test({
       const batch = crypto.randomUUID();
       // A confirmed batch covers the companies its page showed (docs/confirmation.md § What a
       // confirmed batch covers): ten companies a page, their requests joining it.
-      const answers = [];
+      const answers: Awaited<ReturnType<typeof file>>[] = [];
       for (let g = 0; g < TOTAL; g += PER_POINT) {
         const group = filings.slice(g, g + PER_POINT).map((f) =>
           file(agent, ts.url, apiKey, f, batch)

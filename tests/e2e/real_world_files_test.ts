@@ -164,10 +164,13 @@ Deno.test("[e2e] scans and vat_files_parse read UTF-8 and padded files right and
     ok(refused.json.error.includes("Windows-1251"), refused.json.error);
     deepStrictEqual(refused.json.details, { file: d1Path, encoding: "UTF-8" });
 
-    const bom = await call(e, "vat", { eik: b, year: 2026, month: 9 }, { eik: b }, {
+    // Another declaration, company and folder than the batch's page showed: it asks again.
+    const bomCall = call(e, "vat", { eik: b, year: 2026, month: 9 }, { eik: b }, {
       ...h,
       "x-svc-file-path": vatB,
     });
+    await decideNext(e.agent, "confirm");
+    const bom = await bomCall;
     equal(bom.json.errorCode, "FILE_ENCODING_UNSUPPORTED", JSON.stringify(bom.json));
     ok(bom.json.error.includes(join(vatB, "DEKLAR.TXT")), bom.json.error);
     equal(bom.json.details.encoding, "Windows-1251 behind a UTF-8 byte-order mark");
