@@ -22,7 +22,7 @@
  * another declaration FILE_KIND_MISMATCH; both are PARAMETER errors.
  * @module
  */
-import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { XMLValidator } from "fast-xml-parser";
 import { AppError, type SubmissionKind } from "../contract/mod.ts";
 import { decodeCp1251 } from "./cp1251.ts";
 import { detectFileKind } from "./detect.ts";
@@ -39,8 +39,8 @@ export type FileIdentity =
     readonly root: string;
     readonly declaration: XmlDeclaration | null;
     readonly label: string;
-    /** Every element's text and attribute's value, by its local name (lower case). */
-    readonly values: readonly (readonly [name: string, value: string])[];
+    /** The document's text (well-formed: its elements are read with patterns, not a parser). */
+    readonly text: string;
   }
   /** A text of one NRA-style layout (one width, or one comma-separated field count). */
   | { readonly family: "text"; readonly fields: readonly string[]; readonly label: string };
@@ -137,22 +137,6 @@ function localName(name: string): string {
   return (i < 0 ? name : name.slice(i + 1)).toLowerCase();
 }
 
-/** Every element's text and attribute's value of a parsed document, by local name. */
-function collectValues(node: unknown, name: string, out: [string, string][]): void {
-  if (node === null || node === undefined) return;
-  if (typeof node !== "object") {
-    out.push([localName(name.replace(/^@_/, "")), String(node).trim()]);
-    return;
-  }
-  if (Array.isArray(node)) {
-    for (const n of node) collectValues(n, name, out);
-    return;
-  }
-  for (const [k, v] of Object.entries(node)) {
-    collectValues(v, k === "#text" ? name : k, out);
-  }
-}
-
 function xmlDeclaration(root: string): XmlDeclaration | null {
   const local = localName(root);
   if (local === "etzemploy") return "etz62";
@@ -210,23 +194,18 @@ export function identifyFile(bytes: Uint8Array, fileName: string): FileIdentity 
         { file: fileName, line: valid.err.line, column: valid.err.col },
       );
     }
-    const doc = new XMLParser({
-      ignoreAttributes: false,
-      parseTagValue: false,
-      parseAttributeValue: false,
-      ignoreDeclaration: true,
-      ignorePiTags: true,
-    }).parse(text) as Record<string, unknown>;
-    const root = Object.keys(doc).find((k) => !k.startsWith("?") && !k.startsWith("#"));
+    // The root: the first element after the prolog, comments, processing instructions and a
+    // document type declaration (the validator has checked that the text is well-formed).
+    const root = /<([A-Za-z_][\w.:-]*)[\s/>]/.exec(
+      text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>/gi, ""),
+    )?.[1];
     if (root === undefined) return null;
-    const values: [string, string][] = [];
-    collectValues(doc[root], root, values);
     const declaration = xmlDeclaration(root);
     return {
       family: "xml",
       root,
       declaration,
-      values,
+      text,
       label: declaration ? XML_LABELS[declaration] : `an XML document (<${root}>)`,
     };
   }
@@ -237,19 +216,31 @@ export function identifyFile(bytes: Uint8Array, fileName: string): FileIdentity 
   return fields === null ? null : { family: "text", fields, label: "an NRA text layout" };
 }
 
+/** The texts of the elements of a local name (any namespace prefix), trimmed. */
+function elementTexts(text: string, name: string): string[] {
+  const re = new RegExp(`<(?:[\\w.-]+:)?${name}(?:\\s[^>]*)?>([^<]*)</`, "gi");
+  return [...text.matchAll(re)].map((m) => m[1]!.trim());
+}
+
 /** The EIKs an XML document names in elements called eik / bulstat (any namespace). */
-function namedEiks(values: readonly (readonly [string, string])[]): string[] {
+function namedEiks(text: string): string[] {
   return [
     ...new Set(
-      values.filter(([n, v]) => (n === "eik" || n === "bulstat") && /^\d{9,13}$/.test(v)).map((
-        [, v],
-      ) => v),
+      [...elementTexts(text, "eik"), ...elementTexts(text, "bulstat")].filter((v) =>
+        /^\d{9,13}$/.test(v)
+      ),
     ),
   ];
 }
 
-/** Whether a value names the EIK (also as a VAT number `BG<EIK>`). */
+/** Whether a text field names the EIK (also as a VAT number `BG<EIK>`). */
 const names = (v: string, eik: string) => v === eik || v.toUpperCase() === `BG${eik}`;
+
+/** Whether an element's text or an attribute's value is the EIK (or the VAT number BG<EIK>). */
+function namesEik(text: string, eik: string): boolean {
+  const v = `(?:BG)?${eik}`;
+  return new RegExp(`>\\s*${v}\\s*<|=\\s*(?:"\\s*${v}\\s*"|'\\s*${v}\\s*')`, "i").test(text);
+}
 
 /**
  * Check that one file is the declaration a single-file filing claims, for the request's EIK
@@ -307,7 +298,7 @@ export function checkDeclarationFile(
     return { fileType: "txt", label: id.label, eiks: [eik] };
   }
   if (id.family !== "xml") throw new Error("unreachable");
-  const named = namedEiks(id.values);
+  const named = namedEiks(id.text);
   const other = named.filter((e) => e !== eik);
   if (other.length > 0) {
     throw new AppError(
@@ -318,7 +309,7 @@ export function checkDeclarationFile(
   }
   const strict = id.declaration === "etz62" || id.declaration === "etz123" ||
     id.declaration === "audit_n18";
-  if (strict ? named.length === 0 : !id.values.some(([, v]) => names(v, eik))) {
+  if (strict ? named.length === 0 : !namesEik(id.text, eik)) {
     throw new AppError(
       "FILE_EIK_MISMATCH",
       strict
@@ -327,19 +318,15 @@ export function checkDeclarationFile(
       { file: fileName, requested: eik },
     );
   }
-  if (id.declaration === "audit_n18") checkAuditPeriod(id.values, fileName, request);
+  if (id.declaration === "audit_n18") checkAuditPeriod(id.text, fileName, request);
   return { fileType: "xml", label: id.label, eiks: [eik] };
 }
 
 /** An Н-18 audit file's `mon` and `god` against the request's month and year. */
-function checkAuditPeriod(
-  values: readonly (readonly [string, string])[],
-  fileName: string,
-  request: FileRequest,
-): void {
+function checkAuditPeriod(text: string, fileName: string, request: FileRequest): void {
   if (request.year === undefined || request.month === undefined) return;
-  const mon = values.find(([n]) => n === "mon")?.[1];
-  const god = values.find(([n]) => n === "god")?.[1];
+  const mon = elementTexts(text, "mon")[0];
+  const god = elementTexts(text, "god")[0];
   const want = `${request.year}${String(request.month).padStart(2, "0")}`;
   const found = god && mon ? `${god}${mon.padStart(2, "0")}` : null;
   if (found !== want) {
