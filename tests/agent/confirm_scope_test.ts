@@ -78,10 +78,23 @@ Deno.test("[agent] a read-only confirmation does not cover a filing or another c
   equal((await filed.json()).success, true);
   const again = await call("etz62", OTHER, inlineEtz(OTHER), { "idempotency-key": "2" });
   equal(again.status, 200);
-  equal(e.opened.length, 3, "inside the widened scope: silent");
+  equal(e.opened.length, 3, "the same bytes again, inside the widened scope: silent");
+  // Another notice of that company (other bytes) was never shown: it asks again.
+  const changed = inlineEtz(OTHER);
+  changed._inlineFile.contentBase64 = new TextEncoder().encode(
+    `<etzemploy><eik>${OTHER}</eik><contract><rowenum><egn>7501020018</egn></rowenum></contract></etzemploy>`,
+  ).toBase64();
+  const second = call("etz62", OTHER, changed);
+  await waitFor(() => e.opened.length === 4);
+  match(
+    await (await e.agent.app.request(e.opened[3]!)).text(),
+    /file: Employment contract notice \(Labour Code art\. 62\) for 246824682/,
+  );
+  await e.decide("decline");
+  equal((await (await second).json()).errorCode, "SENDER_NOT_CHOSEN");
   // The filing declined earlier asks again (its kind was never confirmed).
   const retry = call("dec731", EIK, inline731(EIK));
-  await waitFor(() => e.opened.length === 4);
+  await waitFor(() => e.opened.length === 5);
   await e.decide("confirm");
   equal((await retry).status, 200);
 });

@@ -244,13 +244,14 @@ Deno.test("[e2e] vat and dec1_6 are filed from local files (header, body paths, 
     ));
     equal(d.status, 200, JSON.stringify(d.json));
     equal(d.json.success, true);
-    const inl = await call(
+    // The same declarations sent by the page: files the page has not shown, so it asks again.
+    const inl = await asked(call(
       e,
       "dec1_6",
       { year: 2026, month: 9, _inlineDir: await inlineDir(join(base, "payroll")) },
       { eik },
       h,
-    );
+    ));
     equal(inl.json.success, true, JSON.stringify(inl.json));
     // Files of another company than the token's EIK.
     const wrong = await asked(call(
@@ -299,9 +300,9 @@ Deno.test("[e2e] vat and dec1_6 are filed from local files (header, body paths, 
     equal(bad.status, 502);
     equal(bad.json.errorCode, "FILE_PARSE_ERROR", JSON.stringify(bad.json));
     ok(/line 1/.test(bad.json.error), bad.json.error);
-    // The VAT return, then each request that asked more: D1/D6 of other paths, another
-    // company's D1, another company's D6, the broken file.
-    equal(e.agent.logs.filter((l) => l.msg === "confirmation page opened").length, 5);
+    // The VAT return, then each request that asked more: D1/D6 of other paths, the same sent
+    // inline, another company's D1, another company's D6, the broken file.
+    equal(e.agent.logs.filter((l) => l.msg === "confirmation page opened").length, 6);
   });
 });
 

@@ -28,6 +28,8 @@ export interface ConfirmSubject {
   readonly period: string | null;
   /** Files already read (inline input: the caller's own bytes), as display names. */
   readonly files: readonly string[];
+  /** SHA-256 (hex) of each file already read (inline input): what a confirmed batch covers. */
+  readonly digests?: readonly string[];
   /** Local paths the agent reads only after the user confirms, never looked at before the
    * decision. */
   readonly paths?: readonly ShownPath[];
@@ -57,6 +59,8 @@ export interface BatchScope {
   readonly eiks: ReadonlySet<string>;
   /** Resolved files and folders on the disk the page showed. */
   readonly paths: readonly string[];
+  /** SHA-256 (hex) of the inline files the page showed. */
+  readonly inline: ReadonlySet<string>;
 }
 
 /** A warning as the page shows it: Bulgarian, with the English beside it. */

@@ -31,7 +31,10 @@ export function extensionBlock(d: Dialog) {
     const kind = filingKind(s.typeId);
     const n = kind ? KIND_NAMES[kind] : declarationName(s.typeId);
     const verb = kind ? ["да подаде", "file"] : ["справка", "read"];
-    const files = [...(add.paths ?? []).map((p) => p.resolved), ...(kind ? s.files : [])];
+    const files = [
+      ...add.paths.map((p) => p.resolved),
+      ...(kind || add.inline ? s.files : []),
+    ];
     return html`
       <li class="added"
         data-type-id="${visible(s.typeId)}"><span lang="bg">${verb[0]}: ${visible(

@@ -8,7 +8,9 @@
  *   scans) — for its companies and paths only;
  * - **companies**: the EIKs the page showed (the tokens' `eik`/`eiks`);
  * - **paths**: the files and folders on the disk the page showed; a path inside a confirmed
- *   folder is covered (a folder-wide batch's scope is its root folder and its token's EIKs).
+ *   folder is covered (a folder-wide batch's scope is its root folder and its token's EIKs);
+ * - **inline files**: the files sent by the page that the page showed, by their SHA-256 (the same
+ *   bytes sent again, e.g. a retry, are covered; other bytes are not).
  *
  * A request outside the scope asks again, showing only what is new ({@link ScopeAddition}).
  * @module
@@ -26,6 +28,8 @@ export interface ScopeAddition {
   readonly eiks: readonly string[];
   /** Paths outside every confirmed file and folder. */
   readonly paths: readonly ShownPath[];
+  /** Whether the request sends files the page did not show (other bytes). */
+  readonly inline: boolean;
 }
 
 /** The declaration kind a request files, or null when it only reads. */
@@ -51,13 +55,15 @@ export function scopeOf(subjects: readonly ConfirmSubject[], base?: BatchScope):
   const filings = new Set(base?.filings ?? []);
   const eiks = new Set(base?.eiks ?? []);
   const paths = [...(base?.paths ?? [])];
+  const inline = new Set(base?.inline ?? []);
   for (const s of subjects) {
+    for (const d of s.digests ?? []) inline.add(d);
     const k = filingKind(s.typeId);
     if (k !== null) filings.add(k);
     for (const e of s.eiks) eiks.add(e);
     for (const p of s.paths ?? []) if (!paths.includes(p.resolved)) paths.push(p.resolved);
   }
-  return { filings, eiks, paths };
+  return { filings, eiks, paths, inline };
 }
 
 /**
@@ -73,5 +79,8 @@ export function outside(scope: BatchScope, subject: ConfirmSubject): ScopeAdditi
   const paths = (subject.paths ?? []).filter((p) =>
     !scope.paths.some((root) => pathWithin(p.resolved, root))
   );
-  return filings.length || eiks.length || paths.length ? { filings, eiks, paths } : null;
+  const inline = (subject.digests ?? []).some((d) => !scope.inline.has(d));
+  return filings.length || eiks.length || paths.length || inline
+    ? { filings, eiks, paths, inline }
+    : null;
 }

@@ -41,6 +41,7 @@ export type ConfirmWhat = Pick<
   | "warnings"
   | "companies"
   | "figures"
+  | "digests"
 >;
 
 /** The request-scoped facts the confirmation needs. */

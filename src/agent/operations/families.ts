@@ -144,10 +144,16 @@ function diskPaths(op: SubmissionOperation, body: Body, src: LocalSource): Shown
   return [shownPath(src.path)];
 }
 
-/** What the page shows of files already read. */
-function shown(files: SubmissionFiles): Partial<ConfirmWhat> {
+/** SHA-256 (hex) of bytes. */
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource)).toHex();
+}
+
+/** What the page shows of files already read (and their digests: what the batch covers). */
+async function shown(files: SubmissionFiles): Promise<Partial<ConfirmWhat>> {
   return {
     files: files.names,
+    digests: await Promise.all(files.files.map((f) => sha256Hex(f.bytes))),
     documents: files.files.length,
     ...(files.warnings?.length ? { warnings: files.warnings } : {}),
     ...(files.companies?.length ? { companies: files.companies } : {}),
@@ -193,7 +199,7 @@ export const runSubmissionFamily: FamilyHandler<SubmissionOperation> = async (op
       summary: op.summary,
       eiks: [eik],
       ...(paths ? { paths } : {}),
-      ...(files ? shown(files) : {}),
+      ...(files ? await shown(files) : {}),
     },
     paths
       ? async () => {
