@@ -112,8 +112,14 @@ Deno.test({
         const sig = await store.sign(cert.id, new Uint8Array([1, 2, 3]), TOKEN_PIN);
         assert.ok(sig.length > 0);
         assert.equal(counted.logins(), 2);
-        await rejectsWith(store.sign(cert.id, new Uint8Array([1]), undefined), "PIN_INCORRECT");
+        // The session stays logged in: the next signatures need no login (one per batch).
+        await store.sign(cert.id, new Uint8Array([4]), TOKEN_PIN);
+        assert.equal(counted.logins(), 2, "one login for the store's signatures");
+        await store.close();
+        const fresh = await openPkcs11KeyStore({ modulePath: token.module, api: counted.api });
+        await rejectsWith(fresh.sign(cert.id, new Uint8Array([1]), undefined), "PIN_INCORRECT");
         assert.equal(counted.logins(), 2, "no PIN given → no login attempt");
+        await fresh.close();
       } finally {
         await store.close();
         counted.api.unload();
