@@ -107,7 +107,7 @@ export const runBatchFamily: FamilyHandler<BatchOperation> = async (op, body, r)
       origin: r.c.req.header("origin") ?? null,
     }, tokenHash(r.c.req.header("authorization")))
     : undefined;
-  const run = { tracker, concurrency: r.deps.batchConcurrency, now: () => r.deps.clock.now() };
+  const run = { tracker, concurrency: r.deps.batchConcurrency };
   try {
     if (isInline(src) || !src.path) {
       tracker?.phase("scanning");
