@@ -178,12 +178,19 @@ export async function fileSubmission(
   const run = (async () => {
     await deps.hold?.("before_send", id);
     const at = new Date(deps.clock.now());
-    journal.markSent(id, at);
+    // "unknown" from the moment the adapter sends it (after the signature): a filing that
+    // waits for the sender's key is still "pending" and was never sent.
+    let sent = false;
+    const onSend = () => {
+      if (sent) return;
+      sent = true;
+      journal.markSent(id, at);
+    };
     let result: SubmissionResult;
     try {
       // The EIK of a natural person (an EGN) is masked by the logger (src/log.ts).
       deps.log("info", "portal submit", { filingId: id, typeId: meta.typeId, eik: input.eik });
-      result = await portal.submit({ ...input, files, clientRef: id, at }, ctx);
+      result = await portal.submit({ ...input, files, clientRef: id, at, onSend }, ctx);
     } catch (e) {
       const err = isAppError(e)
         ? e

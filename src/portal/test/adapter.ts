@@ -118,6 +118,7 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
      *   (outcome unknown) for the ANSWER_LOST one
      */
     async submit(input: SubmissionInput, _ctx: PortalContext): Promise<SubmissionResult> {
+      input.onSend?.();
       const delay = options.submitDelayMs ?? 0;
       if (delay > 0) await new Promise((r) => setTimeout(r, delay));
       assertReachable(input.eik);
