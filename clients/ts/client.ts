@@ -59,6 +59,22 @@ export type OperationResult<T extends OperationTypeId> =
 export type AgentFailure = components["schemas"]["AgentFailure"];
 /** The 426 body: the token service requires a newer agent. */
 export type AgentUpdateRequired = components["schemas"]["AgentUpdateRequired"];
+/** `GET /api/v1/batches/{batchId}`: a folder-wide filing's progress (counts and EIKs only). */
+export type BatchProgress = components["schemas"]["BatchProgress"];
+
+/** Options of {@link AgentClient.watchBatch}. */
+export interface WatchBatchOptions {
+  /** The token of one of the batch's requests (default: the last one this client sent with
+   * this batch id). Its 5 seconds may have passed: the agent only compares it. */
+  readonly token?: string;
+  /** Time between two reads, ms (default 1000). */
+  readonly intervalMs?: number;
+  /** How long a batch the agent does not know yet (its POST is on its way) is waited for, ms
+   * (default 15000); then the 404 is thrown. */
+  readonly graceMs?: number;
+  /** Stops watching (the promise rejects with the signal's reason). */
+  readonly signal?: AbortSignal;
+}
 
 /**
  * An operation call prepared once: the body is serialised exactly once, so the text the
@@ -120,7 +136,9 @@ export interface TokenRequest<T extends OperationTypeId = OperationTypeId> {
 /**
  * Fetches a fresh token from the integrator's own backend. Called once per operation, right
  * before the request (and once more only when the agent answers `TOKEN_EXPIRED`); the client
- * never keeps a token beyond the call it was fetched for. Errors it throws reach the caller as
+ * keeps no token beyond the call it was fetched for, except the last one sent with each batch
+ * id: `watchBatch` shows it to read that batch's progress (the agent only compares it — its
+ * `jti` is spent, its 5 seconds pass — and it opens nothing else). Errors it throws reach the caller as
  * they are.
  */
 export type TokenProvider = (
@@ -165,6 +183,11 @@ export interface BatchScope {
     req: PreparedOperation<T>,
     opts: Omit<CallOptions, "batchId">,
   ): Promise<OperationOutcome<T>>;
+  /** Like {@link AgentClient.watchBatch}, for this scope's batch id. */
+  watch(
+    onProgress: (p: BatchProgress) => void,
+    opts?: WatchBatchOptions,
+  ): Promise<BatchProgress>;
 }
 
 /** The agent client: typed helpers plus the raw openapi-fetch client. */
@@ -195,6 +218,27 @@ export interface AgentClient {
     req: PreparedOperation<T>,
     opts: CallOptions,
   ): Promise<OperationOutcome<T>>;
+  /**
+   * Follow a folder-wide filing while its request runs: reads `GET /api/v1/batches/{batchId}`
+   * every `intervalMs` with the token of one of the batch's requests (the last one this client
+   * sent with the id, or `opts.token`) and calls `onProgress` with each answer.
+   * @returns the last progress, once the batch is `done`
+   * @throws AgentError BATCH_NOT_FOUND (another page or integrator, or the batch was
+   *   forgotten 10 minutes after its end; a batch not yet known is waited for `graceMs`);
+   *   Error when no token is known for the batch; the signal's reason when aborted
+   * @example
+   * ```ts
+   * const batch = agent.batch();
+   * const filing = batch.call("dec1_6_batch", { rootFolder, year: 2026, month: 9 }, { eiks });
+   * await batch.watch((p) => bar.value = (p.filed + p.failed + p.unknown + p.skipped) / p.total);
+   * const result = await filing;
+   * ```
+   */
+  watchBatch(
+    batchId: string,
+    onProgress: (p: BatchProgress) => void,
+    opts?: WatchBatchOptions,
+  ): Promise<BatchProgress>;
 }
 
 /**
@@ -290,10 +334,18 @@ export function createAgentClient(
     }
   }
 
+  /** The last token sent with each batch id (they may read the batch's progress). */
+  const batchTokens = new Map<string, string>();
+
   async function run<T extends OperationTypeId>(
     req: PreparedOperation<T>,
     opts: CallOptions,
   ): Promise<OperationOutcome<T>> {
+    if (opts.batchId) {
+      batchTokens.delete(opts.batchId);
+      batchTokens.set(opts.batchId, opts.token);
+      if (batchTokens.size > 64) batchTokens.delete(batchTokens.keys().next().value!);
+    }
     const header: Record<string, string> = {};
     if (opts.batchId) header["X-Svc-Batch-Id"] = opts.batchId;
     if (opts.senderId) header["X-Svc-Sender-Id"] = opts.senderId;
@@ -328,8 +380,58 @@ export function createAgentClient(
     };
   }
 
+  const pause = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const t = setTimeout(resolve, ms);
+      signal?.addEventListener("abort", () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      }, { once: true });
+    });
+
+  async function watchBatch(
+    batchId: string,
+    onProgress: (p: BatchProgress) => void,
+    opts: WatchBatchOptions = {},
+  ): Promise<BatchProgress> {
+    const interval = opts.intervalMs ?? 1000;
+    const until = Date.now() + (opts.graceMs ?? 15_000);
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      // The batch's POST may not have gone out yet: its token appears with it.
+      const token = opts.token ?? batchTokens.get(batchId);
+      if (token) {
+        const get = raw.GET as unknown as (
+          path: string,
+          init: Record<string, unknown>,
+        ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+        const { data, error, response } = await get("/api/v1/batches/{batchId}", {
+          params: { path: { batchId } },
+          headers: { Authorization: `Bearer ${token}` },
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        });
+        if (response.status === 200 && data) {
+          const p = data as BatchProgress;
+          onProgress(p);
+          if (p.state === "done") return p;
+        } else if (response.status !== 404 || Date.now() > until) {
+          const b = (error && typeof error === "object" ? error : {}) as Partial<AgentErrorBody>;
+          throw new AgentError(
+            response.status,
+            { ...b, error: b.error ?? `HTTP ${response.status}` },
+            response,
+          );
+        }
+      } else if (Date.now() > until) {
+        throw new Error(`no request of batch ${batchId} was sent through this client`);
+      }
+      await pause(interval, opts.signal);
+    }
+  }
+
   return {
     raw,
+    watchBatch,
     call: (typeId, body, opts) => call(typeId, body, opts),
     batch(bo = {}) {
       const batchId = bo.batchId ?? newBatchId();
@@ -338,6 +440,7 @@ export function createAgentClient(
         batchId,
         call: (typeId, body, opts) => call(typeId, body, { ...sender, ...opts, batchId }),
         run: (req, opts) => run(req, { ...sender, ...opts, batchId }),
+        watch: (onProgress, opts) => watchBatch(batchId, onProgress, opts),
       };
     },
     run,

@@ -17,6 +17,7 @@ import {
   startTokenService,
 } from "../_helpers/e2e.ts";
 import { responseValidator } from "../_helpers/openapi_validate.ts";
+import { type BatchProgress, createAgentClient, isAgentError } from "../../clients/ts/client.ts";
 
 Deno.test({
   name:
@@ -126,6 +127,62 @@ Deno.test({
       equal(aj.submitted, 20);
       const sends = agent.logs.filter((l) => l.msg === "portal submit").length;
       equal(sends, 20, "each company reached the portal once");
+    } finally {
+      await agent.stop();
+      await ts.stop();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "[e2e] the TypeScript client's watchBatch follows a folder-wide filing to its end with the batch's own token",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "svc-batch-watch-" });
+    const root = join(dir, "clients");
+    const eiks = await writeCompanyTree(root, 12, 2026, 9, 27_000_000);
+    const ts = await startTokenService(`${dir}/ts`);
+    const agent = await startAgent(`${dir}/agent`, ts.url, {
+      SVC_TEST_PORTAL_DELAY_MS: "150",
+      SVC_BATCH_CONCURRENCY: "2",
+    });
+    try {
+      const key = await createKeyCli(`${dir}/ts`, "test");
+      let tokens = 0;
+      const client = createAgentClient(agent.url, {
+        tokenProvider: ({ typeId, eiks }) => {
+          tokens++;
+          return issueToken(ts.url, key, { typeId, eiks });
+        },
+      });
+      const batch = client.batch();
+      const filing = batch.call("dec1_6_batch", { rootFolder: root, year: 2026, month: 9 }, {
+        eiks,
+      });
+      const seen: BatchProgress[] = [];
+      const watching = batch.watch((p) => seen.push(p), { intervalMs: 100 });
+      await decideNext(agent, "confirm");
+      const [result, last] = await Promise.all([filing, watching]);
+      equal(result.submitted, 12);
+      equal(last.state, "done");
+      equal(last.filed, 12);
+      equal(last.total, 12);
+      ok(seen.some((p) => p.state === "running" && p.filed > 0 && p.filed < 12), "in between");
+      equal(tokens, 1, "watching costs no token");
+      // Another client (another page) cannot read it.
+      const other = createAgentClient(agent.url);
+      try {
+        await other.watchBatch(batch.batchId, () => {}, {
+          token: await issueToken(ts.url, key, { typeId: "dec1_6_batch", eiks }),
+          graceMs: 0,
+        });
+        ok(false, "another token must not read the batch");
+      } catch (e) {
+        ok(isAgentError(e, "BATCH_NOT_FOUND"), String(e));
+      }
     } finally {
       await agent.stop();
       await ts.stop();
