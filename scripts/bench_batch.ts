@@ -100,8 +100,15 @@ try {
           replayFiled: true,
         });
       const t0 = performance.now();
-      const r = await runBatch(op, body, claims, { ...scan, groups }, submit, () =>
-        Promise.resolve(live.ctx), { concurrency });
+      const r = await runBatch(
+        op,
+        body,
+        claims,
+        { ...scan, groups },
+        submit,
+        () => Promise.resolve(live.ctx),
+        { concurrency },
+      );
       const ms = performance.now() - t0;
       if (r.submitted !== list.length) {
         throw new Error(`${name}: ${r.submitted}/${list.length} filed: ${r.error}`);

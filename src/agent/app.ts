@@ -161,6 +161,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
       version: agentVersion,
       latestVersion: deps.latestVersion ?? (() => null),
       senders,
+      batches,
     }),
   );
   app.route("/docs", docsRoutes(deps.docsAssetsDir ? { assetsDir: deps.docsAssetsDir } : {}));

@@ -20,6 +20,7 @@ import { maskPersonalId } from "../../log.ts";
 import { exportJournal, type FilingRecord, type FilingState } from "../filing/mod.ts";
 import { TEST_SENDER } from "../senders/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
+import { batchesPanel } from "./batches_page.ts";
 import { type Bilingual, csrfField, headRow, type Markup, t, tb } from "./layout.ts";
 import {
   type ConsoleC,
@@ -183,6 +184,7 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       );
     }
     const body = html`
+      ${before ? "" : batchesPanel(ctx, c.get("nonce"))}
       ${form}
       <p class="muted small" id="count">${t(`${page.total} записа`, `${page.total} rows`)}</p>
       <table id="filings">${headRow(
