@@ -228,3 +228,37 @@ Deno.test("the board answers only the batch's integrator token and origin, and r
   // A new run under the same id after it was forgotten is a new batch.
   board.start("B-1", op.typeId, owner, token);
 });
+
+Deno.test("a folder scan reports files examined of those found; the board lists scans past 2 s", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-scan-progress-" });
+  try {
+    const { writeCompanyTree } = await import("../_helpers/company_tree.ts");
+    const { createLocalOps } = await import("../../src/agent/local/mod.ts");
+    await writeCompanyTree(dir, 3, 2026, 9);
+    const seen: [number, number][] = [];
+    const r = await createLocalOps().runLocal(
+      getOperation("dec1_files_scan") as never,
+      { rootFolder: dir, year: 2026, month: 9, recursive: true },
+      { path: dir },
+      (examined, found) => seen.push([examined, found]),
+    );
+    equal((r as { totalMatched: number }).totalMatched, 3);
+    const [examined, found] = seen.at(-1)!;
+    ok(found > 0 && examined > 0 && examined <= found, JSON.stringify(seen.at(-1)));
+    ok(seen.every(([e], i) => i === 0 || e >= seen[i - 1]![0]), "only grows");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  let now = 0;
+  const board = new BatchBoard({ now: () => now });
+  const scan = board.startScan("dec1_files_scan", "acme");
+  scan.files(10, 400);
+  deepStrictEqual(board.scans(), [], "not before 2 s");
+  now += 2500;
+  const [v] = board.scans();
+  equal(v!.examined, 10);
+  equal(v!.found, 400);
+  equal(v!.seconds, 2);
+  scan.done();
+  deepStrictEqual(board.scans(), []);
+});

@@ -395,3 +395,38 @@ Deno.test("console senders: bad forms answer with a sentence in both languages a
   );
   await e.cleanup();
 });
+
+Deno.test("console: a folder scan running past 2 s and a batch show on the Filings page with their progress", async () => {
+  const e = await env();
+  const s = await e.signIn();
+  const scan = e.agent.batches.startScan("dec1_files_scan", "acme");
+  scan.files(120, 480);
+  const batch = e.agent.batches.start("0f8fad5b-d9cb-469f-a165-70867728950e", "dec1_6_batch", {
+    integrator: "acme",
+    mode: "test",
+    origin: null,
+  }, null);
+  batch.plan(10, 10);
+  batch.phase("filing");
+  batch.current("121212121");
+  const before = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
+  ok(!before.includes("Четене на папка"), "a scan under 2 s is not shown");
+  ok(before.includes('data-batch="0f8fad5b-d9cb-469f-a165-70867728950e"'), "the batch is");
+  ok(before.includes("подава 121212121"), "the company being filed");
+  e.clock.advance(3_000);
+  const page = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
+  ok(page.includes("Четене на папка"), "the long scan");
+  ok(page.includes("прочетени 120 от 480 файла"), page.slice(page.indexOf("batches"), 2000));
+  const jr = await e.req("/console/batches.json", { headers: { cookie: s.cookie } });
+  const json = await jr.json();
+  ok(Array.isArray(json.scans), `${jr.status} ${JSON.stringify(json).slice(0, 300)}`);
+  equal(json.scans[0].total, 480);
+  equal(json.batches[0].state, "running");
+  equal((await e.req("/console/batches.json")).status, 403, "the session is needed");
+  scan.done();
+  batch.done();
+  const done = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
+  ok(!done.includes("Четене на папка"));
+  ok(done.includes('href="/console/batches/0f8fad5b-d9cb-469f-a165-70867728950e"'));
+  await e.cleanup();
+});

@@ -15,7 +15,7 @@ import { Hono } from "hono";
 import { html, raw } from "hono/html";
 import { declarationName } from "../../contract/mod.ts";
 import { toCsv } from "../../csv.ts";
-import type { BatchEntryView, BatchOutcome, BatchProgressView } from "../filing/mod.ts";
+import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { type Bilingual, headRow, type Markup, t, tb } from "./layout.ts";
 import { type ConsoleEnv, sendPage } from "./respond.ts";
@@ -70,7 +70,32 @@ function leftLine(p: BatchProgressView): Bilingual {
   return { bg: `остават около ${s}`, en: `about ${s} left` };
 }
 
-/** The JSON the console's script reads: each batch's numbers and texts, nothing else. */
+/** A long folder scan's line, in both languages. */
+function scanLine(s: ScanView): Bilingual {
+  return s.found === 0
+    ? {
+      bg: `изброява файловете (${duration(s.seconds)})`,
+      en: `listing the files (${duration(s.seconds)})`,
+    }
+    : {
+      bg: `прочетени ${s.examined} от ${s.found} файла (${duration(s.seconds)})`,
+      en: `${s.examined} of ${s.found} files read (${duration(s.seconds)})`,
+    };
+}
+
+/** The JSON the console's script reads: each batch's and long scan's numbers and texts. */
+function consoleJson(ctx: ConsoleContext) {
+  return {
+    batches: batchesJson(ctx, ctx.batches?.list() ?? []),
+    scans: (ctx.batches?.scans() ?? []).map((s) => ({
+      done: s.examined,
+      total: s.found,
+      status: scanLine(s),
+    })),
+  };
+}
+
+/** Each batch's numbers and texts, nothing else. */
 function batchesJson(ctx: ConsoleContext, list: readonly BatchEntryView[]) {
   const name = (eik: string, mode: "test" | "live") =>
     ctx.portals[mode]?.companyName?.(eik) ?? null;
@@ -88,24 +113,32 @@ function batchesJson(ctx: ConsoleContext, list: readonly BatchEntryView[]) {
 }
 
 const SCRIPT = `
-const bars = () => [...document.querySelectorAll("[data-batch]")];
+const running = () => [...document.querySelectorAll("[data-batch],[data-scan]")]
+  .some((e) => e.dataset.state === "running");
+function show(el, b) {
+  const bar = el.querySelector("progress");
+  bar.max = Math.max(1, b.total);
+  bar.value = b.done;
+  el.querySelector(".count").textContent = b.done + " / " + b.total;
+  const st = el.querySelector(".status");
+  st.textContent = b.status.bg + " ";
+  st.append(Object.assign(document.createElement("span"), { className: "en", lang: "en", textContent: "/ " + b.status.en }));
+  const left = el.querySelector(".left");
+  if (left) left.textContent = b.left.bg ? b.left.bg + " / " + b.left.en : "";
+}
 async function poll() {
-  if (!bars().some((e) => e.dataset.state === "running")) return;
+  if (!running()) return;
   try {
     const r = await fetch("/console/batches.json", { credentials: "same-origin" });
     if (!r.ok) return;
-    const list = await r.json();
-    for (const b of list) {
+    const j = await r.json();
+    const scans = [...document.querySelectorAll("[data-scan]")];
+    if (scans.length !== j.scans.length) { location.reload(); return; }
+    j.scans.forEach((s, i) => show(scans[i], s));
+    for (const b of j.batches) {
       const el = document.querySelector('[data-batch="' + CSS.escape(b.batchId) + '"]');
-      if (!el) { location.reload(); return; }
-      if (b.state === "done" && el.dataset.state !== "done") { location.reload(); return; }
-      const bar = el.querySelector("progress");
-      bar.max = Math.max(1, b.total);
-      bar.value = b.done;
-      el.querySelector(".count").textContent = b.done + " / " + b.total;
-      el.querySelector(".status").innerHTML = "";
-      el.querySelector(".status").append(b.status.bg + " ", Object.assign(document.createElement("span"), { className: "en", lang: "en", textContent: "/ " + b.status.en }));
-      el.querySelector(".left").textContent = b.left.bg ? b.left.bg + " / " + b.left.en : "";
+      if (!el || (b.state === "done" && el.dataset.state !== "done")) { location.reload(); return; }
+      show(el, b);
     }
   } finally {
     setTimeout(poll, 1000);
@@ -122,11 +155,24 @@ setTimeout(poll, 1000);
  */
 export function batchesPanel(ctx: ConsoleContext, nonce: string): Markup {
   const list = ctx.batches?.list() ?? [];
-  if (list.length === 0) return html``;
+  const scans = ctx.batches?.scans() ?? [];
+  if (list.length === 0 && scans.length === 0) return html``;
   const json = batchesJson(ctx, list);
   return html`
     <section class="card" id="batches">
-      <h2>${t("Подаване за много фирми", "Folder-wide filings")}</h2>
+      <h2>${t("Подаване и четене на папки", "Folder-wide filings and scans")}</h2>
+      ${scans.map((s) =>
+        html`
+          <div class="batch" data-scan="1" data-state="running">
+            <p><strong>${t("Четене на папка", "Reading a folder")}</strong> · ${tb(
+              declarationName(s.typeId),
+            )} · <span class="muted small">${s.integrator}</span></p>
+            <p><progress max="${Math.max(1, s.found)}" value="${s.examined}"></progress>
+              <span class="count">${s.examined} / ${s.found}</span></p>
+            <p class="status">${tb(scanLine(s))}</p>
+          </div>
+        `
+      )}
       ${list.map((b, i) => {
         const p = b.progress;
         const j = json[i]!;
@@ -168,8 +214,7 @@ export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
 
   r.get(
     "/console/batches.json",
-    (c) =>
-      c.json(batchesJson(ctx, ctx.batches?.list() ?? []), 200, { "cache-control": "no-store" }),
+    (c) => c.json(consoleJson(ctx), 200, { "cache-control": "no-store" }),
   );
 
   r.get("/console/batches/:batchId/export", (c) => {

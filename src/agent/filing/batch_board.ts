@@ -182,10 +182,31 @@ export class BatchTracker {
   }
 }
 
+/** A folder scan as the console shows it (only while it runs). */
+export interface ScanView {
+  readonly typeId: string;
+  readonly integrator: string;
+  readonly startedAt: string;
+  /** Seconds it has run. */
+  readonly seconds: number;
+  /** Files examined so far, of those found (0 of 0 while the folder is listed). */
+  readonly examined: number;
+  readonly found: number;
+}
+
+/** A running folder scan's progress; `done()` on every path out. */
+export interface ScanTracker {
+  files(examined: number, found: number): void;
+  done(): void;
+}
+
 /** The running and recently finished batches of this agent. */
 export class BatchBoard {
   readonly #clock: Clock;
   readonly #entries = new Map<string, Entry>();
+  readonly #scans = new Set<
+    { typeId: string; integrator: string; startedAt: number; examined: number; found: number }
+  >();
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -261,6 +282,43 @@ export class BatchBoard {
       ) return this.viewOf(e);
     }
     throw new AppError("BATCH_NOT_FOUND", "No such batch for this caller", { batchId });
+  }
+
+  /**
+   * Follow a folder scan (local reads of a disk folder) for the console.
+   * @param typeId the scan operation
+   * @param integrator the token's integrator
+   * @returns its tracker
+   */
+  startScan(typeId: string, integrator: string): ScanTracker {
+    const s = { typeId, integrator, startedAt: this.now(), examined: 0, found: 0 };
+    this.#scans.add(s);
+    return {
+      files: (examined, found) => {
+        s.examined = examined;
+        s.found = found;
+      },
+      done: () => void this.#scans.delete(s),
+    };
+  }
+
+  /**
+   * The scans running for at least `minSeconds` (the console shows those past 2 s).
+   * @param minSeconds how long a scan has run before it is listed
+   * @returns the scans, oldest first
+   */
+  scans(minSeconds = 2): ScanView[] {
+    const now = this.now();
+    return [...this.#scans]
+      .filter((s) => now - s.startedAt >= minSeconds * 1000)
+      .map((s) => ({
+        typeId: s.typeId,
+        integrator: s.integrator,
+        startedAt: new Date(s.startedAt).toISOString(),
+        seconds: Math.floor((now - s.startedAt) / 1000),
+        examined: s.examined,
+        found: s.found,
+      }));
   }
 
   /** Every batch kept (running first, then the newest), for the console. */

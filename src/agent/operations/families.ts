@@ -81,6 +81,13 @@ export const runLocalFamily: FamilyHandler<LocalOperation> = async (op, body, r)
   // Reading the user's disk needs the user's consent (once per batch); inline input does not.
   if (!isInline(src) && src.path) {
     await ask(r, body, { summary: op.summary, paths: [shownPath(src.path)] });
+    // A long scan of the user's disk shows its progress in the console.
+    const scan = r.deps.batches?.startScan(op.typeId, r.claims.intg ?? r.claims.sub ?? "unknown");
+    try {
+      return markNoData(await ops.runLocal(op, body, src, scan?.files));
+    } finally {
+      scan?.done();
+    }
   }
   return markNoData(await ops.runLocal(op, body, src));
 };
