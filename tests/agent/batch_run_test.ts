@@ -210,8 +210,13 @@ Deno.test("the board answers only the batch's integrator token and origin, and r
       (e.details?.progress as { total: number }).total === 3,
   );
   equal(board.read("B-1", second, "https://app.example").state, "running");
-  // Another integrator's batch with the same id is its own.
+  // Another integrator's batch with the same id is its own; so is another operation of the same
+  // user action (the VAT returns beside the D1/D6), which its own token reads.
   board.start("B-1", op.typeId, { ...owner, integrator: "other" }, tokenHash("Bearer o"));
+  const vat = tokenHash("Bearer vat")!;
+  board.start("B-1", "vat_batch", owner, vat).plan(7, 7);
+  equal(board.read("B-1", vat, "https://app.example").typeId, "vat_batch");
+  equal(board.read("B-1", token, "https://app.example").typeId, op.typeId);
   t.record(
     { eik: "1", outcome: "submitted", errorCode: null, filingId: null, documentId: "d" },
     true,

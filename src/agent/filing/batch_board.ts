@@ -101,8 +101,10 @@ export function tokenHash(authorization: string | undefined): string | null {
   return m ? createHash("sha256").update(m[1]!).digest("hex") : null;
 }
 
-const keyOf = (o: BatchOwner, batchId: string) =>
-  `${o.mode}|${o.integrator}|${o.origin ?? ""}|${batchId.toLowerCase()}`;
+/** A batch's key: its owner, its id and its operation — one user action (one batch id) may
+ * file the D1/D6 and the VAT returns of the same companies side by side. */
+const keyOf = (o: BatchOwner, batchId: string, typeId: string) =>
+  `${o.mode}|${o.integrator}|${o.origin ?? ""}|${batchId.toLowerCase()}|${typeId}`;
 
 /** The progress of one running batch, updated by the batch runner. */
 export class BatchTracker {
@@ -225,11 +227,11 @@ export class BatchBoard {
    * @param token SHA-256 of the request's token (it may read the progress)
    * @returns the tracker (call `done()` on every path out)
    * @throws AppError FILING_IN_PROGRESS (`details.batchId`, `details.progress`) while the same
-   *   owner's batch with this id runs
+   *   owner's batch with this id and operation runs
    */
   start(batchId: string, typeId: string, owner: BatchOwner, token: string | null): BatchTracker {
     this.#sweep();
-    const key = keyOf(owner, batchId);
+    const key = keyOf(owner, batchId, typeId);
     const running = this.#entries.get(key);
     if (running && running.doneAt === null) {
       if (token) running.tokens.add(token);
@@ -269,6 +271,7 @@ export class BatchBoard {
    * The progress of a batch, for the integrator and page that started it.
    * @param batchId the batch id
    * @param token SHA-256 of the caller's bearer token: one that a request of this batch carried
+   *   (a token names one operation, so it also picks between two operations of one batch id)
    * @param origin the caller's Origin header (null: none)
    * @returns the progress
    * @throws AppError BATCH_NOT_FOUND (404) for anyone else, an unknown id, or a batch forgotten
