@@ -5,7 +5,7 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { AGENT, agentEnv } from "../_helpers/agent_env.ts";
+import { AGENT, agentEnv, waitFor } from "../_helpers/agent_env.ts";
 import { CallerBook } from "../../src/agent/http/callers.ts";
 import {
   autostartStatus,
@@ -17,10 +17,14 @@ import { LogRing, ringLogger } from "../../src/log.ts";
 
 const SECRET = "s".repeat(43);
 
-async function env(extra: Partial<ConsoleDeps> = {}) {
+async function env(
+  extra: Partial<ConsoleDeps> = {},
+  more: Pick<Parameters<typeof agentEnv>[0] & object, "portal"> = {},
+) {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-console-" });
   const callers = new CallerBook(() => Date.now());
   const e = await agentEnv({
+    ...more,
     callers,
     console: {
       dataDir,
@@ -428,5 +432,45 @@ Deno.test("console: a folder scan running past 2 s and a batch show on the Filin
   const done = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
   ok(!done.includes("Четене на папка"));
   ok(done.includes('href="/console/batches/0f8fad5b-d9cb-469f-a165-70867728950e"'));
+  await e.cleanup();
+});
+
+Deno.test("console filings: a filing being sent now offers no resolve form and cannot be resolved", async () => {
+  let release: () => void = () => {};
+  let held = false;
+  const e = await env({}, {
+    portal: (p) => ({
+      ...p,
+      async submit(input, ctx) {
+        input.onSend?.();
+        held = true;
+        await new Promise<void>((r) => (release = r));
+        return await p.submit(input, ctx);
+      },
+    }),
+  });
+  const s = await e.signIn();
+  const tok = await e.token({ typeId: "dec731", eik: "121212121" });
+  const filing = e.call("dec731", tok, { eik: "121212121", year: 2025 }, {
+    "x-svc-batch-id": crypto.randomUUID(),
+  });
+  await waitFor(() => e.opened.length === 1);
+  await e.decide("confirm");
+  await waitFor(() => held);
+  const [row] = e.journal.list();
+  equal(row!.state, "unknown");
+  const page = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
+  ok(page.includes("изпраща се, чака отговор"), "shown as being sent");
+  ok(!page.includes(`/console/filings/${row!.id}/resolve`), "no resolve form while it runs");
+  const post = await e.req(`/console/filings/${row!.id}/resolve`, {
+    method: "POST",
+    headers: { cookie: s.cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf: s.csrf, how: "not_filed" }),
+  });
+  equal(post.status, 303);
+  equal(e.journal.get(row!.id)!.state, "unknown", "not resolved while it runs");
+  release();
+  equal((await filing).status, 200);
+  equal(e.journal.get(row!.id)!.state, "filed");
   await e.cleanup();
 });

@@ -94,6 +94,17 @@ const running = new WeakMap<
 >();
 
 /**
+ * Whether a journal row's portal call runs in this process now (its state reads "unknown"
+ * while the answer is awaited): the console offers no "resolve" for it.
+ * @param journal the agent's journal
+ * @param id the row
+ * @returns true while its filing runs
+ */
+export function isFilingRunning(journal: Journal, id: string): boolean {
+  return running.get(journal)?.ids.has(id) ?? false;
+}
+
+/**
  * File one declaration, journaled and idempotent.
  *
  * A repeated key answers the first answer of a filed row; retries a refused row (after its
