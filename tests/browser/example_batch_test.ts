@@ -31,7 +31,7 @@ Deno.test({
       await decide(confirm, "confirm");
       await confirm.close();
       // While it runs: the bar and the line follow the agent's progress.
-      await page.waitForSelector("#batch-progress:has-text('companies')", { timeout: 15_000 });
+      await page.waitForSelector("#batch-progress:has-text(', filing ')", { timeout: 15_000 });
       const line = (await page.textContent("#batch-progress"))!;
       ok(/of 16 companies/.test(line), line);
       ok(eiks.some((e) => line.includes(e)), `names the company being filed: ${line}`);
