@@ -24,6 +24,7 @@ import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./agent.d.ts";
 import { AgentError } from "./errors.ts";
 import type { AgentErrorBody } from "./errors.ts";
+import { type BatchProgress, batchWatcher, type WatchBatchOptions } from "./batch_watch.ts";
 
 export type { components, paths };
 export {
@@ -35,6 +36,7 @@ export {
   isAgentError,
 } from "./errors.ts";
 export type { AgentErrorBody };
+export type { BatchProgress, WatchBatchOptions };
 
 /** The raw openapi-fetch client over the agent's paths. */
 export type RawAgentClient = Client<paths>;
@@ -59,23 +61,6 @@ export type OperationResult<T extends OperationTypeId> =
 export type AgentFailure = components["schemas"]["AgentFailure"];
 /** The 426 body: the token service requires a newer agent. */
 export type AgentUpdateRequired = components["schemas"]["AgentUpdateRequired"];
-/** `GET /api/v1/batches/{batchId}`: a folder-wide filing's progress (counts and EIKs only). */
-export type BatchProgress = components["schemas"]["BatchProgress"];
-
-/** Options of {@link AgentClient.watchBatch}. */
-export interface WatchBatchOptions {
-  /** The token of one of the batch's requests (default: the last one this client sent with
-   * this batch id). Its 5 seconds may have passed: the agent only compares it. */
-  readonly token?: string;
-  /** Time between two reads, ms (default 1000). */
-  readonly intervalMs?: number;
-  /** How long a batch the agent does not know yet (its POST is on its way) is waited for, ms
-   * (default 15000); then the 404 is thrown. */
-  readonly graceMs?: number;
-  /** Stops watching (the promise rejects with the signal's reason). */
-  readonly signal?: AbortSignal;
-}
-
 /**
  * An operation call prepared once: the body is serialised exactly once, so the text the
  * integrator's server hashes into the token (`bodySha256`) is the text the agent receives.
@@ -380,54 +365,7 @@ export function createAgentClient(
     };
   }
 
-  const pause = (ms: number, signal?: AbortSignal) =>
-    new Promise<void>((resolve, reject) => {
-      const t = setTimeout(resolve, ms);
-      signal?.addEventListener("abort", () => {
-        clearTimeout(t);
-        reject(signal.reason);
-      }, { once: true });
-    });
-
-  async function watchBatch(
-    batchId: string,
-    onProgress: (p: BatchProgress) => void,
-    opts: WatchBatchOptions = {},
-  ): Promise<BatchProgress> {
-    const interval = opts.intervalMs ?? 1000;
-    const until = Date.now() + (opts.graceMs ?? 15_000);
-    for (;;) {
-      opts.signal?.throwIfAborted();
-      // The batch's POST may not have gone out yet: its token appears with it.
-      const token = opts.token ?? batchTokens.get(batchId);
-      if (token) {
-        const get = raw.GET as unknown as (
-          path: string,
-          init: Record<string, unknown>,
-        ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-        const { data, error, response } = await get("/api/v1/batches/{batchId}", {
-          params: { path: { batchId } },
-          headers: { Authorization: `Bearer ${token}` },
-          ...(opts.signal ? { signal: opts.signal } : {}),
-        });
-        if (response.status === 200 && data) {
-          const p = data as BatchProgress;
-          onProgress(p);
-          if (p.state === "done") return p;
-        } else if (response.status !== 404 || Date.now() > until) {
-          const b = (error && typeof error === "object" ? error : {}) as Partial<AgentErrorBody>;
-          throw new AgentError(
-            response.status,
-            { ...b, error: b.error ?? `HTTP ${response.status}` },
-            response,
-          );
-        }
-      } else if (Date.now() > until) {
-        throw new Error(`no request of batch ${batchId} was sent through this client`);
-      }
-      await pause(interval, opts.signal);
-    }
-  }
+  const watchBatch = batchWatcher(raw, batchTokens);
 
   return {
     raw,
