@@ -5,58 +5,14 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { AGENT, agentEnv, waitFor } from "../_helpers/agent_env.ts";
-import { CallerBook } from "../../src/agent/http/callers.ts";
+import { AGENT } from "../_helpers/agent_env.ts";
+import { consoleEnv as env } from "../_helpers/console_env.ts";
 import {
   autostartStatus,
   installAutostart,
   uninstallAutostart,
 } from "../../src/agent/host/autostart.ts";
-import type { ConsoleDeps } from "../../src/agent/console/deps.ts";
 import { LogRing, ringLogger } from "../../src/log.ts";
-
-const SECRET = "s".repeat(43);
-
-async function env(
-  extra: Partial<ConsoleDeps> = {},
-  more: Pick<Parameters<typeof agentEnv>[0] & object, "portal"> = {},
-) {
-  const dataDir = await Deno.makeTempDir({ prefix: "svc-console-" });
-  const callers = new CallerBook(() => Date.now());
-  const e = await agentEnv({
-    ...more,
-    callers,
-    console: {
-      dataDir,
-      tokenServiceUrl: "http://127.0.0.1:9", // nothing listens: "unreachable"
-      linkSecret: SECRET,
-      fetch: () => Promise.reject(new Error("connection refused")),
-      ...extra,
-    },
-  });
-  const req = (path: string, init: RequestInit = {}) =>
-    e.agent.app.request(`${AGENT}${path}`, init);
-  /** Open the console as `agent open` does; returns the cookie header and the CSRF token. */
-  const signIn = async () => {
-    const link = await req("/console/links", {
-      method: "POST",
-      headers: { "x-svc-console-secret": SECRET },
-    });
-    equal(link.status, 200);
-    const { url } = await link.json();
-    match(url, /^http:\/\/127\.0\.0\.1:17470\/console\/open\?code=[\w-]{43}$/);
-    const opened = await e.agent.app.request(url, { headers: { "sec-fetch-site": "none" } });
-    equal(opened.status, 303);
-    const set = opened.headers.get("set-cookie")!;
-    const cookie = set.split(";")[0]!;
-    const page = await req("/", { headers: { cookie } });
-    equal(page.status, 200);
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-    return { url, set, cookie, csrf };
-  };
-  const cleanup = () => Deno.remove(dataDir, { recursive: true });
-  return { ...e, dataDir, callers, req, signIn, cleanup };
-}
 
 Deno.test("console: without a session every page explains how to open it (403)", async () => {
   const e = await env();
@@ -397,80 +353,5 @@ Deno.test("console senders: bad forms answer with a sentence in both languages a
     false,
     "agent.json was never written",
   );
-  await e.cleanup();
-});
-
-Deno.test("console: a folder scan running past 2 s and a batch show on the Filings page with their progress", async () => {
-  const e = await env();
-  const s = await e.signIn();
-  const scan = e.agent.batches.startScan("dec1_files_scan", "acme");
-  scan.files(120, 480);
-  const batch = e.agent.batches.start("0f8fad5b-d9cb-469f-a165-70867728950e", "dec1_6_batch", {
-    integrator: "acme",
-    mode: "test",
-    origin: null,
-  }, null);
-  batch.plan(10, 10);
-  batch.phase("filing");
-  batch.current("121212121");
-  const before = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
-  ok(!before.includes("Четене на папка"), "a scan under 2 s is not shown");
-  ok(before.includes('data-batch="0f8fad5b-d9cb-469f-a165-70867728950e"'), "the batch is");
-  ok(before.includes("подава 121212121"), "the company being filed");
-  e.clock.advance(3_000);
-  const page = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
-  ok(page.includes("Четене на папка"), "the long scan");
-  ok(page.includes("прочетени 120 от 480 файла"), page.slice(page.indexOf("batches"), 2000));
-  const jr = await e.req("/console/batches.json", { headers: { cookie: s.cookie } });
-  const json = await jr.json();
-  ok(Array.isArray(json.scans), `${jr.status} ${JSON.stringify(json).slice(0, 300)}`);
-  equal(json.scans[0].total, 480);
-  equal(json.batches[0].state, "running");
-  equal((await e.req("/console/batches.json")).status, 403, "the session is needed");
-  scan.done();
-  batch.done();
-  const done = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
-  ok(!done.includes("Четене на папка"));
-  ok(done.includes('href="/console/batches/0f8fad5b-d9cb-469f-a165-70867728950e"'));
-  await e.cleanup();
-});
-
-Deno.test("console filings: a filing being sent now offers no resolve form and cannot be resolved", async () => {
-  let release: () => void = () => {};
-  let held = false;
-  const e = await env({}, {
-    portal: (p) => ({
-      ...p,
-      async submit(input, ctx) {
-        input.onSend?.();
-        held = true;
-        await new Promise<void>((r) => (release = r));
-        return await p.submit(input, ctx);
-      },
-    }),
-  });
-  const s = await e.signIn();
-  const tok = await e.token({ typeId: "dec731", eik: "121212121" });
-  const filing = e.call("dec731", tok, { eik: "121212121", year: 2025 }, {
-    "x-svc-batch-id": crypto.randomUUID(),
-  });
-  await waitFor(() => e.opened.length === 1);
-  await e.decide("confirm");
-  await waitFor(() => held);
-  const [row] = e.journal.list();
-  equal(row!.state, "unknown");
-  const page = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
-  ok(page.includes("изпраща се, чака отговор"), "shown as being sent");
-  ok(!page.includes(`/console/filings/${row!.id}/resolve`), "no resolve form while it runs");
-  const post = await e.req(`/console/filings/${row!.id}/resolve`, {
-    method: "POST",
-    headers: { cookie: s.cookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrf: s.csrf, how: "not_filed" }),
-  });
-  equal(post.status, 303);
-  equal(e.journal.get(row!.id)!.state, "unknown", "not resolved while it runs");
-  release();
-  equal((await filing).status, 200);
-  equal(e.journal.get(row!.id)!.state, "filed");
   await e.cleanup();
 });
