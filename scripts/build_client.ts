@@ -2,7 +2,7 @@
  * Builds the npm package `@svc-filing/agent-client` (clients/ts/package.json) into
  * `clients/ts/dist/`, and copies the repository's LICENSE beside package.json (git-ignored there):
  *
- * - `client.js`, `errors.js` + `client.d.ts`, `errors.d.ts`, `agent.d.ts`: the ESM build and its
+ * - `client.js`, `errors.js`, `batch_watch.js` + their `.d.ts`, `agent.d.ts`: the ESM build and its
  *   declarations, emitted by the TypeScript compiler (npm `typescript`, the version in deno.lock,
  *   run offline by Deno) from `clients/ts/*.ts`; relative `.ts` imports become `.js`.
  *   `openapi-fetch` stays an import (the package's one dependency): bundlers, Node ≥ 18 and Deno

@@ -8,7 +8,7 @@
  * JSON, expired token; and for issue #13 a submission that is filed and then answered too late
  * or cut off, or dropped unfiled after a delay). Tests use
  * it through tests/_helpers/nra_simulator.ts (which adds a PKCS#12 test sender). Runnable:
- * `deno run -A scripts/nra_simulator.ts [--port N] [--save-dir DIR] [--stub]` (or the same
+ * `deno run -A scripts/nra_simulator.ts [--port N] [--save-dir DIR] [--stub] [--latency-ms N]` (or the same
  * with tests/_helpers/nra_simulator.ts). Codes marked "designed" are not seen from the real NRA
  * (docs/live-portal.md § Simulator).
  * @module
@@ -92,6 +92,9 @@ export interface SimulatorOptions {
   readonly saveDir?: string;
   /** Listening port (default 0: any free port). */
   readonly port?: number;
+  /** Time every submit and result call takes before it is processed, ms (default 0): the
+   * portal's round trip as benchmarks and progress tests see it. */
+  readonly latencyMs?: number;
 }
 
 /** A running simulator. */
@@ -538,6 +541,7 @@ export async function startNraSimulator(options: SimulatorOptions = {}): Promise
     const env = m[1] ? "test" : "production";
     const kind = m[2] ? "result" : "submit";
     stats[kind === "submit" ? "submitCalls" : "resultCalls"]++;
+    if (options.latencyMs) await sleep(options.latencyMs);
     const fault = takeFault(kind);
     const after = fault && AFTER_FAULTS.has(fault.kind) ? fault : null;
     const early = fault && !after ? await applyFault(fault) : null;
@@ -656,10 +660,11 @@ export async function startNraSimulator(options: SimulatorOptions = {}): Promise
 
 /** Usage of the standalone simulator. */
 export const USAGE =
-  `Usage: deno run -A scripts/nra_simulator.ts [--port N] [--save-dir DIR] [--stub]
+  `Usage: deno run -A scripts/nra_simulator.ts [--port N] [--save-dir DIR] [--stub] [--latency-ms N]
   --port N        listen on 127.0.0.1:N (default: a free port)
   --save-dir DIR  write every received file and its .p7s signature into DIR
   --stub          answer test submissions like the real stub (30E000000001, documentId 1)
+  --latency-ms N  every submit and result call takes N ms (the portal's round trip)
 Every non-self-signed certificate is recognised and may file for any EIK.`;
 
 /**
@@ -673,6 +678,7 @@ export async function main(args: string[]): Promise<void> {
       port: { type: "string" },
       "save-dir": { type: "string" },
       stub: { type: "boolean" },
+      "latency-ms": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -682,6 +688,7 @@ export async function main(args: string[]): Promise<void> {
     port: values.port ? Number(values.port) : 0,
     saveDir: values["save-dir"],
     mimicTestStub: values.stub ?? false,
+    latencyMs: values["latency-ms"] ? Number(values["latency-ms"]) : 0,
     recognised: "any",
     powerOfAttorney: "any",
     accessTokens: { [token]: Object.values(SIM_SCOPES) },

@@ -27,6 +27,11 @@ export const AgentConfig = z.object({
   operationsPer10s: z.coerce.number().int().min(1).default(2000),
   openBrowser: z.enum(["auto", "never"]).default("auto"),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Filings of a folder-wide batch in flight to the portal at once (docs/local-input.md). */
+  batchConcurrency: z.coerce.number().int().min(1).max(16).default(4),
+  /** The test portal's time per filing, ms: a test-mode batch shows its progress as a live
+   * one would (docs/test-portal.md). */
+  testPortalDelayMs: z.coerce.number().int().min(0).max(60_000).default(50),
 });
 /** Parsed agent settings. */
 export type AgentConfig = z.infer<typeof AgentConfig>;
@@ -72,6 +77,8 @@ export const AGENT_ENV = {
   SVC_AUDIENCE: "audience",
   SVC_CONFIRM_TIMEOUT_SECONDS: "confirmTimeoutSeconds",
   SVC_RATE_LIMIT_OPERATIONS: "operationsPer10s",
+  SVC_BATCH_CONCURRENCY: "batchConcurrency",
+  SVC_TEST_PORTAL_DELAY_MS: "testPortalDelayMs",
   SVC_OPEN_BROWSER: "openBrowser",
   SVC_LOG_LEVEL: "logLevel",
 } as const;

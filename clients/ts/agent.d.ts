@@ -643,6 +643,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/batches/{batchId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Progress of a folder-wide filing (counts and EIKs only)
+     * @description Answers the integrator and page origin that started the batch: send the token of one of the batch's requests (its 5 seconds may have passed; it is not used again) and the same Origin. Kept 10 minutes after the batch ends; 404 BATCH_NOT_FOUND to anyone else. Poll it (e.g. once a second) while the batch's POST runs.
+     */
+    get: operations["batchProgress"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/senders": {
     parameters: {
       query?: never;
@@ -791,6 +811,7 @@ export interface components {
       | "AGENT_INTERNAL_ERROR"
       | "FILING_OUTCOME_UNKNOWN"
       | "FILING_IN_PROGRESS"
+      | "BATCH_NOT_FOUND"
       | "FILING_RETRY_TOO_EARLY"
       | "FILING_UNRESOLVED"
       | "JOURNAL_QUERY_INVALID"
@@ -1515,6 +1536,11 @@ export interface components {
       skipped: number;
       /** Format: int64 */
       failed: number;
+      /**
+       * Format: int64
+       * @description Companies whose outcome is unknown (items with outcome `unknown`)
+       */
+      unknown: number;
       /** Format: int64 */
       totalScanned: number;
       error: string | null;
@@ -1524,11 +1550,16 @@ export interface components {
       eik: string;
       /** @description Full paths of the company's files */
       files: string[];
-      /** @enum {string} */
-      outcome: "submitted" | "skipped" | "failed";
+      /**
+       * @description `unknown`: sent to the authority, whether it filed it is not known; check on the NRA portal, then resolve `filingId` (docs/journal.md)
+       * @enum {string}
+       */
+      outcome: "submitted" | "skipped" | "failed" | "unknown";
       result: components["schemas"]["SubmissionResult"] | (never | null);
       errorCode: string | null;
       error: string | null;
+      /** @description The journal row of this company's filing (set for `unknown` rows) */
+      filingId?: string | null;
     };
     PeriodBatchRequest: {
       /** @description Absolute folder. With `_inlineDir` it only names the root of the paths returned */
@@ -1556,6 +1587,41 @@ export interface components {
       recursive?: boolean;
       _inlineFile?: components["schemas"]["InlineFile"];
       _inlineDir?: components["schemas"]["InlineDir"];
+    };
+    BatchProgress: {
+      batchId: string;
+      typeId: string;
+      /** @enum {string} */
+      state: "running" | "done";
+      /** @description Companies found (listed or skipped) */
+      total: number;
+      filed: number;
+      skipped: number;
+      failed: number;
+      /** @description Sent, outcome unknown: check on the NRA portal, then `journal resolve` */
+      unknown: number;
+      waiting?: {
+        /**
+         * @description `retry_after`: the NRA portal asked to wait (HTTP 429 / Retry-After)
+         * @enum {string}
+         */
+        reason: "retry_after";
+        retryAfterSeconds: number;
+      };
+      /** @description The company being signed or filed now */
+      current?: {
+        /**
+         * @description EIK / Bulstat, 9 to 13 digits
+         * @example 121212121
+         */
+        eik: string;
+      };
+      /** @description ISO 8601 */
+      startedAt: string;
+      /** @description ISO 8601 */
+      updatedAt: string;
+      /** @description Seconds left at the pace so far; null before the first company is done */
+      etaSeconds: number | null;
     };
     SendersResponse: {
       senders: components["schemas"]["Sender"][];
@@ -4176,6 +4242,43 @@ export interface operations {
           "application/json": components["schemas"]["AgentError"];
         };
       };
+    };
+  };
+  batchProgress: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The batch's X-Svc-Batch-Id (a GUID) */
+        batchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch's progress */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BatchProgress"];
+        };
+      };
+      403: components["responses"]["OriginNotAllowed"];
+      /** @description BATCH_NOT_FOUND */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AgentFailure"];
+        };
+      };
+      421: components["responses"]["HostNotAllowed"];
+      429: components["responses"]["RateLimited"];
     };
   };
   listSenders: {

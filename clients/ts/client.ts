@@ -24,6 +24,7 @@ import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./agent.d.ts";
 import { AgentError } from "./errors.ts";
 import type { AgentErrorBody } from "./errors.ts";
+import { type BatchProgress, batchWatcher, type WatchBatchOptions } from "./batch_watch.ts";
 
 export type { components, paths };
 export {
@@ -35,6 +36,7 @@ export {
   isAgentError,
 } from "./errors.ts";
 export type { AgentErrorBody };
+export type { BatchProgress, WatchBatchOptions };
 
 /** The raw openapi-fetch client over the agent's paths. */
 export type RawAgentClient = Client<paths>;
@@ -59,7 +61,6 @@ export type OperationResult<T extends OperationTypeId> =
 export type AgentFailure = components["schemas"]["AgentFailure"];
 /** The 426 body: the token service requires a newer agent. */
 export type AgentUpdateRequired = components["schemas"]["AgentUpdateRequired"];
-
 /**
  * An operation call prepared once: the body is serialised exactly once, so the text the
  * integrator's server hashes into the token (`bodySha256`) is the text the agent receives.
@@ -120,7 +121,9 @@ export interface TokenRequest<T extends OperationTypeId = OperationTypeId> {
 /**
  * Fetches a fresh token from the integrator's own backend. Called once per operation, right
  * before the request (and once more only when the agent answers `TOKEN_EXPIRED`); the client
- * never keeps a token beyond the call it was fetched for. Errors it throws reach the caller as
+ * keeps no token beyond the call it was fetched for, except the last one sent with each batch
+ * id: `watchBatch` shows it to read that batch's progress (the agent only compares it — its
+ * `jti` is spent, its 5 seconds pass — and it opens nothing else). Errors it throws reach the caller as
  * they are.
  */
 export type TokenProvider = (
@@ -165,6 +168,11 @@ export interface BatchScope {
     req: PreparedOperation<T>,
     opts: Omit<CallOptions, "batchId">,
   ): Promise<OperationOutcome<T>>;
+  /** Like {@link AgentClient.watchBatch}, for this scope's batch id. */
+  watch(
+    onProgress: (p: BatchProgress) => void,
+    opts?: WatchBatchOptions,
+  ): Promise<BatchProgress>;
 }
 
 /** The agent client: typed helpers plus the raw openapi-fetch client. */
@@ -195,6 +203,27 @@ export interface AgentClient {
     req: PreparedOperation<T>,
     opts: CallOptions,
   ): Promise<OperationOutcome<T>>;
+  /**
+   * Follow a folder-wide filing while its request runs: reads `GET /api/v1/batches/{batchId}`
+   * every `intervalMs` with the token of one of the batch's requests (the last one this client
+   * sent with the id, or `opts.token`) and calls `onProgress` with each answer.
+   * @returns the last progress, once the batch is `done`
+   * @throws AgentError BATCH_NOT_FOUND (another page or integrator, or the batch was
+   *   forgotten 10 minutes after its end; a batch not yet known is waited for `graceMs`);
+   *   Error when no token is known for the batch; the signal's reason when aborted
+   * @example
+   * ```ts
+   * const batch = agent.batch();
+   * const filing = batch.call("dec1_6_batch", { rootFolder, year: 2026, month: 9 }, { eiks });
+   * await batch.watch((p) => bar.value = (p.filed + p.failed + p.unknown + p.skipped) / p.total);
+   * const result = await filing;
+   * ```
+   */
+  watchBatch(
+    batchId: string,
+    onProgress: (p: BatchProgress) => void,
+    opts?: WatchBatchOptions,
+  ): Promise<BatchProgress>;
 }
 
 /**
@@ -290,10 +319,18 @@ export function createAgentClient(
     }
   }
 
+  /** The last token sent with each batch id (they may read the batch's progress). */
+  const batchTokens = new Map<string, string>();
+
   async function run<T extends OperationTypeId>(
     req: PreparedOperation<T>,
     opts: CallOptions,
   ): Promise<OperationOutcome<T>> {
+    if (opts.batchId) {
+      batchTokens.delete(opts.batchId);
+      batchTokens.set(opts.batchId, opts.token);
+      if (batchTokens.size > 64) batchTokens.delete(batchTokens.keys().next().value!);
+    }
     const header: Record<string, string> = {};
     if (opts.batchId) header["X-Svc-Batch-Id"] = opts.batchId;
     if (opts.senderId) header["X-Svc-Sender-Id"] = opts.senderId;
@@ -328,8 +365,11 @@ export function createAgentClient(
     };
   }
 
+  const watchBatch = batchWatcher(raw, batchTokens);
+
   return {
     raw,
+    watchBatch,
     call: (typeId, body, opts) => call(typeId, body, opts),
     batch(bo = {}) {
       const batchId = bo.batchId ?? newBatchId();
@@ -338,6 +378,7 @@ export function createAgentClient(
         batchId,
         call: (typeId, body, opts) => call(typeId, body, { ...sender, ...opts, batchId }),
         run: (req, opts) => run(req, { ...sender, ...opts, batchId }),
+        watch: (onProgress, opts) => watchBatch(batchId, onProgress, opts),
       };
     },
     run,

@@ -12,6 +12,7 @@ import { pageScript } from "./bundle.ts";
 /** Operations the example page may ask tokens for. A real integrator also checks that the
  * signed-in user may act for the EIK before issuing a token. */
 export const EXAMPLE_TYPE_IDS: ReadonlySet<string> = new Set([
+  "dec1_6_batch",
   "debt_payments",
   "due_amounts",
   "taxpayers",

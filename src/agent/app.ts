@@ -24,6 +24,7 @@ import {
 import { ConfirmationManager, confirmRoutes } from "./confirm/mod.ts";
 import { consoleRoutes, ConsoleSessions, type SenderBook } from "./console/mod.ts";
 import { runOperation } from "./operations/mod.ts";
+import { BatchBoard, tokenHash } from "./filing/mod.ts";
 import type { AgentDeps } from "./deps.ts";
 
 export type { AgentDeps };
@@ -38,6 +39,8 @@ export interface AgentApp {
   readonly consoleSessions: ConsoleSessions;
   /** The senders in force (the console replaces them when it changes agent.json). */
   readonly senders: SenderBook;
+  /** The progress of folder-wide filings (GET /api/v1/batches/{batchId}, the console). */
+  readonly batches: BatchBoard;
 }
 
 /**
@@ -69,6 +72,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     },
   };
   const consoleSessions = new ConsoleSessions(deps.clock, deps.port);
+  const batches = new BatchBoard(deps.clock);
 
   app.onError((err, c) => errorResponse(c, err, deps.log));
   app.notFound((c) => errorResponse(c, new AppError("NOT_FOUND", "No such route"), deps.log));
@@ -122,6 +126,18 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
       openapi ??= (await import("../contract/openapi/mod.ts")).buildAgentOpenApi(agentVersion),
     ));
   app.get("/api/senders", (c) => c.json(publicSenders(senders.current())));
+  // The progress of a folder-wide filing, for the integrator and page origin that started it:
+  // the token of one of its requests (kept as a hash; its 5 s may have passed) and the Origin.
+  app.get("/api/v1/batches/:batchId", (c) =>
+    c.json(
+      batches.read(
+        c.req.param("batchId"),
+        tokenHash(c.req.header("authorization")),
+        c.req.header("origin") ?? null,
+      ),
+      200,
+      { "cache-control": "no-store" },
+    ));
 
   for (const kind of ["file", "folder"] as const) {
     app.post(
@@ -148,6 +164,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
       version: agentVersion,
       latestVersion: deps.latestVersion ?? (() => null),
       senders,
+      batches,
     }),
   );
   app.route("/docs", docsRoutes(deps.docsAssetsDir ? { assetsDir: deps.docsAssetsDir } : {}));
@@ -170,11 +187,12 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
         senders: senders.current(),
         verifier,
         confirmations,
+        batches,
       });
       return c.json(result, 200, { "cache-control": "no-store" });
     },
   );
-  return { app, confirmations, jtis, consoleSessions, senders };
+  return { app, confirmations, jtis, consoleSessions, senders, batches };
 }
 
 /** The agent's own origins on its ports (http and https, 127.0.0.1 and localhost). */

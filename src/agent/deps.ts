@@ -52,6 +52,9 @@ export interface AgentDeps {
   /** The console's side effects (data folder, autostart, doctor, log lines); absent: the
    * console only explains how to open it. */
   readonly console?: ConsoleDeps;
+  /** Filings of a folder-wide batch in flight to the portal at once (default 4; agent.json
+   * `batch.concurrency`). */
+  readonly batchConcurrency?: number;
   /** A new unique id (request ids, journal rows); default `crypto.randomUUID`. */
   readonly randomId?: () => string;
 }

@@ -130,7 +130,7 @@ export async function startAgent(
   preparePrivateDbFileSync(inData("journal.sqlite"), o.os);
   const journal = new Journal(inData("journal.sqlite"));
   const now = () => new Date(clock.now());
-  const testPortal = createTestPortal({ now });
+  const testPortal = createTestPortal({ now, submitDelayMs: cfg.testPortalDelayMs });
   // The live adapter (and its certificate parsing) loads only when agent.json configures it.
   const livePortal = file.portal
     ? (await import("../portal/live/mod.ts")).createLivePortal(file.portal, { clock, log })
@@ -184,6 +184,7 @@ export async function startAgent(
     latestVersion: () => latestVersion,
     confirmTimeoutMs: cfg.confirmTimeoutSeconds * 1000,
     rateLimits: { operationsPer10s: cfg.operationsPer10s },
+    batchConcurrency: cfg.batchConcurrency,
     localOps: createLocalOps(),
     pickers: createNativePickers(),
     journal,

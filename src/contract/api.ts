@@ -180,3 +180,31 @@ export const HealthResponse = z.object({
   latestVersion: z.string().nullable().optional(),
   updateAvailable: z.boolean().optional(),
 }).meta({ id: "HealthResponse" });
+
+/** GET /api/v1/batches/{batchId}: a folder-wide filing's progress (counts and EIKs only). */
+export const BatchProgress = z.object({
+  batchId: z.string(),
+  typeId: z.string(),
+  state: z.enum(["running", "done"]),
+  total: z.number().int().meta({ description: "Companies found (listed or skipped)" }),
+  filed: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
+  unknown: z.number().int().meta({
+    description: "Sent, outcome unknown: check on the NRA portal, then `journal resolve`",
+  }),
+  waiting: z.object({
+    reason: z.enum(["retry_after"]).meta({
+      description: "`retry_after`: the NRA portal asked to wait (HTTP 429 / Retry-After)",
+    }),
+    retryAfterSeconds: z.number().int(),
+  }).optional(),
+  current: z.object({ eik: Eik }).optional().meta({
+    description: "The company being signed or filed now",
+  }),
+  startedAt: z.string().meta({ description: "ISO 8601" }),
+  updatedAt: z.string().meta({ description: "ISO 8601" }),
+  etaSeconds: z.number().int().nullable().meta({
+    description: "Seconds left at the pace so far; null before the first company is done",
+  }),
+}).meta({ id: "BatchProgress" });

@@ -164,7 +164,11 @@ export const ERROR_CATALOG = {
   ),
   FILING_IN_PROGRESS: p(
     409,
-    "A filing with this idempotency key is running; retry when it finishes",
+    "A filing with this idempotency key (or a folder-wide filing with this batch id: `details.batchId`) is running; retry when it finishes, or read its progress at GET /api/v1/batches/{batchId}",
+  ),
+  BATCH_NOT_FOUND: p(
+    404,
+    "No folder-wide filing with this batch id is known to this caller (wrong id, another integrator or page origin, or its 10 minutes after the end passed)",
   ),
   FILING_RETRY_TOO_EARLY: portal(
     502,

@@ -157,10 +157,16 @@ export const NoticeBatchRequest = z.object({
 export const BatchItem = z.object({
   eik: z.string(),
   files: z.array(z.string()).meta({ description: "Full paths of the company's files" }),
-  outcome: z.enum(["submitted", "skipped", "failed"]),
+  outcome: z.enum(["submitted", "skipped", "failed", "unknown"]).meta({
+    description: "`unknown`: sent to the authority, whether it filed it is not known; " +
+      "check on the NRA portal, then resolve `filingId` (docs/journal.md)",
+  }),
   result: SubmissionResult.nullable(),
   errorCode: NStr,
   error: NStr,
+  filingId: NStr.optional().meta({
+    description: "The journal row of this company's filing (set for `unknown` rows)",
+  }),
 }).meta({ id: "BatchItem" });
 
 /** Result of a folder-wide filing: one row per EIK found. */
@@ -170,6 +176,9 @@ export const BatchResult = z.object({
   submitted: Int,
   skipped: Int,
   failed: Int,
+  unknown: Int.meta({
+    description: "Companies whose outcome is unknown (items with outcome `unknown`)",
+  }),
   totalScanned: Int,
   error: NStr,
   ...metadataField,

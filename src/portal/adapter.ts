@@ -54,6 +54,13 @@ export interface SubmissionInput extends SubmissionInputData {
   readonly clientRef?: string;
   /** When the agent sends it (the journal records the same instant). */
   readonly at?: Date;
+  /**
+   * Called by the adapter right before the filing leaves the machine (after it was signed):
+   * the journal marks the filing "unknown" there, so a crash while it waits for the signature
+   * leaves it "pending" (never sent, filed again after a restart). An adapter calls it before
+   * any byte of the filing is sent.
+   */
+  readonly onSend?: () => void;
 }
 
 /** An operation as the portal's {@link PortalAdapter.check} sees it: a registry entry's fields. */

@@ -4,8 +4,10 @@
  * PKCS#12 files, PKCS#11 modules (QES smart cards and tokens), the Windows certificate store and
  * the macOS Keychain. Implements issue 5 §1 and nra-public-api.md §5 (the signer of the CMS).
  *
- * PIN rules shared by every implementation: a PIN is used for exactly one login attempt per
- * `sign()` call, is never retried, never logged, never stored, and never appears in an error.
+ * PIN rules shared by every implementation: a PIN is used for at most one login attempt per
+ * `sign()` call, is never retried, never logged, never stored, and never appears in an error. A
+ * PKCS#11 store keeps the session a successful login opened until `close()`, so the signatures
+ * of one folder-wide filing cost one login.
  * @module
  */
 

@@ -13,6 +13,8 @@ import type { RateLimitSettings } from "../../src/agent/http/rate_limit.ts";
 import type { SenderConfig } from "../../src/agent/senders/senders.ts";
 import { silentLogger } from "../../src/log.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
+import type { PortalAdapter } from "../../src/portal/mod.ts";
+import type { FakeClock } from "../../src/clock.ts";
 import { TEST_ISSUER, tokenEnv } from "./token_env.ts";
 
 /** Port the in-process agent pretends to listen on (Host check, page URLs). */
@@ -29,6 +31,8 @@ export async function agentEnv(
     rateLimits?: Partial<RateLimitSettings>;
     console?: ConsoleDeps;
     callers?: CallerBook;
+    /** Wrap the test portal (e.g. to hold or time its answers). */
+    portal?: (p: PortalAdapter, clock: FakeClock) => PortalAdapter;
   } = {},
 ) {
   const t = await tokenEnv({ minAgentVersion: opts.minAgentVersion });
@@ -44,7 +48,12 @@ export async function agentEnv(
       audience: "svc-agent",
     },
     senders: opts.senders ?? [],
-    portals: { test: createTestPortal({ now: () => new Date(t.clock.now()) }) },
+    portals: {
+      test: (opts.portal ?? ((p) => p))(
+        createTestPortal({ now: () => new Date(t.clock.now()) }),
+        t.clock,
+      ),
+    },
     openBrowser: (url) => opened.push(url),
     port: () => AGENT_PORT,
     confirmTimeoutMs: opts.timeoutMs ?? 60_000,

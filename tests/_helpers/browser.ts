@@ -73,7 +73,9 @@ export interface ExampleEnv {
 
 /** Start the token service, the example server, the agent (allowing the example's origin) and
  * Chromium. */
-export async function startExampleEnv(): Promise<ExampleEnv> {
+export async function startExampleEnv(
+  o: { readonly agentEnv?: Record<string, string> } = {},
+): Promise<ExampleEnv> {
   const dir = await Deno.makeTempDir({ prefix: "svc-browser-" });
   const browserP = launchChromium();
   const ts = await startTokenService(`${dir}/ts`);
@@ -84,7 +86,7 @@ export async function startExampleEnv(): Promise<ExampleEnv> {
     `${dir}/agent/agent.json`,
     JSON.stringify({ senders: [], allowedOrigins: [example.origin] }),
   );
-  const agent = await startAgent(`${dir}/agent`, ts.url);
+  const agent = await startAgent(`${dir}/agent`, ts.url, o.agentEnv ?? {});
   example.setAgentUrl(agent.url);
   const browser = await browserP;
   return {

@@ -29,6 +29,9 @@ export interface LiveWorldOptions {
   /** Extra environment of the agent (SVC_TEST_HOLD_AT, SVC_LOG_LEVEL). */
   readonly agentEnv?: Record<string, string>;
   readonly sim?: SimulatorOptions;
+  /** Put the key's integrator under an open-ended contract first (no 3-EIK limit: folder-wide
+   * filings of many companies). */
+  readonly contract?: boolean;
 }
 
 /** A running live world. */
@@ -154,6 +157,24 @@ export async function startLiveWorld(o: LiveWorldOptions = {}): Promise<LiveWorl
   const created = await cli(["keys", "create", "--mode", "live", "--data-dir", tsDir], tsEnv);
   if (created.code !== 0) throw new Error(created.stderr);
   const apiKey = created.stdout.trim();
+  if (o.contract) {
+    const admin = (...args: string[]) =>
+      cli(["admin", "applications", ...args, "--json", "--data-dir", tsDir], tsEnv);
+    const app = await admin(
+      "submit",
+      "--integrator",
+      "default",
+      "--company",
+      "Счетоводна къща ООД",
+      "--email",
+      "office@example.test",
+      "--use",
+      "month-end filings",
+    );
+    if (app.code !== 0) throw new Error(app.stderr);
+    const ok = await admin("approve", JSON.parse(app.stdout).id, "--open-ended");
+    if (ok.code !== 0) throw new Error(ok.stderr);
+  }
   let agent = await startAgent(agentDir, ts.url, o.agentEnv ?? {});
   const tokens: string[] = [];
   return {

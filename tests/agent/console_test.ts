@@ -5,54 +5,14 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { AGENT, agentEnv } from "../_helpers/agent_env.ts";
-import { CallerBook } from "../../src/agent/http/callers.ts";
+import { AGENT } from "../_helpers/agent_env.ts";
+import { consoleEnv as env } from "../_helpers/console_env.ts";
 import {
   autostartStatus,
   installAutostart,
   uninstallAutostart,
 } from "../../src/agent/host/autostart.ts";
-import type { ConsoleDeps } from "../../src/agent/console/deps.ts";
 import { LogRing, ringLogger } from "../../src/log.ts";
-
-const SECRET = "s".repeat(43);
-
-async function env(extra: Partial<ConsoleDeps> = {}) {
-  const dataDir = await Deno.makeTempDir({ prefix: "svc-console-" });
-  const callers = new CallerBook(() => Date.now());
-  const e = await agentEnv({
-    callers,
-    console: {
-      dataDir,
-      tokenServiceUrl: "http://127.0.0.1:9", // nothing listens: "unreachable"
-      linkSecret: SECRET,
-      fetch: () => Promise.reject(new Error("connection refused")),
-      ...extra,
-    },
-  });
-  const req = (path: string, init: RequestInit = {}) =>
-    e.agent.app.request(`${AGENT}${path}`, init);
-  /** Open the console as `agent open` does; returns the cookie header and the CSRF token. */
-  const signIn = async () => {
-    const link = await req("/console/links", {
-      method: "POST",
-      headers: { "x-svc-console-secret": SECRET },
-    });
-    equal(link.status, 200);
-    const { url } = await link.json();
-    match(url, /^http:\/\/127\.0\.0\.1:17470\/console\/open\?code=[\w-]{43}$/);
-    const opened = await e.agent.app.request(url, { headers: { "sec-fetch-site": "none" } });
-    equal(opened.status, 303);
-    const set = opened.headers.get("set-cookie")!;
-    const cookie = set.split(";")[0]!;
-    const page = await req("/", { headers: { cookie } });
-    equal(page.status, 200);
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-    return { url, set, cookie, csrf };
-  };
-  const cleanup = () => Deno.remove(dataDir, { recursive: true });
-  return { ...e, dataDir, callers, req, signIn, cleanup };
-}
 
 Deno.test("console: without a session every page explains how to open it (403)", async () => {
   const e = await env();

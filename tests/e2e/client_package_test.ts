@@ -125,6 +125,8 @@ Deno.test("[client package] package.json: the agent's version, ESM exports with 
   const { dist } = await install();
   deepStrictEqual(dist, [
     "agent.d.ts",
+    "batch_watch.d.ts",
+    "batch_watch.js",
     "browser.d.ts",
     "browser.js",
     "client.d.ts",
@@ -314,6 +316,8 @@ Deno.test({
         ...license,
         "README.md",
         "dist/agent.d.ts",
+        "dist/batch_watch.d.ts",
+        "dist/batch_watch.js",
         "dist/browser.d.ts",
         "dist/browser.js",
         "dist/client.d.ts",

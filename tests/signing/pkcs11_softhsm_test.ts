@@ -1,6 +1,7 @@
 /**
  * PKCS#11 over Deno.dlopen against a real SoftHSM2 token: listing, RSA and EC signatures checked
- * with `openssl cms -verify`, one C_Login per wrong PIN, and module loading errors.
+ * with `openssl cms -verify`, one C_Login per wrong PIN, module loading errors, and one C_Login
+ * for a whole folder-wide filing against the NRA simulator.
  * All SoftHSM2 tests live in this one file: SoftHSM2 is a per-process singleton configured by
  * the SOFTHSM2_CONF environment variable.
  */
@@ -14,6 +15,13 @@ import { openPkcs11KeyStore } from "../../src/signing/pkcs11/keystore.ts";
 import { SOFTHSM2_MODULE, tempDir, toolsMissing, writeTestPki } from "../_helpers/pki.ts";
 import { opensslVerify } from "./openssl_verify.ts";
 import { createSoftHsmToken, holdSoftHsm, TOKEN_PIN } from "./softhsm_fixture.ts";
+import { type BatchOperation, getOperation } from "../../src/contract/mod.ts";
+import { fileSubmission, Journal, runBatch } from "../../src/agent/filing/mod.ts";
+import { createLocalOps } from "../../src/agent/local/mod.ts";
+import { createLivePortal } from "../../src/portal/live/mod.ts";
+import { silentLogger } from "../../src/log.ts";
+import { SIM_CLIENT, startNraSimulator } from "../_helpers/nra_simulator.ts";
+import { writeCompanyTree } from "../_helpers/company_tree.ts";
 
 const skip = await toolsMissing(["openssl", "softhsm2-util", "pkcs11-tool"], [SOFTHSM2_MODULE]);
 const fixedClock = () => new Date("2026-03-01T10:00:00Z");
@@ -112,8 +120,14 @@ Deno.test({
         const sig = await store.sign(cert.id, new Uint8Array([1, 2, 3]), TOKEN_PIN);
         assert.ok(sig.length > 0);
         assert.equal(counted.logins(), 2);
-        await rejectsWith(store.sign(cert.id, new Uint8Array([1]), undefined), "PIN_INCORRECT");
+        // The session stays logged in: the next signatures need no login (one per batch).
+        await store.sign(cert.id, new Uint8Array([4]), TOKEN_PIN);
+        assert.equal(counted.logins(), 2, "one login for the store's signatures");
+        await store.close();
+        const fresh = await openPkcs11KeyStore({ modulePath: token.module, api: counted.api });
+        await rejectsWith(fresh.sign(cert.id, new Uint8Array([1]), undefined), "PIN_INCORRECT");
         assert.equal(counted.logins(), 2, "no PIN given → no login attempt");
+        await fresh.close();
       } finally {
         await store.close();
         counted.api.unload();
@@ -169,6 +183,81 @@ Deno.test({
         }
       });
     } finally {
+      await tmp.remove();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a folder-wide batch on a SoftHSM2 key: one C_Login for 12 companies filed with the NRA simulator, 4 in flight",
+  ignore: skip !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using hsm = await holdSoftHsm();
+    const tmp = await tempDir("p11batch-");
+    const sim = await startNraSimulator({
+      recognised: "any",
+      powerOfAttorney: "any",
+      latencyMs: 30,
+    });
+    try {
+      const pki = await writeTestPki(tmp.path);
+      const token = hsm.use(await createSoftHsmToken(pki, tmp.path));
+      const counted = countingApi(await loadPkcs11Module(token.module));
+      const store = await openPkcs11KeyStore({ modulePath: token.module, api: counted.api });
+      const [cert] = (await store.listCertificates()).filter((c) => c.keyAlgorithm === "RSA");
+      const signer = keyStoreSigner(store, cert!, TOKEN_PIN);
+      const root = join(tmp.path, "clients");
+      const eiks = await writeCompanyTree(root, 12, 2026, 9, 33_000_000);
+      const op = getOperation("dec1_6_batch") as BatchOperation;
+      const body = { rootFolder: root, year: 2026, month: 9 };
+      const scan = await createLocalOps().scanBatch(op, body, { path: root });
+      const portal = createLivePortal({
+        baseUrl: sim.url,
+        environment: "test",
+        clientId: SIM_CLIENT.id,
+        clientSecret: SIM_CLIENT.secret,
+        timeoutSeconds: 30,
+        experimentalVatService: false,
+      }, { fetch: sim.fetch, clock: { now: () => Date.now() } });
+      const journal = new Journal(":memory:");
+      const deps = { journal, clock: { now: () => Date.now() }, log: silentLogger };
+      const ctx = {
+        sender: { id: "hsm", displayName: "SoftHSM" },
+        certificate: cert!.der,
+        sign: (bytes: Uint8Array) => signDetached(bytes, signer),
+      };
+      const r = await runBatch(
+        op,
+        body,
+        { eiks, mode: "live", typeId: op.typeId, jti: "j" },
+        scan,
+        (input, c) =>
+          fileSubmission(deps, portal, input, c, {
+            typeId: op.typeId,
+            mode: "live",
+            integrator: "t",
+            batchId: crypto.randomUUID(),
+            idempotencyKey: null,
+            period: "2026-09",
+            replayFiled: true,
+          }),
+        () => Promise.resolve(ctx),
+        { concurrency: 4 },
+      );
+      assert.equal(r.submitted, 12, r.error ?? "");
+      assert.equal(counted.logins(), 1, "one login for the whole batch");
+      assert.equal(sim.submissions.size, 12);
+      assert.ok(sim.received.every((f) => f.verified), "every signature verifies");
+      assert.equal(sim.received.length, 24, "D1 and D6 of each company");
+      await store.close();
+      await portal.close();
+      journal.close();
+      counted.api.unload();
+    } finally {
+      await sim.stop();
       await tmp.remove();
     }
   },

@@ -288,3 +288,28 @@ Deno.test("Pkcs11 store: unknown ids and absent tokens are reported", async () =
     "KEYSTORE_UNAVAILABLE",
   );
 });
+
+Deno.test("Pkcs11 store: one C_Login for many signatures; close() logs out and closes the session", async () => {
+  const { fake, store, id } = await withFake(() => {});
+  let closed = 0;
+  let logouts = 0;
+  fake.C_CloseSession = () => (closed++, CKR.OK);
+  fake.C_Logout = () => (logouts++, CKR.OK);
+  for (let i = 0; i < 5; i++) await store.sign(id, new Uint8Array([i]), "1234");
+  assert.equal(fake.calls.filter((c) => c.startsWith("C_Login")).length, 1);
+  assert.equal(fake.signed.length, 5);
+  assert.equal(logouts, 0, "the session stays logged in while the store is open");
+  await store.close();
+  assert.equal(logouts, 1);
+  assert.ok(closed >= 1);
+});
+
+Deno.test("Pkcs11 store: a failed signature drops the session; the next one logs in again", async () => {
+  const { fake, store, id } = await withFake(() => {});
+  await store.sign(id, new Uint8Array(1), "1234");
+  fake.mechanisms.clear();
+  assert.equal(await codeOf(store.sign(id, new Uint8Array(1), "1234")), "SIGNING_FAILED");
+  fake.mechanisms.add(CKM.SHA256_RSA_PKCS);
+  await store.sign(id, new Uint8Array(1), "1234");
+  assert.equal(fake.calls.filter((c) => c.startsWith("C_Login")).length, 2);
+});

@@ -9,6 +9,7 @@
  * @module
  */
 import {
+  type BatchProgress,
   createAgentClient,
   operationRequest,
   type OperationTypeId,
@@ -55,11 +56,21 @@ function showResult(el: HTMLElement, d: Described): void {
 }
 
 /** Ask this site's server for a token for one call (never cached: 5-second lifetime). */
-async function fetchToken(typeId: string, eik: string | undefined, bodyText: string) {
+async function fetchToken(
+  typeId: string,
+  eik: string | undefined,
+  bodyText: string,
+  eiks?: string[],
+) {
   const res = await fetch("/token", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ typeId, ...(eik ? { eik } : {}), body: bodyText }),
+    body: JSON.stringify({
+      typeId,
+      ...(eik ? { eik } : {}),
+      ...(eiks ? { eiks } : {}),
+      body: bodyText,
+    }),
   });
   const j = await res.json().catch(() => ({}));
   if (!res.ok) {
@@ -136,6 +147,7 @@ function readInput(): { eik: string; year: number } | null {
 }
 
 function setBusy(busy: boolean): void {
+  $<HTMLButtonElement>("run-batch").disabled = busy;
   $<HTMLButtonElement>("run-first").disabled = busy;
   $<HTMLButtonElement>("run-second").disabled = busy || !batchId;
   $<HTMLButtonElement>("check").disabled = busy;
@@ -176,6 +188,75 @@ $("run-second").addEventListener("click", async () => {
       input.eik,
       $("result-second"),
     );
+  } finally {
+    setBusy(false);
+  }
+});
+
+/** A folder-wide filing's progress, as the accountant reads it. */
+function showProgress(p: BatchProgress): void {
+  const bar = $<HTMLProgressElement>("batch-bar");
+  bar.hidden = false;
+  bar.max = Math.max(1, p.total);
+  bar.value = p.filed + p.skipped + p.failed + p.unknown;
+  const el = $("batch-progress");
+  el.dataset.state = p.state;
+  el.dataset.reads = String(Number(el.dataset.reads ?? 0) + 1);
+  el.textContent = p.state === "done"
+    ? `Done: ${p.filed} filed of ${p.total} companies found.`
+    : p.waiting
+    ? `The NRA asked to wait ${p.waiting.retryAfterSeconds} s.`
+    : p.total === 0
+    ? "Waiting for the accountant's confirmation…"
+    : `${bar.value} of ${p.total} companies` + (p.current ? `, filing ${p.current.eik}` : "") +
+      (p.etaSeconds !== null ? `, about ${p.etaSeconds} s left` : "") + ".";
+}
+
+$("run-batch").addEventListener("click", async () => {
+  const reachable = checkAgent();
+  const rootFolder = $<HTMLInputElement>("batch-root").value.trim();
+  const eiks = $<HTMLInputElement>("batch-eiks").value.split(/[\s,;]+/).filter((e) => e);
+  const year = Number($<HTMLInputElement>("batch-year").value);
+  const month = Number($<HTMLInputElement>("batch-month").value);
+  if (!rootFolder || eiks.length === 0 || !eiks.every((e) => /^[0-9]{9,13}$/.test(e))) {
+    showMessage({ kind: "error", text: "Enter the folder and the EIKs (9 to 13 digits each)." });
+    return;
+  }
+  showMessage(null);
+  batchId = crypto.randomUUID();
+  $("batch-id").textContent = batchId;
+  const out = $("result-batch");
+  $("batch-progress").textContent = "";
+  delete $("batch-progress").dataset.reads;
+  setBusy(true);
+  try {
+    if (!(await reachable)) return;
+    const req = operationRequest("dec1_6_batch", { rootFolder, year, month });
+    out.dataset.state = "pending";
+    out.textContent = "dec1_6_batch: working…";
+    const token = await fetchToken(req.typeId, undefined, req.bodyText, eiks);
+    // The progress is read with this same token while the filing runs: no new token.
+    const stop = new AbortController();
+    const watching = agent.watchBatch(batchId, showProgress, {
+      intervalMs: 500,
+      signal: stop.signal,
+    }).catch(() => null);
+    const res = await agent.run(req, { token, batchId });
+    // The batch has ended: one more read shows it done; a refused request has no progress.
+    setTimeout(() => stop.abort(), 2000);
+    await watching;
+    showResult(
+      out,
+      res.ok
+        ? describeResult(req.typeId, res.data as Record<string, unknown>, res.noData)
+        : describeFailure(req.typeId, res.status, res.error),
+    );
+  } catch (e) {
+    showResult(out, {
+      state: "error",
+      line: `dec1_6_batch: ${(e as Error).message}`,
+      message: { kind: "error", text: (e as Error).message },
+    });
   } finally {
     setBusy(false);
   }

@@ -50,6 +50,15 @@ export function describeResult(
       line: `${typeId}: no data for this request (NO_DATA). This is not an error.`,
     };
   }
+  if (typeId === "dec1_6_batch") {
+    const unknown = Number(data.unknown ?? 0);
+    return {
+      state: Number(data.failed) + unknown > 0 ? "error" : "ok",
+      line: `${typeId}: ${data.submitted} filed, ${data.skipped} skipped (not listed), ` +
+        `${data.failed} failed, ${unknown} unknown` +
+        (unknown > 0 ? " — check those on the NRA portal (the agent's console lists them)." : "."),
+    };
+  }
   if (typeId === "debt_payments") {
     return {
       state: "ok",

@@ -9,7 +9,7 @@ import type { Clock } from "../../clock.ts";
 import type { Logger, LogRing } from "../../log.ts";
 import type { PortalAdapter } from "../../portal/mod.ts";
 import type { DoctorCheck } from "../doctor/mod.ts";
-import type { Journal } from "../filing/mod.ts";
+import type { BatchBoard, Journal } from "../filing/mod.ts";
 import type { AutostartStatus, Pickers } from "../host/mod.ts";
 import type { CallerBook } from "../http/mod.ts";
 import type { DiscoverDeps, SenderConfig } from "../senders/mod.ts";
@@ -63,6 +63,8 @@ export interface ConsoleContext {
   readonly senders: SenderBook;
   readonly portals: { readonly test: PortalAdapter; readonly live?: PortalAdapter };
   readonly journal?: Journal;
+  /** Folder-wide filings running or finished lately (the Filings page shows them). */
+  readonly batches?: BatchBoard;
   readonly callers?: CallerBook;
   readonly pickers?: Pickers;
   readonly console?: ConsoleDeps;

@@ -17,9 +17,15 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, declarationName, isAppError } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
-import { exportJournal, type FilingRecord, type FilingState } from "../filing/mod.ts";
+import {
+  exportJournal,
+  type FilingRecord,
+  type FilingState,
+  isFilingRunning,
+} from "../filing/mod.ts";
 import { TEST_SENDER } from "../senders/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
+import { batchesPanel } from "./batches_page.ts";
 import { type Bilingual, csrfField, headRow, type Markup, t, tb } from "./layout.ts";
 import {
   type ConsoleC,
@@ -76,7 +82,13 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const rowHtml = (row: FilingRecord, csrf: string): Markup => {
     const name = declarationName(row.typeId);
     const co = company(row);
-    const resolveForm = row.state === "unknown"
+    const sending = row.state === "unknown" && ctx.journal !== undefined &&
+      isFilingRunning(ctx.journal, row.id);
+    const resolveForm = sending
+      ? html`<div class="small muted">${
+        t("изпраща се, чака отговор", "being sent, awaiting the answer")
+      }</div>`
+      : row.state === "unknown"
       ? html`
         <details class="resolve" id="resolve-${row.id}">
           <summary>${t("Уточни", "Resolve")}</summary>
@@ -183,6 +195,7 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       );
     }
     const body = html`
+      ${before ? "" : batchesPanel(ctx, c.get("nonce"))}
       ${form}
       <p class="muted small" id="count">${t(`${page.total} записа`, `${page.total} rows`)}</p>
       <table id="filings">${headRow(
@@ -318,6 +331,16 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         }
         : { filed: false as const };
       const by = ctx.console?.osUser?.() || "console";
+      if (ctx.journal && isFilingRunning(ctx.journal, id)) {
+        throw new AppError(
+          "CONSOLE_INPUT_INVALID",
+          "This filing is being sent now; wait for its answer",
+          {
+            field: "id",
+            bg: "Тази декларация се изпраща в момента; изчакайте отговора",
+          },
+        );
+      }
       const row = ctx.journal?.resolve(id, how, by, new Date(ctx.clock.now())) ?? null;
       if (!row) {
         throw new AppError("CONSOLE_INPUT_INVALID", "This filing is not waiting to be resolved", {

@@ -24,6 +24,7 @@ import { statusRoutes } from "./status_page.ts";
 import { toolsRoutes } from "./tools_pages.ts";
 import { filingsRoutes } from "./filings_page.ts";
 import { sendersRoutes } from "./senders_page.ts";
+import { batchesRoutes } from "./batches_page.ts";
 
 export type { ConsoleEnv };
 
@@ -114,6 +115,7 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   r.route("/", statusRoutes(ctx));
   r.route("/", toolsRoutes(ctx));
   r.route("/", filingsRoutes(ctx));
+  r.route("/", batchesRoutes(ctx));
   r.route("/", sendersRoutes(ctx));
   return r;
 }

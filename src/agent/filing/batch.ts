@@ -1,9 +1,15 @@
 /**
  * Folder-wide filings (`dec1_6_batch`, `vat_batch`, `etz62_batch`, `etz123_batch`;
  * interface-spec.md § typeId values: "The agent submits only the documents of listed companies
- * and marks the others skipped"). One sender confirmation covers the whole batch; the
- * companies are filed one after another; a wrong PIN stops the batch at once (no token
- * lock-out) and marks the rest failed.
+ * and marks the others skipped"). One sender confirmation — one PIN, one key store session —
+ * covers the whole batch. The companies go through a small bounded pipeline
+ * (docs/local-input.md § Folder-wide filings): one signature at a time on the sender's key,
+ * up to `concurrency` (default 4) filings in flight to the portal, so signing the next company
+ * overlaps the portal's round trip of the previous ones. A Retry-After of the portal (HTTP 429,
+ * 503) pauses the whole batch and the company is filed again after it; a wrong PIN stops the
+ * batch at once (no token lock-out) and marks the rest failed. A company whose filing was sent
+ * but whose answer is unknown (a crash, a cut connection) is listed as `unknown` with its
+ * journal row, never filed again by the batch.
  * @module
  */
 import {
@@ -18,8 +24,78 @@ import type { OperationClaims } from "../http/mod.ts";
 import { displayPeriod } from "../period.ts";
 import type { ConfirmSubject } from "../confirm/mod.ts";
 import type { SubmissionFiles } from "../local/mod.ts";
+import type { BatchTracker } from "./batch_board.ts";
+import { outcomeOf } from "./outcome.ts";
 
 type Item = BatchResult["items"][number];
+
+/** Filings in flight to the portal at once, by default. */
+export const DEFAULT_BATCH_CONCURRENCY = 4;
+/** Times one company is filed again after the portal asked to wait. */
+const MAX_WAITS = 5;
+/** The wait when the portal answers 429 without a Retry-After, seconds. */
+const DEFAULT_RETRY_AFTER_S = 30;
+/** The longest wait the batch honours at once, seconds (a longer Retry-After fails the company). */
+const MAX_RETRY_AFTER_S = 15 * 60;
+
+/** How a batch runs (all optional). */
+export interface BatchRunOptions {
+  /** Filings in flight to the portal at once (default {@link DEFAULT_BATCH_CONCURRENCY}). */
+  readonly concurrency?: number;
+  /** The batch's progress (GET /api/v1/batches/{batchId}, the console). */
+  readonly tracker?: BatchTracker;
+  /** Wait (tests inject); default setTimeout. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Epoch ms now; default Date.now. */
+  readonly now?: () => number;
+}
+
+/** The scanned folder, grouped by EIK. */
+export interface BatchScan {
+  groups: Map<string, SubmissionFiles>;
+  totalScanned: number;
+  problems: { path: string; error: string; errorCode: string }[];
+}
+
+const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * One signature at a time on the sender's key (a smart card signs one thing at a time; the
+ * PKCS#11 session is shared by the batch).
+ * @param ctx the batch's portal context
+ * @returns the context with its `sign` serialised
+ */
+function oneSignatureAtATime(ctx: PortalContext): PortalContext {
+  const sign = ctx.sign;
+  if (!sign) return ctx;
+  let chain: Promise<unknown> = Promise.resolve();
+  return {
+    ...ctx,
+    sign: (bytes) => {
+      const next = chain.then(() => sign(bytes));
+      chain = next.catch(() => undefined);
+      return next;
+    },
+  };
+}
+
+/** Seconds the portal asked to wait before this company is filed again, or null. */
+function waitAsked(err: AppError): number | null {
+  if (err.code === "FILING_RETRY_TOO_EARLY") {
+    const s = Number(err.details?.retryAfter);
+    return Number.isFinite(s) && s > 0 ? s : null;
+  }
+  if (outcomeOf(err) !== "refused") return null;
+  const s = Number(err.details?.retryAfterSeconds);
+  if (Number.isFinite(s) && s > 0) return s;
+  return err.details?.httpStatus === 429 ? DEFAULT_RETRY_AFTER_S : null;
+}
+
+/** Whether the outcome of the company's filing is unknown (sent, no answer known). */
+function isUnknown(err: AppError): boolean {
+  return err.code === "FILING_OUTCOME_UNKNOWN" || err.code === "FILING_UNRESOLVED" ||
+    err.details?.outcome === "unknown";
+}
 
 /**
  * File the companies of a scanned folder that the token lists.
@@ -29,111 +105,159 @@ type Item = BatchResult["items"][number];
  * @param scan documents grouped by EIK
  * @param submit files one company (journaled, idempotent)
  * @param confirm asks the user once for the sender
+ * @param o concurrency, progress tracker, sleep and clock
  * @returns the batch result (one row per EIK found)
  */
 export async function runBatch(
   op: BatchOperation,
   body: Record<string, unknown>,
   claims: OperationClaims,
-  scan: {
-    groups: Map<string, SubmissionFiles>;
-    totalScanned: number;
-    problems: { path: string; error: string; errorCode: string }[];
-  },
+  scan: BatchScan,
   submit: (input: SubmissionInput, ctx: PortalContext) => Promise<SubmissionResult>,
   confirm: (
     s: Pick<ConfirmSubject, "summary" | "eiks" | "period" | "files" | "documents">,
   ) => Promise<PortalContext>,
+  o: BatchRunOptions = {},
 ): Promise<BatchResult> {
+  const tracker = o.tracker;
+  const now = o.now ?? Date.now;
+  const sleep = o.sleep ?? sleepMs;
   const listed = new Set(claims.eiks ?? []);
   const groups = [...scan.groups.entries()].sort(([a], [b]) => a.localeCompare(b));
   const chosen = groups.filter(([eik]) => listed.has(eik));
-  const items: Item[] = [];
   // Asked even when no listed company was found: the scan read the user's disk.
-  const ctx: PortalContext = await confirm({
-    summary: `${op.summary} (${chosen.length})`,
-    eiks: chosen.map(([e]) => e),
-    period: displayPeriod(body),
-    files: chosen.flatMap(([, g]) => g.names),
-    documents: chosen.reduce((n, [, g]) => n + g.files.length, 0),
+  const ctx = oneSignatureAtATime(
+    await confirm({
+      summary: `${op.summary} (${chosen.length})`,
+      eiks: chosen.map(([e]) => e),
+      period: displayPeriod(body),
+      files: chosen.flatMap(([, g]) => g.names),
+      documents: chosen.reduce((n, [, g]) => n + g.files.length, 0),
+    }),
+  );
+  const items: (Item | null)[] = groups.map(() => null);
+  const queue: number[] = [];
+  const put = (i: number, item: Item, queued: boolean) => {
+    items[i] = item;
+    tracker?.record({
+      eik: item.eik,
+      outcome: item.outcome,
+      errorCode: item.errorCode,
+      filingId: item.filingId ?? null,
+      documentId: item.result?.documentId ?? null,
+    }, queued);
+  };
+  const row = (eik: string, g: SubmissionFiles, rest: Partial<Item>): Item => ({
+    eik,
+    files: g.names,
+    outcome: "failed",
+    result: null,
+    errorCode: null,
+    error: null,
+    ...rest,
   });
+  groups.forEach(([eik, g], i) => {
+    if (!listed.has(eik)) put(i, row(eik, g, { outcome: "skipped" }), false);
+    else if (g.error) {
+      put(i, row(eik, g, { errorCode: g.error.code, error: g.error.message }), false);
+    } else queue.push(i);
+  });
+  tracker?.plan(groups.length, queue.length);
+  tracker?.phase("filing");
+
   let stop: AppError | null = null;
-  for (const [eik, g] of groups) {
-    if (!listed.has(eik)) {
-      items.push({
-        eik,
-        files: g.names,
-        outcome: "skipped",
-        result: null,
-        errorCode: null,
-        error: null,
-      });
-      continue;
-    }
-    if (g.error) {
-      items.push({
-        eik,
-        files: g.names,
-        outcome: "failed",
-        result: null,
-        errorCode: g.error.code,
-        error: g.error.message,
-      });
-      continue;
-    }
+  let pausedUntil = 0;
+  const waits = new Map<number, number>();
+  const fileOne = async (i: number): Promise<void> => {
+    const [eik, g] = groups[i]!;
     if (stop) {
-      items.push({
-        eik,
-        files: g.names,
-        outcome: "failed",
-        result: null,
-        errorCode: stop.code,
-        error: stop.message,
-      });
-      continue;
+      return put(i, row(eik, g, { errorCode: stop.code, error: stop.message }), true);
     }
+    tracker?.current(eik);
     try {
       const request: Record<string, unknown> = { eik };
       for (const k of ["year", "month", "fund"]) if (body[k] !== undefined) request[k] = body[k];
       const result = await submit({ kind: op.kind, eik, request, files: g.files }, ctx);
-      items.push({
-        eik,
-        files: g.names,
-        outcome: result.success ? "submitted" : "failed",
-        result,
-        errorCode: result.success ? null : "PORTAL_REJECTED",
-        error: result.success ? null : result.errorMessage,
-      });
+      put(
+        i,
+        row(eik, g, {
+          outcome: result.success ? "submitted" : "failed",
+          result,
+          errorCode: result.success ? null : "PORTAL_REJECTED",
+          error: result.success ? null : result.errorMessage,
+        }),
+        true,
+      );
     } catch (e) {
       const err = isAppError(e)
         ? e
         : new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure", undefined, e);
-      if (err.code === "PIN_INCORRECT" || err.code === "PIN_LOCKED") stop = err;
-      items.push({
-        eik,
-        files: g.names,
-        outcome: "failed",
-        result: null,
-        errorCode: err.code,
-        error: err.message,
-      });
+      if (err.code === "PIN_INCORRECT" || err.code === "PIN_LOCKED") stop ??= err;
+      const wait = stop ? null : waitAsked(err);
+      const tries = waits.get(i) ?? 0;
+      if (wait !== null && wait <= MAX_RETRY_AFTER_S && tries < MAX_WAITS) {
+        // The portal asked the whole batch to wait: nothing is sent before the instant.
+        waits.set(i, tries + 1);
+        pausedUntil = Math.max(pausedUntil, now() + wait * 1000);
+        tracker?.waitUntil(pausedUntil);
+        queue.unshift(i);
+        return;
+      }
+      const filingId = typeof err.details?.filingId === "string" ? err.details.filingId : null;
+      put(
+        i,
+        row(eik, g, {
+          outcome: isUnknown(err) ? "unknown" : "failed",
+          errorCode: err.code,
+          error: err.message,
+          ...(filingId ? { filingId } : {}),
+        }),
+        true,
+      );
     }
-  }
-  const submitted = items.filter((i) => i.outcome === "submitted").length;
-  const failed = items.filter((i) => i.outcome === "failed").length;
-  const skipped = items.length - submitted - failed;
+  };
+  const worker = async () => {
+    for (;;) {
+      const left = pausedUntil - now();
+      if (left > 0) {
+        await sleep(left);
+        continue;
+      }
+      tracker?.waitUntil(null);
+      const i = queue.shift();
+      if (i === undefined) return;
+      await fileOne(i);
+    }
+  };
+  const n = Math.max(1, Math.min(o.concurrency ?? DEFAULT_BATCH_CONCURRENCY, 32));
+  await Promise.all(Array.from({ length: Math.min(n, Math.max(1, queue.length)) }, worker));
+  tracker?.current(null);
+
+  const done = items as Item[];
+  const submitted = done.filter((i) => i.outcome === "submitted").length;
+  const failed = done.filter((i) => i.outcome === "failed").length;
+  const unknown = done.filter((i) => i.outcome === "unknown").length;
+  const skipped = done.length - submitted - failed - unknown;
   const problems = scan.problems.map((p) => `${p.path}: ${p.error}`);
+  const bad = failed + unknown;
   return {
-    status: failed === 0 ? "ok" : submitted > 0 ? "partial" : chosen.length > 0 ? "error" : "ok",
-    items,
+    status: bad === 0 ? "ok" : submitted > 0 ? "partial" : chosen.length > 0 ? "error" : "ok",
+    items: done,
     submitted,
     skipped,
     failed,
+    unknown,
     totalScanned: scan.totalScanned,
-    error:
-      [...(failed > 0 ? [`${failed} of ${chosen.length} companies failed`] : []), ...problems].join(
-        " ; ",
-      ) ||
-      null,
+    error: [
+      ...(failed > 0 ? [`${failed} of ${chosen.length} companies failed`] : []),
+      ...(unknown > 0
+        ? [
+          `${unknown} of ${chosen.length} companies were sent and their outcome is unknown: ` +
+          "check them on the NRA portal, then resolve them (journal resolve, or the console's " +
+          "Filings page)",
+        ]
+        : []),
+      ...problems,
+    ].join(" ; ") || null,
   };
 }

@@ -17,7 +17,7 @@ import type {
   SubmissionFile,
   SubmissionInput,
 } from "../../portal/mod.ts";
-import type { Journal, NewFiling } from "./journal.ts";
+import type { FilingRecord, Journal, NewFiling } from "./journal.ts";
 import {
   assertNothingUnresolved,
   assertRetryAllowed,
@@ -50,6 +50,10 @@ export interface FilingMeta {
   /** The Idempotency-Key header (already scoped by the caller), or null. */
   readonly idempotencyKey: string | null;
   readonly period: string | null;
+  /** A company of a folder-wide filing: when the same declaration (sender, EIK, kind, period,
+   * files' hash) was filed already, under any batch id, answer that filing instead of filing
+   * again (docs/local-input.md § Resuming). */
+  readonly replayFiled?: boolean;
 }
 
 const randomId = () => crypto.randomUUID();
@@ -70,12 +74,35 @@ export function filesHash(files: readonly SubmissionFile[]): string | null {
   return h.digest("hex");
 }
 
+/** The recorded answer of a filed row. */
+function replayOf(r: FilingRecord): SubmissionResult {
+  return r.result ?? {
+    success: true,
+    documentId: r.documentId,
+    incomeNumber: r.incomeNumber,
+    submissionDate: r.submissionDate,
+    errorMessage: null,
+    nativeErrors: [],
+  };
+}
+
 /** Filings running now, per journal (one agent = one journal): by idempotency key, and the
  * ids of their rows. */
 const running = new WeakMap<
   Journal,
   { byKey: Map<string, Promise<SubmissionResult>>; ids: Set<string> }
 >();
+
+/**
+ * Whether a journal row's portal call runs in this process now (its state reads "unknown"
+ * while the answer is awaited): the console offers no "resolve" for it.
+ * @param journal the agent's journal
+ * @param id the row
+ * @returns true while its filing runs
+ */
+export function isFilingRunning(journal: Journal, id: string): boolean {
+  return running.get(journal)?.ids.has(id) ?? false;
+}
 
 /**
  * File one declaration, journaled and idempotent.
@@ -141,19 +168,17 @@ export async function fileSubmission(
   const prior = key ? journal.byKey(key) : null;
   if (prior?.state === "filed") {
     deps.log("info", "idempotent replay", { filingId: prior.id });
-    return prior.result ?? {
-      success: true,
-      documentId: prior.documentId,
-      incomeNumber: prior.incomeNumber,
-      submissionDate: prior.submissionDate,
-      errorMessage: null,
-      nativeErrors: [],
-    };
+    return replayOf(prior);
   }
   if (prior && (prior.state === "unknown" || prior.state === "pending")) {
     throw outcomeUnknownError(prior);
   }
   if (prior?.state === "refused") assertRetryAllowed(prior, now);
+  const earlier = !prior && meta.replayFiled ? journal.filedSame(row) : null;
+  if (earlier) {
+    deps.log("info", "already filed", { filingId: earlier.id, eik: input.eik });
+    return replayOf(earlier);
+  }
   assertNothingUnresolved(journal, row, prior?.id ?? null, live.ids, now);
   let id = row.id;
   if (!prior) journal.begin(row, now);
@@ -164,12 +189,19 @@ export async function fileSubmission(
   const run = (async () => {
     await deps.hold?.("before_send", id);
     const at = new Date(deps.clock.now());
-    journal.markSent(id, at);
+    // "unknown" from the moment the adapter sends it (after the signature): a filing that
+    // waits for the sender's key is still "pending" and was never sent.
+    let sent = false;
+    const onSend = () => {
+      if (sent) return;
+      sent = true;
+      journal.markSent(id, at);
+    };
     let result: SubmissionResult;
     try {
       // The EIK of a natural person (an EGN) is masked by the logger (src/log.ts).
       deps.log("info", "portal submit", { filingId: id, typeId: meta.typeId, eik: input.eik });
-      result = await portal.submit({ ...input, files, clientRef: id, at }, ctx);
+      result = await portal.submit({ ...input, files, clientRef: id, at, onSend }, ctx);
     } catch (e) {
       const err = isAppError(e)
         ? e

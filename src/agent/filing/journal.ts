@@ -267,6 +267,21 @@ export class Journal {
       .map(fromRow);
   }
 
+  /**
+   * The newest filed row of the same declaration (a folder-wide filing run again under a new
+   * batch id does not file a company twice; docs/local-input.md § Resuming).
+   * @param d sender, EIK, kind, period, files' hash and mode
+   * @returns the row, or null
+   */
+  filedSame(d: SameDeclaration): FilingRecord | null {
+    const r = this.#db.prepare(
+      `SELECT * FROM filings WHERE eik = ? AND kind = ? AND mode = ? AND period IS ?
+        AND files_sha256 IS ? AND sender_id IS ? AND state = 'filed'
+        ORDER BY created_at DESC LIMIT 1`,
+    ).get(d.eik, d.kind, d.mode, d.period, d.filesSha256, d.senderId) as Row | undefined;
+    return r ? fromRow(r) : null;
+  }
+
   /** One row by id, or null. */
   get(id: string): FilingRecord | null {
     const r = this.#db.prepare("SELECT * FROM filings WHERE id = ?").get(id) as Row | undefined;

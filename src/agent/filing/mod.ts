@@ -7,3 +7,4 @@ export * from "./filing.ts";
 export * from "./journal.ts";
 export * from "./journal_export.ts";
 export * from "./protocols.ts";
+export * from "./batch_board.ts";

@@ -173,7 +173,9 @@ export function rateLimits(
   return async (c, next) => {
     const p = c.req.path;
     if (c.req.method === "OPTIONS") return await next();
-    if (p.startsWith("/api/v1/operations/")) return await ops(c, next);
+    if (p.startsWith("/api/v1/operations/") || p.startsWith("/api/v1/batches/")) {
+      return await ops(c, next);
+    }
     if (p.startsWith("/api/pick-")) return await pick(c, next);
     if (isPersonPage(p)) {
       const caller = confirmCaller(c);

@@ -85,6 +85,9 @@ export interface SubmissionFiles {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
+/** Told how far a folder scan is: files examined (read) of the files found. */
+export type ScanProgress = (examined: number, found: number) => void;
+
 /** Local file operations. */
 export interface LocalOps {
   /** Run a `local` family operation (scans, vat_files_parse). */
@@ -92,6 +95,7 @@ export interface LocalOps {
     op: LocalOperation,
     body: Readonly<Record<string, unknown>>,
     source: LocalSource,
+    progress?: ScanProgress,
   ): Promise<Record<string, unknown>>;
   /** Read and check the files of a submission. */
   readSubmission(

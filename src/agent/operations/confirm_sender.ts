@@ -12,6 +12,7 @@ import { AppError, type Family, getOperation, isAppError } from "../../contract/
 import type { PortalAdapter, PortalContext } from "../../portal/mod.ts";
 import type { CompanyName, ConfirmationManager, ConfirmSubject } from "../confirm/mod.ts";
 import type { AgentDeps } from "../deps.ts";
+import type { BatchBoard } from "../filing/mod.ts";
 import type { OperationClaims, TokenVerifier } from "../http/mod.ts";
 import {
   checkRequestedSender,
@@ -27,6 +28,8 @@ import {
 export interface PipelineDeps extends AgentDeps {
   readonly verifier: TokenVerifier;
   readonly confirmations: ConfirmationManager;
+  /** The progress of folder-wide filings (absent: not tracked). */
+  readonly batches?: BatchBoard;
 }
 
 /** What one request asks the user to confirm (the page shows it). */

@@ -20,7 +20,7 @@ import {
 } from "../../contract/mod.ts";
 import type { PortalAdapter, PortalContext, SubmissionInput } from "../../portal/mod.ts";
 import { assertEiksCovered } from "../http/mod.ts";
-import { fileSubmission, type FilingMeta, runBatch } from "../filing/mod.ts";
+import { fileSubmission, type FilingMeta, runBatch, tokenHash } from "../filing/mod.ts";
 import {
   checkLocalPath,
   type LocalOps,
@@ -81,6 +81,13 @@ export const runLocalFamily: FamilyHandler<LocalOperation> = async (op, body, r)
   // Reading the user's disk needs the user's consent (once per batch); inline input does not.
   if (!isInline(src) && src.path) {
     await ask(r, body, { summary: op.summary, paths: [shownPath(src.path)] });
+    // A long scan of the user's disk shows its progress in the console.
+    const scan = r.deps.batches?.startScan(op.typeId, r.claims.intg ?? r.claims.sub ?? "unknown");
+    try {
+      return markNoData(await ops.runLocal(op, body, src, scan?.files));
+    } finally {
+      scan?.done();
+    }
   }
   return markNoData(await ops.runLocal(op, body, src));
 };
@@ -96,31 +103,44 @@ export const runLocalFamily: FamilyHandler<LocalOperation> = async (op, body, r)
 export const runBatchFamily: FamilyHandler<BatchOperation> = async (op, body, r) => {
   const ops = localOpsOf(r);
   const src = localSource(r.c, body, "rootFolder");
-  const meta = filingMeta(r, body);
+  const meta = { ...filingMeta(r, body), replayFiled: true };
   const submit = (input: SubmissionInput, ctx: PortalContext) =>
     fileSubmission(r.deps, r.portal, input, ctx, meta);
-  if (isInline(src) || !src.path) {
+  // A second request of a batch that runs gets FILING_IN_PROGRESS with its progress.
+  const tracker = r.batchId && r.deps.batches
+    ? r.deps.batches.start(r.batchId, op.typeId, {
+      integrator: r.claims.intg ?? r.claims.sub ?? "unknown",
+      mode: r.claims.mode,
+      origin: r.c.req.header("origin") ?? null,
+    }, tokenHash(r.c.req.header("authorization")))
+    : undefined;
+  const run = { tracker, concurrency: r.deps.batchConcurrency };
+  try {
+    if (isInline(src) || !src.path) {
+      tracker?.phase("scanning");
+      const scan = await ops.scanBatch(op, body, src);
+      // The page names the companies as their files do (inline input was read first).
+      const companies = [...scan.groups.values()].flatMap((g) => g.companies ?? []);
+      return markNoData(
+        await runBatch(op, body, r.claims, scan, submit, (subject) => {
+          tracker?.phase("confirmation");
+          return ask(r, body, { ...subject, companies });
+        }, run),
+      );
+    }
+    const ctx = await ask(r, body, {
+      summary: op.summary,
+      eiks: r.claims.eiks ?? [],
+      paths: [shownPath(src.path)],
+    });
+    tracker?.phase("scanning");
     const scan = await ops.scanBatch(op, body, src);
-    // The page names the companies as their files do (inline input was read first).
-    const companies = [...scan.groups.values()].flatMap((g) => g.companies ?? []);
     return markNoData(
-      await runBatch(
-        op,
-        body,
-        r.claims,
-        scan,
-        submit,
-        (subject) => ask(r, body, { ...subject, companies }),
-      ),
+      await runBatch(op, body, r.claims, scan, submit, () => Promise.resolve(ctx), run),
     );
+  } finally {
+    tracker?.done();
   }
-  const ctx = await ask(r, body, {
-    summary: op.summary,
-    eiks: r.claims.eiks ?? [],
-    paths: [shownPath(src.path)],
-  });
-  const scan = await ops.scanBatch(op, body, src);
-  return markNoData(await runBatch(op, body, r.claims, scan, submit, () => Promise.resolve(ctx)));
 };
 
 /**

@@ -8,6 +8,7 @@ import {
   AgentError,
   AgentFailure,
   AgentUpdateRequired,
+  BatchProgress,
   HealthResponse,
   PickResponse,
   SendersResponse,
@@ -119,6 +120,30 @@ export function buildAgentOpenApi(version: string, serverUrl?: string): Record<s
       },
     });
   }
+  r.registerPath({
+    method: "get",
+    path: "/api/v1/batches/{batchId}",
+    operationId: "batchProgress",
+    summary: "Progress of a folder-wide filing (counts and EIKs only)",
+    description: "Answers the integrator and page origin that started the batch: send the " +
+      "token of one of the batch's requests (its 5 seconds may have passed; it is not used " +
+      "again) and the same Origin. Kept 10 minutes after the batch ends; 404 BATCH_NOT_FOUND " +
+      "to anyone else. Poll it (e.g. once a second) while the batch's POST runs.",
+    tags: ["batch"],
+    security: [{ OperationToken: [] }],
+    request: {
+      params: z.object({
+        batchId: z.string().openapi({ description: "The batch's X-Svc-Batch-Id (a GUID)" }),
+      }),
+    },
+    responses: {
+      200: json(BatchProgress, "The batch's progress"),
+      403: forbidden,
+      404: json(AgentFailure, "BATCH_NOT_FOUND"),
+      421: misdirected,
+      429: rateLimited,
+    },
+  });
   r.registerPath({
     method: "get",
     path: "/api/senders",

@@ -181,6 +181,7 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
       } catch (e) {
         throw withOutcome(e, "not_sent", true); // nothing left the machine
       }
+      input.onSend?.();
       const out = await callApi("submit", endpoints.submit, body, input.eik, ctx.signal);
       if (out.kind === "refused") {
         log("warn", "portal refused the declaration", {

@@ -46,6 +46,9 @@ export const TEST_PORTAL_REPORTS: readonly string[] = REPORT_OPERATIONS
 export interface TestPortalOptions {
   /** The injected clock: the submission time, the "now" of reports and portal files. */
   readonly now: () => Date;
+  /** Time each filing takes, ms (default 0): a batch in test mode takes a realistic time, so
+   * its progress can be watched (the agent's setting SVC_TEST_PORTAL_DELAY_MS). */
+  readonly submitDelayMs?: number;
 }
 
 function assertReachable(eik: unknown): void {
@@ -114,22 +117,21 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
      * @throws AppError PORTAL_UNREACHABLE for the PORTAL_UNAVAILABLE special EIK; PORTAL_TIMEOUT
      *   (outcome unknown) for the ANSWER_LOST one
      */
-    submit(input: SubmissionInput, _ctx: PortalContext): Promise<SubmissionResult> {
-      try {
-        assertReachable(input.eik);
-        if (specialBehaviour(input.eik) === "ANSWER_LOST") {
-          throw new AppError(
-            "PORTAL_TIMEOUT",
-            `The test portal's answer was lost for EIK ${input.eik} (special test EIK)`,
-            { eik: input.eik, outcome: "unknown" },
-          );
-        }
-        const now = input.at ?? options.now();
-        const seq = input.clientRef ? seqOfInstant(now) + refSlot(input.clientRef) : nextSeq(now);
-        return Promise.resolve(submitDeclaration(input, { now, seq }));
-      } catch (e) {
-        return Promise.reject(e);
+    async submit(input: SubmissionInput, _ctx: PortalContext): Promise<SubmissionResult> {
+      input.onSend?.();
+      const delay = options.submitDelayMs ?? 0;
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+      assertReachable(input.eik);
+      if (specialBehaviour(input.eik) === "ANSWER_LOST") {
+        throw new AppError(
+          "PORTAL_TIMEOUT",
+          `The test portal's answer was lost for EIK ${input.eik} (special test EIK)`,
+          { eik: input.eik, outcome: "unknown" },
+        );
       }
+      const now = input.at ?? options.now();
+      const seq = input.clientRef ? seqOfInstant(now) + refSlot(input.clientRef) : nextSeq(now);
+      return submitDeclaration(input, { now, seq });
     },
 
     /**

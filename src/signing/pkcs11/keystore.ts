@@ -1,7 +1,8 @@
 /**
  * {@link KeyStore} over a PKCS#11 module (QES smart card or token middleware, SoftHSM2 in
  * tests). Lists X.509 certificate objects without logging in; signs with one C_Login attempt
- * (never retried), the private key with the certificate's CKA_ID, and CKM_SHA256_RSA_PKCS
+ * (never retried) whose session stays logged in for the store's next signatures until `close()`
+ * (one login per folder-wide filing), the private key with the certificate's CKA_ID, and CKM_SHA256_RSA_PKCS
  * (falling back to CKM_RSA_PKCS + DigestInfo on cards without it) or CKM_ECDSA over a SHA-256
  * digest computed here, returning DER ECDSA-Sig-Value.
  * @module
@@ -134,6 +135,8 @@ export async function openPkcs11TokenStore(options: Pkcs11Options): Promise<Pkcs
     }
   } else api = await acquire(options.modulePath);
   let open = true;
+  /** Logged-in sessions by token serial (see loggedIn). */
+  const kept = new Map<string, bigint>();
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const next = queue.then(() => {
@@ -248,48 +251,77 @@ export async function openPkcs11TokenStore(options: Pkcs11Options): Promise<Pkcs
         `The token with serial ${tokenSerial} is not connected`,
       );
     }
-    return await withSession(tok.slot, async (s) => {
-      await login(s, tok.slot, tok.info, pin);
-      try {
-        const keys = find(s, [
-          { type: CKA.CLASS, value: ul(CKO.PRIVATE_KEY) },
-          idHex
-            ? { type: CKA.ID, value: Uint8Array.fromHex(idHex) }
-            : { type: CKA.LABEL, value: new TextEncoder().encode(label ?? "") },
-        ]);
-        if (keys.length === 0) {
-          throw new AppError(
-            "CERTIFICATE_INVALID",
-            "The token holds no private key for this certificate",
-          );
-        }
-        const attrs = api.C_GetAttributeValue(s, keys[0], [CKA.KEY_TYPE, CKA.ALWAYS_AUTHENTICATE]);
-        const keyType = attrs.values[0] ? ulongFromBytes(attrs.values[0]) : CKK.RSA;
-        const alwaysAuth = attrs.values[1]?.[0] === 1;
-        let mech: number = keyType === CKK.EC ? CKM.ECDSA : CKM.SHA256_RSA_PKCS;
-        let input = keyType === CKK.EC ? await digest(data) : data;
-        let rv = api.C_SignInit(s, mech, keys[0]);
-        if (rv === CKR.MECHANISM_INVALID && keyType === CKK.RSA) {
-          mech = CKM.RSA_PKCS;
-          input = new Uint8Array([...SHA256_DIGEST_INFO_PREFIX, ...await digest(data)]);
-          rv = api.C_SignInit(s, mech, keys[0]);
-        }
-        check("C_SignInit", rv, "SIGNING_FAILED");
-        if (alwaysAuth) {
-          const pinBytes = pin === undefined ? null : new TextEncoder().encode(pin);
-          const r = await api.C_Login(s, CKU.CONTEXT_SPECIFIC, pinBytes).finally(() =>
-            pinBytes?.fill(0)
-          );
-          if (r !== CKR.OK) throw rvError("C_Login", r, "SIGNING_FAILED");
-        }
-        const res = await api.C_Sign(s, input, 1024);
-        check("C_Sign", res.rv, "SIGNING_FAILED");
-        const sig = res.signature.slice();
-        return keyType === CKK.EC ? ecdsaRawToDer(sig) : sig;
-      } finally {
-        api.C_Logout(s);
+    const s = await loggedIn(tok, pin);
+    try {
+      const keys = find(s, [
+        { type: CKA.CLASS, value: ul(CKO.PRIVATE_KEY) },
+        idHex
+          ? { type: CKA.ID, value: Uint8Array.fromHex(idHex) }
+          : { type: CKA.LABEL, value: new TextEncoder().encode(label ?? "") },
+      ]);
+      if (keys.length === 0) {
+        throw new AppError(
+          "CERTIFICATE_INVALID",
+          "The token holds no private key for this certificate",
+        );
       }
-    });
+      const attrs = api.C_GetAttributeValue(s, keys[0], [CKA.KEY_TYPE, CKA.ALWAYS_AUTHENTICATE]);
+      const keyType = attrs.values[0] ? ulongFromBytes(attrs.values[0]) : CKK.RSA;
+      const alwaysAuth = attrs.values[1]?.[0] === 1;
+      let mech: number = keyType === CKK.EC ? CKM.ECDSA : CKM.SHA256_RSA_PKCS;
+      let input = keyType === CKK.EC ? await digest(data) : data;
+      let rv = api.C_SignInit(s, mech, keys[0]);
+      if (rv === CKR.MECHANISM_INVALID && keyType === CKK.RSA) {
+        mech = CKM.RSA_PKCS;
+        input = new Uint8Array([...SHA256_DIGEST_INFO_PREFIX, ...await digest(data)]);
+        rv = api.C_SignInit(s, mech, keys[0]);
+      }
+      check("C_SignInit", rv, "SIGNING_FAILED");
+      if (alwaysAuth) {
+        const pinBytes = pin === undefined ? null : new TextEncoder().encode(pin);
+        const r = await api.C_Login(s, CKU.CONTEXT_SPECIFIC, pinBytes).finally(() =>
+          pinBytes?.fill(0)
+        );
+        if (r !== CKR.OK) throw rvError("C_Login", r, "SIGNING_FAILED");
+      }
+      const res = await api.C_Sign(s, input, 1024);
+      check("C_Sign", res.rv, "SIGNING_FAILED");
+      const sig = res.signature.slice();
+      return keyType === CKK.EC ? ecdsaRawToDer(sig) : sig;
+    } catch (e) {
+      // A session that failed (card pulled, session closed) is not kept: the next signature
+      // opens and logs in again.
+      drop(tok.info.serialNumber);
+      throw e;
+    }
+  }
+
+  /**
+   * The token's logged-in session: opened and logged in (one C_Login attempt) by the first
+   * signature, kept for the next ones until the store is closed — one PIN entry and one login
+   * for a whole folder-wide filing (docs/signing.md § PKCS#11).
+   */
+  async function loggedIn(tok: { slot: bigint; info: TokenInfo }, pin: string | undefined) {
+    const held = kept.get(tok.info.serialNumber);
+    if (held !== undefined) return held;
+    const o = api.C_OpenSession(tok.slot, CKF.SERIAL_SESSION);
+    check("C_OpenSession", o.rv, "KEYSTORE_UNAVAILABLE");
+    try {
+      await login(o.session, tok.slot, tok.info, pin);
+    } catch (e) {
+      api.C_CloseSession(o.session);
+      throw e;
+    }
+    kept.set(tok.info.serialNumber, o.session);
+    return o.session;
+  }
+
+  function drop(serial: string): void {
+    const s = kept.get(serial);
+    if (s === undefined) return;
+    kept.delete(serial);
+    api.C_Logout(s);
+    api.C_CloseSession(s);
   }
 
   return {
@@ -321,6 +353,7 @@ export async function openPkcs11TokenStore(options: Pkcs11Options): Promise<Pkcs
     close: () =>
       serial(() => {
         open = false;
+        for (const sn of [...kept.keys()]) drop(sn);
         if (options.api) api.C_Finalize();
         else release(options.modulePath);
         return Promise.resolve();

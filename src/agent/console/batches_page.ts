@@ -1,0 +1,306 @@
+/**
+ * Folder-wide filings in the console (docs/console.md § Folder-wide filings): on top of the
+ * Filings page, each running batch with a progress bar, the company being filed, what it waits
+ * for ("the NRA asked to wait 30 s") and the time left — kept current by a small script that
+ * reads `GET /console/batches.json` once a second — and each batch of the last 10 minutes with a
+ * link to its page: one row per company with its outcome (filed, skipped, failed, unknown with
+ * the way to resolve it) and a CSV of the same rows. Only counts, EIKs and journal ids: the
+ * progress board (filing/batch_board.ts) holds no paths.
+ *
+ * Routes: `GET /console/batches.json`, `GET /console/batches/:batchId`,
+ * `GET /console/batches/:batchId/export`.
+ * @module
+ */
+import { Hono } from "hono";
+import { html, raw } from "hono/html";
+import { declarationName } from "../../contract/mod.ts";
+import { toCsv } from "../../csv.ts";
+import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
+import type { ConsoleContext } from "./deps.ts";
+import { type Bilingual, headRow, type Markup, t, tb } from "./layout.ts";
+import { type ConsoleEnv, sendPage } from "./respond.ts";
+
+/** A batch's outcomes in accountants' words. */
+const OUTCOME_WORDS: Record<BatchOutcome["outcome"], Bilingual & { cls: string }> = {
+  submitted: { bg: "подадена", en: "filed", cls: "ok" },
+  skipped: { bg: "пропусната (не е в списъка)", en: "skipped (not listed)", cls: "muted" },
+  failed: { bg: "неуспешна", en: "failed", cls: "bad" },
+  unknown: { bg: "неизвестно", en: "unknown", cls: "warn" },
+};
+
+/** Seconds as people read them: "45 s", "3 min 20 s". */
+export function duration(s: number): string {
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+}
+
+/** How far a batch is: companies with an outcome of all found. */
+const doneOf = (p: BatchProgressView) => p.filed + p.skipped + p.failed + p.unknown;
+
+/** What a running batch waits for, or does, in both languages. */
+export function batchStatusLine(p: BatchProgressView, company: string | null): Bilingual {
+  if (p.state === "done") {
+    return {
+      bg: `приключи: ${p.filed} подадени, ${p.failed} неуспешни, ${p.unknown} неизвестни`,
+      en: `finished: ${p.filed} filed, ${p.failed} failed, ${p.unknown} unknown`,
+    };
+  }
+  if (p.waiting) {
+    const s = duration(p.waiting.retryAfterSeconds);
+    return { bg: `НАП поиска изчакване ${s}`, en: `the NRA asked to wait ${s}` };
+  }
+  if (p.total === 0) {
+    return {
+      bg: "чака потвърждение или чете папката",
+      en: "waiting for the confirmation or reading the folder",
+    };
+  }
+  const who = p.current ? `${p.current.eik}${company ? ` ${company}` : ""}` : "";
+  return who ? { bg: `подава ${who}`, en: `filing ${who}` } : { bg: "подава", en: "filing" };
+}
+
+/** The time left, in both languages. */
+function leftLine(p: BatchProgressView): Bilingual {
+  if (p.state === "done") return { bg: "", en: "" };
+  if (p.etaSeconds === null) {
+    return { bg: "оставащо време: изчислява се", en: "time left: working it out" };
+  }
+  const s = duration(p.etaSeconds);
+  return { bg: `остават около ${s}`, en: `about ${s} left` };
+}
+
+/** A long folder scan's line, in both languages. */
+function scanLine(s: ScanView): Bilingual {
+  return s.found === 0
+    ? {
+      bg: `изброява файловете (${duration(s.seconds)})`,
+      en: `listing the files (${duration(s.seconds)})`,
+    }
+    : {
+      bg: `прочетени ${s.examined} от ${s.found} файла (${duration(s.seconds)})`,
+      en: `${s.examined} of ${s.found} files read (${duration(s.seconds)})`,
+    };
+}
+
+/** The JSON the console's script reads: each batch's and long scan's numbers and texts. */
+function consoleJson(ctx: ConsoleContext) {
+  return {
+    batches: batchesJson(ctx, ctx.batches?.list() ?? []),
+    scans: (ctx.batches?.scans() ?? []).map((s) => ({
+      done: s.examined,
+      total: s.found,
+      status: scanLine(s),
+    })),
+  };
+}
+
+/** Each batch's numbers and texts, nothing else. */
+function batchesJson(ctx: ConsoleContext, list: readonly BatchEntryView[]) {
+  const name = (eik: string, mode: "test" | "live") =>
+    ctx.portals[mode]?.companyName?.(eik) ?? null;
+  return list.map((b) => {
+    const p = b.progress;
+    return {
+      batchId: p.batchId,
+      state: p.state,
+      done: doneOf(p),
+      total: p.total,
+      status: batchStatusLine(p, p.current ? name(p.current.eik, b.mode) : null),
+      left: leftLine(p),
+    };
+  });
+}
+
+const SCRIPT = `
+const running = () => [...document.querySelectorAll("[data-batch],[data-scan]")]
+  .some((e) => e.dataset.state === "running");
+function show(el, b) {
+  const bar = el.querySelector("progress");
+  bar.max = Math.max(1, b.total);
+  bar.value = b.done;
+  el.querySelector(".count").textContent = b.done + " / " + b.total;
+  const st = el.querySelector(".status");
+  st.textContent = b.status.bg + " ";
+  st.append(Object.assign(document.createElement("span"), { className: "en", lang: "en", textContent: "/ " + b.status.en }));
+  const left = el.querySelector(".left");
+  if (left) left.textContent = b.left.bg ? b.left.bg + " / " + b.left.en : "";
+}
+async function poll() {
+  if (!running()) return;
+  try {
+    const r = await fetch("/console/batches.json", { credentials: "same-origin" });
+    if (!r.ok) return;
+    const j = await r.json();
+    const scans = [...document.querySelectorAll("[data-scan]")];
+    if (scans.length !== j.scans.length) { location.reload(); return; }
+    j.scans.forEach((s, i) => show(scans[i], s));
+    for (const b of j.batches) {
+      const el = document.querySelector('[data-batch="' + CSS.escape(b.batchId) + '"]');
+      if (!el || (b.state === "done" && el.dataset.state !== "done")) { location.reload(); return; }
+      show(el, b);
+    }
+  } finally {
+    setTimeout(poll, 1000);
+  }
+}
+setTimeout(poll, 1000);
+`;
+
+/**
+ * The "Folder-wide filings" section of the Filings page (empty when none ran lately).
+ * @param ctx the console's context (the board, the portals' company names)
+ * @param nonce the page's CSP nonce (its script)
+ * @returns markup
+ */
+export function batchesPanel(ctx: ConsoleContext, nonce: string): Markup {
+  const list = ctx.batches?.list() ?? [];
+  const scans = ctx.batches?.scans() ?? [];
+  if (list.length === 0 && scans.length === 0) return html``;
+  const json = batchesJson(ctx, list);
+  return html`
+    <section class="card" id="batches">
+      <h2>${t("Подаване и четене на папки", "Folder-wide filings and scans")}</h2>
+      ${scans.map((s) =>
+        html`
+          <div class="batch" data-scan="1" data-state="running">
+            <p><strong>${t("Четене на папка", "Reading a folder")}</strong> · ${tb(
+              declarationName(s.typeId),
+            )} · <span class="muted small">${s.integrator}</span></p>
+            <p><progress max="${Math.max(1, s.found)}" value="${s.examined}"></progress>
+              <span class="count">${s.examined} / ${s.found}</span></p>
+            <p class="status">${tb(scanLine(s))}</p>
+          </div>
+        `
+      )}
+      ${list.map((b, i) => {
+        const p = b.progress;
+        const j = json[i]!;
+        return html`
+          <div class="batch" data-batch="${p.batchId}" data-state="${p.state}">
+            <p><strong>${tb(declarationName(p.typeId))}</strong> · <span class="muted small">${t(
+              "започнато",
+              "started",
+            )} ${p.startedAt.replace("T", " ").slice(0, 19)} UTC · ${b.integrator}</span></p>
+            <p><progress max="${Math.max(1, p.total)}" value="${doneOf(p)}"></progress>
+              <span class="count">${doneOf(p)} / ${p.total}</span></p>
+            <p class="status ${p.waiting ? "warn" : ""}">${tb(j.status)}</p>
+            <p class="left muted small">${j.left.bg ? html`${j.left.bg} / ${j.left.en}` : ""}</p>
+            ${p.state === "done"
+              ? html`<p><a class="button" href="/console/batches/${p.batchId}">${
+                t(
+                  "Резултат по фирми",
+                  "Outcome per company",
+                )
+              }</a></p>`
+              : ""}
+          </div>
+        `;
+      })}
+    </section>
+    <script nonce="${nonce}">${raw(SCRIPT)}</script>
+  `;
+}
+
+/**
+ * The routes of the batches' pages.
+ * @param ctx the console's context
+ * @returns a Hono sub-app
+ */
+export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
+  const r = new Hono<ConsoleEnv>();
+  const find = (id: string) => ctx.batches?.list().find((b) => b.progress.batchId === id) ?? null;
+  const title = { bg: "Подаване за много фирми", en: "Folder-wide filing" };
+
+  r.get(
+    "/console/batches.json",
+    (c) => c.json(consoleJson(ctx), 200, { "cache-control": "no-store" }),
+  );
+
+  r.get("/console/batches/:batchId/export", (c) => {
+    const b = find(c.req.param("batchId"));
+    if (!b) return c.text("", 404);
+    const csv = toCsv(
+      ["eik", "company", "outcome", "errorCode", "filingId", "documentId"],
+      b.outcomes.map((o) => [
+        o.eik,
+        ctx.portals[b.mode]?.companyName?.(o.eik) ?? "",
+        o.outcome === "submitted" ? "filed" : o.outcome,
+        o.errorCode ?? "",
+        o.filingId ?? "",
+        o.documentId ?? "",
+      ]),
+    );
+    return c.body(csv, 200, {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="batch-${b.progress.batchId}.csv"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    });
+  });
+
+  r.get("/console/batches/:batchId", (c) => {
+    const b = find(c.req.param("batchId"));
+    if (!b) {
+      return sendPage(
+        c,
+        "filings",
+        title,
+        html`<p>${
+          t(
+            "Няма такова подаване през последните 10 минути. Всички подадени декларации са в списъка „Подадени“.",
+            "No such filing in the last 10 minutes. Every filing is on the Filings page.",
+          )
+        }</p>`,
+        404,
+      );
+    }
+    const p = b.progress;
+    const rows = b.outcomes.map((o) => {
+      const w = OUTCOME_WORDS[o.outcome];
+      const company = ctx.portals[b.mode]?.companyName?.(o.eik) ?? "";
+      const how = o.outcome === "unknown" && o.filingId
+        ? html`<a href="/console/filings?state=unknown&eik=${o.eik}#resolve-${o.filingId}">${
+          t(
+            "проверете в портала на НАП и уточнете",
+            "check on the NRA portal, then resolve",
+          )
+        }</a>`
+        : o.filingId
+        ? html`<a href="/console/filings?eik=${o.eik}">${t("в дневника", "in the journal")}</a>`
+        : "";
+      return html`
+        <tr class="outcome-${o.outcome}">
+          <td class="mono">${o.eik}</td>
+          <td>${company}</td>
+          <td class="${w.cls}">${tb(w)}</td>
+          <td class="mono">${o.errorCode ?? ""}</td>
+          <td class="mono">${o.documentId ?? ""}</td>
+          <td>${how}</td>
+        </tr>
+      `;
+    });
+    return sendPage(
+      c,
+      "filings",
+      title,
+      html`
+        <p>${tb(declarationName(p.typeId))} · ${tb(batchStatusLine(p, null))}</p>
+        <p><a class="button" id="batch-csv" href="/console/batches/${p.batchId}/export">CSV</a>
+          <a class="button" href="/console/filings">${t(
+            "« Към декларациите",
+            "« Back to filings",
+          )}</a></p>
+        <table id="batch-outcomes">${headRow(
+          ["ЕИК", "EIK"],
+          ["Фирма", "Company"],
+          ["Резултат", "Outcome"],
+          ["Код", "Code"],
+          ["Документ", "Document"],
+          null,
+        )}${rows}</table>
+      `,
+    );
+  });
+  return r;
+}
