@@ -122,11 +122,15 @@ export function pageError(typeId: string, error: unknown): PageError {
     : typeof (error as { code?: unknown })?.code === "string"
     ? String((error as { code: string }).code)
     : "INTERNAL_ERROR";
+  const detail = isAppError(error)
+    ? error.message
+    : String((error as { message?: unknown })?.message ?? "");
   const t = TEXTS[code];
-  if (t) return { typeId, code, ...t };
+  if (t) return { typeId, code, ...t, detail };
   return {
     typeId,
     code,
+    detail,
     bg: "Файловете не могат да бъдат подадени.",
     en: isAppError(error) ? error.message : `The files cannot be filed (${code}).`,
     todo: {

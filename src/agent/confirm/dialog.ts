@@ -67,6 +67,20 @@ export interface BatchScope {
   readonly inline: ReadonlySet<string>;
 }
 
+/** A batch's state in the manager (src/agent/confirm/manager.ts). */
+export interface BatchState {
+  state: "pending" | "confirmed" | "refused";
+  until: number;
+  confirmed: Confirmed | null;
+  dialog: Dialog | null;
+  /** What the user confirmed (state confirmed). */
+  scope?: BatchScope;
+  /** The dialog asking for what a request of the confirmed batch adds, while it waits. */
+  extension?: Dialog | null;
+  /** The PIN step waiting for the user (docs/confirmation.md § Two steps). */
+  pinStep?: Dialog | null;
+}
+
 /** A warning as the page shows it: Bulgarian, with the English beside it. */
 export interface PageWarning {
   /** Bulgarian text. */
@@ -111,6 +125,8 @@ export interface PageError {
   readonly en: string;
   /** What to do, in Bulgarian and English. */
   readonly todo: PageWarning;
+  /** The agent's own words (the answer's `error`: which file, what was found), for support. */
+  readonly detail: string;
 }
 
 /** How the requests of a confirmed page that read the disk went (the page shows it). */

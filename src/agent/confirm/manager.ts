@@ -14,10 +14,12 @@ import { outside, scopeOf } from "./scope.ts";
 import { busy, type ConfirmDeps, gone, refusal } from "./refusals.ts";
 import { pageError } from "./check_texts.ts";
 import { newDialog, timeOut, waitOn } from "./waiting.ts";
+import { askPin, type PinHost } from "./pin_step.ts";
 import {
   BATCH_TTL_MS,
   batchKey,
   type BatchScope,
+  type BatchState,
   type Confirmed,
   type ConfirmOptions,
   type ConfirmSubject,
@@ -27,19 +29,6 @@ import {
   timingSafeEqual,
   twoStep,
 } from "./dialog.ts";
-
-interface BatchState {
-  state: "pending" | "confirmed" | "refused";
-  until: number;
-  confirmed: Confirmed | null;
-  dialog: Dialog | null;
-  /** What the user confirmed (state confirmed). */
-  scope?: BatchScope;
-  /** The dialog asking for what a request of the confirmed batch adds, while it waits. */
-  extension?: Dialog | null;
-  /** The PIN step waiting for the user (docs/confirmation.md § Two steps). */
-  pinStep?: Dialog | null;
-}
 
 /** The confirmation state machine. */
 export class ConfirmationManager {
@@ -51,8 +40,18 @@ export class ConfirmationManager {
   /** Dialogs opened so far (tests and metrics). */
   opened = 0;
 
+  readonly #host: PinHost;
+
   constructor(deps: ConfirmDeps) {
     this.#deps = deps;
+    this.#host = {
+      deps,
+      consent: (s) => this.#consentOf.get(s),
+      batch: (key) => this.#batches.get(key),
+      open: (s, senders, now, tab) => this.#open(s, senders, now, null, { step: "pin", tab }),
+      refuse: (s) => this.refuse(s),
+      sweep: (now) => this.#sweep(now),
+    };
   }
 
   /** Dialogs waiting for the user. */
@@ -330,46 +329,7 @@ export class ConfirmationManager {
     sender: SenderChoice,
     opts: ConfirmOptions = {},
   ): Promise<string> {
-    const consent = this.#consentOf.get(subject);
-    if (consent?.after?.checking.delete(subject)) consent.after.passed++;
-    if (opts.signal?.aborted) return Promise.reject(gone());
-    const now = this.#deps.clock.now();
-    this.#sweep(now);
-    const key = batchKey(subject);
-    const batch = key === null ? undefined : this.#batches.get(key);
-    if (batch?.state === "refused") return Promise.reject(refusal());
-    if (batch?.state === "confirmed" && batch.confirmed!.pin !== null) {
-      return Promise.resolve(batch.confirmed!.pin);
-    }
-    const asked: ConfirmSubject = { ...subject, ...read, checkAfterConsent: false };
-    const pinOf = (c: Confirmed) => c.pin!;
-    const waiting = batch?.pinStep;
-    if (waiting && waiting.state === "pending") {
-      waiting.subjects.push(asked);
-      waiting.version++;
-      if (consent?.after) consent.after.pinStep = waiting.id;
-      return waitOn(waiting, asked, opts.signal).then(pinOf);
-    }
-    const only = [{ ...sender, needsPin: true }];
-    const dialog = this.#open(asked, only, now, null, { step: "pin", tab: !consent?.after });
-    if (consent?.after) consent.after.pinStep = dialog.id;
-    if (batch && key !== null) {
-      batch.pinStep = dialog;
-      dialog.done.then((c) => {
-        const b = this.#batches.get(key);
-        if (b !== batch || b.state !== "confirmed") return;
-        b.confirmed = { senderId: b.confirmed!.senderId, pin: c.pin };
-        b.until = this.#deps.clock.now() + BATCH_TTL_MS;
-        b.pinStep = null;
-      }, () => {
-        if (dialog.state === "cancelled") {
-          if (batch.pinStep === dialog) batch.pinStep = null;
-          return;
-        }
-        if (this.#batches.get(key) === batch) this.refuse(subject);
-      });
-    }
-    return waitOn(dialog, asked, opts.signal).then(pinOf);
+    return askPin(this.#host, subject, read, sender, opts.signal);
   }
 
   /**

@@ -110,10 +110,12 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
   for (const c of [...allNames.filter((c) => c.source === "file"), ...allNames]) {
     if (!names.has(c.eik)) names.set(c.eik, c);
   }
-  const files = [...new Set(d.subjects.flatMap((s) => s.files))];
   const paths = [
     ...new Map(d.subjects.flatMap((s) => s.paths ?? []).map((p) => [p.resolved, p])).values(),
   ];
+  // The PIN step lists the files read once: those the paths named are shown under "Read".
+  const named = new Set(d.step === "pin" ? paths.map((p) => p.resolved) : []);
+  const files = [...new Set(d.subjects.flatMap((s) => s.files))].filter((f) => !named.has(f));
   const periods = [...new Set(d.subjects.map((s) => s.period).filter((p): p is string => !!p))];
   const docs = d.subjects.reduce((n, s) => n + (s.documents ?? 0), 0);
   const warnings = [
