@@ -72,7 +72,7 @@ export interface CliRun {
 }
 
 /** Decide on a confirmation page as a browser would: POST its form from the agent's origin. */
-async function decideOn(url: string, html: string, senderId: string, pin: string | null) {
+export async function decideOn(url: string, html: string, senderId: string, pin: string | null) {
   const res = await fetch(`${url}/decision`, {
     method: "POST",
     headers: { origin: new URL(url).origin, "content-type": "application/x-www-form-urlencoded" },

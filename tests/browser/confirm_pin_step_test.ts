@@ -74,6 +74,7 @@ Deno.test({
         ok(text!.includes("The file is not the declaration being filed."), text!);
         ok(text!.includes("ПИН код не е поискан"), text!);
         ok(text!.includes("Choose the right file"), text!);
+        ok(text!.includes("Подробности"), "the agent's own words, for support");
         await shot(page, "confirmation-check-failed");
         const r = await pending;
         deepStrictEqual([r.status, r.json.errorCode], [502, "FILE_KIND_MISMATCH"]);

@@ -88,6 +88,10 @@ export function afterBody(d: Dialog, pinStep: Dialog | undefined, cspNonce: stri
             <div class="warn">${f.bg} <span class="en">${visible(f.en)}</span></div>
             <div>Какво да направите: ${f.todo.bg} <span class="en">What to do: ${f.todo
               .en}</span></div>
+            ${f.detail
+              ? html`<div class="note detail">Подробности <span class="en">/ Details</span>: <span
+                  lang="en">${visible(f.detail)}</span> (${f.code})</div>`
+              : ""}
           </div>
         `;
       })
