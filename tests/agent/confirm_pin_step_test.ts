@@ -182,3 +182,28 @@ Deno.test("[agent] one step is unchanged: inline input asks the PIN with the con
   deepStrictEqual(await asked, { senderId: "p12", pin: "4711" });
   equal(d.after, undefined);
 });
+
+Deno.test("[agent] two steps: requests that joined the consent page share one PIN step; a failed one is listed", async () => {
+  const { m, opened } = world();
+  const batch = crypto.randomUUID();
+  const [a, b, c] = [subject(batch), subject(batch), subject(batch)];
+  const asked = [m.confirm(a, [SENDER]), m.confirm(b, [SENDER]), m.confirm(c, [SENDER])];
+  const d = opened[0]!;
+  equal(d.subjects.length, 3);
+  m.decide(d.id, d.nonce, "confirm", "p12", null, d.version);
+  await Promise.all(asked);
+  equal(d.after!.checking.size, 3);
+  m.checked(b, new AppError("FILE_PERIOD_MISMATCH", "the D1 is for 2026-08"));
+  const pa = m.pin(a, {}, SENDER);
+  const pc = m.pin(c, {}, SENDER);
+  equal(opened.length, 1, "one PIN step, in the consent page's tab");
+  const step = m.get(d.after!.pinStep!)!;
+  equal(step.subjects.length, 2);
+  deepStrictEqual([d.after!.checking.size, d.after!.failed.length, d.after!.passed], [0, 1, 2]);
+  m.decide(step.id, step.nonce, "confirm", "p12", "4711", step.version);
+  deepStrictEqual(await Promise.all([pa, pc]), ["4711", "4711"]);
+  // The consent page, once the step was decided, shows the refused request and the outcome.
+  const html = renderAfterPage(d, step, "n");
+  ok(html.includes('data-error-code="FILE_PERIOD_MISMATCH"'));
+  ok(html.includes('data-decision="confirm"'));
+});

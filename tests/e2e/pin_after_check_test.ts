@@ -11,6 +11,8 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { validEik } from "../_helpers/company_tree.ts";
 import { afterConsent, SENDER_ID, startLiveWorld } from "../_helpers/live_agent.ts";
+import { issueToken } from "../_helpers/e2e.ts";
+import { join } from "node:path";
 
 const PAGE = "confirmation page opened";
 
@@ -189,6 +191,62 @@ Deno.test({
           equal(pages(), before, "a request inside the batch asks nothing");
         },
       );
+      await t.step("folder-wide: the PIN step comes after the folder was read", async () => {
+        const third = validEik(30_200_274);
+        await w.payroll(third);
+        const batchFile = async (eiks: string[]) => {
+          const token = await issueToken(w.ts.url, w.apiKey, { typeId: "dec1_6_batch", eiks });
+          const r = await fetch(`${w.agent.url}/api/v1/operations/dec1_6_batch`, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${token}`,
+              "content-type": "application/json",
+              "x-svc-batch-id": crypto.randomUUID(),
+            },
+            body: JSON.stringify({ rootFolder: join(w.dir, "clients"), year: 2026, month: 9 }),
+          });
+          return await r.json();
+        };
+        // No listed company in the folder: nothing to sign, no PIN asked.
+        const none = batchFile([validEik(30_200_411)]);
+        const url = await consent();
+        const after = await afterConsent(url);
+        deepStrictEqual(after, { checking: 0, failed: 0, passed: 1, next: null });
+        const empty = await none;
+        equal(
+          empty.items?.filter((i: { outcome: string }) => i.outcome === "filed").length ?? 0,
+          0,
+        );
+        // A listed company found: its files on the PIN step, then filed.
+        const calls = w.sim.stats.submitCalls;
+        const pending = batchFile([third]);
+        const url2 = await consent();
+        const after2 = await afterConsent(url2);
+        ok(after2.next, JSON.stringify(after2));
+        const step = new URL(after2.next!, url2).href;
+        const html = await (await fetch(step)).text();
+        const text = html.replace(/<[^>]+>/g, "");
+        ok(text.includes(`${third}/2026-09/EMPL2021.TXT`), "the files read are on the PIN step");
+        const res = await fetch(`${step}/decision`, {
+          method: "POST",
+          headers: {
+            origin: new URL(step).origin,
+            "content-type": "application/json",
+            accept: "application/json",
+          },
+          body: JSON.stringify({
+            decision: "confirm",
+            senderId: SENDER_ID,
+            pin: "p12-pin",
+            nonce: /name="nonce" value="([^"]+)"/.exec(html)![1]!,
+            seen: Number(/name="seen" id="seen" value="(\d+)"/.exec(html)![1]!),
+          }),
+        });
+        equal(res.status, 200, await res.text());
+        const b = await pending;
+        equal(b.submitted, 1, JSON.stringify(b));
+        equal(w.sim.stats.submitCalls, calls + 1);
+      });
     } finally {
       await w.stop();
     }

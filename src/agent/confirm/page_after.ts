@@ -73,7 +73,7 @@ export function afterBody(d: Dialog, pinStep: Dialog | undefined, cspNonce: stri
     `
     : html`
       <h1 id="result"
-        data-decision="confirm">Файловете са проверени. Можете да затворите този раздел. <span class="en">The files passed their checks. You can close this tab.</span></h1>
+        data-decision="confirm">Файловете са прочетени и проверени; нищо повече не се иска. Можете да затворите този раздел. <span class="en">The files were read and checked; nothing more is asked. You can close this tab.</span></h1>
     `;
   const failed = a.failed.length
     ? html`<div class="failed" id="failed">${
