@@ -3,11 +3,14 @@
  * whose request reads the disk after the consent takes no PIN; each request's check is recorded
  * for the page (failed: in words, with the code); a request that passed asks the PIN on a step
  * the open consent page moves to (no new tab); the batch keeps that PIN; declining or timing out
- * the step refuses the batch; a step with no consent page open opens a tab.
+ * the step refuses the batch; a step with no consent page open opens a tab. In test mode (no PIN)
+ * the page keeps one step and shows a failed check after the confirmation.
  */
 import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { AppError } from "../../src/contract/mod.ts";
 import { FakeClock } from "../../src/clock.ts";
+import { join } from "node:path";
+import { agentEnv, waitFor } from "../_helpers/agent_env.ts";
 import {
   ConfirmationManager,
   type ConfirmSubject,
@@ -206,4 +209,30 @@ Deno.test("[agent] two steps: requests that joined the consent page share one PI
   const html = renderAfterPage(d, step, "n");
   ok(html.includes('data-error-code="FILE_PERIOD_MISMATCH"'));
   ok(html.includes('data-decision="confirm"'));
+});
+
+Deno.test("[agent] test mode: one page as before, and a file that fails its check is shown on it", async () => {
+  const e = await agentEnv();
+  const dir = await Deno.makeTempDir({ prefix: "svc-check-page-" });
+  try {
+    const notes = join(dir, "notes.txt");
+    await Deno.writeTextFile(notes, "not an NRA file\n");
+    const pending = e.call("etz62", await e.token({ typeId: "etz62", eik: "121212121" }), {
+      eik: "121212121",
+    }, { "x-svc-file-path": notes, "x-svc-batch-id": crypto.randomUUID() });
+    await waitFor(() => e.opened.length === 1);
+    const page = await (await e.agent.app.request(e.opened[0]!)).text();
+    ok(page.includes('data-step="one"'), "test mode needs no PIN: one step");
+    const decided = await e.decide("confirm");
+    equal(decided.status, 200);
+    const r = await pending;
+    equal((await r.json()).errorCode, "FILE_KIND_UNKNOWN");
+    const shown = await (await e.agent.app.request(e.opened[0]!)).text();
+    ok(shown.includes('data-error-code="FILE_KIND_UNKNOWN"'), shown);
+    ok(shown.includes("Файлът не е във формат на НАП."));
+    ok(shown.includes("The file is not in an NRA format."));
+    ok(!shown.includes("ПИН"), "test mode says nothing of a PIN");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
