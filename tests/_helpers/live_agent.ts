@@ -132,8 +132,10 @@ export async function confirmWithPin(
   const html = await (await fetch(url)).text();
   const twoSteps = html.includes('id="pin-later"');
   if (!twoSteps) {
-    ok(html.includes('name="pin"'), "live mode asks for the PIN on the page");
-    await decideOn(url, html, senderId, pin);
+    // A page asking again for a batch that has its PIN already asks none.
+    const asks = html.includes('name="pin"');
+    ok(asks || html.includes('id="extension"'), "live mode asks for the PIN on the page");
+    await decideOn(url, html, senderId, asks ? pin : null);
     return null;
   }
   ok(!html.includes('name="pin"'), "the consent to read asks no PIN");

@@ -236,3 +236,24 @@ Deno.test("[agent] test mode: one page as before, and a file that fails its chec
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("[agent] a page asking again for a batch that has its PIN asks no PIN, before or after reading", async () => {
+  const { m, opened } = world();
+  const batch = crypto.randomUUID();
+  const first = subject(batch, { paths: [], checkAfterConsent: false, files: ["x"] });
+  const asked = m.confirm(first, [SENDER]);
+  const d = opened[0]!;
+  m.decide(d.id, d.nonce, "confirm", "p12", "4711", d.version);
+  await asked;
+  const more = subject(batch, {
+    paths: [{ resolved: "/home/u/other/EMPL2021.TXT", sent: "/home/u/other/EMPL2021.TXT" }],
+  });
+  const again = m.confirm(more, [SENDER]);
+  equal(opened.length, 2, "a path outside the batch asks again");
+  const ext = opened[1]!;
+  const html = renderConfirmPage(ext, "n", 0);
+  ok(html.includes('id="extension"'));
+  ok(!html.includes('name="pin"') && !html.includes('id="pin-later"'), "no PIN asked");
+  m.decide(ext.id, ext.nonce, "confirm", "p12", null, ext.version);
+  deepStrictEqual(await again, { senderId: "p12", pin: "4711" });
+});

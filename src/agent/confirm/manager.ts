@@ -165,8 +165,9 @@ export class ConfirmationManager {
    * A request of a confirmed batch asks beyond what the user confirmed: it joins the batch's
    * waiting extension dialog or opens one, which shows only what is new and offers only the
    * batch's sender. Confirmed: the scope grows and the batch's 10 minutes start again (a PIN
-   * typed there replaces the batch's). Declined or timed out: only the requests waiting on it are
-   * refused; the batch keeps its earlier scope.
+   * typed there, when the batch had none, becomes the batch's; a batch with its PIN is not asked
+   * for it again). Declined or timed out: only the requests waiting on it are refused; the batch
+   * keeps its earlier scope.
    */
   #extend(
     key: string,
@@ -191,8 +192,12 @@ export class ConfirmationManager {
     if (this.pendingFor(subject.integratorId) >= (this.#deps.maxPending ?? DEFAULT_MAX_PENDING)) {
       return Promise.reject(busy());
     }
-    // Only the batch's sender is offered (preselected): a batch keeps its sender.
-    const own = senders.filter((s) => s.id === before.senderId);
+    // Only the batch's sender is offered (preselected): a batch keeps its sender, and its PIN
+    // (the PIN field only when the batch has none yet).
+    const own = senders.filter((s) => s.id === before.senderId).map((s) => ({
+      ...s,
+      needsPin: s.needsPin === true && before.pin === null,
+    }));
     if (own.length === 0) {
       return Promise.reject(
         new AppError(
