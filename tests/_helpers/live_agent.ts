@@ -57,8 +57,9 @@ export interface LiveWorld {
     body: unknown,
     headers: Record<string, string>,
   ): Promise<{ status: number; json: Record<string, unknown> }>;
-  /** Confirm the next confirmation page as the sender, typing the PIN. */
-  confirmWithPin(pin?: string): Promise<void>;
+  /** Confirm the next confirmation page as the sender, typing the PIN (on its PIN step when it
+   * reads the disk; the checks' state is returned then). */
+  confirmWithPin(pin?: string): Promise<AfterConsentState | null>;
   /** Stop the agent (SIGKILL when `kill`) and start it again. */
   restart(o?: { kill?: boolean; env?: Record<string, string> }): Promise<Proc>;
   /** Run `main.ts journal …` on the agent's data directory. */
@@ -73,32 +74,82 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/**
- * Confirm the next page, typing the PIN (as a browser would: GET the page, POST the form from
- * the agent's origin).
- * @param agent the agent
- * @param senderId the sender to choose
- * @param pin the PIN to type
- */
-export async function confirmWithPin(agent: Proc, senderId: string, pin: string): Promise<void> {
-  const log = await agent.waitLog("confirmation page opened", 20_000);
-  const url = String(log.url);
-  const html = await (await fetch(url)).text();
-  ok(html.includes('name="pin"'), "live mode asks for the PIN on the page");
-  const nonce = /name="nonce" value="([^"]+)"/.exec(html)![1]!;
+/** Decide on a confirmation page as a browser would: POST its form from the agent's origin. */
+export async function decideOn(url: string, html: string, senderId: string, pin: string | null) {
   const res = await fetch(`${url}/decision`, {
     method: "POST",
     headers: { origin: new URL(url).origin, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({
       seen: /name="seen" id="seen" value="(\d+)"/.exec(html)![1]!,
-      nonce,
+      nonce: /name="nonce" value="([^"]+)"/.exec(html)![1]!,
       decision: "confirm",
       senderId,
-      pin,
+      ...(pin === null ? {} : { pin }),
     }),
   });
   await res.body?.cancel();
   equal(res.status, 200);
+}
+
+/** How a confirmed two-step page's checks went (`GET /confirm/<id>/state`'s `after`). */
+export interface AfterConsentState {
+  readonly checking: number;
+  readonly failed: number;
+  readonly passed: number;
+  /** The PIN step's page path, while it waits. */
+  readonly next: string | null;
+}
+
+/**
+ * Wait until a confirmed two-step page's checks are done (docs/confirmation.md § Two steps).
+ * @param url the consent page's URL
+ * @returns the state: `next` is the PIN step, or null (the check failed, or no PIN is needed)
+ */
+export async function afterConsent(url: string): Promise<AfterConsentState> {
+  for (let i = 0; i < 400; i++) {
+    const j = await (await fetch(`${url}/state`)).json();
+    const a = j.after as AfterConsentState | undefined;
+    ok(a, `the page ${url} was confirmed in two steps`);
+    if (a.next !== null || a.checking === 0) return a;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the checks after the consent did not finish");
+}
+
+/**
+ * Confirm the next page, typing the PIN (as a browser would: GET the page, POST the form from
+ * the agent's origin). A page that reads paths on the disk first asks only the consent: the PIN
+ * is typed on its second step, which opens only when the files passed their checks.
+ * @param agent the agent
+ * @param senderId the sender to choose
+ * @param pin the PIN to type
+ * @returns the consent page's state after its checks (two steps), else null
+ */
+export async function confirmWithPin(
+  agent: Proc,
+  senderId: string,
+  pin: string,
+): Promise<AfterConsentState | null> {
+  const log = await agent.waitLog("confirmation page opened", 20_000);
+  const url = String(log.url);
+  const html = await (await fetch(url)).text();
+  const twoSteps = html.includes('id="pin-later"');
+  if (!twoSteps) {
+    // A page asking again for a batch that has its PIN already asks none.
+    const asks = html.includes('name="pin"');
+    ok(asks || html.includes('id="extension"'), "live mode asks for the PIN on the page");
+    await decideOn(url, html, senderId, asks ? pin : null);
+    return null;
+  }
+  ok(!html.includes('name="pin"'), "the consent to read asks no PIN");
+  await decideOn(url, html, senderId, null);
+  const after = await afterConsent(url);
+  if (after.next === null) return after;
+  const step = new URL(after.next, url).href;
+  const pinPage = await (await fetch(step)).text();
+  ok(pinPage.includes('name="pin"'), "the PIN step asks for the PIN");
+  await decideOn(step, pinPage, senderId, pin);
+  return after;
 }
 
 async function cli(args: string[], env: Record<string, string>): Promise<CliRun> {

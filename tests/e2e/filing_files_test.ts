@@ -188,15 +188,17 @@ Deno.test({
         [w.sim.stats.tokenRequests, w.sim.stats.submitCalls, w.sim.received.length],
         [0, 0, 0],
       );
-      // A path on the disk is read only after the user's consent, and refused before the
-      // sender's key store is opened: the simulator still sees nothing.
+      // A path on the disk is read only after the user's consent, and refused before any PIN
+      // is asked (the consent page has no PIN field; no PIN step opens): the simulator still
+      // sees nothing.
       const passwd = join(w.dir, "passwd.xml");
       await Deno.writeFile(passwd, SYSTEM_FILE);
       const pending = w.file("etz62", SIM_EIK, { eik: SIM_EIK }, {
         "x-svc-batch-id": crypto.randomUUID(),
         "x-svc-file-path": passwd,
       });
-      await w.confirmWithPin();
+      const after = await w.confirmWithPin();
+      deepStrictEqual(after, { checking: 0, failed: 1, passed: 0, next: null });
       const r = await pending;
       deepStrictEqual([r.status, r.json.errorCode], [502, "FILE_KIND_UNKNOWN"]);
       deepStrictEqual([w.sim.stats.submitCalls, w.sim.received.length], [0, 0]);

@@ -16,6 +16,7 @@ import { SIM_CLIENT, SIM_SCOPES, startNraSimulator } from "../_helpers/nra_simul
 import { makeCert, pem, TEST_PERSONAL_ID, writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { writeCompanyTree } from "../_helpers/company_tree.ts";
+import { afterConsent, decideOn } from "../_helpers/live_agent.ts";
 import {
   createKeyCli,
   issueToken,
@@ -294,10 +295,19 @@ Deno.test({
         "the page offers only senders with a valid certificate, and asks the PIN to file",
         async () => {
           const pending = call(agent, "dec1_6", dec16, {});
-          const html = await onNextPage(agent, "confirm", "hsm-ec", TOKEN_PIN);
+          // Files named on the disk: the consent first, the PIN once they passed their checks.
+          const url = String((await agent.waitLog(PAGE, 20_000)).url);
+          const html = await (await fetch(url)).text();
           const offered = [...html.matchAll(/name="senderId" value="([^"]+)"/g)].map((m) => m[1]);
           equal(offered.join(","), "hsm-ec,p12-cf");
-          ok(html.includes('name="pin"'), "filing asks for the PIN");
+          ok(!html.includes('name="pin"') && html.includes('id="pin-later"'), "no PIN yet");
+          await decideOn(url, html, "hsm-ec", null);
+          const after = await afterConsent(url);
+          ok(after.next, JSON.stringify(after));
+          const step = new URL(after.next!, url).href;
+          const pinPage = await (await fetch(step)).text();
+          ok(pinPage.includes('name="pin"'), "filing asks for the PIN");
+          await decideOn(step, pinPage, "hsm-ec", TOKEN_PIN);
           const r = await pending;
           equal(r.json.success, true, JSON.stringify(r.json));
           documentId = String(r.json.documentId);

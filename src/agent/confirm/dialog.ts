@@ -49,6 +49,10 @@ export interface ConfirmSubject {
   /** The calling page's origin, from the token's `origin` claim (null when not bound). */
   readonly origin: string | null;
   readonly mode: "test" | "live";
+  /** The request reads paths on the disk after the consent and checks them there
+   * (docs/confirmation.md § Two steps): its page asks no PIN; the PIN, if the sender needs one,
+   * is asked on a second step once the files passed, and a file that fails is shown on the page. */
+  readonly checkAfterConsent?: boolean;
 }
 
 /** What a confirmed batch covers (src/agent/confirm/scope.ts). */
@@ -61,6 +65,20 @@ export interface BatchScope {
   readonly paths: readonly string[];
   /** SHA-256 (hex) of the inline files the page showed. */
   readonly inline: ReadonlySet<string>;
+}
+
+/** A batch's state in the manager (src/agent/confirm/manager.ts). */
+export interface BatchState {
+  state: "pending" | "confirmed" | "refused";
+  until: number;
+  confirmed: Confirmed | null;
+  dialog: Dialog | null;
+  /** What the user confirmed (state confirmed). */
+  scope?: BatchScope;
+  /** The dialog asking for what a request of the confirmed batch adds, while it waits. */
+  extension?: Dialog | null;
+  /** The PIN step waiting for the user (docs/confirmation.md § Two steps). */
+  pinStep?: Dialog | null;
 }
 
 /** A warning as the page shows it: Bulgarian, with the English beside it. */
@@ -92,6 +110,35 @@ export interface SenderChoice {
 export interface Confirmed {
   readonly senderId: string;
   readonly pin: string | null;
+  /** The consent was given without the PIN because files were still to be read and checked:
+   * the PIN is asked on the PIN step (the manager's `pin`) when one is needed. */
+  readonly pinLater?: boolean;
+}
+
+/** A request's check that failed after the consent, as the page shows it: Bulgarian, with the
+ * English beside it, and what to do. */
+export interface PageError {
+  readonly typeId: string;
+  /** The answer's `errorCode`. */
+  readonly code: string;
+  readonly bg: string;
+  readonly en: string;
+  /** What to do, in Bulgarian and English. */
+  readonly todo: PageWarning;
+  /** The agent's own words (the answer's `error`: which file, what was found), for support. */
+  readonly detail: string;
+}
+
+/** How the requests of a confirmed page that read the disk went (the page shows it). */
+export interface AfterConsent {
+  /** Requests still reading and checking their files. */
+  readonly checking: Set<ConfirmSubject>;
+  /** Checks that failed (those requests were answered with the error; nothing was signed). */
+  readonly failed: PageError[];
+  /** Requests whose files passed. */
+  passed: number;
+  /** The PIN step's dialog id, once a request that passed needs the PIN. */
+  pinStep: string | null;
 }
 
 /** How one request waits for the user. */
@@ -124,11 +171,26 @@ export interface Dialog {
    * confirmed batch covers): the scope confirmed so far; the page shows only what is new, and a
    * decline refuses only that. Null for a batch's first dialog. */
   readonly base?: BatchScope | null;
+  /** `consent` (default): the batch's page; `pin`: the PIN step, asked once the files that the
+   * consent let the agent read passed their checks (docs/confirmation.md § Two steps). */
+  readonly step?: "consent" | "pin";
+  /** Set when a page whose requests read the disk after the consent was confirmed: how their
+   * checks went, and the PIN step it moves on to. */
+  after?: AfterConsent;
   state: DialogState;
   nonceUsed: boolean;
   readonly done: Promise<Confirmed>;
   resolve(c: Confirmed): void;
   reject(e: AppError): void;
+}
+
+/**
+ * Whether a dialog asks in two steps: consent to read first, the PIN after the checks.
+ * @param d the dialog (a PIN step is never itself two-step)
+ * @returns true when one of its requests reads the disk after the consent
+ */
+export function twoStep(d: Pick<Dialog, "subjects" | "step">): boolean {
+  return d.step !== "pin" && d.subjects.some((s) => s.checkAfterConsent === true);
 }
 
 /** Constant-time string comparison (the page's nonce). */

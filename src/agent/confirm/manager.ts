@@ -11,42 +11,47 @@
  */
 import { AppError } from "../../contract/mod.ts";
 import { outside, scopeOf } from "./scope.ts";
-import { busy, type ConfirmDeps, defaultTimer, gone, refusal, rid } from "./refusals.ts";
+import { busy, type ConfirmDeps, gone, refusal } from "./refusals.ts";
+import { pageError } from "./check_texts.ts";
+import { newDialog, timeOut, waitOn } from "./waiting.ts";
+import { askPin, type PinHost } from "./pin_step.ts";
 import {
   BATCH_TTL_MS,
   batchKey,
   type BatchScope,
+  type BatchState,
   type Confirmed,
   type ConfirmOptions,
   type ConfirmSubject,
-  DEFAULT_CONFIRM_TIMEOUT_MS,
   DEFAULT_MAX_PENDING,
   type Dialog,
   type SenderChoice,
   timingSafeEqual,
+  twoStep,
 } from "./dialog.ts";
-
-interface BatchState {
-  state: "pending" | "confirmed" | "refused";
-  until: number;
-  confirmed: Confirmed | null;
-  dialog: Dialog | null;
-  /** What the user confirmed (state confirmed). */
-  scope?: BatchScope;
-  /** The dialog asking for what a request of the confirmed batch adds, while it waits. */
-  extension?: Dialog | null;
-}
 
 /** The confirmation state machine. */
 export class ConfirmationManager {
   readonly #deps: ConfirmDeps;
   readonly #batches = new Map<string, BatchState>();
   readonly #dialogs = new Map<string, Dialog>();
+  /** The confirmed two-step page each of its requests waited on (their checks report there). */
+  readonly #consentOf = new WeakMap<ConfirmSubject, Dialog>();
   /** Dialogs opened so far (tests and metrics). */
   opened = 0;
 
+  readonly #host: PinHost;
+
   constructor(deps: ConfirmDeps) {
     this.#deps = deps;
+    this.#host = {
+      deps,
+      consent: (s) => this.#consentOf.get(s),
+      batch: (key) => this.#batches.get(key),
+      open: (s, senders, now, tab) => this.#open(s, senders, now, null, { step: "pin", tab }),
+      refuse: (s) => this.refuse(s),
+      sweep: (now) => this.#sweep(now),
+    };
   }
 
   /** Dialogs waiting for the user. */
@@ -105,7 +110,7 @@ export class ConfirmationManager {
       if (d && d.state === "pending") {
         d.subjects.push(subject);
         d.version++;
-        return this.#wait(d, subject, opts.signal);
+        return waitOn(d, subject, opts.signal);
       }
       // The dialog was just decided; the batch state catches up in a microtask.
       if (d && (d.state === "declined" || d.state === "timedout")) {
@@ -153,15 +158,16 @@ export class ConfirmationManager {
         });
       });
     }
-    return this.#wait(dialog, subject, opts.signal);
+    return waitOn(dialog, subject, opts.signal);
   }
 
   /**
    * A request of a confirmed batch asks beyond what the user confirmed: it joins the batch's
    * waiting extension dialog or opens one, which shows only what is new and offers only the
    * batch's sender. Confirmed: the scope grows and the batch's 10 minutes start again (a PIN
-   * typed there replaces the batch's). Declined or timed out: only the requests waiting on it are
-   * refused; the batch keeps its earlier scope.
+   * typed there, when the batch had none, becomes the batch's; a batch with its PIN is not asked
+   * for it again). Declined or timed out: only the requests waiting on it are refused; the batch
+   * keeps its earlier scope.
    */
   #extend(
     key: string,
@@ -172,21 +178,26 @@ export class ConfirmationManager {
     signal: AbortSignal | undefined,
   ): Promise<Confirmed> {
     const before = batch.confirmed!;
-    const merged = (c: Confirmed): Confirmed => ({
-      senderId: before.senderId,
-      pin: c.pin ?? before.pin,
-    });
+    const merged = (c: Confirmed): Confirmed => {
+      const pin = c.pin ?? before.pin;
+      const later = pin === null && (c.pinLater === true || before.pinLater === true);
+      return { senderId: before.senderId, pin, ...(later ? { pinLater: true } : {}) };
+    };
     const waiting = batch.extension;
     if (waiting && waiting.state === "pending") {
       waiting.subjects.push(subject);
       waiting.version++;
-      return this.#wait(waiting, subject, signal).then(merged);
+      return waitOn(waiting, subject, signal).then(merged);
     }
     if (this.pendingFor(subject.integratorId) >= (this.#deps.maxPending ?? DEFAULT_MAX_PENDING)) {
       return Promise.reject(busy());
     }
-    // Only the batch's sender is offered (preselected): a batch keeps its sender.
-    const own = senders.filter((s) => s.id === before.senderId);
+    // Only the batch's sender is offered (preselected): a batch keeps its sender, and its PIN
+    // (the PIN field only when the batch has none yet).
+    const own = senders.filter((s) => s.id === before.senderId).map((s) => ({
+      ...s,
+      needsPin: s.needsPin === true && before.pin === null,
+    }));
     if (own.length === 0) {
       return Promise.reject(
         new AppError(
@@ -208,40 +219,7 @@ export class ConfirmationManager {
       const b = this.#batches.get(key);
       if (b?.extension === dialog) b.extension = null;
     });
-    return this.#wait(dialog, subject, signal).then(merged);
-  }
-
-  /** One request's wait on a dialog: its own promise, which leaves the dialog on abort. */
-  #wait(d: Dialog, subject: ConfirmSubject, signal: AbortSignal | undefined): Promise<Confirmed> {
-    if (!signal) return d.done;
-    return new Promise<Confirmed>((resolve, reject) => {
-      const onAbort = () => {
-        this.#leave(d, subject);
-        reject(gone());
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      const settle = () => signal.removeEventListener("abort", onAbort);
-      d.done.then((c) => {
-        settle();
-        resolve(c);
-      }, (e) => {
-        settle();
-        reject(e);
-      });
-    });
-  }
-
-  /** A request went away: it leaves the dialog; the last one out cancels it. */
-  #leave(d: Dialog, subject: ConfirmSubject): void {
-    if (d.state !== "pending") return;
-    const i = d.subjects.indexOf(subject);
-    if (i < 0) return;
-    d.subjects.splice(i, 1);
-    d.version++;
-    if (d.subjects.length === 0) {
-      d.state = "cancelled";
-      d.reject(gone());
-    }
+    return waitOn(dialog, subject, signal).then(merged);
   }
 
   /**
@@ -300,14 +278,63 @@ export class ConfirmationManager {
       throw new AppError("SENDER_NOT_FOUND", "Choose one of the listed senders");
     }
     const choice = d.senders.find((s) => s.id === chosen)!;
-    if (choice.needsPin && !pin) {
+    // Files still to be read and checked: the PIN is asked only once they passed (never here).
+    const later = twoStep(d);
+    if (choice.needsPin && !pin && !later) {
       throw new AppError("VALIDATION_FAILED", "Enter the PIN of the sender's signature", {
         field: "pin",
       });
     }
     d.nonceUsed = true;
     d.state = "confirmed";
+    if (later) {
+      d.after = {
+        checking: new Set(d.subjects.filter((s) => s.checkAfterConsent)),
+        failed: [],
+        passed: 0,
+        pinStep: null,
+      };
+      for (const s of d.subjects) this.#consentOf.set(s, d);
+      d.resolve({ senderId: chosen, pin: null, pinLater: true });
+      return;
+    }
     d.resolve({ senderId: chosen, pin: choice.needsPin ? pin : null });
+  }
+
+  /**
+   * A request of a two-step page (its files read and checked after the consent) reports how its
+   * check went; the page shows it. A request that waited on no such page reports nothing.
+   * @param subject the request, as it was passed to {@link confirm}
+   * @param error what the check threw (null: the files passed and nothing more is asked)
+   */
+  checked(subject: ConfirmSubject, error: unknown): void {
+    const d = this.#consentOf.get(subject);
+    if (!d?.after?.checking.delete(subject)) return;
+    if (error === null) d.after.passed++;
+    else d.after.failed.push(pageError(subject.typeId, error));
+  }
+
+  /**
+   * The PIN step (docs/confirmation.md § Two steps): a request whose batch was confirmed without
+   * the PIN, because its files were still to be read, asks for it once they passed their checks.
+   * The batch's PIN, once typed, serves its later requests; requests asking while the step waits
+   * join it. The step's page shows what was read; when the consent page is still open, that page
+   * moves on to it (no new tab). Declined or timed out: the batch is refused, as a decline is.
+   * @param subject the request, as it was passed to {@link confirm}
+   * @param read what its files hold, as the page shows it (files, companies, period, figures)
+   * @param sender the batch's sender (the step offers no other)
+   * @param opts the request's abort signal
+   * @returns the PIN
+   * @throws AppError SENDER_NOT_CHOSEN (declined, timed out, the batch was refused, or the request
+   *   went away)
+   */
+  pin(
+    subject: ConfirmSubject,
+    read: Partial<ConfirmSubject>,
+    sender: SenderChoice,
+    opts: ConfirmOptions = {},
+  ): Promise<string> {
+    return askPin(this.#host, subject, read, sender, opts.signal);
   }
 
   /**
@@ -344,46 +371,14 @@ export class ConfirmationManager {
     senders: readonly SenderChoice[],
     now: number,
     base: BatchScope | null,
+    step: { readonly step: "pin"; readonly tab: boolean } | null = null,
   ): Dialog {
-    const timeout = this.#deps.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
-    let resolve!: (c: Confirmed) => void;
-    let reject!: (e: AppError) => void;
-    const done = new Promise<Confirmed>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    done.catch(() => {}); // observed by callers; avoid unhandled rejections for shared dialogs
-    const preselected = subject.senderId ?? (senders.length === 1 ? senders[0]!.id : null);
-    const random = this.#deps.randomId ?? rid;
-    const dialog: Dialog = {
-      id: random(),
-      nonce: random(),
-      integratorId: subject.integratorId,
-      createdAt: now,
-      expiresAt: now + timeout,
-      subjects: [subject],
-      version: 1,
-      senders,
-      preselected,
-      base,
-      state: "pending",
-      nonceUsed: false,
-      done,
-      resolve,
-      reject,
-    };
-    const cancel = (this.#deps.setTimer ?? defaultTimer)(() => this.#timeout(dialog), timeout);
-    done.then(cancel, cancel);
+    const dialog = newDialog(this.#deps, subject, senders, now, base, step?.step ?? null);
     this.#dialogs.set(dialog.id, dialog);
     this.opened++;
-    this.#deps.openPage(`/confirm/${dialog.id}`, dialog);
+    // A PIN step whose consent page is open moves there; otherwise it opens a tab of its own.
+    if (step?.tab !== false) this.#deps.openPage(`/confirm/${dialog.id}`, dialog);
     return dialog;
-  }
-
-  #timeout(d: Dialog): void {
-    if (d.state !== "pending") return;
-    d.state = "timedout";
-    d.reject(refusal(d));
   }
 
   #sweep(now: number): void {
@@ -391,7 +386,7 @@ export class ConfirmationManager {
       if (b.state !== "pending" && b.until <= now) this.#batches.delete(k);
     }
     for (const [id, d] of this.#dialogs) {
-      if (d.state === "pending" && d.expiresAt <= now) this.#timeout(d);
+      if (d.state === "pending" && d.expiresAt <= now) timeOut(d);
       if (d.state !== "pending" && d.expiresAt + BATCH_TTL_MS <= now) this.#dialogs.delete(id);
     }
   }

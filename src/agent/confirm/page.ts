@@ -12,10 +12,11 @@
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { declarationName } from "../../contract/mod.ts";
-import type { CompanyName, Dialog } from "./dialog.ts";
+import { type CompanyName, type Dialog, twoStep } from "./dialog.ts";
 import { visible } from "./display.ts";
 import { batchRow, companyRows, figureRows, pathRow, warningsRow, wrapped } from "./page_rows.ts";
 import { extensionBlock } from "./page_scope.ts";
+import { afterBody } from "./page_after.ts";
 
 /** Markup or a promise of it, as hono/html produces. */
 type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -59,6 +60,7 @@ code.path{-webkit-box-decoration-break:clone;box-decoration-break:clone} code.pa
 .note{color:#555;font-size:.9em;margin:.25rem 0 0} .warn{color:#8a1c00;font-weight:600}
 .warning{border-left:3px solid #e0b84a;background:#fffaf0;padding:.2rem .5rem;margin:.3rem 0}
 .extension{background:#fff4e5;border:1px solid #e0a040;border-radius:8px;padding:.6rem 1rem;margin:1rem 0}
+.failure{margin:.6rem 0} .failure .op{margin-bottom:.2rem}
 .extension ul{margin:.3rem 0;padding-left:1.2rem} .extension li{margin:.2rem 0}
 `;
 
@@ -108,10 +110,12 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
   for (const c of [...allNames.filter((c) => c.source === "file"), ...allNames]) {
     if (!names.has(c.eik)) names.set(c.eik, c);
   }
-  const files = [...new Set(d.subjects.flatMap((s) => s.files))];
   const paths = [
     ...new Map(d.subjects.flatMap((s) => s.paths ?? []).map((p) => [p.resolved, p])).values(),
   ];
+  // The PIN step lists the files read once: those the paths named are shown under "Read".
+  const named = new Set(d.step === "pin" ? paths.map((p) => p.resolved) : []);
+  const files = [...new Set(d.subjects.flatMap((s) => s.files))].filter((f) => !named.has(f));
   const periods = [...new Set(d.subjects.map((s) => s.period).filter((p): p is string => !!p))];
   const docs = d.subjects.reduce((n, s) => n + (s.documents ?? 0), 0);
   const warnings = [
@@ -124,8 +128,22 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
   ];
   const seconds = Math.max(0, Math.round((d.expiresAt - now) / 1000));
   const typeIds = [...new Set(d.subjects.map((s) => s.typeId))];
+  const pinStep = d.step === "pin";
+  // Two steps when files are still to be read and the sender signs with a PIN (live mode).
+  const later = twoStep(d) && d.senders.some((s) => s.needsPin);
   const body = html`
-          <h1>Потвърдете подателя <span class="en">/ Confirm the sender</span></h1>
+          ${pinStep
+            ? html`
+              <h1 id="step"
+                data-step="pin">Стъпка 2 от 2: подпис с ПИН код <span class="en">/ Step 2 of 2: sign with the PIN</span></h1>
+              <p class="checked"
+                id="checked">Файловете са прочетени и проверени: това са декларацията, фирмата и периодът, които се подават. <span class="en">The files were read and checked: this is the declaration, company and period being filed.</span></p>
+            `
+            : html`<h1 id="step" data-step="${later ? "consent" : "one"}">${
+              later
+                ? html`Стъпка 1 от 2: съгласие <span class="en">/ Step 1 of 2: consent</span>`
+                : html`Потвърдете подателя <span class="en">/ Confirm the sender</span>`
+            }</h1>`}
           ${first.mode === "test"
             ? html`
               <p
@@ -167,7 +185,14 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
                 figures.length > 1 ? `${names.get(f.eik)?.name ?? ""} ${f.eik}`.trim() : null,
               )
             )}
-            ${paths.length
+            ${paths.length && pinStep
+              ? html`
+                <tr>
+                  <th>Прочетено <span class="en">/ Read</span></th>
+                  <td id="paths">${paths.map(pathRow)}</td>
+                </tr>
+              `
+              : paths.length
               ? html`
                 <tr>
                   <th>Ще бъде прочетено <span class="en">/ Will be read</span></th>
@@ -180,7 +205,9 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             ${files.length
               ? html`
                 <tr>
-                  <th>Файлове от страницата <span class="en">/ Files sent by the page</span></th>
+                  <th>${pinStep
+                    ? html`Файлове <span class="en">/ Files</span>`
+                    : html`Файлове от страницата <span class="en">/ Files sent by the page</span>`}</th>
                   <td id="files">${files.map((f) =>
                     html`<div><code class="path" dir="ltr">${wrapped(f)}</code></div>`
                   )}</td>
@@ -198,7 +225,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             ${warnings.length ? warningsRow(warnings) : ""}
             <tr><th>Заявки <span class="en">/ Requests</span></th><td id="requests">${d.subjects
               .length}</td></tr>
-            ${batchRow(first.batchId, !!d.base)}
+            ${pinStep ? pinStepRow(first.batchId) : batchRow(first.batchId, !!d.base)}
           </table>
           <form method="post" action="/confirm/${d.id}/decision" id="decision">
             <input type="hidden" name="nonce" value="${d.nonce}">
@@ -210,13 +237,22 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
               } required> ${visible(s.displayName)}</label>`
             )}
             </fieldset>
-        ${d.senders.some((s) => s.needsPin)
+        ${later && d.senders.some((s) => s.needsPin)
+          ? html`
+            <p
+              id="pin-later">ПИН кодът не се иска сега: агентът първо ще прочете и провери файловете, после ще ви покаже какво е прочетено и ще поиска ПИН кода. Ако файл не е декларацията, за която е посочен, заявката се отказва и ПИН код не се иска. <span class="en">The PIN is not asked now: the agent first reads and checks the files, then shows you what it read and asks for the PIN. If a file is not the declaration it is named for, the request is refused and no PIN is asked.</span></p>
+          `
+          : d.senders.some((s) => s.needsPin)
           ? html`<p><label>ПИН код на подписа <span class="en">/ Signature PIN</span>
     <input type="password" name="pin" id="pin" autocomplete="off" maxlength="64"></label>
     <br><span id="pin-note">ПИН кодът остава само в паметта на агента, за тази партида; не се записва и не се изпраща към уеб страницата. <span class="en">The PIN stays in this agent's memory for this batch only; it is never stored or sent to the web page.</span></span></p>`
           : ""}
             <div class="actions">
-              <button class="ok" type="submit" name="decision" value="confirm" id="confirm">Потвърди <span class="en">/ Confirm</span></button>
+              <button class="ok" type="submit" name="decision" value="confirm" id="confirm">${pinStep
+                ? html`Подпиши и подай <span class="en">/ Sign and file</span>`
+                : later
+                ? html`Потвърди и прочети <span class="en">/ Confirm and read</span>`
+                : html`Потвърди <span class="en">/ Confirm</span>`}</button>
               <button type="submit" name="decision" value="decline" id="decline" formnovalidate>Откажи <span class="en">/ Decline</span></button>
             </div>
           </form>
@@ -235,6 +271,40 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
           </script>
   `;
   return pageDocument("Потвърждение на подател / Confirm the sender", cspNonce, body);
+}
+
+/** The PIN step's batch row: what declining does (the batch's scope was confirmed already). */
+function pinStepRow(batchId: string | null) {
+  return html`
+    <tr>
+      <th>Партида <span class="en">/ Batch</span></th>
+      <td id="batch-info"><span id="batch">${batchId === null
+        ? html`— (без партида <span class="en">/ no batch</span>)`
+        : visible(batchId.slice(0, 8))}</span>
+        <p class="note" id="batch-decline">Отказ или изтекло време отказва ${batchId === null
+          ? "заявката"
+          : "партидата"}: нищо не се подписва и подава. <span class="en">Declining, or letting the time run out, refuses the ${batchId ===
+            null
+          ? "request"
+          : "batch"}: nothing is signed or filed.</span></p>
+      </td>
+    </tr>
+  `;
+}
+
+/**
+ * Render the consent page once confirmed, while and after its files are read and checked.
+ * @param d the confirmed two-step dialog (with `after`)
+ * @param pinStep the PIN step it moved on to, when one was opened
+ * @param cspNonce CSP nonce
+ * @returns HTML
+ */
+export function renderAfterPage(d: Dialog, pinStep: Dialog | undefined, cspNonce: string): string {
+  return pageDocument(
+    "Проверка на файловете / Checking the files",
+    cspNonce,
+    afterBody(d, pinStep, cspNonce),
+  );
 }
 
 /**

@@ -43,6 +43,13 @@ export function refusal(d?: Dialog): AppError {
       { extension: true },
     );
   }
+  if (d?.step === "pin") {
+    return new AppError(
+      "SENDER_NOT_CHOSEN",
+      "The user declined to type the signature's PIN, or the page timed out; the whole batch " +
+        "is refused",
+    );
+  }
   return new AppError(
     "SENDER_NOT_CHOSEN",
     "The user declined the sender confirmation or it timed out; the whole batch is refused",

@@ -14,7 +14,13 @@ import type { Logger } from "../../log.ts";
 import { errorResponse } from "../http/mod.ts";
 import type { ConfirmationManager } from "./manager.ts";
 import { readDecision } from "./decision.ts";
-import { pageHeaders, renderClosedPage, renderConfirmPage, renderDonePage } from "./page.ts";
+import {
+  pageHeaders,
+  renderAfterPage,
+  renderClosedPage,
+  renderConfirmPage,
+  renderDonePage,
+} from "./page.ts";
 
 const cspNonce = () =>
   crypto.getRandomValues(new Uint8Array(16)).toBase64({ alphabet: "base64url", omitPadding: true });
@@ -35,6 +41,12 @@ export function confirmRoutes(
   r.get("/:id", (c) => {
     const d = m.get(c.req.param("id"));
     const n = cspNonce();
+    // A confirmed two-step page: the checks' outcome, or on to its PIN step.
+    if (d?.after) {
+      const pin = d.after.pinStep === null ? undefined : m.get(d.after.pinStep);
+      if (pin?.state === "pending") return c.redirect(`/confirm/${pin.id}`, 303);
+      return c.html(renderAfterPage(d, pin, n), 200, pageHeaders(n));
+    }
     if (!d || d.state !== "pending") return c.html(renderClosedPage(n), 404, pageHeaders(n));
     return c.html(renderConfirmPage(d, n, deps.clock.now()), 200, pageHeaders(n));
   });
@@ -43,8 +55,24 @@ export function confirmRoutes(
   r.get("/:id/state", (c) => {
     const d = m.get(c.req.param("id"));
     const pending = d !== undefined && d.state === "pending";
+    // After a two-step consent: the checks' counts and the PIN step to move on to.
+    const a = d?.after;
+    const pin = a?.pinStep ? m.get(a.pinStep) : undefined;
     return c.json(
-      { requests: pending ? d.subjects.length : 0, version: pending ? d.version : 0 },
+      {
+        requests: pending ? d.subjects.length : 0,
+        version: pending ? d.version : 0,
+        ...(a
+          ? {
+            after: {
+              checking: a.checking.size,
+              failed: a.failed.length,
+              passed: a.passed,
+              next: pin?.state === "pending" ? `/confirm/${pin.id}` : null,
+            },
+          }
+          : {}),
+      },
       200,
       { "cache-control": "no-store" },
     );
@@ -83,7 +111,15 @@ export function confirmRoutes(
     }
     deps.log("info", "confirmation decided", { decision, ...(extension ? { extension } : {}) });
     const n = cspNonce();
-    if ((c.req.header("accept") ?? "").includes("application/json")) return c.json({ decision });
+    const decided = m.get(c.req.param("id"));
+    if ((c.req.header("accept") ?? "").includes("application/json")) {
+      return c.json({ decision, ...(decided?.after ? { next: `/confirm/${decided.id}` } : {}) });
+    }
+    // Consent to read: the page follows the checks and moves on to the PIN step.
+    if (decided?.after) {
+      const pin = decided.after.pinStep ? m.get(decided.after.pinStep) : undefined;
+      return c.html(renderAfterPage(decided, pin, n), 200, pageHeaders(n));
+    }
     return c.html(renderDonePage(decision, n, extension), 200, pageHeaders(n));
   });
   return r;

@@ -119,8 +119,9 @@ function companiesOf(what: ConfirmWhat, portal: PortalAdapter | undefined): Comp
  * @param what what the page shows
  * @param signal the request's abort signal: a request that goes away leaves the dialog
  * @param afterConsent run once the user confirmed and before the sender's key store is opened
- *   (a disk path's files are read and checked there: a file that fails its checks is refused
- *   before the PIN is used or anything signed)
+ *   (a disk path's files are read and checked there, and it returns what they hold): its page
+ *   asked no PIN; a file that fails is refused and the page says why, and only files that
+ *   passed lead to the PIN step, which shows what was read (docs/confirmation.md § Two steps)
  * @returns the portal context (sender; live: certificate, and the CMS signer to sign)
  * @throws AppError PORTAL_OPERATION_UNSUPPORTED, PORTAL_NOT_CONFIGURED, PORTAL_AUTH_FAILED,
  *   CERTIFICATE_INVALID (all before the page); NO_SENDER_CONFIGURED, SENDER_NOT_FOUND,
@@ -131,7 +132,7 @@ export async function confirmSender(
   r: ConfirmRequest,
   what: ConfirmWhat,
   signal?: AbortSignal,
-  afterConsent?: () => Promise<void>,
+  afterConsent?: () => Promise<Partial<ConfirmWhat> | null>,
 ): Promise<PortalContext> {
   const { c, deps, claims, batchId, cleanups } = r;
   const op = getOperation(r.typeId);
@@ -152,6 +153,7 @@ export async function confirmSender(
     integratorName: claims.intgName ?? claims.intg ?? "Unknown integrator",
     origin: claims.origin ?? null,
     mode: claims.mode,
+    ...(afterConsent ? { checkAfterConsent: true } : {}),
   };
   const keyed = claims.mode === "live" && use !== "none";
   const checked = keyed
@@ -171,16 +173,34 @@ export async function confirmSender(
     { signal },
   );
   const p = checked.find((x) => x.sender.id === chosen.senderId)!;
-  if (p.problem) throw p.problem;
-  await afterConsent?.();
   const sender = { id: p.sender.id, displayName: p.sender.displayName };
-  if (!keyed) return { sender };
-  if (use === "sign" && needsPin(p.ref) && chosen.pin === null) {
-    throw new AppError(
-      "SENDER_NOT_CHOSEN",
-      "This batch was confirmed without a PIN (to read results only); file with a new " +
-        "X-Svc-Batch-Id so that the page asks for the signature's PIN",
-    );
+  // A two-step page shows how the checks after its consent went; the PIN comes after them.
+  let read: Partial<ConfirmWhat> | null | undefined;
+  try {
+    if (p.problem) throw p.problem;
+    read = await afterConsent?.();
+  } catch (e) {
+    deps.confirmations.checked(subject, e);
+    throw e;
+  }
+  const signs = keyed && use === "sign" && needsPin(p.ref) && chosen.pin === null;
+  if (!signs || read === null) deps.confirmations.checked(subject, null);
+  // Nothing to sign (no listed company's files passed): no key store, no PIN.
+  if (!keyed || read === null) return { sender };
+  let pin = chosen.pin;
+  if (signs) {
+    if (!chosen.pinLater) {
+      const e = new AppError(
+        "SENDER_NOT_CHOSEN",
+        "This batch was confirmed without a PIN (to read results only); file with a new " +
+          "X-Svc-Batch-Id so that the page asks for the signature's PIN",
+      );
+      deps.confirmations.checked(subject, e);
+      throw e;
+    }
+    pin = await deps.confirmations.pin(subject, read ?? {}, { ...sender, needsPin: true }, {
+      signal,
+    });
   }
   const refuseOnPin = (e: unknown) => {
     if (isAppError(e) && (e.code === "PIN_INCORRECT" || e.code === "PIN_LOCKED")) {
@@ -188,7 +208,7 @@ export async function confirmSender(
     }
     throw e;
   };
-  const live = await liveContext(sender, p.ref, chosen.pin, use).catch(refuseOnPin);
+  const live = await liveContext(sender, p.ref, pin, use).catch(refuseOnPin);
   cleanups.push(live.close);
   if (use === "certificate") return live.ctx;
   const sign = live.ctx.sign!;

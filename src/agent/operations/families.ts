@@ -6,8 +6,10 @@
  *
  * Consent before disclosure: a path on the user's disk is only checked for its syntax before
  * the user confirms (the page shows it resolved); the files are read, parsed and checked after
- * the confirmation, so no answer before it says anything about the file system. Inline input
- * is the caller's own bytes: it is read and checked first, and the page shows what it holds.
+ * the confirmation, so no answer before it says anything about the file system. That page asks
+ * no PIN: only files that passed lead to the PIN step, which shows what was read
+ * (docs/confirmation.md § Two steps). Inline input is the caller's own bytes: it is read and
+ * checked first, and the page shows what it holds (one step).
  * @module
  */
 import {
@@ -29,7 +31,7 @@ import {
 } from "../local/mod.ts";
 import { displayPeriod } from "../period.ts";
 import { type ConfirmRequest, confirmSender, type ConfirmWhat } from "./confirm_sender.ts";
-import type { ShownPath } from "../confirm/mod.ts";
+import { pageError, type ShownPath } from "../confirm/mod.ts";
 import { markNoData } from "./no_data.ts";
 import { hasLocal, localSource, stringField, stripInline } from "./request.ts";
 
@@ -128,20 +130,51 @@ export const runBatchFamily: FamilyHandler<BatchOperation> = async (op, body, r)
         }, run),
       );
     }
+    // The folder is read and checked after the consent, and before the PIN step, which shows the
+    // companies and files found; with nothing to sign no PIN is asked.
+    let scan: Awaited<ReturnType<LocalOps["scanBatch"]>> | null = null;
     const ctx = await ask(r, body, {
       summary: op.summary,
       eiks: r.claims.eiks ?? [],
       paths: [shownPath(src.path)],
+    }, async () => {
+      tracker?.phase("scanning");
+      scan = await ops.scanBatch(op, body, src);
+      return shownScan(scan, r.claims.eiks ?? []);
     });
-    tracker?.phase("scanning");
-    const scan = await ops.scanBatch(op, body, src);
     return markNoData(
-      await runBatch(op, body, r.claims, scan, submit, () => Promise.resolve(ctx), run),
+      await runBatch(op, body, r.claims, scan!, submit, () => Promise.resolve(ctx), run),
     );
   } finally {
     tracker?.done();
   }
 };
+
+/**
+ * What the PIN step of a folder-wide filing shows of the folder read: the listed companies found
+ * with their files, and a warning per company whose files failed their checks (not sent).
+ * @returns null when no listed company has files to sign
+ */
+function shownScan(
+  scan: Awaited<ReturnType<LocalOps["scanBatch"]>>,
+  listed: readonly string[],
+): Partial<ConfirmWhat> | null {
+  const found = [...scan.groups.entries()].filter(([eik]) => listed.includes(eik));
+  const usable = found.filter(([, g]) => !g.error);
+  if (usable.length === 0) return null;
+  const warnings = found.flatMap(([eik, g]) => {
+    if (!g.error) return [];
+    const t = pageError("", g.error);
+    return [{ bg: `${eik}: ${t.bg} Няма да бъде подадена.`, en: `${eik}: ${t.en} Not filed.` }];
+  });
+  return {
+    eiks: usable.map(([eik]) => eik),
+    files: usable.flatMap(([, g]) => g.names),
+    documents: usable.reduce((n, [, g]) => n + g.files.length, 0),
+    companies: usable.flatMap(([, g]) => g.companies ?? []),
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
 
 /**
  * A disk path as the page shows it: resolved (normalised, absolute) beside what was sent. Only
@@ -224,6 +257,7 @@ export const runSubmissionFamily: FamilyHandler<SubmissionOperation> = async (op
     paths
       ? async () => {
         files = await read();
+        return await shown(files);
       }
       : undefined,
   );
@@ -257,7 +291,7 @@ function ask(
   r: FamilyRun,
   body: Body,
   what: Pick<ConfirmWhat, "summary"> & Partial<ConfirmWhat>,
-  afterConsent?: () => Promise<void>,
+  afterConsent?: () => Promise<Partial<ConfirmWhat> | null>,
 ): Promise<PortalContext> {
   return confirmSender(
     r,
