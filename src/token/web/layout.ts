@@ -1,0 +1,137 @@
+/**
+ * The page frame of the profile and the desk: title, navigation of the application, the
+ * signed-in person with the sign-out button, a message line, and the security headers (strict
+ * CSP by nonce, never framed, never cached: web_page.ts). Bulgarian first, English beside it.
+ * @module
+ */
+import { html, raw } from "hono/html";
+import {
+  type Bilingual,
+  type Markup,
+  newNonce,
+  PAGE_STYLE,
+  pageHeaders,
+  t,
+  tb,
+} from "../../web_page.ts";
+import type { WebC } from "./guard.ts";
+
+/** One entry of an application's navigation. */
+export interface NavItem extends Bilingual {
+  readonly path: string;
+  readonly id: string;
+}
+
+/** An application (the profile or the desk). */
+export interface WebApp {
+  /** `/profile` or `/admin`. */
+  readonly base: string;
+  readonly brand: Bilingual;
+  readonly nav: readonly NavItem[];
+}
+
+/** A message shown at the top of a page. */
+export interface Flash extends Bilingual {
+  readonly kind: "ok" | "error";
+}
+
+const EXTRA_STYLE = `
+.secret{background:#fff8e1;border:1px solid #e0c060;border-radius:6px;padding:.6rem .8rem}
+form.stack label{display:block;margin:.5rem 0} form.stack input,form.stack select{width:min(28rem,100%)}
+header .who{margin-left:auto;display:flex;gap:.75rem;align-items:center}
+header .who button{background:transparent;color:#fff;border-color:#c9d6ea}
+svg.chart text{font:11px system-ui,sans-serif;fill:#333}
+.two{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1rem}
+@media (max-width:900px){.two{grid-template-columns:1fr}}
+`;
+
+/**
+ * Answer with a whole page.
+ * @param c the route's context (nonce, session)
+ * @param app the application
+ * @param page the current page's id (null: none)
+ * @param title the page's title
+ * @param body the content
+ * @param status HTTP status
+ * @param flash a message on top
+ * @returns the response, with the security headers
+ */
+export async function sendWebPage(
+  c: WebC,
+  app: WebApp,
+  page: string | null,
+  title: Bilingual,
+  body: Markup,
+  status: 200 | 400 | 403 | 404 | 409 | 429 = 200,
+  flash: Flash | null = null,
+): Promise<Response> {
+  const nonce = c.get("nonce") ?? newNonce();
+  const signedIn = c.get("signedIn");
+  const text = String(
+    await html`<!doctype html>
+<html lang="bg">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>${title.bg} / ${title.en} — ${app.brand.bg}</title>
+    <style nonce="${nonce}">${raw(PAGE_STYLE)}${raw(EXTRA_STYLE)}</style>
+  </head>
+  <body data-page="${page ?? "none"}">
+    <header>
+      <span class="brand">${tb(app.brand)}</span>
+      ${
+      signedIn
+        ? html`
+          <nav>${app.nav.map((p) =>
+            html`<a href="${p.path}" id="nav-${p.id}" ${
+              p.id === page ? raw('aria-current="page"') : ""
+            }>${tb(p)}</a>`
+          )}</nav>
+          <span class="who"><span id="who">${signedIn.user.email}</span>
+                  <form class="inline" method="post" action="${app.base}/sign-out">
+                    <input type="hidden" name="csrf" value="${signedIn.session.csrf}">
+                    <button id="sign-out">${t("Изход", "Sign out")}</button>
+                  </form></span>
+        `
+        : ""
+    }
+    </header>
+    <main>
+      <h1>${tb(title)}</h1>
+      ${
+      flash
+        ? html`<div class="flash ${flash.kind}" id="flash" role="status">${tb(flash)}</div>`
+        : ""
+    }
+      ${body}
+    </main>
+    <script nonce="${nonce}" src="${app.base}/assets/page.js"></script>
+  </body>
+</html>`,
+  );
+  // Referrer-Policy stays `same-origin` (web_page.ts): with `no-referrer` Chromium sends
+  // `Origin: null` on the pages' own form posts, which the guard must refuse.
+  return c.html(text, status, pageHeaders(nonce));
+}
+
+/**
+ * The hidden CSRF field every form of a signed-in page carries.
+ * @param c the route's context
+ */
+export const csrfField = (c: WebC): Markup =>
+  html`<input type="hidden" name="csrf" value="${c.get("signedIn")?.session.csrf ?? ""}">`;
+
+/**
+ * The script every page loads (served from the service itself, by nonce): copy buttons
+ * (`data-copy` names the element whose text is copied).
+ */
+export const PAGE_SCRIPT = `
+for (const b of document.querySelectorAll("button[data-copy]")) {
+  b.addEventListener("click", async () => {
+    const el = document.getElementById(b.dataset.copy);
+    try { await navigator.clipboard.writeText(el.textContent.trim()); b.dataset.copied = "1"; }
+    catch { const r = document.createRange(); r.selectNodeContents(el);
+      const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
+  });
+}
+`;

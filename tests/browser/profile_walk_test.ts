@@ -1,0 +1,133 @@
+/**
+ * The integrator's profile, walked as a person would in real Chromium against the token service
+ * as a real program, with a real SMTP sink: sign up, open the link from the mail, create a test
+ * key, use it for a real token and have one request refused, find both in the request log
+ * (filtered to the refused one), see the usage chart; sign out and back in with a new link.
+ * Each page's screenshot is written to docs/ (docs/token-service.md § The profile shows them).
+ */
+import { equal, match, ok } from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { launchChromium, skipBrowser, stopWithin } from "../_helpers/browser.ts";
+import { startTokenService } from "../_helpers/e2e.ts";
+import { type SmtpSink, startSmtpSink } from "../_helpers/smtp.ts";
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `docs/${name}.png`, fullPage: true });
+}
+
+/** The link in the newest mail to `to` (waits for it). */
+async function mailedLink(sink: SmtpSink, to: string, after: number): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const m = sink.messages.slice(after).find((x) => x.to.includes(to));
+    if (m) return /(http:\/\/\S+\/profile\/link\?code=\S+)/.exec(m.text)![1]!;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+Deno.test({
+  name: "profile: sign up by mail, a test key, a token, the refused request in the log, usage",
+  ignore: skipBrowser(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "svc-profile-" });
+    const sink = await startSmtpSink();
+    const ts = await startTokenService(`${dir}/ts`, {
+      SVC_SMTP_HOST: "127.0.0.1",
+      SVC_SMTP_PORT: String(sink.port),
+      SVC_SMTP_FROM: "noreply@svc.test",
+    });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${ts.url}/profile`);
+      await shot(page, "profile-sign-in");
+      await page.fill("#company", "Счетоводство Пример ООД");
+      await page.fill("#sign-up-email", "Dev@Example.test");
+      await page.click("#sign-up");
+      await page.waitForSelector("#check-mail");
+
+      // The mail's link opens a page with one button; pressing it signs in.
+      const link = await mailedLink(sink, "dev@example.test", 0);
+      await page.goto(link);
+      await page.click("#continue");
+      await page.waitForSelector("body[data-page=keys]");
+      equal(await page.textContent("#integrator-name"), "Счетоводство Пример ООД");
+      equal(await page.textContent("#who"), "dev@example.test");
+
+      // A test key at once: the secret once, the curl line with it.
+      await page.fill("#test-label", "first");
+      await page.click("#create-test-key");
+      const secret = (await page.textContent("#secret"))!.trim();
+      match(secret, /^svc_test_[A-Za-z0-9_-]{43}$/);
+      ok((await page.textContent("#curl"))!.includes(secret));
+      // The secret on the screenshot stays a placeholder.
+      for (const id of ["#secret", "#curl"]) {
+        await page.$eval(id, (el) => {
+          el.textContent = el.textContent!.replace(/svc_test_[A-Za-z0-9_-]{43}/, "svc_test_…");
+        });
+      }
+      await shot(page, "profile-keys");
+      await page.click("#nav-keys");
+      await page.waitForSelector("#keys tr[data-key]");
+      equal(await page.$("#secret"), null, "the secret is shown only once");
+
+      // A real token with it, and a refused request.
+      const issue = (body: unknown) =>
+        fetch(`${ts.url}/api/v1/tokens/issue`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const good = await issue({ typeId: "vat", eik: "121212121" });
+      equal(good.status, 200);
+      const token = (await good.json()).token as string;
+      const bad = await issue({ typeId: "no_such_operation", eik: "121212121" });
+      equal(bad.status, 400);
+      const badRequestId = bad.headers.get("x-request-id")!;
+      await bad.body?.cancel();
+
+      await page.click("#nav-log");
+      await page.waitForSelector("#log tr[data-status='400']");
+      const html = await page.content();
+      ok(!html.includes(secret) && !html.includes(token), "no secret, no token in the log");
+      await shot(page, "profile-log");
+      await page.selectOption("#filter-status", "errors");
+      await page.click("#apply-filter");
+      await page.waitForURL(/status=errors/);
+      const rows = await page.$$eval(
+        "#log tr[data-status]",
+        (trs) =>
+          trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent!.trim())),
+      );
+      equal(rows.length, 1);
+      equal(rows[0]![2], "no_such_operation");
+      equal(rows[0]![4], "400");
+      equal(rows[0]![5], "UNKNOWN_TYPE_ID");
+      equal(rows[0]![6], badRequestId);
+
+      await page.click("#nav-usage");
+      await page.waitForSelector("#usage-chart");
+      equal(await page.textContent("#usage-total"), "1");
+      await shot(page, "profile-usage");
+
+      // Sign out: the session is gone on the server; a new link signs in again.
+      await page.click("#sign-out");
+      await page.goto(`${ts.url}/profile/keys`);
+      await page.waitForSelector("#sign-in-form");
+      const before = sink.messages.length;
+      await page.fill("#sign-in-email", "dev@example.test");
+      await page.click("#sign-in");
+      await page.waitForSelector("#check-mail");
+      await page.goto(await mailedLink(sink, "dev@example.test", before));
+      await page.click("#continue");
+      await page.waitForSelector("#keys tr[data-key]");
+    } finally {
+      await browser.close();
+      await stopWithin(ts);
+      await sink.close();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
