@@ -2,13 +2,16 @@
  * The integrator's profile, walked as a person would in real Chromium against the token service
  * as a real program, with a real SMTP sink: sign up, open the link from the mail, create a test
  * key, use it for a real token and have one request refused, find both in the request log
- * (filtered to the refused one), see the usage chart; sign out and back in with a new link.
+ * (filtered to the refused one), see the usage chart; create a passkey (Chromium's virtual
+ * authenticator through the DevTools protocol), sign out, sign in with the passkey; sign out
+ * and back in with a new link (the way back when a passkey is lost). The service's public URL
+ * is `http://localhost:<port>`: WebAuthn refuses IP addresses as the relying party.
  * Each page's screenshot is written to docs/ (docs/token-service.md § The profile shows them).
  */
 import { equal, match, ok } from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { launchChromium, skipBrowser, stopWithin } from "../_helpers/browser.ts";
-import { startTokenService } from "../_helpers/e2e.ts";
+import { freePort, startTokenService } from "../_helpers/e2e.ts";
 import { type SmtpSink, startSmtpSink } from "../_helpers/smtp.ts";
 
 async function shot(page: Page, name: string) {
@@ -26,22 +29,39 @@ async function mailedLink(sink: SmtpSink, to: string, after: number): Promise<st
 }
 
 Deno.test({
-  name: "profile: sign up by mail, a test key, a token, the refused request in the log, usage",
+  name:
+    "profile: sign up by mail, a test key, a token, the refused request in the log, usage, a passkey",
   ignore: skipBrowser(),
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "svc-profile-" });
     const sink = await startSmtpSink();
+    const port = freePort();
     const ts = await startTokenService(`${dir}/ts`, {
+      SVC_TOKEN_ISSUER: `http://localhost:${port}`,
       SVC_SMTP_HOST: "127.0.0.1",
       SVC_SMTP_PORT: String(sink.port),
       SVC_SMTP_FROM: "noreply@svc.test",
-    });
+    }, port);
     const browser = await launchChromium();
     try {
       const page = await browser.context.newPage();
-      await page.goto(`${ts.url}/profile`);
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send("WebAuthn.enable");
+      const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+        options: {
+          protocol: "ctap2",
+          transport: "internal",
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      const url = `http://localhost:${port}`;
+      equal(new URL(ts.url).port, String(port));
+      await page.goto(`${url}/profile`);
       await shot(page, "profile-sign-in");
       await page.fill("#company", "Счетоводство Пример ООД");
       await page.fill("#sign-up-email", "Dev@Example.test");
@@ -75,7 +95,7 @@ Deno.test({
 
       // A real token with it, and a refused request.
       const issue = (body: unknown) =>
-        fetch(`${ts.url}/api/v1/tokens/issue`, {
+        fetch(`${url}/api/v1/tokens/issue`, {
           method: "POST",
           headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
           body: JSON.stringify(body),
@@ -112,9 +132,29 @@ Deno.test({
       equal(await page.textContent("#usage-total"), "1");
       await shot(page, "profile-usage");
 
+      // A passkey, then sign-out and sign-in with it.
+      await page.click("#nav-passkeys");
+      await page.click("#passkey-register");
+      await page.waitForSelector("#passkeys tr td, #passkey-status.bad");
+      equal(
+        await page.$("#passkey-status.bad"),
+        null,
+        await page.textContent("#passkey-status") ?? "",
+      );
+      await shot(page, "profile-passkeys");
+      const auths = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+      equal(auths.credentials.length, 1, "the passkey lives in the authenticator");
+      await page.click("#sign-out");
+      await page.waitForSelector("#passkey-sign-in").catch(async (e) => {
+        throw new Error(`${e}: ${page.url()} ${(await page.content()).slice(-1500)}`);
+      });
+      await page.click("#passkey-sign-in");
+      await page.waitForSelector("body[data-page=keys]");
+      equal(await page.textContent("#who"), "dev@example.test");
+
       // Sign out: the session is gone on the server; a new link signs in again.
       await page.click("#sign-out");
-      await page.goto(`${ts.url}/profile/keys`);
+      await page.goto(`${url}/profile/keys`);
       await page.waitForSelector("#sign-in-form");
       const before = sink.messages.length;
       await page.fill("#sign-in-email", "dev@example.test");

@@ -12,13 +12,16 @@ import { t } from "../../web_page.ts";
 import { html } from "hono/html";
 import {
   PAGE_SCRIPT,
+  passkeyRoutes,
   sendWebPage,
   type WebApp,
   WebAuth,
+  webauthnBrowserScript,
   type WebC,
   type WebEnv,
   webGuard,
 } from "../web/mod.ts";
+import { passkeysPage } from "./passkeys_page.ts";
 import type { ProfileContext, ProfileDeps } from "./deps.ts";
 import { keysRoutes } from "./keys_page.ts";
 import { signInRoutes } from "./sign_in.ts";
@@ -29,11 +32,12 @@ export type { ProfileDeps } from "./deps.ts";
 /** The profile's pages, in navigation order. */
 export const PROFILE_APP: WebApp = {
   base: "/profile",
-  brand: { bg: "Профил на интегратора", en: "Integrator profile" },
+  brand: { bg: "Профил", en: "Profile" },
   nav: [
     { path: "/profile/keys", id: "keys", bg: "Ключове", en: "Keys" },
     { path: "/profile/usage", id: "usage", bg: "Използване", en: "Usage" },
     { path: "/profile/log", id: "log", bg: "Заявки", en: "Request log" },
+    { path: "/profile/passkeys", id: "passkeys", bg: "Passkeys", en: "Passkeys" },
   ],
 };
 
@@ -45,6 +49,9 @@ const OPEN = new Set([
   "/profile/sign-up",
   "/profile/link",
   "/profile/assets/page.js",
+  "/profile/assets/webauthn.js",
+  "/profile/passkey/options",
+  "/profile/passkey/verify",
 ]);
 
 /** The session cookie's name. */
@@ -69,6 +76,14 @@ export async function webErrorPage(
     return c.text("Unexpected error", 500);
   }
   const status = err.code === "VALIDATION_FAILED" ? 400 : err.status;
+  if (c.req.header("content-type")?.startsWith("application/json")) {
+    // The passkey ceremonies' fetch calls read JSON.
+    return c.json(
+      { error: err.message, errorCode: err.code },
+      (status === 401 ? 403 : status) as 400,
+      err.code === "RATE_LIMITED" ? { "retry-after": String(err.details?.retryAfter ?? 60) } : {},
+    );
+  }
   const res = await sendWebPage(
     c,
     app,
@@ -113,6 +128,13 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
       open: (p) => OPEN.has(p),
     }),
   );
+  const webauthnJs = webauthnBrowserScript();
+  r.get("/assets/webauthn.js", async (c) =>
+    c.body(await webauthnJs(), 200, {
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": "max-age=3600",
+      "x-content-type-options": "nosniff",
+    }));
   r.get("/assets/page.js", (c) =>
     c.body(PAGE_SCRIPT, 200, {
       "content-type": "text/javascript; charset=utf-8",
@@ -120,6 +142,16 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
       "x-content-type-options": "nosniff",
     }));
   signInRoutes(r, ctx);
+  passkeyRoutes(r, {
+    store: deps.store,
+    clock: deps.clock,
+    auth,
+    role: "integrator",
+    publicUrl: deps.publicUrl,
+    log: deps.log,
+    home: `${PROFILE_APP.base}/keys`,
+  });
+  passkeysPage(r, ctx);
   keysRoutes(r, ctx);
   activityRoutes(r, ctx);
   return r;

@@ -204,16 +204,23 @@ function signInPage(
         <div class="card">
           <h2>${t("Вход", "Sign in")}</h2>
           <p class="muted">${t(
-            "Изпращаме еднократна връзка на адреса на профила. Паролата не е нужна.",
-            "We mail a one-time link to the profile's address. No password.",
+            "С passkey, или с еднократна връзка на адреса на профила (първия път и ако загубите passkey). Без пароли.",
+            "With a passkey, or a one-time link to the profile's address (the first time, and when a passkey is lost). No passwords.",
           )}</p>
           <form class="stack" method="post" action="${base}/sign-in" id="sign-in-form">
             <label>${t(
               "Е-поща",
               "E-mail",
             )}<br><input type="email" name="email" id="sign-in-email" required autocomplete="email"></label>
-            <button class="primary" id="sign-in">${t("Изпрати връзка", "Send a link")}</button>
+            <button id="sign-in">${t("Изпрати връзка", "Send a link")}</button>
           </form>
+          <p>${t("или", "or")}</p>
+          <button type="button" class="primary" id="passkey-sign-in"
+            data-base="${base}">${t(
+              "Вход с passkey",
+              "Sign in with a passkey",
+            )}</button>
+          <p id="passkey-status" role="status"></p>
         </div>
         <div class="card">
           <h2>${t("Регистрация", "Sign up")}</h2>

@@ -8,6 +8,7 @@
 import { type Db, type Row, sql, tuples } from "./sql.ts";
 import type {
   DailyUsageRow,
+  PasskeyRecord,
   RequestLogEntry,
   WebLink,
   WebRole,
@@ -48,6 +49,16 @@ const logFromRow = (r: Row): RequestLogEntry => ({
   status: Number(r.status),
   errorCode: r.error_code == null ? null : String(r.error_code),
   requestId: String(r.request_id),
+});
+
+const passkeyFromRow = (r: Row): PasskeyRecord => ({
+  credentialId: String(r.credential_id),
+  userId: String(r.user_id),
+  publicKey: String(r.public_key),
+  counter: Number(r.counter),
+  transports: JSON.parse(String(r.transports)),
+  createdAt: Number(r.created_at),
+  lastUsedAt: r.last_used_at == null ? null : Number(r.last_used_at),
 });
 
 const insertUser = (u: WebUser) =>
@@ -127,6 +138,26 @@ export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorW
     async pruneWeb(idleBefore, expiredBefore) {
       return await db.run(sql`DELETE FROM web_sessions WHERE last_seen < ${idleBefore}`) +
         await db.run(sql`DELETE FROM web_links WHERE expires_at < ${expiredBefore}`);
+    },
+    async addPasskey(p) {
+      return await db.run(sql`INSERT INTO web_passkeys (credential_id, user_id, public_key,
+        counter, transports, created_at) VALUES (${p.credentialId}, ${p.userId}, ${p.publicKey},
+        ${p.counter}, ${JSON.stringify(p.transports)}, ${p.createdAt})
+        ON CONFLICT DO NOTHING`) > 0;
+    },
+    async findPasskey(credentialId) {
+      const r = await db.get(sql`SELECT p.credential_id, p.user_id, p.public_key, p.counter,
+        p.transports, p.created_at AS p_created, p.last_used_at, u.* FROM web_passkeys p
+        JOIN web_users u ON u.id = p.user_id WHERE p.credential_id = ${credentialId}`);
+      if (!r) return null;
+      return { passkey: passkeyFromRow({ ...r, created_at: r.p_created }), user: userFromRow(r) };
+    },
+    listPasskeys: async (userId) =>
+      (await db.all(sql`SELECT * FROM web_passkeys WHERE user_id = ${userId}
+        ORDER BY created_at, credential_id`)).map(passkeyFromRow),
+    async usePasskey(credentialId, counter, at) {
+      await db.run(sql`UPDATE web_passkeys SET counter = ${counter}, last_used_at = ${at}
+        WHERE credential_id = ${credentialId}`);
     },
     async addRequestLog(entries, daily) {
       for (let i = 0; i < entries.length; i += LOG_CHUNK) {

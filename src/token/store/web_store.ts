@@ -23,7 +23,13 @@ export interface WebUser {
 }
 
 /** What a one-time link is for. */
-export type LinkPurpose = "signup" | "signin" | "admin-invite" | "admin-signin";
+export type LinkPurpose =
+  | "signup"
+  | "signin"
+  | "admin-invite"
+  | "admin-signin"
+  | "passkey-register"
+  | "passkey-signin";
 
 /** A one-time link (its code is known only to the mail's reader; the store keeps its hash). */
 export interface WebLink {
@@ -45,6 +51,20 @@ export interface WebSession {
   readonly csrf: string;
   readonly createdAt: number;
   readonly lastSeen: number;
+}
+
+/** A person's passkey (WebAuthn credential): its public key, never a secret. */
+export interface PasskeyRecord {
+  /** The credential id, base64url. */
+  readonly credentialId: string;
+  readonly userId: string;
+  /** The COSE public key, base64url. */
+  readonly publicKey: string;
+  /** The authenticator's signature counter (0 for passkeys that keep none). */
+  readonly counter: number;
+  readonly transports: readonly string[];
+  readonly createdAt: number;
+  readonly lastUsedAt: number | null;
 }
 
 /** One token request of a known key (never the secret, never the token). */
@@ -106,6 +126,14 @@ export interface WebStore {
   deleteSession(idHash: string): Promise<void>;
   /** Delete sessions idle since before `idleBefore` and links expired before `expiredBefore`. */
   pruneWeb(idleBefore: number, expiredBefore: number): Promise<number>;
+  /** Insert a passkey. @returns false when the credential id is registered already */
+  addPasskey(p: PasskeyRecord): Promise<boolean>;
+  /** @returns the passkey with this credential id and its person, or null */
+  findPasskey(credentialId: string): Promise<{ passkey: PasskeyRecord; user: WebUser } | null>;
+  /** @returns a person's passkeys, oldest first */
+  listPasskeys(userId: string): Promise<PasskeyRecord[]>;
+  /** Record a sign-in with a passkey (its new counter). */
+  usePasskey(credentialId: string, counter: number, at: number): Promise<void>;
   /** Append request log rows and add daily usage counts (chunked multi-row statements). */
   addRequestLog(
     entries: readonly RequestLogEntry[],

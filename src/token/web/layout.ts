@@ -38,7 +38,8 @@ export interface Flash extends Bilingual {
 const EXTRA_STYLE = `
 .secret{background:#fff8e1;border:1px solid #e0c060;border-radius:6px;padding:.6rem .8rem}
 form.stack label{display:block;margin:.5rem 0} form.stack input,form.stack select{width:min(28rem,100%)}
-header .who{margin-left:auto;display:flex;gap:.75rem;align-items:center}
+header{gap:.75rem} nav a{padding:.35rem .5rem}
+header .who{margin-left:auto;display:flex;gap:.5rem;align-items:center;font-size:.9em}
 header .who button{background:transparent;color:#fff;border-color:#c9d6ea}
 svg.chart text{font:11px system-ui,sans-serif;fill:#333}
 .two{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1rem}
@@ -105,6 +106,7 @@ export async function sendWebPage(
     }
       ${body}
     </main>
+    <script nonce="${nonce}" src="${app.base}/assets/webauthn.js"></script>
     <script nonce="${nonce}" src="${app.base}/assets/page.js"></script>
   </body>
 </html>`,
@@ -123,9 +125,44 @@ export const csrfField = (c: WebC): Markup =>
 
 /**
  * The script every page loads (served from the service itself, by nonce): copy buttons
- * (`data-copy` names the element whose text is copied).
+ * (`data-copy` names the element whose text is copied), and the passkey buttons
+ * (`#passkey-register` with `data-base` and `data-csrf`, `#passkey-sign-in` with `data-base`)
+ * over `@simplewebauthn/browser` (passkeys.ts); their outcome goes to `#passkey-status`.
  */
 export const PAGE_SCRIPT = `
+const post = async (url, body, csrf) => {
+  const headers = { "content-type": "application/json" };
+  if (csrf) headers["x-csrf-token"] = csrf;
+  const r = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+  const j = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(j.error || String(r.status));
+  return j;
+};
+const say = (text, ok) => {
+  const el = document.getElementById("passkey-status");
+  if (el) { el.textContent = text; el.className = ok ? "ok" : "bad"; }
+};
+const reg = document.getElementById("passkey-register");
+if (reg) reg.addEventListener("click", async () => {
+  try {
+    const { base, csrf } = reg.dataset;
+    const optionsJSON = await post(base + "/passkeys/options", {}, csrf);
+    const answer = await SimpleWebAuthnBrowser.startRegistration({ optionsJSON });
+    await post(base + "/passkeys", answer, csrf);
+    say("✓", true);
+    location.reload();
+  } catch (e) { say(String(e && e.message || e), false); }
+});
+const signIn = document.getElementById("passkey-sign-in");
+if (signIn) signIn.addEventListener("click", async () => {
+  try {
+    const { base } = signIn.dataset;
+    const optionsJSON = await post(base + "/passkey/options", {});
+    const answer = await SimpleWebAuthnBrowser.startAuthentication({ optionsJSON });
+    const done = await post(base + "/passkey/verify", answer);
+    location.assign(done.redirect);
+  } catch (e) { say(String(e && e.message || e), false); }
+});
 for (const b of document.querySelectorAll("button[data-copy]")) {
   b.addEventListener("click", async () => {
     const el = document.getElementById(b.dataset.copy);

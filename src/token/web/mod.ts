@@ -6,3 +6,4 @@
 export * from "./guard.ts";
 export * from "./layout.ts";
 export * from "./sessions.ts";
+export * from "./passkeys.ts";

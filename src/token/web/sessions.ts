@@ -17,6 +17,8 @@ import type { LinkPurpose, TokenStore, WebLink, WebSession, WebUser } from "../s
 
 /** How long a one-time link can be used (30 minutes, in ms). */
 export const LINK_TTL_MS = 30 * 60_000;
+/** How long a passkey ceremony's challenge can be answered (5 minutes, in ms). */
+export const CHALLENGE_TTL_MS = 5 * 60_000;
 /** How long a session lives without a request (8 hours, in ms). */
 export const SESSION_IDLE_MS = 8 * 3_600_000;
 /** A session's last request is written at most this often (ms). */
@@ -83,6 +85,44 @@ export class WebAuth {
       usedAt: null,
     });
     return code;
+  }
+
+  /**
+   * Keep a passkey ceremony's challenge (its hash) until it is answered, at most
+   * {@link CHALLENGE_TTL_MS}; any instance can check the answer.
+   * @param purpose registration or sign-in
+   * @param challenge the challenge as the options carry it (base64url)
+   * @param userId the person registering ("" for a sign-in)
+   */
+  async keepChallenge(
+    purpose: "passkey-register" | "passkey-signin",
+    challenge: string,
+    userId: string,
+  ): Promise<void> {
+    const now = this.#clock.now();
+    await this.#store.createLink({
+      codeHash: hashSecret(challenge),
+      purpose,
+      email: userId,
+      payload: {},
+      createdAt: now,
+      expiresAt: now + CHALLENGE_TTL_MS,
+      usedAt: null,
+    });
+  }
+
+  /**
+   * Use a challenge once.
+   * @returns true when it was kept for this purpose (and person) and not used or expired
+   */
+  async takeChallenge(
+    purpose: "passkey-register" | "passkey-signin",
+    challenge: string,
+    userId: string,
+  ): Promise<boolean> {
+    if (!/^[A-Za-z0-9_-]{16,128}$/.test(challenge)) return false;
+    const l = await this.#store.takeLink(hashSecret(challenge), this.#clock.now());
+    return l !== null && l.purpose === purpose && l.email === userId;
   }
 
   /**
