@@ -45,6 +45,8 @@ import type { RequestLogRecorder } from "./request_log.ts";
 import type { Mailer } from "./notices/mod.ts";
 import type { ServiceLog } from "./deps.ts";
 import { profileRoutes } from "./profile/mod.ts";
+import { auditAdminApi } from "./audit.ts";
+import { deskRoutes } from "./desk/mod.ts";
 
 /** Dependencies of {@link createTokenApp}. */
 export interface TokenAppDeps {
@@ -167,6 +169,8 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     return c.json({ items: items.map(applicationView) });
   });
 
+  const webLog: ServiceLog = deps.serviceLog ??
+    ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined);
   app.route(
     "/profile",
     profileRoutes({
@@ -175,17 +179,30 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
       random: deps.random,
       mailer: deps.mailer ?? null,
       publicUrl: () => deps.config.issuer,
-      log: deps.serviceLog ??
-        ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined),
+      log: webLog,
       flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
+      flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
     }),
   );
 
-  app.use("/admin/*", adminAuth(deps.adminToken));
+  // The admin API (automation, SVC_ADMIN_TOKEN); the desk at /admin is for people.
+  app.use("/admin/v1/*", adminAuth(deps.adminToken), auditAdminApi(deps.store, deps.clock));
   app.route("/admin/v1", adminKeyRoutes(admin));
   app.route("/admin/v1", adminContractRoutes(admin));
   app.route("/admin/v1", adminSigningKeyRoutes(admin));
   app.route("/admin/v1", adminOpenApiRoutes(VERSION));
+  app.route(
+    "/admin",
+    deskRoutes({
+      store: deps.store,
+      clock: deps.clock,
+      random: deps.random,
+      mailer: deps.mailer ?? null,
+      publicUrl: () => deps.config.issuer,
+      log: webLog,
+      flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
+    }),
+  );
 
   app.get(
     "/.well-known/jwks.json",

@@ -48,6 +48,18 @@ export interface EdgeOptions {
   ) => void;
 }
 
+/** The request id of each request in flight (for the audit log, audit.ts). */
+const requestIds = new WeakMap<Request, string>();
+
+/**
+ * The request id the edge gave a request (its `X-Request-Id`).
+ * @param req the request as the handler sees it (`c.req.raw`)
+ * @returns the id, or "" outside the edge (tests calling a sub-app directly)
+ */
+export function requestIdOf(req: Request): string {
+  return requestIds.get(req) ?? "";
+}
+
 /** An id a caller or a proxy may give (nginx's `$request_id` is 32 hex digits, a UUID fits):
  * 1–128 letters, digits and `. _ : -`, so it can be logged as it is. */
 const GIVEN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -69,6 +81,7 @@ export function withEdge(app: Hono, o: EdgeOptions = {}): Hono {
     const t0 = timed ? performance.now() : 0;
     const given = request.headers.get("x-request-id");
     const requestId = given !== null && GIVEN_ID.test(given) ? given : randomId();
+    requestIds.set(request, requestId);
     // Counted from here on, and uncounted in `finally` whatever happens.
     if (drain) {
       drain.inFlight = (drain.inFlight ?? 0) + 1;

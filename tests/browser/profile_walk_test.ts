@@ -4,14 +4,17 @@
  * key, use it for a real token and have one request refused, find both in the request log
  * (filtered to the refused one), see the usage chart; create a passkey (Chromium's virtual
  * authenticator through the DevTools protocol), sign out, sign in with the passkey; sign out
- * and back in with a new link (the way back when a passkey is lost). The service's public URL
+ * and back in with a new link (the way back when a passkey is lost); apply for a contract; the
+ * first administrator, invited by `token-service admin-invite`, opens the desk in another
+ * browser, creates a passkey, invites a second one, signs out and in with the passkey, approves
+ * the application and finds it in the audit log; the integrator then sees phase 3. The service's public URL
  * is `http://localhost:<port>`: WebAuthn refuses IP addresses as the relying party.
  * Each page's screenshot is written to docs/ (docs/token-service.md § The profile shows them).
  */
 import { equal, match, ok } from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { launchChromium, skipBrowser, stopWithin } from "../_helpers/browser.ts";
-import { freePort, startTokenService } from "../_helpers/e2e.ts";
+import { freePort, MAIN, startTokenService } from "../_helpers/e2e.ts";
 import { type SmtpSink, startSmtpSink } from "../_helpers/smtp.ts";
 
 async function shot(page: Page, name: string) {
@@ -30,7 +33,7 @@ async function mailedLink(sink: SmtpSink, to: string, after: number): Promise<st
 
 Deno.test({
   name:
-    "profile: sign up by mail, a test key, a token, the refused request in the log, usage, a passkey",
+    "profile and desk: sign-up, test key, token, request log, usage, passkeys, application, approval",
   ignore: skipBrowser(),
   sanitizeResources: false,
   sanitizeOps: false,
@@ -163,6 +166,106 @@ Deno.test({
       await page.goto(await mailedLink(sink, "dev@example.test", before));
       await page.click("#continue");
       await page.waitForSelector("#keys tr[data-key]");
+
+      // Phase 2: the application.
+      await page.click("#nav-contract");
+      equal(await page.getAttribute("#phase", "data-phase"), "1");
+      await page.fill("#apply-use", "VAT returns and payroll declarations for our clients");
+      await page.click("#apply");
+      await page.waitForSelector("#flash.ok");
+      equal(await page.getAttribute("#phase", "data-phase"), "2");
+
+      // The administrator: the first one through `token-service admin-invite`, in another
+      // browser (its own profile, its own authenticator).
+      const invite = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          MAIN,
+          "token-service",
+          "admin-invite",
+          "--email",
+          "Admin@Svc.test",
+          "--url",
+          url,
+          "--data-dir",
+          `${dir}/ts`,
+        ],
+        env: { NO_COLOR: "1" },
+      }).output();
+      equal(invite.code, 0, new TextDecoder().decode(invite.stderr));
+      const inviteUrl = /(http:\/\/\S+\/admin\/link\?code=\S+)/.exec(
+        new TextDecoder().decode(invite.stdout),
+      )![1]!;
+      const adminBrowser = await launchChromium();
+      try {
+        const desk = await adminBrowser.context.newPage();
+        const deskCdp = await adminBrowser.context.newCDPSession(desk);
+        await deskCdp.send("WebAuthn.enable");
+        await deskCdp.send("WebAuthn.addVirtualAuthenticator", {
+          options: {
+            protocol: "ctap2",
+            transport: "internal",
+            hasResidentKey: true,
+            hasUserVerification: true,
+            isUserVerified: true,
+            automaticPresenceSimulation: true,
+          },
+        });
+        await desk.goto(`${url}/admin`);
+        await shot(desk, "desk-sign-in");
+        await desk.goto(inviteUrl);
+        await desk.click("#continue");
+        await desk.waitForSelector("body[data-page=admins]");
+        await desk.click("#passkey-register");
+        await desk.waitForSelector("#my-passkeys:text('1'), #passkey-status.bad");
+        equal(
+          await desk.$("#passkey-status.bad"),
+          null,
+          await desk.textContent("#passkey-status") ?? "",
+        );
+        await desk.fill("#invite-email", "second@svc.test");
+        await desk.click("#invite");
+        await desk.waitForSelector("#invite-link");
+        await desk.$eval("#invite-link", (el) => {
+          el.textContent = el.textContent!.replace(/code=\S+/, "code=…");
+        });
+        await shot(desk, "desk-admins");
+        // Signed out, back in with the passkey.
+        await desk.click("#sign-out");
+        await desk.click("#passkey-sign-in");
+        await desk.waitForSelector("body[data-page=applications]");
+        const row = desk.locator("#pending tr[data-application]");
+        equal(await row.count(), 1);
+        await row.locator(".ends-at").fill("2031-01-31");
+        await row.locator("input.note").first().fill("Welcome");
+        await shot(desk, "desk-applications");
+        await row.locator("button.approve").click();
+        await desk.waitForSelector("#flash.ok");
+        await desk.click("#nav-integrators");
+        await shot(desk, "desk-integrators");
+        await desk.click("#nav-contracts");
+        await desk.waitForSelector("#contracts tr[data-status=active]");
+        await shot(desk, "desk-contracts");
+        await desk.click("#nav-statements");
+        await shot(desk, "desk-statements");
+        await desk.click("#nav-usage");
+        await shot(desk, "desk-usage");
+        await desk.click("#nav-audit");
+        await desk.waitForSelector("#audit tr[data-action='application.approve']");
+        await desk.waitForSelector("#audit tr[data-action='application.submit']");
+        await desk.waitForSelector("#audit tr[data-action='key.create']");
+        await shot(desk, "desk-audit");
+      } finally {
+        await adminBrowser.close();
+      }
+
+      // Phase 3 for the integrator.
+      await page.click("#nav-contract");
+      equal(await page.locator("#applications tr[data-status]").count(), 1);
+      equal(await page.getAttribute("#phase", "data-phase"), "3");
+      match((await page.textContent("#contracts"))!, /2031-01-31/);
+      await shot(page, "profile-contract");
     } finally {
       await browser.close();
       await stopWithin(ts);

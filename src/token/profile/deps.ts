@@ -16,6 +16,8 @@ export interface ProfileDeps extends AdminDeps {
   readonly log: ServiceLog;
   /** Writes buffered request log rows and usage before a page reads them (tests, the chart). */
   readonly flushLog?: () => Promise<void>;
+  /** Writes buffered usage counters before a statement is built. */
+  readonly flushUsage?: () => Promise<void>;
 }
 
 /** What every profile route gets. */

@@ -20,8 +20,26 @@ import {
   setKeyAllowedOrigins,
 } from "../admin/mod.ts";
 import type { ApiKeyRecord } from "../store/mod.ts";
+import { audit } from "../audit.ts";
 import { csrfField, type Flash, formOf, sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
+
+/** Record a change the signed-in person made (audit.ts). */
+export function auditProfile(
+  ctx: ProfileContext,
+  c: WebC,
+  action: string,
+  target: string,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  const user = c.get("signedIn")!.user;
+  return audit(ctx.store, ctx.clock, c.req.raw, { kind: "integrator", name: user.email }, {
+    action,
+    target,
+    integratorId: user.integratorId,
+    detail,
+  });
+}
 
 /** The signed-in integrator's id. */
 export function integratorOf(c: WebC): string {
@@ -75,7 +93,7 @@ export function keysRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
       label,
       allowedEiks: null,
     });
-    ctx.log("info", "profile key created", { keyId: made.key.id, mode });
+    await auditProfile(ctx, c, "key.create", made.key.id, { mode, label });
     return keysPage(c, ctx, { secret: made.secret, key: made.key }, {
       kind: "ok",
       bg: "Ключът е създаден. Копирайте тайната сега: показва се само веднъж.",
@@ -88,6 +106,7 @@ export function keysRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
     const lines = ((await formOf(c)).origins ?? "").split(/[\s,]+/).filter((l) => l !== "");
     return await flashed(c, ctx, async () => {
       await setKeyAllowedOrigins(ctx, k.id, lines.length ? lines : null);
+      await auditProfile(ctx, c, "key.origins", k.id, { allowedOrigins: lines });
       return { kind: "ok", bg: "Адресите са записани.", en: "The origins were saved." };
     });
   });
@@ -98,6 +117,7 @@ export function keysRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
     const grace = Number.isInteger(hours) && hours >= 0 && hours <= 720 ? hours : 0;
     const res = await rotateKeyNow(ctx, k.id, grace * 3600).catch((e) => e as Error);
     if (res instanceof Error) return keysPage(c, ctx, null, failure(res));
+    await auditProfile(ctx, c, "key.rotate", k.id, { newKeyId: res.key.id, graceHours: grace });
     return keysPage(c, ctx, { secret: res.secret, key: res.key }, {
       kind: "ok",
       bg: `Новата тайна е показана веднъж; старата работи още ${grace} ч.`,
@@ -109,6 +129,7 @@ export function keysRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
     const k = await ownKey(ctx, c, c.req.param("id"));
     return await flashed(c, ctx, async () => {
       await revokeKeyNow(ctx, k.id);
+      await auditProfile(ctx, c, "key.revoke", k.id);
       return { kind: "ok", bg: "Ключът е отменен.", en: "The key was revoked." };
     });
   });

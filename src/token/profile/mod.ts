@@ -3,3 +3,4 @@
  * @module
  */
 export { PROFILE_APP, PROFILE_COOKIE, type ProfileDeps, profileRoutes } from "./routes.ts";
+export { linkMail } from "./link_mail.ts";

@@ -7,21 +7,17 @@
  * @module
  */
 import { Hono } from "hono";
-import { isAppError } from "../../contract/mod.ts";
-import { t } from "../../web_page.ts";
-import { html } from "hono/html";
 import {
-  PAGE_SCRIPT,
   passkeyRoutes,
-  sendWebPage,
   type WebApp,
+  webAssetRoutes,
   WebAuth,
-  webauthnBrowserScript,
-  type WebC,
   type WebEnv,
+  webErrorPage,
   webGuard,
 } from "../web/mod.ts";
 import { passkeysPage } from "./passkeys_page.ts";
+import { contractRoutes } from "./contract_page.ts";
 import type { ProfileContext, ProfileDeps } from "./deps.ts";
 import { keysRoutes } from "./keys_page.ts";
 import { signInRoutes } from "./sign_in.ts";
@@ -37,6 +33,7 @@ export const PROFILE_APP: WebApp = {
     { path: "/profile/keys", id: "keys", bg: "Ключове", en: "Keys" },
     { path: "/profile/usage", id: "usage", bg: "Използване", en: "Usage" },
     { path: "/profile/log", id: "log", bg: "Заявки", en: "Request log" },
+    { path: "/profile/contract", id: "contract", bg: "Договор", en: "Contract" },
     { path: "/profile/passkeys", id: "passkeys", bg: "Passkeys", en: "Passkeys" },
   ],
 };
@@ -56,52 +53,6 @@ const OPEN = new Set([
 
 /** The session cookie's name. */
 export const PROFILE_COOKIE = "svc_profile";
-
-/**
- * The answer to a failed profile request: a page with the error (or 429 with `Retry-After`).
- * @param c the route's context
- * @param app the application
- * @param err what was thrown
- * @param log where unexpected errors go
- * @returns the answer
- */
-export async function webErrorPage(
-  c: WebC,
-  app: WebApp,
-  err: unknown,
-  log: ProfileDeps["log"],
-): Promise<Response> {
-  if (!isAppError(err)) {
-    log("error", "unexpected error on a web page", { error: String(err) });
-    return c.text("Unexpected error", 500);
-  }
-  const status = err.code === "VALIDATION_FAILED" ? 400 : err.status;
-  if (c.req.header("content-type")?.startsWith("application/json")) {
-    // The passkey ceremonies' fetch calls read JSON.
-    return c.json(
-      { error: err.message, errorCode: err.code },
-      (status === 401 ? 403 : status) as 400,
-      err.code === "RATE_LIMITED" ? { "retry-after": String(err.details?.retryAfter ?? 60) } : {},
-    );
-  }
-  const res = await sendWebPage(
-    c,
-    app,
-    null,
-    { bg: "Заявката не е изпълнена", en: "The request was not carried out" },
-    html`
-      <div class="card" id="error" data-code="${err.code}">
-        <p>${err.message}</p>
-        <p><a href="${app.base}">${t("Към началото", "Back to the start")}</a></p>
-      </div>
-    `,
-    (status === 401 ? 403 : status) as 400,
-  );
-  if (err.code === "RATE_LIMITED") {
-    res.headers.set("retry-after", String(err.details?.retryAfter ?? 60));
-  }
-  return res;
-}
 
 /**
  * Build the profile's routes (mounted at `/profile` of the token app).
@@ -128,19 +79,7 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
       open: (p) => OPEN.has(p),
     }),
   );
-  const webauthnJs = webauthnBrowserScript();
-  r.get("/assets/webauthn.js", async (c) =>
-    c.body(await webauthnJs(), 200, {
-      "content-type": "text/javascript; charset=utf-8",
-      "cache-control": "max-age=3600",
-      "x-content-type-options": "nosniff",
-    }));
-  r.get("/assets/page.js", (c) =>
-    c.body(PAGE_SCRIPT, 200, {
-      "content-type": "text/javascript; charset=utf-8",
-      "cache-control": "max-age=3600",
-      "x-content-type-options": "nosniff",
-    }));
+  webAssetRoutes(r);
   signInRoutes(r, ctx);
   passkeyRoutes(r, {
     store: deps.store,
@@ -154,6 +93,7 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
   passkeysPage(r, ctx);
   keysRoutes(r, ctx);
   activityRoutes(r, ctx);
+  contractRoutes(r, ctx);
   return r;
 }
 

@@ -187,8 +187,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // The integrators' profile and the administrators' desk (docs/token-service.md § The
     // profile): people who sign in (web_users; an integrator's people point at it), one-time
     // e-mail links (only their SHA-256 is kept), server-side sessions (only the id's SHA-256),
-    // passkeys, the request log of token requests (7 days, bounded: request_log.ts) and the
-    // tokens issued per day and typeId (90 days) behind the usage chart.
+    // passkeys, the request log of token requests (7 days, bounded: request_log.ts), the
+    // tokens issued per day and typeId (90 days) behind the usage chart, and the audit log of
+    // every change made through the desk, the profile or the admin API (audit.ts).
     version: 7,
     sql: `
       CREATE TABLE web_users (
@@ -227,6 +228,13 @@ export const MIGRATIONS: readonly Migration[] = [
         type_id TEXT NOT NULL, count BIGINT NOT NULL,
         PRIMARY KEY (integrator_id, day, key_id, type_id)
       );
+      CREATE TABLE audit_log (
+        at BIGINT NOT NULL, actor_kind TEXT NOT NULL, actor TEXT NOT NULL,
+        integrator_id TEXT, action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL,
+        request_id TEXT NOT NULL
+      );
+      CREATE INDEX audit_log_at ON audit_log (at);
+      CREATE INDEX audit_log_integrator ON audit_log (integrator_id, at);
     `,
   },
 ];

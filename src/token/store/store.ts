@@ -248,7 +248,9 @@ export interface NoticeStore {
    * lost */
   completeNotice(id: string, owner: string, outcome: NoticeOutcome): Promise<boolean>;
   /** @returns notices by due time, optionally filtered */
-  listNotices(filter?: { kind?: string; subjectId?: string }): Promise<NoticeRecord[]>;
+  listNotices(
+    filter?: { kind?: string; subjectId?: string; integratorId?: string },
+  ): Promise<NoticeRecord[]>;
 }
 
 /** Monthly usage counters. */

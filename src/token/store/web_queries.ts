@@ -7,6 +7,7 @@
  */
 import { type Db, type Row, sql, tuples } from "./sql.ts";
 import type {
+  AuditEntry,
   DailyUsageRow,
   PasskeyRecord,
   RequestLogEntry,
@@ -158,6 +159,27 @@ export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorW
     async usePasskey(credentialId, counter, at) {
       await db.run(sql`UPDATE web_passkeys SET counter = ${counter}, last_used_at = ${at}
         WHERE credential_id = ${credentialId}`);
+    },
+    async addAudit(e) {
+      await db.run(sql`INSERT INTO audit_log (at, actor_kind, actor, integrator_id, action,
+        target, detail, request_id) VALUES (${e.at}, ${e.actorKind}, ${e.actor},
+        ${e.integratorId}, ${e.action}, ${e.target}, ${e.detail}, ${e.requestId})`);
+    },
+    async listAudit(f) {
+      const only = f.integratorId === undefined
+        ? sql``
+        : sql` WHERE integrator_id = ${f.integratorId}`;
+      return (await db.all(sql`SELECT * FROM audit_log${only} ORDER BY at DESC
+        LIMIT ${f.limit}`)).map((r): AuditEntry => ({
+        at: Number(r.at),
+        actorKind: String(r.actor_kind) as AuditEntry["actorKind"],
+        actor: String(r.actor),
+        integratorId: r.integrator_id == null ? null : String(r.integrator_id),
+        action: String(r.action),
+        target: String(r.target),
+        detail: String(r.detail),
+        requestId: String(r.request_id),
+      }));
     },
     async addRequestLog(entries, daily) {
       for (let i = 0; i < entries.length; i += LOG_CHUNK) {

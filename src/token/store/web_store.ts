@@ -67,6 +67,26 @@ export interface PasskeyRecord {
   readonly lastUsedAt: number | null;
 }
 
+/** Who made a change. */
+export type AuditActorKind = "integrator" | "admin" | "admin-api";
+
+/** One change, as the audit log keeps it. */
+export interface AuditEntry {
+  readonly at: number;
+  readonly actorKind: AuditActorKind;
+  /** The person's e-mail, or `SVC_ADMIN_TOKEN` for the admin API. */
+  readonly actor: string;
+  /** The integrator the change concerns, when one does. */
+  readonly integratorId: string | null;
+  /** What was done, e.g. `key.revoke`, `application.approve`, `POST /admin/v1/keys`. */
+  readonly action: string;
+  /** What it was done to (an id or a path). */
+  readonly target: string;
+  /** Details (never a secret), as JSON text. */
+  readonly detail: string;
+  readonly requestId: string;
+}
+
 /** One token request of a known key (never the secret, never the token). */
 export interface RequestLogEntry {
   readonly at: number;
@@ -134,6 +154,10 @@ export interface WebStore {
   listPasskeys(userId: string): Promise<PasskeyRecord[]>;
   /** Record a sign-in with a passkey (its new counter). */
   usePasskey(credentialId: string, counter: number, at: number): Promise<void>;
+  /** Append to the audit log. */
+  addAudit(e: AuditEntry): Promise<void>;
+  /** @returns audit entries, newest first, optionally of one integrator */
+  listAudit(f: { integratorId?: string; limit: number }): Promise<AuditEntry[]>;
   /** Append request log rows and add daily usage counts (chunked multi-row statements). */
   addRequestLog(
     entries: readonly RequestLogEntry[],

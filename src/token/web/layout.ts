@@ -15,6 +15,8 @@ import {
   tb,
 } from "../../web_page.ts";
 import type { WebC } from "./guard.ts";
+import { isAppError } from "../../contract/mod.ts";
+import type { ServiceLog } from "../deps.ts";
 
 /** One entry of an application's navigation. */
 export interface NavItem extends Bilingual {
@@ -114,6 +116,52 @@ export async function sendWebPage(
   // Referrer-Policy stays `same-origin` (web_page.ts): with `no-referrer` Chromium sends
   // `Origin: null` on the pages' own form posts, which the guard must refuse.
   return c.html(text, status, pageHeaders(nonce));
+}
+
+/**
+ * The answer to a failed request of the profile or the desk: a page with the error (or 429 with `Retry-After`).
+ * @param c the route's context
+ * @param app the application
+ * @param err what was thrown
+ * @param log where unexpected errors go
+ * @returns the answer
+ */
+export async function webErrorPage(
+  c: WebC,
+  app: WebApp,
+  err: unknown,
+  log: ServiceLog,
+): Promise<Response> {
+  if (!isAppError(err)) {
+    log("error", "unexpected error on a web page", { error: String(err) });
+    return c.text("Unexpected error", 500);
+  }
+  const status = err.code === "VALIDATION_FAILED" ? 400 : err.status;
+  if (c.req.header("content-type")?.startsWith("application/json")) {
+    // The passkey ceremonies' fetch calls read JSON.
+    return c.json(
+      { error: err.message, errorCode: err.code },
+      (status === 401 ? 403 : status) as 400,
+      err.code === "RATE_LIMITED" ? { "retry-after": String(err.details?.retryAfter ?? 60) } : {},
+    );
+  }
+  const res = await sendWebPage(
+    c,
+    app,
+    null,
+    { bg: "Заявката не е изпълнена", en: "The request was not carried out" },
+    html`
+      <div class="card" id="error" data-code="${err.code}">
+        <p>${err.message}</p>
+        <p><a href="${app.base}">${t("Към началото", "Back to the start")}</a></p>
+      </div>
+    `,
+    (status === 401 ? 403 : status) as 400,
+  );
+  if (err.code === "RATE_LIMITED") {
+    res.headers.set("retry-after", String(err.details?.retryAfter ?? 60));
+  }
+  return res;
 }
 
 /**

@@ -7,3 +7,4 @@ export * from "./guard.ts";
 export * from "./layout.ts";
 export * from "./sessions.ts";
 export * from "./passkeys.ts";
+export * from "./assets.ts";

@@ -20,6 +20,7 @@ import {
 import { AppError } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { ServiceLog } from "../deps.ts";
+import { audit } from "../audit.ts";
 import type { TokenStore, WebRole } from "../store/mod.ts";
 import { clientAddress, countAttempt, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
 import type { WebAuth } from "./sessions.ts";
@@ -108,7 +109,10 @@ export function passkeyRoutes(r: Hono<WebEnv>, d: PasskeyDeps): void {
       lastUsedAt: null,
     });
     if (!added) throw new AppError("CONFLICT", "This passkey is registered already");
-    d.log("info", "passkey registered", { userId: user.id });
+    await audit(d.store, d.clock, c.req.raw, {
+      kind: d.role === "admin" ? "admin" : "integrator",
+      name: user.email,
+    }, { action: "passkey.add", target: cred.id.slice(0, 16), integratorId: user.integratorId });
     return c.json({ ok: true }, 201);
   });
 
@@ -158,16 +162,16 @@ export function passkeyRoutes(r: Hono<WebEnv>, d: PasskeyDeps): void {
   });
 }
 
+let bundle: Promise<string> | null = null;
+
 /**
  * The browser half: `@simplewebauthn/browser`'s UMD bundle (global `SimpleWebAuthnBrowser`),
  * read once from the installed package.
  * @returns the script's text
  */
-export function webauthnBrowserScript(): () => Promise<string> {
-  let text: Promise<string> | null = null;
-  return () =>
-    // The package exports only its ESM entry (esm/index.js); the bundle lies beside it.
-    text ??= Deno.readTextFile(
-      new URL("../dist/bundle/index.umd.min.js", import.meta.resolve("@simplewebauthn/browser")),
-    );
+export function webauthnBrowserScript(): Promise<string> {
+  // The package exports only its ESM entry (esm/index.js); the bundle lies beside it.
+  return bundle ??= Deno.readTextFile(
+    new URL("../dist/bundle/index.umd.min.js", import.meta.resolve("@simplewebauthn/browser")),
+  );
 }
