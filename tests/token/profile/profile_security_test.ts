@@ -206,10 +206,41 @@ async function suite(e: Env) {
   match(nav.headers.get("content-security-policy")!, /script-src 'nonce-/);
   await nav.body?.cancel();
 
-  // A profile session never opens the admin API.
+  // A profile session never opens the admin API, nor the desk (even as the desk's cookie);
+  // the admin API's token never opens the desk.
   const admin = await req(e, "/admin/v1/integrators", { cookie: a.cookie });
   equal(admin.status, 401);
   await admin.body?.cancel();
+  const desk = await req(e, "/admin/applications", { cookie: a.cookie });
+  equal(desk.status, 303);
+  equal(desk.headers.get("location"), "/admin");
+  const asDesk = await req(e, "/admin/applications", { cookie: `svc_desk=${a.id}` });
+  equal(asDesk.status, 403);
+  match(await asDesk.text(), /WEB_FORBIDDEN/);
+  const bearer = await req(e, "/admin/applications", {
+    headers: { authorization: `Bearer ${"a".repeat(40)}` },
+  });
+  equal(bearer.status, 303);
+  await bearer.body?.cancel();
+  // The admin API's changes are in the audit log, with their request id.
+  const made = await e.svc.app.request(`${BASE}/admin/v1/integrators`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${"a".repeat(40)}`,
+      "content-type": "application/json",
+      "x-request-id": "audit-check-1",
+    },
+    body: JSON.stringify({ name: "By API" }),
+  });
+  equal(made.status, 201);
+  const byApi = (await e.store.listAudit({ limit: 50 })).find((x) => x.actorKind === "admin-api");
+  equal(byApi?.requestId, "audit-check-1");
+  equal(byApi?.action, "POST /admin/v1/integrators");
+  const own = await e.store.listAudit({
+    integratorId: (await e.store.getKey(ka.keyId))!.integratorId,
+    limit: 50,
+  });
+  ok(own.some((x) => x.action === "key.create" && x.actor === "a@one.test"));
 
   // A sign-up with an existing e-mail answers like a new one (a sign-in link is mailed).
   const strip = (s: string) => s.replace(/nonce="[^"]+"/g, "nonce");
