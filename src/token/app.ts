@@ -171,17 +171,21 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
 
   const webLog: ServiceLog = deps.serviceLog ??
     ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined);
+  // The pages for people: the integrators' profile and the administrators' desk.
+  const web = {
+    store: deps.store,
+    clock: deps.clock,
+    random: deps.random,
+    mailer: deps.mailer ?? null,
+    publicUrl: () => deps.config.issuer,
+    log: webLog,
+    flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
+  };
   app.route(
     "/profile",
     profileRoutes({
-      store: deps.store,
-      clock: deps.clock,
-      random: deps.random,
-      mailer: deps.mailer ?? null,
-      publicUrl: () => deps.config.issuer,
-      log: webLog,
+      ...web,
       flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
-      flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
     }),
   );
 
@@ -191,18 +195,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   app.route("/admin/v1", adminContractRoutes(admin));
   app.route("/admin/v1", adminSigningKeyRoutes(admin));
   app.route("/admin/v1", adminOpenApiRoutes(VERSION));
-  app.route(
-    "/admin",
-    deskRoutes({
-      store: deps.store,
-      clock: deps.clock,
-      random: deps.random,
-      mailer: deps.mailer ?? null,
-      publicUrl: () => deps.config.issuer,
-      log: webLog,
-      flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
-    }),
-  );
+  app.route("/admin", deskRoutes(web));
 
   app.get(
     "/.well-known/jwks.json",

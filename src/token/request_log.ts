@@ -15,6 +15,7 @@
  * @module
  */
 import type { ApiKeyRecord, DailyUsageRow, RequestLogEntry, TokenStore } from "./store/mod.ts";
+import { PeriodicFlush } from "./usage.ts";
 
 /** Days the request log keeps. */
 export const REQUEST_LOG_DAYS = 7;
@@ -48,19 +49,19 @@ export interface RequestLogOptions {
 }
 
 /** The batching writer of the request log and the daily usage. */
-export class RequestLogRecorder {
+export class RequestLogRecorder extends PeriodicFlush {
   readonly #o: RequestLogOptions;
   readonly #drafts = new WeakMap<Request, Draft>();
   #buf: RequestLogEntry[] = [];
   #daily = new Map<string, DailyUsageRow>();
   #flushing: Promise<void> = Promise.resolve();
-  #timer: ReturnType<typeof setInterval> | undefined;
   #prunedAt = 0;
   /** Entries dropped because the buffer was full. */
   dropped = 0;
 
   /** @param o store, clock, interval, error sink */
   constructor(o: RequestLogOptions) {
+    super(o.flushMs ?? 1000);
     this.#o = o;
   }
 
@@ -122,11 +123,11 @@ export class RequestLogRecorder {
         });
       }
     }
-    if (this.#o.flushMs === 0) void this.flush();
+    if (this.flushMs === 0) void this.flush();
   }
 
   /** Write what is buffered (and prune at most every 10 minutes). @throws nothing */
-  flush(): Promise<void> {
+  override flush(): Promise<void> {
     this.#flushing = this.#flushing.then(async () => {
       const entries = this.#buf, daily = [...this.#daily.values()];
       if (entries.length || daily.length) {
@@ -154,20 +155,5 @@ export class RequestLogRecorder {
       }
     });
     return this.#flushing;
-  }
-
-  /** Start the periodic flush. */
-  start(): void {
-    if (this.#timer !== undefined || this.#o.flushMs === 0) return;
-    const timer = setInterval(() => void this.flush(), this.#o.flushMs ?? 1000);
-    Deno.unrefTimer(timer);
-    this.#timer = timer;
-  }
-
-  /** Stop the periodic flush and write what is buffered. */
-  async stop(): Promise<void> {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.flush();
   }
 }

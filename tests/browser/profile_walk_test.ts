@@ -13,13 +13,32 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { launchChromium, skipBrowser, stopWithin } from "../_helpers/browser.ts";
+import { type Chromium, launchChromium, skipBrowser, stopWithin } from "../_helpers/browser.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { freePort, MAIN, type Proc, startTokenService } from "../_helpers/e2e.ts";
 import { startNginx } from "../_helpers/nginx.ts";
 import { freshPgSchema, pgIgnored } from "../_helpers/postgres.ts";
 import { serviceEnv } from "../_helpers/token_procs.ts";
 import { type SmtpSink, startSmtpSink } from "../_helpers/smtp.ts";
+
+/** A new tab with a virtual platform authenticator (DevTools protocol, WebAuthn domain) that
+ * holds discoverable passkeys and answers without a person. */
+async function pageWithAuthenticator(browser: Chromium) {
+  const page = await browser.context.newPage();
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { page, cdp, authenticatorId };
+}
 
 /** Reload the page until `selector` is on it (10 s at most). */
 async function reloadUntil(page: Page, selector: string): Promise<void> {
@@ -110,19 +129,7 @@ async function walk(open: (dir: string, sink: SmtpSink) => Promise<Site>) {
   const url = site.url;
   const browser = await launchChromium();
   try {
-    const page = await browser.context.newPage();
-    const cdp = await browser.context.newCDPSession(page);
-    await cdp.send("WebAuthn.enable");
-    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "internal",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const { page, cdp, authenticatorId } = await pageWithAuthenticator(browser);
     await page.goto(`${url}/profile`);
     await shot(page, "profile-sign-in");
     await page.fill("#company", "Счетоводство Пример ООД");
@@ -267,19 +274,7 @@ async function walk(open: (dir: string, sink: SmtpSink) => Promise<Site>) {
     )![1]!;
     const adminBrowser = await launchChromium();
     try {
-      const desk = await adminBrowser.context.newPage();
-      const deskCdp = await adminBrowser.context.newCDPSession(desk);
-      await deskCdp.send("WebAuthn.enable");
-      await deskCdp.send("WebAuthn.addVirtualAuthenticator", {
-        options: {
-          protocol: "ctap2",
-          transport: "internal",
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
+      const { page: desk } = await pageWithAuthenticator(adminBrowser);
       await desk.goto(`${url}/admin`);
       await shot(desk, "desk-sign-in");
       await desk.goto(inviteUrl);
