@@ -46,7 +46,7 @@ export async function formOf(c: WebC): Promise<Record<string, string>> {
 export interface GuardOptions {
   readonly auth: WebAuth;
   readonly role: WebRole;
-  /** The service's own origin (from its public URL), else the request's. */
+  /** The service's own origin (from its public URL); the request's own is accepted too. */
   readonly origin: () => string | null;
   /** Paths (below the application) that need no session: the sign-in pages, the link. */
   readonly open: (path: string) => boolean;
@@ -72,9 +72,10 @@ export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
       throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
     }
     if (change) {
+      // The public URL's origin, or the origin the request was made to (its scheme and Host:
+      // a browser never sends another site's Origin with them).
       const sent = c.req.header("origin");
-      const own = o.origin() ?? new URL(c.req.url).origin;
-      if (sent !== undefined && sent !== own) {
+      if (sent !== undefined && sent !== o.origin() && sent !== new URL(c.req.url).origin) {
         throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
       }
     }
