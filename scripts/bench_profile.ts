@@ -148,5 +148,53 @@ for (const [k, [name]] of subjects.entries()) {
   const p50 = pct(times[k]!, 0.5), p95 = pct(times[k]!, 0.95);
   console.log(`| ${name} | ${p50.toFixed(2)} | ${p95.toFixed(2)} | ${(p50 / base).toFixed(1)}× |`);
 }
+// The issuance path's share of the request log: begin + body + finish (the edge's part) per
+// request, in memory (the flush runs on its timer, off the request path), against one Ed25519
+// signature of a token-sized payload (node:crypto), both timed here.
+{
+  const { RequestLogRecorder } = await import("../src/token/request_log.ts");
+  const { generateKeyPairSync, sign } = await import("node:crypto");
+  const log = new RequestLogRecorder({ store, now: () => Date.now(), flushMs: 60_000 });
+  const k = (await store.getKey("key_1"))!;
+  const body = { typeId: "vat", eik: "121212121" };
+  const reqs = Array.from({ length: 1000 }, () => new Request("http://x/", { method: "POST" }));
+  const M = 100_000;
+  // The request path: noting, the body's fields, completing (buffers one entry).
+  let t0 = performance.now();
+  for (let i = 0; i < M; i++) {
+    const req = reqs[i % 1000]!;
+    log.begin(req, k, Date.now());
+    log.body(req, body);
+    log.finish(req, 200, "0123456789abcdef0123456789abcdef", null);
+    if (i % 50_000 === 49_999) {
+      const t1 = performance.now();
+      await log.flush();
+      t0 += performance.now() - t1; // the flush is timed below
+    }
+  }
+  const pathUs = ((performance.now() - t0) * 1000) / M;
+  // The flush, per row (multi-row INSERTs and the daily UPSERT; on SQLite in this thread).
+  for (let i = 0; i < 10_000; i++) {
+    const req = reqs[i % 1000]!;
+    log.begin(req, k, Date.now());
+    log.body(req, body);
+    log.finish(req, 200, "0123456789abcdef0123456789abcdef", null);
+  }
+  t0 = performance.now();
+  await log.flush();
+  const flushUs = ((performance.now() - t0) * 1000) / 10_000;
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const payload = new TextEncoder().encode("x".repeat(300));
+  t0 = performance.now();
+  for (let i = 0; i < 20_000; i++) sign(null, payload, privateKey);
+  const signUs = ((performance.now() - t0) * 1000) / 20_000;
+  console.log(
+    `\nrequest log: ${pathUs.toFixed(2)} µs per request on the request path ` +
+      `(${(100 * pathUs / signUs).toFixed(1)} % of one Ed25519 signature, ${
+        signUs.toFixed(1)
+      } µs), ` +
+      `${flushUs.toFixed(2)} µs per row in the flush (${(100 * flushUs / signUs).toFixed(1)} %)`,
+  );
+}
 await svc.stop();
 await done();

@@ -10,12 +10,15 @@
  *
  * Bounds: rows older than {@link REQUEST_LOG_DAYS} days are deleted, and beyond
  * {@link MAX_REQUEST_LOG_ROWS} rows the oldest go first (pruned every 10 minutes by each
- * instance); daily usage is kept {@link USAGE_DAYS} days. At most {@link MAX_BUFFERED} entries
+ * instance, which then also deletes the pages' sessions idle for 8 hours, their links that
+ * expired and their rate-limit windows older than an hour); daily usage is kept
+ * {@link USAGE_DAYS} days. At most {@link MAX_BUFFERED} entries
  * wait in memory: beyond that (a database outage) new entries are dropped and counted.
  * @module
  */
 import type { ApiKeyRecord, DailyUsageRow, RequestLogEntry, TokenStore } from "./store/mod.ts";
 import { PeriodicFlush } from "./usage.ts";
+import { SESSION_IDLE_MS } from "./web/mod.ts";
 
 /** Days the request log keeps. */
 export const REQUEST_LOG_DAYS = 7;
@@ -152,6 +155,9 @@ export class RequestLogRecorder extends PeriodicFlush {
           MAX_REQUEST_LOG_ROWS,
           dayBefore,
         ).catch((e) => this.#o.onError?.(e));
+        // The pages' sessions idle for 8 hours, used or expired links, old rate-limit windows.
+        await this.#o.store.pruneWeb(now - SESSION_IDLE_MS, now - 3_600_000)
+          .catch((e) => this.#o.onError?.(e));
       }
     });
     return this.#flushing;

@@ -138,7 +138,9 @@ export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorW
     },
     async pruneWeb(idleBefore, expiredBefore) {
       return await db.run(sql`DELETE FROM web_sessions WHERE last_seen < ${idleBefore}`) +
-        await db.run(sql`DELETE FROM web_links WHERE expires_at < ${expiredBefore}`);
+        await db.run(sql`DELETE FROM web_links WHERE expires_at < ${expiredBefore}`) +
+        await db.run(sql`DELETE FROM rate_limit_windows WHERE bucket LIKE 'w:%'
+          AND window_start < ${expiredBefore}`);
     },
     async addPasskey(p) {
       return await db.run(sql`INSERT INTO web_passkeys (credential_id, user_id, public_key,
@@ -182,35 +184,48 @@ export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorW
       }));
     },
     async addRequestLog(entries, daily) {
+      const logChunks: unknown[][][] = [];
       for (let i = 0; i < entries.length; i += LOG_CHUNK) {
-        const rows = entries.slice(i, i + LOG_CHUNK).map((e) => [
-          e.at,
-          e.integratorId,
-          e.keyId,
-          e.typeId,
-          e.eiks,
-          e.status,
-          e.errorCode,
-          e.requestId,
-        ]);
-        await db.run(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
-          status, error_code, request_id) VALUES ${tuples(rows)}`);
+        logChunks.push(
+          entries.slice(i, i + LOG_CHUNK).map((e) => [
+            e.at,
+            e.integratorId,
+            e.keyId,
+            e.typeId,
+            e.eiks,
+            e.status,
+            e.errorCode,
+            e.requestId,
+          ]),
+        );
       }
       const sorted = [...daily].sort((a, b) =>
         dailyOrder(a) < dailyOrder(b) ? -1 : dailyOrder(a) > dailyOrder(b) ? 1 : 0
       );
+      const dailyChunks: unknown[][][] = [];
       for (let i = 0; i < sorted.length; i += LOG_CHUNK) {
-        const rows = sorted.slice(i, i + LOG_CHUNK).map((d) => [
-          d.day,
-          d.integratorId,
-          d.keyId,
-          d.typeId,
-          d.count,
-        ]);
-        await db.run(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
-          VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
-          DO UPDATE SET count = usage_daily.count + excluded.count`);
+        dailyChunks.push(
+          sorted.slice(i, i + LOG_CHUNK).map((d) => [
+            d.day,
+            d.integratorId,
+            d.keyId,
+            d.typeId,
+            d.count,
+          ]),
+        );
       }
+      // One transaction: one commit (one WAL sync on SQLite) per flush, not one per chunk.
+      await db.tx(function* (tx) {
+        for (const rows of logChunks) {
+          yield* tx.run(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
+            status, error_code, request_id) VALUES ${tuples(rows)}`);
+        }
+        for (const rows of dailyChunks) {
+          yield* tx.run(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
+            VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
+            DO UPDATE SET count = usage_daily.count + excluded.count`);
+        }
+      });
     },
     async listRequestLog(f) {
       const key = f.keyId === undefined ? sql`` : sql` AND key_id = ${f.keyId}`;

@@ -144,7 +144,8 @@ export interface WebStore {
   touchSession(idHash: string, at: number): Promise<void>;
   /** End a session everywhere. */
   deleteSession(idHash: string): Promise<void>;
-  /** Delete sessions idle since before `idleBefore` and links expired before `expiredBefore`. */
+  /** Delete sessions idle since before `idleBefore`, and links and the pages' rate-limit windows
+   * (`w:…`) that ended before `expiredBefore`. */
   pruneWeb(idleBefore: number, expiredBefore: number): Promise<number>;
   /** Insert a passkey. @returns false when the credential id is registered already */
   addPasskey(p: PasskeyRecord): Promise<boolean>;
