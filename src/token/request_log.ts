@@ -49,6 +49,9 @@ export interface RequestLogOptions {
   /** Flush interval, ms (default 1000; 0 = after each request). */
   readonly flushMs?: number;
   readonly onError?: (e: unknown) => void;
+  /** `all` (default) keeps every request; `errors` only the refused ones (status ≥ 400) — the
+   * successful ones are then only counted per day (SVC_REQUEST_LOG). */
+  readonly keep?: "all" | "errors";
 }
 
 /** The batching writer of the request log and the daily usage. */
@@ -59,6 +62,10 @@ export class RequestLogRecorder extends PeriodicFlush {
   #daily = new Map<string, DailyUsageRow>();
   #flushing: Promise<void> = Promise.resolve();
   #prunedAt = 0;
+  /** The UTC day of the last counted request: its bounds (epoch ms) and `YYYY-MM-DD`. */
+  #dayFrom = 0;
+  #dayTo = 0;
+  #day = "";
   /** Entries dropped because the buffer was full. */
   dropped = 0;
 
@@ -85,11 +92,12 @@ export class RequestLogRecorder extends PeriodicFlush {
     if (!d || raw === null || typeof raw !== "object") return;
     const b = raw as { typeId?: unknown; eik?: unknown; eiks?: unknown };
     if (typeof b.typeId === "string") d.typeId = b.typeId.slice(0, 64);
-    const list = typeof b.eik === "string"
-      ? [b.eik]
-      : Array.isArray(b.eiks)
-      ? b.eiks.filter((e): e is string => typeof e === "string")
-      : [];
+    if (typeof b.eik === "string") {
+      d.eiks = b.eik.slice(0, 13);
+      return;
+    }
+    if (!Array.isArray(b.eiks)) return;
+    const list = b.eiks.filter((e): e is string => typeof e === "string");
     const shown = list.slice(0, MAX_EIKS_SHOWN).map((e) => e.slice(0, 13));
     d.eiks = shown.join(",") +
       (list.length > shown.length ? `,…+${list.length - shown.length}` : "");
@@ -110,15 +118,30 @@ export class RequestLogRecorder extends PeriodicFlush {
       this.dropped++;
       return;
     }
-    this.#buf.push({ ...d, status, errorCode: status < 400 ? null : errorCode, requestId });
+    if (status >= 400 || this.#o.keep !== "errors") {
+      this.#buf.push({
+        at: d.at,
+        integratorId: d.integratorId,
+        keyId: d.keyId,
+        typeId: d.typeId,
+        eiks: d.eiks,
+        status,
+        errorCode: status < 400 ? null : errorCode,
+        requestId,
+      });
+    }
     if (status === 200) {
-      const day = new Date(d.at).toISOString().slice(0, 10);
-      const id = `${day}\u0000${d.keyId}\u0000${d.typeId}`;
+      if (d.at < this.#dayFrom || d.at >= this.#dayTo) {
+        this.#dayFrom = d.at - (d.at % DAY_MS);
+        this.#dayTo = this.#dayFrom + DAY_MS;
+        this.#day = new Date(this.#dayFrom).toISOString().slice(0, 10);
+      }
+      const id = `${this.#day}\u0000${d.keyId}\u0000${d.typeId}`;
       const row = this.#daily.get(id);
       if (row) (row as { count: number }).count++;
       else {
         this.#daily.set(id, {
-          day,
+          day: this.#day,
           integratorId: d.integratorId,
           keyId: d.keyId,
           typeId: d.typeId,

@@ -57,6 +57,8 @@ export interface TokenServiceOptions {
   readonly sharedRateCounters?: boolean;
   /** Log one `request` line per request (method, path, status, ms, requestId). */
   readonly accessLog?: boolean;
+  /** Which token requests the request log keeps (SVC_REQUEST_LOG; default all). */
+  readonly requestLog?: "all" | "errors";
 }
 
 /** A running (or startable) token service. */
@@ -99,6 +101,7 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     store: o.store,
     now: () => o.clock.now(),
     flushMs: o.usageFlushMs,
+    keep: o.requestLog,
     onError: (e) => log("warn", "request log flush failed; will retry", { error: String(e) }),
   });
   const scheduler = new NoticeScheduler({

@@ -108,3 +108,22 @@ backendTest("the pages' rate-limit windows outlive the issuance budgets' prune",
   await store.pruneWeb(NOW, NOW);
   deepStrictEqual(await store.hitRateWindows(["w:link:e:a@b.test"], NOW - 60_000), [1]);
 });
+
+backendTest(
+  "SVC_REQUEST_LOG=errors keeps the refused requests only, and still counts the rest",
+  async (db) => {
+    const store = await db.open();
+    const log = new RequestLogRecorder({ store, now: () => NOW, flushMs: 1000, keep: "errors" });
+    const a = key("key_a", "int_a");
+    note(log, NOW - 100, a, { typeId: "vat", eik: "121212121" }, 200, null, "ok-1");
+    note(log, NOW - 50, a, { typeId: "vat", eik: "999999999" }, 403, "EIK_NOT_ALLOWED", "no-1");
+    await log.flush();
+    deepStrictEqual(
+      (await store.listRequestLog({ integratorId: "int_a", since: 0, limit: 9 })).map((r) =>
+        r.requestId
+      ),
+      ["no-1"],
+    );
+    equal((await store.listDailyUsage("int_a", "2026-11-01"))[0]?.count, 1);
+  },
+);
