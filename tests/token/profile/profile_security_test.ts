@@ -165,6 +165,42 @@ async function suite(e: Env) {
   ok(!aLog.includes(ka.secret) && !aLog.includes(token));
   match(await (await req(e, "/profile/usage", { cookie: a.cookie })).text(), /id="usage-total">1</);
 
+  // A's application, approved through the admin API: B sees neither it nor its statement.
+  const applied = await req(e, "/profile/contract/apply", {
+    form: { csrf: a.csrf, company: "One Ltd", contactEmail: "a@one.test", intendedUse: "VAT" },
+    cookie: a.cookie,
+  });
+  equal(applied.status, 303);
+  const [application] = await e.store.listApplications({ status: "pending" });
+  const approved = await e.svc.app.request(
+    `${BASE}/admin/v1/applications/${application!.id}/approve`,
+    {
+      method: "POST",
+      headers: { authorization: `Bearer ${"a".repeat(40)}`, "content-type": "application/json" },
+      body: JSON.stringify({ note: "ok" }),
+    },
+  );
+  equal(approved.status, 201, await approved.text());
+  const [contract] = await e.store.listContracts();
+  const month = new Date().toISOString().slice(0, 7);
+  const csvA = await req(e, `/profile/contract/statements/${contract!.id}/${month}.csv`, {
+    cookie: a.cookie,
+  });
+  equal(csvA.status, 200);
+  match(await csvA.text(), /contract_id/);
+  const csvB = await req(e, `/profile/contract/statements/${contract!.id}/${month}.csv`, {
+    cookie: b.cookie,
+  });
+  equal(csvB.status, 404);
+  await csvB.body?.cancel();
+  const bContract = await (await req(e, "/profile/contract", { cookie: b.cookie })).text();
+  ok(!bContract.includes(contract!.id) && !bContract.includes(application!.id));
+  match(bContract, /data-phase="1"/);
+  match(await (await req(e, "/profile/contract", { cookie: a.cookie })).text(), /data-phase="3"/);
+  // B's passkeys page lists none of A's (neither has one here) and A's audit rows stay A's.
+  const bPasskeys = await (await req(e, "/profile/passkeys", { cookie: b.cookie })).text();
+  match(bPasskeys, /id="passkeys"/);
+
   // CSRF: without the token, or with B's, nothing changes.
   const before = (await e.store.listKeys()).length;
   for (const csrf of [undefined, b.csrf]) {
