@@ -79,16 +79,11 @@ export function reportRoutes(r: Hono<WebEnv>, ctx: DeskContext): void {
 
   r.get("/usage", async (c) => {
     const from = new Date(ctx.clock.now() - 89 * 86_400_000).toISOString().slice(0, 10);
-    const [integrators, rows] = await Promise.all([
+    const [integrators, totals] = await Promise.all([
       ctx.store.listIntegrators(),
-      Promise.all(
-        (await ctx.store.listIntegrators()).map((i) => ctx.store.listDailyUsage(i.id, from)),
-      ),
+      ctx.store.dailyUsageTotals(from),
     ]);
-    const totals = integrators.map((i, n) => ({
-      i,
-      tokens: rows[n]!.reduce((s, x) => s + x.count, 0),
-    })).filter((x) => x.tokens > 0).sort((a, b) => b.tokens - a.tokens);
+    const names = new Map(integrators.map((i) => [i.id, i.name]));
     return sendWebPage(
       c,
       ctx.app,
@@ -100,8 +95,8 @@ export function reportRoutes(r: Hono<WebEnv>, ctx: DeskContext): void {
         totals.map((x) =>
           html`
             <tr>
-              <td class="mono">${x.i.id}</td>
-              <td>${x.i.name}</td>
+              <td class="mono">${x.integratorId}</td>
+              <td>${names.get(x.integratorId) ?? ""}</td>
               <td>${x.tokens}</td>
             </tr>
           `

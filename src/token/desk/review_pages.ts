@@ -18,7 +18,15 @@ import {
   rejectApplication,
   terminateContract,
 } from "../contracts.ts";
-import { csrfField, type Flash, formOf, sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
+import {
+  csrfField,
+  type Flash,
+  formOf,
+  sendWebPage,
+  stateText,
+  type WebC,
+  type WebEnv,
+} from "../web/mod.ts";
 import { auditDesk, type DeskContext } from "./deps.ts";
 
 const iso = (s: string | null) => s === null ? "—" : s.slice(0, 10);
@@ -98,7 +106,7 @@ export function reviewRoutes(r: Hono<WebEnv>, ctx: DeskContext): void {
               <tr>
                 <td class="mono">${a.id}</td>
                 <td>${a.company}</td>
-                <td>${a.status} ${iso(a.decidedAt)}</td>
+                <td>${stateText(a.status)} ${iso(a.decidedAt)}</td>
                 <td>${a.decisionNote ?? ""}</td>
               </tr>
             `
@@ -229,7 +237,9 @@ export function reviewRoutes(r: Hono<WebEnv>, ctx: DeskContext): void {
             <tr data-contract="${v.id}" data-status="${v.status}">
               <td class="mono">${v.id}<br>${v.integratorId}</td>
               <td>${v.company}</td>
-              <td>${v.status}${v.terminationReason ? html`<br>${v.terminationReason}` : ""}</td>
+              <td>${stateText(v.status)}${v.terminationReason
+                ? html`<br>${v.terminationReason}`
+                : ""}</td>
               <td>${iso(v.startsAt)} – ${iso(v.endsAt)}</td>
               <td>${v.status === "active"
                 ? html`

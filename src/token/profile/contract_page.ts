@@ -13,21 +13,17 @@ import { t, tableOr } from "../../web_page.ts";
 import { parseInput } from "../admin/mod.ts";
 import { contractView, submitApplication } from "../contracts.ts";
 import { buildStatement, requireMonth, statementCsv } from "../statement.ts";
-import { csrfField, type Flash, formOf, sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
+import {
+  csrfField,
+  type Flash,
+  formOf,
+  sendWebPage,
+  stateText as state,
+  type WebC,
+  type WebEnv,
+} from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { auditProfile, integratorOf } from "./keys_page.ts";
-
-/** The states of applications and contracts, in both languages. */
-const STATES: Record<string, [string, string]> = {
-  pending: ["чака преглед", "pending"],
-  approved: ["одобрена", "approved"],
-  rejected: ["отказана", "rejected"],
-  active: ["в сила", "active"],
-  expired: ["изтекъл", "expired"],
-  terminated: ["прекратен", "terminated"],
-  superseded: ["заменен", "superseded"],
-};
-const state = (s: string) => t(...(STATES[s] ?? [s, s]));
 
 const day = (ms: number | null) => ms === null ? "—" : new Date(ms).toISOString().slice(0, 10);
 const iso = (s: string | null) => s === null ? "—" : s.slice(0, 10);

@@ -245,6 +245,11 @@ export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorW
       await db.run(sql`DELETE FROM usage_daily WHERE day < ${dayBefore}`);
       return n;
     },
+    async dailyUsageTotals(fromDay) {
+      return (await db.all(sql`SELECT integrator_id, SUM(count) AS tokens FROM usage_daily
+        WHERE day >= ${fromDay} GROUP BY integrator_id ORDER BY tokens DESC, integrator_id`))
+        .map((r) => ({ integratorId: String(r.integrator_id), tokens: Number(r.tokens) }));
+    },
     async listDailyUsage(integratorId, fromDay) {
       return (await db.all(sql`SELECT * FROM usage_daily WHERE integrator_id = ${integratorId}
         AND day >= ${fromDay} ORDER BY day, type_id, key_id`)).map((r) => ({

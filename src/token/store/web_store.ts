@@ -171,6 +171,8 @@ export interface WebStore {
    * before `dayBefore`. @returns how many log rows were deleted
    */
   pruneRequestLog(before: number, maxRows: number, dayBefore: string): Promise<number>;
+  /** @returns tokens per integrator from `fromDay` on (one grouped query), most first */
+  dailyUsageTotals(fromDay: string): Promise<{ integratorId: string; tokens: number }[]>;
   /** @returns one integrator's daily usage from `fromDay` on, by day */
   listDailyUsage(integratorId: string, fromDay: string): Promise<DailyUsageRow[]>;
 }

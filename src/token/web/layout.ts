@@ -164,6 +164,23 @@ export async function webErrorPage(
   return res;
 }
 
+/** The states of applications and contracts, in both languages. */
+const STATES: Record<string, [string, string]> = {
+  pending: ["чака преглед", "pending"],
+  approved: ["одобрена", "approved"],
+  rejected: ["отказана", "rejected"],
+  active: ["в сила", "active"],
+  expired: ["изтекъл", "expired"],
+  terminated: ["прекратен", "terminated"],
+  superseded: ["заменен", "superseded"],
+};
+/**
+ * The state of an application or contract in both languages.
+ * @param s `pending`, `approved`, `rejected`, `active`, `expired`, `terminated`, `superseded`
+ * @returns the text (the code itself for another value)
+ */
+export const stateText = (s: string): Markup => t(...(STATES[s] ?? [s, s]));
+
 /**
  * The hidden CSRF field every form of a signed-in page carries.
  * @param c the route's context
