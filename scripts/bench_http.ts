@@ -12,6 +12,10 @@
  * route varies by ±15 %, and a drift of the machine then falls on all three routes alike.
  *
  *   deno run -A scripts/bench_http.ts [--seconds 2] [--rounds 9] [--connections 32]
+ *     [--issuance-only]
+ *
+ * The issuance server counts the request log as deployed; `SVC_BENCH_REQUEST_LOG=0` turns it
+ * off, for a comparison of runs made back to back (BENCHMARKS.md § The profile).
  */
 import { parseArgs } from "node:util";
 import { TextLineStream } from "../tests/_helpers/lines.ts";
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "2" },
     rounds: { type: "string", default: "9" },
     connections: { type: "string", default: "32" },
+    "issuance-only": { type: "boolean", default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -161,8 +166,8 @@ const rows: string[] = [];
   );
 }
 
-// 2. Agent report operation (fresh token per request).
-{
+// 2. Agent report operation (fresh token per request); skipped with --issuance-only.
+if (!values["issuance-only"]) {
   const tsDir = `${dir}/ts`;
   const ts = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${root}main.ts`, "token-service", "--port", "0", "--data-dir", tsDir],

@@ -22,6 +22,7 @@ import {
   type IssueTimings,
   loadKeyRing,
   memoryRateCounter,
+  RequestLogRecorder,
   setRateLimitHeaders,
   sqliteTokenStore,
 } from "../src/token/mod.ts";
@@ -69,6 +70,8 @@ if (kind === "token") {
     res.headers.set("x-request-id", crypto.randomUUID());
     return res;
   });
+  const requestLog = new RequestLogRecorder({ store, now: () => Date.now(), flushMs: 1000 });
+  requestLog.start();
   inner = createTokenApp({
     store,
     keyRing: () => ring,
@@ -80,6 +83,9 @@ if (kind === "token") {
       { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
       memoryRateCounter(),
     ),
+    // The request log of token requests, as deployed (flushed every second); off with
+    // SVC_BENCH_REQUEST_LOG=0 to compare (BENCHMARKS.md § The profile).
+    requestLog: Deno.env.get("SVC_BENCH_REQUEST_LOG") === "0" ? undefined : requestLog,
   });
   inner.get("/_timings", (c) => c.json({ ...timings, requests: issued }));
 } else {

@@ -838,6 +838,11 @@ export interface components {
       | "EIK_NOT_ALLOWED"
       | "ADMIN_UNAUTHORIZED"
       | "CONFLICT"
+      | "WEB_SESSION_REQUIRED"
+      | "WEB_CSRF_INVALID"
+      | "WEB_CROSS_SITE"
+      | "WEB_FORBIDDEN"
+      | "WEB_INPUT_INVALID"
       | "SERVICE_INTERNAL_ERROR"
       | "DATABASE_UNAVAILABLE"
       | "SERVICE_NOT_READY";

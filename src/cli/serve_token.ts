@@ -185,6 +185,7 @@ export async function startTokenService(
       rateLimits: rateLimitSettings(ops),
       sharedRateCounters: isPostgresUrl(cfg.databaseUrl),
       accessLog: ops.accessLog,
+      requestLog: ops.requestLog,
       log: (level, msg, fields) => log(level, msg, fields),
     });
     await reportKeysAtRest(store, keyCipher, cfg, log);

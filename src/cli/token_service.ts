@@ -57,6 +57,25 @@ async function encryptKeys(cli: Cli, cmd: Command): Promise<void> {
   note(cli, `Signing keys encrypted with the secret of fingerprint ${out.secretFingerprint}.`);
 }
 
+/** `token-service admin-invite`: a one-time link for an administrator of the desk. */
+async function adminInvite(cli: Cli, cmd: Command): Promise<void> {
+  const [{ loadConfig, TOKEN_ENV, TokenServiceConfig }, { openTokenStore, createAdminInvite }] =
+    await Promise.all([import("../config.ts"), import("../token/mod.ts")]);
+  const o = cmd.opts<{ email: string; url?: string }>();
+  const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, cli.env, { dataDir: dataDirOf(cli, cmd) });
+  const url = o.url ?? cfg.issuer ?? `http://${cfg.host}:${cfg.port}`;
+  const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
+  try {
+    say(cli, await createAdminInvite(store, cli.clock, url, o.email));
+  } finally {
+    await store.close();
+  }
+  note(
+    cli,
+    "Open the link within 30 minutes (it works once), then create your passkey on the desk.",
+  );
+}
+
 /**
  * The `token-service` command.
  * @param cli the run's context
@@ -91,5 +110,19 @@ export function tokenServiceCommand(cli: Cli): Command {
     .addOption(dataDirOption())
     .addOption(jsonOption("print {items, secretFingerprint} as JSON"))
     .action((_o, cmd: Command) => encryptKeys(cli, cmd));
+  service.command("admin-invite")
+    .summary("print a one-time link that makes an administrator of the desk ({url}/admin)")
+    .description(
+      "Print a one-time link (30 minutes) that signs a new administrator in to the desk at " +
+        "{url}/admin, where they create their passkey. The first administrator comes this " +
+        "way; an administrator invites the next ones from the desk.",
+    )
+    .requiredOption("--email <address>", "the administrator's e-mail")
+    .addOption(
+      new Option("--url <url>", "the service's public URL (default: SVC_TOKEN_ISSUER)")
+        .argParser(textArg),
+    )
+    .addOption(dataDirOption())
+    .action((_o, cmd: Command) => adminInvite(cli, cmd));
   return service;
 }

@@ -227,6 +227,14 @@ export const ERROR_CATALOG = {
   EIK_NOT_ALLOWED: c(403, "An EIK is not on the key's allowed list; see `rejectedEiks`"),
   ADMIN_UNAUTHORIZED: c(401, "The admin API needs the admin credential"),
   CONFLICT: p(409, "The resource is not in a state that allows this change"),
+  WEB_SESSION_REQUIRED: c(401, "The profile or desk page needs a signed-in session (cookie)"),
+  WEB_CSRF_INVALID: c(403, "A profile or desk change lacks the session's CSRF token"),
+  WEB_CROSS_SITE: c(403, "A cross-site request to the profile or desk (fetch metadata, Origin)"),
+  WEB_FORBIDDEN: c(
+    403,
+    "The signed-in account may not open this page (e.g. an integrator on the desk)",
+  ),
+  WEB_INPUT_INVALID: p(400, "A profile or desk form field is missing or malformed; see `field`"),
   SERVICE_INTERNAL_ERROR: portal(500, "An unexpected failure in the token service"),
   DATABASE_UNAVAILABLE: portal(
     503,

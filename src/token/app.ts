@@ -41,6 +41,12 @@ import {
 import { applicationView, submitApplication } from "./contracts.ts";
 import type { RandomBytes } from "./api_keys.ts";
 import type { UsageRecorder } from "./usage.ts";
+import type { RequestLogRecorder } from "./request_log.ts";
+import type { Mailer } from "./notices/mod.ts";
+import type { ServiceLog } from "./deps.ts";
+import { profileRoutes } from "./profile/mod.ts";
+import { auditAdminApi } from "./audit.ts";
+import { deskRoutes } from "./desk/mod.ts";
 
 /** Dependencies of {@link createTokenApp}. */
 export interface TokenAppDeps {
@@ -71,6 +77,12 @@ export interface TokenAppDeps {
   readonly accessLog?: (entry: AccessLogEntry) => void;
   /** Set while the instance shuts down: `/ready` answers 503, answers close their connection. */
   readonly drain?: DrainState;
+  /** The request log of token requests (absent = none; request_log.ts). */
+  readonly requestLog?: RequestLogRecorder;
+  /** Sends the profile's one-time links (absent/null = no SMTP; the pages say so). */
+  readonly mailer?: Mailer | null;
+  /** The service's log at every level (the profile's sign-ins, failed link mails). */
+  readonly serviceLog?: ServiceLog;
 }
 
 function errorBody(e: AppError) {
@@ -157,11 +169,33 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     return c.json({ items: items.map(applicationView) });
   });
 
-  app.use("/admin/*", adminAuth(deps.adminToken));
+  const webLog: ServiceLog = deps.serviceLog ??
+    ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined);
+  // The pages for people: the integrators' profile and the administrators' desk.
+  const web = {
+    store: deps.store,
+    clock: deps.clock,
+    random: deps.random,
+    mailer: deps.mailer ?? null,
+    publicUrl: () => deps.config.issuer,
+    log: webLog,
+    flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
+  };
+  app.route(
+    "/profile",
+    profileRoutes({
+      ...web,
+      flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
+    }),
+  );
+
+  // The admin API (automation, SVC_ADMIN_TOKEN); the desk at /admin is for people.
+  app.use("/admin/v1/*", adminAuth(deps.adminToken), auditAdminApi(deps.store, deps.clock));
   app.route("/admin/v1", adminKeyRoutes(admin));
   app.route("/admin/v1", adminContractRoutes(admin));
   app.route("/admin/v1", adminSigningKeyRoutes(admin));
   app.route("/admin/v1", adminOpenApiRoutes(VERSION));
+  app.route("/admin", deskRoutes(web));
 
   app.get(
     "/.well-known/jwks.json",
@@ -196,7 +230,13 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
       200,
       { "cache-control": "public, max-age=60" },
     ));
-  return withEdge(app, { randomId: deps.randomId, accessLog: deps.accessLog, drain: deps.drain });
+  const log = deps.requestLog;
+  return withEdge(app, {
+    randomId: deps.randomId,
+    accessLog: deps.accessLog,
+    drain: deps.drain,
+    onAnswer: log ? (req, status, id, code) => log.finish(req, status, id, code) : undefined,
+  });
 }
 
 /** Where the signed agent update manifest comes from: its compact JWS, or null (none). */

@@ -38,6 +38,26 @@ export interface EdgeOptions {
   readonly accessLog?: (entry: AccessLogEntry) => void;
   /** The draining state (absent = never draining). */
   readonly drain?: DrainState;
+  /** Told every answer with its status, request id and error body's `errorCode` (the request
+   * log of token requests, request_log.ts). */
+  readonly onAnswer?: (
+    req: Request,
+    status: number,
+    requestId: string,
+    code: string | null,
+  ) => void;
+}
+
+/** The request id of each request in flight (for the audit log, audit.ts). */
+const requestIds = new WeakMap<Request, string>();
+
+/**
+ * The request id the edge gave a request (its `X-Request-Id`).
+ * @param req the request as the handler sees it (`c.req.raw`)
+ * @returns the id, or "" outside the edge (tests calling a sub-app directly)
+ */
+export function requestIdOf(req: Request): string {
+  return requestIds.get(req) ?? "";
 }
 
 /** An id a caller or a proxy may give (nginx's `$request_id` is 32 hex digits, a UUID fits):
@@ -55,12 +75,13 @@ const GIVEN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export function withEdge(app: Hono, o: EdgeOptions = {}): Hono {
   const inner = app.fetch;
   const randomId = o.randomId ?? (() => crypto.randomUUID());
-  const { accessLog, drain } = o;
+  const { accessLog, drain, onAnswer } = o;
   const timed = accessLog !== undefined || drain !== undefined;
   app.fetch = async (request, env, executionCtx) => {
     const t0 = timed ? performance.now() : 0;
     const given = request.headers.get("x-request-id");
     const requestId = given !== null && GIVEN_ID.test(given) ? given : randomId();
+    requestIds.set(request, requestId);
     // Counted from here on, and uncounted in `finally` whatever happens.
     if (drain) {
       drain.inFlight = (drain.inFlight ?? 0) + 1;
@@ -70,7 +91,9 @@ export function withEdge(app: Hono, o: EdgeOptions = {}): Hono {
     try {
       res = await inner(request, env, executionCtx);
       res.headers.set("x-request-id", requestId);
-      if (res.status >= 400) res = await withRequestId(res, requestId);
+      let code: string | null = null;
+      if (res.status >= 400) [res, code] = await withRequestId(res, requestId);
+      onAnswer?.(request, res.status, requestId, code);
       if (drain?.draining) res.headers.set("connection", "close");
       return res;
     } finally {
@@ -92,13 +115,21 @@ export function withEdge(app: Hono, o: EdgeOptions = {}): Hono {
   return app;
 }
 
-/** An error answer whose JSON object body repeats the request id as `requestId`. */
-async function withRequestId(res: Response, requestId: string): Promise<Response> {
-  if (!res.headers.get("content-type")?.startsWith("application/json")) return res;
+/** An error answer whose JSON object body repeats the request id as `requestId`, and the
+ * body's `errorCode` (null when there is none). */
+async function withRequestId(
+  res: Response,
+  requestId: string,
+): Promise<[Response, string | null]> {
+  if (!res.headers.get("content-type")?.startsWith("application/json")) return [res, null];
   const body = await res.clone().json().catch(() => null);
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return res;
-  return new Response(JSON.stringify({ ...body, requestId }), {
-    status: res.status,
-    headers: res.headers,
-  });
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return [res, null];
+  const code = typeof body.errorCode === "string" ? body.errorCode : null;
+  return [
+    new Response(JSON.stringify({ ...body, requestId }), {
+      status: res.status,
+      headers: res.headers,
+    }),
+    code,
+  ];
 }

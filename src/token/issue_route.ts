@@ -24,6 +24,7 @@ import {
 } from "./issue.ts";
 import { httpOrigin, requireHttpOrigin } from "./origins.ts";
 import { type RateLimiter, setRateLimitHeaders, showBudget } from "./rate_limit.ts";
+import type { RequestLogRecorder } from "./request_log.ts";
 
 /** Largest issue request body, bytes (a folder-wide request lists many EIKs). */
 export const MAX_ISSUE_BODY_BYTES = 256 * 1024;
@@ -33,6 +34,8 @@ export interface IssueRouteDeps extends IssueDeps {
   readonly clock: { now(): number };
   /** Budgets per API key and integrator (absent = no limits). */
   readonly rateLimiter?: RateLimiter;
+  /** The request log (absent = none; request_log.ts). */
+  readonly requestLog?: RequestLogRecorder;
 }
 
 /**
@@ -59,6 +62,7 @@ export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Respon
       now,
     );
     if (deps.timings) deps.timings.keyLookupUs += (performance.now() - t0) * 1000;
+    deps.requestLog?.begin(req, auth.key, now);
     // A body declared too large is refused before it spends the key's budget.
     const declared = declaredLength(req);
     if (declared !== null && declared > MAX_ISSUE_BODY_BYTES) tooLarge();
@@ -87,7 +91,7 @@ export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Respon
 
 /** Read, validate and answer an authenticated request whose budget is counted. */
 async function issueFromBody(
-  deps: IssueDeps,
+  deps: IssueDeps & { readonly requestLog?: RequestLogRecorder },
   auth: AuthenticatedKey,
   req: Request,
   bounded: boolean,
@@ -100,6 +104,7 @@ async function issueFromBody(
     if (e instanceof AppError) throw e;
     throw new AppError("INVALID_JSON", "The body is not valid JSON");
   }
+  deps.requestLog?.body(req, raw);
   const parsed = TokenIssueRequest.safeParse(raw);
   if (!parsed.success) throw validationError(parsed.error.issues);
   // Only an http(s) origin is bound (issue #13): never "null" for javascript:, file:, data:.

@@ -27,6 +27,13 @@ export {
   setRateLimitHeaders,
 } from "./rate_limit.ts";
 export { type DrainState, waitUntilQuiet } from "./ops.ts";
+export { createAdminInvite } from "./desk/mod.ts";
+export {
+  MAX_REQUEST_LOG_ROWS,
+  REQUEST_LOG_DAYS,
+  RequestLogRecorder,
+  USAGE_DAYS,
+} from "./request_log.ts";
 export type { AccessLogEntry } from "./edge.ts";
 export {
   createSmtpMailer,

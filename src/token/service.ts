@@ -16,6 +16,7 @@ import { type Mailer, NoticeScheduler } from "./notices/mod.ts";
 import { type KeyRing, loadKeyRing } from "./signer.ts";
 import type { TokenStore } from "./store/mod.ts";
 import { UsageRecorder } from "./usage.ts";
+import { RequestLogRecorder } from "./request_log.ts";
 import type { DrainState } from "./ops.ts";
 import {
   createRateLimiter,
@@ -56,6 +57,8 @@ export interface TokenServiceOptions {
   readonly sharedRateCounters?: boolean;
   /** Log one `request` line per request (method, path, status, ms, requestId). */
   readonly accessLog?: boolean;
+  /** Which token requests the request log keeps (SVC_REQUEST_LOG; default all). */
+  readonly requestLog?: "all" | "errors";
 }
 
 /** A running (or startable) token service. */
@@ -63,6 +66,8 @@ export interface TokenService {
   readonly app: Hono;
   readonly scheduler: NoticeScheduler;
   readonly usage: UsageRecorder;
+  /** The request log of token requests (request_log.ts). */
+  readonly requestLog: RequestLogRecorder;
   keyRing(): KeyRing;
   reloadKeyRing(): Promise<void>;
   /** Set by a graceful shutdown: `/ready` answers 503 and answers close their connections. */
@@ -91,6 +96,13 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     store: o.store,
     flushMs: o.usageFlushMs,
     onError: (e) => log("warn", "usage flush failed; will retry", { error: String(e) }),
+  });
+  const requestLog = new RequestLogRecorder({
+    store: o.store,
+    now: () => o.clock.now(),
+    flushMs: o.usageFlushMs,
+    keep: o.requestLog,
+    onError: (e) => log("warn", "request log flush failed; will retry", { error: String(e) }),
   });
   const scheduler = new NoticeScheduler({
     store: o.store,
@@ -127,6 +139,9 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     keyCipher: cipher,
     rateLimiter,
     drain,
+    requestLog,
+    mailer: o.mailer ?? null,
+    serviceLog: log,
     accessLog: o.accessLog ? (entry) => log("info", "request", { ...entry }) : undefined,
   });
   let reload: ReturnType<typeof setInterval> | undefined;
@@ -134,12 +149,14 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     app,
     scheduler,
     usage,
+    requestLog,
     keyRing: () => ring,
     reloadKeyRing,
     drain,
     start() {
       scheduler.start();
       usage.start();
+      requestLog.start();
       if (reload === undefined) {
         const t = setInterval(() => {
           reloadKeyRing().catch((e) =>
@@ -155,6 +172,7 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
       reload = undefined;
       await scheduler.stop();
       await usage.stop();
+      await requestLog.stop();
       o.mailer?.close();
     },
   };

@@ -34,6 +34,8 @@ export const TokenOpsConfig = z.object({
     DEFAULT_TOKEN_RATE_LIMITS.perIntegrator,
   ),
   accessLog: envFlag.default(true),
+  /** Which token requests the profile's request log keeps (request_log.ts). */
+  requestLog: z.enum(["all", "errors"]).default("all"),
   shutdownDelaySeconds: z.coerce.number().min(0).max(300).default(10),
 }).superRefine((v, ctx) => {
   if (v.smtpHost && !v.smtpFrom) {
@@ -59,6 +61,7 @@ export const TOKEN_OPS_ENV = {
   SVC_RATE_LIMIT_PER_KEY: "rateLimitPerKey",
   SVC_RATE_LIMIT_PER_INTEGRATOR: "rateLimitPerIntegrator",
   SVC_ACCESS_LOG: "accessLog",
+  SVC_REQUEST_LOG: "requestLog",
   SVC_SHUTDOWN_DELAY_SECONDS: "shutdownDelaySeconds",
 } as const;
 

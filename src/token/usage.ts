@@ -45,13 +45,40 @@ export interface UsageRecorderOptions {
   readonly onError?: (e: unknown) => void;
 }
 
+/**
+ * What is buffered in memory and written to the store every `flushMs`, and on `stop()`: the
+ * usage counters, and the request log (request_log.ts).
+ */
+export abstract class PeriodicFlush {
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  /** @param flushMs the interval, ms (0 = the owner writes through; no timer) */
+  constructor(protected readonly flushMs: number) {}
+
+  /** Write what is buffered. @throws nothing; failures are reported by the subclass */
+  abstract flush(): Promise<void>;
+
+  /** Start the periodic flush (no-op for write-through). */
+  start(): void {
+    if (this.#timer !== undefined || this.flushMs === 0) return;
+    const timer = setInterval(() => void this.flush(), this.flushMs);
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+  }
+
+  /** Stop the periodic flush and write what is buffered. @returns when written */
+  async stop(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+  }
+}
+
 /** In-memory usage counters with periodic flush to the store. */
-export class UsageRecorder {
+export class UsageRecorder extends PeriodicFlush {
   readonly #store: UsageStore;
-  readonly #flushMs: number;
   readonly #onError: (e: unknown) => void;
   #buf = new Map<string, UsageRow>();
-  #timer: ReturnType<typeof setInterval> | undefined;
   #flushing: Promise<void> = Promise.resolve();
   #monthFrom = 0;
   #monthTo = 0;
@@ -59,8 +86,8 @@ export class UsageRecorder {
 
   /** @param o store, flush interval, error sink */
   constructor(o: UsageRecorderOptions) {
+    super(o.flushMs ?? 1000);
     this.#store = o.store;
-    this.#flushMs = o.flushMs ?? 1000;
     this.#onError = o.onError ?? (() => {});
   }
 
@@ -101,7 +128,7 @@ export class UsageRecorder {
         });
       }
     }
-    if (this.#flushMs === 0) void this.flush();
+    if (this.flushMs === 0) void this.flush();
   }
 
   /** Counters not yet written. @returns number of buffered rows */
@@ -116,7 +143,7 @@ export class UsageRecorder {
    * @returns when written
    * @throws nothing; failures go to `onError`
    */
-  flush(): Promise<void> {
+  override flush(): Promise<void> {
     this.#flushing = this.#flushing.then(async () => {
       if (this.#buf.size === 0) return;
       const rows = [...this.#buf.values()];
@@ -135,20 +162,5 @@ export class UsageRecorder {
       }
     });
     return this.#flushing;
-  }
-
-  /** Start the periodic flush (no-op for write-through). */
-  start(): void {
-    if (this.#timer !== undefined || this.#flushMs === 0) return;
-    const timer = setInterval(() => void this.flush(), this.#flushMs);
-    Deno.unrefTimer(timer);
-    this.#timer = timer;
-  }
-
-  /** Stop the periodic flush and write what is buffered. @returns when written */
-  async stop(): Promise<void> {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.flush();
   }
 }

@@ -108,13 +108,14 @@ async function start(args: string[], env: Record<string, string>, banner: RegExp
   };
 }
 
-/** Start the token service on a free port. */
+/** Start the token service on a free port (or on `port`). */
 export function startTokenService(
   dataDir: string,
   env: Record<string, string> = {},
+  port = 0,
 ): Promise<Proc> {
   return start(
-    ["token-service", "--port", "0", "--data-dir", dataDir],
+    ["token-service", "--port", String(port), "--data-dir", dataDir],
     env,
     /^Token service: (\S+)/,
   );

@@ -10,7 +10,7 @@
  * @module
  */
 import { html, raw } from "hono/html";
-import type { HtmlEscapedString } from "hono/utils/html";
+import { type Markup, pageHeaders } from "../../web_page.ts";
 import { declarationName } from "../../contract/mod.ts";
 import { type CompanyName, type Dialog, twoStep } from "./dialog.ts";
 import { visible } from "./display.ts";
@@ -18,30 +18,7 @@ import { batchRow, companyRows, figureRows, pathRow, warningsRow, wrapped } from
 import { extensionBlock } from "./page_scope.ts";
 import { afterBody } from "./page_after.ts";
 
-/** Markup or a promise of it, as hono/html produces. */
-type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
-
-/** Security headers of the page; `cspNonce` authorises the page's one script and style. */
-export function pageHeaders(cspNonce: string): Record<string, string> {
-  return {
-    "content-security-policy": [
-      "default-src 'none'",
-      `script-src 'nonce-${cspNonce}'`,
-      `style-src 'nonce-${cspNonce}'`,
-      "connect-src 'self'",
-      "img-src 'self' data:",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-    ].join("; "),
-    "x-frame-options": "DENY",
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "same-origin",
-    "cache-control": "no-store",
-    "cross-origin-opener-policy": "same-origin",
-    "cross-origin-resource-policy": "same-origin",
-  };
-}
+export { pageHeaders };
 
 const STYLE = `
 body{font:16px/1.45 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}

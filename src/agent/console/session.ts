@@ -10,9 +10,11 @@
  * {@link SESSION_IDLE_MS} after its last request.
  * @module
  */
-import { timingSafeEqual } from "node:crypto";
 import type { Clock } from "../../clock.ts";
+import { randomToken as random } from "../../web_page.ts";
 import type { Flash } from "./layout.ts";
+
+export { sameToken } from "../../web_page.ts";
 
 /** How long a one-time link can be redeemed (10 minutes, in ms). */
 export const LINK_TTL_MS = 10 * 60_000;
@@ -31,16 +33,6 @@ export interface ConsoleSession {
   lastSeen: number;
   /** The message the next page shows once (set by an action before its redirect). */
   flash: Flash | null;
-}
-
-const random = () =>
-  crypto.getRandomValues(new Uint8Array(32)).toBase64({ alphabet: "base64url", omitPadding: true });
-
-/** Constant-time comparison of two tokens. */
-export function sameToken(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** The one-time links and the sessions of one agent process. */

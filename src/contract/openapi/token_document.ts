@@ -162,6 +162,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     "This document",
     json(z.record(z.string(), z.unknown()), "The OpenAPI 3.0.3 document"),
   );
+  webPasskeyPaths(r, e);
   return finishDocument(app, {
     info: {
       title: "Token service",
@@ -173,6 +174,99 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
       { name: "tokens", description: "Token issuance (server side, with the secret key)" },
       { name: "contracts", description: "The integrator's application for a contract" },
       { name: "public", description: "Open: keys, origins and versions agents read; health" },
+      {
+        name: "web",
+        description:
+          "The JSON routes of the profile (/profile) and the desk (/admin) pages: passkey ceremonies (docs/token-service.md § The profile); the pages themselves are HTML",
+      },
     ],
   });
+}
+
+/** A WebAuthn options or credential object, as `@simplewebauthn` writes and reads it. */
+const WebAuthnJson = z.record(z.string(), z.unknown()).meta({
+  id: "WebAuthnJSON",
+  description:
+    "PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON (answers) or the browser's RegistrationResponseJSON / AuthenticationResponseJSON (bodies), as in the WebAuthn Level 3 JSON serialisation",
+});
+
+/** A failed page request's JSON answer. */
+const WebError = z.object({
+  error: z.string(),
+  errorCode: z.string(),
+  requestId: z.string().optional(),
+}).meta({ id: "WebError" });
+
+/** The passkey ceremonies of the profile and the desk (their pages' JSON routes). */
+function webPasskeyPaths(
+  r: Parameters<typeof registerBearer>[0],
+  e: ReturnType<typeof tokenErrorResponses>,
+): void {
+  r.registerComponent("securitySchemes", "WebSession", {
+    type: "apiKey",
+    in: "cookie",
+    name: "svc_profile",
+    description:
+      "The page's session cookie (svc_profile for /profile, svc_desk for /admin), with the session's CSRF token in X-CSRF-Token; same-origin requests only",
+  });
+  const err = (d: string) => json(WebError, d);
+  for (const [base, who] of [["/profile", "integrator"], ["/admin", "administrator"]] as const) {
+    const id = base === "/profile" ? "Profile" : "Desk";
+    r.registerPath({
+      method: "post",
+      path: `${base}/passkeys/options`,
+      operationId: `passkeyRegistrationOptions${id}`,
+      summary: `Options to register a passkey for the signed-in ${who} (challenge kept 5 minutes)`,
+      tags: ["web"],
+      security: [{ WebSession: [] }],
+      responses: {
+        200: json(WebAuthnJson, "Creation options"),
+        403: err("No session, CSRF or cross-site"),
+      },
+    });
+    r.registerPath({
+      method: "post",
+      path: `${base}/passkeys`,
+      operationId: `passkeyRegister${id}`,
+      summary: `Register the passkey the browser created (its public key is stored)`,
+      tags: ["web"],
+      security: [{ WebSession: [] }],
+      request: jsonBody(WebAuthnJson, true),
+      responses: {
+        201: json(z.object({ ok: z.literal(true) }), "Registered"),
+        400: err("The passkey was not accepted"),
+        403: err("No session, CSRF or cross-site"),
+        409: err("Registered already"),
+      },
+    });
+    r.registerPath({
+      method: "post",
+      path: `${base}/passkey/options`,
+      operationId: `passkeySignInOptions${id}`,
+      summary:
+        `Options to sign in with a passkey (discoverable credentials; rate-limited per address)`,
+      tags: ["web"],
+      security: [],
+      responses: {
+        200: json(WebAuthnJson, "Request options"),
+        403: err("Cross-site"),
+        429: e.rateLimited,
+      },
+    });
+    r.registerPath({
+      method: "post",
+      path: `${base}/passkey/verify`,
+      operationId: `passkeySignIn${id}`,
+      summary: `Sign in with the passkey's assertion: sets a new session cookie`,
+      tags: ["web"],
+      security: [],
+      request: jsonBody(WebAuthnJson, true),
+      responses: {
+        200: json(z.object({ ok: z.literal(true), redirect: z.string() }), "Signed in"),
+        400: err("The passkey was not accepted"),
+        403: err("Cross-site"),
+        429: e.rateLimited,
+      },
+    });
+  }
 }

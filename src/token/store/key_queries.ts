@@ -10,7 +10,7 @@ import { type Db, sql, type Step, tableReads, tuples } from "./sql.ts";
 import type { ApiKeyRecord, ClaimResult, KeyStore } from "./store.ts";
 
 /** What {@link keyQueries} implements: all of {@link KeyStore} but opening and closing. */
-export type KeyQueries = Omit<KeyStore, "migrate" | "close">;
+export type KeyQueries = Omit<KeyStore, "migrate" | "close" | "createIntegratorWithUser">;
 
 const json = (v: readonly string[] | null | undefined) => (v == null ? null : JSON.stringify(v));
 

@@ -183,6 +183,60 @@ export const MIGRATIONS: readonly Migration[] = [
       sqlite: `SELECT 1;`,
     },
   },
+  {
+    // The integrators' profile and the administrators' desk (docs/token-service.md § The
+    // profile): people who sign in (web_users; an integrator's people point at it), one-time
+    // e-mail links (only their SHA-256 is kept), server-side sessions (only the id's SHA-256),
+    // passkeys, the request log of token requests (7 days, bounded: request_log.ts), the
+    // tokens issued per day and typeId (90 days) behind the usage chart, and the audit log of
+    // every change made through the desk, the profile or the admin API (audit.ts).
+    version: 7,
+    sql: `
+      CREATE TABLE web_users (
+        id TEXT PRIMARY KEY, role TEXT NOT NULL CHECK (role IN ('integrator','admin')),
+        email TEXT NOT NULL, integrator_id TEXT REFERENCES integrators(id),
+        created_at BIGINT NOT NULL, created_by TEXT, UNIQUE (role, email)
+      );
+      CREATE INDEX web_users_integrator ON web_users (integrator_id);
+      CREATE TABLE web_links (
+        code_hash TEXT PRIMARY KEY, purpose TEXT NOT NULL, email TEXT NOT NULL,
+        payload TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+        used_at BIGINT
+      );
+      CREATE INDEX web_links_expiry ON web_links (expires_at);
+      CREATE TABLE web_sessions (
+        id_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES web_users(id),
+        csrf TEXT NOT NULL, created_at BIGINT NOT NULL, last_seen BIGINT NOT NULL
+      );
+      CREATE INDEX web_sessions_user ON web_sessions (user_id);
+      CREATE INDEX web_sessions_seen ON web_sessions (last_seen);
+      CREATE TABLE web_passkeys (
+        credential_id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES web_users(id),
+        public_key TEXT NOT NULL, counter BIGINT NOT NULL, transports TEXT NOT NULL,
+        created_at BIGINT NOT NULL, last_used_at BIGINT
+      );
+      CREATE INDEX web_passkeys_user ON web_passkeys (user_id);
+      CREATE TABLE request_log (
+        at BIGINT NOT NULL, integrator_id TEXT NOT NULL, key_id TEXT NOT NULL,
+        type_id TEXT NOT NULL, eiks TEXT NOT NULL, status INTEGER NOT NULL,
+        error_code TEXT, request_id TEXT NOT NULL
+      );
+      CREATE INDEX request_log_integrator ON request_log (integrator_id, at);
+      CREATE INDEX request_log_at ON request_log (at);
+      CREATE TABLE usage_daily (
+        day TEXT NOT NULL, integrator_id TEXT NOT NULL, key_id TEXT NOT NULL,
+        type_id TEXT NOT NULL, count BIGINT NOT NULL,
+        PRIMARY KEY (integrator_id, day, key_id, type_id)
+      );
+      CREATE TABLE audit_log (
+        at BIGINT NOT NULL, actor_kind TEXT NOT NULL, actor TEXT NOT NULL,
+        integrator_id TEXT, action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL,
+        request_id TEXT NOT NULL
+      );
+      CREATE INDEX audit_log_at ON audit_log (at);
+      CREATE INDEX audit_log_integrator ON audit_log (integrator_id, at);
+    `,
+  },
 ];
 
 /**

@@ -71,7 +71,8 @@ export function noticeQueries(db: Db): NoticeStore & UsageStore {
           WHERE id = ${id} AND claimed_by = ${owner} AND status = 'sending'`);
       return n > 0;
     },
-    listNotices: (f = {}) => notices.list({ kind: f.kind, subject_id: f.subjectId }),
+    listNotices: (f = {}) =>
+      notices.list({ kind: f.kind, subject_id: f.subjectId, integrator_id: f.integratorId }),
     async addUsage(rows) {
       const sorted = [...rows].sort((a, b) => (usageOrder(a) < usageOrder(b) ? -1 : 1));
       for (let i = 0; i < sorted.length; i += USAGE_CHUNK) {

@@ -42,7 +42,9 @@ export function opsQueries(db: Db): OpsStore {
       return buckets.map((b) => hits.get(b) ?? 0);
     },
     async pruneRateWindows(before) {
-      return await db.run(sql`DELETE FROM rate_limit_windows WHERE window_start < ${before}`);
+      // The web pages' windows (`w:…`, 15 minutes) are pruned with the sessions (pruneWeb).
+      return await db.run(sql`DELETE FROM rate_limit_windows WHERE window_start < ${before}
+        AND bucket NOT LIKE 'w:%'`);
     },
   };
 }

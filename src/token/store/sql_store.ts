@@ -16,6 +16,7 @@ import { noticeQueries } from "./notice_queries.ts";
 import { opsQueries } from "./ops_queries.ts";
 import type { Db, Dialect } from "./sql.ts";
 import type { TokenStore } from "./store.ts";
+import { webQueries } from "./web_queries.ts";
 
 /** A {@link TokenStore} that says which database it runs on (diagnostics, tests). */
 export interface SqlTokenStore extends TokenStore {
@@ -47,6 +48,7 @@ export function createSqlTokenStore(
       ...contractQueries(db),
       ...noticeQueries(db),
       ...opsQueries(db),
+      ...webQueries(db),
     },
     db,
     cache,

@@ -20,8 +20,10 @@ import type {
   UsageFilter,
   UsageRow,
 } from "./records.ts";
+import type { WebStore, WebUser } from "./web_store.ts";
 
 export type * from "./records.ts";
+export type * from "./web_store.ts";
 
 /** "test" keys (`svc_test_`) reach the test portal only; "live" keys (`svc_live_`) file. */
 export type KeyMode = "test" | "live";
@@ -110,6 +112,11 @@ export interface KeyStore {
   migrate(): Promise<void>;
   /** Insert an integrator. @throws the driver's unique violation when the id exists */
   createIntegrator(i: Integrator): Promise<void>;
+  /**
+   * In one transaction: the integrator and its first person. @returns false (nothing written)
+   * when a person of role `integrator` with this e-mail exists
+   */
+  createIntegratorWithUser(i: Integrator, u: WebUser): Promise<boolean>;
   /** @returns the integrator, or null when unknown */
   getIntegrator(id: string): Promise<Integrator | null>;
   /** @returns all integrators, oldest first */
@@ -241,7 +248,9 @@ export interface NoticeStore {
    * lost */
   completeNotice(id: string, owner: string, outcome: NoticeOutcome): Promise<boolean>;
   /** @returns notices by due time, optionally filtered */
-  listNotices(filter?: { kind?: string; subjectId?: string }): Promise<NoticeRecord[]>;
+  listNotices(
+    filter?: { kind?: string; subjectId?: string; integratorId?: string },
+  ): Promise<NoticeRecord[]>;
 }
 
 /** Monthly usage counters. */
@@ -286,4 +295,5 @@ export interface OpsStore {
 }
 
 /** The one storage interface of the token service. */
-export interface TokenStore extends KeyStore, ContractStore, NoticeStore, UsageStore, OpsStore {}
+export interface TokenStore
+  extends KeyStore, ContractStore, NoticeStore, UsageStore, OpsStore, WebStore {}

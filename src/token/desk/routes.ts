@@ -1,0 +1,278 @@
+/**
+ * The administrator's desk at `{auth_url}/admin` (docs/token-service.md § The administrator's
+ * desk): administrators are people with their own passkeys. The first one comes through a
+ * one-time link printed by `token-service admin-invite --email …`; every other one through an
+ * invitation an administrator makes on the desk (shown once there, and mailed when SMTP is
+ * configured). An invitation's link signs its person in once; they then create a passkey and
+ * sign in with it from then on. `SVC_ADMIN_TOKEN` is for automation (`/admin/v1`) and never
+ * opens the desk; an integrator's session never does either (another cookie, and the guard
+ * refuses any person who is not an administrator).
+ * @module
+ */
+import { Hono } from "hono";
+import { html } from "hono/html";
+import type { Clock } from "../../clock.ts";
+import { t, tableOr } from "../../web_page.ts";
+import { newId } from "../api_keys.ts";
+import type { TokenStore } from "../store/mod.ts";
+import { linkMail } from "../profile/mod.ts";
+import {
+  clientAddress,
+  countAttempt,
+  csrfField,
+  formOf,
+  passkeyRoutes,
+  sendWebPage,
+  WEB_LIMITS,
+  type WebApp,
+  webAssetRoutes,
+  WebAuth,
+  type WebC,
+  type WebEnv,
+  webErrorPage,
+  webGuard,
+} from "../web/mod.ts";
+import { auditDesk, type DeskContext, type DeskDeps } from "./deps.ts";
+import { reportRoutes } from "./report_pages.ts";
+import { reviewRoutes } from "./review_pages.ts";
+
+export type { DeskDeps } from "./deps.ts";
+
+/** The desk's pages, in navigation order. */
+export const DESK_APP: WebApp = {
+  base: "/admin",
+  brand: { bg: "Администратор", en: "Admin desk" },
+  nav: [
+    { path: "/admin/applications", id: "applications", bg: "Заявки", en: "Applications" },
+    { path: "/admin/integrators", id: "integrators", bg: "Интегратори", en: "Integrators" },
+    { path: "/admin/contracts", id: "contracts", bg: "Договори", en: "Contracts" },
+    { path: "/admin/statements", id: "statements", bg: "Справки", en: "Statements" },
+    { path: "/admin/usage", id: "usage", bg: "Използване", en: "Usage" },
+    { path: "/admin/audit", id: "audit", bg: "Одит", en: "Audit" },
+    { path: "/admin/admins", id: "admins", bg: "Администратори", en: "Admins" },
+  ],
+};
+
+/** The desk's session cookie (not the profile's). */
+export const DESK_COOKIE = "svc_desk";
+
+const OPEN = new Set([
+  "/admin",
+  "/admin/",
+  "/admin/link",
+  "/admin/assets/page.js",
+  "/admin/assets/webauthn.js",
+  "/admin/passkey/options",
+  "/admin/passkey/verify",
+]);
+
+const deskAuth = (store: TokenStore, clock: Clock, publicUrl: () => string) =>
+  new WebAuth(store, clock, DESK_COOKIE, DESK_APP.base, () => publicUrl().startsWith("https:"));
+
+/**
+ * A one-time invitation for an administrator (`token-service admin-invite`, and the desk).
+ * @param store the store
+ * @param clock the clock
+ * @param publicUrl the service's public URL
+ * @param email the administrator's e-mail
+ * @returns the link, good once for 30 minutes
+ */
+export async function createAdminInvite(
+  store: TokenStore,
+  clock: Clock,
+  publicUrl: string,
+  email: string,
+): Promise<string> {
+  const code = await deskAuth(store, clock, () => publicUrl).newLink(
+    "admin-invite",
+    email.trim().toLowerCase(),
+  );
+  return `${publicUrl.replace(/\/$/, "")}${DESK_APP.base}/link?code=${code}`;
+}
+
+/**
+ * Build the desk's routes (mounted at `/admin` of the token app, after the admin API, whose
+ * `/admin/v1/*` requests it lets pass untouched).
+ * @param deps store, clock, mailer, public URL, log
+ * @returns the sub-app
+ */
+export function deskRoutes(deps: DeskDeps): Hono<WebEnv> {
+  const auth = deskAuth(deps.store, deps.clock, deps.publicUrl);
+  const ctx: DeskContext = { ...deps, auth, app: DESK_APP };
+  const r = new Hono<WebEnv>();
+  r.onError((err, c) => webErrorPage(c, DESK_APP, err, deps.log));
+  const guard = webGuard({
+    auth,
+    role: "admin",
+    origin: () => {
+      try {
+        return new URL(deps.publicUrl()).origin;
+      } catch {
+        return null;
+      }
+    },
+    open: (p) => OPEN.has(p),
+  });
+  r.use("*", (c, next) => c.req.path.startsWith("/admin/v1/") ? next() : guard(c, next));
+  webAssetRoutes(r);
+
+  r.get("/", (c) => {
+    if (c.get("signedIn")) return c.redirect(`${DESK_APP.base}/applications`, 303);
+    return signInPage(c, 200, null);
+  });
+
+  r.get("/link", (c) =>
+    sendWebPage(
+      c,
+      DESK_APP,
+      null,
+      { bg: "Покана за администратор", en: "Administrator invitation" },
+      html`
+        <div class="card">
+          <form method="post" action="${DESK_APP.base}/link">
+                <input type="hidden" name="code" value="${c.req.query("code") ?? ""}">
+                <button class="primary" id="continue">${t("Продължи", "Continue")}</button></form>
+        </div>
+      `,
+    ));
+
+  r.post("/link", async (c) => {
+    await countAttempt(deps.store, deps.clock, [
+      [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
+    ]);
+    const link = await auth.takeLink((await formOf(c)).code ?? "");
+    if (!link || link.purpose !== "admin-invite") {
+      return signInPage(c, 400, {
+        kind: "error",
+        bg: "Поканата вече е използвана или е изтекла.",
+        en: "The invitation was used already or has expired.",
+      });
+    }
+    let user = await deps.store.findWebUser("admin", link.email);
+    if (!user) {
+      const fresh = {
+        id: newId("adm", deps.random),
+        role: "admin" as const,
+        email: link.email,
+        integratorId: null,
+        createdAt: deps.clock.now(),
+        createdBy: link.payload.by ?? null,
+      };
+      await deps.store.createWebUser(fresh);
+      user = await deps.store.findWebUser("admin", link.email);
+    }
+    await auth.signIn(c, user!);
+    return c.redirect(`${DESK_APP.base}/admins`, 303);
+  });
+
+  r.post("/sign-out", async (c) => {
+    await auth.signOut(c);
+    c.set("signedIn", null);
+    return signInPage(c, 200, { kind: "ok", bg: "Излязохте.", en: "You signed out." });
+  });
+
+  passkeyRoutes(r, {
+    store: deps.store,
+    clock: deps.clock,
+    auth,
+    role: "admin",
+    publicUrl: deps.publicUrl,
+    log: deps.log,
+    home: `${DESK_APP.base}/applications`,
+  });
+
+  const admins = async (c: WebC, invite: string | null) => {
+    const me = c.get("signedIn")!;
+    const [list, mine] = await Promise.all([
+      deps.store.listWebUsers("admin"),
+      deps.store.listPasskeys(me.user.id),
+    ]);
+    return sendWebPage(
+      c,
+      DESK_APP,
+      "admins",
+      { bg: "Администратори", en: "Administrators" },
+      html`
+        <div class="card">
+          <h2>${t("Вашите passkeys", "Your passkeys")}: <span id="my-passkeys">${mine
+            .length}</span></h2>
+          ${mine.length ? "" : html`<p class="warn">${
+            t(
+              "Създайте passkey сега: поканата важи само веднъж.",
+              "Create a passkey now: the invitation works only once.",
+            )
+          }</p>`}
+          <button type="button" class="primary" id="passkey-register" data-base="${DESK_APP.base}"
+            data-csrf="${me.session.csrf}">${t("Създай passkey", "Create a passkey")}</button>
+          <p id="passkey-status" role="status"></p>
+        </div>
+        <div class="card">
+          <h2>${t("Покани администратор", "Invite an administrator")}</h2>
+          <form class="inline" method="post" action="${DESK_APP.base}/admins/invite">${csrfField(c)}
+            <input type="email" name="email" id="invite-email" required placeholder="admin@example.com">
+            <button id="invite">${t("Покани", "Invite")}</button></form>
+          ${invite
+            ? html`
+              <p>${t("Връзка (само сега, 30 минути):", "Link (shown only now, 30 minutes):")}</p>
+              <pre class="log" id="invite-link">${invite}</pre>
+            `
+            : ""}
+        </div>
+        ${tableOr(
+          "admins",
+          [["Е-поща", "E-mail"], ["От", "Since"], ["Поканен от", "Invited by"]],
+          list.map((u) =>
+            html`
+              <tr>
+                <td>${u.email}</td>
+                <td>${new Date(u.createdAt).toISOString().slice(0, 10)}</td>
+                <td>${u.createdBy ?? "token-service admin-invite"}</td>
+              </tr>
+            `
+          ),
+          t("Няма.", "None."),
+        )}
+      `,
+    );
+  };
+  r.get("/admins", (c) => admins(c, null));
+  r.post("/admins/invite", async (c) => {
+    const f = await formOf(c);
+    const email = (f.email ?? "").trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return admins(c, null);
+    const me = c.get("signedIn")!.user;
+    const code = await auth.newLink("admin-invite", email, { by: me.email });
+    const url = `${deps.publicUrl()}${DESK_APP.base}/link?code=${code}`;
+    deps.mailer?.send(linkMail("admin-invite", email, url, newId("lnk", deps.random))).catch((e) =>
+      deps.log("warn", "admin invitation mail failed", { error: String(e) })
+    );
+    await auditDesk(ctx, c, "admin.invite", email, null);
+    return admins(c, url);
+  });
+
+  reviewRoutes(r, ctx);
+  reportRoutes(r, ctx);
+  return r;
+}
+
+function signInPage(c: WebC, status: 200 | 400, flash: Parameters<typeof sendWebPage>[6]) {
+  return sendWebPage(
+    c,
+    DESK_APP,
+    null,
+    { bg: "Бюро на администратора", en: "Administrator's desk" },
+    html`
+      <div class="card">
+        <button type="button" class="primary" id="passkey-sign-in"
+          data-base="${DESK_APP.base}">${t("Вход с passkey", "Sign in with a passkey")}</button>
+        <p id="passkey-status" role="status"></p>
+        <p class="muted small">${t(
+          "Първият администратор: token-service admin-invite --email вие@пример.bg отпечатва еднократна връзка. Следващите кани администратор от бюрото.",
+          "The first administrator: token-service admin-invite --email you@example.com prints a one-time link. An administrator invites the next ones from the desk.",
+        )}</p>
+      </div>
+    `,
+    status,
+    flash,
+  );
+}

@@ -1,0 +1,228 @@
+/**
+ * The profile's usage and request log (docs/token-service.md § The profile): tokens per day
+ * and per typeId over the last {@link USAGE_DAYS} days as a chart drawn on the server (SVG, no
+ * script) with the numbers in a table beside it; the last {@link REQUEST_LOG_DAYS} days of token
+ * requests of the integrator's keys (time, key, typeId, EIKs, status, error code, request id),
+ * filterable by status and key. Only the signed-in integrator's rows are ever read (the
+ * integrator id comes from the session, never from the request).
+ * @module
+ */
+import type { Hono } from "hono";
+import { html, raw } from "hono/html";
+import { type Markup, t, tableOr } from "../../web_page.ts";
+import { REQUEST_LOG_DAYS, USAGE_DAYS } from "../request_log.ts";
+import type { DailyUsageRow, RequestLogFilter } from "../store/mod.ts";
+import { sendWebPage, type WebEnv } from "../web/mod.ts";
+import type { ProfileContext } from "./deps.ts";
+import { integratorOf } from "./keys_page.ts";
+
+const DAY_MS = 86_400_000;
+/** Rows the log page shows at most. */
+export const LOG_PAGE_ROWS = 200;
+const COLORS = ["#123c69", "#0b6b2e", "#a15c00", "#7a2e8f", "#a11d00", "#2a7f9e", "#777777"];
+
+/**
+ * The usage and log routes.
+ * @param r the profile's router
+ * @param ctx store, clock
+ */
+export function activityRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
+  r.get("/usage", async (c) => {
+    await ctx.flushLog?.();
+    const now = ctx.clock.now();
+    const from = new Date(now - (USAGE_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+    const rows = await ctx.store.listDailyUsage(integratorOf(c), from);
+    return sendWebPage(
+      c,
+      ctx.app,
+      "usage",
+      { bg: "Използване", en: "Usage" },
+      usageBody(rows, now),
+    );
+  });
+
+  r.get("/log", async (c) => {
+    await ctx.flushLog?.();
+    const integratorId = integratorOf(c);
+    const q = c.req.query();
+    const status = q.status === "errors"
+      ? "errors" as const
+      : /^[1-5][0-9]{2}$/.test(q.status ?? "")
+      ? Number(q.status)
+      : undefined;
+    const keys = await ctx.store.listKeys({ integratorId });
+    const keyId = keys.some((k) => k.id === q.key) ? q.key : undefined;
+    const filter: RequestLogFilter = {
+      integratorId,
+      since: ctx.clock.now() - REQUEST_LOG_DAYS * DAY_MS,
+      keyId,
+      status,
+      limit: LOG_PAGE_ROWS,
+    };
+    const rows = await ctx.store.listRequestLog(filter);
+    return sendWebPage(
+      c,
+      ctx.app,
+      "log",
+      { bg: "Заявки за токени", en: "Token requests" },
+      html`
+        <form class="filters" method="get" action="${ctx.app.base}/log" id="log-filter">
+          <label>${t("Отговор", "Status")}<select name="status" id="filter-status">
+            ${[
+              ["", "всички / all"],
+              ["errors", "грешки / errors"],
+              ["200", "200"],
+              ["400", "400"],
+              [
+                "401",
+                "401",
+              ],
+              ["402", "402"],
+              ["403", "403"],
+              ["429", "429"],
+            ].map(([v, l]) =>
+              html`<option value="${v}" ${
+                String(status ?? "") === v ? raw("selected") : ""
+              }>${l}</option>`
+            )}
+          </select></label>
+          <label>${t("Ключ", "Key")}<select name="key" id="filter-key">
+            <option value="">${t("всички", "all")}</option>
+            ${keys.map((k) =>
+              html`<option value="${k.id}" ${k.id === keyId ? raw("selected") : ""}>${k.id}${
+                k.label ? ` (${k.label})` : ""
+              }</option>`
+            )}
+          </select></label>
+          <button id="apply-filter">${t("Покажи", "Show")}</button>
+        </form>
+        <p class="muted small">${t(
+          `Последните ${REQUEST_LOG_DAYS} дни, до ${LOG_PAGE_ROWS} реда, най-новите първи. Тайни и токени не се записват.`,
+          `The last ${REQUEST_LOG_DAYS} days, up to ${LOG_PAGE_ROWS} rows, newest first. Secrets and tokens are never recorded.`,
+        )}</p>
+        ${tableOr(
+          "log",
+          [
+            ["Време (UTC)", "Time (UTC)"],
+            ["Ключ", "Key"],
+            ["typeId", "typeId"],
+            ["ЕИК", "EIKs"],
+            ["HTTP", "HTTP"],
+            ["Код на грешка", "Error code"],
+            ["requestId", "requestId"],
+          ],
+          rows.map((e) =>
+            html`
+              <tr class="${e.status >= 400 ? "refused" : "issued"}" data-status="${e.status}">
+                <td>${new Date(e.at).toISOString().slice(0, 19).replace("T", " ")}</td>
+                <td class="mono">${e.keyId}</td>
+                <td class="mono">${e.typeId}</td>
+                <td class="mono">${e.eiks}</td>
+                <td class="${e.status >= 400 ? "bad" : "ok"}">${e.status}</td>
+                <td class="mono">${e.errorCode ?? ""}</td>
+                <td class="mono small">${e.requestId}</td>
+              </tr>
+            `
+          ),
+          t("Няма заявки за този избор.", "No requests for this choice."),
+        )}
+      `,
+    );
+  });
+}
+
+/** The chart and its table. */
+function usageBody(rows: readonly DailyUsageRow[], now: number): Markup {
+  const days: string[] = [];
+  for (let i = USAGE_DAYS - 1; i >= 0; i--) {
+    days.push(new Date(now - i * DAY_MS).toISOString().slice(0, 10));
+  }
+  const byType = new Map<string, number>();
+  for (const r of rows) byType.set(r.typeId, (byType.get(r.typeId) ?? 0) + r.count);
+  const types = [...byType.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
+  const shown = types.slice(0, COLORS.length - 1);
+  const series = (typeId: string) => shown.includes(typeId) ? typeId : "…";
+  const cells = new Map<string, number>();
+  for (const r of rows) {
+    const id = `${r.day}\u0000${series(r.typeId)}`;
+    cells.set(id, (cells.get(id) ?? 0) + r.count);
+  }
+  const legend = [...shown, ...(types.length > shown.length ? ["…"] : [])];
+  const totals = days.map((d) =>
+    legend.reduce((s, k) => s + (cells.get(`${d}\u0000${k}`) ?? 0), 0)
+  );
+  const max = Math.max(1, ...totals);
+  const W = 720, H = 220, left = 44, right = 8, top = 12, bottom = 24;
+  const bw = (W - left - right) / days.length;
+  const y = (v: number) => top + (H - bottom - top) * (1 - v / max);
+  const bars = days.flatMap((d, i) => {
+    let acc = 0;
+    return legend.map((k, j) => {
+      const v = cells.get(`${d}\u0000${k}`) ?? 0;
+      if (v === 0) return "";
+      const top = y(acc + v), h = y(acc) - y(acc + v);
+      acc += v;
+      return `<rect x="${(left + i * bw).toFixed(1)}" y="${top.toFixed(1)}" width="${
+        Math.max(1, bw - 1).toFixed(1)
+      }" height="${h.toFixed(1)}" fill="${COLORS[j]}"><title>${d} ${esc(k)}: ${v}</title></rect>`;
+    });
+  }).join("");
+  const ticks = [0, 0.5, 1].map((f) => {
+    const v = Math.round(max * f);
+    return `<text x="${left - 4}" y="${y(v) + 4}" text-anchor="end">${v}</text>` +
+      `<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`;
+  }).join("");
+  const labels = [0, 29, 59, days.length - 1].map((i, j) =>
+    `<text x="${left + (i + (j === 3 ? 1 : 0)) * bw}" y="${H - 6}"${
+      j === 3 ? ' text-anchor="end"' : ""
+    }>${days[i]!.slice(5)}</text>`
+  ).join("");
+  const svg =
+    `<svg class="chart" id="usage-chart" role="img" aria-label="tokens per day" viewBox="0 0 ${W} ${H}" width="100%">${ticks}${bars}${labels}</svg>`;
+  const total = totals.reduce((a, b) => a + b, 0);
+  const dayRows = [...rows].sort((a, b) => a.day < b.day ? 1 : a.day > b.day ? -1 : 0);
+  const grouped = new Map<string, number>();
+  for (const r of dayRows) {
+    const id = `${r.day}\u0000${r.typeId}`;
+    grouped.set(id, (grouped.get(id) ?? 0) + r.count);
+  }
+  return html`
+    <div class="two">
+      <div class="card">
+          <p>${t(
+            `Токени за последните ${USAGE_DAYS} дни`,
+            `Tokens in the last ${USAGE_DAYS} days`,
+          )}:
+            <strong id="usage-total">${total}</strong></p>
+          ${raw(svg)}
+          <p class="small">${legend.map((k, j) =>
+            html`
+              <span><svg width="10" height="10"><rect width="10" height="10" fill="${COLORS[
+                j
+              ]}"/></svg> <code>${k}</code> ${k === "…" ? "" : byType.get(k)}</span>
+            `
+          )}</p>
+        </div>
+      <div class="card">
+          ${tableOr(
+            "usage",
+            [["Ден (UTC)", "Day (UTC)"], ["typeId", "typeId"], ["Токени", "Tokens"]],
+            [...grouped.entries()].map(([id, n]) => {
+              const [day, typeId] = id.split("\u0000");
+              return html`
+                <tr>
+                  <td>${day}</td>
+                  <td class="mono">${typeId}</td>
+                  <td>${n}</td>
+                </tr>
+              `;
+            }),
+            t("Още няма издадени токени.", "No tokens issued yet."),
+          )}
+        </div>
+    </div>
+  `;
+}
+
+const esc = (s: string) =>
+  s.replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]!);

@@ -1,0 +1,238 @@
+/**
+ * The profile's contract page (docs/token-service.md § The profile, contract): the phase the
+ * integrator is in (1: keys only; 2: an application waits for an administrator; 3: a contract
+ * in force), the application form, its state and the administrator's note, the contracts'
+ * dates, the e-mail notices sent, and the monthly statements of each contract (a table, and
+ * CSV to download). Only the signed-in integrator's own records.
+ * @module
+ */
+import type { Hono } from "hono";
+import { html } from "hono/html";
+import { AppError, ApplicationSubmit } from "../../contract/mod.ts";
+import { t, tableOr } from "../../web_page.ts";
+import { parseInput } from "../admin/mod.ts";
+import { contractView, submitApplication } from "../contracts.ts";
+import { buildStatement, requireMonth, statementCsv } from "../statement.ts";
+import {
+  csrfField,
+  type Flash,
+  formOf,
+  sendWebPage,
+  stateText as state,
+  type WebC,
+  type WebEnv,
+} from "../web/mod.ts";
+import type { ProfileContext } from "./deps.ts";
+import { auditProfile, integratorOf } from "./keys_page.ts";
+
+const day = (ms: number | null) => ms === null ? "—" : new Date(ms).toISOString().slice(0, 10);
+const iso = (s: string | null) => s === null ? "—" : s.slice(0, 10);
+
+/**
+ * The contract routes.
+ * @param r the profile's router
+ * @param ctx store, clock, random
+ */
+export function contractRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
+  r.get("/contract", (c) =>
+    contractPage(
+      c,
+      ctx,
+      c.req.query("applied") === "1"
+        ? {
+          kind: "ok",
+          bg: "Заявката е подадена; администратор ще я прегледа.",
+          en: "The application was sent; an administrator will review it.",
+        }
+        : null,
+    ));
+
+  r.post("/contract/apply", async (c) => {
+    const f = await formOf(c);
+    try {
+      const input = parseInput(ApplicationSubmit, {
+        company: (f.company ?? "").trim(),
+        contactEmail: (f.contactEmail ?? "").trim(),
+        intendedUse: (f.intendedUse ?? "").trim(),
+      });
+      const a = await submitApplication(ctx, integratorOf(c), input);
+      await auditProfile(ctx, c, "application.submit", a.id, { company: a.company });
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      return contractPage(c, ctx, {
+        kind: "error",
+        bg: `Заявката не е подадена: ${e.message}`,
+        en: e.code,
+      });
+    }
+    // After a post, a redirect: a reload of the page never sends the application twice.
+    return c.redirect(`${ctx.app.base}/contract?applied=1`, 303);
+  });
+
+  r.get("/contract/statements/:contractId/:file{[0-9]{4}-[0-9]{2}\\.csv}", async (c) => {
+    const contract = await ctx.store.getContract(c.req.param("contractId"));
+    if (!contract || contract.integratorId !== integratorOf(c)) {
+      throw new AppError("NOT_FOUND", "No such contract");
+    }
+    const month = requireMonth(c.req.param("file").slice(0, 7));
+    await ctx.flushUsage?.();
+    const s = await buildStatement(ctx.store, contract.id, month);
+    return c.body(statementCsv(s), 200, {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="statement-${contract.id}-${month}.csv"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    });
+  });
+}
+
+async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
+  const integratorId = integratorOf(c);
+  const now = ctx.clock.now();
+  await ctx.flushUsage?.();
+  const [integrator, applications, contracts, notices, usage] = await Promise.all([
+    ctx.store.getIntegrator(integratorId),
+    ctx.store.listApplications({ integratorId }),
+    ctx.store.listContracts({ integratorId }),
+    ctx.store.listNotices({ integratorId }),
+    ctx.store.listUsage({ integratorId }),
+  ]);
+  const views = contracts.map((x) => contractView(x, now)).reverse();
+  const inForce = views.find((v) => v.status === "active");
+  const pending = applications.find((a) => a.status === "pending");
+  const phase = inForce ? 3 : pending ? 2 : 1;
+  const phaseText = {
+    1: t(
+      "Фаза 1: ключове без договор (реален ключ — 7 дни, до 3 ЕИК).",
+      "Phase 1: keys without a contract (a live key: 7 days, up to 3 EIKs).",
+    ),
+    2: t("Фаза 2: заявката чака преглед.", "Phase 2: the application awaits review."),
+    3: t(
+      `Фаза 3: договор ${inForce?.id ?? ""} до ${
+        iso(inForce?.endsAt ?? null)
+      } — без срок и ограничение на ключовете.`,
+      `Phase 3: contract ${inForce?.id ?? ""} until ${
+        iso(inForce?.endsAt ?? null)
+      } — keys without expiry or limit.`,
+    ),
+  }[phase];
+  const months = new Map<string, number>();
+  for (const u of usage) {
+    if (u.contractId === "") continue;
+    const id = `${u.contractId}\u0000${u.month}`;
+    months.set(id, (months.get(id) ?? 0) + u.count);
+  }
+  const base = ctx.app.base;
+  const user = c.get("signedIn")!.user;
+  return sendWebPage(
+    c,
+    ctx.app,
+    "contract",
+    { bg: "Договор", en: "Contract" },
+    html`
+      <div class="card">
+        <p id="phase" data-phase="${phase}"><strong>${phaseText}</strong></p>
+      </div>
+      ${pending || inForce ? "" : html`
+        <div class="card">
+          <h2>${t("Заявка за договор", "Apply for a contract")}</h2>
+          <form class="stack" method="post" action="${base}/contract/apply" id="apply-form">${csrfField(
+            c,
+          )}
+                  <label>${t(
+                    "Фирма",
+                    "Company",
+                  )}<br><input name="company" id="apply-company" required maxlength="200" value="${integrator
+                    ?.name ?? ""}"></label>
+                  <label>${t(
+                    "Е-поща за договора",
+                    "E-mail for the contract",
+                  )}<br><input type="email" name="contactEmail" id="apply-email" required value="${user
+                    .email}"></label>
+                  <label>${t(
+                    "За какво ще ползвате услугата",
+                    "What you will use the service for",
+                  )}<br>
+                    <textarea name="intendedUse" id="apply-use" required maxlength="4000" rows="3" cols="60"></textarea></label>
+                  <button class="primary" id="apply">${t("Подай заявка", "Apply")}</button>
+                </form>
+        </div>
+      `}
+      <h2>${t("Заявки", "Applications")}</h2>
+      ${tableOr(
+        "applications",
+        [["Заявка", "Application"], ["Подадена", "Submitted"], ["Състояние", "State"], [
+          "Решение",
+          "Decided",
+        ], ["Бележка", "Note"]],
+        [...applications].reverse().map((a) =>
+          html`
+            <tr data-status="${a.status}">
+              <td class="mono">${a.id}</td>
+              <td>${day(a.submittedAt)}</td>
+              <td>${state(a.status)}</td>
+              <td>${day(a.decidedAt)}</td>
+              <td>${a.decisionNote ?? ""}</td>
+            </tr>
+          `
+        ),
+        t("Няма заявки.", "No applications."),
+      )}
+      <h2>${t("Договори", "Contracts")}</h2>
+      ${tableOr(
+        "contracts",
+        [["Договор", "Contract"], ["Състояние", "State"], ["От", "From"], ["До", "Until"], [
+          "Прекратен",
+          "Terminated",
+        ]],
+        views.map((v) =>
+          html`
+            <tr data-status="${v.status}">
+              <td class="mono">${v.id}</td>
+              <td>${state(v.status)}</td>
+              <td>${iso(v.startsAt)}</td>
+              <td>${iso(v.endsAt)}</td>
+              <td>${iso(v.terminatedAt)} ${v.terminationReason ?? ""}</td>
+            </tr>
+          `
+        ),
+        t("Няма договори.", "No contracts."),
+      )}
+      <h2>${t("Месечни справки", "Monthly statements")}</h2>
+      ${tableOr(
+        "statements",
+        [["Договор", "Contract"], ["Месец", "Month"], ["Токени", "Tokens"], null],
+        [...months.entries()].map(([id, n]) => {
+          const [contractId, month] = id.split("\u0000");
+          return html`
+            <tr>
+              <td class="mono">${contractId}</td>
+              <td>${month}</td>
+              <td>${n}</td>
+              <td><a href="${base}/contract/statements/${contractId}/${month}.csv">CSV</a></td>
+            </tr>
+          `;
+        }),
+        t("Още няма справки.", "No statements yet."),
+      )}
+      <h2>${t("Изпратени известия", "Notices sent")}</h2>
+      ${tableOr(
+        "notices",
+        [["Известие", "Notice"], ["За", "About"], ["Състояние", "State"], ["Изпратено", "Sent"]],
+        notices.map((n) =>
+          html`
+            <tr>
+              <td>${n.kind}</td>
+              <td class="mono">${n.subjectId}</td>
+              <td>${n.status}</td>
+              <td>${day(n.sentAt)}</td>
+            </tr>
+          `
+        ),
+        t("Няма известия.", "No notices."),
+      )}
+    `,
+    200,
+    flash,
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * The profile's passkeys page (docs/token-service.md § The profile): the signed-in person's
+ * passkeys (created, last used) and the button that registers one more (web/passkeys.ts).
+ * @module
+ */
+import type { Hono } from "hono";
+import { html } from "hono/html";
+import { t, tableOr } from "../../web_page.ts";
+import { sendWebPage, type WebEnv } from "../web/mod.ts";
+import type { ProfileContext } from "./deps.ts";
+
+const when = (ms: number | null) =>
+  ms === null ? "—" : new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+
+/**
+ * The passkeys page.
+ * @param r the profile's router
+ * @param ctx store, sessions
+ */
+export function passkeysPage(r: Hono<WebEnv>, ctx: ProfileContext): void {
+  r.get("/passkeys", async (c) => {
+    const s = c.get("signedIn")!;
+    const list = await ctx.store.listPasskeys(s.user.id);
+    return sendWebPage(
+      c,
+      ctx.app,
+      "passkeys",
+      { bg: "Passkeys за вход", en: "Passkeys to sign in" },
+      html`
+        <div class="card">
+          <p>${t(
+            "Passkey е ключ за вход в телефона, компютъра или USB ключа ви. Писмо с връзка остава за първия вход и когато загубите passkey.",
+            "A passkey is a sign-in key in your phone, computer or security key. A mailed link remains for the first sign-in and when a passkey is lost.",
+          )}</p>
+          <button type="button" class="primary" id="passkey-register" data-base="${ctx.app.base}"
+            data-csrf="${s.session.csrf}">${t("Създай passkey", "Create a passkey")}</button>
+          <p id="passkey-status" role="status"></p>
+        </div>
+              ${tableOr(
+                "passkeys",
+                [["Passkey", "Passkey"], ["Създаден (UTC)", "Created (UTC)"], [
+                  "Последен вход (UTC)",
+                  "Last sign-in (UTC)",
+                ]],
+                list.map((p) =>
+                  html`
+                    <tr>
+                      <td class="mono">${p.credentialId.slice(0, 16)}…</td>
+                      <td>${when(p.createdAt)}</td>
+                      <td>${when(p.lastUsedAt)}</td>
+                    </tr>
+                  `
+                ),
+                t("Още нямате passkey.", "No passkey yet."),
+              )}
+      `,
+    );
+  });
+}

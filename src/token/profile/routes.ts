@@ -1,0 +1,107 @@
+/**
+ * The integrators' profile at `{auth_url}/profile` (docs/token-service.md § The profile):
+ * sign-up and sign-in by one-time e-mail links, then the keys, usage and request log pages of
+ * the signed-in integrator only. Server-rendered (hono/html), Bulgarian with English beside it,
+ * no inline script (one script file, by nonce), strict CSP, never framed; sessions in the store
+ * (web/sessions.ts), every change CSRF-checked and cross-site requests refused (web/guard.ts).
+ * @module
+ */
+import { Hono } from "hono";
+import {
+  passkeyRoutes,
+  type WebApp,
+  webAssetRoutes,
+  WebAuth,
+  type WebEnv,
+  webErrorPage,
+  webGuard,
+} from "../web/mod.ts";
+import { passkeysPage } from "./passkeys_page.ts";
+import { contractRoutes } from "./contract_page.ts";
+import type { ProfileContext, ProfileDeps } from "./deps.ts";
+import { keysRoutes } from "./keys_page.ts";
+import { signInRoutes } from "./sign_in.ts";
+import { activityRoutes } from "./activity_pages.ts";
+
+export type { ProfileDeps } from "./deps.ts";
+
+/** The profile's pages, in navigation order. */
+export const PROFILE_APP: WebApp = {
+  base: "/profile",
+  brand: { bg: "Профил", en: "Profile" },
+  nav: [
+    { path: "/profile/keys", id: "keys", bg: "Ключове", en: "Keys" },
+    { path: "/profile/usage", id: "usage", bg: "Използване", en: "Usage" },
+    { path: "/profile/log", id: "log", bg: "Заявки", en: "Request log" },
+    { path: "/profile/contract", id: "contract", bg: "Договор", en: "Contract" },
+    { path: "/profile/passkeys", id: "passkeys", bg: "Passkeys", en: "Passkeys" },
+  ],
+};
+
+/** Paths that need no session. */
+const OPEN = new Set([
+  "/profile",
+  "/profile/",
+  "/profile/sign-in",
+  "/profile/sign-up",
+  "/profile/link",
+  "/profile/assets/page.js",
+  "/profile/assets/webauthn.js",
+  "/profile/passkey/options",
+  "/profile/passkey/verify",
+]);
+
+/** The session cookie's name. */
+export const PROFILE_COOKIE = "svc_profile";
+
+/**
+ * Build the profile's routes (mounted at `/profile` of the token app).
+ * @param deps store, clock, mailer, public URL, log
+ * @returns the sub-app
+ */
+export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
+  const auth = new WebAuth(
+    deps.store,
+    deps.clock,
+    PROFILE_COOKIE,
+    PROFILE_APP.base,
+    () => deps.publicUrl().startsWith("https:"),
+  );
+  const ctx: ProfileContext = { ...deps, auth, app: PROFILE_APP };
+  const r = new Hono<WebEnv>();
+  r.onError((err, c) => webErrorPage(c, PROFILE_APP, err, deps.log));
+  r.use(
+    "*",
+    webGuard({
+      auth,
+      role: "integrator",
+      origin: () => originOf(deps.publicUrl()),
+      open: (p) => OPEN.has(p),
+    }),
+  );
+  webAssetRoutes(r);
+  signInRoutes(r, ctx);
+  passkeyRoutes(r, {
+    store: deps.store,
+    clock: deps.clock,
+    auth,
+    role: "integrator",
+    publicUrl: deps.publicUrl,
+    log: deps.log,
+    home: `${PROFILE_APP.base}/keys`,
+  });
+  passkeysPage(r, ctx);
+  keysRoutes(r, ctx);
+  activityRoutes(r, ctx);
+  contractRoutes(r, ctx);
+  return r;
+}
+
+/** The origin of a URL, or null when it is not one. */
+function originOf(url: string): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}

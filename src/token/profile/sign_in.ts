@@ -1,0 +1,255 @@
+/**
+ * The profile's sign-in side (docs/token-service.md § The profile): the page with sign-up and
+ * sign-in by e-mail, the "check your mail" answer (the same whether the address has an account
+ * or not), the one-time link (a page with one button, so a mail scanner that opens links does
+ * not use it up), and sign-out. A used link starts a new session (a new id every time).
+ * @module
+ */
+import type { Hono } from "hono";
+import { html } from "hono/html";
+import { AppError } from "../../contract/mod.ts";
+import { t } from "../../web_page.ts";
+import { newId } from "../api_keys.ts";
+import {
+  clientAddress,
+  countAttempt,
+  formOf,
+  sendWebPage,
+  WEB_LIMITS,
+  type WebC,
+  type WebEnv,
+} from "../web/mod.ts";
+import type { ProfileContext } from "./deps.ts";
+import { linkMail, type LinkMailKind } from "./link_mail.ts";
+
+const EMAIL_RE = /^[^\s@<>,;"]{1,64}@[^\s@<>,;"]+\.[^\s@<>,;"]{2,}$/;
+
+/**
+ * An e-mail address as the store keeps it (trimmed, lower-case).
+ * @throws AppError WEB_INPUT_INVALID (400, `field: "email"`) for one that is not an address
+ */
+export function normalEmail(v: string | undefined): string {
+  const e = (v ?? "").trim().toLowerCase();
+  if (e.length > 254 || !EMAIL_RE.test(e)) {
+    throw new AppError("WEB_INPUT_INVALID", "The e-mail address is not valid", { field: "email" });
+  }
+  return e;
+}
+
+/**
+ * The sign-in side's routes.
+ * @param r the profile's router
+ * @param ctx store, clock, mailer, sessions
+ */
+export function signInRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
+  const base = ctx.app.base;
+
+  r.get("/", (c) => {
+    if (c.get("signedIn")) return c.redirect(`${base}/keys`, 303);
+    return signInPage(c, ctx, 200, null);
+  });
+
+  /** Send a link mail without waiting for it (the answer takes as long whatever was sent). */
+  const mail = (kind: LinkMailKind, to: string, code: string) => {
+    const url = `${ctx.publicUrl()}${base}/link?code=${code}`;
+    if (!ctx.mailer) {
+      ctx.log("warn", "profile link not sent: SVC_SMTP_HOST is not set", { kind });
+      return;
+    }
+    ctx.mailer.send(linkMail(kind, to, url, newId("lnk", ctx.random))).catch((e) =>
+      ctx.log("warn", "profile link mail failed", { kind, error: String(e) })
+    );
+  };
+
+  const limitLinks = (c: WebC, email: string) =>
+    countAttempt(ctx.store, ctx.clock, [
+      [`link:a:${clientAddress(c)}`, WEB_LIMITS.linkPerAddress],
+      [`link:e:${email}`, WEB_LIMITS.linkPerEmail],
+    ]);
+
+  r.post("/sign-up", async (c) => {
+    const f = await formOf(c);
+    const email = normalEmail(f.email);
+    const company = (f.company ?? "").trim();
+    if (company.length < 2 || company.length > 200) {
+      throw new AppError("WEB_INPUT_INVALID", "The company name needs 2 to 200 characters", {
+        field: "company",
+      });
+    }
+    const locale = f.locale === "en" ? "en" : "bg";
+    await limitLinks(c, email);
+    const known = await ctx.store.findWebUser("integrator", email);
+    if (known) mail("signin", email, await ctx.auth.newLink("signin", email));
+    else mail("signup", email, await ctx.auth.newLink("signup", email, { company, locale }));
+    return checkMail(c, ctx);
+  });
+
+  r.post("/sign-in", async (c) => {
+    const email = normalEmail((await formOf(c)).email);
+    await limitLinks(c, email);
+    // The same work whether the address has an account or not (only the mail differs, and it
+    // is sent after the answer): the time of the answer tells nothing either.
+    const code = await ctx.auth.newLink("signin", email);
+    if (await ctx.store.findWebUser("integrator", email)) mail("signin", email, code);
+    return checkMail(c, ctx);
+  });
+
+  r.get("/link", (c) => {
+    const code = c.req.query("code") ?? "";
+    return sendWebPage(
+      c,
+      ctx.app,
+      null,
+      { bg: "Вход с връзка от писмо", en: "Sign in with the mailed link" },
+      html`
+        <div class="card">
+          <form method="post" action="${base}/link">
+            <input type="hidden" name="code" value="${code}">
+            <p>${t("Натиснете, за да продължите.", "Press to continue.")}</p>
+            <button class="primary" id="continue">${t("Продължи", "Continue")}</button>
+          </form>
+        </div>
+      `,
+    );
+  });
+
+  r.post("/link", async (c) => {
+    await countAttempt(ctx.store, ctx.clock, [
+      [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
+    ]);
+    const link = await ctx.auth.takeLink((await formOf(c)).code ?? "");
+    let user = link ? await ctx.store.findWebUser("integrator", link.email) : null;
+    if (link && !user && link.purpose === "signup") {
+      const now = ctx.clock.now();
+      const integratorId = newId("int", ctx.random);
+      const fresh = {
+        id: newId("usr", ctx.random),
+        role: "integrator" as const,
+        email: link.email,
+        integratorId,
+        createdAt: now,
+        createdBy: null,
+      };
+      const made = await ctx.store.createIntegratorWithUser({
+        id: integratorId,
+        name: link.payload.company ?? link.email,
+        email: link.email,
+        locale: link.payload.locale === "en" ? "en" : "bg",
+        allowedOrigins: [],
+        createdAt: now,
+      }, fresh);
+      user = made ? fresh : await ctx.store.findWebUser("integrator", link.email);
+      if (made) ctx.log("info", "integrator signed up", { integratorId });
+    }
+    if (!link || !user || (link.purpose !== "signup" && link.purpose !== "signin")) {
+      return signInPage(c, ctx, 400, {
+        kind: "error",
+        bg: "Тази връзка вече е използвана или е изтекла. Поискайте нова.",
+        en: "This link was used already or has expired. Ask for a new one.",
+      });
+    }
+    await ctx.auth.signIn(c, user);
+    return c.redirect(`${base}/keys`, 303);
+  });
+
+  r.post("/sign-out", async (c) => {
+    await ctx.auth.signOut(c);
+    c.set("signedIn", null);
+    return signInPage(c, ctx, 200, {
+      kind: "ok",
+      bg: "Излязохте от профила.",
+      en: "You signed out.",
+    });
+  });
+}
+
+function checkMail(c: WebC, ctx: ProfileContext): Promise<Response> {
+  return sendWebPage(
+    c,
+    ctx.app,
+    null,
+    { bg: "Проверете пощата си", en: "Check your mail" },
+    html`<div class="card" id="check-mail">
+      <p>${
+      t(
+        "Ако адресът може да получи връзка, изпратихме я. Тя важи веднъж, 30 минути.",
+        "If the address can receive a link, we sent it. It works once, for 30 minutes.",
+      )
+    }</p>
+      ${
+      ctx.mailer ? "" : html`<p class="warn">${
+        t(
+          "Услугата няма настроен SMTP сървър: пишете на администратора.",
+          "The service has no SMTP server configured: write to the administrator.",
+        )
+      }</p>`
+    }
+    </div>`,
+  );
+}
+
+function signInPage(
+  c: WebC,
+  ctx: ProfileContext,
+  status: 200 | 400,
+  flash: Parameters<typeof sendWebPage>[6],
+): Promise<Response> {
+  const base = ctx.app.base;
+  return sendWebPage(
+    c,
+    ctx.app,
+    null,
+    { bg: "Профил на интегратора", en: "Integrator profile" },
+    html`
+      <div class="two">
+        <div class="card">
+          <h2>${t("Вход", "Sign in")}</h2>
+          <p class="muted">${t(
+            "С passkey, или с еднократна връзка на адреса на профила (първия път и ако загубите passkey). Без пароли.",
+            "With a passkey, or a one-time link to the profile's address (the first time, and when a passkey is lost). No passwords.",
+          )}</p>
+          <form class="stack" method="post" action="${base}/sign-in" id="sign-in-form">
+            <label>${t(
+              "Е-поща",
+              "E-mail",
+            )}<br><input type="email" name="email" id="sign-in-email" required autocomplete="email"></label>
+            <button id="sign-in">${t("Изпрати връзка", "Send a link")}</button>
+          </form>
+          <p>${t("или", "or")}</p>
+          <button type="button" class="primary" id="passkey-sign-in"
+            data-base="${base}">${t(
+              "Вход с passkey",
+              "Sign in with a passkey",
+            )}</button>
+          <p id="passkey-status" role="status"></p>
+        </div>
+        <div class="card">
+          <h2>${t("Регистрация", "Sign up")}</h2>
+          <p class="muted">${t(
+            "Тестов ключ веднага след потвърждаване на адреса.",
+            "A test key right after the address is confirmed.",
+          )}</p>
+          <form class="stack" method="post" action="${base}/sign-up" id="sign-up-form">
+            <label>${t(
+              "Фирма",
+              "Company",
+            )}<br><input name="company" id="company" required minlength="2" maxlength="200" autocomplete="organization"></label>
+            <label>${t(
+              "Е-поща за връзка",
+              "Contact e-mail",
+            )}<br><input type="email" name="email" id="sign-up-email" required autocomplete="email"></label>
+            <label>${t(
+              "Език на писмата",
+              "Language of the mails",
+            )}<br><select name="locale" id="locale">
+                  <option value="bg">Български</option><option value="en">English</option>
+                </select></label>
+            <button class="primary" id="sign-up">${t("Регистрирай", "Sign up")}</button>
+          </form>
+        </div>
+      </div>
+    `,
+    status,
+    flash,
+  );
+}

@@ -1,0 +1,188 @@
+/**
+ * The request log of token requests and the daily usage behind the profile's chart
+ * (docs/token-service.md § The profile, request log). Every `POST /api/v1/tokens/issue` whose
+ * key was recognised is noted on the issuance path without a database round trip (a small
+ * object held per Request), completed by the edge with the answer's status, `errorCode` and
+ * request id (edge.ts), buffered in memory and written in multi-row INSERTs every `flushMs`,
+ * like usage counting (usage.ts). Never a secret, never a token: key id, typeId, EIKs, status,
+ * error code, request id. Requests without a known key (401 API_KEY_INVALID) belong to no
+ * integrator and are not logged.
+ *
+ * Bounds: rows older than {@link REQUEST_LOG_DAYS} days are deleted, and beyond
+ * {@link MAX_REQUEST_LOG_ROWS} rows the oldest go first (pruned every 10 minutes by each
+ * instance, which then also deletes the pages' sessions idle for 8 hours, their links that
+ * expired and their rate-limit windows older than an hour); daily usage is kept
+ * {@link USAGE_DAYS} days. At most {@link MAX_BUFFERED} entries
+ * wait in memory: beyond that (a database outage) new entries are dropped and counted.
+ * @module
+ */
+import type { ApiKeyRecord, DailyUsageRow, RequestLogEntry, TokenStore } from "./store/mod.ts";
+import { PeriodicFlush } from "./usage.ts";
+import { SESSION_IDLE_MS } from "./web/mod.ts";
+
+/** Days the request log keeps. */
+export const REQUEST_LOG_DAYS = 7;
+/** Days the daily usage keeps. */
+export const USAGE_DAYS = 90;
+/** Rows the request log keeps at most (all integrators together). */
+export const MAX_REQUEST_LOG_ROWS = 2_000_000;
+/** Entries waiting for a flush at most. */
+export const MAX_BUFFERED = 100_000;
+/** EIKs written per entry at most (a folder-wide request lists many). */
+const MAX_EIKS_SHOWN = 20;
+
+const DAY_MS = 86_400_000;
+
+/** A request being answered. */
+interface Draft {
+  at: number;
+  integratorId: string;
+  keyId: string;
+  typeId: string;
+  eiks: string;
+}
+
+/** Options of {@link RequestLogRecorder}. */
+export interface RequestLogOptions {
+  readonly store: TokenStore;
+  readonly now: () => number;
+  /** Flush interval, ms (default 1000; 0 = after each request). */
+  readonly flushMs?: number;
+  readonly onError?: (e: unknown) => void;
+  /** `all` (default) keeps every request; `errors` only the refused ones (status ≥ 400) — the
+   * successful ones are then only counted per day (SVC_REQUEST_LOG). */
+  readonly keep?: "all" | "errors";
+}
+
+/** The batching writer of the request log and the daily usage. */
+export class RequestLogRecorder extends PeriodicFlush {
+  readonly #o: RequestLogOptions;
+  readonly #drafts = new WeakMap<Request, Draft>();
+  #buf: RequestLogEntry[] = [];
+  #daily = new Map<string, DailyUsageRow>();
+  #flushing: Promise<void> = Promise.resolve();
+  #prunedAt = 0;
+  /** The UTC day of the last counted request: its bounds (epoch ms) and `YYYY-MM-DD`. */
+  #dayFrom = 0;
+  #dayTo = 0;
+  #day = "";
+  /** Entries dropped because the buffer was full. */
+  dropped = 0;
+
+  /** @param o store, clock, interval, error sink */
+  constructor(o: RequestLogOptions) {
+    super(o.flushMs ?? 1000);
+    this.#o = o;
+  }
+
+  /** Note a request of a recognised key (the issuance route, after authentication). */
+  begin(req: Request, key: ApiKeyRecord, at: number): void {
+    this.#drafts.set(req, {
+      at,
+      integratorId: key.integratorId,
+      keyId: key.id,
+      typeId: "",
+      eiks: "",
+    });
+  }
+
+  /** Note what the body asked for (typeId, EIKs), as sent; ignored when not shaped so. */
+  body(req: Request, raw: unknown): void {
+    const d = this.#drafts.get(req);
+    if (!d || raw === null || typeof raw !== "object") return;
+    const b = raw as { typeId?: unknown; eik?: unknown; eiks?: unknown };
+    if (typeof b.typeId === "string") d.typeId = b.typeId.slice(0, 64);
+    if (typeof b.eik === "string") {
+      d.eiks = b.eik.slice(0, 13);
+      return;
+    }
+    if (!Array.isArray(b.eiks)) return;
+    const list = b.eiks.filter((e): e is string => typeof e === "string");
+    const shown = list.slice(0, MAX_EIKS_SHOWN).map((e) => e.slice(0, 13));
+    d.eiks = shown.join(",") +
+      (list.length > shown.length ? `,…+${list.length - shown.length}` : "");
+  }
+
+  /**
+   * The answer of a noted request (the edge): the entry is complete.
+   * @param req the request
+   * @param status the answer's HTTP status
+   * @param requestId its `X-Request-Id`
+   * @param errorCode its body's `errorCode`, or null
+   */
+  finish(req: Request, status: number, requestId: string, errorCode: string | null): void {
+    const d = this.#drafts.get(req);
+    if (!d) return;
+    this.#drafts.delete(req);
+    if (this.#buf.length >= MAX_BUFFERED) {
+      this.dropped++;
+      return;
+    }
+    if (status >= 400 || this.#o.keep !== "errors") {
+      this.#buf.push({
+        at: d.at,
+        integratorId: d.integratorId,
+        keyId: d.keyId,
+        typeId: d.typeId,
+        eiks: d.eiks,
+        status,
+        errorCode: status < 400 ? null : errorCode,
+        requestId,
+      });
+    }
+    if (status === 200) {
+      if (d.at < this.#dayFrom || d.at >= this.#dayTo) {
+        this.#dayFrom = d.at - (d.at % DAY_MS);
+        this.#dayTo = this.#dayFrom + DAY_MS;
+        this.#day = new Date(this.#dayFrom).toISOString().slice(0, 10);
+      }
+      const id = `${this.#day}\u0000${d.keyId}\u0000${d.typeId}`;
+      const row = this.#daily.get(id);
+      if (row) (row as { count: number }).count++;
+      else {
+        this.#daily.set(id, {
+          day: this.#day,
+          integratorId: d.integratorId,
+          keyId: d.keyId,
+          typeId: d.typeId,
+          count: 1,
+        });
+      }
+    }
+    if (this.flushMs === 0) void this.flush();
+  }
+
+  /** Write what is buffered (and prune at most every 10 minutes). @throws nothing */
+  override flush(): Promise<void> {
+    this.#flushing = this.#flushing.then(async () => {
+      const entries = this.#buf, daily = [...this.#daily.values()];
+      if (entries.length || daily.length) {
+        this.#buf = [];
+        this.#daily = new Map();
+        try {
+          await this.#o.store.addRequestLog(entries, daily);
+        } catch (e) {
+          // Kept for the next flush (the log may then hold a chunk twice: a log, not billing).
+          this.#buf = [...entries, ...this.#buf].slice(0, MAX_BUFFERED);
+          for (const d of daily) this.#daily.set(`${d.day}\u0000${d.keyId}\u0000${d.typeId}`, d);
+          this.#o.onError?.(e);
+          return;
+        }
+      }
+      const now = this.#o.now();
+      if (now - this.#prunedAt > 600_000) {
+        this.#prunedAt = now;
+        const dayBefore = new Date(now - USAGE_DAYS * DAY_MS).toISOString().slice(0, 10);
+        await this.#o.store.pruneRequestLog(
+          now - REQUEST_LOG_DAYS * DAY_MS,
+          MAX_REQUEST_LOG_ROWS,
+          dayBefore,
+        ).catch((e) => this.#o.onError?.(e));
+        // The pages' sessions idle for 8 hours, used or expired links, old rate-limit windows.
+        await this.#o.store.pruneWeb(now - SESSION_IDLE_MS, now - 3_600_000)
+          .catch((e) => this.#o.onError?.(e));
+      }
+    });
+    return this.#flushing;
+  }
+}

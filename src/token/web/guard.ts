@@ -1,0 +1,153 @@
+/**
+ * What every request to the profile and the desk passes (docs/token-service.md § The profile,
+ * security): a fresh CSP nonce; cross-site requests refused by fetch metadata (`Sec-Fetch-Site`:
+ * only same-origin requests and the person's own navigations — a link in a mail — get through)
+ * and by `Origin` on every change; the session (optional on the sign-in pages); the session's
+ * CSRF token on every change (form field `csrf` or header `X-CSRF-Token`); a person of the
+ * application's role only (an integrator's session never opens the desk). Rate limits on
+ * links and sign-in attempts per address and per e-mail, counted in the store (shared by the
+ * instances), answered 429 with `Retry-After`.
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { AppError } from "../../contract/mod.ts";
+import { newNonce, sameToken } from "../../web_page.ts";
+import type { Clock } from "../../clock.ts";
+import type { TokenStore, WebRole } from "../store/mod.ts";
+import type { SignedIn, WebAuth } from "./sessions.ts";
+
+/** Hono variables of the web routes. */
+export type WebEnv = {
+  Variables: { nonce: string; signedIn: SignedIn | null; form: Record<string, string> | null };
+};
+
+/** A web route's context. */
+export type WebC = Context<WebEnv>;
+
+/**
+ * Read a form (urlencoded or multipart) as strings, once per request.
+ * @param c the route's context
+ * @returns the fields (files are ignored)
+ * @throws AppError WEB_INPUT_INVALID (400) when it cannot be read
+ */
+export async function formOf(c: WebC): Promise<Record<string, string>> {
+  const had = c.get("form");
+  if (had) return had;
+  const raw = await c.req.parseBody().catch(() => {
+    throw new AppError("WEB_INPUT_INVALID", "The form could not be read");
+  });
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (typeof v === "string") out[k] = v;
+  c.set("form", out);
+  return out;
+}
+
+/** Options of {@link webGuard}. */
+export interface GuardOptions {
+  readonly auth: WebAuth;
+  readonly role: WebRole;
+  /** The service's own origin (from its public URL); the request's own is accepted too. */
+  readonly origin: () => string | null;
+  /** Paths (below the application) that need no session: the sign-in pages, the link. */
+  readonly open: (path: string) => boolean;
+}
+
+/**
+ * The middleware of one web application.
+ * @param o sessions, role, own origin, open paths
+ * @returns Hono middleware
+ * @throws AppError WEB_CROSS_SITE (403), WEB_SESSION_REQUIRED (401; a page GET is redirected to
+ *   the sign-in instead), WEB_CSRF_INVALID (403), WEB_FORBIDDEN (403) for another role
+ */
+export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
+  return async (c, next) => {
+    c.set("nonce", newNonce());
+    c.set("form", null);
+    const method = c.req.method;
+    const change = method !== "GET" && method !== "HEAD";
+    const site = c.req.header("sec-fetch-site");
+    const mode = c.req.header("sec-fetch-mode");
+    const navigation = !change && mode === "navigate";
+    if (site && site !== "same-origin" && site !== "none" && !navigation) {
+      throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
+    }
+    if (change) {
+      // The public URL's origin, or the origin the request was made to (its scheme and Host:
+      // a browser never sends another site's Origin with them).
+      const sent = c.req.header("origin");
+      if (sent !== undefined && sent !== o.origin() && sent !== new URL(c.req.url).origin) {
+        throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
+      }
+    }
+    const signedIn = await o.auth.current(c);
+    if (signedIn && signedIn.user.role !== o.role) {
+      throw new AppError("WEB_FORBIDDEN", "This page is not for this account");
+    }
+    c.set("signedIn", signedIn);
+    if (!o.open(c.req.path)) {
+      if (!signedIn) {
+        if (!change) return c.redirect(o.auth.path, 303);
+        throw new AppError("WEB_SESSION_REQUIRED", "Sign in first");
+      }
+      if (change) {
+        const csrf = c.req.header("x-csrf-token") ??
+          (await formOf(c).catch(() => ({} as Record<string, string>))).csrf;
+        if (!csrf || !sameToken(csrf, signedIn.session.csrf)) {
+          throw new AppError("WEB_CSRF_INVALID", "The page's CSRF token is missing or wrong");
+        }
+      }
+    }
+    return await next();
+  };
+}
+
+/** One rate limit: at most `max` attempts per `windowMs` for each bucket. */
+export interface AttemptLimit {
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+/** The limits of the sign-in side (docs/token-service.md § The profile). */
+export const WEB_LIMITS = {
+  /** Link requests (sign-up, sign-in by mail) per e-mail address. */
+  linkPerEmail: { max: 5, windowMs: 15 * 60_000 },
+  /** Link requests per client address. */
+  linkPerAddress: { max: 20, windowMs: 15 * 60_000 },
+  /** Sign-in attempts (links used, passkeys) per client address. */
+  signInPerAddress: { max: 30, windowMs: 15 * 60_000 },
+} as const satisfies Record<string, AttemptLimit>;
+
+/** The client's address (the TCP peer; behind a proxy, the proxy's). */
+export function clientAddress(c: Context): string {
+  const env = c.env as { remoteAddr?: { hostname?: string } } | undefined;
+  return env?.remoteAddr?.hostname ?? "unknown";
+}
+
+/**
+ * Count an attempt against each bucket's limit (fixed windows in the store, shared by the
+ * instances).
+ * @param store the store
+ * @param clock the clock
+ * @param checks `[bucket, limit]` pairs, e.g. `["link:e:a@b.c", WEB_LIMITS.linkPerEmail]`
+ * @throws AppError RATE_LIMITED (429, `details.retryAfter` in seconds) when one is over
+ */
+export async function countAttempt(
+  store: TokenStore,
+  clock: Clock,
+  checks: readonly (readonly [string, AttemptLimit])[],
+): Promise<void> {
+  const now = clock.now();
+  for (const [bucket, limit] of checks) {
+    const start = now - (now % limit.windowMs);
+    const [hits] = await store.hitRateWindows([`w:${bucket}`], start);
+    if (hits! > limit.max) {
+      const retryAfter = Math.max(1, Math.ceil((start + limit.windowMs - now) / 1000));
+      throw new AppError("RATE_LIMITED", "Too many attempts; try again later", {
+        retryAfter,
+        limit: limit.max,
+        remaining: 0,
+        reset: retryAfter,
+      });
+    }
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * What the profile and the desk share: sessions and one-time links (sessions.ts), the guard
+ * every request passes (guard.ts) and the page frame (layout.ts).
+ * @module
+ */
+export * from "./guard.ts";
+export * from "./layout.ts";
+export * from "./sessions.ts";
+export * from "./passkeys.ts";
+export * from "./assets.ts";

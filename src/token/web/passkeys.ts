@@ -1,0 +1,177 @@
+/**
+ * Passkeys (WebAuthn) for the profile and the desk (docs/token-service.md § The profile),
+ * through `@simplewebauthn/server`; the browser side is `@simplewebauthn/browser`'s bundle,
+ * served by the service itself (`{base}/assets/webauthn.js`). A signed-in person registers a
+ * passkey (`POST {base}/passkeys/options`, then `POST {base}/passkeys`, both with the session's
+ * CSRF token); anyone signs in with one (`POST {base}/passkey/options`, then
+ * `POST {base}/passkey/verify`, rate-limited per address). Challenges are kept in the store
+ * (their hash, 5 minutes, used once), so the ceremony may span instances. The relying party is
+ * the service's public URL: its host name is the RP ID and its origin the only origin accepted.
+ * Only the public key and the counter are stored.
+ * @module
+ */
+import type { Hono } from "hono";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import { AppError } from "../../contract/mod.ts";
+import type { Clock } from "../../clock.ts";
+import type { ServiceLog } from "../deps.ts";
+import { audit } from "../audit.ts";
+import type { TokenStore, WebRole } from "../store/mod.ts";
+import { clientAddress, countAttempt, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
+import type { WebAuth } from "./sessions.ts";
+
+/** What the passkey routes need. */
+export interface PasskeyDeps {
+  readonly store: TokenStore;
+  readonly clock: Clock;
+  readonly auth: WebAuth;
+  readonly role: WebRole;
+  /** The service's public URL ({auth_url}). */
+  readonly publicUrl: () => string;
+  readonly log: ServiceLog;
+  /** Where a signed-in person goes after a passkey sign-in. */
+  readonly home: string;
+}
+
+/** Largest JSON body of a ceremony, bytes. */
+const MAX_BODY = 64 * 1024;
+
+async function jsonBody(c: WebC): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.length > MAX_BODY) throw new AppError("BODY_TOO_LARGE", "The body is too large");
+  try {
+    const v = JSON.parse(text || "{}");
+    if (v && typeof v === "object" && !Array.isArray(v)) return v;
+  } catch { /* below */ }
+  throw new AppError("INVALID_JSON", "The body is not a JSON object");
+}
+
+const refused = () =>
+  new AppError("WEB_INPUT_INVALID", "The passkey was not accepted", { field: "passkey" });
+
+/**
+ * Add the passkey routes to an application's router.
+ * @param r the router (its guard lets `/passkey/options` and `/passkey/verify` through without
+ *   a session)
+ * @param d store, clock, sessions, role, public URL
+ */
+export function passkeyRoutes(r: Hono<WebEnv>, d: PasskeyDeps): void {
+  const rp = () => {
+    const u = new URL(d.publicUrl());
+    return { rpID: u.hostname, origin: u.origin };
+  };
+
+  r.post("/passkeys/options", async (c) => {
+    const user = c.get("signedIn")!.user;
+    const existing = await d.store.listPasskeys(user.id);
+    const options = await generateRegistrationOptions({
+      rpName: "svc-filing token service",
+      rpID: rp().rpID,
+      userName: user.email,
+      userID: new TextEncoder().encode(user.id),
+      attestationType: "none",
+      excludeCredentials: existing.map((p) => ({
+        id: p.credentialId,
+        transports: [...p.transports],
+      })),
+      authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+    });
+    await d.auth.keepChallenge("passkey-register", options.challenge, user.id);
+    return c.json(options, 200, { "cache-control": "no-store" });
+  });
+
+  r.post("/passkeys", async (c) => {
+    const user = c.get("signedIn")!.user;
+    const body = await jsonBody(c);
+    const { rpID, origin } = rp();
+    const v = await verifyRegistrationResponse({
+      // deno-lint-ignore no-explicit-any
+      response: body as any,
+      expectedChallenge: (ch) => d.auth.takeChallenge("passkey-register", ch, user.id),
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    }).catch(() => ({ verified: false as const }));
+    if (!v.verified) throw refused();
+    const cred = v.registrationInfo.credential;
+    const added = await d.store.addPasskey({
+      credentialId: cred.id,
+      userId: user.id,
+      publicKey: cred.publicKey.toBase64({ alphabet: "base64url", omitPadding: true }),
+      counter: cred.counter,
+      transports: cred.transports ?? [],
+      createdAt: d.clock.now(),
+      lastUsedAt: null,
+    });
+    if (!added) throw new AppError("CONFLICT", "This passkey is registered already");
+    await audit(d.store, d.clock, c.req.raw, {
+      kind: d.role === "admin" ? "admin" : "integrator",
+      name: user.email,
+    }, { action: "passkey.add", target: cred.id.slice(0, 16), integratorId: user.integratorId });
+    return c.json({ ok: true }, 201);
+  });
+
+  r.post("/passkey/options", async (c) => {
+    await countAttempt(d.store, d.clock, [
+      [`passkey:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
+    ]);
+    const options = await generateAuthenticationOptions({
+      rpID: rp().rpID,
+      userVerification: "preferred",
+    });
+    await d.auth.keepChallenge("passkey-signin", options.challenge, "");
+    return c.json(options, 200, { "cache-control": "no-store" });
+  });
+
+  r.post("/passkey/verify", async (c) => {
+    await countAttempt(d.store, d.clock, [
+      [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
+    ]);
+    const body = await jsonBody(c);
+    const found = typeof body.id === "string" ? await d.store.findPasskey(body.id) : null;
+    if (!found || found.user.role !== d.role) throw refused();
+    const { rpID, origin } = rp();
+    const v = await verifyAuthenticationResponse({
+      // deno-lint-ignore no-explicit-any
+      response: body as any,
+      expectedChallenge: (ch) => d.auth.takeChallenge("passkey-signin", ch, ""),
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      credential: {
+        id: found.passkey.credentialId,
+        publicKey: Uint8Array.fromBase64(found.passkey.publicKey, { alphabet: "base64url" }),
+        counter: found.passkey.counter,
+        transports: [...found.passkey.transports],
+      },
+      requireUserVerification: false,
+    }).catch(() => ({ verified: false as const, authenticationInfo: null }));
+    if (!v.verified || !v.authenticationInfo) throw refused();
+    await d.store.usePasskey(
+      found.passkey.credentialId,
+      v.authenticationInfo.newCounter,
+      d.clock.now(),
+    );
+    await d.auth.signIn(c, found.user);
+    d.log("info", "signed in with a passkey", { userId: found.user.id });
+    return c.json({ ok: true, redirect: d.home });
+  });
+}
+
+let bundle: Promise<string> | null = null;
+
+/**
+ * The browser half: `@simplewebauthn/browser`'s UMD bundle (global `SimpleWebAuthnBrowser`),
+ * read once from the installed package.
+ * @returns the script's text
+ */
+export function webauthnBrowserScript(): Promise<string> {
+  // The package exports only its ESM entry (esm/index.js); the bundle lies beside it.
+  return bundle ??= Deno.readTextFile(
+    new URL("../dist/bundle/index.umd.min.js", import.meta.resolve("@simplewebauthn/browser")),
+  );
+}
