@@ -124,9 +124,11 @@ async function lineBreaks(page: Page, selector: string) {
 /** The assertions every confirmation page must pass for an accountant: the countdown in both
  * languages, the icon under the CSP, no typeId or snake_case among the visible words. */
 async function accountantChecks(page: Page, typeId: string) {
-  const count = await page.innerText("#count");
-  const bg = await page.innerText('#count span[lang="bg"]');
-  const en = await page.innerText('#count span[lang="en"]');
+  // One read of the three texts: the countdown ticks between separate reads.
+  const { count, bg, en } = await page.evaluate(`(() => {
+    const text = (sel) => document.querySelector(sel).innerText;
+    return { count: text("#count"), bg: text('#count span[lang="bg"]'), en: text('#count span[lang="en"]') };
+  })()`) as { count: string; bg: string; en: string };
   ok(/^Остават \d+ сек\.; след това искането се отказва автоматично\.$/.test(bg), bg);
   ok(!/[A-Za-z]/.test(bg), `the Bulgarian countdown holds no English: ${bg}`);
   ok(/\d+ s left; then the request is declined automatically\.$/.test(en), en);
