@@ -199,7 +199,7 @@ async function scanOsStore(
   }
   const m = await signing();
   const store: KeyStore = kind === "windows"
-    ? m.openWindowsCertStore({ run: d.run })
+    ? m.openWindowsCertStore()
     : m.openMacKeychain({ run: d.run });
   try {
     const certs = await store.listCertificates();

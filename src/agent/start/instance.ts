@@ -13,6 +13,7 @@
  */
 import { joinPath } from "../../defaults.ts";
 import { ensurePrivateDirSync } from "../../private_files.ts";
+import { win32ProcessState } from "./win32_process.ts";
 
 /** Name of the lock file in the data directory. */
 export const LOCK_FILE = "agent.lock";
@@ -111,7 +112,8 @@ export async function discoverAgent(
 
 /**
  * Whether a process exists, without signalling it: `kill(pid, 0)` on Linux/macOS (EPERM
- * means it exists under another user), `tasklist` on Windows (`Deno.kill` there terminates).
+ * means it exists under another user), `OpenProcess` / `GetExitCodeProcess` of kernel32.dll on
+ * Windows (`Deno.kill` there terminates; src/agent/start/win32_process.ts).
  * @param pid process id
  * @returns true when the process exists (or its state cannot be determined)
  * @throws never
@@ -121,12 +123,8 @@ export async function processAlive(pid: number): Promise<boolean> {
   if (pid === Deno.pid) return true;
   if (Deno.build.os === "windows") {
     try {
-      const out = await new Deno.Command("tasklist", {
-        args: ["/FI", `PID eq ${pid}`, "/FO", "CSV", "/NH"],
-        stdout: "piped",
-        stderr: "null",
-      }).output();
-      return new TextDecoder().decode(out.stdout).includes(`"${pid}"`);
+      const state = win32ProcessState(pid);
+      return state === "running" || state === "denied";
     } catch {
       return true;
     }
