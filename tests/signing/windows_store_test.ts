@@ -80,6 +80,8 @@ function fakeOps(o: {
   machineFails?: boolean;
   ncryptFails?: number;
   root?: { keeps: boolean };
+  /** The key pairs the container holds (default AT_KEYEXCHANGE). */
+  held?: number[];
 }) {
   const calls: string[] = [];
   const freed: bigint[] = [];
@@ -115,6 +117,10 @@ function fakeOps(o: {
       const fails = o.capiFails?.(handle);
       if (fails) throw new WinCallError("CryptCreateHash(CALG_SHA_256)", fails);
       return rsaSignHash(hash).reverse(); // CryptoAPI: little-endian
+    },
+    capiKeySpecs(handle) {
+      calls.push(`capiKeySpecs ${handle}`);
+      return o.held ?? [1];
     },
     capiOpen(info, provType) {
       calls.push(`capiOpen ${info.container} type ${provType}`);
@@ -191,22 +197,48 @@ Deno.test("a CryptoAPI key on a PROV_RSA_FULL handle: NTE_BAD_ALGID, the contain
   assert.deepEqual(f.freed.sort(), [2n, 7n]);
 });
 
-Deno.test("Wine 8's handle with key spec 3: the certificate's key spec is used, never assumed", async () => {
-  const f = fakeOps({
-    certs: [{ der: rsa.der, provInfo: capiInfo(1) }],
+Deno.test("Wine 8's key spec 3: the certificate's key spec, else the key pair the container holds; never assumed", async () => {
+  // The handle says 3, the certificate says AT_SIGNATURE: that one.
+  const cert = fakeOps({
+    certs: [{ der: rsa.der, provInfo: capiInfo(2) }],
     acquire: () => ({ keySpec: 3, handle: 9n }),
   });
-  const sig = await openWindowsCertStore({ ops: f.ops }).sign(await thumb(rsa), data);
-  assert.ok(await verifies(rsa, data, sig));
-  assert.deepEqual(f.calls.slice(-3), [
+  assert.ok(
+    await verifies(
+      rsa,
+      data,
+      await openWindowsCertStore({ ops: cert.ops }).sign(await thumb(rsa), data),
+    ),
+  );
+  assert.deepEqual(cert.calls.slice(-3), [
     "acquire",
     `capiOpen {le-container} type ${PROV_RSA_AES}`,
+    "capiSign 2 spec 2",
+  ]);
+  // Both say 3 (Wine 8): the container holds an AT_KEYEXCHANGE pair.
+  const wine = fakeOps({
+    certs: [{ der: rsa.der, provInfo: capiInfo(3) }],
+    acquire: () => ({ keySpec: 3, handle: 9n }),
+  });
+  assert.ok(
+    await verifies(
+      rsa,
+      data,
+      await openWindowsCertStore({ ops: wine.ops }).sign(await thumb(rsa), data),
+    ),
+  );
+  assert.deepEqual(wine.calls.slice(-4), [
+    "acquire",
+    `capiOpen {le-container} type ${PROV_RSA_AES}`,
+    "capiKeySpecs 2",
     "capiSign 2 spec 1",
   ]);
-  // Neither the handle nor the certificate names a signing key spec: a clear error.
+  assert.deepEqual(wine.freed.sort(), [2n, 9n]);
+  // Nothing names a signing key spec and the container holds no pair: a clear error.
   const none = fakeOps({
-    certs: [{ der: rsa.der, provInfo: capiInfo(0) }],
+    certs: [{ der: rsa.der, provInfo: capiInfo(3) }],
     acquire: () => ({ keySpec: 3 }),
+    held: [],
   });
   assert.equal(
     await codeOf(openWindowsCertStore({ ops: none.ops }).sign(await thumb(rsa), data)),

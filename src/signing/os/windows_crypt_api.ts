@@ -61,6 +61,8 @@ export interface WinCryptOps {
   ncryptSign(handle: bigint, hash: Uint8Array, rsa: boolean): Uint8Array;
   /** CryptCreateHash(CALG_SHA_256) + HP_HASHVAL + CryptSignHashW: the signature little-endian. */
   capiSign(handle: bigint, keySpec: number, hash: Uint8Array): Uint8Array;
+  /** Which key pairs a CryptoAPI container holds (CryptGetUserKey for AT_KEYEXCHANGE, AT_SIGNATURE). */
+  capiKeySpecs(handle: bigint): number[];
   /** CryptAcquireContextW on a key container (provider "" = the type's default). */
   capiOpen(info: KeyProvInfo, provType: number): AcquiredKey;
   /** CertAddEncodedCertificateToStore into the user's Root store (replacing an equal one). */
@@ -125,6 +127,8 @@ const ADVAPI32 = {
     result: "i32",
   },
   CryptDestroyHash: { parameters: ["usize"], result: "i32" },
+  CryptGetUserKey: { parameters: ["usize", "u32", "buffer"], result: "i32" },
+  CryptDestroyKey: { parameters: ["usize"], result: "i32" },
 } as const;
 const NCRYPT = {
   NCryptSignHash: {
@@ -347,6 +351,18 @@ export const win32CryptOps: WinCryptOps = {
     } finally {
       l.a.CryptDestroyHash(hHash);
     }
+  },
+  capiKeySpecs(handle) {
+    const l = load();
+    const specs: number[] = [];
+    for (const spec of [AT_KEYEXCHANGE, AT_SIGNATURE]) {
+      const k = new BigUint64Array(1);
+      if (l.a.CryptGetUserKey(handle, spec, k)) {
+        specs.push(spec);
+        l.a.CryptDestroyKey(k[0]!);
+      }
+    }
+    return specs;
   },
   capiOpen(info, provType) {
     const l = load();

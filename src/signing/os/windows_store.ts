@@ -9,10 +9,11 @@
  * 1. `CryptAcquireCertificatePrivateKey` with CNG allowed. A CNG handle (key spec
  *    CERT_NCRYPT_KEY_SPEC) signs with `NCryptSignHash` (PKCS#1 v1.5 for RSA, r||s for EC → DER).
  * 2. Otherwise a CryptoAPI key: the key spec must be AT_KEYEXCHANGE or AT_SIGNATURE — when the
- *    handle's is neither (Wine 8 answers 3), the certificate's own CRYPT_KEY_PROV_INFO says it;
- *    no key spec is assumed. `CryptCreateHash(CALG_SHA_256)` needs an AES-capable provider: a
- *    PROV_RSA_FULL handle answers NTE_BAD_ALGID, and the key's container is then reopened with
- *    PROV_RSA_AES. CryptoAPI's signature is little-endian; it is reversed.
+ *    handle's is neither (Wine 8 answers 3), the certificate's CRYPT_KEY_PROV_INFO says it, and
+ *    when that is neither too (Wine 8: 3 again), the container is asked which key pair it holds
+ *    (CryptGetUserKey); no key spec is assumed. `CryptCreateHash(CALG_SHA_256)` needs an
+ *    AES-capable provider: a PROV_RSA_FULL handle answers NTE_BAD_ALGID, and the key's container
+ *    is then reopened with PROV_RSA_AES. CryptoAPI's signature is little-endian; it is reversed.
  * The key's CSP/KSP (a smart card's minidriver) shows its own PIN dialog, so the `pin` argument
  * is ignored and never passed on. Windows' codes map to the product's errors (winerror.h,
  * scarderr.h).
@@ -90,17 +91,23 @@ export function windowsError(
 const thumbprintOf = async (der: Uint8Array) => (await digest(der, "SHA-1")).toHex().toUpperCase();
 
 /**
- * Which CryptoAPI key spec to sign with: the handle's when it is one, else the certificate's.
+ * Which CryptoAPI key spec to sign with: the handle's when it is one, else the certificate's,
+ * else the one key pair the container holds (AT_KEYEXCHANGE first). Wine 8 answers 3 for both
+ * the handle and the certificate's CRYPT_KEY_PROV_INFO.
  * @param handleSpec what CryptAcquireCertificatePrivateKey answered
  * @param certSpec the certificate's CRYPT_KEY_PROV_INFO dwKeySpec (0 when absent)
+ * @param held the key pairs the container holds (CryptGetUserKey), asked only when needed
  * @returns AT_KEYEXCHANGE or AT_SIGNATURE
- * @throws AppError CERTIFICATE_INVALID naming both values when neither is one
+ * @throws AppError CERTIFICATE_INVALID naming the values when none is one
  */
-export function capiKeySpec(handleSpec: number, certSpec: number): number {
+export function capiKeySpec(handleSpec: number, certSpec: number, held: () => number[]): number {
   for (const s of [handleSpec, certSpec]) if (s === AT_KEYEXCHANGE || s === AT_SIGNATURE) return s;
+  const h = held();
+  for (const s of [AT_KEYEXCHANGE, AT_SIGNATURE]) if (h.includes(s)) return s;
   throw new AppError("CERTIFICATE_INVALID", "The certificate's key has no signing key spec", {
     keySpec: handleSpec,
     certKeySpec: certSpec,
+    containerHolds: h,
   });
 }
 
@@ -132,17 +139,25 @@ export function signHashWithStore(
       throw new AppError("CERTIFICATE_INVALID", "An EC key must be a CNG key on Windows", {});
     }
     const info = cert.provInfo;
-    const spec = capiKeySpec(key.keySpec, info?.keySpec ?? 0);
+    const valid = (x: number) => x === AT_KEYEXCHANGE || x === AT_SIGNATURE;
     let sig: Uint8Array;
-    const validHandle = key.keySpec === AT_KEYEXCHANGE || key.keySpec === AT_SIGNATURE;
-    try {
-      if (!validHandle) throw new WinCallError("CryptCreateHash(CALG_SHA_256)", NTE_BAD_ALGID);
-      sig = ops.capiSign(key.handle, spec, hash);
-    } catch (e) {
-      // A PROV_RSA_FULL handle (or one with no usable key spec): the container again, AES-capable.
-      if (!(e instanceof WinCallError) || e.code >>> 0 !== NTE_BAD_ALGID || !info) throw e;
-      reopened = ops.capiOpen(info, PROV_RSA_AES);
-      sig = ops.capiSign(reopened.handle, spec, hash);
+    if (valid(key.keySpec)) {
+      try {
+        sig = ops.capiSign(key.handle, key.keySpec, hash);
+      } catch (e) {
+        // A PROV_RSA_FULL handle has no SHA-256: the container again, AES-capable.
+        if (!(e instanceof WinCallError) || e.code >>> 0 !== NTE_BAD_ALGID || !info) throw e;
+        reopened = ops.capiOpen(info, PROV_RSA_AES);
+        sig = ops.capiSign(reopened.handle, key.keySpec, hash);
+      }
+    } else {
+      // No usable key spec on the handle (Wine 8: 3): the certificate's container, AES-capable.
+      if (!info) {
+        throw new AppError("CERTIFICATE_INVALID", "The certificate has no key container", {});
+      }
+      const r = reopened = ops.capiOpen(info, PROV_RSA_AES);
+      const spec = capiKeySpec(key.keySpec, info.keySpec, () => ops.capiKeySpecs(r.handle));
+      sig = ops.capiSign(r.handle, spec, hash);
     }
     return sig.slice().reverse(); // CryptoAPI is little-endian
   } finally {
