@@ -4,7 +4,8 @@
  * first start with its question answered and with nobody answering, the default data folder
  * (`%LOCALAPPDATA%\svc-filing`) and `SVC_DATA_DIR` with Cyrillic folder names, `/health`, a
  * second start that finds the first, a clean stop (Ctrl+C: Wine turns SIGINT into the console's
- * Ctrl+C event). Setup: tests/_helpers/wine.ts.
+ * Ctrl+C event), start at login and the `svc-agent://` link in the registry (`reg query`) and
+ * off again. Setup: tests/_helpers/wine.ts.
  */
 import * as assert from "node:assert/strict";
 import { join } from "node:path";
@@ -134,6 +135,49 @@ Deno.test({
     assert.match(second.stdout, new RegExp(`Agent already running at ${s.url}`));
     assert.equal((await stop(mm, s)).code, 0, await s.stderr());
     assert.equal(await exists(join(data, "agent.lock")), false);
+  },
+});
+
+Deno.test({
+  name:
+    "[wine] start at login and the svc-agent:// link: the first start's yes, reg query, and off again",
+  ignore,
+  sanitizeResources: false,
+  async fn() {
+    const mm = await m();
+    const winData = "C:\\autostart-data";
+    const data = mm.unixPath(winData);
+    const RUN = "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run";
+    const CLASSES = "HKCU\\Software\\Classes\\svc-agent";
+    const query = (key: string, ...more: string[]) => mm.wine(["reg", "query", key, ...more]);
+    const s = await startAgent(mm, { SVC_DATA_DIR: winData }, "y\r\n");
+    await waitFor("the first start's record", () => exists(join(data, "first-start.json")));
+    const record = JSON.parse(await Deno.readTextFile(join(data, "first-start.json")));
+    assert.equal(record.autostart, "registered", await s.stdout());
+    assert.equal((await stop(mm, s)).code, 0);
+    // The Run value starts the launcher with `agent`.
+    const run = await query(RUN, "/v", "SvcFilingAgent");
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /SvcFilingAgent\s+REG_SZ\s+"?C:\\svc-filing\\svc-filing\.cmd"? agent/);
+    // The link: URL Protocol, and the command that opens svc-agent://… with the launcher.
+    const cls = await query(CLASSES, "/v", "URL Protocol");
+    assert.equal(cls.code, 0, cls.stdout + cls.stderr);
+    const open = await query(`${CLASSES}\\shell\\open\\command`);
+    assert.equal(open.code, 0, open.stdout + open.stderr);
+    assert.match(open.stdout, /C:\\svc-filing\\svc-filing\.cmd.*"%1"/);
+    // `agent install-url-scheme` again is harmless; the uninstall commands remove both.
+    assert.equal(
+      (await mm.cli(["agent", "install-url-scheme"], { env: { SVC_DATA_DIR: winData } })).code,
+      0,
+    );
+    const off1 = await mm.cli(["agent", "uninstall-autostart"], { env: { SVC_DATA_DIR: winData } });
+    assert.equal(off1.code, 0, off1.stdout + off1.stderr);
+    const off2 = await mm.cli(["agent", "uninstall-url-scheme"], {
+      env: { SVC_DATA_DIR: winData },
+    });
+    assert.equal(off2.code, 0, off2.stdout + off2.stderr);
+    assert.notEqual((await query(RUN, "/v", "SvcFilingAgent")).code, 0);
+    assert.notEqual((await query(CLASSES)).code, 0);
   },
 });
 
