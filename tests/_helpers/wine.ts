@@ -275,6 +275,15 @@ export async function wineMachine(): Promise<WineMachine> {
     stderr: "null",
   }).output();
   if (!server.success) throw new Error(`wineserver -p failed (${server.code})`);
+  // Whatever happens to the file's tests (a failure, --filter), its Wine goes with the process.
+  let closed = false;
+  globalThis.addEventListener("unload", () => {
+    if (closed) return;
+    new Deno.Command(WINESERVER!, { args: ["-k"], clearEnv: true, env: base }).outputSync();
+    try {
+      Deno.removeSync(root, { recursive: true });
+    } catch { /* gone */ }
+  });
   const env = (extra: Record<string, string> = {}) => ({ ...base, ...extra });
   // Wine's services (winedevice, plugplay, …) start with the first program and inherit its
   // standard handles: start them here, on /dev/null, so no later program's pipes stay open.
@@ -339,6 +348,7 @@ export async function wineMachine(): Promise<WineMachine> {
       return pids;
     },
     async close() {
+      closed = true;
       await run(WINESERVER!, ["-k"], base);
       await run(WINESERVER!, ["-w"], base);
       await Deno.remove(root, { recursive: true }).catch(() => {});

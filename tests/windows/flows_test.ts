@@ -6,12 +6,14 @@
  * - local input on Windows paths: backslashes and `/`, another drive letter (D:), Cyrillic
  *   folder names, a path longer than 260 characters, CP1251 files with CRLF line ends; the scan
  *   results carry Windows paths, which the same agent accepts back (`vat_files_parse`); a
- *   folder of 300 companies for one `vat_batch`.
+ *   folder of 300 companies for one `vat_batch`;
+ * - `kill -9` of deno.exe in the middle of a filing (held after it was sent), then a restart
+ *   through the launcher that keeps the journal: the filing is there once, and reconciled.
  */
 import * as assert from "node:assert/strict";
 import { join } from "node:path";
 import { decide, launchChromium, skipBrowser } from "../_helpers/browser.ts";
-import { issueToken } from "../_helpers/e2e.ts";
+import { createKeyCli, issueToken, startTokenService } from "../_helpers/e2e.ts";
 import { writeCompanyTree } from "../_helpers/company_tree.ts";
 import {
   skipWithoutWine,
@@ -272,6 +274,75 @@ Deno.test({
     assert.equal(batch.status, 200, JSON.stringify(batch.json).slice(0, 2000));
     assert.equal(batch.json.status, "ok", JSON.stringify(batch.json).slice(0, 2000));
     assert.equal(batch.json.submitted, 300, JSON.stringify(batch.json).slice(0, 2000));
+  },
+});
+
+Deno.test({
+  name: "[wine] kill -9 of deno.exe during a filing, then a restart that keeps the journal",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const mm = await m();
+    const tsDir = await Deno.makeTempDir({ prefix: "svc-wine-ts-" });
+    const ts = await startTokenService(tsDir);
+    try {
+      const key = await createKeyCli(tsDir, "test");
+      const winData = "C:\\crash-data";
+      const env = {
+        SVC_DATA_DIR: winData,
+        SVC_OPEN_BROWSER: "never",
+        SVC_AGENT_PORT: "0",
+        SVC_TOKEN_SERVICE_URL: ts.url,
+      };
+      const start = async (extra: Record<string, string> = {}) => {
+        const p = mm.spawn([], { ...env, ...extra });
+        await p.child.stdin.close();
+        await waitFor(
+          "the agent ready",
+          async () => /^Agent ready: /m.test(await p.stdout()),
+          60_000,
+        );
+        return { p, url: /^Agent: (http\S+)/m.exec(await p.stdout())![1]! };
+      };
+      const a = await start({ SVC_TEST_HOLD_AT: "after_send" });
+      const eik = "121212121";
+      const d: WineDemo = {
+        proc: a.p,
+        printed: {},
+        out: "",
+        tokenUrl: ts.url,
+        agentUrl: a.url,
+        key,
+      };
+      const seen = new Set<string>();
+      const filing = operation(d, "dec731", { eik, year: 2025 }, { eik }).catch((e) => e);
+      await confirmNext(a.p, seen);
+      // Held after it was sent: the journal has it as sent; now the process dies.
+      await waitFor(
+        "the filing held after it was sent",
+        async () => (await a.p.stderr()).includes("journal hold"),
+        30_000,
+      );
+      const pids = await mm.denoPids();
+      assert.ok(pids.length > 0);
+      for (const pid of pids) Deno.kill(pid, "SIGKILL");
+      await a.p.child.status;
+      assert.ok((await filing) instanceof Error, "the request died with the agent");
+      // The restart: the lock of the dead process is taken over, the journal kept and reconciled.
+      const b = await start();
+      const list = await mm.cli(["journal", "list", "--json"], { env });
+      assert.equal(list.code, 0, list.stdout + list.stderr);
+      const rows = JSON.parse(list.stdout) as { eik: string; state: string }[];
+      const ours = rows.filter((r) => r.eik === eik);
+      assert.equal(ours.length, 1, list.stdout);
+      assert.equal(ours[0]!.state, "filed", list.stdout);
+      for (const pid of await mm.denoPids()) Deno.kill(pid, "SIGINT");
+      assert.equal((await b.p.child.status).code, 0);
+    } finally {
+      await ts.stop();
+      await Deno.remove(tsDir, { recursive: true }).catch(() => {});
+    }
   },
 });
 
