@@ -6,10 +6,11 @@
  *
  * One build per source state is shared by every test file (a cache folder under the temporary
  * folder, keyed by a hash of the sources, built under a file lock): the bundle, the win-x64
- * package unpacked with the shim, and a booted Wine prefix. Each test file gets its own
+ * package unpacked, the shim, and a booted Wine prefix. Each test file gets its own
  * {@link WineMachine}: a hard-linked copy of that prefix (Wine replaces the registry files it
- * saves, it never writes into them), the package at `C:\svc-filing`, and one persistent
- * wineserver for the file's tests.
+ * saves, it never writes into them), the package at `C:\svc-filing` with the shim beside its
+ * deno.exe (and in the prefix's system32, where a package unpacked by an update finds it), and
+ * one persistent wineserver for the file's tests.
  *
  * Tests skip with a message where `wine64` or `x86_64-w64-mingw32-gcc` is missing, and fail
  * instead when `CI=true` (CI installs both through scripts/ci_packages.sh).
@@ -138,6 +139,8 @@ interface WineBuild {
   readonly zip: string;
   /** The bundle it was built from. */
   readonly bundle: string;
+  /** The shim DLL (tests/windows/wine_shim.c), built with mingw-w64. */
+  readonly shim: string;
 }
 
 let building: Promise<WineBuild> | null = null;
@@ -167,6 +170,7 @@ async function buildOnce(): Promise<WineBuild> {
       prefix: join(cache, "prefix"),
       zip: join(dir, "win-x64.zip"),
       bundle: join(dir, "svc-filing.bundle.js"),
+      shim: join(dir, "bcryptprimitives.dll"),
     };
     if (!fileExists(join(cache, "prefix.done"))) {
       await Deno.remove(result.prefix, { recursive: true }).catch(() => {});
@@ -197,7 +201,7 @@ async function buildOnce(): Promise<WineBuild> {
       "-s",
       "-shared",
       "-o",
-      join(result.pkg, "runtime", "bcryptprimitives.dll"),
+      join(dir, "bcryptprimitives.dll"),
       SHIM_SOURCE,
       "-ladvapi32",
     ]);
@@ -243,6 +247,8 @@ export interface WineMachine {
   wine(args: string[], o?: { env?: Record<string, string>; stdin?: string }): Promise<WineResult>;
   /** Run the launcher (`cmd /c svc-filing.cmd <args>`) to its end. */
   cli(args: string[], o?: { env?: Record<string, string>; stdin?: string }): Promise<WineResult>;
+  /** Start a Windows program (`wine64 <args>`); stdin is piped. */
+  start(args: string[], env?: Record<string, string>): WineProcess;
   /** Start the launcher; stdin is piped (write the answer, or close it). */
   spawn(args: string[], env?: Record<string, string>): WineProcess;
   /** Unix pids of this prefix's `deno.exe` processes. */
@@ -263,6 +269,13 @@ export async function wineMachine(): Promise<WineMachine> {
   await mustRun("cp", ["-al", build.prefix, prefix]);
   const pkgDir = join(prefix, "drive_c", "svc-filing");
   await mustRun("cp", ["-al", build.pkg, pkgDir]);
+  // The shim beside deno.exe in this copy only, and in the prefix's system32 (a copy, not a
+  // link: the template stays clean), where a package unpacked by an update finds it too.
+  await Deno.copyFile(build.shim, join(pkgDir, "runtime", "bcryptprimitives.dll"));
+  await Deno.copyFile(
+    build.shim,
+    join(prefix, "drive_c", "windows", "system32", "bcryptprimitives.dll"),
+  );
   const user = Deno.env.get("USER") ?? "root";
   const base = wineBaseEnv(prefix);
   // A persistent wineserver: every program of the file starts without booting one.
@@ -333,6 +346,7 @@ export async function wineMachine(): Promise<WineMachine> {
     env,
     wine,
     cli: (args, o) => wine(["cmd", "/c", launcher, ...args], o),
+    start,
     spawn: (args, extra) => start(["cmd", "/c", launcher, ...args], extra),
     async denoPids() {
       const pids: number[] = [];
