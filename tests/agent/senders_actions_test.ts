@@ -32,7 +32,6 @@ import {
   openPkcs11TokenStore,
   type Pkcs11KeyStore,
 } from "../../src/signing/mod.ts";
-import type { CommandRequest } from "../../src/command_runner.ts";
 import {
   makeCert,
   pem,

@@ -118,22 +118,22 @@ export async function discoverAgent(
  * @returns true when the process exists (or its state cannot be determined)
  * @throws never
  */
-export async function processAlive(pid: number): Promise<boolean> {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === Deno.pid) return true;
+export function processAlive(pid: number): Promise<boolean> {
+  if (!Number.isInteger(pid) || pid <= 0) return Promise.resolve(false);
+  if (pid === Deno.pid) return Promise.resolve(true);
   if (Deno.build.os === "windows") {
     try {
       const state = win32ProcessState(pid);
-      return state === "running" || state === "denied";
+      return Promise.resolve(state === "running" || state === "denied");
     } catch {
-      return true;
+      return Promise.resolve(true);
     }
   }
   try {
     Deno.kill(pid, 0 as unknown as Deno.Signal);
-    return true;
+    return Promise.resolve(true);
   } catch (e) {
-    return !(e instanceof Deno.errors.NotFound);
+    return Promise.resolve(!(e instanceof Deno.errors.NotFound));
   }
 }
 
