@@ -4,12 +4,13 @@
  * first start with its question answered and with nobody answering, the default data folder
  * (`%LOCALAPPDATA%\svc-filing`) and `SVC_DATA_DIR` with Cyrillic folder names, `/health`, a
  * second start that finds the first, a clean stop (Ctrl+C: Wine turns SIGINT into the console's
- * Ctrl+C event), start at login and the `svc-agent://` link in the registry (`reg query`) and
- * off again. Setup: tests/_helpers/wine.ts.
+ * Ctrl+C event), start at login (the first start's yes, and the console's button in Chromium)
+ * and the `svc-agent://` link in the registry (`reg query`), and off again. Setup: tests/_helpers/wine.ts.
  */
 import * as assert from "node:assert/strict";
 import { join } from "node:path";
 import { VERSION } from "../../src/version.ts";
+import { launchChromium, skipBrowser } from "../_helpers/browser.ts";
 import {
   skipWithoutWine,
   waitFor,
@@ -178,6 +179,56 @@ Deno.test({
     assert.equal(off2.code, 0, off2.stdout + off2.stderr);
     assert.notEqual((await query(RUN, "/v", "SvcFilingAgent")).code, 0);
     assert.notEqual((await query(CLASSES)).code, 0);
+  },
+});
+
+Deno.test({
+  name:
+    "[wine] the console's Start at login and agent install-url-scheme: reg query shows them, turning them off removes them",
+  ignore: ignore || skipBrowser(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const mm = await m();
+    const winData = "C:\\console-data";
+    const env = { SVC_DATA_DIR: winData };
+    const RUN = "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run";
+    const CLASSES = "HKCU\\Software\\Classes\\svc-agent";
+    const run = () => mm.wine(["reg", "query", RUN, "/v", "SvcFilingAgent"]);
+    const s = await startAgent(mm, env, null);
+    await waitFor("the console link", async () => /console\/open\?code=/.test(await s.stdout()));
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/console\/open\?code=\S+)/.exec(await s.stdout())![1]!;
+    const chromium = await launchChromium();
+    try {
+      const page = await chromium.context.newPage();
+      await page.goto(link);
+      await page.waitForSelector("#autostart-toggle");
+      assert.match((await page.textContent("#autostart"))!, /изключено|off/);
+      await Promise.all([page.waitForNavigation(), page.click("#autostart-toggle")]);
+      await page.waitForSelector("#autostart-toggle");
+      assert.match((await page.textContent("#autostart"))!, /включено|on/);
+      const on = await run();
+      assert.equal(on.code, 0, on.stdout + on.stderr);
+      assert.match(
+        on.stdout,
+        /SvcFilingAgent\s+REG_SZ\s+"?C:\\svc-filing\\svc-filing\.cmd"? agent/,
+      );
+      const url = await mm.cli(["agent", "install-url-scheme"], { env });
+      assert.equal(url.code, 0, url.stdout + url.stderr);
+      const cmd = await mm.wine(["reg", "query", `${CLASSES}\\shell\\open\\command`]);
+      assert.equal(cmd.code, 0, cmd.stdout + cmd.stderr);
+      assert.match(cmd.stdout, /C:\\svc-filing\\svc-filing\.cmd.*"%1"/);
+      // Off again: the console's button, and the uninstall command.
+      await Promise.all([page.waitForNavigation(), page.click("#autostart-toggle")]);
+      await page.waitForSelector("#autostart-toggle");
+      assert.match((await page.textContent("#autostart"))!, /изключено|off/);
+      assert.notEqual((await run()).code, 0);
+      assert.equal((await mm.cli(["agent", "uninstall-url-scheme"], { env })).code, 0);
+      assert.notEqual((await mm.wine(["reg", "query", CLASSES])).code, 0);
+    } finally {
+      await chromium.close();
+      await stop(mm, s);
+    }
   },
 });
 
