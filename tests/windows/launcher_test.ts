@@ -76,6 +76,10 @@ Deno.test({
     assert.equal(bad.code, 2, bad.stdout + bad.stderr);
     assert.match(bad.stderr, /unknown command 'agnt'/);
     assert.match(bad.stderr, /svc-filing\.cmd --help/);
+    // A printed command names the launcher as the person has it.
+    const open = await mm.cli(["agent", "open"], { env: { SVC_DATA_DIR: "C:\\no-agent" } });
+    assert.equal(open.code, 1, open.stdout + open.stderr);
+    assert.match(open.stderr, /start it \(`svc-filing\.cmd agent`.*`svc-filing\.cmd agent open`/);
   },
 });
 
