@@ -4,7 +4,7 @@
  *   operation, a filing whose confirmation page is opened in Chromium and confirmed there, and
  *   the filing on the console's Filings page (Chromium, through the one-time link);
  * - local input on Windows paths: backslashes and `/`, another drive letter (D:), Cyrillic
- *   folder names, a path longer than 260 characters, CP1251 files with CRLF line ends; the scan
+ *   folder and file names (a D1 file filed by its path), a path longer than 260 characters, CP1251 files with CRLF line ends; the scan
  *   results carry Windows paths, which the same agent accepts back (`vat_files_parse`); a
  *   folder of 300 companies for one `vat_batch`;
  * - `kill -9` of deno.exe in the middle of a filing (held after it was sent), then a restart
@@ -262,6 +262,24 @@ Deno.test({
     ]);
     assert.equal(parsed.status, 200, JSON.stringify(parsed.json));
     assert.equal(parsed.json.status, "ok", JSON.stringify(parsed.json));
+
+    // A D1 file under a Cyrillic file name, filed by its Windows path.
+    const payroll = join(mm.unixPath(cyr), eiksC[0]!, `${year}-09`, "payroll");
+    const d1 = [...Deno.readDirSync(payroll)].find((e) => /^EMPL/i.test(e.name))!.name;
+    const cyrName = "Декларация 1 за септември.TXT";
+    await Deno.copyFile(join(payroll, d1), join(payroll, cyrName));
+    const d1Path = `${cyr}\\${eiksC[0]}\\${year}-09\\payroll\\${cyrName}`;
+    const [filed] = await Promise.all([
+      operation(
+        d,
+        "dec1_6",
+        { eik: eiksC[0], year, month, dec1FilePath: d1Path },
+        { eik: eiksC[0] },
+      ),
+      confirmNext(d.proc, confirmed),
+    ]);
+    assert.equal(filed.status, 200, JSON.stringify(filed.json));
+    assert.equal(filed.json.success, true, JSON.stringify(filed.json));
 
     // 300 companies in one folder, filed by one vat_batch.
     const big = "C:\\Счетоводство\\300 фирми";
