@@ -213,6 +213,25 @@ async function buildOnce(): Promise<WineBuild> {
   }
 }
 
+/**
+ * Remove the wineserver's socket folder of a prefix (`server-<dev>-<inode>` in a `/tmp/wine-…` folder, which
+ * Wine leaves behind), once its server has stopped.
+ * @param prefix the prefix
+ */
+async function removeServerDir(prefix: string): Promise<void> {
+  const st = await Deno.stat(prefix).catch(() => null);
+  if (!st?.dev || !st.ino) return;
+  const name = `server-${st.dev.toString(16)}-${st.ino.toString(16)}`;
+  for await (const e of Deno.readDir("/tmp")) {
+    if (!e.isDirectory || !e.name.startsWith("wine-")) continue;
+    const dir = join("/tmp", e.name);
+    if (await Deno.stat(join(dir, name)).then(() => true, () => false)) {
+      await Deno.remove(join(dir, name), { recursive: true }).catch(() => {});
+      await Deno.remove(dir).catch(() => {}); // only when empty
+    }
+  }
+}
+
 /** What a finished Windows program left. */
 export interface WineResult {
   readonly code: number;
@@ -365,6 +384,7 @@ export async function wineMachine(): Promise<WineMachine> {
       closed = true;
       await run(WINESERVER!, ["-k"], base);
       await run(WINESERVER!, ["-w"], base);
+      await removeServerDir(prefix);
       await Deno.remove(root, { recursive: true }).catch(() => {});
     },
   };
