@@ -56,6 +56,7 @@ export function wineMissing(): string | null {
     WINE ? null : "wine64",
     WINESERVER ? null : "wineserver",
     onPath(MINGW) ? null : MINGW,
+    onPath("unzip") ? null : "unzip",
   ].filter((m) => m !== null);
   return missing.length ? `missing ${missing.join(", ")}` : null;
 }
@@ -71,8 +72,8 @@ export function skipWithoutWine(what: string): boolean {
   if (!why) return false;
   if (Deno.env.get("CI") === "true") return false;
   console.error(
-    `SKIP ${what}: ${why} (install with: bash scripts/ci_packages.sh; Debian wine64 and ` +
-      "gcc-mingw-w64-x86-64)",
+    `SKIP ${what}: ${why} (install with: bash scripts/ci_packages.sh; Debian wine64, ` +
+      "gcc-mingw-w64-x86-64 and unzip)",
   );
   return true;
 }
