@@ -72,12 +72,11 @@ Deno.test({
       });
       return { ...info!, path: join(out, info!.file), version };
     };
-    const fx: UpdateFixture = {
-      dir,
-      keys,
-      old: await make("old", VERSION),
-      newer: await make("newer", inc(VERSION, "patch")!, FAIL_START_PRELUDE),
-    };
+    const [old, newer] = await Promise.all([
+      make("old", VERSION),
+      make("newer", inc(VERSION, "patch")!, FAIL_START_PRELUDE),
+    ]);
+    const fx: UpdateFixture = { dir, keys, old, newer };
     const manifest = join(dir, "manifest.jws");
     const server = startUpdateServer({ old: fx.old.path, newer: fx.newer.path });
     const ts = await startTokenService(join(dir, "ts"), { SVC_UPDATE_MANIFEST: manifest });
