@@ -21,6 +21,9 @@ import { fileURLToPath } from "node:url";
 import { runBuild } from "../../scripts/build.ts";
 import { buildPackages } from "../../scripts/package.ts";
 import { PACKAGE_TARGETS } from "../../scripts/package/targets.ts";
+import { removeServerDir } from "./wine_util.ts";
+
+export { waitFor } from "./wine_util.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const SHIM_SOURCE = join(ROOT, "tests", "windows", "wine_shim.c");
@@ -177,6 +180,7 @@ async function buildOnce(): Promise<WineBuild> {
       await Deno.remove(result.prefix, { recursive: true }).catch(() => {});
       await mustRun(WINE!, ["wineboot", "-i"], wineBaseEnv(result.prefix));
       await mustRun(WINESERVER!, ["-w"], wineBaseEnv(result.prefix));
+      await removeServerDir(result.prefix);
       await Deno.writeTextFile(join(cache, "prefix.done"), new Date().toISOString());
     }
     if (fileExists(join(dir, "done"))) return result;
@@ -211,25 +215,6 @@ async function buildOnce(): Promise<WineBuild> {
   } finally {
     await lock.unlock();
     lock.close();
-  }
-}
-
-/**
- * Remove the wineserver's socket folder of a prefix (`server-<dev>-<inode>` in a `/tmp/wine-…` folder, which
- * Wine leaves behind), once its server has stopped.
- * @param prefix the prefix
- */
-async function removeServerDir(prefix: string): Promise<void> {
-  const st = await Deno.stat(prefix).catch(() => null);
-  if (!st?.dev || !st.ino) return;
-  const name = `server-${st.dev.toString(16)}-${st.ino.toString(16)}`;
-  for await (const e of Deno.readDir("/tmp")) {
-    if (!e.isDirectory || !e.name.startsWith("wine-")) continue;
-    const dir = join("/tmp", e.name);
-    if (await Deno.stat(join(dir, name)).then(() => true, () => false)) {
-      await Deno.remove(join(dir, name), { recursive: true }).catch(() => {});
-      await Deno.remove(dir).catch(() => {}); // only when empty
-    }
   }
 }
 
@@ -389,23 +374,4 @@ export async function wineMachine(): Promise<WineMachine> {
       await Deno.remove(root, { recursive: true }).catch(() => {});
     },
   };
-}
-
-/**
- * Wait until a condition holds.
- * @param what for the error
- * @param cond the condition
- * @param ms at most this long
- * @throws Error naming `what` after `ms`
- */
-export async function waitFor(
-  what: string,
-  cond: () => boolean | Promise<boolean>,
-  ms = 30_000,
-): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
