@@ -7,8 +7,8 @@
  * One build per source state is shared by every test file (a cache folder under the temporary
  * folder, keyed by a hash of the sources, built under a file lock): the bundle, the win-x64
  * package unpacked, the shim, and a booted Wine prefix. Each test file gets its own
- * {@link WineMachine}: a hard-linked copy of that prefix (Wine replaces the registry files it
- * saves, it never writes into them), the package at `C:\svc-filing` with the shim beside its
+ * {@link WineMachine}: a hard-linked copy of that prefix with its own copies of the registry files
+ * (Wine writes those in place), the package at `C:\svc-filing` with the shim beside its
  * deno.exe (and in the prefix's system32, where a package unpacked by an update finds it), and
  * one persistent wineserver for the file's tests.
  *
@@ -149,6 +149,9 @@ interface WineBuild {
 
 let building: Promise<WineBuild> | null = null;
 
+/** Written when the template prefix is booted; another value (an older layout) boots it again. */
+const PREFIX_MARK = "booted; registry copied per machine";
+
 /**
  * The shared build (see the module doc); built once per source state.
  * @returns its paths
@@ -176,12 +179,13 @@ async function buildOnce(): Promise<WineBuild> {
       bundle: join(dir, "svc-filing.bundle.js"),
       shim: join(dir, "bcryptprimitives.dll"),
     };
-    if (!fileExists(join(cache, "prefix.done"))) {
+    const mark = await Deno.readTextFile(join(cache, "prefix.done")).catch(() => "");
+    if (mark !== PREFIX_MARK) {
       await Deno.remove(result.prefix, { recursive: true }).catch(() => {});
       await mustRun(WINE!, ["wineboot", "-i"], wineBaseEnv(result.prefix));
       await mustRun(WINESERVER!, ["-w"], wineBaseEnv(result.prefix));
       await removeServerDir(result.prefix);
-      await Deno.writeTextFile(join(cache, "prefix.done"), new Date().toISOString());
+      await Deno.writeTextFile(join(cache, "prefix.done"), PREFIX_MARK);
     }
     if (fileExists(join(dir, "done"))) return result;
     // Only the newest build is kept.
@@ -272,6 +276,12 @@ export async function wineMachine(): Promise<WineMachine> {
   const root = await Deno.makeTempDir({ prefix: "svc-wine-" });
   const prefix = join(root, "prefix");
   await mustRun("cp", ["-al", build.prefix, prefix]);
+  // Wine writes its registry files in place: each machine gets its own copies, so that nothing
+  // a test stores there (keys imported into a store, autostart values) reaches the template.
+  for (const reg of ["system.reg", "user.reg", "userdef.reg"]) {
+    await Deno.remove(join(prefix, reg));
+    await Deno.copyFile(join(build.prefix, reg), join(prefix, reg));
+  }
   const pkgDir = join(prefix, "drive_c", "svc-filing");
   await mustRun("cp", ["-al", build.pkg, pkgDir]);
   // The shim beside deno.exe in this copy only, and in the prefix's system32 (a copy, not a
