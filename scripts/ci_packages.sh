@@ -2,9 +2,11 @@
 # Debian packages the test suite uses: openssl (signature checks), softhsm2 + opensc (PKCS#11),
 # chromium (browser tests), zenity + xvfb + xdotool (native picker tests), postgresql (store
 # tests), xdg-utils (the svc-agent:// link handler), curl (the docs' examples), nginx (the token service's
-# scale-out behind a reverse proxy). Idempotent; installs only what is missing. Needs root (CI runs as root).
+# scale-out behind a reverse proxy), unzip; wine64 + gcc-mingw-w64-x86-64 (the win-x64 package run
+# under Wine, tests/windows/; installed apart: where they cannot be, the Wine tests fail under
+# CI=true and say why). Idempotent; installs only what is missing. Needs root (CI runs as root).
 set -euo pipefail
-pkgs=(openssl softhsm2 opensc chromium zenity xvfb xdotool postgresql wrk xdg-utils curl nginx)
+pkgs=(openssl softhsm2 opensc chromium zenity xvfb xdotool postgresql wrk xdg-utils curl nginx unzip)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -12,5 +14,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+wine=()
+for p in wine64 gcc-mingw-w64-x86-64; do dpkg -s "$p" >/dev/null 2>&1 || wine+=("$p"); done
+if [ "${#wine[@]}" -gt 0 ]; then
+  echo "installing: ${wine[*]}"
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${wine[@]}" >/dev/null; then
+    echo "WARNING: ${wine[*]} cannot be installed here; the Windows tests under Wine (tests/windows/) will fail under CI=true"
+  fi
 fi
 echo "system packages ready"

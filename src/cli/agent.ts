@@ -100,6 +100,13 @@ async function trustCertificate(cli: Cli, cmd: Command): Promise<void> {
   const cfg = await agentConfig(cli, runFlags(cli, cmd));
   const { ensureLoopbackTls, trustCommands } = await import("../agent/tls/mod.ts");
   const tls = await ensureLoopbackTls(cfg.dataDir, new Date(cli.clock.now()));
+  if (cli.os === "windows") {
+    // The Windows API, read back: certutil's exit code says nothing (a stub under Wine).
+    const { trustInWindowsRoot } = await import("../signing/mod.ts");
+    const body = tls.caPem.replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, "");
+    trustInWindowsRoot(Uint8Array.fromBase64(body));
+    say(cli, "Added to the user's Root store (CertAddEncodedCertificateToStore) and read back.");
+  }
   for (const [prog, args] of trustCommands(cli.os, tls.caFile, cli.env.HOME)) {
     say(cli, `$ ${prog} ${args.join(" ")}`);
     const out = await new Deno.Command(prog, { args }).output().catch((e: Error) => {

@@ -11,18 +11,27 @@ import type { Cli } from "./context.ts";
 import { dataDirOf } from "./options.ts";
 import { say } from "./output.ts";
 
-const NOT_RUNNING =
-  "The agent is not running for this data folder; start it (`svc-filing agent`, " +
-  "or from the Start menu / Applications) and run `agent open` again.";
+/** The sentence when no agent runs, naming the program as the person has it. */
+const notRunning = (program: string) =>
+  `The agent is not running for this data folder; start it (\`${program} agent\`, ` +
+  `or from the Start menu / Applications) and run \`${program} agent open\` again.`;
+
+/** The package's launcher name on an OS (`svc-filing.cmd` on Windows). */
+const launcherOf = (os: string) => os === "windows" ? "svc-filing.cmd" : "svc-filing";
 
 /**
  * A one-time console link from the running agent of a data folder.
  * @param dataDir the agent's data folder
  * @param os Deno.build.os (paths)
+ * @param program the program's name in the sentence when no agent runs (default: the launcher)
  * @returns `http://127.0.0.1:PORT/console/open?code=…`
  * @throws Error in one sentence: no agent running, or it refused the secret
  */
-export async function consoleLinkOf(dataDir: string, os: string): Promise<string> {
+export async function consoleLinkOf(
+  dataDir: string,
+  os: string,
+  program: string = launcherOf(os),
+): Promise<string> {
   const [{ LOCK_FILE }, { CONSOLE_SECRET_FILE }] = await Promise.all([
     import("../agent/start/mod.ts"),
     import("./serve_agent.ts"),
@@ -30,7 +39,7 @@ export async function consoleLinkOf(dataDir: string, os: string): Promise<string
   const read = (name: string) => Deno.readTextFile(joinPath(os, dataDir, name));
   const port = await read(LOCK_FILE).then((t) => Number(JSON.parse(t).port), () => 0);
   const secret = await read(CONSOLE_SECRET_FILE).then((t) => t.trim(), () => "");
-  if (!port || !secret) throw new Error(NOT_RUNNING);
+  if (!port || !secret) throw new Error(notRunning(program));
   let res: Response;
   try {
     res = await fetch(`http://127.0.0.1:${port}/console/links`, {
@@ -39,7 +48,7 @@ export async function consoleLinkOf(dataDir: string, os: string): Promise<string
       signal: AbortSignal.timeout(5_000),
     });
   } catch {
-    throw new Error(NOT_RUNNING);
+    throw new Error(notRunning(program));
   }
   const body = await res.json().catch(() => ({}));
   if (!res.ok || typeof body.url !== "string") {
@@ -61,9 +70,14 @@ export async function consoleLinkOf(dataDir: string, os: string): Promise<string
  */
 export async function openRunningConsole(
   dataDir: string,
-  e: { env: Readonly<Record<string, string | undefined>>; os: string; print: (l: string) => void },
+  e: {
+    env: Readonly<Record<string, string | undefined>>;
+    os: string;
+    print: (l: string) => void;
+    program?: string;
+  },
 ): Promise<void> {
-  const url = await consoleLinkOf(dataDir, e.os);
+  const url = await consoleLinkOf(dataDir, e.os, e.program);
   if (e.env.SVC_OPEN_BROWSER !== "never") {
     const { systemBrowserOpener } = await import("../agent/host/mod.ts");
     systemBrowserOpener(() => {}, e.os)(url);
@@ -79,5 +93,10 @@ export async function openRunningConsole(
  * @throws Error in one sentence: no agent running, or it refused the secret
  */
 export async function openConsole(cli: Cli, cmd: Command): Promise<void> {
-  await openRunningConsole(dataDirOf(cli, cmd), { ...cli, print: (l) => say(cli, l) });
+  const { programName } = await import("./program_name.ts");
+  await openRunningConsole(dataDirOf(cli, cmd), {
+    ...cli,
+    print: (l) => say(cli, l),
+    program: programName(cli),
+  });
 }

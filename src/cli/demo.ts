@@ -73,7 +73,7 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
   say(cli, `Agent: ${agent.url}`);
   say(cli, `Console (one-time link, 10 minutes): ${link}`);
   say(cli, `Test key: ${secret}`);
-  say(cli, demoExample(ts.url, agent.url, secret));
+  say(cli, demoExample(ts.url, agent.url, secret, cli.os));
   if (cli.env.SVC_OPEN_BROWSER !== "never") {
     const { systemBrowserOpener } = await import("../agent/host/mod.ts");
     systemBrowserOpener(cliLogger(cli, "warn"), cli.os)(link);

@@ -18,9 +18,9 @@ import { failureText, note } from "./output.ts";
 import { sendersCommand } from "./senders.ts";
 import { tokenServiceCommand } from "./token_service.ts";
 import { versionCommand } from "./version.ts";
+import { programName } from "./program_name.ts";
 
-/** The program's name in usage lines and hints. */
-export const PROGRAM = "main.ts";
+export { PROGRAM, programName } from "./program_name.ts";
 
 const ENVIRONMENT = `
 Environment: SVC_DATA_DIR, SVC_AGENT_PORT, SVC_AGENT_TLS_PORT, SVC_TOKEN_SERVICE_URL,
@@ -57,7 +57,7 @@ function configure(cmd: Command, cli: Cli): void {
  * @returns the root command
  */
 export function buildProgram(cli: Cli): Command {
-  const program = new Command(PROGRAM)
+  const program = new Command(programName(cli))
     .description(`svc-filing ${VERSION} — local filing agent and token service`)
     .version(VERSION, "--version", "print the version")
     .addHelpText("after", ENVIRONMENT);

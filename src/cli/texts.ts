@@ -6,13 +6,23 @@
 
 /**
  * The two copy-paste examples `deno task start` prints: each one line that gets a 5-second
- * token from the token service and calls the agent with it at once.
+ * token from the token service and calls the agent with it at once, in the shell of the OS it
+ * is printed on: Windows PowerShell 5.1 on Windows (`Invoke-RestMethod`, `[guid]::NewGuid()`;
+ * the Cyrillic filter as JSON escapes, so the console's code page cannot change it), POSIX sh
+ * with curl elsewhere.
  * @param tokenUrl the token service's base URL
  * @param agentUrl the agent's base URL
  * @param key the fresh test key
+ * @param os Deno.build.os of the machine (default: sh)
  * @returns the text
  */
-export function demoExample(tokenUrl: string, agentUrl: string, key: string): string {
+export function demoExample(
+  tokenUrl: string,
+  agentUrl: string,
+  key: string,
+  os: string = "linux",
+): string {
+  if (os === "windows") return powershellExample(tokenUrl, agentUrl, key);
   const token = (body: string) =>
     `TOKEN=$(curl -s ${tokenUrl}/api/v1/tokens/issue -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '${body}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`;
   return [
@@ -27,6 +37,34 @@ export function demoExample(tokenUrl: string, agentUrl: string, key: string): st
     `${
       token('{"typeId":"debt_payments","eik":"121212121"}')
     } && curl -s ${agentUrl}/api/v1/operations/debt_payments -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -H "X-Svc-Batch-Id: $(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)" -d '{"eik":"121212121","year":2025}'`,
+    "",
+    `OpenAPI: ${agentUrl}/api/v1/openapi.json    Stop with Ctrl+C.`,
+  ].join("\n");
+}
+
+/** The examples in Windows PowerShell 5.1 (also PowerShell 7): one line each. */
+function powershellExample(tokenUrl: string, agentUrl: string, key: string): string {
+  const token = (body: string) =>
+    `$t=(Invoke-RestMethod -Method Post -Uri ${tokenUrl}/api/v1/tokens/issue -Headers @{Authorization='Bearer ${key}'} -ContentType 'application/json' -Body '${body}').token`;
+  const call = (typeId: string, headers: string, body: string) =>
+    `Invoke-RestMethod -Method Post -Uri ${agentUrl}/api/v1/operations/${typeId} -Headers @{Authorization="Bearer $t"${headers}} -ContentType 'application/json' -Body '${body}' | ConvertTo-Json -Depth 8`;
+  return [
+    "",
+    "Example 1 — the catalog of portal services (no sender confirmation needed); paste into",
+    "Windows PowerShell as one line:",
+    `${token('{"typeId":"nap_catalog"}')}; ${
+      call("nap_catalog", "", '{"filter":"\\u0414\\u0414\\u0421"}')
+    }`,
+    "",
+    "Example 2 — debts and payments of a company (acts in a sender's name: the agent opens a",
+    "confirmation page in your browser; if none opens, open the URL the agent logs):",
+    `${token('{"typeId":"debt_payments","eik":"121212121"}')}; ${
+      call(
+        "debt_payments",
+        ";'X-Svc-Batch-Id'=[guid]::NewGuid().ToString()",
+        '{"eik":"121212121","year":2025}',
+      )
+    }`,
     "",
     `OpenAPI: ${agentUrl}/api/v1/openapi.json    Stop with Ctrl+C.`,
   ].join("\n");

@@ -23,7 +23,12 @@ export {
   type ModuleOs,
   PKCS11_MODULE_CANDIDATES,
 } from "./pkcs11/mod.ts";
-export { openWindowsCertStore, type WindowsStoreOptions } from "./os/mod.ts";
+export {
+  openWindowsCertStore,
+  trustInWindowsRoot,
+  type WinCryptOps,
+  type WindowsStoreOptions,
+} from "./os/mod.ts";
 export { type MacKeychainOptions, openMacKeychain } from "./os/mod.ts";
 export {
   type CommandRequest,

@@ -3,7 +3,7 @@
  * messages.ts) with real parts: a SoftHSM2 token found by discovery (PKCS#11 through
  * Deno.dlopen) and PKCS#12 files made by openssl; add/test/remove/activate round-trips through
  * agent.json; the errors people read (bg + en). The Windows store is fed a recorded-format
- * PowerShell answer (no Windows here).
+ * injected Windows API (no Windows here; tests/windows/ runs the real one under Wine).
  */
 import { deepEqual, equal, match, notEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -32,7 +32,6 @@ import {
   openPkcs11TokenStore,
   type Pkcs11KeyStore,
 } from "../../src/signing/mod.ts";
-import type { CommandRequest } from "../../src/command_runner.ts";
 import {
   makeCert,
   pem,
@@ -406,24 +405,39 @@ Deno.test({
   },
 });
 
-Deno.test("discovery: the Windows store through PowerShell, a failing Keychain, a removed token", async () => {
+Deno.test("discovery: the Windows store through the Windows API, a failing Keychain, a removed token", async () => {
   const cert = await makeCert({ subject: `CN=Ivan Win, 2.5.4.5=${TEST_PERSONAL_ID}, C=BG` });
-  const thumb = "AB".repeat(20);
-  const seen: CommandRequest[] = [];
-  const run = (req: CommandRequest) => {
-    seen.push(req);
-    return Promise.resolve({
-      code: 0,
-      stdout: JSON.stringify({ thumbprint: thumb, friendlyName: "Ivan", der: cert.der.toBase64() }),
-      stderr: "",
-    });
+  const thumb = new Uint8Array(await crypto.subtle.digest("SHA-1", cert.der as BufferSource))
+    .toHex().toUpperCase();
+  const seen: string[] = [];
+  const unused = () => {
+    throw new Error("unused");
+  };
+  const windowsOps = {
+    listMy(location: string) {
+      seen.push(location);
+      return location === "CurrentUser"
+        ? [{
+          der: cert.der,
+          friendlyName: "Ivan",
+          provInfo: { container: "c", provider: "", provType: 0, flags: 0, keySpec: 0 },
+        }]
+        : [];
+    },
+    acquire: unused,
+    ncryptSign: unused,
+    capiSign: unused,
+    capiKeySpecs: unused,
+    capiOpen: unused,
+    addToUserRoot: unused,
+    userRootHas: unused,
   };
   const win = await scanCertificates({
     os: "windows",
     discoverModules: () => Promise.resolve([]),
-    run,
+    windowsOps,
   });
-  equal(seen[0]!.cmd, "powershell.exe");
+  deepEqual(seen, ["CurrentUser", "LocalMachine"]);
   equal(win.certificates.length, 1);
   const c = win.certificates[0]!;
   equal(c.source, "windows");

@@ -1,5 +1,6 @@
 /**
- * Windows certificate store and macOS Keychain key stores with an injected command runner:
+ * The macOS Keychain key store with an injected command runner (the Windows store is in
+ * windows_store_test.ts):
  * command construction and parsing of sample outputs. The samples follow the formats PowerShell
  * (ConvertTo-Json) and `security` print; they were synthesised on Linux, not captured on those
  * OSes (see docs/signing.md).
@@ -7,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { isAppError } from "../../src/contract/errors.ts";
-import { digest, toArrayBuffer } from "../../src/signing/bytes.ts";
+import { digest } from "../../src/signing/bytes.ts";
 import type { CommandRequest, CommandResult } from "../../src/command_runner.ts";
 import {
   FIND_CERTIFICATE_ARGS,
@@ -16,11 +17,6 @@ import {
   openMacKeychain,
   parseFindIdentity,
 } from "../../src/signing/os/macos_keychain.ts";
-import {
-  openWindowsCertStore,
-  powershellArgs,
-  signScript,
-} from "../../src/signing/os/windows_store.ts";
 import { makeCert, pem } from "../_helpers/pki.ts";
 
 const rsa = await makeCert({ subject: "CN=Ivan Petrov, 2.5.4.5=PNOBG-8001010008, C=BG" });
@@ -37,10 +33,6 @@ function fakeRunner(answer: (req: CommandRequest) => CommandResult) {
   };
 }
 const ok = (stdout: string): CommandResult => ({ code: 0, stdout, stderr: "" });
-function decodeEncodedCommand(args: readonly string[]): string {
-  const utf16le = Uint8Array.fromBase64(args[args.indexOf("-EncodedCommand") + 1]);
-  return new TextDecoder("utf-16le").decode(utf16le);
-}
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
     await p;
@@ -50,104 +42,6 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
     return e.code;
   }
 }
-
-Deno.test("openWindowsCertStore() lists via powershell -EncodedCommand and parses ConvertTo-Json", async () => {
-  const t1 = await sha1(rsa.der), t2 = await sha1(ec.der);
-  const json = JSON.stringify([
-    { thumbprint: t1, friendlyName: "Иван Петров QES", der: b64(rsa.der) },
-    { thumbprint: t2, friendlyName: "", der: b64(ec.der) },
-  ]);
-  const r = fakeRunner(() => ok(`${json}\r\n`));
-  const certs = await openWindowsCertStore({ run: r.run }).listCertificates();
-  assert.equal(r.seen[0].cmd, "powershell.exe");
-  assert.deepEqual(r.seen[0].args.slice(0, 5), [
-    "-NoProfile",
-    "-NonInteractive",
-    "-ExecutionPolicy",
-    "Bypass",
-    "-EncodedCommand",
-  ]);
-  const script = decodeEncodedCommand(r.seen[0].args);
-  assert.match(script, /Get-ChildItem -Path 'Cert:\\CurrentUser\\My'/);
-  assert.match(script, /HasPrivateKey/);
-  assert.deepEqual(certs.map((c) => c.id), [
-    `windows:CurrentUser/My/${t1}`,
-    `windows:CurrentUser/My/${t2}`,
-  ]);
-  assert.equal(certs[0].label, "Иван Петров QES");
-  assert.equal(certs[0].personalId, "PNOBG-8001010008");
-  assert.equal(certs[1].keyAlgorithm, "EC-P256");
-  // PowerShell emits a bare object (not an array) in some versions when there is one item.
-  const single = fakeRunner(() =>
-    ok(JSON.stringify({ thumbprint: t1, friendlyName: null, der: b64(rsa.der) }))
-  );
-  assert.equal(
-    (await openWindowsCertStore({ run: single.run, location: "LocalMachine" }).listCertificates())
-      .length,
-    1,
-  );
-  assert.match(decodeEncodedCommand(single.seen[0].args), /Cert:\\LocalMachine\\My/);
-});
-
-Deno.test("openWindowsCertStore() sign() sends data on stdin and converts EC r||s to DER", async () => {
-  const t2 = await sha1(ec.der);
-  const data = new TextEncoder().encode("attrs");
-  const raw = new Uint8Array(
-    await crypto.subtle.sign(
-      { name: "ECDSA", hash: "SHA-256" },
-      ec.keys.privateKey,
-      toArrayBuffer(data),
-    ),
-  );
-  const r = fakeRunner(() => ok(`EC:${b64(raw)}\r\n`));
-  const sig = await openWindowsCertStore({ run: r.run }).sign(
-    `windows:CurrentUser/My/${t2}`,
-    data,
-    "ignored-pin",
-  );
-  assert.equal(sig[0], 0x30);
-  assert.equal(new TextDecoder().decode(r.seen[0].stdin), b64(data));
-  const script = decodeEncodedCommand(r.seen[0].args);
-  assert.match(script, new RegExp(`Cert:\\\\CurrentUser\\\\My\\\\${t2}`));
-  assert.ok(!script.includes("ignored-pin") && !r.seen[0].args.join(" ").includes("ignored-pin"));
-  const rsaOut = fakeRunner(() => ok("RSA:AAEC\r\n"));
-  assert.deepEqual(
-    await openWindowsCertStore({ run: rsaOut.run }).sign(`windows:CurrentUser/My/${t2}`, data),
-    new Uint8Array([0, 1, 2]),
-  );
-});
-
-Deno.test("openWindowsCertStore() maps smart-card HRESULTs and rejects injected thumbprints", async () => {
-  const id = `windows:CurrentUser/My/${"A".repeat(40)}`;
-  const table: [string, string][] = [
-    [
-      "ERR:8010006B:The card cannot be accessed because the wrong PIN was presented.",
-      "PIN_INCORRECT",
-    ],
-    [
-      "ERR:8010006C:The card cannot be accessed because the maximum number of PIN entry attempts has been reached.",
-      "PIN_LOCKED",
-    ],
-    ["ERR:8010006E:The action was cancelled by the user.", "KEYSTORE_UNAVAILABLE"],
-    ["ERR:80090016:Keyset does not exist", "CERTIFICATE_INVALID"],
-    ["ERR:80131501:Something unexpected", "SIGNING_FAILED"],
-  ];
-  for (const [out, code] of table) {
-    const r = fakeRunner(() => ({ code: 2, stdout: out, stderr: "" }));
-    assert.equal(
-      await codeOf(openWindowsCertStore({ run: r.run }).sign(id, new Uint8Array(1))),
-      code,
-      out,
-    );
-  }
-  assert.throws(() => signScript("CurrentUser", "A';Remove-Item C:\\ -Recurse;'"), /thumbprint/);
-  const missing = () => Promise.reject(new Deno.errors.NotFound("powershell.exe"));
-  assert.equal(
-    await codeOf(openWindowsCertStore({ run: missing }).listCertificates()),
-    "KEYSTORE_UNAVAILABLE",
-  );
-  assert.equal(powershellArgs("é").at(-1), btoa("\xe9\x00"));
-});
 
 const FIND_IDENTITY_SAMPLE = (h1: string, h2: string) => `
 Policy: X.509 Basic

@@ -23,6 +23,7 @@ import type {
   KeyStore,
   ModuleCandidate,
   Pkcs11KeyStore,
+  WinCryptOps,
 } from "../../signing/mod.ts";
 import { describeCertificate, type FoundCertificate } from "./certificate_facts.ts";
 import { senderErrorText, type SenderText } from "./messages.ts";
@@ -68,8 +69,10 @@ export interface DiscoverDeps {
   readonly discoverModules?: () => Promise<readonly ModuleCandidate[]>;
   /** Opens a module (default: `openPkcs11TokenStore`). */
   readonly openPkcs11?: (modulePath: string) => Promise<Pkcs11KeyStore>;
-  /** Runs PowerShell / `security` for the OS stores (default: `denoCommandRunner`). */
+  /** Runs `security` for the macOS Keychain (default: `denoCommandRunner`). */
   readonly run?: CommandRunner;
+  /** The Windows API calls of the Windows certificate store (default: the real ones). */
+  readonly windowsOps?: WinCryptOps;
   /** Milliseconds since the epoch (default `Date.now`). */
   readonly now?: () => number;
 }
@@ -172,7 +175,7 @@ async function scanModule(
 
 async function scanOsStore(
   kind: "windows" | "macos",
-  d: Required<DiscoverDeps>,
+  d: Required<Omit<DiscoverDeps, "windowsOps">> & Pick<DiscoverDeps, "windowsOps">,
   now: number,
   out: CertificateScan,
 ): Promise<void> {
@@ -199,7 +202,7 @@ async function scanOsStore(
   }
   const m = await signing();
   const store: KeyStore = kind === "windows"
-    ? m.openWindowsCertStore({ run: d.run })
+    ? m.openWindowsCertStore(d.windowsOps ? { ops: d.windowsOps } : {})
     : m.openMacKeychain({ run: d.run });
   try {
     const certs = await store.listCertificates();
@@ -241,7 +244,7 @@ async function scanOsStore(
  */
 export async function scanCertificates(deps: DiscoverDeps = {}): Promise<CertificateScan> {
   const os = deps.os ?? Deno.build.os;
-  const d: Required<DiscoverDeps> = {
+  const d: Required<Omit<DiscoverDeps, "windowsOps">> & Pick<DiscoverDeps, "windowsOps"> = {
     os,
     discoverModules: deps.discoverModules ?? (async () => {
       const m = await signing();
@@ -253,6 +256,7 @@ export async function scanCertificates(deps: DiscoverDeps = {}): Promise<Certifi
       (async (modulePath) => (await signing()).openPkcs11TokenStore({ modulePath })),
     run: deps.run ?? (async (req) => (await signing()).denoCommandRunner(req)),
     now: deps.now ?? Date.now,
+    windowsOps: deps.windowsOps,
   };
   const now = d.now();
   const out: CertificateScan = { certificates: [], sources: [] };

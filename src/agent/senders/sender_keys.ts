@@ -100,7 +100,7 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
       });
     case "windows": {
       const m = await signing();
-      return m.openWindowsCertStore({ run: m.denoCommandRunner });
+      return m.openWindowsCertStore();
     }
     case "macos": {
       const m = await signing();

@@ -13,6 +13,7 @@
  */
 import { joinPath } from "../../defaults.ts";
 import { ensurePrivateDirSync } from "../../private_files.ts";
+import { win32ProcessState } from "./win32_process.ts";
 
 /** Name of the lock file in the data directory. */
 export const LOCK_FILE = "agent.lock";
@@ -111,31 +112,28 @@ export async function discoverAgent(
 
 /**
  * Whether a process exists, without signalling it: `kill(pid, 0)` on Linux/macOS (EPERM
- * means it exists under another user), `tasklist` on Windows (`Deno.kill` there terminates).
+ * means it exists under another user), `OpenProcess` / `GetExitCodeProcess` of kernel32.dll on
+ * Windows (`Deno.kill` there terminates; src/agent/start/win32_process.ts).
  * @param pid process id
  * @returns true when the process exists (or its state cannot be determined)
  * @throws never
  */
-export async function processAlive(pid: number): Promise<boolean> {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === Deno.pid) return true;
+export function processAlive(pid: number): Promise<boolean> {
+  if (!Number.isInteger(pid) || pid <= 0) return Promise.resolve(false);
+  if (pid === Deno.pid) return Promise.resolve(true);
   if (Deno.build.os === "windows") {
     try {
-      const out = await new Deno.Command("tasklist", {
-        args: ["/FI", `PID eq ${pid}`, "/FO", "CSV", "/NH"],
-        stdout: "piped",
-        stderr: "null",
-      }).output();
-      return new TextDecoder().decode(out.stdout).includes(`"${pid}"`);
+      const state = win32ProcessState(pid);
+      return Promise.resolve(state === "running" || state === "denied");
     } catch {
-      return true;
+      return Promise.resolve(true);
     }
   }
   try {
     Deno.kill(pid, 0 as unknown as Deno.Signal);
-    return true;
+    return Promise.resolve(true);
   } catch (e) {
-    return !(e instanceof Deno.errors.NotFound);
+    return Promise.resolve(!(e instanceof Deno.errors.NotFound));
   }
 }
 

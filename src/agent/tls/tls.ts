@@ -126,7 +126,8 @@ export async function ensureLoopbackTls(dataDir: string, now: Date): Promise<Loo
 }
 
 /**
- * The commands that add the CA to the OS trust store for the current user.
+ * The commands that add the CA to the OS trust store for the current user (none on Windows:
+ * `agent trust-certificate` adds it through the Windows API and reads it back).
  * @param os Deno.build.os
  * @param caFile path of ca.pem
  * @param home the user's home directory (HOME; Linux: the NSS database under it; default ".")
@@ -136,7 +137,8 @@ export function trustCommands(os: string, caFile: string, home = "."): [string, 
   if (os === "darwin") {
     return [["security", ["add-trusted-cert", "-r", "trustRoot", "-k", "login.keychain", caFile]]];
   }
-  if (os === "windows") return [["certutil", ["-user", "-addstore", "Root", caFile]]];
+  // Windows: no program; `agent trust-certificate` calls the Windows API (signing/os).
+  if (os === "windows") return [];
   // Linux: the per-user NSS database that Chromium and Firefox-on-NSS read.
   return [[
     "certutil",

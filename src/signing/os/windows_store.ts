@@ -1,222 +1,253 @@
 /**
- * {@link KeyStore} over the Windows certificate store (CurrentUser\My by default) through
- * Windows PowerShell 5.1 and .NET (`GetRSAPrivateKey` / `GetECDsaPrivateKey`), run via an injected
- * {@link CommandRunner}. The key's CSP/KSP (smart-card minidriver) shows its own PIN dialog, so
- * the `pin` argument is ignored and never passed on.
+ * {@link KeyStore} over the Windows certificate store (`CurrentUser\My`, and `LocalMachine\My`
+ * where readable) through the Windows API (windows_crypt_api.ts; no PowerShell, no .NET).
  *
- * NOT VERIFIED ON WINDOWS: this was built and unit-tested on Linux with synthesised outputs in
- * the documented formats. The HRESULT mapping follows winerror.h / scarderr.h.
+ * Listing: every certificate of `My` with a private key (CERT_KEY_PROV_INFO_PROP_ID), id
+ * `windows:<location>/My/<SHA-1 thumbprint>`.
+ *
+ * Signing (SHA-256 computed here; the key signs the hash):
+ * 1. `CryptAcquireCertificatePrivateKey` with CNG allowed. A CNG handle (key spec
+ *    CERT_NCRYPT_KEY_SPEC) signs with `NCryptSignHash` (PKCS#1 v1.5 for RSA, r||s for EC → DER).
+ * 2. Otherwise a CryptoAPI key: the key spec must be AT_KEYEXCHANGE or AT_SIGNATURE — when the
+ *    handle's is neither (Wine 8 answers 3), the certificate's CRYPT_KEY_PROV_INFO says it, and
+ *    when that is neither too (Wine 8: 3 again), the container is asked which key pair it holds
+ *    (CryptGetUserKey); no key spec is assumed. `CryptCreateHash(CALG_SHA_256)` needs an
+ *    AES-capable provider: a PROV_RSA_FULL handle answers NTE_BAD_ALGID, and the key's container
+ *    is then reopened with PROV_RSA_AES. CryptoAPI's signature is little-endian; it is reversed.
+ * The key's CSP/KSP (a smart card's minidriver) shows its own PIN dialog, so the `pin` argument
+ * is ignored and never passed on. Windows' codes map to the product's errors (winerror.h,
+ * scarderr.h).
  * @module
  */
 
-import { Buffer } from "node:buffer";
-import { AppError, isAppError } from "../../contract/mod.ts";
+import { AppError, type ErrorCode, isAppError } from "../../contract/mod.ts";
+import { digest } from "../bytes.ts";
 import { toCertificateInfo } from "../cert_info.ts";
 import { ecdsaRawToDer } from "../ecdsa_signature.ts";
 import type { CertificateInfo, KeyStore } from "../keystore.ts";
-import type { CommandRunner } from "../../command_runner.ts";
+import {
+  type AcquiredKey,
+  AT_KEYEXCHANGE,
+  AT_SIGNATURE,
+  CERT_NCRYPT_KEY_SPEC,
+  NTE_BAD_ALGID,
+  PROV_RSA_AES,
+  type RawCert,
+  win32CryptOps,
+  WinCallError,
+  type WinCryptOps,
+} from "./windows_crypt_api.ts";
+
+/** A store location. */
+export type WindowsStoreLocation = "CurrentUser" | "LocalMachine";
 
 /** Options of {@link openWindowsCertStore}. */
 export interface WindowsStoreOptions {
-  /** Runs powershell.exe (inject a fake in tests). */
-  readonly run: CommandRunner;
-  /** Store location (default CurrentUser). */
-  readonly location?: "CurrentUser" | "LocalMachine";
-  /** PowerShell executable (default powershell.exe, Windows PowerShell 5.1). */
-  readonly powershell?: string;
+  /** The Windows calls (default: the real ones; tests inject their own). */
+  readonly ops?: WinCryptOps;
+  /** Locations listed, in order (default CurrentUser, then LocalMachine where readable). */
+  readonly locations?: readonly WindowsStoreLocation[];
 }
 
-const PRELUDE = "$ErrorActionPreference='Stop';[Console]::OutputEncoding=[Text.Encoding]::UTF8;" +
-  "trap{Write-Output ('ERR:'+('{0:X8}' -f $_.Exception.HResult)+':'+$_.Exception.Message);exit 2};";
-
-/**
- * The PowerShell script that lists certificates with a private key as JSON.
- *
- * @param location store location
- * @returns script text
- * @throws never
- */
-export function listScript(location: string): string {
-  return PRELUDE +
-    `$c=@(Get-ChildItem -Path 'Cert:\\${location}\\My' | Where-Object {$_.HasPrivateKey} | ` +
-    "ForEach-Object {[pscustomobject]@{thumbprint=$_.Thumbprint;friendlyName=$_.FriendlyName;" +
-    "der=[Convert]::ToBase64String($_.RawData)}});ConvertTo-Json -InputObject $c -Compress";
-}
-
-/**
- * The PowerShell script that signs Base64 data read from stdin with SHA-256.
- *
- * @param location store location
- * @param thumbprint 40 hex digits (validated: nothing else reaches the script)
- * @returns script text; prints `RSA:<b64>` or `EC:<b64 r||s>`, or `ERR:<HRESULT>:<message>`
- * @throws AppError CERTIFICATE_INVALID for a malformed thumbprint
- */
-export function signScript(location: string, thumbprint: string): string {
-  if (!/^[0-9A-F]{40}$/i.test(thumbprint)) {
-    throw new AppError("CERTIFICATE_INVALID", "Not a Windows certificate thumbprint");
-  }
-  const ns = "System.Security.Cryptography";
-  return PRELUDE +
-    `$cert=Get-Item -Path 'Cert:\\${location}\\My\\${thumbprint}';` +
-    "$d=[Convert]::FromBase64String([Console]::In.ReadToEnd().Trim());" +
-    `$h=[${ns}.HashAlgorithmName]::SHA256;` +
-    `$k=[${ns}.X509Certificates.RSACertificateExtensions]::GetRSAPrivateKey($cert);` +
-    `if($k){Write-Output ('RSA:'+[Convert]::ToBase64String($k.SignData($d,$h,[${ns}.RSASignaturePadding]::Pkcs1)));exit 0};` +
-    `$k=[${ns}.X509Certificates.ECDsaCertificateExtensions]::GetECDsaPrivateKey($cert);` +
-    "if($k){Write-Output ('EC:'+[Convert]::ToBase64String($k.SignData($d,$h)));exit 0};" +
-    "Write-Output 'ERR:80090016:No private key';exit 2";
-}
-
-/**
- * powershell.exe arguments for a script (`-EncodedCommand` takes Base64 of UTF-16LE, which
- * avoids every quoting problem).
- *
- * @param script script text
- * @returns argument list
- * @throws never
- */
-export function powershellArgs(script: string): string[] {
-  return [
-    "-NoProfile",
-    "-NonInteractive",
-    "-ExecutionPolicy",
-    "Bypass",
-    "-EncodedCommand",
-    Buffer.from(script, "utf16le").toString("base64"),
-  ];
-}
-
-/** HRESULTs (hex, upper case) → product codes; scarderr.h / winerror.h. */
-const HRESULTS: Record<string, [Parameters<typeof mkErr>[0], string]> = {
+/** Windows codes (hex, upper case) → product codes; scarderr.h / winerror.h. */
+const CODES: Record<string, [ErrorCode, string]> = {
   "8010006B": ["PIN_INCORRECT", "The smart card PIN is incorrect"], // SCARD_W_WRONG_CHV
   "8010006C": ["PIN_LOCKED", "The smart card PIN is locked"], // SCARD_W_CHV_BLOCKED
   "8010006E": ["KEYSTORE_UNAVAILABLE", "PIN entry was cancelled"], // SCARD_W_CANCELLED_BY_USER
   "800704C7": ["KEYSTORE_UNAVAILABLE", "The operation was cancelled"], // ERROR_CANCELLED
+  "000004C7": ["KEYSTORE_UNAVAILABLE", "The operation was cancelled"], // ERROR_CANCELLED (Win32)
   "8010000C": ["KEYSTORE_UNAVAILABLE", "No smart card is inserted"], // SCARD_E_NO_SMARTCARD
   "80100069": ["KEYSTORE_UNAVAILABLE", "The smart card was removed"], // SCARD_W_REMOVED_CARD
   "8010001D": ["KEYSTORE_UNAVAILABLE", "The smart card service is not running"], // SCARD_E_NO_SERVICE
   "80090016": ["CERTIFICATE_INVALID", "The certificate has no usable private key"], // NTE_BAD_KEYSET
+  "8009200B": ["CERTIFICATE_INVALID", "The certificate has no usable private key"], // CRYPT_E_NO_KEY_PROPERTY
+  "80092004": ["CERTIFICATE_INVALID", "The certificate is not in the Windows store"], // CRYPT_E_NOT_FOUND
 };
 
-function mkErr(
-  code:
-    | "PIN_INCORRECT"
-    | "PIN_LOCKED"
-    | "KEYSTORE_UNAVAILABLE"
-    | "CERTIFICATE_INVALID"
-    | "SIGNING_FAILED",
-  msg: string,
-  d: Record<string, unknown>,
-) {
-  return new AppError(code, msg, d);
-}
+const hex8 = (n: number) => (n >>> 0).toString(16).toUpperCase().padStart(8, "0");
 
 /**
- * Maps a script's `ERR:<HRESULT>:<message>` line (or any failure) to an AppError.
- *
- * @param output the script's stdout
- * @param fallback code for unknown failures
- * @returns the error
- * @throws never
+ * Map a failed Windows call to the product's error.
+ * @param e what was thrown (a {@link WinCallError} names the call and its code)
+ * @param fallback the code for anything not in the table
+ * @returns the AppError, with `{call, code}` in its details
  */
 export function windowsError(
-  output: string,
+  e: unknown,
   fallback: "KEYSTORE_UNAVAILABLE" | "SIGNING_FAILED",
 ): AppError {
-  const m = /ERR:([0-9A-F]{8}):/i.exec(output);
-  const hr = m?.[1].toUpperCase();
-  const known = hr ? HRESULTS[hr] : undefined;
-  const d = hr ? { hresult: `0x${hr}` } : {};
+  if (isAppError(e)) return e;
+  if (!(e instanceof WinCallError)) {
+    return new AppError(fallback, "The Windows certificate store cannot be used", {}, e);
+  }
+  const code = hex8(e.code);
+  const known = CODES[code];
+  const d = { call: e.call, code: `0x${code}` };
   return known
-    ? mkErr(known[0], known[1], d)
-    : mkErr(fallback, "The Windows certificate store operation failed", d);
+    ? new AppError(known[0], known[1], d, e)
+    : new AppError(fallback, `The Windows certificate store answered 0x${code} (${e.call})`, d, e);
+}
+
+const thumbprintOf = async (der: Uint8Array) => (await digest(der, "SHA-1")).toHex().toUpperCase();
+
+/**
+ * Which CryptoAPI key spec to sign with: the handle's when it is one, else the certificate's,
+ * else the one key pair the container holds (AT_KEYEXCHANGE first). Wine 8 answers 3 for both
+ * the handle and the certificate's CRYPT_KEY_PROV_INFO.
+ * @param handleSpec what CryptAcquireCertificatePrivateKey answered
+ * @param certSpec the certificate's CRYPT_KEY_PROV_INFO dwKeySpec (0 when absent)
+ * @param held the key pairs the container holds (CryptGetUserKey), asked only when needed
+ * @returns AT_KEYEXCHANGE or AT_SIGNATURE
+ * @throws AppError CERTIFICATE_INVALID naming the values when none is one
+ */
+export function capiKeySpec(handleSpec: number, certSpec: number, held: () => number[]): number {
+  for (const s of [handleSpec, certSpec]) if (s === AT_KEYEXCHANGE || s === AT_SIGNATURE) return s;
+  const h = held();
+  for (const s of [AT_KEYEXCHANGE, AT_SIGNATURE]) if (h.includes(s)) return s;
+  throw new AppError("CERTIFICATE_INVALID", "The certificate's key has no signing key spec", {
+    keySpec: handleSpec,
+    certKeySpec: certSpec,
+    containerHolds: h,
+  });
 }
 
 /**
- * Parses the JSON the list script prints.
- *
- * @param stdout script output
- * @param location store location (part of the ids)
- * @returns certificate infos, id `windows:<location>/My/<THUMBPRINT>`
- * @throws AppError KEYSTORE_UNAVAILABLE when the output is not the expected JSON
+ * Sign a SHA-256 hash with a certificate's key (the steps of the module doc).
+ * @param ops the Windows calls
+ * @param location the store location
+ * @param cert the certificate as listed (DER, key provider info)
+ * @param hash SHA-256 of the data
+ * @param rsa whether the key is RSA (else EC)
+ * @returns PKCS#1 v1.5 signature (big-endian), or DER ECDSA-Sig-Value
+ * @throws WinCallError from the calls; AppError CERTIFICATE_INVALID (key spec, EC under CryptoAPI)
  */
-export function parseWindowsList(stdout: string, location: string): CertificateInfo[] {
-  let rows: unknown;
+export function signHashWithStore(
+  ops: WinCryptOps,
+  location: WindowsStoreLocation,
+  cert: RawCert,
+  hash: Uint8Array,
+  rsa: boolean,
+): Uint8Array {
+  const key = ops.acquire(location, cert.der);
+  let reopened: AcquiredKey | null = null;
   try {
-    rows = JSON.parse(stdout.trim() || "[]");
-  } catch (e) {
-    throw new AppError(
-      "KEYSTORE_UNAVAILABLE",
-      "Unexpected output from the Windows certificate store",
-      {},
-      e,
-    );
+    if (key.keySpec === CERT_NCRYPT_KEY_SPEC) {
+      const sig = ops.ncryptSign(key.handle, hash, rsa);
+      return rsa ? sig : ecdsaRawToDer(sig);
+    }
+    if (!rsa) {
+      throw new AppError("CERTIFICATE_INVALID", "An EC key must be a CNG key on Windows", {});
+    }
+    const info = cert.provInfo;
+    const valid = (x: number) => x === AT_KEYEXCHANGE || x === AT_SIGNATURE;
+    let sig: Uint8Array;
+    if (valid(key.keySpec)) {
+      try {
+        sig = ops.capiSign(key.handle, key.keySpec, hash);
+      } catch (e) {
+        // A PROV_RSA_FULL handle has no SHA-256: the container again, AES-capable.
+        if (!(e instanceof WinCallError) || e.code >>> 0 !== NTE_BAD_ALGID || !info) throw e;
+        reopened = ops.capiOpen(info, PROV_RSA_AES);
+        sig = ops.capiSign(reopened.handle, key.keySpec, hash);
+      }
+    } else {
+      // No usable key spec on the handle (Wine 8: 3): the certificate's container, AES-capable.
+      if (!info) {
+        throw new AppError("CERTIFICATE_INVALID", "The certificate has no key container", {});
+      }
+      const r = reopened = ops.capiOpen(info, PROV_RSA_AES);
+      const spec = capiKeySpec(key.keySpec, info.keySpec, () => ops.capiKeySpecs(r.handle));
+      sig = ops.capiSign(r.handle, spec, hash);
+    }
+    return sig.slice().reverse(); // CryptoAPI is little-endian
+  } finally {
+    reopened?.free();
+    key.free();
   }
-  const list = (Array.isArray(rows) ? rows : [rows]) as {
-    thumbprint?: string;
-    friendlyName?: string;
-    der?: string;
-  }[];
-  const out: CertificateInfo[] = [];
-  for (const r of list) {
-    if (!r?.thumbprint || !r.der) continue;
-    const der = Uint8Array.fromBase64(r.der);
-    out.push(
-      toCertificateInfo(
-        der,
-        `windows:${location}/My/${r.thumbprint.toUpperCase()}`,
-        r.friendlyName || undefined,
-      ),
-    );
-  }
-  return out;
 }
 
 /**
  * Opens the Windows certificate store key store.
- *
- * @param options the command runner, store location, PowerShell path
+ * @param options the Windows calls and the locations
  * @returns the key store (`pin` is ignored: Windows asks for it)
  * @throws never (errors surface from methods: KEYSTORE_UNAVAILABLE, PIN_INCORRECT, PIN_LOCKED,
  *   CERTIFICATE_INVALID, SIGNING_FAILED)
  */
-export function openWindowsCertStore(options: WindowsStoreOptions): KeyStore {
-  const location = options.location ?? "CurrentUser";
-  const ps = options.powershell ?? "powershell.exe";
-  const call = async (
-    script: string,
-    stdin: Uint8Array | undefined,
-    fallback: "KEYSTORE_UNAVAILABLE" | "SIGNING_FAILED",
-  ) => {
-    try {
-      const r = await options.run({ cmd: ps, args: powershellArgs(script), stdin });
-      if (r.code !== 0 || r.stdout.startsWith("ERR:")) throw windowsError(r.stdout, fallback);
-      return r.stdout.trim();
-    } catch (e) {
-      if (isAppError(e)) throw e;
-      throw new AppError("KEYSTORE_UNAVAILABLE", "PowerShell cannot be started", {}, e);
+export function openWindowsCertStore(options: WindowsStoreOptions = {}): KeyStore {
+  const ops = options.ops ?? win32CryptOps;
+  const explicit = options.locations !== undefined;
+  const locations = options.locations ?? ["CurrentUser", "LocalMachine"];
+  /** The certificates with a key, per location; LocalMachine skipped when unreadable. */
+  const list = async () => {
+    const out: { location: WindowsStoreLocation; cert: RawCert; thumb: string }[] = [];
+    for (const location of locations) {
+      let certs: RawCert[];
+      try {
+        certs = ops.listMy(location);
+      } catch (e) {
+        if (location === "LocalMachine" && !explicit) continue;
+        throw windowsError(e, "KEYSTORE_UNAVAILABLE");
+      }
+      for (const cert of certs) {
+        if (cert.provInfo) out.push({ location, cert, thumb: await thumbprintOf(cert.der) });
+      }
     }
+    return out;
   };
   return {
     kind: "windows",
-    async listCertificates() {
-      return parseWindowsList(
-        await call(listScript(location), undefined, "KEYSTORE_UNAVAILABLE"),
-        location,
+    async listCertificates(): Promise<CertificateInfo[]> {
+      return (await list()).map((c) =>
+        toCertificateInfo(c.cert.der, `windows:${c.location}/My/${c.thumb}`, c.cert.friendlyName)
       );
     },
     async sign(certId, data) {
-      const thumb = certId.split("/").pop() ?? "";
-      const out = await call(
-        signScript(location, thumb),
-        new TextEncoder().encode(data.toBase64()),
-        "SIGNING_FAILED",
-      );
-      const m = /^(RSA|EC):([A-Za-z0-9+/=]+)$/m.exec(out);
-      if (!m) throw new AppError("SIGNING_FAILED", "Unexpected output from the Windows signer");
-      const sig = Uint8Array.fromBase64(m[2]);
-      return m[1] === "EC" ? ecdsaRawToDer(sig) : sig;
+      const m = /^(?:windows:)?(?:(CurrentUser|LocalMachine)\/My\/)?([0-9A-F]{40})$/i.exec(certId);
+      if (!m) throw new AppError("CERTIFICATE_INVALID", "Not a Windows certificate thumbprint");
+      const thumb = m[2]!.toUpperCase();
+      const found = (await list()).find((c) => c.thumb === thumb && (!m[1] || c.location === m[1]));
+      if (!found) {
+        throw new AppError("CERTIFICATE_INVALID", "The certificate is not in the Windows store", {
+          thumbprint: thumb,
+        });
+      }
+      const hash = await digest(data, "SHA-256");
+      const rsa = toCertificateInfo(found.cert.der, certId).keyAlgorithm === "RSA";
+      try {
+        return signHashWithStore(ops, found.location, found.cert, hash, rsa);
+      } catch (e) {
+        throw windowsError(e, "SIGNING_FAILED");
+      }
     },
     close: () => Promise.resolve(),
   };
+}
+
+/**
+ * Trust a CA certificate for the current user: `CertAddEncodedCertificateToStore` into the
+ * user's Root store (Windows shows its own confirmation), then read the store again.
+ * @param der the CA certificate
+ * @param ops the Windows calls (default the real ones)
+ * @throws AppError KEYSTORE_UNAVAILABLE naming the call and its code, or when the certificate is
+ *   not in the store afterwards (the person declined Windows' question)
+ */
+export function trustInWindowsRoot(der: Uint8Array, ops: WinCryptOps = win32CryptOps): void {
+  try {
+    ops.addToUserRoot(der);
+  } catch (e) {
+    throw windowsError(e, "KEYSTORE_UNAVAILABLE");
+  }
+  let found: boolean;
+  try {
+    found = ops.userRootHas(der);
+  } catch (e) {
+    throw windowsError(e, "KEYSTORE_UNAVAILABLE");
+  }
+  if (!found) {
+    throw new AppError(
+      "KEYSTORE_UNAVAILABLE",
+      "The certificate is not in the user's Root store after adding it",
+      {},
+    );
+  }
 }
