@@ -97,6 +97,9 @@ form.inline{display:inline} label{margin-right:.75rem}
 code,.mono{font:13px/1.4 ui-monospace,monospace;overflow-wrap:anywhere}
 .muted{color:#666} .small{font-size:.88em}
 pre.log{background:#10171f;color:#d7e1ec;padding:.75rem;border-radius:6px;overflow-x:auto;font:12.5px/1.45 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
+#drop-zone{border:2px dashed #7a8699;border-radius:8px;padding:1rem;background:#fff;margin:0 0 .75rem} #drop-zone.over{background:#e8f0fb;border-color:#2a5a8f}
+dl.cert{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0} dl.cert dt{color:#444} dl.cert dd{margin:0}
+ul.checks{margin:.25rem 0;padding-left:1.2rem} .banner{padding:.6rem 1rem;border-radius:6px;margin:0 0 1rem;background:#fff4e0;border:1px solid #e5b567} .banner.bad{background:#fdecea;border-color:#f0a9a0}
 progress{width:100%;height:1.1rem;vertical-align:middle} .batch{border-top:1px solid #e3e3e3;padding-top:.5rem}
 iframe.protocol{width:100%;height:28rem;border:1px solid #ccd;background:#fff}
 `;
