@@ -21,6 +21,7 @@ import {
   addSender,
   certificateByKey,
   describePkcs12,
+  failedInWords,
   type FoundCertificate,
   parseKeystoreRef,
   removeSender,
@@ -41,7 +42,14 @@ import {
 } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { csrfField, type Flash, type Markup, t, tableOr } from "./layout.ts";
-import { fileRoutes, fileSection, forgetPassword, passwordFor, pkcs12Form } from "./senders_file.ts";
+import {
+  fileRoutes,
+  fileSection,
+  forgetPassword,
+  PASSWORD_MEMORY_MS,
+  passwordFor,
+  pkcs12Form,
+} from "./senders_file.ts";
 import { type ConsoleC, type ConsoleEnv, doneAndGo, formOf, sendPage } from "./respond.ts";
 
 /** Whether a sender's key store reference names this found certificate. */
@@ -128,7 +136,13 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
               : ""
           }<br><span class="issuer">${cert.issuer}</span><br>${cert.notBefore.slice(0, 10)} – ${
             cert.notAfter.slice(0, 10)
-          } ${expiryNote(cert)}`
+          } ${expiryNote(cert)}${
+            cert.checks.some((x) => !x.ok)
+              ? html`<br><span class="bad failed-checks">${
+                t(failedInWords(cert.checks).bg, failedInWords(cert.checks).en)
+              }</span>`
+              : ""
+          }`
           : html`<span class="muted">${
             t("сертификатът се вижда при поставен токен", "shown when the token is inserted")
           }</span>`
@@ -241,7 +255,14 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       const shown = f.file
         ? await describePkcs12(f.file, pin, { now }).catch(() => [])
         : [];
-      const again = f.file ? pkcs12Form(f.file, c.get("session").csrf, shown, !!pin) : null;
+      // A password that opened the file is remembered (memory, 10 min) as "show" does.
+      const session = c.get("session");
+      if (f.file && pin && shown.length > 0) {
+        session.pkcs12 = { file: f.file, password: pin, until: now() + PASSWORD_MEMORY_MS };
+      }
+      const again = f.file
+        ? pkcs12Form(f.file, session.csrf, shown, !!pin && shown.length > 0)
+        : null;
       return page(c, again, failed(e, what));
     }
   });
