@@ -12,13 +12,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { decide, launchChromium, skipBrowser, stopWithin } from "../_helpers/browser.ts";
-import {
-  createKeyCli,
-  issueToken,
-  MAIN,
-  startAgent,
-  startTokenService,
-} from "../_helpers/e2e.ts";
+import { createKeyCli, issueToken, MAIN, startAgent, startTokenService } from "../_helpers/e2e.ts";
 import { makeCert, pem, writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { pkcs12HasPlainKey } from "../../src/signing/mod.ts";

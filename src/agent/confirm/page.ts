@@ -209,7 +209,9 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
                 s.id === d.preselected ? "checked" : ""
               } required> ${visible(s.displayName)}${
                 s.qualified === false
-                  ? html` <span class="warn not-qualified">не е КЕП <span class="en">/ not a QES</span></span>`
+                  ? html`
+                    <span class="warn not-qualified">не е КЕП <span class="en">/ not a QES</span></span>
+                  `
                   : ""
               }</label>`
             )}

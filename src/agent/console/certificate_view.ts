@@ -86,27 +86,33 @@ export function certCells(c: FoundCertificate): Markup {
  */
 export function certificateCard(c: FoundCertificate, id = "cert-view"): Markup {
   const checks = [...c.checks].sort((a, b) => Number(a.ok) - Number(b.ok));
-  return html`<div class="card cert-view" id="${id}" data-qualified="${String(c.qualified)}">
-<dl class="cert">
-<dt>${t("Титуляр", "Holder")}</dt><dd class="holder"><strong>${c.holderName}</strong></dd>
-<dt>${t("ЕГН / ЛНЧ", "Personal id")}</dt><dd class="mono personal-id">${
-    c.personalIdMasked ?? "—"
-  }</dd>
-<dt>${t("Издател", "Issuer")}</dt><dd class="issuer">${c.issuer}</dd>
-<dt>${t("Валиден от", "Valid from")}</dt><dd class="valid-from">${day(c.notBefore)}</dd>
-<dt>${t("Валиден до", "Valid to")}</dt><dd class="valid-to">${day(c.notAfter)} ${
-    expiryNote(c)
-  }</dd>
-<dt>${t("Вид", "Kind")}</dt><dd>${qualifiedWords(c)}</dd>
-<dt>${t("Проверки", "Checks")}</dt><dd><ul class="checks">${
-    checks.map((x) => {
-      const w = checkWords(x);
-      return html`<li class="${x.ok ? "ok" : "bad"}" data-check="${x.check}" data-ok="${
-        String(x.ok)
-      }">${x.ok ? "✓" : "✗"} ${t(w.bg, w.en)}</li>`;
-    })
-  }</ul></dd>
-</dl></div>`;
+  return html`
+    <div class="card cert-view" id="${id}" data-qualified="${String(c.qualified)}">
+      <dl class="cert">
+        <dt>${t("Титуляр", "Holder")}</dt>
+        <dd class="holder"><strong>${c.holderName}</strong></dd>
+        <dt>${t("ЕГН / ЛНЧ", "Personal id")}</dt>
+        <dd class="mono personal-id">${c.personalIdMasked ?? "—"}</dd>
+        <dt>${t("Издател", "Issuer")}</dt>
+        <dd class="issuer">${c.issuer}</dd>
+        <dt>${t("Валиден от", "Valid from")}</dt>
+        <dd class="valid-from">${day(c.notBefore)}</dd>
+        <dt>${t("Валиден до", "Valid to")}</dt>
+        <dd class="valid-to">${day(c.notAfter)} ${expiryNote(c)}</dd>
+        <dt>${t("Вид", "Kind")}</dt>
+        <dd>${qualifiedWords(c)}</dd>
+        <dt>${t("Проверки", "Checks")}</dt>
+        <dd>
+          <ul class="checks">${checks.map((x) => {
+            const w = checkWords(x);
+            return html`<li class="${x.ok ? "ok" : "bad"}" data-check="${x.check}" data-ok="${
+              String(x.ok)
+            }">${x.ok ? "✓" : "✗"} ${t(w.bg, w.en)}</li>`;
+          })}</ul>
+        </dd>
+      </dl>
+    </div>
+  `;
 }
 
 /**
@@ -155,9 +161,7 @@ export function expiryBanner(
   if (soon.length === 0) return html``;
   const urgent = soon.some(({ c }) => c.expired || c.expiresInDays < EXPIRY_URGENT_DAYS);
   return html`<div class="banner ${urgent ? "bad" : ""}" id="expiry-banner" role="status">
-<strong>${
-    t("Сертификат изтича скоро", "A certificate expires soon")
-  }</strong><ul>${
+<strong>${t("Сертификат изтича скоро", "A certificate expires soon")}</strong><ul>${
     soon.map(({ s, c }) =>
       html`<li data-sender="${s.id}">${s.displayName}: ${expiryNote(c)} (${day(c.notAfter)})</li>`
     )

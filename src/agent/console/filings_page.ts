@@ -126,9 +126,11 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           ? html`<br><span class="small">${co}</span>`
           : ""}</td>
         <td>${row.period ?? "—"}</td>
-        <td class="small sender">${senderName(row.senderId)}${
-          notQualified(row.senderId) ? html` ${notQualifiedMark()}` : ""
-        }</td>
+        <td class="small sender">${senderName(row.senderId)}${notQualified(row.senderId)
+          ? html`
+            ${notQualifiedMark()}
+          `
+          : ""}</td>
         <td class="${STATE_CLASS[row.state]}">${tb(STATE_WORDS[row.state])}${row.resolution
           ? html`<br><span class="small muted">${
             t(`уточнено от ${row.resolvedBy ?? "?"}`, `resolved by ${row.resolvedBy ?? "?"}`)

@@ -53,29 +53,30 @@ if (form && input && zone) {
  */
 export function fileSection(csrf: string, nonce: string): Markup {
   return html`
-<h2>${t("Файл с електронен подпис (.p12, .pfx)", "A signature file (.p12, .pfx)")}</h2>
-<div id="drop-zone">
-<form method="post" action="/console/senders/upload" enctype="multipart/form-data"
-  id="upload-form">${csrfField(csrf)}
-<p><strong>${t("Пуснете файла тук", "Drop the file here")}</strong> ${t("или", "or")}
-<input type="file" name="file" id="pkcs12-upload" accept=".p12,.pfx,application/x-pkcs12">
-<button id="upload-button">${t("Изпрати", "Send")}</button></p>
-<p class="small muted">${
-    t(
+    <h2>${t("Файл с електронен подпис (.p12, .pfx)", "A signature file (.p12, .pfx)")}</h2>
+    <div id="drop-zone">
+      <form method="post" action="/console/senders/upload" enctype="multipart/form-data"
+        id="upload-form">${csrfField(csrf)}
+    <p><strong>${t("Пуснете файла тук", "Drop the file here")}</strong> ${t("или", "or")}
+    <input type="file" name="file" id="pkcs12-upload" accept=".p12,.pfx,application/x-pkcs12">
+    <button id="upload-button">${t("Изпрати", "Send")}</button></p>
+    <p class="small muted">${t(
       "Файлът отива само до агента на този компютър и се пази шифрован с паролата си; паролата не се пази.",
       "The file goes only to the agent on this computer and is kept encrypted with its password; the password is not kept.",
-    )
-  }</p></form></div>
-<form method="post" action="/console/senders/path" id="path-form">${csrfField(csrf)}
-<label>${t("или въведете пътя до файла", "or type the file's path")}
-<input name="path" id="pkcs12-path" size="60" maxlength="1000"
-  placeholder="C:\\Users\\…\\podpis.p12"></label>
-<button id="path-open">${t("Отвори", "Open")}</button></form>
-<form method="post" action="/console/senders/pick">${csrfField(csrf)}
-<p class="small"><button id="pick-pkcs12">${
-    t("Избери файл… (прозорец на системата)", "Choose a file… (system dialog)")
-  }</button></p></form>
-<script nonce="${nonce}">${raw(SCRIPT)}</script>`;
+    )}</p></form>
+    </div>
+    <form method="post" action="/console/senders/path" id="path-form">${csrfField(csrf)}
+    <label>${t("или въведете пътя до файла", "or type the file's path")}
+    <input name="path" id="pkcs12-path" size="60" maxlength="1000"
+      placeholder="C:\\Users\\…\\podpis.p12"></label>
+    <button id="path-open">${t("Отвори", "Open")}</button></form>
+    <form method="post" action="/console/senders/pick">${csrfField(csrf)}
+    <p class="small"><button id="pick-pkcs12">${t(
+      "Избери файл… (прозорец на системата)",
+      "Choose a file… (system dialog)",
+    )}</button></p></form>
+    <script nonce="${nonce}">${raw(SCRIPT)}</script>
+  `;
 }
 
 /**

@@ -125,31 +125,31 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       })();
       return html`
         <tr data-sender="${s.id}" data-qualified="${String(cert?.qualified ?? s.qualified ?? "")}">
-          <td><strong>${s.displayName}</strong>${
-        (cert?.qualified ?? s.qualified) === false ? html` ${notQualifiedMark()}` : ""
-      }<br><span class="small muted">${ref ? sourceWords(ref.type) : "—"}</span></td>
-          <td class="small sender-cert">${
-        cert
-          ? html`<span class="holder">${cert.holderName}</span>${
-            cert.personalIdMasked
-              ? html` <span class="mono personal-id">${cert.personalIdMasked}</span>`
-              : ""
-          }<br><span class="issuer">${cert.issuer}</span><br>${cert.notBefore.slice(0, 10)} – ${
-            cert.notAfter.slice(0, 10)
-          } ${expiryNote(cert)}${
-            cert.checks.some((x) => !x.ok)
-              ? html`<br><span class="bad failed-checks">${
-                t(failedInWords(cert.checks).bg, failedInWords(cert.checks).en)
-              }</span>`
-              : ""
-          }`
-          : html`<span class="muted">${
-            t("сертификатът се вижда при поставен токен", "shown when the token is inserted")
-          }</span>`
-      }</td>
+          <td><strong>${s.displayName}</strong>${(cert?.qualified ?? s.qualified) === false
+            ? html`
+              ${notQualifiedMark()}
+            `
+            : ""}<br><span class="small muted">${ref ? sourceWords(ref.type) : "—"}</span></td>
+          <td class="small sender-cert">${cert
+            ? html`
+              <span class="holder">${cert.holderName}</span>${cert.personalIdMasked
+                ? html`
+                  <span class="mono personal-id">${cert.personalIdMasked}</span>
+                `
+                : ""}<br><span
+                class="issuer">${cert.issuer}</span><br>${cert.notBefore.slice(0, 10)} – ${cert
+                  .notAfter.slice(0, 10)} ${expiryNote(cert)}${cert.checks.some((x) => !x.ok)
+                  ? html`<br><span class="bad failed-checks">${
+                    t(failedInWords(cert.checks).bg, failedInWords(cert.checks).en)
+                  }</span>`
+                  : ""}
+            `
+            : html`<span class="muted">${
+              t("сертификатът се вижда при поставен токен", "shown when the token is inserted")
+            }</span>`}</td>
           <td>${s.active
-        ? html`<span class="ok">${t("активен", "active")}</span>`
-        : html`<span class="muted">${t("неактивен", "inactive")}</span>`}</td>
+            ? html`<span class="ok">${t("активен", "active")}</span>`
+            : html`<span class="muted">${t("неактивен", "inactive")}</span>`}</td>
           <td><form method="post" action="/console/senders/${s
             .id}/test" class="inline">${csrfField(csrf)}
         <input type="password" name="pin" placeholder="PIN" autocomplete="off" maxlength="64" size="8">
@@ -252,9 +252,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       });
     } catch (e) {
       // The file again, with its certificate when it can be read: what failed, in words.
-      const shown = f.file
-        ? await describePkcs12(f.file, pin, { now }).catch(() => [])
-        : [];
+      const shown = f.file ? await describePkcs12(f.file, pin, { now }).catch(() => []) : [];
       // A password that opened the file is remembered (memory, 10 min) as "show" does.
       const session = c.get("session");
       if (f.file && pin && shown.length > 0) {
