@@ -186,7 +186,7 @@ export async function startAgent(
     rateLimits: { operationsPer10s: cfg.operationsPer10s },
     batchConcurrency: cfg.batchConcurrency,
     localOps: createLocalOps(),
-    pickers: createNativePickers(),
+    pickers: createNativePickers({ env: Deno.env.toObject() }),
     journal,
     ...(hold ? { hold } : {}),
     ...(o.docsAssetsDir ? { docsAssetsDir: o.docsAssetsDir } : {}),

@@ -77,7 +77,8 @@ const NO_DISPLAY = /cannot open display|could not connect to display|cannot conn
 /** Options of {@link createNativePickers}. */
 export interface NativePickerOptions {
   readonly os?: string;
-  /** Environment for the dialog process (e.g. DISPLAY); default: inherit. */
+  /** Environment for the dialog process (e.g. DISPLAY); default: inherit. When given, a Linux
+   * environment without DISPLAY or WAYLAND_DISPLAY fails at once (PICKER_UNAVAILABLE). */
   readonly env?: Record<string, string>;
   readonly timeoutMs?: number;
 }
@@ -93,8 +94,8 @@ export function createNativePickers(opts: NativePickerOptions = {}): Pickers {
   const timeoutMs = opts.timeoutMs ?? PICKER_TIMEOUT_MS;
   return {
     async pick(kind): Promise<PickResult> {
-      const env = opts.env ?? Deno.env.toObject();
-      if (os === "linux" && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
+      const env = opts.env;
+      if (os === "linux" && env && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
         throw new AppError("PICKER_UNAVAILABLE", "No display: a dialog cannot open here", {
           reason: "no_display",
         });
