@@ -160,7 +160,7 @@ export function expiryBanner(
   });
   if (soon.length === 0) return html``;
   const urgent = soon.some(({ c }) => c.expired || c.expiresInDays < EXPIRY_URGENT_DAYS);
-  return html`<div class="banner ${urgent ? "bad" : ""}" id="expiry-banner" role="status">
+  return html`<div class="banner ${urgent ? "urgent" : ""}" id="expiry-banner" role="status">
 <strong>${t("Сертификат изтича скоро", "A certificate expires soon")}</strong><ul>${
     soon.map(({ s, c }) =>
       html`<li data-sender="${s.id}">${s.displayName}: ${expiryNote(c)} (${day(c.notAfter)})</li>`

@@ -99,7 +99,7 @@ code,.mono{font:13px/1.4 ui-monospace,monospace;overflow-wrap:anywhere}
 pre.log{background:#10171f;color:#d7e1ec;padding:.75rem;border-radius:6px;overflow-x:auto;font:12.5px/1.45 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
 #drop-zone{border:2px dashed #7a8699;border-radius:8px;padding:1rem;background:#fff;margin:0 0 .75rem} #drop-zone.over{background:#e8f0fb;border-color:#2a5a8f}
 dl.cert{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0} dl.cert dt{color:#444} dl.cert dd{margin:0}
-ul.checks{margin:.25rem 0;padding-left:1.2rem} .banner{padding:.6rem 1rem;border-radius:6px;margin:0 0 1rem;background:#fff4e0;border:1px solid #e5b567} .banner.bad{background:#fdecea;border-color:#f0a9a0}
+ul.checks{margin:.25rem 0;padding-left:1.2rem} .banner{padding:.6rem 1rem;border-radius:6px;margin:0 0 1rem;background:#fff4e0;border:1px solid #e5b567} .banner.urgent{background:#fdecea;border-color:#f0a9a0}
 progress{width:100%;height:1.1rem;vertical-align:middle} .batch{border-top:1px solid #e3e3e3;padding-top:.5rem}
 iframe.protocol{width:100%;height:28rem;border:1px solid #ccd;background:#fff}
 `;
@@ -133,14 +133,14 @@ export interface Frame {
 
 /**
  * A whole console page.
- * @param f nonce, CSRF token, message
+ * @param f nonce, message, and the banner every page shows (another agent on the usual port)
  * @param page which page is current (null: none, e.g. the sign-in explanation)
  * @param title the page's title
  * @param body the page's content
  * @returns HTML
  */
 export function consolePage(
-  f: Pick<Frame, "nonce" | "flash">,
+  f: Pick<Frame, "nonce" | "flash"> & { readonly banner?: Bilingual | null },
   page: ConsolePageId | null,
   title: Bilingual,
   body: Markup,
@@ -170,6 +170,9 @@ export function consolePage(
         </header>
         <main>
     <h1>${tb(title)}</h1>
+    ${f.banner
+      ? html`<div class="banner urgent" id="agent-banner" role="alert">${tb(f.banner)}</div>`
+      : ""}
     ${f.flash
       ? html`<div class="flash ${f.flash.kind}" id="flash" role="status">${tb(f.flash)}</div>`
       : ""}
