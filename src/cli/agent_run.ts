@@ -104,6 +104,12 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
   }, () => confirmations.declineAllPending());
   if (tlsUrl) say(cli, `Agent (HTTPS): ${tlsUrl}`);
   say(cli, `Agent ready: ${url} (${Math.round(performance.now() - (p1?.t0 ?? 0))} ms)`);
+  if (started.portHolder) {
+    const { portHolderWords } = await import("../agent/start/mod.ts");
+    const w = portHolderWords(started.portHolder, server.addr.port);
+    say(cli, `! ${w.en}`);
+    say(cli, `! ${w.bg}`);
+  }
   cli.serving = true;
   // The portable package's first start (src/cli/first_start.ts): after the agent serves.
   const { firstStart } = await import("./first_start.ts");

@@ -71,6 +71,12 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
   say(cli, `Data folder: ${base}${o.dataDir ? "" : " (removed when you stop the demo)"}`);
   say(cli, `Token service: ${ts.url}`);
   say(cli, `Agent: ${agent.url}`);
+  if (agent.portHolder) {
+    const { portHolderWords } = await import("../agent/start/mod.ts");
+    const w = portHolderWords(agent.portHolder, agent.server.addr.port);
+    say(cli, `! ${w.en}`);
+    say(cli, `! ${w.bg}`);
+  }
   say(cli, `Console (one-time link, 10 minutes): ${link}`);
   say(cli, `Test key: ${secret}`);
   say(cli, demoExample(ts.url, agent.url, secret, cli.os));

@@ -10,7 +10,13 @@ import type { JWTVerifyGetKey } from "jose";
 import type { ConfirmationManager } from "../agent/confirm/mod.ts";
 import type { AutostartControl } from "../agent/console/mod.ts";
 import type { HoldPoint, Journal } from "../agent/filing/mod.ts";
-import { agentPortRange, removeRunningRecordSync, writeRunningRecord } from "../agent/start/mod.ts";
+import {
+  agentPortRange,
+  type PortHolder,
+  removeRunningRecordSync,
+  whoHoldsPort,
+  writeRunningRecord,
+} from "../agent/start/mod.ts";
 import type { Clock } from "../clock.ts";
 import type { AgentConfig } from "../config.ts";
 import { joinPath } from "../defaults.ts";
@@ -64,6 +70,8 @@ export interface RunningAgent {
   consoleLink(): string;
   /** Save what must outlive the process (the callers book); call before exit. */
   stop(): Promise<void>;
+  /** Another agent on the usual port, when this one had to take another port; else null. */
+  readonly portHolder: PortHolder | null;
 }
 
 /** Load one module group after a macrotask turn (phase 1 answers /health in between). */
@@ -116,6 +124,7 @@ export async function startAgent(
   );
   let port = early?.server.addr.port ?? cfg.port;
   let tlsPort: number | null = null;
+  let portHolder: PortHolder | null = null;
   const published = async () => {
     const res = await fetch(new URL("/api/v1/allowed-origins", cfg.tokenServiceUrl), {
       signal: AbortSignal.timeout(3000),
@@ -186,7 +195,7 @@ export async function startAgent(
     rateLimits: { operationsPer10s: cfg.operationsPer10s },
     batchConcurrency: cfg.batchConcurrency,
     localOps: createLocalOps(),
-    pickers: createNativePickers(),
+    pickers: createNativePickers({ env: Deno.env.toObject() }),
     journal,
     ...(hold ? { hold } : {}),
     ...(o.docsAssetsDir ? { docsAssetsDir: o.docsAssetsDir } : {}),
@@ -208,6 +217,7 @@ export async function startAgent(
         }),
       osUser: () => o.osUser || "console",
       livePortalUrl: file.portal?.baseUrl ?? null,
+      portHolder: () => portHolder,
     },
     originPolicy: async (origin) =>
       [`http://127.0.0.1:${port}`, `http://localhost:${port}`].includes(origin) ||
@@ -215,6 +225,17 @@ export async function startAgent(
   });
   const server = early?.server ?? serveLoopback(app.fetch, cfg.port);
   port = server.addr.port;
+  // Not the usual port: is it another agent that holds it (integrators' pages talk to it)?
+  if (cfg.port !== 0 && port !== cfg.port) {
+    portHolder = await whoHoldsPort(cfg.port);
+    if (portHolder) {
+      log("warn", "another agent holds the usual port", {
+        port: cfg.port,
+        version: portHolder.version,
+        ownPort: port,
+      });
+    }
+  }
   let tlsUrl: string | null = null;
   if (cfg.tlsPort !== undefined) {
     const { ensureLoopbackTls } = await import("../agent/tls/mod.ts");
@@ -242,5 +263,6 @@ export async function startAgent(
     confirmations,
     consoleLink: () => url + consoleSessions.newLink(),
     stop: () => callers.flush(),
+    portHolder,
   };
 }

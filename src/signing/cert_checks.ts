@@ -24,7 +24,19 @@ export interface CertificateCheck {
   readonly ok: boolean;
   /** Human-readable reason (English, sentence case). */
   readonly reason: string;
+  /** Which failure, for texts in other words (absent when `ok`). */
+  readonly why?: CertificateFailure;
 }
+
+/** Why a check failed: stable names a page turns into words. */
+export type CertificateFailure =
+  | "notYetValid"
+  | "expired"
+  | "noKeyUsage"
+  | "keyUsageNotForSigning"
+  | "noQcStatements"
+  | "noQcCompliance"
+  | "unknownIssuer";
 
 /** A Bulgarian qualified trust service provider, matched on the issuer's O or CN. */
 export interface QesProvider {
@@ -57,10 +69,15 @@ const QC_TYPE_ESIGN = "0.4.0.1862.1.6.1";
 function checkValidity(notBefore: Date, notAfter: Date, now: Date): CertificateCheck {
   const iso = (d: Date) => d.toISOString();
   if (now < notBefore) {
-    return { check: "validity", ok: false, reason: `Not valid before ${iso(notBefore)}` };
+    return {
+      check: "validity",
+      ok: false,
+      reason: `Not valid before ${iso(notBefore)}`,
+      why: "notYetValid",
+    };
   }
   if (now > notAfter) {
-    return { check: "validity", ok: false, reason: `Expired on ${iso(notAfter)}` };
+    return { check: "validity", ok: false, reason: `Expired on ${iso(notAfter)}`, why: "expired" };
   }
   const days = Math.floor((notAfter.getTime() - now.getTime()) / 86_400_000);
   return {
@@ -72,7 +89,12 @@ function checkValidity(notBefore: Date, notAfter: Date, now: Date): CertificateC
 
 function checkKeyUsage(bits: Uint8Array | undefined): CertificateCheck {
   if (!bits) {
-    return { check: "keyUsage", ok: false, reason: "The certificate has no keyUsage extension" };
+    return {
+      check: "keyUsage",
+      ok: false,
+      reason: "The certificate has no keyUsage extension",
+      why: "noKeyUsage",
+    };
   }
   const ds = (bits[0] & 0x80) !== 0, nr = (bits[0] & 0x40) !== 0;
   const has = [ds ? "digitalSignature" : "", nr ? "nonRepudiation" : ""].filter(Boolean);
@@ -82,6 +104,7 @@ function checkKeyUsage(bits: Uint8Array | undefined): CertificateCheck {
       check: "keyUsage",
       ok: false,
       reason: "Key usage allows neither digitalSignature nor nonRepudiation",
+      why: "keyUsageNotForSigning",
     };
 }
 
@@ -117,6 +140,7 @@ function checkQc(extnValue: Uint8Array | undefined): CertificateCheck {
       check: "qcStatements",
       ok: false,
       reason: "No QcStatements: not a qualified certificate",
+      why: "noQcStatements",
     };
   }
   const ids = qcStatementIds(extnValue);
@@ -125,6 +149,7 @@ function checkQc(extnValue: Uint8Array | undefined): CertificateCheck {
       check: "qcStatements",
       ok: false,
       reason: "QcStatements lack QcCompliance (0.4.0.1862.1.1)",
+      why: "noQcCompliance",
     };
   }
   const extra = [
@@ -143,9 +168,12 @@ function checkIssuer(o: string | undefined, cn: string | undefined): Certificate
   const p = BULGARIAN_QES_PROVIDERS.find((q) =>
     q.patterns.some((re) => (o !== undefined && re.test(o)) || (cn !== undefined && re.test(cn)))
   );
-  return p
-    ? { check: "issuer", ok: true, reason: `Issued by ${p.name} (${text})` }
-    : { check: "issuer", ok: false, reason: `Issuer "${text}" is not a Bulgarian QES provider` };
+  return p ? { check: "issuer", ok: true, reason: `Issued by ${p.name} (${text})` } : {
+    check: "issuer",
+    ok: false,
+    reason: `Issuer "${text}" is not a Bulgarian QES provider`,
+    why: "unknownIssuer",
+  };
 }
 
 /**
@@ -196,6 +224,6 @@ export function assertCertificateUsable(
   throw new AppError(
     "CERTIFICATE_INVALID",
     `The certificate cannot be used: ${failed.map((f) => f.reason).join("; ")}`,
-    { failed: failed.map((f) => ({ check: f.check, reason: f.reason })) },
+    { failed: failed.map((f) => ({ check: f.check, reason: f.reason, why: f.why })) },
   );
 }

@@ -8,7 +8,7 @@
 
 export type { CertificateInfo, Clock, KeyAlgorithm, KeyStore } from "./keystore.ts";
 export { nameValue, parseCertificate, toCertificateInfo } from "./cert_info.ts";
-export { openPkcs12KeyStore, type Pkcs12Options } from "./pkcs12.ts";
+export { openPkcs12KeyStore, pkcs12HasPlainKey, type Pkcs12Options } from "./pkcs12.ts";
 export {
   openPkcs11KeyStore,
   openPkcs11TokenStore,
@@ -41,6 +41,7 @@ export {
   BULGARIAN_QES_PROVIDERS,
   type CertificateCheck,
   type CertificateCheckName,
+  type CertificateFailure,
   checkCertificate,
   type QesProvider,
 } from "./cert_checks.ts";

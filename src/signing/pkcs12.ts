@@ -170,6 +170,17 @@ async function certId(der: Uint8Array): Promise<string> {
   return `sha256:${(await digest(der)).toHex()}`;
 }
 
+/**
+ * Whether a PKCS#12 file keeps a private key unencrypted (a plain keyBag; then only the MAC
+ * checks the password). Needs no password: encrypted safes are skipped.
+ * @param data the PFX file bytes
+ * @returns true when a private key is readable without the password
+ * @throws AppError KEYSTORE_UNAVAILABLE when the bytes are not a readable PKCS#12 file
+ */
+export async function pkcs12HasPlainKey(data: Uint8Array): Promise<boolean> {
+  return (await readPfx(data, undefined, { checkMac: false, skipEncryptedSafes: true })).plainKey;
+}
+
 /** Options of {@link openPkcs12KeyStore}. */
 export interface Pkcs12Options {
   /** Display name of the file (e.g. its base name), used in messages; never the password. */

@@ -121,14 +121,16 @@ export function startTokenService(
   );
 }
 
-/** Start the agent on a free port, pointed at a token service. */
+/** Start the agent on a free port (or on `port` with its fallback range), pointed at a token
+ * service. */
 export function startAgent(
   dataDir: string,
   tokenServiceUrl: string,
   env: Record<string, string> = {},
+  port = 0,
 ): Promise<Proc> {
   return start(
-    ["agent", "--port", "0", "--data-dir", dataDir, "--token-service", tokenServiceUrl],
+    ["agent", "--port", String(port), "--data-dir", dataDir, "--token-service", tokenServiceUrl],
     { SVC_OPEN_BROWSER: "never", ...env },
     // Printed once the agent has loaded and reconciled its journal ("Agent:" comes at listen).
     /^Agent ready: (\S+)/,

@@ -58,8 +58,36 @@ Deno.test({
 });
 
 Deno.test("createNativePickers() answers PICKER_UNAVAILABLE when no dialog program exists", async () => {
-  const pickers = createNativePickers({ os: "linux", env: { PATH: "/nonexistent" } });
+  const pickers = createNativePickers({
+    os: "linux",
+    env: { PATH: "/nonexistent", DISPLAY: ":0" },
+  });
   await rejects(pickers.pick("file"), (e) => isAppError(e) && e.code === "PICKER_UNAVAILABLE");
+});
+
+Deno.test("createNativePickers() says a dialog cannot open without a display (not a cancel)", async () => {
+  const none = createNativePickers({ os: "linux", env: { PATH: "/usr/bin:/bin" } });
+  await rejects(
+    none.pick("file"),
+    (e) => isAppError(e) && e.code === "PICKER_UNAVAILABLE" && e.details?.reason === "no_display",
+  );
+});
+
+Deno.test({
+  name: "createNativePickers() reads zenity's 'cannot open display' as PICKER_UNAVAILABLE",
+  ignore: skipUnless(["zenity"], "zenity without a display"),
+  fn: async () => {
+    // A display number nothing serves: zenity exits 1 (its cancel code) and says why on stderr.
+    const gone = createNativePickers({
+      os: "linux",
+      env: { PATH: "/usr/bin:/bin", DISPLAY: ":919" },
+      timeoutMs: 20_000,
+    });
+    await rejects(
+      gone.pick("file"),
+      (e) => isAppError(e) && e.code === "PICKER_UNAVAILABLE" && e.details?.reason === "no_display",
+    );
+  },
 });
 
 Deno.test("pickerCommands() uses osascript on macOS, PowerShell on Windows, zenity then kdialog on Linux", () => {

@@ -193,7 +193,11 @@ Deno.test({
           equal(added.sender.id, "ivan-petrov");
           equal(added.sender.displayName, "Иван Петров");
           equal(added.sender.active, true);
-          deepEqual(added.sender.keystore, rsa.ref);
+          // The certificate (public) is kept beside agent.json, and whether it is qualified.
+          const kept = join(dir, "certificates", "ivan-petrov.cer");
+          deepEqual(added.sender.keystore, { ...rsa.ref, certificateFile: kept });
+          equal(added.sender.qualified, true);
+          deepEqual(await Deno.readFile(kept), pki.rsa.cert.der);
           const { ref } = await senderKeystore(dir, "ivan-petrov");
           const r = await testSender(ref, TOKEN_PIN, now);
           ok(r.signatureBytes > 1000, String(r.signatureBytes));
@@ -352,7 +356,10 @@ Deno.test({
           "CERTIFICATE_INVALID",
         );
         deepEqual((e.details?.failed as { check: string }[]).map((x) => x.check), ["qcStatements"]);
-        match(senderErrorText(e).bg, /не премина проверките: No QcStatements/);
+        // In words, not the extension's name.
+        match(senderErrorText(e).bg, /не премина проверките: подписът не е квалифициран \(КЕП\)/);
+        match(senderErrorText(e).en, /the signature is not qualified \(QES\)/);
+        ok(!/QcStatements|keyUsage/.test(senderErrorText(e).bg + senderErrorText(e).en));
         equal(await Deno.readTextFile(agentFilePath(dir)), before);
         const forced = await addSender(
           dir,
@@ -360,6 +367,7 @@ Deno.test({
           now,
         );
         equal(forced.sender.id, "plain");
+        equal(forced.sender.qualified, false, "a non-qualified sender is recorded as such");
       });
 
       await t.step("concurrent adds are serialised: both land with distinct ids", async () => {

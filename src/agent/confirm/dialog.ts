@@ -103,6 +103,8 @@ export interface SenderChoice {
   readonly displayName: string;
   /** The sender's key store needs a PIN (live filing): the page asks for it. */
   readonly needsPin?: boolean;
+  /** false: its certificate is not qualified (no QES); the page marks it. */
+  readonly qualified?: boolean;
 }
 
 /** The user's answer: the sender, and the PIN typed on the page (kept in memory only, for the

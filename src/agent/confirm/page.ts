@@ -211,7 +211,13 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
             ${d.senders.map((s) =>
               html`<label><input type="radio" name="senderId" value="${s.id}" ${
                 s.id === d.preselected ? "checked" : ""
-              } required> ${visible(s.displayName)}</label>`
+              } required> ${visible(s.displayName)}${
+                s.qualified === false
+                  ? html`
+                    <span class="warn not-qualified">не е КЕП <span class="en">/ not a QES</span></span>
+                  `
+                  : ""
+              }</label>`
             )}
             </fieldset>
         ${later && d.senders.some((s) => s.needsPin)

@@ -12,6 +12,7 @@ import type { DoctorCheck } from "../doctor/mod.ts";
 import type { BatchBoard, Journal } from "../filing/mod.ts";
 import type { AutostartStatus, Pickers } from "../host/mod.ts";
 import type { CallerBook } from "../http/mod.ts";
+import type { PortHolder } from "../start/mod.ts";
 import type { DiscoverDeps, SenderConfig } from "../senders/mod.ts";
 import type { ConsoleSessions } from "./session.ts";
 
@@ -43,6 +44,8 @@ export interface ConsoleDeps {
   readonly livePortalUrl?: string | null;
   /** Certificate discovery's side effects (tests: the module list); default: this OS. */
   readonly discovery?: DiscoverDeps;
+  /** Another agent on the usual port, when this one had to take another (start/port_holder.ts). */
+  readonly portHolder?: () => PortHolder | null;
 }
 
 /** The agent's current senders, replaced when the console changes agent.json. */

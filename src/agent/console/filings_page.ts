@@ -24,6 +24,7 @@ import {
   isFilingRunning,
 } from "../filing/mod.ts";
 import { TEST_SENDER } from "../senders/mod.ts";
+import { notQualifiedMark } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { batchesPanel } from "./batches_page.ts";
 import { type Bilingual, csrfField, headRow, type Markup, t, tb } from "./layout.ts";
@@ -79,6 +80,9 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       ? "—"
       : [...ctx.senders.current(), TEST_SENDER].find((s) => s.id === id)?.displayName ?? id;
 
+  const notQualified = (id: string | null) =>
+    ctx.senders.current().find((s) => s.id === id)?.qualified === false;
+
   const rowHtml = (row: FilingRecord, csrf: string): Markup => {
     const name = declarationName(row.typeId);
     const co = company(row);
@@ -122,7 +126,11 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           ? html`<br><span class="small">${co}</span>`
           : ""}</td>
         <td>${row.period ?? "—"}</td>
-        <td class="small">${senderName(row.senderId)}</td>
+        <td class="small sender">${senderName(row.senderId)}${notQualified(row.senderId)
+          ? html`
+            ${notQualifiedMark()}
+          `
+          : ""}</td>
         <td class="${STATE_CLASS[row.state]}">${tb(STATE_WORDS[row.state])}${row.resolution
           ? html`<br><span class="small muted">${
             t(`уточнено от ${row.resolvedBy ?? "?"}`, `resolved by ${row.resolvedBy ?? "?"}`)

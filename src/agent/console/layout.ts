@@ -26,6 +26,13 @@ export interface Flash extends Bilingual {
   readonly kind: "ok" | "error";
 }
 
+/** The console's own rules on top of the shared page style: the drop zone, the certificate card, banners. */
+const CONSOLE_STYLE = `
+#drop-zone{border:2px dashed #7a8699;border-radius:8px;padding:1rem;background:#fff;margin:0 0 .75rem} #drop-zone.over{background:#e8f0fb;border-color:#2a5a8f}
+dl.cert{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0} dl.cert dt{color:#444} dl.cert dd{margin:0}
+ul.checks{margin:.25rem 0;padding-left:1.2rem} .banner{padding:.6rem 1rem;border-radius:6px;margin:0 0 1rem;background:#fff4e0;border:1px solid #e5b567} .banner.urgent{background:#fdecea;border-color:#f0a9a0}
+`;
+
 /**
  * The console's security headers: the confirmation page's (strict CSP by nonce,
  * `frame-ancestors 'none'`, no caching), plus frames of its own origin (the sandboxed protocol)
@@ -53,14 +60,14 @@ export interface Frame {
 
 /**
  * A whole console page.
- * @param f nonce, CSRF token, message
+ * @param f nonce, message, and the banner every page shows (another agent on the usual port)
  * @param page which page is current (null: none, e.g. the sign-in explanation)
  * @param title the page's title
  * @param body the page's content
  * @returns HTML
  */
 export function consolePage(
-  f: Pick<Frame, "nonce" | "flash">,
+  f: Pick<Frame, "nonce" | "flash"> & { readonly banner?: Bilingual | null },
   page: ConsolePageId | null,
   title: Bilingual,
   body: Markup,
@@ -73,7 +80,7 @@ export function consolePage(
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>${title.bg} / ${title.en} — Агент за подаване</title>
         <link rel="icon" type="image/svg+xml" href="/favicon.ico">
-        <style nonce="${f.nonce}">${raw(PAGE_STYLE)}</style>
+        <style nonce="${f.nonce}">${raw(PAGE_STYLE + CONSOLE_STYLE)}</style>
       </head>
       <body data-page="${page ?? "none"}">
         <header>
@@ -90,6 +97,9 @@ export function consolePage(
         </header>
         <main>
     <h1>${tb(title)}</h1>
+    ${f.banner
+      ? html`<div class="banner urgent" id="agent-banner" role="alert">${tb(f.banner)}</div>`
+      : ""}
     ${f.flash
       ? html`<div class="flash ${f.flash.kind}" id="flash" role="status">${tb(f.flash)}</div>`
       : ""}

@@ -19,7 +19,9 @@ import {
 import type { ConsoleSession } from "./session.ts";
 
 /** Hono variables of the console routes. */
-export type ConsoleEnv = { Variables: { session: ConsoleSession; nonce: string } };
+export type ConsoleEnv = {
+  Variables: { session: ConsoleSession; nonce: string; banner?: Bilingual | null };
+};
 
 /** A console route's context. */
 export type ConsoleC = Context<ConsoleEnv>;
@@ -45,7 +47,8 @@ export async function sendPage(
   const shown = flash ?? s?.flash ?? null;
   if (s) s.flash = null;
   const nonce = c.get("nonce");
-  const text = String(await consolePage({ nonce, flash: shown }, page, title, body));
+  const banner = c.get("banner") ?? null;
+  const text = String(await consolePage({ nonce, flash: shown, banner }, page, title, body));
   return c.html(text, status, consoleHeaders(nonce));
 }
 

@@ -20,6 +20,7 @@ import type { ConsoleContext } from "./deps.ts";
 import { newNonce } from "./layout.ts";
 import { type ConsoleEnv, formOf, howToOpen } from "./respond.ts";
 import { sameToken } from "./session.ts";
+import { portHolderWords } from "../start/mod.ts";
 import { statusRoutes } from "./status_page.ts";
 import { toolsRoutes } from "./tools_pages.ts";
 import { filingsRoutes } from "./filings_page.ts";
@@ -51,6 +52,9 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   });
   const guard: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
     c.set("nonce", newNonce());
+    // Another agent on the usual port: said on top of every page (start/port_holder.ts).
+    const holder = ctx.console?.portHolder?.() ?? null;
+    c.set("banner", holder ? portHolderWords(holder, ctx.port()) : null);
     if (OPEN_PATHS.has(c.req.path)) return await next();
     const session = ctx.sessions.get(getCookie(c, ctx.sessions.cookieName()));
     if (!session) {

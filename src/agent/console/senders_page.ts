@@ -1,17 +1,17 @@
 /**
- * The console's Senders page (issue #14 § 2): the agent's senders and the certificates this
- * computer offers, found without typing paths — every PKCS#11 module of the Bulgarian QES
- * providers installed here with the tokens inserted and their certificates, the Windows store /
- * macOS Keychain, and a PKCS#12 file chosen with the native picker. Each certificate shows the
- * holder, the EGN masked, the issuer, the validity (a warning 30 days before the end), whether
- * it is qualified and where it is. Actions: add as sender (a display name; a failed certificate
+ * The console's Senders page: the agent's senders, each with its certificate (holder, EGN
+ * masked, issuer, validity with the warnings 30 and 7 days before the end, qualified or not —
+ * certificate_view.ts), and the certificates this computer offers, found without typing paths —
+ * every PKCS#11 module of the Bulgarian QES providers installed here with the tokens inserted
+ * and their certificates, the Windows store / macOS Keychain — and a signature file (PKCS#12)
+ * dropped on the page, chosen, typed or picked (senders_file.ts). Actions: add as sender (a display name; a failed certificate
  * check refuses it unless "add anyway" is ticked, for test certificates), test (the PIN typed
  * here; the agent signs a test document and verifies the signature; the PIN is never stored),
  * make active (the others become inactive), remove. Failures read as one sentence in both
  * languages (senders/messages.ts), never a stack trace.
  *
- * Routes: `GET /console/senders`, `POST /console/senders/add`, `POST /console/senders/pick`,
- * `POST /console/senders/:id/test|activate|remove`.
+ * Routes: `GET /console/senders`, `POST /console/senders/add`,
+ * `POST /console/senders/:id/test|activate|remove`, and senders_file.ts's.
  * @module
  */
 import { Hono } from "hono";
@@ -21,6 +21,7 @@ import {
   addSender,
   certificateByKey,
   describePkcs12,
+  failedInWords,
   type FoundCertificate,
   parseKeystoreRef,
   removeSender,
@@ -31,42 +32,25 @@ import {
   setActiveSender,
   testSender,
 } from "../senders/mod.ts";
+import {
+  certCells,
+  expiryBanner,
+  expiryNote,
+  notQualifiedMark,
+  senderCertificates,
+  sourceWords,
+} from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { csrfField, type Flash, type Markup, t, tableOr } from "./layout.ts";
+import {
+  fileRoutes,
+  fileSection,
+  forgetPassword,
+  PASSWORD_MEMORY_MS,
+  passwordFor,
+  pkcs12Form,
+} from "./senders_file.ts";
 import { type ConsoleC, type ConsoleEnv, doneAndGo, formOf, sendPage } from "./respond.ts";
-
-const SOURCE_WORDS: Record<string, { bg: string; en: string }> = {
-  pkcs11: { bg: "карта / токен (PKCS#11)", en: "card / token (PKCS#11)" },
-  pkcs12: { bg: "файл PKCS#12", en: "PKCS#12 file" },
-  windows: { bg: "хранилище на Windows", en: "Windows certificate store" },
-  macos: { bg: "Keychain на macOS", en: "macOS Keychain" },
-};
-
-const day = (iso: string) => iso.slice(0, 10);
-
-/** One certificate's facts, as a table row's cells. */
-function certCells(c: FoundCertificate): Markup {
-  const validity = c.expired
-    ? html`<span class="bad">${t("изтекъл", "expired")}</span>`
-    : c.expiringSoon
-    ? html`<span class="warn">${
-      t(`изтича след ${c.expiresInDays} дни`, `expires in ${c.expiresInDays} days`)
-    }</span>`
-    : "";
-  return html`<td><strong class="holder">${c.holderName}</strong>${
-    c.personalIdMasked ? html`<br><span class="mono small">${c.personalIdMasked}</span>` : ""
-  }</td>
-<td class="small">${c.issuer}</td>
-<td class="small">${day(c.notBefore)} – ${day(c.notAfter)} ${validity}</td>
-<td>${
-    c.qualified
-      ? html`<span class="ok">${t("квалифициран", "qualified")}</span>`
-      : html`<span class="warn">${t("не е квалифициран", "not qualified")}</span>`
-  }</td>
-<td class="small">${
-    t(SOURCE_WORDS[c.source]!.bg, SOURCE_WORDS[c.source]!.en)
-  }<br><span class="muted">${c.sourceLabel}</span></td>`;
-}
 
 /** Whether a sender's key store reference names this found certificate. */
 function sameCertificate(keystore: unknown, c: FoundCertificate): boolean {
@@ -129,15 +113,40 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const csrf = c.get("session").csrf;
     const senders = ctx.senders.current();
     const scan = await scanCertificates(discovery()).catch(() => null);
-    const mine = senders.map((s) =>
-      html`
-        <tr data-sender="${s.id}">
-          <td><strong>${s.displayName}</strong><br><span class="mono small muted">${s
-            .id}</span></td>
-          <td class="small">${(() => {
-            const ref = parseKeystoreRef(s.keystore);
-            return ref ? t(SOURCE_WORDS[ref.type]!.bg, SOURCE_WORDS[ref.type]!.en) : "—";
-          })()}</td>
+    const certs = await senderCertificates(senders, now(), true);
+    const mine = senders.map((s) => {
+      const cert = certs.get(s.id) ?? null;
+      const ref = (() => {
+        try {
+          return parseKeystoreRef(s.keystore);
+        } catch {
+          return null;
+        }
+      })();
+      return html`
+        <tr data-sender="${s.id}" data-qualified="${String(cert?.qualified ?? s.qualified ?? "")}">
+          <td><strong>${s.displayName}</strong>${(cert?.qualified ?? s.qualified) === false
+            ? html`
+              ${notQualifiedMark()}
+            `
+            : ""}<br><span class="small muted">${ref ? sourceWords(ref.type) : "—"}</span></td>
+          <td class="small sender-cert">${cert
+            ? html`
+              <span class="holder">${cert.holderName}</span>${cert.personalIdMasked
+                ? html`
+                  <span class="mono personal-id">${cert.personalIdMasked}</span>
+                `
+                : ""}<br><span
+                class="issuer">${cert.issuer}</span><br>${cert.notBefore.slice(0, 10)} – ${cert
+                  .notAfter.slice(0, 10)} ${expiryNote(cert)}${cert.checks.some((x) => !x.ok)
+                  ? html`<br><span class="bad failed-checks">${
+                    t(failedInWords(cert.checks).bg, failedInWords(cert.checks).en)
+                  }</span>`
+                  : ""}
+            `
+            : html`<span class="muted">${
+              t("сертификатът се вижда при поставен токен", "shown when the token is inserted")
+            }</span>`}</td>
           <td>${s.active
             ? html`<span class="ok">${t("активен", "active")}</span>`
             : html`<span class="muted">${t("неактивен", "inactive")}</span>`}</td>
@@ -156,16 +165,17 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           .id}/remove" class="inline">${csrfField(csrf)}
         <button class="danger remove-sender">${t("Премахни", "Remove")}</button></form></td>
         </tr>
-      `
-    );
+      `;
+    });
     const found = scan?.certificates ?? [];
     const body = html`
+      ${expiryBanner(senders, certs)}
       <h2>${t("Подателите на агента", "The agent's senders")}</h2>
       ${tableOr(
         "senders",
         [
           ["Подател", "Sender"],
-          ["Хранилище", "Key store"],
+          ["Сертификат", "Certificate"],
           ["Състояние", "State"],
           ["Действия", "Actions"],
         ],
@@ -207,55 +217,19 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           )
         }</ul>`
         : ""}
-      <h2>${t("Файл PKCS#12 (.p12, .pfx)", "A PKCS#12 file (.p12, .pfx)")}</h2>
-      ${picked ||
-        html`<form method="post" action="/console/senders/pick">${csrfField(csrf)}
-<button id="pick-pkcs12">${t("Избери файл…", "Choose a file…")}</button></form>`}
+      ${picked || fileSection(csrf, c.get("nonce"))}
     `;
     return sendPage(c, "senders", title, body, flash?.kind === "error" ? 400 : 200, flash);
   };
 
   r.get("/console/senders", (c) => page(c));
 
-  // The native picker, then the file's certificates with a password field.
-  r.post("/console/senders/pick", async (c) => {
-    const what = { bg: "Избор на файл", en: "Choosing a file" };
-    try {
-      if (!ctx.pickers) throw new AppError("PICKER_UNAVAILABLE", "No native dialog");
-      const picked = await ctx.pickers.pick("file");
-      if (picked.cancelled || !picked.path) {
-        return page(c, null, { kind: "ok", bg: "Не е избран файл", en: "No file was chosen" });
-      }
-      return page(c, pkcs12Form(picked.path, c.get("session").csrf));
-    } catch (e) {
-      return page(c, null, failed(e, what));
-    }
-  });
-
-  const pkcs12Form = (file: string, csrf: string, shown: FoundCertificate[] = []) =>
-    html`<div class="card" id="pkcs12"><p>${t("Файл", "File")}: <code>${file}</code></p>${
-      shown.length ? html`<table>${shown.map((x) => html`<tr>${certCells(x)}</tr>`)}</table>` : ""
-    }
-<form method="post" action="/console/senders/add">${csrfField(csrf)}
-<input type="hidden" name="file" value="${file}">
-<label class="small">${t("Парола на файла", "The file's password")}
-<input type="password" name="pin" id="pkcs12-password" autocomplete="off" maxlength="128"></label>
-<label class="small">${t("Име в страницата за потвърждение", "Name on the confirmation page")}
-<input name="displayName" id="pkcs12-name" required maxlength="200"></label>
-<label class="small"><input type="checkbox" name="force" value="1" id="pkcs12-force"> ${
-      t(
-        "добави въпреки неуспешна проверка (тестов сертификат)",
-        "add even if a check fails (test certificate)",
-      )
-    }</label>
-<button class="primary" id="pkcs12-add">${
-      t("Добави като подател", "Add as sender")
-    }</button></form></div>`;
+  r.route("/", fileRoutes(ctx, { page, failed, dataDir }));
 
   r.post("/console/senders/add", async (c) => {
     const what = { bg: "Добавяне на подател", en: "Adding a sender" };
     const f = await formOf(c);
-    const pin = f.pin ? f.pin : undefined;
+    const pin = f.file ? passwordFor(c, f.file, f.pin, now()) : f.pin || undefined;
     try {
       const ref = f.file
         ? (await describePkcs12(f.file, pin, { now }))[0]?.ref ??
@@ -268,6 +242,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         { displayName: f.displayName ?? "", ref, ...(pin ? { pin } : {}), force: f.force === "1" },
         now(),
       );
+      forgetPassword(c);
       await ctx.senders.reload();
       ctx.log("info", "console added sender", { senderId: added.sender.id });
       return doneAndGo(c, "/console/senders", {
@@ -276,7 +251,16 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         en: `Added sender "${added.sender.displayName}"`,
       });
     } catch (e) {
-      const again = f.file ? pkcs12Form(f.file, c.get("session").csrf) : null;
+      // The file again, with its certificate when it can be read: what failed, in words.
+      const shown = f.file ? await describePkcs12(f.file, pin, { now }).catch(() => []) : [];
+      // A password that opened the file is remembered (memory, 10 min) as "show" does.
+      const session = c.get("session");
+      if (f.file && pin && shown.length > 0) {
+        session.pkcs12 = { file: f.file, password: pin, until: now() + PASSWORD_MEMORY_MS };
+      }
+      const again = f.file
+        ? pkcs12Form(f.file, session.csrf, shown, !!pin && shown.length > 0)
+        : null;
       return page(c, again, failed(e, what));
     }
   });

@@ -33,6 +33,10 @@ export interface ConsoleSession {
   lastSeen: number;
   /** The message the next page shows once (set by an action before its redirect). */
   flash: Flash | null;
+  /** A PKCS#12 file's password after "show the certificate", so that "add" need not ask it
+   * again: in memory only, for this session, for 10 minutes (`until`, epoch ms); never
+   * written or logged. */
+  pkcs12?: { readonly file: string; readonly password: string; readonly until: number };
 }
 
 /** The one-time links and the sessions of one agent process. */

@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import valid from "semver/functions/valid.js";
 import gt from "semver/functions/gt.js";
+import { expiryBanner, senderCertificates } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { csrfField, type Markup, t, tableOr } from "./layout.ts";
 import { type ConsoleEnv, doneAndGo, errorFlash, formOf, sendPage } from "./respond.ts";
@@ -46,10 +47,13 @@ export function statusRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
 
   r.get("/", async (c) => {
     const f = cd?.fetch ?? fetch;
-    const [token, live, auto] = await Promise.all([
+    const senders = ctx.senders.current();
+    const [token, live, auto, certs] = await Promise.all([
       cd ? reachable(new URL("/health", cd.tokenServiceUrl).href, f) : null,
       cd?.livePortalUrl ? reachable(cd.livePortalUrl, f) : null,
       cd?.autostart?.status().catch(() => null) ?? null,
+      // Only the certificates kept beside agent.json: the status never opens a token.
+      senderCertificates(senders, ctx.clock.now(), false),
     ]);
     const latest = ctx.latestVersion();
     const newer = latest !== null && valid(latest) !== null && gt(latest, ctx.version);
@@ -57,6 +61,7 @@ export function statusRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const modes = [...new Set(callers.flatMap((x) => x.modes))].sort();
     const csrf = c.get("session").csrf;
     const body = html`
+      ${expiryBanner(senders, certs)}
       <div class="card">
         <table id="status">
           <tr>

@@ -3,7 +3,9 @@
  * 600-second time-out): zenity, then kdialog on Linux; `osascript` on macOS; PowerShell
  * (WinForms dialogs) on Windows. One dialog at a time (PICKER_BUSY), a cancel is a normal
  * result `{ path: null, cancelled: true }`, the time-out kills the dialog (PICKER_TIMEOUT), no
- * dialog program at all → PICKER_UNAVAILABLE.
+ * dialog program at all → PICKER_UNAVAILABLE. A dialog that cannot open (no display: zenity then
+ * exits with its cancel code and says "cannot open display") is PICKER_UNAVAILABLE too, never a
+ * cancel, so that the page can say what to do instead.
  * @module
  */
 import { AppError } from "../../contract/mod.ts";
@@ -69,10 +71,14 @@ export function pickerCommands(os: string, kind: "file" | "folder"): PickerComma
   ];
 }
 
+/** What a dialog program says on stderr when it cannot open a window (zenity, kdialog). */
+const NO_DISPLAY = /cannot open display|could not connect to display|cannot connect to X server/i;
+
 /** Options of {@link createNativePickers}. */
 export interface NativePickerOptions {
   readonly os?: string;
-  /** Environment for the dialog process (e.g. DISPLAY); default: inherit. */
+  /** Environment for the dialog process (e.g. DISPLAY); default: inherit. When given, a Linux
+   * environment without DISPLAY or WAYLAND_DISPLAY fails at once (PICKER_UNAVAILABLE). */
   readonly env?: Record<string, string>;
   readonly timeoutMs?: number;
 }
@@ -88,6 +94,12 @@ export function createNativePickers(opts: NativePickerOptions = {}): Pickers {
   const timeoutMs = opts.timeoutMs ?? PICKER_TIMEOUT_MS;
   return {
     async pick(kind): Promise<PickResult> {
+      const env = opts.env;
+      if (os === "linux" && env && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
+        throw new AppError("PICKER_UNAVAILABLE", "No display: a dialog cannot open here", {
+          reason: "no_display",
+        });
+      }
       if (busy) throw new AppError("PICKER_BUSY", "A file or folder dialog is already open");
       busy = true;
       try {
@@ -98,7 +110,7 @@ export function createNativePickers(opts: NativePickerOptions = {}): Pickers {
               args: c.args,
               stdin: "null",
               stdout: "piped",
-              stderr: "null",
+              stderr: "piped",
               ...(opts.env ? { env: opts.env } : {}),
             }).spawn();
           } catch (e) {
@@ -120,6 +132,11 @@ export function createNativePickers(opts: NativePickerOptions = {}): Pickers {
             );
           }
           const path = new TextDecoder().decode(out.stdout).replace(/[\r\n]+$/, "");
+          if (out.code !== 0 && NO_DISPLAY.test(new TextDecoder().decode(out.stderr))) {
+            throw new AppError("PICKER_UNAVAILABLE", `${c.cmd} cannot open a window here`, {
+              reason: "no_display",
+            });
+          }
           if (out.code === 0 && path) return { path, cancelled: false };
           if (c.cancelCodes.includes(out.code) || (out.code === 0 && !path)) {
             return { path: null, cancelled: true };

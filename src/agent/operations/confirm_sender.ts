@@ -169,6 +169,7 @@ export async function confirmSender(
       id: p.sender.id,
       displayName: p.sender.displayName,
       needsPin: use !== "none" && needsPin(p.ref, use, p.certificate !== null),
+      ...(p.sender.qualified === false ? { qualified: false } : {}),
     })),
     { signal },
   );

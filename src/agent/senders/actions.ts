@@ -14,12 +14,13 @@
  * PINs and passwords are arguments only: never stored, logged or put into an error.
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { AppError, isAppError } from "../../contract/mod.ts";
 import type { CertificateInfo, KeyStore } from "../../signing/mod.ts";
 import { type AgentFile, readAgentFile, writeAgentFile } from "./agent_file.ts";
 import { describeCertificate, type FoundCertificate } from "./certificate_facts.ts";
 import { KeystoreRef, openSenderKeyStore, pickCertificate } from "./sender_keys.ts";
+import { certificatesDir, keepSenderCertificate } from "./kept_files.ts";
 import { SenderConfig } from "./senders.ts";
 
 const signing = () => import("../../signing/mod.ts");
@@ -233,7 +234,7 @@ export async function addSender(
       });
     }
     const id = wanted ?? deriveSenderId(displayName, ids);
-    return await withCertificate(ref, input.pin, now, async (found) => {
+    return await withCertificate(ref, input.pin, now, async (found, { cert }) => {
       const failed = found.checks.filter((c) => !c.ok);
       if (failed.length > 0 && !input.force) {
         throw new AppError(
@@ -242,11 +243,15 @@ export async function addSender(
           { failed: failed.map((f) => ({ check: f.check, reason: f.reason })) },
         );
       }
+      // The certificate (public) is kept beside agent.json: pages show it without PIN or token.
+      const certificateFile = found.ref.certificateFile ??
+        await keepSenderCertificate(dataDir, id, cert.der);
       const sender: SenderConfig = {
         id,
         displayName,
         active: true,
-        keystore: { ...found.ref },
+        keystore: { ...found.ref, certificateFile },
+        qualified: found.qualified,
       };
       await writeAgentFile(dataDir, { ...file, senders: [...file.senders, sender] });
       return { sender, certificate: found };
@@ -330,7 +335,16 @@ export function removeSender(dataDir: string, id: string): Promise<SenderConfig>
     const file = await readFile(dataDir);
     const gone = file.senders.find((s) => s.id === id);
     if (!gone) throw notFound(id);
-    await writeAgentFile(dataDir, { ...file, senders: file.senders.filter((s) => s.id !== id) });
+    const senders = file.senders.filter((s) => s.id !== id);
+    await writeAgentFile(dataDir, { ...file, senders });
+    // The files the agent kept for it (never the accountant's own files elsewhere).
+    const kept = certificatesDir(dataDir);
+    const used = new Set(senders.flatMap((s) => Object.values(s.keystore ?? {})));
+    for (const f of Object.values(gone.keystore ?? {})) {
+      if (typeof f === "string" && dirname(f) === kept && !used.has(f)) {
+        await Deno.remove(f).catch(() => {});
+      }
+    }
     return gone;
   });
 }

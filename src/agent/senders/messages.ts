@@ -6,6 +6,8 @@
  * @module
  */
 import { type ErrorCode, isAppError } from "../../contract/mod.ts";
+import type { CertificateCheckName, CertificateFailure } from "../../signing/mod.ts";
+import { failedInWords } from "./check_words.ts";
 
 /** A text for people: Bulgarian, and the English beside it. */
 export interface SenderText {
@@ -109,6 +111,18 @@ export function senderErrorText(e: unknown): SenderErrorText {
           "Several certificates match; choose the certificate again.",
         );
       }
+      if (d.plainKey === true) {
+        return t(
+          "Ключът в този файл не е защитен с парола; агентът не го съхранява така. Изнесете сертификата отново с парола (.p12/.pfx) и опитайте пак.",
+          "The key in this file is not protected by a password; the agent does not keep it that way. Export the certificate again with a password (.p12/.pfx) and try again.",
+        );
+      }
+      if (d.notPkcs12 === true) {
+        return t(
+          "Това не е файл с електронен подпис (PKCS#12: .p12 или .pfx).",
+          "This is not a signature file (PKCS#12: .p12 or .pfx).",
+        );
+      }
       if (typeof d.key === "string") {
         return t(
           "Избраният сертификат вече не се предлага (изваден токен?). Потърсете отново.",
@@ -121,18 +135,41 @@ export function senderErrorText(e: unknown): SenderErrorText {
       );
     case "CERTIFICATE_INVALID": {
       const failed = Array.isArray(d.failed)
-        ? (d.failed as { reason?: unknown }[]).map((f) => str(f.reason)).filter(Boolean)
-        : [];
-      return failed.length > 0
+        ? failedInWords(
+          (d.failed as { check?: unknown; why?: unknown }[]).filter((f) => str(f.check)).map((
+            f,
+          ) => ({
+            check: f.check as CertificateCheckName,
+            ok: false,
+            ...(str(f.why) ? { why: f.why as CertificateFailure } : {}),
+          })),
+        )
+        : null;
+      return failed && failed.bg
         ? t(
-          `Сертификатът не премина проверките: ${failed.join("; ")}.`,
-          `The certificate did not pass the checks: ${failed.join("; ")}.`,
+          `Сертификатът не премина проверките: ${failed.bg}.`,
+          `The certificate did not pass the checks: ${failed.en}.`,
         )
         : t(
           "Сертификатът не може да бъде използван.",
           `The certificate cannot be used: ${e.message}.`,
         );
     }
+    case "PICKER_UNAVAILABLE":
+      return t(
+        "Прозорецът за избор на файл не може да се отвори на този компютър. Въведете пътя до файла или го пуснете в полето за файл на страницата.",
+        "The file dialog cannot open on this computer. Type the file's path, or drop the file on the page's file box.",
+      );
+    case "PICKER_BUSY":
+      return t(
+        "Вече е отворен прозорец за избор на файл (може да е зад браузъра). Затворете го или въведете пътя до файла.",
+        "A file dialog is already open (it may be behind the browser). Close it, or type the file's path.",
+      );
+    case "PICKER_TIMEOUT":
+      return t(
+        "Прозорецът за избор на файл не получи отговор и беше затворен. Въведете пътя до файла или го пуснете на страницата.",
+        "The file dialog was not answered and was closed. Type the file's path or drop the file on the page.",
+      );
     case "SIGNING_FAILED":
       return t(
         "Тестовият подпис не можа да бъде създаден или проверен.",

@@ -12,3 +12,5 @@ export * from "./certificate_facts.ts";
 export * from "./discover.ts";
 export * from "./actions.ts";
 export * from "./messages.ts";
+export * from "./check_words.ts";
+export * from "./kept_files.ts";

@@ -14,6 +14,9 @@ export const SenderConfig = z.object({
   displayName: z.string().min(1).max(200),
   active: z.boolean().default(true),
   keystore: z.record(z.string(), z.unknown()).optional(),
+  /** Whether its certificate passed the qualified-certificate check (QcStatements) when it was
+   * added; absent for senders added before this was recorded. Pages mark `false`. */
+  qualified: z.boolean().optional(),
 });
 /** Parsed sender config. */
 export type SenderConfig = z.infer<typeof SenderConfig>;

@@ -8,3 +8,4 @@ export * from "./early.ts";
 export * from "./instance.ts";
 export * from "./link.ts";
 export * from "./running.ts";
+export * from "./port_holder.ts";

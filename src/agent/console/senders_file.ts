@@ -1,0 +1,250 @@
+/**
+ * The Senders page's signature file (PKCS#12: .p12, .pfx), in three ways, none of which needs
+ * the native dialog: drop the file on the page or choose it with the browser's own file input
+ * (the page sends it to the agent on this computer, with the console's session and CSRF token;
+ * the agent keeps it in its data folder as it came, its key encrypted under the file's
+ * password: senders/kept_files.ts); type or paste its path; or the native dialog where one can
+ * open — where none can, the page says so and what to do instead. Then the certificate is shown
+ * (holder, masked personal id, issuer, validity, qualified or not, the checks in words) before
+ * it is added.
+ *
+ * Routes: `POST /console/senders/upload` (multipart, field `file`), `POST /console/senders/path`
+ * (field `path`), `POST /console/senders/pick`, `POST /console/senders/inspect` (fields `file`,
+ * `pin`).
+ * @module
+ */
+import { Hono } from "hono";
+import { html, raw } from "hono/html";
+import { AppError, isAppError } from "../../contract/mod.ts";
+import { describePkcs12, type FoundCertificate, keepUploadedPkcs12 } from "../senders/mod.ts";
+import { certificateCard } from "./certificate_view.ts";
+import type { ConsoleContext } from "./deps.ts";
+import { csrfField, type Flash, type Markup, t } from "./layout.ts";
+import type { ConsoleC, ConsoleEnv } from "./respond.ts";
+import { formOf } from "./respond.ts";
+
+/** How long "show the certificate" remembers the file's password for "add", ms. */
+export const PASSWORD_MEMORY_MS = 10 * 60_000;
+
+/** The page's script: a file dropped anywhere on the page, or chosen, is sent at once. */
+const SCRIPT = `
+const form = document.getElementById("upload-form");
+const input = document.getElementById("pkcs12-upload");
+const zone = document.getElementById("drop-zone");
+if (form && input && zone) {
+  input.addEventListener("change", () => { if (input.files.length) form.submit(); });
+  document.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
+  document.addEventListener("dragleave", () => zone.classList.remove("over"));
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    zone.classList.remove("over");
+    if (e.dataTransfer && e.dataTransfer.files.length) {
+      input.files = e.dataTransfer.files;
+      form.submit();
+    }
+  });
+}
+`;
+
+/**
+ * The section that takes a signature file.
+ * @param csrf the session's CSRF token
+ * @param nonce the page's CSP nonce (its script)
+ */
+export function fileSection(csrf: string, nonce: string): Markup {
+  return html`
+    <h2>${t("Файл с електронен подпис (.p12, .pfx)", "A signature file (.p12, .pfx)")}</h2>
+    <div id="drop-zone">
+      <form method="post" action="/console/senders/upload" enctype="multipart/form-data"
+        id="upload-form">${csrfField(csrf)}
+    <p><strong>${t("Пуснете файла тук", "Drop the file here")}</strong> ${t("или", "or")}
+    <input type="file" name="file" id="pkcs12-upload" accept=".p12,.pfx,application/x-pkcs12">
+    <button id="upload-button">${t("Изпрати", "Send")}</button></p>
+    <p class="small muted">${t(
+      "Файлът отива само до агента на този компютър и се пази шифрован с паролата си; паролата не се пази.",
+      "The file goes only to the agent on this computer and is kept encrypted with its password; the password is not kept.",
+    )}</p></form>
+    </div>
+    <form method="post" action="/console/senders/path" id="path-form">${csrfField(csrf)}
+    <label>${t("или въведете пътя до файла", "or type the file's path")}
+    <input name="path" id="pkcs12-path" size="60" maxlength="1000"
+      placeholder="C:\\Users\\…\\podpis.p12"></label>
+    <button id="path-open">${t("Отвори", "Open")}</button></form>
+    <form method="post" action="/console/senders/pick">${csrfField(csrf)}
+    <p class="small"><button id="pick-pkcs12">${t(
+      "Избери файл… (прозорец на системата)",
+      "Choose a file… (system dialog)",
+    )}</button></p></form>
+    <script nonce="${nonce}">${raw(SCRIPT)}</script>
+  `;
+}
+
+/**
+ * The chosen file: its certificates when known, and the form that adds it.
+ * @param file the file's absolute path
+ * @param csrf the session's CSRF token
+ * @param shown its certificates, when read
+ * @param remembered whether the session remembers its password ("show the certificate")
+ */
+export function pkcs12Form(
+  file: string,
+  csrf: string,
+  shown: readonly FoundCertificate[] = [],
+  remembered = false,
+): Markup {
+  return html`<div class="card" id="pkcs12"><p>${t("Файл", "File")}: <code>${file}</code></p>${
+    shown.map((c, i) => certificateCard(c, i === 0 ? "cert-view" : `cert-view-${i}`))
+  }
+<form method="post" action="/console/senders/add">${csrfField(csrf)}
+<input type="hidden" name="file" value="${file}">
+<label class="small">${t("Парола на файла", "The file's password")}
+<input type="password" name="pin" id="pkcs12-password" autocomplete="off" maxlength="128"
+  ${remembered ? raw('placeholder="••••••"') : ""}></label>${
+    remembered
+      ? html`<span class="small muted" id="password-remembered">${
+        t("(запомнена за 10 минути, само в паметта)", "(remembered for 10 minutes, in memory only)")
+      }</span>`
+      : ""
+  }
+<button formaction="/console/senders/inspect" formnovalidate id="pkcs12-inspect">${
+    t("Покажи сертификата", "Show the certificate")
+  }</button><br>
+<label class="small">${t("Име в страницата за потвърждение", "Name on the confirmation page")}
+<input name="displayName" id="pkcs12-name" required maxlength="200" value="${
+    shown[0]?.holderName ?? ""
+  }"></label>
+<label class="small"><input type="checkbox" name="force" value="1" id="pkcs12-force"> ${
+    t(
+      "добави въпреки неуспешна проверка (тестов сертификат)",
+      "add even if a check fails (test certificate)",
+    )
+  }</label>
+<button class="primary" id="pkcs12-add">${
+    t("Добави като подател", "Add as sender")
+  }</button></form></div>`;
+}
+
+/** What the file routes use from the Senders page. */
+export interface FileRouteDeps {
+  /** Draw the Senders page with a section in place of the file section, and a message. */
+  readonly page: (c: ConsoleC, picked: Markup | null, flash?: Flash | null) => Promise<Response>;
+  /** A failure's message. */
+  readonly failed: (e: unknown, what: { bg: string; en: string }) => Flash;
+  readonly dataDir: () => string;
+}
+
+/**
+ * The file's certificates, read without a password where the file allows it.
+ * @returns them, or [] when the password is needed first
+ * @throws AppError KEYSTORE_UNAVAILABLE (no file, not PKCS#12)
+ */
+async function peek(file: string, now: () => number): Promise<FoundCertificate[]> {
+  try {
+    return await describePkcs12(file, undefined, { now });
+  } catch (e) {
+    if (isAppError(e) && e.code === "PIN_INCORRECT") return [];
+    throw e;
+  }
+}
+
+/**
+ * The file routes.
+ * @param ctx the console's context (native dialog, clock)
+ * @param deps the page, the failure text, the data folder
+ */
+export function fileRoutes(ctx: ConsoleContext, deps: FileRouteDeps): Hono<ConsoleEnv> {
+  const r = new Hono<ConsoleEnv>();
+  const now = () => ctx.clock.now();
+  const show = async (c: ConsoleC, file: string) =>
+    deps.page(c, pkcs12Form(file, c.get("session").csrf, await peek(file, now)));
+
+  r.post("/console/senders/upload", async (c) => {
+    const what = { bg: "Изпращане на файла", en: "Sending the file" };
+    try {
+      const body = await c.req.parseBody();
+      const f = body.file;
+      if (!(f instanceof File) || f.size === 0) {
+        throw new AppError("VALIDATION_FAILED", "Choose or drop a file", { field: "file" });
+      }
+      const kept = await keepUploadedPkcs12(deps.dataDir(), f.name, await f.bytes());
+      ctx.log("info", "console received a PKCS#12 file", { bytes: f.size });
+      return await show(c, kept);
+    } catch (e) {
+      return deps.page(c, null, deps.failed(e, what));
+    }
+  });
+
+  r.post("/console/senders/path", async (c) => {
+    const what = { bg: "Отваряне на файла", en: "Opening the file" };
+    try {
+      // "Copy as path" (Windows) puts the path in quotes.
+      const path = ((await formOf(c)).path ?? "").trim().replace(/^"(.*)"$/, "$1").trim();
+      if (!path) throw new AppError("VALIDATION_FAILED", "Type the path", { field: "path" });
+      if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path)) {
+        throw new AppError("VALIDATION_FAILED", "The path must be absolute", { field: "path" });
+      }
+      return await show(c, path);
+    } catch (e) {
+      return deps.page(c, null, deps.failed(e, what));
+    }
+  });
+
+  // The native dialog, where one can open.
+  r.post("/console/senders/pick", async (c) => {
+    const what = { bg: "Избор на файл", en: "Choosing a file" };
+    try {
+      if (!ctx.pickers) throw new AppError("PICKER_UNAVAILABLE", "No native dialog");
+      const picked = await ctx.pickers.pick("file");
+      if (picked.cancelled || !picked.path) {
+        return deps.page(c, null, { kind: "ok", bg: "Не е избран файл", en: "No file was chosen" });
+      }
+      return await show(c, picked.path);
+    } catch (e) {
+      return deps.page(c, null, deps.failed(e, what));
+    }
+  });
+
+  // "Show the certificate": read with the password, remember it for "add" (memory, 10 min).
+  r.post("/console/senders/inspect", async (c) => {
+    const what = { bg: "Отваряне на сертификата", en: "Opening the certificate" };
+    const f = await formOf(c);
+    const session = c.get("session");
+    const file = f.file ?? "";
+    const pin = f.pin ||
+      (session.pkcs12?.file === file && session.pkcs12.until > now()
+        ? session.pkcs12.password
+        : undefined);
+    try {
+      const shown = await describePkcs12(file, pin, { now });
+      if (pin) session.pkcs12 = { file, password: pin, until: now() + PASSWORD_MEMORY_MS };
+      return deps.page(c, pkcs12Form(file, session.csrf, shown, pin !== undefined));
+    } catch (e) {
+      return deps.page(c, pkcs12Form(file, session.csrf), deps.failed(e, what));
+    }
+  });
+  return r;
+}
+
+/**
+ * The password for "add": the one typed, else the one "show the certificate" remembered for
+ * this file; the memory is cleared either way.
+ * @param c the route's context
+ * @param file the file
+ * @param typed the password typed ("" or undefined: none)
+ * @param now epoch ms
+ */
+export function passwordFor(
+  c: ConsoleC,
+  file: string,
+  typed: string | undefined,
+  now: number,
+): string | undefined {
+  const s = c.get("session");
+  const kept = s.pkcs12?.file === file && s.pkcs12.until > now ? s.pkcs12.password : undefined;
+  return typed || kept;
+}
+
+/** Forget the remembered password (after an add). */
+export const forgetPassword = (c: ConsoleC): void => {
+  delete c.get("session").pkcs12;
+};

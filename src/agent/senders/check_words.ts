@@ -1,0 +1,90 @@
+/**
+ * The certificate checks (src/signing/cert_checks.ts) in an accountant's words: what each
+ * failure means and what to do, in Bulgarian with the English beside it — never the
+ * extension names (`keyUsage`, `QcStatements`) the checks report in English for the log.
+ * @module
+ */
+import type { CertificateCheck, CertificateFailure } from "../../signing/mod.ts";
+
+/** A text for people: Bulgarian, and the English beside it. */
+interface SenderText {
+  readonly bg: string;
+  readonly en: string;
+}
+
+const WORDS: Record<CertificateFailure, SenderText> = {
+  notYetValid: {
+    bg: "сертификатът още не е влязъл в сила",
+    en: "the certificate is not valid yet",
+  },
+  expired: {
+    bg: "сертификатът е изтекъл — подновете го при доставчика на КЕП",
+    en: "the certificate has expired — renew it with your QES provider",
+  },
+  noKeyUsage: {
+    bg: "в сертификата не е посочено, че служи за подписване",
+    en: "the certificate does not say it may be used for signing",
+  },
+  keyUsageNotForSigning: {
+    bg: "сертификатът не е предназначен за подписване",
+    en: "the certificate is not meant for signing",
+  },
+  noQcStatements: {
+    bg: "подписът не е квалифициран (КЕП): НАП може да откаже подадените с него документи",
+    en: "the signature is not qualified (QES): the NRA may refuse what is filed with it",
+  },
+  noQcCompliance: {
+    bg: "подписът не е квалифициран (КЕП): НАП може да откаже подадените с него документи",
+    en: "the signature is not qualified (QES): the NRA may refuse what is filed with it",
+  },
+  unknownIssuer: {
+    bg:
+      "издателят не е български доставчик на квалифицирани удостоверения (B-Trust, StampIT, InfoNotary, Evrotrust, SEP)",
+    en:
+      "the issuer is not a Bulgarian qualified provider (B-Trust, StampIT, InfoNotary, Evrotrust, SEP)",
+  },
+};
+
+/** What a check is about, for a passed one (the list shows every check). */
+const PASSED: Record<CertificateCheck["check"], SenderText> = {
+  validity: { bg: "в сила е", en: "it is valid" },
+  keyUsage: { bg: "служи за подписване", en: "it may be used for signing" },
+  qcStatements: { bg: "квалифициран подпис (КЕП)", en: "qualified signature (QES)" },
+  issuer: { bg: "издаден от български доставчик на КЕП", en: "issued by a Bulgarian QES provider" },
+};
+
+/**
+ * One check in words.
+ * @param check a check result (its `why` when failed; an old result without it reads by name)
+ * @returns Bulgarian and English
+ * @throws never
+ * @example checkWords({ check: "qcStatements", ok: false, reason: "", why: "noQcStatements" }).en
+ * // "the signature is not qualified (QES): the NRA may refuse what is filed with it"
+ */
+export function checkWords(
+  check: Pick<CertificateCheck, "check" | "ok" | "why">,
+): SenderText {
+  if (check.ok) return PASSED[check.check];
+  if (check.why) return WORDS[check.why];
+  const byName: Record<CertificateCheck["check"], CertificateFailure> = {
+    validity: "expired",
+    keyUsage: "keyUsageNotForSigning",
+    qcStatements: "noQcStatements",
+    issuer: "unknownIssuer",
+  };
+  return WORDS[byName[check.check]];
+}
+
+/**
+ * The failed checks in words, joined; duplicates (two QcStatements failures) said once.
+ * @param checks the results (passed ones are skipped)
+ * @returns Bulgarian and English, each `; `-joined; empty strings when none failed
+ * @throws never
+ */
+export function failedInWords(
+  checks: readonly Pick<CertificateCheck, "check" | "ok" | "why">[],
+): SenderText {
+  const words = checks.filter((c) => !c.ok).map(checkWords);
+  const uniq = (xs: string[]) => [...new Set(xs)].join("; ");
+  return { bg: uniq(words.map((w) => w.bg)), en: uniq(words.map((w) => w.en)) };
+}
