@@ -99,6 +99,9 @@ code,.mono{font:13px/1.4 ui-monospace,monospace;overflow-wrap:anywhere}
 pre.log{background:#10171f;color:#d7e1ec;padding:.75rem;border-radius:6px;overflow-x:auto;font:12.5px/1.45 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
 progress{width:100%;height:1.1rem;vertical-align:middle} .batch{border-top:1px solid #e3e3e3;padding-top:.5rem}
 iframe.protocol{width:100%;height:28rem;border:1px solid #ccd;background:#fff}
+.receipt table.fields th{width:16rem;background:none} .next{margin:.5rem 0 0;font-weight:600}
+@media print{header,.noprint,#flash{display:none} body{background:#fff;font-size:12pt} main{margin:0;max-width:none;padding:0}
+.card{border:none;padding:0} .en{color:#444} iframe.protocol{height:40rem;border:none} a{color:inherit;text-decoration:none}}
 `;
 
 /**

@@ -158,7 +158,12 @@ export async function fileSubmission(
     period: meta.period,
     batchId: meta.batchId,
     filesSha256: hash,
-    files: files.map((f) => ({ name: f.name, kind: f.kind, numRecords: f.numRecords })),
+    files: files.map((f) => ({
+      name: f.name,
+      kind: f.kind,
+      numRecords: f.numRecords,
+      sha256: createHash("sha256").update(f.bytes).digest("hex"),
+    })),
     senderId: ctx.sender?.id ?? null,
     mode: meta.mode,
     integrator: meta.integrator,

@@ -288,6 +288,12 @@ export class Journal {
     return r ? fromRow(r) : null;
   }
 
+  /** The rows of a folder-wide filing (its batch id), oldest first; a full scan (exports). */
+  batchRows(batchId: string): FilingRecord[] {
+    return (this.#db.prepare("SELECT * FROM filings WHERE batch_id = ? ORDER BY created_at, id")
+      .all(batchId) as Row[]).map(fromRow);
+  }
+
   /** The row holding an idempotency key, or null. */
   byKey(key: string): FilingRecord | null {
     const r = this.#db.prepare("SELECT * FROM filings WHERE idempotency_key = ?").get(key) as

@@ -47,8 +47,9 @@ export interface FilingRecord {
   readonly batchId: string | null;
   /** SHA-256 (hex) over the files' names and bytes; null without files. */
   readonly filesSha256: string | null;
-  /** Names, kinds and record counts of the files (never their content). */
-  readonly files: { name: string; kind: string; numRecords?: number }[];
+  /** Names, kinds, record counts and SHA-256 (hex; absent in rows written by earlier agents)
+   * of the files (never their content). */
+  readonly files: { name: string; kind: string; numRecords?: number; sha256?: string }[];
   readonly senderId: string | null;
   readonly mode: "test" | "live";
   readonly integrator: string | null;

@@ -20,7 +20,13 @@ import {
 } from "../../contract/mod.ts";
 import type { PortalAdapter, PortalContext, SubmissionInput } from "../../portal/mod.ts";
 import { assertEiksCovered } from "../http/mod.ts";
-import { fileSubmission, type FilingMeta, runBatch, tokenHash } from "../filing/mod.ts";
+import {
+  fileSubmission,
+  type FilingMeta,
+  keepFiledProtocol,
+  runBatch,
+  tokenHash,
+} from "../filing/mod.ts";
 import {
   checkLocalPath,
   type LocalOps,
@@ -227,13 +233,16 @@ export const runSubmissionFamily: FamilyHandler<SubmissionOperation> = async (op
       }
       : undefined,
   );
-  return await fileSubmission(
+  const result = await fileSubmission(
     r.deps,
     r.portal,
     { kind: op.kind, eik, request: stripInline(body), files: files?.files ?? [] },
     ctx,
     filingMeta(r, body),
   );
+  // The receipt in the console shows the portal's protocol (docs/journal.md § Protocols).
+  await keepFiledProtocol(r.deps, r.portal, op.kind, eik, ctx, result);
+  return result;
 };
 
 /** The token's EIK (an `eik`-scoped operation's token always carries one). */
