@@ -96,7 +96,7 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       : "";
     return html`
       <tr data-id="${row.id}" data-state="${row.state}">
-        <td class="small">${when(row.createdAt)}</td>
+        <td class="small nowrap">${when(row.createdAt).replace(" ", "\n")}</td>
         <td class="small">${row.integrator ?? "—"}<br><span class="muted">${tb(
           MODE_WORDS[row.mode],
         )}</span></td>

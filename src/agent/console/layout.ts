@@ -95,7 +95,7 @@ form.inline{display:inline} label{margin-right:.75rem}
 .filters{display:flex;gap:.75rem;flex-wrap:wrap;align-items:end;margin-bottom:.75rem}
 .filters label{display:flex;flex-direction:column;font-size:.9em}
 code,.mono{font:13px/1.4 ui-monospace,monospace;overflow-wrap:anywhere}
-.muted{color:#666} .small{font-size:.88em}
+.muted{color:#666} .small{font-size:.88em} td.nowrap{white-space:pre}
 pre.log{background:#10171f;color:#d7e1ec;padding:.75rem;border-radius:6px;overflow-x:auto;font:12.5px/1.45 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
 progress{width:100%;height:1.1rem;vertical-align:middle} .batch{border-top:1px solid #e3e3e3;padding-top:.5rem}
 iframe.protocol{width:100%;height:28rem;border:1px solid #ccd;background:#fff}
