@@ -9,3 +9,4 @@ export { formatAmount } from "./page_rows.ts";
 export * from "./routes.ts";
 export type { ConfirmDeps } from "./refusals.ts";
 export * from "./scope.ts";
+export * from "./follow.ts";

@@ -4,7 +4,14 @@
  * (where the portal knows it), the sender's display name.
  * @module
  */
-import type { FilingRecord, FilingState } from "../filing/mod.ts";
+import { declarationName } from "../../contract/mod.ts";
+import type { FollowedFiling } from "../confirm/mod.ts";
+import {
+  type FilingRecord,
+  type FilingState,
+  isFilingRunning,
+  type Journal,
+} from "../filing/mod.ts";
 import { TEST_SENDER } from "../senders/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import type { Bilingual } from "./layout.ts";
@@ -25,6 +32,28 @@ export const STATE_CLASS: Record<FilingState, string> = {
   filed: "ok",
   refused: "bad",
   not_filed: "bad",
+};
+
+/** What the accountant does next, per state that is not "filed". */
+export const NEXT_STEP: Record<Exclude<FilingState, "filed">, Bilingual> = {
+  pending: {
+    bg: "Декларацията още се изпраща. Отворете страницата отново след малко.",
+    en: "The filing is still being sent. Open this page again in a moment.",
+  },
+  unknown: {
+    bg: "Не се знае дали НАП я е приела. Проверете в портала на НАП (Справки → Подадени " +
+      "документи) и отбележете резултата в „Подадени декларации“ с бутона „Уточни“.",
+    en: "Whether the NRA received it is not known. Check on the NRA portal and record what you " +
+      "find on the Filings page with “Resolve”.",
+  },
+  refused: {
+    bg: "НАП не я прие. Поправете посоченото в счетоводната програма и я подайте отново.",
+    en: "The NRA did not accept it. Fix what it names in the accounting program and file again.",
+  },
+  not_filed: {
+    bg: "Декларацията не стигна до НАП. Можете да я подадете отново от счетоводната програма.",
+    en: "The filing never reached the NRA. You can file it again from the accounting program.",
+  },
 };
 
 /** The environment a row was filed in. */
@@ -54,4 +83,56 @@ export function rowNames(ctx: ConsoleContext): RowNames {
         ? "—"
         : [...ctx.senders.current(), TEST_SENDER].find((s) => s.id === id)?.displayName ?? id,
   };
+}
+
+/**
+ * The filings the confirmation page follows after "Confirm", in words (docs/confirmation.md
+ * § After Confirm): being sent; filed with the incoming number; or the state, the error and
+ * what to do next. Each links to its receipt in the console.
+ * @param journal the agent's journal (absent: nothing to show)
+ * @param ids the journal rows filed under the confirmation
+ * @returns one entry per row still in the journal
+ */
+export function followedInWords(
+  journal: Journal | undefined,
+  ids: readonly string[],
+): FollowedFiling[] {
+  if (!journal) return [];
+  return ids.flatMap((id): FollowedFiling[] => {
+    const row = journal.get(id);
+    if (!row) return [];
+    const decl = declarationName(row.typeId);
+    const receipt = `/console/filings/${row.id}`;
+    const running = row.state === "pending" || isFilingRunning(journal, row.id);
+    if (running) {
+      return [{
+        id,
+        final: false,
+        tone: "muted",
+        bg: `${decl.bg}: изпраща се към НАП…`,
+        en: `${decl.en}: being sent to the NRA…`,
+        receipt,
+      }];
+    }
+    if (row.state === "filed") {
+      return [{
+        id,
+        final: true,
+        tone: "ok",
+        bg: `${decl.bg}: подадена, входящ № ${row.incomeNumber ?? "—"}.`,
+        en: `${decl.en}: filed, incoming no. ${row.incomeNumber ?? "—"}.`,
+        receipt,
+      }];
+    }
+    const next = NEXT_STEP[row.state as Exclude<FilingState, "filed">];
+    const why = row.errorMessage ? ` ${row.errorMessage}` : "";
+    return [{
+      id,
+      final: true,
+      tone: STATE_CLASS[row.state],
+      bg: `${decl.bg}: ${STATE_WORDS[row.state].bg}.${why} ${next.bg}`,
+      en: `${decl.en}: ${STATE_WORDS[row.state].en}.${why} ${next.en}`,
+      receipt,
+    }];
+  });
 }

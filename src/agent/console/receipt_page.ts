@@ -15,33 +15,11 @@ import { html, raw } from "hono/html";
 import { declarationName } from "../../contract/mod.ts";
 import { localTime } from "../../local_time.ts";
 import { maskPersonalId } from "../../log.ts";
-import type { FilingRecord, FilingState } from "../filing/mod.ts";
+import type { FilingRecord } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { MODE_WORDS, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
-import { type Bilingual, type Markup, t, tb } from "./layout.ts";
+import { MODE_WORDS, NEXT_STEP, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
+import { type Markup, t, tb } from "./layout.ts";
 import { type ConsoleEnv, sendPage } from "./respond.ts";
-
-/** What the accountant does next, per state that is not "filed". */
-const NEXT_STEP: Record<Exclude<FilingState, "filed">, Bilingual> = {
-  pending: {
-    bg: "Декларацията още се изпраща. Отворете страницата отново след малко.",
-    en: "The filing is still being sent. Open this page again in a moment.",
-  },
-  unknown: {
-    bg: "Не се знае дали НАП я е приела. Проверете в портала на НАП (Справки → Подадени " +
-      "документи) и отбележете резултата в „Подадени декларации“ с бутона „Уточни“.",
-    en: "Whether the NRA received it is not known. Check on the NRA portal and record what you " +
-      "find on the Filings page with “Resolve”.",
-  },
-  refused: {
-    bg: "НАП не я прие. Поправете посоченото в счетоводната програма и я подайте отново.",
-    en: "The NRA did not accept it. Fix what it names in the accounting program and file again.",
-  },
-  not_filed: {
-    bg: "Декларацията не стигна до НАП. Можете да я подадете отново от счетоводната програма.",
-    en: "The filing never reached the NRA. You can file it again from the accounting program.",
-  },
-};
 
 const when = (iso: string | null) => localTime(iso) || "—";
 const item = (label: Markup, value: Markup | string, id?: string) =>

@@ -54,6 +54,9 @@ export interface FilingMeta {
    * files' hash) was filed already, under any batch id, answer that filing instead of filing
    * again (docs/local-input.md § Resuming). */
   readonly replayFiled?: boolean;
+  /** Told the journal row that answers this filing (written, reopened, or replayed), e.g. so
+   * the confirmation page can follow it. */
+  readonly onRow?: (filingId: string) => void;
 }
 
 const randomId = () => crypto.randomUUID();
@@ -172,6 +175,7 @@ export async function fileSubmission(
   // From here to the row's insert nothing awaits: the checks and the row are one step.
   const prior = key ? journal.byKey(key) : null;
   if (prior?.state === "filed") {
+    meta.onRow?.(prior.id);
     deps.log("info", "idempotent replay", { filingId: prior.id });
     return replayOf(prior);
   }
@@ -181,6 +185,7 @@ export async function fileSubmission(
   if (prior?.state === "refused") assertRetryAllowed(prior, now);
   const earlier = !prior && meta.replayFiled ? journal.filedSame(row) : null;
   if (earlier) {
+    meta.onRow?.(earlier.id);
     deps.log("info", "already filed", { filingId: earlier.id, eik: input.eik });
     return replayOf(earlier);
   }
@@ -191,6 +196,7 @@ export async function fileSubmission(
     journal.reopen(prior.id, row.senderId); // it never reached the authority: same row
     id = prior.id;
   } else journal.supersede(prior.id, row, now); // it reached the authority: a row of its own
+  meta.onRow?.(id);
   const run = (async () => {
     await deps.hold?.("before_send", id);
     const at = new Date(deps.clock.now());

@@ -34,8 +34,13 @@ import {
   type SubmissionFiles,
 } from "../local/mod.ts";
 import { displayPeriod } from "../period.ts";
-import { type ConfirmRequest, confirmSender, type ConfirmWhat } from "./confirm_sender.ts";
-import type { ShownPath } from "../confirm/mod.ts";
+import {
+  type ConfirmRequest,
+  confirmSender,
+  type ConfirmWhat,
+  subjectOf,
+} from "./confirm_sender.ts";
+import { followFiling, type ShownPath } from "../confirm/mod.ts";
 import { markNoData } from "./no_data.ts";
 import { hasLocal, localSource, stringField, stripInline } from "./request.ts";
 
@@ -238,12 +243,20 @@ export const runSubmissionFamily: FamilyHandler<SubmissionOperation> = async (op
     r.portal,
     { kind: op.kind, eik, request: stripInline(body), files: files?.files ?? [] },
     ctx,
-    filingMeta(r, body),
+    { ...filingMeta(r, body), onRow: followRow(r) },
   );
   // The receipt in the console shows the portal's protocol (docs/journal.md § Protocols).
   await keepFiledProtocol(r.deps, r.portal, op.kind, eik, ctx, result);
   return result;
 };
+
+/** Links a filing's journal row to the request's confirmation (the page follows it). */
+function followRow(r: FamilyRun): (filingId: string) => void {
+  return (filingId) => {
+    const subject = subjectOf(r.c);
+    if (subject) followFiling(subject, filingId);
+  };
+}
 
 /** The token's EIK (an `eik`-scoped operation's token always carries one). */
 function tokenEik(r: FamilyRun): string {
