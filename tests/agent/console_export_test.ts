@@ -33,7 +33,10 @@ Deno.test("console export: one batch as CSV and Excel, local times, the formula 
   const e = await env();
   const summer = new Date(Date.UTC(2026, 6, 1, 9, 0, 0)); // 12:00 in Sofia (UTC+3)
   const winter = new Date(Date.UTC(2026, 10, 1, 9, 0, 0)); // 11:00 in Sofia (UTC+2)
-  e.journal.begin(filing("a", "121212121", "batch-7"), summer);
+  e.journal.begin(
+    { ...filing("a", "121212121", "batch-7"), origin: "https://app.example" },
+    summer,
+  );
   e.journal.refuse("a", "PORTAL_REJECTED", INJECTION, summer, null);
   e.journal.begin(filing("b", "131313131", "batch-7"), winter);
   e.journal.begin(filing("c", "141414141", null), winter);
@@ -58,6 +61,11 @@ Deno.test("console export: one batch as CSV and Excel, local times, the formula 
     deepEqual(rows.map((r) => r["Състояние"]), ["отказана", "в процес"]);
     equal(rows[0]!["Декларация"], "Декларации обр. 1 и 6");
     equal(rows[0]!["Файлове"], "EMPL2021.TXT");
+    equal(rows[0]!["Страница"], "https://app.example", "the page that asked");
+    const receipt = await e.req("/console/filings/a", { headers: { cookie: s.cookie } });
+    const html = await receipt.text();
+    ok(html.includes("https://app.example"), "the receipt names the page");
+    ok(html.includes("Декларации обр. 1 и 6") && html.includes("EMPL2021.TXT"));
 
     const xlsx = await get("batch=batch-7&format=xlsx");
     equal(

@@ -39,6 +39,7 @@ const COLUMNS: readonly (readonly [string, number, (r: FilingRecord, n: RowNames
   ],
   ["Отговор на НАП / грешка", 40, (r) => r.state === "filed" ? "" : r.errorMessage ?? ""],
   ["Интегратор", 18, (r) => r.integrator ?? ""],
+  ["Страница", 28, (r) => r.origin ?? ""],
   ["Среда", 9, (r) => MODE_WORDS[r.mode].bg],
   ["Файлове", 30, (r) => r.files.map((f) => f.name).join("; ")],
   ["SHA-256 на файловете", 66, (r) => r.filesSha256 ?? ""],

@@ -130,6 +130,11 @@ export function receiptRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           ${item(
             t("Поискана от", "Requested by"),
             html`${row.integrator ?? "—"} · ${tb(MODE_WORDS[row.mode])}${
+              row.origin
+                ? html`<br><span class="small">${t("от страницата", "from the page")} <span
+                    class="mono">${row.origin}</span></span>`
+                : ""
+            }${
               row.batchId
                 ? html`<br><span class="small">${
                   t("при подаване на папка", "in a folder-wide filing")

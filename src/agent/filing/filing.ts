@@ -57,6 +57,8 @@ export interface FilingMeta {
   /** Told the journal row that answers this filing (written, reopened, or replayed), e.g. so
    * the confirmation page can follow it. */
   readonly onRow?: (filingId: string) => void;
+  /** The integrator's page that asked (the token's `origin` claim), kept with the row. */
+  readonly origin?: string | null;
 }
 
 const randomId = () => crypto.randomUUID();
@@ -171,6 +173,7 @@ export async function fileSubmission(
     mode: meta.mode,
     integrator: meta.integrator,
     request: input.request as Record<string, unknown>,
+    origin: meta.origin ?? null,
   };
   // From here to the row's insert nothing awaits: the checks and the row are one step.
   const prior = key ? journal.byKey(key) : null;

@@ -36,22 +36,24 @@ export {
 type Row = Record<string, unknown>;
 
 /** What a new filing row holds. */
-export type NewFiling = Pick<
-  FilingRecord,
-  | "id"
-  | "idempotencyKey"
-  | "typeId"
-  | "kind"
-  | "eik"
-  | "period"
-  | "batchId"
-  | "filesSha256"
-  | "files"
-  | "senderId"
-  | "mode"
-  | "integrator"
-  | "request"
->;
+export type NewFiling =
+  & Pick<
+    FilingRecord,
+    | "id"
+    | "idempotencyKey"
+    | "typeId"
+    | "kind"
+    | "eik"
+    | "period"
+    | "batchId"
+    | "filesSha256"
+    | "files"
+    | "senderId"
+    | "mode"
+    | "integrator"
+    | "request"
+  >
+  & Partial<Pick<FilingRecord, "origin">>;
 
 /** What makes two filings the same declaration (issue #13 § 2). */
 export type SameDeclaration = Pick<
@@ -122,8 +124,8 @@ export class Journal {
   #insert(f: NewFiling, now: Date, retryOf: string | null): void {
     this.#db.prepare(
       `INSERT INTO filings (id, idempotency_key, type_id, kind, eik, period, batch_id, files_sha256,
-        files_json, sender_id, mode, integrator, request_json, state, created_at, retry_of)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+        files_json, sender_id, mode, integrator, request_json, state, created_at, retry_of, origin)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
     ).run(
       f.id,
       f.idempotencyKey,
@@ -140,6 +142,7 @@ export class Journal {
       JSON.stringify(f.request),
       now.toISOString(),
       retryOf,
+      f.origin ?? null,
     );
   }
 

@@ -74,6 +74,7 @@ function filingMeta(r: FamilyRun, body: Body): FilingMeta {
     batchId: r.batchId,
     idempotencyKey: r.c.req.header("idempotency-key") ?? null,
     period: displayPeriod(body),
+    origin: r.claims.origin ?? null,
   };
 }
 
