@@ -110,8 +110,6 @@ export function filingsExportRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       const title = { bg: "Подадени декларации", en: "Filings" };
       return sendPage(c, "filings", title, html``, 400, errorFlash(e, title));
     }
-    const names = rowNames(ctx);
-    const cells = found.rows.map((row) => COLUMNS.map(([, , v]) => v(row, names)));
     const headers = (type: string) => ({
       "content-type": type,
       "content-disposition": `attachment; filename="${found.name}.${format}"`,
@@ -121,19 +119,37 @@ export function filingsExportRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     if (format === "json") {
       return c.body(await exportJournal(found.rows, "json"), 200, headers("application/json"));
     }
-    if (format === "csv") {
-      const { toCsv } = await import("../../csv.ts");
-      // The byte order mark: Excel reads a CSV without it in the OS's 8-bit code page.
-      const text = "\uFEFF" + toCsv(EXPORT_HEADINGS, cells);
-      return c.body(text, 200, headers("text/csv; charset=utf-8"));
-    }
-    const { toXlsx } = await import("../../xlsx.ts");
-    const bytes = await toXlsx("Декларации", EXPORT_HEADINGS, cells, COLUMNS.map((c) => c[1]));
-    return c.body(
-      bytes as Uint8Array<ArrayBuffer>,
-      200,
-      headers("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-    );
+    const file = await accountantExport(found.rows, rowNames(ctx), format);
+    return c.body(file.body as Uint8Array<ArrayBuffer> | string, 200, headers(file.type));
   });
   return r;
+}
+
+/**
+ * The accountant's export file of journal rows (the columns of {@link EXPORT_HEADINGS}). The
+ * writers load on first use: the resident agent does not carry them.
+ * @param rows journal rows, in the order they are to appear
+ * @param names the company and sender names
+ * @param format "csv" (UTF-8 with a byte order mark) or "xlsx"
+ * @returns the file's body and its media type
+ */
+export async function accountantExport(
+  rows: readonly FilingRecord[],
+  names: RowNames,
+  format: "csv" | "xlsx",
+): Promise<{ body: string | Uint8Array; type: string }> {
+  const cells = rows.map((row) => COLUMNS.map(([, , v]) => v(row, names)));
+  if (format === "csv") {
+    const { toCsv } = await import("../../csv.ts");
+    // The byte order mark: Excel reads a CSV without it in the OS's 8-bit code page.
+    return {
+      body: "\uFEFF" + toCsv(EXPORT_HEADINGS, cells),
+      type: "text/csv; charset=utf-8",
+    };
+  }
+  const { toXlsx } = await import("../../xlsx.ts");
+  return {
+    body: await toXlsx("Декларации", EXPORT_HEADINGS, cells, COLUMNS.map((c) => c[1])),
+    type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  };
 }
