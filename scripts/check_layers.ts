@@ -6,8 +6,8 @@
  * 1. **Layers**: an import from one top-level folder of `src/` into another that the table
  *    {@link ALLOWED} does not allow (`contract ← formats, mock, signing ← portal ← agent`;
  *    `contract ← token`; `cli` and `main.ts` may use everything). The shared files directly
- *    in `src/` (clock, log, defaults, config, version, csv) may be imported by any folder and
- *    import only each other and `contract/`.
+ *    in `src/` (clock, log, defaults, config, version, csv, xlsx, local_time) may be imported by
+ *    any folder and import only each other and `contract/`.
  * 2. **Encapsulation**: an import whose target lies in a folder that does not contain the
  *    importing file must name that folder's `mod.ts` (a concept folder is entered through its
  *    surface; sub-folders may have their own `mod.ts` for lazy loading). `main.ts` counts as

@@ -22,7 +22,7 @@ import {
   type TokenVerifier,
 } from "./http/mod.ts";
 import { ConfirmationManager, confirmRoutes } from "./confirm/mod.ts";
-import { consoleRoutes, ConsoleSessions, type SenderBook } from "./console/mod.ts";
+import { consoleRoutes, ConsoleSessions, followedInWords, type SenderBook } from "./console/mod.ts";
 import { runOperation } from "./operations/mod.ts";
 import { BatchBoard, tokenHash } from "./filing/mod.ts";
 import type { AgentDeps } from "./deps.ts";
@@ -154,7 +154,11 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
 
   app.route(
     "/confirm",
-    confirmRoutes(confirmations, { ...deps, ownOrigins: () => ownOrigins(ports()) }),
+    confirmRoutes(confirmations, {
+      ...deps,
+      ownOrigins: () => ownOrigins(ports()),
+      followed: (ids) => followedInWords(deps.journal, ids),
+    }),
   );
   app.route(
     "/",

@@ -4,11 +4,12 @@
  * D1/D6; the accountant's Filings page shows the batch with a progress bar that moves by
  * itself (the page's script reads the progress; the page is not reloaded), the company being
  * filed and the time left; when it ends, the batch's page lists each company's outcome and
- * offers them as CSV. Screenshots: docs/console-batch.png (running) and
+ * offers them as CSV, and the batch's filings as an Excel workbook. Screenshots: docs/console-batch.png (running) and
  * docs/console-batch-outcome.png.
  */
 import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
+import readXlsxFile from "read-excel-file/universal";
 import { launchChromium, skipBrowser } from "../_helpers/browser.ts";
 import { writeCompanyTree } from "../_helpers/company_tree.ts";
 import {
@@ -99,6 +100,15 @@ Deno.test({
       const csv = await (await page.context().request.get(new URL(href, page.url()).href)).text();
       equal(csv.split("\r\n")[0], "eik,company,outcome,errorCode,filingId,documentId");
       equal(csv.trim().split("\r\n").length, 25);
+      // The batch's filings as the accountant's workbook (docs/console.md § Exports).
+      const xlsxHref = (await page.getAttribute("#batch-filings-xlsx", "href"))!;
+      const xlsx = await (await page.context().request.get(new URL(xlsxHref, page.url()).href))
+        .body();
+      const [sheet] = await readXlsxFile(new Blob([new Uint8Array(xlsx)]));
+      const [head, ...rows] = sheet!.data;
+      equal(rows.length, 20, "one row per company filed");
+      const state = head!.indexOf("Състояние");
+      ok(rows.every((r) => r[state] === "подадена"), JSON.stringify(rows[0]));
     } finally {
       await browser.close();
       await agent.stop();

@@ -10,3 +10,4 @@ export * from "./routes.ts";
 export type { ConfirmDeps } from "./refusals.ts";
 export * from "./scope.ts";
 export { pageError } from "./check_texts.ts";
+export * from "./follow.ts";

@@ -17,6 +17,7 @@ import { visible } from "./display.ts";
 import { batchRow, companyRows, figureRows, pathRow, warningsRow, wrapped } from "./page_rows.ts";
 import { extensionBlock } from "./page_scope.ts";
 import { afterBody } from "./page_after.ts";
+import { followBlock } from "./page_follow.ts";
 
 export { pageHeaders };
 
@@ -295,14 +296,18 @@ export function renderAfterPage(d: Dialog, pinStep: Dialog | undefined, cspNonce
  * @param decision the decision taken
  * @param cspNonce CSP nonce
  * @param extension the dialog asked what a request added to a confirmed batch
+ * @param followUrl where the page follows the confirmed filings (page_follow.ts); null: not
  * @returns HTML
  */
 export function renderDonePage(
   decision: "confirm" | "decline",
   cspNonce: string,
   extension = false,
+  followUrl: string | null = null,
 ): string {
-  const text = decision === "confirm"
+  const text = decision === "confirm" && followUrl
+    ? html`Потвърдено. <span class="en">Confirmed.</span>`
+    : decision === "confirm"
     ? html`
       Потвърдено. Можете да затворите този раздел. <span
         class="en">Confirmed. You can close this tab.</span>
@@ -313,7 +318,11 @@ export function renderDonePage(
         class="en">Declined: only what was new is refused; what you confirmed before stands.</span>
     `
     : html`Отказано. <span class="en">Declined: the whole batch is refused.</span>`;
-  return noticePage(cspNonce, html`<h1 id="result" data-decision="${decision}">${text}</h1>`);
+  const follow = decision === "confirm" && followUrl ? followBlock(followUrl, cspNonce) : "";
+  return noticePage(
+    cspNonce,
+    html`<h1 id="result" data-decision="${decision}">${text}</h1>${follow}`,
+  );
 }
 
 /** A one-line page of the confirmation (after a decision, or when none is waiting). */

@@ -1,7 +1,8 @@
 /**
  * Routes of the confirmation page: `GET /confirm/:id` renders it (a dialog no longer waiting
  * gets a short "closed" page, 404); `GET /confirm/:id/state` is what the page polls;
- * `POST /confirm/:id/decision` applies confirm/decline. A decision needs the page's one-time
+ * `POST /confirm/:id/decision` applies confirm/decline; `GET /confirm/:id/filings` is what the
+ * page after "Confirm" polls (the filings made under it, follow.ts). A decision needs the page's one-time
  * nonce and must come from the agent's own origin (`Origin` header, or
  * `Sec-Fetch-Site: same-origin` when Origin is absent); its body is validated (decision.ts).
  * Cross-site requests to `/confirm/*` never get here (http/rate_limit.ts refuses them).
@@ -14,6 +15,7 @@ import type { Logger } from "../../log.ts";
 import { errorResponse } from "../http/mod.ts";
 import type { ConfirmationManager } from "./manager.ts";
 import { readDecision } from "./decision.ts";
+import { type FollowedFiling, followedFilings } from "./follow.ts";
 import {
   pageHeaders,
   renderAfterPage,
@@ -33,7 +35,13 @@ const cspNonce = () =>
  */
 export function confirmRoutes(
   m: ConfirmationManager,
-  deps: { clock: Clock; log: Logger; ownOrigins: () => string[] },
+  deps: {
+    clock: Clock;
+    log: Logger;
+    ownOrigins: () => string[];
+    /** The journal rows filed under a dialog's requests, in words (absent: not followed). */
+    followed?: (filingIds: readonly string[]) => FollowedFiling[];
+  },
 ): Hono {
   const r = new Hono();
   r.onError((err, c) => errorResponse(c, err, deps.log));
@@ -78,6 +86,13 @@ export function confirmRoutes(
     );
   });
 
+  // The page after "Confirm" follows the filings made under it (page_follow.ts).
+  r.get("/:id/filings", (c) => {
+    const d = m.get(c.req.param("id"));
+    const ids = d ? followedFilings(d.subjects) : [];
+    return c.json({ filings: deps.followed?.(ids) ?? [] }, 200, { "cache-control": "no-store" });
+  });
+
   r.post("/:id/decision", async (c) => {
     const own = deps.ownOrigins();
     // "null" is what a browser sends when it withholds the origin: fall back to Sec-Fetch-Site.
@@ -120,7 +135,8 @@ export function confirmRoutes(
       const pin = decided.after.pinStep ? m.get(decided.after.pinStep) : undefined;
       return c.html(renderAfterPage(decided, pin, n), 200, pageHeaders(n));
     }
-    return c.html(renderDonePage(decision, n, extension), 200, pageHeaders(n));
+    const follow = deps.followed ? `/confirm/${c.req.param("id")}/filings` : null;
+    return c.html(renderDonePage(decision, n, extension, follow), 200, pageHeaders(n));
   });
   return r;
 }

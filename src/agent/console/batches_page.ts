@@ -286,7 +286,13 @@ export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       title,
       html`
         <p>${tb(declarationName(p.typeId))} · ${tb(batchStatusLine(p, null))}</p>
-        <p><a class="button" id="batch-csv" href="/console/batches/${p.batchId}/export">CSV</a>
+        <p>${t("Резултат по фирми:", "Outcome per company:")}
+          <a class="button" id="batch-csv" href="/console/batches/${p.batchId}/export">CSV</a> ·
+          ${t("Декларациите на партидата:", "The batch's filings:")}
+          <a class="button" id="batch-filings-csv" href="/console/filings/export?batch=${p
+            .batchId}&amp;format=csv">CSV</a>
+          <a class="button" id="batch-filings-xlsx" href="/console/filings/export?batch=${p
+            .batchId}&amp;format=xlsx">Excel</a>
           <a class="button" href="/console/filings">${t(
             "« Към декларациите",
             "« Back to filings",

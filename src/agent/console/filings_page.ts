@@ -3,12 +3,13 @@
  * declaration in accountants' words, EIK and company name, period, sender, state, incoming
  * number and document id, error text — with filters (EIK, period, state), keyset paging
  * (`before`, so page 200 of 10,000+ rows costs what page 1 does; BENCHMARKS.md § Journal
- * pages), export of the filtered view (CSV or JSON), the portal's protocol when one is known
+ * pages), export of the filtered view (filings_export.ts), each row's receipt (receipt_page.ts),
+ * the portal's protocol when one is known
  * (served sandboxed: no script, no same-origin), and, for an "unknown" row, the way to resolve
  * it: check on the NRA portal, then mark it filed (with the document id and incoming number
  * found there) or not filed — recorded with the OS user and the time.
  *
- * Routes: `GET /console/filings`, `GET /console/filings/export?format=csv|json`,
+ * Routes: `GET /console/filings`,
  * `GET /console/filings/:id/protocol` (+ `/body`, the framed protocol),
  * `POST /console/filings/:id/resolve`.
  * @module
@@ -17,17 +18,14 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, declarationName, isAppError } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
-import {
-  exportJournal,
-  type FilingRecord,
-  type FilingState,
-  isFilingRunning,
-} from "../filing/mod.ts";
-import { TEST_SENDER } from "../senders/mod.ts";
+import { localTime } from "../../local_time.ts";
+import { type FilingRecord, type FilingState, isFilingRunning } from "../filing/mod.ts";
+import { MODE_WORDS, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
 import { notQualifiedMark } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { batchesPanel } from "./batches_page.ts";
-import { type Bilingual, csrfField, headRow, type Markup, t, tb } from "./layout.ts";
+import { exportLinks } from "./filings_export.ts";
+import { csrfField, headRow, type Markup, t, tb } from "./layout.ts";
 import {
   type ConsoleC,
   type ConsoleEnv,
@@ -37,21 +35,7 @@ import {
   sendPage,
 } from "./respond.ts";
 
-/** The states in accountants' words. "in progress" covers written-not-sent rows. */
-export const STATE_WORDS: Record<FilingState, Bilingual> = {
-  pending: { bg: "в процес", en: "in progress" },
-  unknown: { bg: "неизвестно", en: "unknown" },
-  filed: { bg: "подадена", en: "filed" },
-  refused: { bg: "отказана", en: "refused" },
-  not_filed: { bg: "неподадена", en: "not filed" },
-};
-const STATE_CLASS: Record<FilingState, string> = {
-  pending: "muted",
-  unknown: "warn",
-  filed: "ok",
-  refused: "bad",
-  not_filed: "bad",
-};
+export { STATE_WORDS } from "./filing_words.ts";
 
 /** The filters of the request as the journal takes them (empty ones left out). */
 function filtersOf(c: ConsoleC): { eik?: string; period?: string; state?: FilingState } {
@@ -63,7 +47,8 @@ function filtersOf(c: ConsoleC): { eik?: string; period?: string; state?: Filing
   return f as { eik?: string; period?: string; state?: FilingState };
 }
 
-const when = (iso: string | null) => iso ? iso.replace("T", " ").slice(0, 16) : "—";
+/** A journal time as the page shows it: local, with its offset (src/local_time.ts). */
+const when = (iso: string | null) => localTime(iso, false) || "—";
 
 /**
  * The Filings routes.
@@ -74,11 +59,9 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const r = new Hono<ConsoleEnv>();
   const title = { bg: "Подадени декларации", en: "Filings" };
 
-  const company = (row: FilingRecord) => ctx.portals[row.mode]?.companyName?.(row.eik) ?? null;
-  const senderName = (id: string | null) =>
-    id === null
-      ? "—"
-      : [...ctx.senders.current(), TEST_SENDER].find((s) => s.id === id)?.displayName ?? id;
+  const names = rowNames(ctx);
+  const company = names.company;
+  const senderName = names.sender;
 
   const notQualified = (id: string | null) =>
     ctx.senders.current().find((s) => s.id === id)?.qualified === false;
@@ -117,11 +100,11 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       : "";
     return html`
       <tr data-id="${row.id}" data-state="${row.state}">
-        <td class="small">${when(row.createdAt)}</td>
-        <td class="small">${row.integrator ?? "—"}<br><span class="muted">${row.mode === "test"
-          ? t("тестов", "test")
-          : t("реален", "live")}</span></td>
-        <td>${tb(name)}</td>
+        <td class="small nowrap">${when(row.createdAt).replace(" ", "\n")}</td>
+        <td class="small">${row.integrator ?? "—"}<br><span class="muted">${tb(
+          MODE_WORDS[row.mode],
+        )}</span></td>
+        <td><a class="receipt-link" href="/console/filings/${row.id}">${tb(name)}</a></td>
         <td><span class="mono">${maskPersonalId(row.eik)}</span>${co
           ? html`<br><span class="small">${co}</span>`
           : ""}</td>
@@ -177,14 +160,7 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       )
     }</select></label>
 <button id="f-apply">${t("Покажи", "Show")}</button>
-<a class="button" id="export-csv" href="/console/filings/export?${new URLSearchParams({
-      ...filters,
-      format: "csv",
-    })}">CSV</a>
-<a class="button" id="export-json" href="/console/filings/export?${new URLSearchParams({
-      ...filters,
-      format: "json",
-    })}">JSON</a></form>`;
+${exportLinks(filters)}</form>`;
     if (!journal) {
       return sendPage(c, "filings", title, html`<p>${t("Няма дневник.", "No journal.")}</p>`);
     }
@@ -207,7 +183,7 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       ${form}
       <p class="muted small" id="count">${t(`${page.total} записа`, `${page.total} rows`)}</p>
       <table id="filings">${headRow(
-        ["Кога (UTC)", "When (UTC)"],
+        ["Кога", "When"],
         ["Интегратор", "Integrator"],
         ["Декларация", "Declaration"],
         ["ЕИК, фирма", "EIK, company"],
@@ -232,23 +208,6 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         : ""}</p>
     `;
     return sendPage(c, "filings", title, body);
-  });
-
-  r.get("/console/filings/export", async (c) => {
-    const format = c.req.query("format") === "json" ? "json" : "csv";
-    let rows: FilingRecord[];
-    try {
-      rows = ctx.journal?.exportRows(filtersOf(c)) ?? [];
-    } catch (e) {
-      if (!isAppError(e)) throw e;
-      return sendPage(c, "filings", title, html``, 400, errorFlash(e, title));
-    }
-    return c.body(await exportJournal(rows, format), 200, {
-      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json",
-      "content-disposition": `attachment; filename="filings.${format}"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    });
   });
 
   // The portal's protocol: a page with the protocol in a sandboxed frame (no script, an opaque
@@ -285,7 +244,7 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           "document",
         )} <span class="mono">${found.row.documentId}</span> · ${t("прочетен", "read")} ${when(
           found.p.fetchedAt,
-        )} UTC</p>
+        )}</p>
         <iframe class="protocol" id="protocol" sandbox src="/console/filings/${found.row
           .id}/protocol/body"
           title="${ptitle.bg}"></iframe>

@@ -31,6 +31,10 @@ const CONSOLE_STYLE = `
 #drop-zone{border:2px dashed #7a8699;border-radius:8px;padding:1rem;background:#fff;margin:0 0 .75rem} #drop-zone.over{background:#e8f0fb;border-color:#2a5a8f}
 dl.cert{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0} dl.cert dt{color:#444} dl.cert dd{margin:0}
 ul.checks{margin:.25rem 0;padding-left:1.2rem} .banner{padding:.6rem 1rem;border-radius:6px;margin:0 0 1rem;background:#fff4e0;border:1px solid #e5b567} .banner.urgent{background:#fdecea;border-color:#f0a9a0}
+td.nowrap{white-space:pre}
+.receipt table.fields th{width:16rem;background:none} .next{margin:.5rem 0 0;font-weight:600}
+@media print{header,.noprint,#flash{display:none} body{background:#fff;font-size:12pt} main{margin:0;max-width:none;padding:0}
+.card{border:none;padding:0} .en{color:#444} iframe.protocol{height:40rem;border:none} a{color:inherit;text-decoration:none}}
 `;
 
 /**

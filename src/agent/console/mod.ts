@@ -6,3 +6,4 @@
 export * from "./deps.ts";
 export * from "./routes.ts";
 export * from "./session.ts";
+export { followedInWords } from "./filing_words.ts";

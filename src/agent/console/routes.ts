@@ -24,6 +24,8 @@ import { portHolderWords } from "../start/mod.ts";
 import { statusRoutes } from "./status_page.ts";
 import { toolsRoutes } from "./tools_pages.ts";
 import { filingsRoutes } from "./filings_page.ts";
+import { filingsExportRoutes } from "./filings_export.ts";
+import { receiptRoutes } from "./receipt_page.ts";
 import { sendersRoutes } from "./senders_page.ts";
 import { batchesRoutes } from "./batches_page.ts";
 
@@ -118,7 +120,9 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
 
   r.route("/", statusRoutes(ctx));
   r.route("/", toolsRoutes(ctx));
+  r.route("/", filingsExportRoutes(ctx));
   r.route("/", filingsRoutes(ctx));
+  r.route("/", receiptRoutes(ctx));
   r.route("/", batchesRoutes(ctx));
   r.route("/", sendersRoutes(ctx));
   return r;

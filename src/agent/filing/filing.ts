@@ -54,6 +54,11 @@ export interface FilingMeta {
    * files' hash) was filed already, under any batch id, answer that filing instead of filing
    * again (docs/local-input.md § Resuming). */
   readonly replayFiled?: boolean;
+  /** Told the journal row that answers this filing (written, reopened, or replayed), e.g. so
+   * the confirmation page can follow it. */
+  readonly onRow?: (filingId: string) => void;
+  /** The integrator's page that asked (the token's `origin` claim), kept with the row. */
+  readonly origin?: string | null;
 }
 
 const randomId = () => crypto.randomUUID();
@@ -158,15 +163,22 @@ export async function fileSubmission(
     period: meta.period,
     batchId: meta.batchId,
     filesSha256: hash,
-    files: files.map((f) => ({ name: f.name, kind: f.kind, numRecords: f.numRecords })),
+    files: files.map((f) => ({
+      name: f.name,
+      kind: f.kind,
+      numRecords: f.numRecords,
+      sha256: createHash("sha256").update(f.bytes).digest("hex"),
+    })),
     senderId: ctx.sender?.id ?? null,
     mode: meta.mode,
     integrator: meta.integrator,
     request: input.request as Record<string, unknown>,
+    origin: meta.origin ?? null,
   };
   // From here to the row's insert nothing awaits: the checks and the row are one step.
   const prior = key ? journal.byKey(key) : null;
   if (prior?.state === "filed") {
+    meta.onRow?.(prior.id);
     deps.log("info", "idempotent replay", { filingId: prior.id });
     return replayOf(prior);
   }
@@ -176,6 +188,7 @@ export async function fileSubmission(
   if (prior?.state === "refused") assertRetryAllowed(prior, now);
   const earlier = !prior && meta.replayFiled ? journal.filedSame(row) : null;
   if (earlier) {
+    meta.onRow?.(earlier.id);
     deps.log("info", "already filed", { filingId: earlier.id, eik: input.eik });
     return replayOf(earlier);
   }
@@ -186,6 +199,7 @@ export async function fileSubmission(
     journal.reopen(prior.id, row.senderId); // it never reached the authority: same row
     id = prior.id;
   } else journal.supersede(prior.id, row, now); // it reached the authority: a row of its own
+  meta.onRow?.(id);
   const run = (async () => {
     await deps.hold?.("before_send", id);
     const at = new Date(deps.clock.now());

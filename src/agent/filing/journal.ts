@@ -36,22 +36,24 @@ export {
 type Row = Record<string, unknown>;
 
 /** What a new filing row holds. */
-export type NewFiling = Pick<
-  FilingRecord,
-  | "id"
-  | "idempotencyKey"
-  | "typeId"
-  | "kind"
-  | "eik"
-  | "period"
-  | "batchId"
-  | "filesSha256"
-  | "files"
-  | "senderId"
-  | "mode"
-  | "integrator"
-  | "request"
->;
+export type NewFiling =
+  & Pick<
+    FilingRecord,
+    | "id"
+    | "idempotencyKey"
+    | "typeId"
+    | "kind"
+    | "eik"
+    | "period"
+    | "batchId"
+    | "filesSha256"
+    | "files"
+    | "senderId"
+    | "mode"
+    | "integrator"
+    | "request"
+  >
+  & Partial<Pick<FilingRecord, "origin">>;
 
 /** What makes two filings the same declaration (issue #13 § 2). */
 export type SameDeclaration = Pick<
@@ -122,8 +124,8 @@ export class Journal {
   #insert(f: NewFiling, now: Date, retryOf: string | null): void {
     this.#db.prepare(
       `INSERT INTO filings (id, idempotency_key, type_id, kind, eik, period, batch_id, files_sha256,
-        files_json, sender_id, mode, integrator, request_json, state, created_at, retry_of)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+        files_json, sender_id, mode, integrator, request_json, state, created_at, retry_of, origin)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
     ).run(
       f.id,
       f.idempotencyKey,
@@ -140,6 +142,7 @@ export class Journal {
       JSON.stringify(f.request),
       now.toISOString(),
       retryOf,
+      f.origin ?? null,
     );
   }
 
@@ -286,6 +289,12 @@ export class Journal {
   get(id: string): FilingRecord | null {
     const r = this.#db.prepare("SELECT * FROM filings WHERE id = ?").get(id) as Row | undefined;
     return r ? fromRow(r) : null;
+  }
+
+  /** The rows of a folder-wide filing (its batch id), oldest first; a full scan (exports). */
+  batchRows(batchId: string): FilingRecord[] {
+    return (this.#db.prepare("SELECT * FROM filings WHERE batch_id = ? ORDER BY created_at, id")
+      .all(batchId) as Row[]).map(fromRow);
   }
 
   /** The row holding an idempotency key, or null. */

@@ -5,8 +5,8 @@
  * names them with the one vocabulary of docs/journal.md and adds the retry and resolution
  * columns. Added at open without a new version (older agents read on): the
  * `(column, created_at, id, …)` indexes the console's newest-first, filtered, keyset-paged view
- * walks (journal_query.ts), a tally of the rows in each state kept by triggers, and the table of
- * portal protocols. A file is brought up one version at a time ({@link JOURNAL_STEPS}); a new
+ * walks (journal_query.ts), a tally of the rows in each state kept by triggers, the table of
+ * portal protocols, and the `origin` column. A file is brought up one version at a time ({@link JOURNAL_STEPS}); a new
  * file gets the latest table at once.
  * @module
  */
@@ -47,8 +47,9 @@ export interface FilingRecord {
   readonly batchId: string | null;
   /** SHA-256 (hex) over the files' names and bytes; null without files. */
   readonly filesSha256: string | null;
-  /** Names, kinds and record counts of the files (never their content). */
-  readonly files: { name: string; kind: string; numRecords?: number }[];
+  /** Names, kinds, record counts and SHA-256 (hex; absent in rows written by earlier agents)
+   * of the files (never their content). */
+  readonly files: { name: string; kind: string; numRecords?: number; sha256?: string }[];
   readonly senderId: string | null;
   readonly mode: "test" | "live";
   readonly integrator: string | null;
@@ -75,6 +76,8 @@ export interface FilingRecord {
   readonly resolvedAt: string | null;
   /** The row this one retries (a refused or resolved row keeps its own record). */
   readonly retryOf: string | null;
+  /** The integrator's page that asked (the token's `origin` claim), or null. */
+  readonly origin: string | null;
 }
 
 /**
@@ -141,7 +144,8 @@ CREATE TABLE IF NOT EXISTS filings (
   state TEXT NOT NULL, created_at TEXT NOT NULL, sent_at TEXT, answered_at TEXT,
   document_id TEXT, income_number TEXT, submission_date TEXT, success INTEGER,
   error_code TEXT, error_message TEXT, result_json TEXT,
-  retry_after TEXT, resolution TEXT, resolved_by TEXT, resolved_at TEXT, retry_of TEXT
+  retry_after TEXT, resolution TEXT, resolved_by TEXT, resolved_at TEXT, retry_of TEXT,
+  origin TEXT
 );
 CREATE INDEX IF NOT EXISTS filings_match ON filings(eik, kind);
 ${VIEW_INDEXES}${TALLY}${PROTOCOLS}`;
@@ -175,6 +179,10 @@ ${TALLY}
 INSERT OR REPLACE INTO filings_tally (state, n) SELECT state, COUNT(*) FROM filings GROUP BY state;
 ${PROTOCOLS}`;
 
+/** Added at open like {@link ADDITIONS} (older agents name their columns and never read it):
+ * the integrator's page that asked, for the console's receipt. */
+const ADD_ORIGIN = "ALTER TABLE filings ADD COLUMN origin TEXT;";
+
 /** The step from each earlier version to the next, in order: `JOURNAL_STEPS[v]` makes v + 1. */
 export const JOURNAL_STEPS: readonly string[] = [TO_V1];
 
@@ -190,7 +198,10 @@ export function migrateJournal(db: DatabaseSync): void {
   const added = () =>
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'filing_protocols'")
       .get() !== undefined;
-  if (version() === JOURNAL_VERSION && added()) return;
+  const hasOrigin = () =>
+    (db.prepare("PRAGMA table_info(filings)").all() as { name: string }[])
+      .some((c) => c.name === "origin");
+  if (version() === JOURNAL_VERSION && added() && hasOrigin()) return;
   db.exec("BEGIN IMMEDIATE");
   try {
     const v = version(); // another process may have migrated meanwhile
@@ -206,6 +217,7 @@ export function migrateJournal(db: DatabaseSync): void {
       db.exec(`PRAGMA user_version = ${JOURNAL_VERSION}`);
     }
     if (!added()) db.exec(ADDITIONS);
+    if (!hasOrigin()) db.exec(ADD_ORIGIN);
     db.exec("COMMIT");
   } catch (e) {
     db.exec("ROLLBACK");
@@ -253,5 +265,6 @@ export function fromRow(r: Row): FilingRecord {
     resolvedBy: str(r.resolved_by),
     resolvedAt: str(r.resolved_at),
     retryOf: str(r.retry_of),
+    origin: str(r.origin),
   };
 }

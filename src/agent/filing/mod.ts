@@ -8,3 +8,4 @@ export * from "./journal.ts";
 export * from "./journal_export.ts";
 export * from "./protocols.ts";
 export * from "./batch_board.ts";
+export * from "./protocol_fetch.ts";

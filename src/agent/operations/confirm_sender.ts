@@ -60,6 +60,15 @@ export interface ConfirmRequest {
   readonly portal?: PortalAdapter;
 }
 
+/** The subject each request asked the user about (what the confirmation page follows). */
+const subjects = new WeakMap<Context, ConfirmSubject>();
+
+/**
+ * The subject a request's confirmation listed, or null when it asked nothing.
+ * @param c the request
+ */
+export const subjectOf = (c: Context): ConfirmSubject | null => subjects.get(c) ?? null;
+
 /** What an operation does with the sender's key: nothing (local reads), read its certificate
  * (results and reports sign nothing), or sign (submissions, folder-wide batches). */
 type KeyUse = "none" | "certificate" | "sign";
@@ -155,6 +164,7 @@ export async function confirmSender(
     mode: claims.mode,
     ...(afterConsent ? { checkAfterConsent: true } : {}),
   };
+  subjects.set(c, subject);
   const keyed = claims.mode === "live" && use !== "none";
   const checked = keyed
     ? await precheckSenders(

@@ -22,7 +22,13 @@ import {
 } from "../../contract/mod.ts";
 import type { PortalAdapter, PortalContext, SubmissionInput } from "../../portal/mod.ts";
 import { assertEiksCovered } from "../http/mod.ts";
-import { fileSubmission, type FilingMeta, runBatch, tokenHash } from "../filing/mod.ts";
+import {
+  fileSubmission,
+  type FilingMeta,
+  keepFiledProtocol,
+  runBatch,
+  tokenHash,
+} from "../filing/mod.ts";
 import {
   checkLocalPath,
   type LocalOps,
@@ -30,8 +36,13 @@ import {
   type SubmissionFiles,
 } from "../local/mod.ts";
 import { displayPeriod } from "../period.ts";
-import { type ConfirmRequest, confirmSender, type ConfirmWhat } from "./confirm_sender.ts";
-import { pageError, type ShownPath } from "../confirm/mod.ts";
+import {
+  type ConfirmRequest,
+  confirmSender,
+  type ConfirmWhat,
+  subjectOf,
+} from "./confirm_sender.ts";
+import { followFiling, pageError, type ShownPath } from "../confirm/mod.ts";
 import { markNoData } from "./no_data.ts";
 import { hasLocal, localSource, stringField, stripInline } from "./request.ts";
 
@@ -65,6 +76,7 @@ function filingMeta(r: FamilyRun, body: Body): FilingMeta {
     batchId: r.batchId,
     idempotencyKey: r.c.req.header("idempotency-key") ?? null,
     period: displayPeriod(body),
+    origin: r.claims.origin ?? null,
   };
 }
 
@@ -261,14 +273,25 @@ export const runSubmissionFamily: FamilyHandler<SubmissionOperation> = async (op
       }
       : undefined,
   );
-  return await fileSubmission(
+  const result = await fileSubmission(
     r.deps,
     r.portal,
     { kind: op.kind, eik, request: stripInline(body), files: files?.files ?? [] },
     ctx,
-    filingMeta(r, body),
+    { ...filingMeta(r, body), onRow: followRow(r) },
   );
+  // The receipt in the console shows the portal's protocol (docs/journal.md § Protocols).
+  await keepFiledProtocol(r.deps, r.portal, op.kind, eik, ctx, result);
+  return result;
 };
+
+/** Links a filing's journal row to the request's confirmation (the page follows it). */
+function followRow(r: FamilyRun): (filingId: string) => void {
+  return (filingId) => {
+    const subject = subjectOf(r.c);
+    if (subject) followFiling(subject, filingId);
+  };
+}
 
 /** The token's EIK (an `eik`-scoped operation's token always carries one). */
 function tokenEik(r: FamilyRun): string {

@@ -10,7 +10,6 @@
  */
 
 import {
-  type AcquiredKey,
   AT_KEYEXCHANGE,
   AT_SIGNATURE,
   CERT_NCRYPT_KEY_SPEC,

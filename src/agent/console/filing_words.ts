@@ -1,0 +1,138 @@
+/**
+ * A journal row in the accountant's words, shared by the Filings page, a filing's receipt and
+ * the exports (docs/console.md § Filings): the state in words, the company's registered name
+ * (where the portal knows it), the sender's display name.
+ * @module
+ */
+import { declarationName } from "../../contract/mod.ts";
+import type { FollowedFiling } from "../confirm/mod.ts";
+import {
+  type FilingRecord,
+  type FilingState,
+  isFilingRunning,
+  type Journal,
+} from "../filing/mod.ts";
+import { TEST_SENDER } from "../senders/mod.ts";
+import type { ConsoleContext } from "./deps.ts";
+import type { Bilingual } from "./layout.ts";
+
+/** The states in accountants' words. "in progress" covers written-not-sent rows. */
+export const STATE_WORDS: Record<FilingState, Bilingual> = {
+  pending: { bg: "в процес", en: "in progress" },
+  unknown: { bg: "неизвестно", en: "unknown" },
+  filed: { bg: "подадена", en: "filed" },
+  refused: { bg: "отказана", en: "refused" },
+  not_filed: { bg: "неподадена", en: "not filed" },
+};
+
+/** The CSS class a state is shown with. */
+export const STATE_CLASS: Record<FilingState, string> = {
+  pending: "muted",
+  unknown: "warn",
+  filed: "ok",
+  refused: "bad",
+  not_filed: "bad",
+};
+
+/** What the accountant does next, per state that is not "filed". */
+export const NEXT_STEP: Record<Exclude<FilingState, "filed">, Bilingual> = {
+  pending: {
+    bg: "Декларацията още се изпраща. Отворете страницата отново след малко.",
+    en: "The filing is still being sent. Open this page again in a moment.",
+  },
+  unknown: {
+    bg: "Не се знае дали НАП я е приела. Проверете в портала на НАП (Справки → Подадени " +
+      "документи) и отбележете резултата в „Подадени декларации“ с бутона „Уточни“.",
+    en: "Whether the NRA received it is not known. Check on the NRA portal and record what you " +
+      "find on the Filings page with “Resolve”.",
+  },
+  refused: {
+    bg: "НАП не я прие. Поправете посоченото в счетоводната програма и я подайте отново.",
+    en: "The NRA did not accept it. Fix what it names in the accounting program and file again.",
+  },
+  not_filed: {
+    bg: "Декларацията не стигна до НАП. Можете да я подадете отново от счетоводната програма.",
+    en: "The filing never reached the NRA. You can file it again from the accounting program.",
+  },
+};
+
+/** The environment a row was filed in. */
+export const MODE_WORDS: Record<FilingRecord["mode"], Bilingual> = {
+  test: { bg: "тестов", en: "test" },
+  live: { bg: "реален", en: "live" },
+};
+
+/** Names the console gives a row's company and sender. */
+export interface RowNames {
+  /** The company's registered name as the row's portal knows it, or null. */
+  company(row: FilingRecord): string | null;
+  /** The sender's display name, its id when no longer configured, "—" for none. */
+  sender(id: string | null): string;
+}
+
+/**
+ * The company and sender names of rows, from the console's portals and senders.
+ * @param ctx the console's context
+ * @returns the two lookups
+ */
+export function rowNames(ctx: ConsoleContext): RowNames {
+  return {
+    company: (row) => ctx.portals[row.mode]?.companyName?.(row.eik) ?? null,
+    sender: (id) =>
+      id === null
+        ? "—"
+        : [...ctx.senders.current(), TEST_SENDER].find((s) => s.id === id)?.displayName ?? id,
+  };
+}
+
+/**
+ * The filings the confirmation page follows after "Confirm", in words (docs/confirmation.md
+ * § After Confirm): being sent; filed with the incoming number; or the state, the error and
+ * what to do next. Each links to its receipt in the console.
+ * @param journal the agent's journal (absent: nothing to show)
+ * @param ids the journal rows filed under the confirmation
+ * @returns one entry per row still in the journal
+ */
+export function followedInWords(
+  journal: Journal | undefined,
+  ids: readonly string[],
+): FollowedFiling[] {
+  if (!journal) return [];
+  return ids.flatMap((id): FollowedFiling[] => {
+    const row = journal.get(id);
+    if (!row) return [];
+    const decl = declarationName(row.typeId);
+    const receipt = `/console/filings/${row.id}`;
+    const running = row.state === "pending" || isFilingRunning(journal, row.id);
+    if (running) {
+      return [{
+        id,
+        final: false,
+        tone: "muted",
+        bg: `${decl.bg}: изпраща се към НАП…`,
+        en: `${decl.en}: being sent to the NRA…`,
+        receipt,
+      }];
+    }
+    if (row.state === "filed") {
+      return [{
+        id,
+        final: true,
+        tone: "ok",
+        bg: `${decl.bg}: подадена, входящ № ${row.incomeNumber ?? "—"}.`,
+        en: `${decl.en}: filed, incoming no. ${row.incomeNumber ?? "—"}.`,
+        receipt,
+      }];
+    }
+    const next = NEXT_STEP[row.state as Exclude<FilingState, "filed">];
+    const why = row.errorMessage ? ` ${row.errorMessage}` : "";
+    return [{
+      id,
+      final: true,
+      tone: STATE_CLASS[row.state],
+      bg: `${decl.bg}: ${STATE_WORDS[row.state].bg}.${why} ${next.bg}`,
+      en: `${decl.en}: ${STATE_WORDS[row.state].en}.${why} ${next.en}`,
+      receipt,
+    }];
+  });
+}

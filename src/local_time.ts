@@ -1,0 +1,45 @@
+/**
+ * Times as the accountant reads them: Bulgaria's local time (the IANA zone `Europe/Sofia`,
+ * UTC+2 in winter, UTC+3 in summer) with its offset written out, so a time printed on a
+ * receipt or in an export is unambiguous when read elsewhere: `2026-11-28 01:42:05 +02:00`.
+ * The journal itself keeps UTC (ISO 8601, docs/journal.md); only what people read is local.
+ * @module
+ */
+
+/** The zone every page and export of the agent shows times in. */
+export const LOCAL_ZONE = "Europe/Sofia";
+
+const PARTS = new Intl.DateTimeFormat("en-GB", {
+  timeZone: LOCAL_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+  timeZoneName: "longOffset",
+});
+
+/**
+ * A time in Bulgaria's local time with its offset.
+ * @param at an ISO 8601 string (as the journal writes it), a `Date`, or null
+ * @param seconds whether to show the seconds (default true)
+ * @returns `YYYY-MM-DD HH:MM[:SS] ±HH:MM`, or `""` for null or an invalid time
+ * @example
+ * ```ts
+ * localTime("2026-11-27T23:42:05.000Z"); // "2026-11-28 01:42:05 +02:00"
+ * localTime("2026-07-01T09:00:00Z", false); // "2026-07-01 12:00 +03:00"
+ * ```
+ */
+export function localTime(at: string | Date | null, seconds = true): string {
+  if (at === null) return "";
+  const d = at instanceof Date ? at : new Date(at);
+  if (Number.isNaN(d.getTime())) return "";
+  const p: Record<string, string> = {};
+  for (const { type, value } of PARTS.formatToParts(d)) p[type] = value;
+  // "GMT+02:00"; the zone's offset is never zero, but "GMT" alone would mean +00:00.
+  const offset = p.timeZoneName === "GMT" ? "+00:00" : p.timeZoneName!.slice(3);
+  const time = `${p.hour}:${p.minute}${seconds ? `:${p.second}` : ""}`;
+  return `${p.year}-${p.month}-${p.day} ${time} ${offset}`;
+}
