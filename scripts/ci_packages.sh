@@ -13,12 +13,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "installing: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
+  updated=1
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 wine=()
 for p in wine64 gcc-mingw-w64-x86-64; do dpkg -s "$p" >/dev/null 2>&1 || wine+=("$p"); done
 if [ "${#wine[@]}" -gt 0 ]; then
   echo "installing: ${wine[*]}"
+  [ -n "${updated:-}" ] || apt-get update -qq || true
   if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${wine[@]}" >/dev/null; then
     echo "WARNING: ${wine[*]} cannot be installed here; the Windows tests under Wine (tests/windows/) will fail under CI=true"
   fi
