@@ -78,26 +78,35 @@ export async function buildUpdateFixture(): Promise<UpdateFixture> {
   const dir = await Deno.makeTempDir({ prefix: "svc-update-test-" });
   const build = await runBuild({ outDir: dir, bundleOnly: true, log: () => {} });
   if (build.exitCode !== 0) throw new Error(`bundle failed: ${build.failed.join("; ")}`);
-  const bundle = await Deno.readTextFile(build.bundle);
+  return await buildUpdatePair(dir, await Deno.readTextFile(build.bundle), "linux-x64");
+}
+
+/**
+ * The two packages of an update test for one target, from one bundle: the running version
+ * (`old`) and the next patch version (`newer`, which fails its start check when run).
+ * @param dir a temporary folder (each package in its own sub-folder)
+ * @param bundle the bundle's text (`deno task build --bundle-only`)
+ * @param target a package target's name (scripts/package/targets.ts), e.g. "win-x64"
+ * @returns the fixture, with a fresh update key pair
+ */
+export async function buildUpdatePair(
+  dir: string,
+  bundle: string,
+  target: string,
+): Promise<UpdateFixture> {
   const keys = await makeUpdateKeyPair();
-  const newer = inc(VERSION, "patch")!;
-  const linux = PACKAGE_TARGETS.filter((t) => t.name === "linux-x64");
+  const targets = PACKAGE_TARGETS.filter((t) => t.name === target);
   const make = async (name: string, version: string, prelude = ""): Promise<BuiltPackage> => {
     const out = join(dir, name);
     await Deno.mkdir(out);
     const file = join(out, "svc-filing.bundle.js");
     await Deno.writeTextFile(file, bundleVariant(bundle, version, keys, prelude));
-    const [info] = await buildPackages({
-      bundle: file,
-      outDir: out,
-      targets: linux,
-      log: () => {},
-    });
+    const [info] = await buildPackages({ bundle: file, outDir: out, targets, log: () => {} });
     return { ...info!, path: join(out, info!.file), version };
   };
   const [o, n] = await Promise.all([
     make("old", VERSION),
-    make("newer", newer, FAIL_START_PRELUDE),
+    make("newer", inc(VERSION, "patch")!, FAIL_START_PRELUDE),
   ]);
   return { dir, keys, old: o, newer: n };
 }

@@ -10,16 +10,11 @@
  * start. On Windows the command ends before the swap; the outcome is read from last.json.
  */
 import * as assert from "node:assert/strict";
-import inc from "semver/functions/inc.js";
 import { join } from "node:path";
-import { buildPackages } from "../../scripts/package.ts";
-import { PACKAGE_TARGETS } from "../../scripts/package/targets.ts";
 import { makeUpdateKeyPair } from "../../scripts/update_keys.ts";
-import { VERSION } from "../../src/version.ts";
 import { startTokenService } from "../_helpers/e2e.ts";
 import {
-  type BuiltPackage,
-  bundleVariant,
+  buildUpdatePair,
   startUpdateServer,
   type UpdateFixture,
   waitAgent,
@@ -31,16 +26,6 @@ import { fileURLToPath } from "node:url";
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 
 const ignore = skipWithoutWine("Windows update under Wine");
-
-/** The newer bundle's hook (as in update_packages.ts): its agent exits at start on request. */
-const FAIL_START_PRELUDE = `if (
-  Deno.args[0] === "agent" && Deno.args[1] !== "update-swap" &&
-  Deno.env.get("SVC_TEST_FAIL_START") === "1"
-) {
-  console.error("SVC_TEST_FAIL_START: this agent exits at start");
-  Deno.exit(3);
-}
-`;
 
 async function unzip(zip: string, into: string) {
   await Deno.mkdir(into, { recursive: true });
@@ -56,27 +41,11 @@ Deno.test({
   async fn(t) {
     const mm: WineMachine = await wineMachine();
     const dir = await Deno.makeTempDir({ prefix: "svc-wine-update-" });
-    const keys = await makeUpdateKeyPair();
-    const bundle = await Deno.readTextFile(mm.build.bundle);
-    const win = PACKAGE_TARGETS.filter((p) => p.name === "win-x64");
-    const make = async (name: string, version: string, prelude = ""): Promise<BuiltPackage> => {
-      const out = join(dir, name);
-      await Deno.mkdir(out);
-      const file = join(out, "svc-filing.bundle.js");
-      await Deno.writeTextFile(file, bundleVariant(bundle, version, keys, prelude));
-      const [info] = await buildPackages({
-        bundle: file,
-        outDir: out,
-        targets: win,
-        log: () => {},
-      });
-      return { ...info!, path: join(out, info!.file), version };
-    };
-    const [old, newer] = await Promise.all([
-      make("old", VERSION),
-      make("newer", inc(VERSION, "patch")!, FAIL_START_PRELUDE),
-    ]);
-    const fx: UpdateFixture = { dir, keys, old, newer };
+    const fx: UpdateFixture = await buildUpdatePair(
+      dir,
+      await Deno.readTextFile(mm.build.bundle),
+      "win-x64",
+    );
     const manifest = join(dir, "manifest.jws");
     const server = startUpdateServer({ old: fx.old.path, newer: fx.newer.path });
     const ts = await startTokenService(join(dir, "ts"), { SVC_UPDATE_MANIFEST: manifest });
