@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { buildPackages } from "./package.ts";
 import { PACKAGE_TARGETS } from "./package/targets.ts";
 import { makeCert, pem, TEST_CA_SUBJECT, TEST_PERSONAL_ID } from "../tests/_helpers/pki.ts";
-import { wineMachine, wineMissing } from "../tests/_helpers/wine.ts";
+import { compileImportPfx, wineMachine, wineMissing } from "../tests/_helpers/wine.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const { values } = parseArgs({
@@ -139,15 +139,7 @@ try {
     "-passout",
     "pass:bench",
   ]);
-  await mustRun("x86_64-w64-mingw32-gcc", [
-    "-municode",
-    "-O2",
-    "-s",
-    "-o",
-    join(work, "import_pfx.exe"),
-    join(ROOT, "tests", "windows", "import_pfx.c"),
-    "-lcrypt32",
-  ]);
+  await compileImportPfx(work);
   const imp = await machine.wine(["C:\\bench\\import_pfx.exe", "C:\\bench\\id.p12", "bench"]);
   if (imp.code !== 0) throw new Error(`import: ${imp.stdout}${imp.stderr}`);
   await mustRun(Deno.execPath(), [

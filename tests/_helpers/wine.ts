@@ -97,6 +97,20 @@ async function mustRun(cmd: string, args: string[], env?: Record<string, string>
   return r;
 }
 
+/**
+ * Compiles the test-only PKCS#12 import helper (tests/windows/import_pfx.c: `PFXImportCertStore`
+ * into the prefix's `CurrentUser\\My`) with mingw.
+ * @param outDir where `import_pfx.exe` is written (a folder the Wine prefix can reach)
+ * @returns the executable's path on this machine
+ * @throws Error when mingw fails
+ */
+export async function compileImportPfx(outDir: string): Promise<string> {
+  const exe = join(outDir, "import_pfx.exe");
+  const source = join(ROOT, "tests", "windows", "import_pfx.c");
+  await mustRun(MINGW, ["-municode", "-O2", "-s", "-o", exe, source, "-lcrypt32"]);
+  return exe;
+}
+
 async function sourceKey(): Promise<string> {
   const h = createHash("sha256");
   const files: string[] = [];

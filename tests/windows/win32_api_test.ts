@@ -18,7 +18,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { makeCert, pem, TEST_CA_SUBJECT, TEST_PERSONAL_ID } from "../_helpers/pki.ts";
 import { opensslVerify } from "../signing/openssl_verify.ts";
-import { skipWithoutWine, waitFor, type WineMachine, wineMachine } from "../_helpers/wine.ts";
+import {
+  compileImportPfx,
+  skipWithoutWine,
+  waitFor,
+  type WineMachine,
+  wineMachine,
+} from "../_helpers/wine.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const ignore = skipWithoutWine("Windows API under Wine");
@@ -128,15 +134,7 @@ Deno.test({
       "-passout",
       "pass:test-1234",
     ]);
-    await mustRun("x86_64-w64-mingw32-gcc", [
-      "-municode",
-      "-O2",
-      "-s",
-      "-o",
-      join(work, "import_pfx.exe"),
-      join(ROOT, "tests", "windows", "import_pfx.c"),
-      "-lcrypt32",
-    ]);
+    await compileImportPfx(work);
     const imp = await mm.wine(["C:\\work\\import_pfx.exe", "C:\\work\\id.p12", "test-1234"]);
     assert.equal(imp.code, 0, `PFXImportCertStore: ${imp.stdout}${imp.stderr}`);
     assert.match(imp.stdout, /imported 1/);
