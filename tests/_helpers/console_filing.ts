@@ -5,7 +5,17 @@
  * @module
  */
 import { equal } from "node:assert/strict";
-import { decideNext, issueToken, MAIN, type Proc } from "./e2e.ts";
+import { join } from "node:path";
+import { type Chromium, launchChromium } from "./browser.ts";
+import {
+  createKeyCli,
+  decideNext,
+  issueToken,
+  MAIN,
+  type Proc,
+  startAgent,
+  startTokenService,
+} from "./e2e.ts";
 
 /** `YYYY-MM-DD HH:MM:SS ±HH:MM` in Bulgaria's offsets (winter +02:00, summer +03:00). */
 export const LOCAL_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0[23]:00$/;
@@ -20,13 +30,63 @@ export async function agentOpen(dataDir: string): Promise<string> {
   return /The console: (\S+)/.exec(new TextDecoder().decode(out.stdout))![1]!;
 }
 
-/** A VAT return filed by an integrator (confirmed through the page), with its files or not. */
+/** What the console's browser tests run against: real processes and Chromium. */
+export interface FilingWorld {
+  /** The temporary folder holding both data folders (removed by `close`). */
+  readonly dir: string;
+  /** The agent's data folder (for `agentOpen`). */
+  readonly agentDir: string;
+  readonly ts: Proc;
+  readonly agent: Proc;
+  readonly browser: Chromium;
+  /** A fresh test-mode secret key of the token service. */
+  readonly key: string;
+  /** Closes the browser, stops both processes and removes `dir`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a token service, an agent on it and Chromium (launched meanwhile), with a test key.
+ * @param prefix the temporary folder's name prefix
+ * @param prepare runs in the fresh folder before the processes start (e.g. writes input files)
+ */
+export async function filingWorld(
+  prefix: string,
+  prepare: (dir: string) => Promise<void> = () => Promise.resolve(),
+): Promise<FilingWorld> {
+  const dir = await Deno.makeTempDir({ prefix });
+  await prepare(dir);
+  const browserP = launchChromium();
+  const ts = await startTokenService(join(dir, "ts"));
+  const agentDir = join(dir, "agent");
+  const agent = await startAgent(agentDir, ts.url);
+  const browser = await browserP;
+  const close = async () => {
+    await browser.close();
+    await agent.stop();
+    await ts.stop();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+  try {
+    const key = await createKeyCli(join(dir, "ts"), "test");
+    return { dir, agentDir, ts, agent, browser, key, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/**
+ * A VAT return filed by an integrator, with its files or not.
+ * @param confirm how the person confirms (default: the page's decision sent as the browser would)
+ */
 export async function fileVat(
   ts: Proc,
   agent: Proc,
   key: string,
   eik: string,
   folder: string | null,
+  confirm: () => Promise<unknown> = () => decideNext(agent, "confirm"),
 ): Promise<Record<string, unknown>> {
   const token = await issueToken(ts.url, key, { typeId: "vat", eik });
   const res = fetch(`${agent.url}/api/v1/operations/vat`, {
@@ -38,6 +98,6 @@ export async function fileVat(
     },
     body: JSON.stringify({ eik, year: 2026, month: 10 }),
   });
-  await decideNext(agent, "confirm");
+  await confirm();
   return await (await res).json();
 }

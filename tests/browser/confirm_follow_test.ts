@@ -6,35 +6,23 @@
  * Screenshots: docs/confirmation-followed.png, docs/confirmation-followed-refused.png.
  */
 import { equal, match, ok } from "node:assert/strict";
-import { join } from "node:path";
-import { decide, launchChromium, skipBrowser } from "../_helpers/browser.ts";
-import { agentOpen } from "../_helpers/console_filing.ts";
-import {
-  createKeyCli,
-  issueToken,
-  type Proc,
-  startAgent,
-  startTokenService,
-} from "../_helpers/e2e.ts";
+import { decide, skipBrowser } from "../_helpers/browser.ts";
+import { agentOpen, fileVat, filingWorld } from "../_helpers/console_filing.ts";
+import type { Proc } from "../_helpers/e2e.ts";
 
 /** A VAT return filed over HTTP; its confirmation page is opened and confirmed in `page`. */
-async function fileAndConfirm(
+function fileAndConfirm(
   ts: Proc,
   agent: Proc,
   key: string,
   eik: string,
   page: import("playwright-core").Page,
 ): Promise<Record<string, unknown>> {
-  const token = await issueToken(ts.url, key, { typeId: "vat", eik });
-  const res = fetch(`${agent.url}/api/v1/operations/vat`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ eik, year: 2026, month: 10 }),
+  return fileVat(ts, agent, key, eik, null, async () => {
+    const log = await agent.waitLog("confirmation page opened", 15_000);
+    await page.goto(String(log.url));
+    await decide(page, "confirm");
   });
-  const log = await agent.waitLog("confirmation page opened", 15_000);
-  await page.goto(String(log.url));
-  await decide(page, "confirm");
-  return await (await res).json();
 }
 
 Deno.test({
@@ -43,14 +31,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const dir = await Deno.makeTempDir({ prefix: "svc-confirm-follow-" });
-    const browserP = launchChromium();
-    const ts = await startTokenService(join(dir, "ts"));
-    const agentDir = join(dir, "agent");
-    const agent = await startAgent(agentDir, ts.url);
-    const browser = await browserP;
+    const w = await filingWorld("svc-confirm-follow-");
+    const { agentDir, ts, agent, browser, key } = w;
     try {
-      const key = await createKeyCli(join(dir, "ts"), "test");
       // The accountant has the console open (its session cookie is in this browser).
       const consolePage = await browser.context.newPage();
       await consolePage.goto(await agentOpen(agentDir));
@@ -82,10 +65,7 @@ Deno.test({
       equal(await page.locator("#follow-list li").getAttribute("class"), "bad");
       await page.screenshot({ path: "docs/confirmation-followed-refused.png", fullPage: true });
     } finally {
-      await browser.close();
-      await agent.stop();
-      await ts.stop();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await w.close();
     }
   },
 });

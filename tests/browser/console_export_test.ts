@@ -9,13 +9,11 @@
  * Screenshot: docs/console-export.png (the filtered view with its export buttons).
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { strFromU8, unzipSync } from "fflate";
 import readXlsxFile from "read-excel-file/universal";
-import { launchChromium, skipBrowser } from "../_helpers/browser.ts";
-import { createKeyCli, startAgent, startTokenService } from "../_helpers/e2e.ts";
-import { agentOpen, fileVat, LOCAL_TIME } from "../_helpers/console_filing.ts";
+import { skipBrowser } from "../_helpers/browser.ts";
+import { agentOpen, fileVat, filingWorld, LOCAL_TIME } from "../_helpers/console_filing.ts";
 
 const HEADINGS = [
   "Създадена (местно време)",
@@ -35,14 +33,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const dir = await Deno.makeTempDir({ prefix: "svc-console-export-" });
-    const browserP = launchChromium();
-    const ts = await startTokenService(join(dir, "ts"));
-    const agentDir = join(dir, "agent");
-    const agent = await startAgent(agentDir, ts.url);
-    const browser = await browserP;
+    const w = await filingWorld("svc-console-export-");
+    const { agentDir, ts, agent, browser, key } = w;
     try {
-      const key = await createKeyCli(join(dir, "ts"), "test");
       const filed = await fileVat(ts, agent, key, "121212121", null);
       equal(filed.success, true, JSON.stringify(filed));
       const refused = await fileVat(ts, agent, key, "999999904", null);
@@ -106,10 +99,7 @@ Deno.test({
       equal(bad!.status(), 400);
       ok(await page.isVisible("#flash.error"));
     } finally {
-      await browser.close();
-      await agent.stop();
-      await ts.stop();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await w.close();
     }
   },
 });

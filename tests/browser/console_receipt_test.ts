@@ -11,10 +11,9 @@
 import { equal, match, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { launchChromium, skipBrowser } from "../_helpers/browser.ts";
+import { skipBrowser } from "../_helpers/browser.ts";
 import { vatFiles } from "../_helpers/company_tree.ts";
-import { createKeyCli, startAgent, startTokenService } from "../_helpers/e2e.ts";
-import { agentOpen, fileVat, LOCAL_TIME } from "../_helpers/console_filing.ts";
+import { agentOpen, fileVat, filingWorld, LOCAL_TIME } from "../_helpers/console_filing.ts";
 
 Deno.test({
   name: "[browser] console: each filing opens its receipt, with the incoming number and protocol",
@@ -22,19 +21,17 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const dir = await Deno.makeTempDir({ prefix: "svc-console-receipt-" });
     const eik = "121212121";
-    const folder = join(dir, "vat-2026-10");
-    await Deno.mkdir(folder);
     const files = (await vatFiles(eik, 2026, 10))!;
-    for (const [name, bytes] of files) await Deno.writeFile(join(folder, name), bytes);
-    const browserP = launchChromium();
-    const ts = await startTokenService(join(dir, "ts"));
-    const agentDir = join(dir, "agent");
-    const agent = await startAgent(agentDir, ts.url);
-    const browser = await browserP;
+    const w = await filingWorld("svc-console-receipt-", async (dir) => {
+      await Deno.mkdir(join(dir, "vat-2026-10"));
+      for (const [name, bytes] of files) {
+        await Deno.writeFile(join(dir, "vat-2026-10", name), bytes);
+      }
+    });
+    const { dir, agentDir, ts, agent, browser, key } = w;
+    const folder = join(dir, "vat-2026-10");
     try {
-      const key = await createKeyCli(join(dir, "ts"), "test");
       const filed = await fileVat(ts, agent, key, eik, folder);
       equal(filed.success, true, JSON.stringify(filed));
       const refused = await fileVat(ts, agent, key, "999999904", null);
@@ -97,10 +94,7 @@ Deno.test({
       equal(missing!.status(), 404);
       ok(await page.isVisible("#no-receipt"));
     } finally {
-      await browser.close();
-      await agent.stop();
-      await ts.stop();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await w.close();
     }
   },
 });
