@@ -374,7 +374,18 @@ export async function wineMachine(): Promise<WineMachine> {
       join(prefix, `drive_${p[0]!.toLowerCase()}`, ...p.slice(3).split(/[\\/]/).filter(Boolean)),
     env,
     wine,
-    cli: (args, o) => wine(["cmd", "/c", launcher, ...args], o),
+    cli: async (args, o) => {
+      const run = () => wine(["cmd", "/c", launcher, ...args], o);
+      const first = await run();
+      // Wine's cmd now and then fails to create the launcher's `deno.exe` process at all
+      // ("ShellExecuteEx failed: Internal error", seen once in a full CI run): nothing of the
+      // agent ran, so the command is run once more; any other failure is returned as it is.
+      if (first.code === 0 || !/ShellExecuteEx failed/.test(first.stdout + first.stderr)) {
+        return first;
+      }
+      console.error(`wine: ${args.join(" ")}: the process was not created; running it again`);
+      return await run();
+    },
     start,
     spawn: (args, extra) => start(["cmd", "/c", launcher, ...args], extra),
     async denoPids() {
