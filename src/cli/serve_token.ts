@@ -126,6 +126,30 @@ export async function manifestFileSource(
   return read;
 }
 
+/**
+ * postgres@3.4.9 sends a query's bytes from a `setImmediate` callback (`nextWrite` in its
+ * `connection.js`). When the server closes the connection between the query and that callback,
+ * the callback writes to a socket already set to null and throws
+ * `TypeError: Cannot read properties of null (reading 'write')` outside any promise, which would
+ * end the process. By then the connection is closed and its queries have failed
+ * (DATABASE_UNAVAILABLE, docs/token-service.md § Operations); the driver opens a new one for the
+ * next query. Only that error is kept from ending the process, and it is logged; every other
+ * uncaught error still ends it.
+ * @param log where the kept error is reported (warn)
+ */
+function keepAliveOnClosedPostgresWrite(log: Logger): void {
+  globalThis.addEventListener("error", (event) => {
+    const e = event.error;
+    if (
+      e instanceof TypeError && /reading 'write'/.test(e.message) &&
+      /postgres\/src\/connection\.js/.test(e.stack ?? "")
+    ) {
+      event.preventDefault();
+      log("warn", "database connection closed while a query was being sent", { error: e.message });
+    }
+  });
+}
+
 /** A running token service. */
 export interface RunningTokenService {
   readonly server: Deno.HttpServer<Deno.NetAddr>;
@@ -158,6 +182,7 @@ export async function startTokenService(
   const ops = loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, env, {});
   const keyCipher = await signingKeyCipher(cfg);
   ensurePrivateDirSync(cfg.dataDir);
+  if (cfg.databaseUrl && isPostgresUrl(cfg.databaseUrl)) keepAliveOnClosedPostgresWrite(log);
   const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
   const smtp = smtpSettings(ops);
   let issuer = cfg.issuer ?? "";

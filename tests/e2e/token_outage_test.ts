@@ -65,7 +65,12 @@ Deno.test({
       phase = "down";
       await cluster.stop();
       await new Promise((r) => setTimeout(r, 2500));
-      const notReady = await fetch(`${url}/ready`);
+      // A refused connection here means the process is gone: say what it logged last.
+      const notReady = await fetch(`${url}/ready`).catch((e) => {
+        throw new Error(
+          `${e}; the service's last log lines: ${JSON.stringify(svc!.logs.slice(-8))}`,
+        );
+      });
       equal(notReady.status, 503);
       equal((await notReady.json()).details.reason, "database_unreachable");
       equal((await fetch(`${url}/health`)).status, 200, "the process stays alive");
