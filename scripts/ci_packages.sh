@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Debian packages the test suite uses: openssl (signature checks), softhsm2 + opensc (PKCS#11),
-# chromium (browser tests), zenity + xvfb + xdotool (native picker tests), postgresql (store
+# chromium (browser tests), zenity + xvfb + xdotool + xclip (native picker tests), postgresql (store
 # tests), xdg-utils (the svc-agent:// link handler), curl (the docs' examples), nginx (the token service's
 # scale-out behind a reverse proxy), unzip; wine64 + gcc-mingw-w64-x86-64 (the win-x64 package run
 # under Wine, tests/windows/; installed apart: where they cannot be, the Wine tests fail under
 # CI=true and say why). Idempotent; installs only what is missing. Needs root (CI runs as root).
 set -euo pipefail
-pkgs=(openssl softhsm2 opensc chromium zenity xvfb xdotool postgresql wrk xdg-utils curl nginx unzip)
+pkgs=(openssl softhsm2 opensc chromium zenity xvfb xdotool xclip postgresql wrk xdg-utils curl nginx unzip)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then

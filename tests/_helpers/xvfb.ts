@@ -1,6 +1,6 @@
 /**
  * A virtual X display (Xvfb) for the native dialogs (zenity), and xdotool to answer them as a
- * user would: type the path, Enter; or Escape.
+ * user would: paste the path (xclip), Enter; or Escape.
  */
 
 /** Run `fn` with a fresh Xvfb display (`:N`), killed afterwards. */
@@ -40,8 +40,29 @@ export async function xdo(display: string, ...args: string[]) {
 }
 
 /**
- * Answer the dialog as a user would, and again (up to three times) while `pending` has not
- * settled: on a loaded machine a keystroke sent before the dialog was ready can be lost.
+ * Put `text` on the display's clipboard (xclip stays in the background to serve it, until the
+ * display ends). Pasting is what a user does with a long path, and unlike `xdotool type` it
+ * cannot drop a Cyrillic letter: xdotool types a letter outside the keymap by remapping a spare
+ * keycode for a moment, a race the dialog can lose on a loaded machine.
+ */
+async function toClipboard(display: string, text: string) {
+  const child = new Deno.Command("xclip", {
+    args: ["-selection", "clipboard", "-i"],
+    env: { DISPLAY: display },
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(text));
+  await w.close();
+  await child.status; // xclip forks: the parent ends once the text is read.
+}
+
+/**
+ * Answer the dialog as a user would (paste the path into the location entry, then the key), and
+ * again (up to four times) while `pending` has not settled: on a loaded machine a keystroke sent
+ * before the dialog was ready can be lost.
  */
 export async function answer(
   display: string,
@@ -50,16 +71,21 @@ export async function answer(
   pending: Promise<unknown>,
 ) {
   const settled = pending.then(() => true, () => true);
-  for (let attempt = 0; attempt < 3; attempt++) {
+  if (keys.type) await toClipboard(display, keys.type);
+  for (let attempt = 0; attempt < 4; attempt++) {
     const ids = (await xdo(display, "search", "--sync", "--onlyvisible", "--name", title)).split(
       "\n",
     );
     await new Promise((r) => setTimeout(r, 1200));
     // No window manager under Xvfb: give the dialog the keyboard focus explicitly.
     await xdo(display, "windowfocus", "--sync", ids.at(-1)!);
-    // A retry opens the location entry with its text selected (Ctrl+L), so typing replaces it.
-    if (keys.type && attempt > 0) await xdo(display, "key", "ctrl+l");
-    if (keys.type) await xdo(display, "type", "--delay", "40", keys.type);
+    if (keys.type) {
+      // Ctrl+L opens (or focuses) the file chooser's location entry; select all, paste over it.
+      await xdo(display, "key", "ctrl+l");
+      await new Promise((r) => setTimeout(r, 300));
+      await xdo(display, "key", "ctrl+a");
+      await xdo(display, "key", "ctrl+v");
+    }
     await new Promise((r) => setTimeout(r, 800));
     await xdo(display, "key", keys.key);
     const done = await Promise.race([

@@ -1,6 +1,6 @@
 /**
- * The native pickers with the real dialog program: zenity under Xvfb, driven by xdotool as a
- * user would (type the path, Enter; or Escape to cancel).
+ * The native pickers with the real dialog program: zenity under Xvfb, driven by xdotool and xclip as a
+ * user would (paste the path, Enter; or Escape to cancel).
  */
 import { deepStrictEqual, equal, rejects } from "node:assert/strict";
 import { join } from "node:path";
@@ -9,7 +9,7 @@ import { isAppError } from "../../src/contract/errors.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { answer, withDisplay } from "../_helpers/xvfb.ts";
 
-const ignore = skipUnless(["Xvfb", "zenity", "xdotool"], "native picker tests");
+const ignore = skipUnless(["Xvfb", "zenity", "xdotool", "xclip"], "native picker tests");
 
 Deno.test({
   name:

@@ -34,7 +34,7 @@ import { createSoftHsmToken, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
 const P12_PASSWORD = "p12-pass";
 const ignore = skipBrowser() ||
   skipUnless(
-    ["Xvfb", "zenity", "xdotool", "softhsm2-util", "pkcs11-tool", "openssl"],
+    ["Xvfb", "zenity", "xdotool", "xclip", "softhsm2-util", "pkcs11-tool", "openssl"],
     "console walk",
   );
 
@@ -186,7 +186,7 @@ Deno.test({
         await page.click("#pick-pkcs12", { noWaitAfter: true });
         await answer(display, "Choose a file", { type: p12, key: "Return" }, picked);
         await picked;
-        // The file the dialog was given (xdotool types its Cyrillic name into the dialog).
+        // The file the dialog was given (pasted into the dialog, Cyrillic name and all).
         equal(await page.textContent("#pkcs12 code"), p12, "the file chosen in the dialog");
         await page.fill("#pkcs12-password", P12_PASSWORD);
         await page.fill("#pkcs12-name", "Иван Петров (файл)");
