@@ -17,7 +17,13 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { buildPackages } from "./package.ts";
 import { PACKAGE_TARGETS } from "./package/targets.ts";
-import { makeCert, pem, TEST_CA_SUBJECT, TEST_PERSONAL_ID } from "../tests/_helpers/pki.ts";
+import {
+  makeCert,
+  TEST_CA_SUBJECT,
+  TEST_PERSONAL_ID,
+  writePkcs12,
+  writeSigner,
+} from "../tests/_helpers/pki.ts";
 import { compileImportPfx, wineMachine, wineMissing } from "../tests/_helpers/wine.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
@@ -120,25 +126,13 @@ try {
   const work = join(machine.prefix, "drive_c", "bench");
   await Deno.mkdir(work, { recursive: true });
   const ca = await makeCert({ subject: TEST_CA_SUBJECT, ca: true });
-  const signer = await makeCert({
-    subject: `CN=Бенчмарк, 2.5.4.5=${TEST_PERSONAL_ID}, C=BG`,
-    issuer: ca,
-  });
-  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", signer.keys.privateKey));
-  await Deno.writeTextFile(join(work, "cert.pem"), pem("CERTIFICATE", signer.der));
-  await Deno.writeTextFile(join(work, "key.pem"), pem("PRIVATE KEY", pkcs8));
-  await mustRun("openssl", [
-    "pkcs12",
-    "-export",
-    "-in",
-    join(work, "cert.pem"),
-    "-inkey",
-    join(work, "key.pem"),
-    "-out",
-    join(work, "id.p12"),
-    "-passout",
-    "pass:bench",
-  ]);
+  const signer = await writeSigner(
+    work,
+    "signer",
+    `CN=Бенчмарк, 2.5.4.5=${TEST_PERSONAL_ID}, C=BG`,
+    ca,
+  );
+  await writePkcs12(signer, join(work, "id.p12"), "bench");
   await compileImportPfx(work);
   const imp = await machine.wine(["C:\\bench\\import_pfx.exe", "C:\\bench\\id.p12", "bench"]);
   if (imp.code !== 0) throw new Error(`import: ${imp.stdout}${imp.stderr}`);
@@ -170,7 +164,7 @@ try {
       "dgst",
       "-sha256",
       "-sign",
-      join(work, "key.pem"),
+      signer.keyPem,
       "-out",
       join(work, "o.sig"),
       join(work, "data.bin"),

@@ -153,29 +153,43 @@ export interface TestPki {
   readonly ec: SignerFiles;
 }
 
+/**
+ * Make a signer's certificate (issued by `ca`) and write its PEM/DER files into `dir` as
+ * `{name}.cert.pem`, `{name}.cert.der` and `{name}.key.pem` (PKCS#8).
+ * @param dir the folder
+ * @param name the files' stem
+ * @param subject the certificate's subject (e.g. `CN=…, 2.5.4.5=PNOBG-…, C=BG`)
+ * @param ca the issuer
+ * @param kind the key's kind (default RSA-2048)
+ */
+export async function writeSigner(
+  dir: string,
+  name: string,
+  subject: string,
+  ca: TestCert,
+  kind: TestKeyKind = "RSA",
+): Promise<SignerFiles> {
+  const cert = await makeCert({ subject, kind, issuer: ca });
+  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", cert.keys.privateKey));
+  const files = {
+    cert,
+    certPem: join(dir, `${name}.cert.pem`),
+    certDer: join(dir, `${name}.cert.der`),
+    keyPem: join(dir, `${name}.key.pem`),
+  };
+  await Deno.writeTextFile(files.certPem, pem("CERTIFICATE", cert.der));
+  await Deno.writeFile(files.certDer, cert.der);
+  await Deno.writeTextFile(files.keyPem, pem("PRIVATE KEY", pkcs8));
+  return files;
+}
+
 /** Generates the test PKI and writes PEM/DER files into `dir`. */
 export async function writeTestPki(dir: string): Promise<TestPki> {
   const ca = await makeCert({ subject: TEST_CA_SUBJECT, ca: true });
   const caPem = join(dir, "ca.pem");
   await Deno.writeTextFile(caPem, pem("CERTIFICATE", ca.der));
-  const signer = async (kind: TestKeyKind, name: string): Promise<SignerFiles> => {
-    const cert = await makeCert({
-      subject: `CN=Ivan Petrov ${name}, 2.5.4.5=${TEST_PERSONAL_ID}, C=BG`,
-      kind,
-      issuer: ca,
-    });
-    const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", cert.keys.privateKey));
-    const files = {
-      cert,
-      certPem: join(dir, `${name}.cert.pem`),
-      certDer: join(dir, `${name}.cert.der`),
-      keyPem: join(dir, `${name}.key.pem`),
-    };
-    await Deno.writeTextFile(files.certPem, pem("CERTIFICATE", cert.der));
-    await Deno.writeFile(files.certDer, cert.der);
-    await Deno.writeTextFile(files.keyPem, pem("PRIVATE KEY", pkcs8));
-    return files;
-  };
+  const signer = (kind: TestKeyKind, name: string) =>
+    writeSigner(dir, name, `CN=Ivan Petrov ${name}, 2.5.4.5=${TEST_PERSONAL_ID}, C=BG`, ca, kind);
   return { dir, ca, caPem, rsa: await signer("RSA", "rsa"), ec: await signer("EC-P256", "ec") };
 }
 

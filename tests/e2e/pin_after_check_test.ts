@@ -10,7 +10,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { validEik } from "../_helpers/company_tree.ts";
-import { afterConsent, SENDER_ID, startLiveWorld } from "../_helpers/live_agent.ts";
+import { afterConsent, decideOn, SENDER_ID, startLiveWorld } from "../_helpers/live_agent.ts";
 import { issueToken } from "../_helpers/e2e.ts";
 import { join } from "node:path";
 
@@ -159,22 +159,7 @@ Deno.test({
           ok(html.includes("2026-09"), "and the period");
           ok(html.includes("EMPL2021.TXT") && html.includes("NRA62007.TXT"), "and the files read");
           ok(html.includes('data-figure="employees"'), "and what the files declare");
-          const res = await fetch(`${step}/decision`, {
-            method: "POST",
-            headers: {
-              origin: new URL(url).origin,
-              "content-type": "application/json",
-              accept: "application/json",
-            },
-            body: JSON.stringify({
-              decision: "confirm",
-              senderId: SENDER_ID,
-              pin: "p12-pin",
-              nonce: /name="nonce" value="([^"]+)"/.exec(html)![1]!,
-              seen: Number(/name="seen" id="seen" value="(\d+)"/.exec(html)![1]!),
-            }),
-          });
-          equal(res.status, 200, await res.text());
+          await decideOn(step, html, SENDER_ID, "p12-pin");
           const r = await pending;
           equal(r.json.success, true, JSON.stringify(r.json));
           equal(w.sim.stats.submitCalls, 1);
@@ -227,22 +212,7 @@ Deno.test({
         const html = await (await fetch(step)).text();
         const text = html.replace(/<[^>]+>/g, "");
         ok(text.includes(`${third}/2026-09/EMPL2021.TXT`), "the files read are on the PIN step");
-        const res = await fetch(`${step}/decision`, {
-          method: "POST",
-          headers: {
-            origin: new URL(step).origin,
-            "content-type": "application/json",
-            accept: "application/json",
-          },
-          body: JSON.stringify({
-            decision: "confirm",
-            senderId: SENDER_ID,
-            pin: "p12-pin",
-            nonce: /name="nonce" value="([^"]+)"/.exec(html)![1]!,
-            seen: Number(/name="seen" id="seen" value="(\d+)"/.exec(html)![1]!),
-          }),
-        });
-        equal(res.status, 200, await res.text());
+        await decideOn(step, html, SENDER_ID, "p12-pin");
         const b = await pending;
         equal(b.submitted, 1, JSON.stringify(b));
         equal(w.sim.stats.submitCalls, calls + 1);

@@ -16,7 +16,14 @@
 import * as assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { makeCert, pem, TEST_CA_SUBJECT, TEST_PERSONAL_ID } from "../_helpers/pki.ts";
+import {
+  makeCert,
+  pem,
+  TEST_CA_SUBJECT,
+  TEST_PERSONAL_ID,
+  writePkcs12,
+  writeSigner,
+} from "../_helpers/pki.ts";
 import { opensslVerify } from "../signing/openssl_verify.ts";
 import {
   compileImportPfx,
@@ -112,28 +119,20 @@ Deno.test({
     await Deno.mkdir(work, { recursive: true });
     // The identity: a Cyrillic subject with the holder's serialNumber, issued by a test CA.
     const ca = await makeCert({ subject: TEST_CA_SUBJECT, ca: true });
-    const signer = await makeCert({
-      subject: `CN=Иван Петров Тестов, 2.5.4.5=${TEST_PERSONAL_ID}, C=BG`,
-      issuer: ca,
-    });
-    const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", signer.keys.privateKey));
+    const files = await writeSigner(
+      work,
+      "signer",
+      `CN=Иван Петров Тестов, 2.5.4.5=${TEST_PERSONAL_ID}, C=BG`,
+      ca,
+    );
+    const signer = files.cert;
     await Deno.writeTextFile(join(work, "ca.pem"), pem("CERTIFICATE", ca.der));
-    await Deno.writeTextFile(join(work, "cert.pem"), pem("CERTIFICATE", signer.der));
-    await Deno.writeTextFile(join(work, "key.pem"), pem("PRIVATE KEY", pkcs8));
-    await mustRun("openssl", [
-      "pkcs12",
-      "-export",
-      "-in",
-      join(work, "cert.pem"),
-      "-inkey",
-      join(work, "key.pem"),
-      "-certfile",
-      join(work, "ca.pem"),
-      "-out",
+    await writePkcs12(
+      files,
       join(work, "id.p12"),
-      "-passout",
-      "pass:test-1234",
-    ]);
+      "test-1234",
+      ["-certfile", join(work, "ca.pem")],
+    );
     await compileImportPfx(work);
     const imp = await mm.wine(["C:\\work\\import_pfx.exe", "C:\\work\\id.p12", "test-1234"]);
     assert.equal(imp.code, 0, `PFXImportCertStore: ${imp.stdout}${imp.stderr}`);
