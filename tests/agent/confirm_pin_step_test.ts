@@ -43,6 +43,17 @@ function world(timeoutMs = 60_000) {
   return { m, clock, opened, fire };
 }
 
+/** A new batch's first request, consented on its page (sender p12, no PIN yet). */
+async function consented(m: ConfirmationManager, opened: Dialog[]) {
+  const batch = crypto.randomUUID();
+  const s = subject(batch);
+  const asked = m.confirm(s, [SENDER]);
+  const d = opened[0]!;
+  m.decide(d.id, d.nonce, "confirm", "p12", null, d.version);
+  await asked;
+  return { batch, s, d };
+}
+
 function subject(batchId: string | null, over: Partial<ConfirmSubject> = {}): ConfirmSubject {
   return {
     batchId,
@@ -94,12 +105,7 @@ Deno.test("[agent] two steps: the consent takes no PIN; a failed check is shown;
 
 Deno.test("[agent] two steps: files that passed ask the PIN on a step the consent page moves to; the batch keeps it", async () => {
   const { m, opened } = world();
-  const batch = crypto.randomUUID();
-  const s = subject(batch);
-  const asked = m.confirm(s, [SENDER]);
-  const d = opened[0]!;
-  m.decide(d.id, d.nonce, "confirm", "p12", null, d.version);
-  await asked;
+  const { batch, s, d } = await consented(m, opened);
   const pin = m.pin(s, { files: ["/home/u/EMPL2021.TXT"], documents: 1 }, SENDER);
   equal(opened.length, 1, "the consent page moves on: no new tab");
   const stepId = d.after!.pinStep!;
@@ -126,12 +132,7 @@ Deno.test("[agent] two steps: files that passed ask the PIN on a step the consen
 Deno.test("[agent] two steps: declining or timing out the PIN step refuses the batch", async () => {
   for (const how of ["decline", "timeout"] as const) {
     const { m, opened, clock, fire } = world(1000);
-    const batch = crypto.randomUUID();
-    const s = subject(batch);
-    const asked = m.confirm(s, [SENDER]);
-    const d = opened[0]!;
-    m.decide(d.id, d.nonce, "confirm", "p12", null, d.version);
-    await asked;
+    const { batch, s, d } = await consented(m, opened);
     const pin = m.pin(s, {}, SENDER);
     const step = m.get(d.after!.pinStep!)!;
     if (how === "decline") m.decide(step.id, step.nonce, "decline", null);
@@ -150,12 +151,7 @@ Deno.test("[agent] two steps: declining or timing out the PIN step refuses the b
 
 Deno.test("[agent] two steps: a request of the batch whose PIN is still unknown opens a PIN step in a tab", async () => {
   const { m, opened } = world();
-  const batch = crypto.randomUUID();
-  const s = subject(batch);
-  const asked = m.confirm(s, [SENDER]);
-  const d = opened[0]!;
-  m.decide(d.id, d.nonce, "confirm", "p12", null, d.version);
-  await asked;
+  const { batch, s, d } = await consented(m, opened);
   m.checked(s, new AppError("FILE_EIK_MISMATCH", "another company's file"));
   // The same path again, now with the right file: inside the batch, silent until the PIN.
   const again = subject(batch);
