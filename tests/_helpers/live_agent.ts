@@ -50,10 +50,10 @@ export interface LiveWorld {
   readonly privateKeyPem: string;
   /** Write a company's D1/D6 files for 09/2026; returns the dec1_6 body's path fields. */
   payroll(eik: string): Promise<{ dec1FilePath: string; dec6FilePath: string }>;
-  /** POST an operation with a fresh token for `eik`. */
+  /** POST an operation with a fresh token for `eik` (a folder-wide one: for the EIKs listed). */
   file(
     typeId: string,
-    eik: string,
+    eik: string | readonly string[],
     body: unknown,
     headers: Record<string, string>,
   ): Promise<{ status: number; json: Record<string, unknown> }>;
@@ -251,7 +251,11 @@ export async function startLiveWorld(o: LiveWorldOptions = {}): Promise<LiveWorl
       };
     },
     async file(typeId, eik, body, headers) {
-      const token = await issueToken(ts.url, apiKey, { typeId, eik });
+      const token = await issueToken(
+        ts.url,
+        apiKey,
+        typeof eik === "string" ? { typeId, eik } : { typeId, eiks: [...eik] },
+      );
       tokens.push(token);
       const r = await fetch(`${agent.url}/api/v1/operations/${typeId}`, {
         method: "POST",

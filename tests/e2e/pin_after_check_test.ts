@@ -11,7 +11,6 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { validEik } from "../_helpers/company_tree.ts";
 import { afterConsent, decideOn, SENDER_ID, startLiveWorld } from "../_helpers/live_agent.ts";
-import { issueToken } from "../_helpers/e2e.ts";
 import { join } from "node:path";
 
 const PAGE = "confirmation page opened";
@@ -179,19 +178,12 @@ Deno.test({
       await t.step("folder-wide: the PIN step comes after the folder was read", async () => {
         const third = validEik(30_200_274);
         await w.payroll(third);
-        const batchFile = async (eiks: string[]) => {
-          const token = await issueToken(w.ts.url, w.apiKey, { typeId: "dec1_6_batch", eiks });
-          const r = await fetch(`${w.agent.url}/api/v1/operations/dec1_6_batch`, {
-            method: "POST",
-            headers: {
-              authorization: `Bearer ${token}`,
-              "content-type": "application/json",
-              "x-svc-batch-id": crypto.randomUUID(),
-            },
-            body: JSON.stringify({ rootFolder: join(w.dir, "clients"), year: 2026, month: 9 }),
-          });
-          return await r.json();
-        };
+        const batchFile = async (eiks: string[]) =>
+          (await w.file("dec1_6_batch", eiks, {
+            rootFolder: join(w.dir, "clients"),
+            year: 2026,
+            month: 9,
+          }, { "x-svc-batch-id": crypto.randomUUID() })).json;
         // No listed company in the folder: nothing to sign, no PIN asked.
         const none = batchFile([validEik(30_200_411)]);
         const url = await consent();
@@ -199,7 +191,8 @@ Deno.test({
         deepStrictEqual(after, { checking: 0, failed: 0, passed: 1, next: null });
         const empty = await none;
         equal(
-          empty.items?.filter((i: { outcome: string }) => i.outcome === "filed").length ?? 0,
+          (empty.items as { outcome: string }[] | undefined)?.filter((i) => i.outcome === "filed")
+            .length ?? 0,
           0,
         );
         // A listed company found: its files on the PIN step, then filed.
