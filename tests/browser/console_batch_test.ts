@@ -16,20 +16,10 @@ import {
   createKeyCli,
   decideNext,
   issueToken,
-  MAIN,
   startAgent,
   startTokenService,
 } from "../_helpers/e2e.ts";
-
-/** What `agent open` prints: the one-time link. */
-async function agentOpen(dataDir: string): Promise<string> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "agent", "open", "--data-dir", dataDir],
-    env: { NO_COLOR: "1", SVC_OPEN_BROWSER: "never" },
-  }).output();
-  equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return /The console: (\S+)/.exec(new TextDecoder().decode(out.stdout))![1]!;
-}
+import { agentOpen } from "../_helpers/console_filing.ts";
 
 Deno.test({
   name:

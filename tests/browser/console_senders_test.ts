@@ -12,23 +12,15 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { decide, launchChromium, skipBrowser, stopWithin } from "../_helpers/browser.ts";
-import { createKeyCli, issueToken, MAIN, startAgent, startTokenService } from "../_helpers/e2e.ts";
+import { createKeyCli, issueToken, startAgent, startTokenService } from "../_helpers/e2e.ts";
 import { makeCert, pem, writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { pkcs12HasPlainKey } from "../../src/signing/mod.ts";
+import { agentOpen } from "../_helpers/console_filing.ts";
 
 const PASSWORD = "p12-pass";
 const DAY = 86_400_000;
 const ignore = skipBrowser() || skipUnless(["openssl"], "console senders");
-
-async function agentOpen(dataDir: string): Promise<string> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "agent", "open", "--data-dir", dataDir],
-    env: { NO_COLOR: "1", SVC_OPEN_BROWSER: "never" },
-  }).output();
-  equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return /The console: (\S+)/.exec(new TextDecoder().decode(out.stdout))![1]!;
-}
 
 async function flash(page: Page, kind: "ok" | "error"): Promise<string> {
   const el = await page.waitForSelector("#flash");

@@ -8,17 +8,9 @@
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { launchChromium, skipBrowser, stopWithin } from "../_helpers/browser.ts";
-import { freePort, MAIN, startAgent, startTokenService } from "../_helpers/e2e.ts";
+import { freePort, startAgent, startTokenService } from "../_helpers/e2e.ts";
 import { VERSION } from "../../src/version.ts";
-
-async function agentOpen(dataDir: string): Promise<string> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "agent", "open", "--data-dir", dataDir],
-    env: { NO_COLOR: "1", SVC_OPEN_BROWSER: "never" },
-  }).output();
-  equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return /The console: (\S+)/.exec(new TextDecoder().decode(out.stdout))![1]!;
-}
+import { agentOpen } from "../_helpers/console_filing.ts";
 
 Deno.test({
   name: "[browser] a second agent says, in the terminal and the console, who holds the usual port",

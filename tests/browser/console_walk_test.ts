@@ -30,6 +30,7 @@ import { writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
 import { answer, withDisplay } from "../_helpers/xvfb.ts";
 import { createSoftHsmToken, TOKEN_PIN } from "../signing/softhsm_fixture.ts";
+import { agentOpen } from "../_helpers/console_filing.ts";
 
 const P12_PASSWORD = "p12-pass";
 const ignore = skipBrowser() ||
@@ -37,17 +38,6 @@ const ignore = skipBrowser() ||
     ["Xvfb", "zenity", "xdotool", "xclip", "softhsm2-util", "pkcs11-tool", "openssl"],
     "console walk",
   );
-
-/** What `agent open` prints: the one-time link (the Start-menu entry runs the same command). */
-async function agentOpen(dataDir: string): Promise<string> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "agent", "open", "--data-dir", dataDir],
-    env: { NO_COLOR: "1", SVC_OPEN_BROWSER: "never" },
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return /The console: (\S+)/.exec(text)![1]!;
-}
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `docs/${name}.png`, fullPage: true });
