@@ -193,7 +193,8 @@ export function contentKinds(
  * @throws nothing
  * @example
  * ```ts
- * detectFileKind(encodeCp1251(writePokupki(records))); // "pokupki"
+ * import { equal } from "node:assert/strict";
+ * equal(detectFileKind(await Deno.readFile("fixtures/formats/pokupki/POKUPKI.TXT")), "pokupki");
  * ```
  */
 export function detectFileKind(input: Uint8Array | string, fileName?: string): DetectedKind {

@@ -38,7 +38,10 @@ function parseAs<K extends NraFileKind>(kind: K, bytes: Uint8Array, name: string
  *   a file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
- * const f = parseNraFile(bytes, "EMPL2021.TXT"); if (f.kind === "d1") f.records.length;
+ * import { equal } from "node:assert/strict";
+ * const bytes = await Deno.readFile("fixtures/formats/d1/EMPL2021.TXT");
+ * const f = parseNraFile(bytes, "EMPL2021.TXT");
+ * equal(f.kind, "d1");
  * ```
  */
 export function parseNraFile(bytes: Uint8Array, fileName = "file"): ParsedNraFile {

@@ -232,7 +232,9 @@ export function encodingWarning(d: DecodedText, file: string): FileWarning | nul
  * @throws AppError FILE_ENCODING_UNSUPPORTED naming the file, its encoding and the fix
  * @example
  * ```ts
- * requireWindows1251(new TextEncoder().encode("ИВАНОВ"), "EMPL2021.TXT"); // throws
+ * import { throws } from "node:assert/strict";
+ * const utf8 = new TextEncoder().encode("ИВАНОВ");
+ * throws(() => requireWindows1251(utf8, "EMPL2021.TXT"), { code: "FILE_ENCODING_UNSUPPORTED" });
  * ```
  */
 export function requireWindows1251(bytes: Uint8Array, fileName: string): void {
