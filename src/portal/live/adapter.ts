@@ -66,8 +66,20 @@ type Outcome =
  *   throw as documented on them)
  * @example
  * ```ts
- * const portal = createLivePortal(file.portal, { clock: systemClock, log });
- * await portal.submit(input, { sender, sign, certificate });
+ * import { equal } from "node:assert/strict";
+ * import { systemClock } from "../../clock.ts";
+ * // agent.json's `portal` section; no call is made until a filing or a report
+ * const settings = {
+ *   baseUrl: "https://public-api.nra.bg",
+ *   environment: "test" as const,
+ *   clientId: "my-client-id",
+ *   clientSecret: "my-client-secret",
+ *   timeoutSeconds: 30,
+ * };
+ * const portal = createLivePortal(settings, { clock: systemClock });
+ * equal(portal.mode, "live");
+ * console.log(portal.endpoints.submit); // filings: portal.submit(input, { sender, sign, certificate })
+ * await portal.close();
  * ```
  */
 export function createLivePortal(settings: LivePortalSettings, deps: LivePortalDeps): LivePortal {

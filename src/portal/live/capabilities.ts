@@ -127,8 +127,10 @@ export function unsupportedReport(typeId: string): AppError {
  * @throws AppError PORTAL_OPERATION_UNSUPPORTED naming the typeId
  * @example
  * ```ts
- * checkLiveOperation({ typeId: "vat_batch", family: "batch", kind: "vat" }, {});
- * // throws PORTAL_OPERATION_UNSUPPORTED (details.typeId "vat_batch")
+ * import { throws } from "node:assert/strict";
+ * throws(() => checkLiveOperation({ typeId: "vat_batch", family: "batch", kind: "vat" }, {}), {
+ *   code: "PORTAL_OPERATION_UNSUPPORTED",
+ * });
  * ```
  */
 export function checkLiveOperation(
