@@ -47,7 +47,11 @@ export function defaultDataDir(os: string, env: Record<string, string | undefine
  * @param os Deno.build.os value
  * @param parts path segments; the first may be absolute (`/home/a`, `C:\Users\a`)
  * @returns the joined path (`.` when nothing is left)
- * @example joinPath("linux", "/home/a/", "svc-filing") // "/home/a/svc-filing"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(joinPath("linux", "/home/a/", "svc-filing"), "/home/a/svc-filing");
+ * ```
  */
 export function joinPath(os: string, ...parts: string[]): string {
   const win = os === "windows";

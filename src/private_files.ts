@@ -49,7 +49,13 @@ function tighten(path: string, keep: number, os: string): void {
  * @param os Deno.build.os value ("windows": create only)
  * @throws Error when the folder cannot be created, or its mode cannot be changed (another
  *   user's folder)
- * @example ensurePrivateDirSync("/home/a/.local/share/svc-filing") // drwx------
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * const dir = `${await Deno.makeTempDir()}/svc-filing`; // e.g. ~/.local/share/svc-filing
+ * ensurePrivateDirSync(dir);
+ * if (Deno.build.os !== "windows") equal(Deno.statSync(dir).mode! & 0o777, 0o700); // drwx------
+ * ```
  */
 export function ensurePrivateDirSync(path: string, os: string = Deno.build.os): void {
   Deno.mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });

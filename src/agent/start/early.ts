@@ -61,7 +61,11 @@ export function earlySettings(
  * data directory, so the two readings cannot drift apart unnoticed.
  * @param args the arguments after `agent`
  * @returns `--port`, `--data-dir` and `--token-service` as given (undefined when absent), or null
- * @example earlyAgentFlags(["--port=0", "--data-dir", "/tmp/a"]) // { port: "0", dataDir: "/tmp/a" }
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(earlyAgentFlags(["--port=0", "--data-dir", "/tmp/a"]), { port: "0", dataDir: "/tmp/a" });
+ * ```
  */
 export function earlyAgentFlags(
   args: readonly string[],

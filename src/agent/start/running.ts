@@ -212,7 +212,11 @@ export async function findOwnAgent(
  * documented range 17470–17479 for the default or `0`, else `port` and the next nine.
  * @param port the configured start port (--port / SVC_AGENT_PORT)
  * @returns the ports, preferred first
- * @example agentPortRange(18000) // [18000, 18001, …, 18009]
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(agentPortRange(18000), [18000, 18001, 18002, 18003, 18004, 18005, 18006, 18007, 18008, 18009]);
+ * ```
  */
 export function agentPortRange(port: number): readonly number[] {
   if (port <= 0 || port === AGENT_PORTS[0]) return AGENT_PORTS;

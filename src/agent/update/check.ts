@@ -96,8 +96,12 @@ export async function fetchManifest(
  * @param current the running version
  * @param latest the published version
  * @returns "newer", "same" or "older"
- * @example versionRelation("0.1.0", "0.1.1") // "newer"
- * @example versionRelation("0.2.0", "0.1.9") // "older"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(versionRelation("0.1.0", "0.1.1"), "newer");
+ * equal(versionRelation("0.2.0", "0.1.9"), "older");
+ * ```
  */
 export function versionRelation(current: string, latest: string): UpdateCheck["relation"] {
   const c = compare(latest, current);
