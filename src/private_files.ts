@@ -1,5 +1,5 @@
 /**
- * Owner-only data on disk (issue #13 item 13): the agent's and the token service's data
+ * Owner-only data on disk (docs/running.md): the agent's and the token service's data
  * folders are 0700 and their database, key and lock files 0600, so that no other local user can
  * read the journal, agent.json, the loopback TLS key or the token service's signing keys. New
  * folders and files are created with those modes; existing ones that grant group or other

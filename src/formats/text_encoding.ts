@@ -2,7 +2,7 @@
  * Which character encoding an NRA file is saved in, and its text. The NRA wants Windows-1251
  * (nra-formats.md §1.1, §2.1, §2.2), but files re-saved by an editor or written by other
  * programs arrive as UTF-8 (with or without a byte-order mark), UTF-16, or Windows-1251 behind
- * a UTF-8 byte-order mark (issue #16 item 2). Readers decode each correctly and warn
+ * a UTF-8 byte-order mark (docs/formats.md). Readers decode each correctly and warn
  * (`file_warnings.ts`); submissions refuse anything but plain Windows-1251 with
  * FILE_ENCODING_UNSUPPORTED ({@link requireWindows1251}): the bytes signed and sent are the
  * accountant's own, never a conversion.

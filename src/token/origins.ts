@@ -1,5 +1,5 @@
 /**
- * Web page origins the token service accepts (issue #13 item 12): a token binds the calling
+ * Web page origins the token service accepts (docs/token-service.md): a token binds the calling
  * page's origin (interface-spec.md § Authentication), and integrators and keys register the
  * origins agents allow (CORS). Only an http(s) origin as a browser serialises it in the `Origin`
  * header — `scheme://host[:port]` with scheme http or https — is accepted; `javascript:`,

@@ -1,5 +1,5 @@
 /**
- * Reading and checking the files of one submission before anything is sent (issue #3 § 5):
+ * Reading and checking the files of one submission before anything is sent (docs/local-input.md):
  * VAT (a folder with DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT and optionally VIES.TXT) and payroll
  * declarations 1 and 6 (`dec1FilePath` / `dec6FilePath`, a folder, or inline files). A
  * malformed file is refused with FILE_PARSE_ERROR listing every parse error; D1 and D6 must

@@ -212,8 +212,8 @@ export async function acquireInstanceLock(
     startWaitMs: deps.startWaitMs ?? 3000,
   };
   // Synchronous file calls: this runs before the agent listens, with nothing else to do, and a
-  // synchronous call costs a fraction of an asynchronous one (agent cold start, issue #7). The
-  // data directory is the first thing the agent creates: owner-only (0700, issue #13).
+  // synchronous call costs a fraction of an asynchronous one (BENCHMARKS.md). The
+  // data directory is the first thing the agent creates: owner-only (0700, docs/running.md).
   ensurePrivateDirSync(dataDir);
   const path = joinPath(Deno.build.os, dataDir, LOCK_FILE);
   const mine: StoredLock = { ...info, instanceId: crypto.randomUUID() };

@@ -1,5 +1,5 @@
 /**
- * Checking for an update (issue #15 § 5): fetch the signed manifest from the token service
+ * Checking for an update (docs/install.md): fetch the signed manifest from the token service
  * (`GET /api/v1/agent-update`, docs/token-service.md § Agent updates), verify it with the keys
  * built into the agent, and compare its version with the running one (semver). A newer version
  * is offered; the same one is "up to date"; an older one is a downgrade, which `agent update`

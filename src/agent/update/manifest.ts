@@ -1,5 +1,5 @@
 /**
- * The signed update manifest (issue #15 § 5; docs/install.md § Updates): a compact JWS (RFC 7515)
+ * The signed update manifest (docs/install.md § Updates): a compact JWS (RFC 7515)
  * signed with Ed25519 (`alg: EdDSA`, `typ: svc-update+jws`, `kid` naming one of the keys built
  * into the agent, src/agent/update/keys.ts) whose payload is
  *

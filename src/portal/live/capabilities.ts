@@ -6,7 +6,7 @@
  * submit_body.ts) is kept behind the explicit agent.json setting
  * `portal.experimentalVatService` (default false) until a real one is known. The agent asks
  * {@link checkLiveOperation} before any confirmation page or PIN.
- * Implements nra-public-api.md §9 (coverage), issue 5 §4 ("don't pretend") and issue 13 §3.
+ * Implements nra-public-api.md §9 (coverage), docs/live-portal.md).
  * @module
  */
 import { AppError, type Family, type SubmissionKind } from "../../contract/mod.ts";
@@ -120,7 +120,7 @@ export function unsupportedReport(typeId: string): AppError {
  * API files, results of such a kind; every report and portal-files operation is refused;
  * local reads never reach the portal.
  *
- * Implements nra-public-api.md §9 and issue 13 §3.
+ * Implements nra-public-api.md §9 (docs/live-portal.md § Before the page).
  * @param op the entry's typeId, family and kind
  * @param coverage agent.json `portal` (its `experimentalVatService`)
  * @returns nothing when the live portal can run it
