@@ -1,7 +1,7 @@
 /**
- * Docs whose examples run (issue #18 item 4): every fenced block of README.md and docs/*.md is
- * read with a Markdown parser (mdast-util-from-markdown) and, by its info string, either run
- * against the real programs, type-checked, or left alone as text.
+ * Docs whose examples run (docs/architecture.md § Examples that run): every fenced block of
+ * README.md and docs/*.md is read with a Markdown parser (mdast-util-from-markdown) and, by its
+ * info string, either run against the real programs, type-checked, or left alone as text.
  *
  * The convention (README § Development, "Examples in the docs run"):
  *
