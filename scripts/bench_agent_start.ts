@@ -1,7 +1,7 @@
 /**
- * Issue #7 benchmark: the agent's cold start to the first `/health` answer (and to "Agent
- * ready", when operations are served), and its resident memory (VmRSS) after 10,000
- * operations, against a bare `Deno.serve` hello-world started the same way (`deno run -A
+ * Benchmark (BENCHMARKS.md § Agent cold start): the agent's cold start to the first `/health`
+ * answer (and to "Agent ready", when operations are served), and its resident memory (VmRSS) after
+ * 10,000 operations, against a bare `Deno.serve` hello-world started the same way (`deno run -A
  * --v8-flags=<flags> <file>`) and sent 10,000 requests.
  *
  * Every Deno process of the run (token service, agent, hello-world) gets the same V8 flags

@@ -1,9 +1,9 @@
 /**
- * The console's Filings page (`GET /console/filings`, issue #14 § 3: "paging for 10,000+ rows
- * without slowing") through the agent's whole HTTP app in process (`app.request`: Host check,
- * CORS, rate limits, the session and the page), on journals of 10,000 and 100,000 rows
- * (scripts/bench/journal_fill.ts), against a baseline measured in the same run and alternating
- * with it: a bare Hono route answering a string of the same size as the page.
+ * The console's Filings page (`GET /console/filings`, docs/console.md § Filings: "paging for
+ * 10,000+ rows without slowing") through the agent's whole HTTP app in process (`app.request`: Host
+ * check, CORS, rate limits, the session and the page), on journals of 10,000 and 100,000 rows
+ * (scripts/bench/journal_fill.ts), against a baseline measured in the same run and alternating with
+ * it: a bare Hono route answering a string of the same size as the page.
  *
  * Pages: the first, a deep one (after 9,000 rows, by the `before` cursor the "Older »" link
  * carries), the big client's first page (`eik=`), and the rare `unknown` state. Each figure is

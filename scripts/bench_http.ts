@@ -1,10 +1,10 @@
 /**
- * HTTP benchmarks of issue #2, each in one run against a bare Hono route on the same server:
- * token issuance (`POST /api/v1/tokens/issue`) and an agent report operation
+ * HTTP benchmarks (BENCHMARKS.md § Token issuance), each in one run against a bare Hono route on
+ * the same server: token issuance (`POST /api/v1/tokens/issue`) and an agent report operation
  * (`debt_payments` in a confirmed batch, a fresh 5-second token per request). Issuance is also
  * measured against `POST /bare-sign`, the bare route plus one token signature on the same server
- * (issue #17: issuance ≥ 70 % of it, the key and policy coming from the issuance cache).
- * Load: wrk (Debian package), 1 thread, 32 connections. Prints a markdown table.
+ * (target: issuance ≥ 70 % of it, the key and policy coming from the issuance cache). Load: wrk
+ * (Debian package), 1 thread, 32 connections. Prints a markdown table.
  *
  * The issuance routes are measured in interleaved rounds (bare, bare + signature, the same with
  * issuance's HTTP shape, issuance; `--rounds` times, `--seconds` each) and the table shows each route's median round and

@@ -1,10 +1,10 @@
 /**
- * Parse-speed benchmark for src/formats (issue 3 §1, item 9): builds a 100,000-line
- * POKUPKI.TXT in a temp dir through `writePokupki` + `encodeCp1251`, then measures in the same
- * run the throughput of plain `TextDecoder("windows-1251")` decoding and of the full
- * `parsePokupki` (median of several repetitions, MB/s), and the peak memory of each, measured
- * in a fresh subprocess per operation (VmHWM from /proc/self/status where available, else the
- * largest sampled `Deno.memoryUsage().rss`). Prints a markdown table and exits 0.
+ * Parse-speed benchmark for src/formats (BENCHMARKS.md, docs/formats.md § Speed): builds a
+ * 100,000-line POKUPKI.TXT in a temp dir through `writePokupki` + `encodeCp1251`, then measures in
+ * the same run the throughput of plain `TextDecoder("windows-1251")` decoding and of the full
+ * `parsePokupki` (median of several repetitions, MB/s), and the peak memory of each, measured in a
+ * fresh subprocess per operation (VmHWM from /proc/self/status where available, else the largest
+ * sampled `Deno.memoryUsage().rss`). Prints a markdown table and exits 0.
  *
  * Each timed operation starts after a full GC (the script re-runs itself with
  * `--v8-flags=--expose-gc`), so garbage left by one repetition is not billed to the next;

@@ -1,9 +1,9 @@
 /**
- * Scan benchmark (issue #3): a generated tree of 20,000 NRA files (≥ 200 MB: 4,000 companies ×
- * EMPL2021.TXT, NRA62007.TXT, DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT) scanned by the agent's
- * `dec1_files_scan` and `vat_files_scan` (in-process, real file system) against `cat` reading
- * every file of the same tree (`find -type f -print0 | xargs -0 cat > /dev/null`), in one run,
- * page cache warm for both, median of 3, with the peak RSS of each (GNU time `%M`).
+ * Scan benchmark (BENCHMARKS.md § Scanning): a generated tree of 20,000 NRA files (≥ 200 MB: 4,000
+ * companies × EMPL2021.TXT, NRA62007.TXT, DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT) scanned by the
+ * agent's `dec1_files_scan` and `vat_files_scan` (in-process, real file system) against `cat`
+ * reading every file of the same tree (`find -type f -print0 | xargs -0 cat > /dev/null`), in one
+ * run, page cache warm for both, median of 3, with the peak RSS of each (GNU time `%M`).
  *
  *   deno run -A scripts/bench_scan.ts [--companies 4000] [--dir /tmp/scan-tree]
  */

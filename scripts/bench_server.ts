@@ -2,7 +2,7 @@
  * Benchmark server: one `Deno.serve` on 127.0.0.1 serving, side by side, a bare Hono route
  * (`POST /bare`: `c.req.json()` + `c.json()`, the baseline) and either the token service app or
  * the agent app. With the token app also `POST /bare-sign`: the bare route plus one token
- * signature with the service's own key ring (issue #17: issuance against "bare route + one
+ * signature with the service's own key ring (BENCHMARKS.md: issuance against "bare route + one
  * signature"), and `POST /bare-sign-headers`: the same with issuance's HTTP shape (its request
  * header read and its seven answer header fields), which splits the difference between the two
  * into wire cost and issuance's own work. Prints `READY <port>` and, for the agent, confirms

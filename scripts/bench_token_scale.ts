@@ -16,10 +16,10 @@
  * from the shared rows on PostgreSQL, src/token/rate_counters.ts), set high enough that the load
  * is never refused; the leases' round trips are printed (a handful per window, not one per token).
  *
- * Every setup ends with a revocation under load (issue #17): while wrk drives the load key, a
- * prober on each instance issues with a second key of the same integrator back to back; the
- * second key is revoked through instance 1's admin API, and the delay from sending the
- * revocation to each instance's first 401 is printed (no 200 may follow it).
+ * Every setup ends with a revocation under load (docs/token-service.md § Issuance cache): while wrk
+ * drives the load key, a prober on each instance issues with a second key of the same integrator
+ * back to back; the second key is revoked through instance 1's admin API, and the delay from
+ * sending the revocation to each instance's first 401 is printed (no 200 may follow it).
  *
  *   eval "$(bash scripts/ci_postgres.sh)"
  *   deno run -A scripts/bench_token_scale.ts [--duration 10] [--connections 64]

@@ -1,5 +1,5 @@
 /**
- * The fixtures of issue #16 items 1–5 (reading real NRA files), for scripts/gen_format_fixtures.ts:
+ * The reading fixtures (docs/formats.md § What is tolerated), for scripts/gen_format_fixtures.ts:
  * files as other programs, editors and `copy /b` leave them, made from the project's own
  * synthetic records with the published layouts (nra-formats.md) and what public writers are
  * known to do — VIES records padded to 373 (VATTOOL's `line_length`), UTF-8/UTF-16 and

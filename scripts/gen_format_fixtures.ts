@@ -1,13 +1,13 @@
 /**
- * Builds the synthetic NRA fixture files of src/formats (issue 3 §1, item 7) FROM THE FIELD
- * TABLES, through the module's own writers: every file is `encodeCp1251(writeX(records))`,
- * with Cyrillic names, negative amounts where the format allows them (not in D1: "amounts are
- * always positive", nra-formats.md §2.1) and EIKs with valid Bulstat check digits. Each file
- * gets `<file>.expected.json` = { kind, file, canonicalFile, writeOptions?, records }:
- * parsing `file` gives `records`; writing `records` gives the bytes of `canonicalFile`.
+ * Builds the synthetic NRA fixture files of src/formats (docs/formats.md § Fixtures and tools) FROM
+ * THE FIELD TABLES, through the module's own writers: every file is
+ * `encodeCp1251(writeX(records))`, with Cyrillic names, negative amounts where the format allows
+ * them (not in D1: "amounts are always positive", nra-formats.md §2.1) and EIKs with valid Bulstat
+ * check digits. Each file gets `<file>.expected.json` = { kind, file, canonicalFile, writeOptions?,
+ * records }: parsing `file` gives `records`; writing `records` gives the bytes of `canonicalFile`.
  * No real NRA data is used (nra-formats.md §3: none is public). Deterministic: no clock, no
- * randomness. Run: `deno run -A scripts/gen_format_fixtures.ts` (then it runs `deno fmt` on
- * the JSON files).
+ * randomness. Run: `deno run -A scripts/gen_format_fixtures.ts` (then it runs `deno fmt` on the
+ * JSON files).
  * @module
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -437,7 +437,7 @@ interface Fixture {
   kind: string;
   dir: string;
   file: string;
-  /** null: no fixture holds what the records write back to (issue #16 fixtures). */
+  /** null: no fixture holds what the records write back to (the reading fixtures). */
   canonicalFile: string | null;
   writeOptions?: Record<string, unknown>;
   /** Absent when the fixture expects an error. */
@@ -486,7 +486,7 @@ function fixtures(): Fixture[] {
     }),
     f("d6", "NRA62007.TXT", D6, writeD6(D6)),
     ...issue16CrossCheckAndAnnualFixtures(),
-    // Issue #16 items 1–5: files as other programs, editors and `copy /b` leave them.
+    // docs/formats.md: files as other programs, editors and `copy /b` leave them.
     ...readingFixtures({
       pokupki: POKUPKI,
       prodagbi: PRODAGBI,
@@ -498,7 +498,7 @@ function fixtures(): Fixture[] {
   ];
 }
 
-// --- issue #16 items 6 and 7 (DEKLAR ↔ VIES cross-checks; annual D6, empty ≠ 0) ------------
+// --- VAT cross-checks and D6 periods (DEKLAR ↔ VIES; annual D6, empty ≠ 0) ------------------
 
 /**
  * Item 6: VIES.TXT as a small VAT tool writes it for a period with intra-EU supplies — VHR

@@ -1,5 +1,5 @@
 /**
- * The portable packages (issue #15 § 1): for each target of scripts/package/targets.ts an
+ * The portable packages (docs/install.md): for each target of scripts/package/targets.ts an
  * archive `dist/svc-filing-<version>-<target>.(zip|tar.gz)` holding
  *
  * ```

@@ -1,6 +1,6 @@
 /**
- * Sign the build's `dist/manifest.json` as the update manifest agents verify (issue #15 § 5;
- * docs/install.md § Updates): each archive gets its download URL (`--base-url` + its file name),
+ * Sign the build's `dist/manifest.json` as the update manifest agents verify
+ * (docs/install.md § Updates): each archive gets its download URL (`--base-url` + its file name),
  * the payload is checked against the agent's own schema (src/agent/update/manifest.ts), and the
  * compact JWS (EdDSA, `typ: svc-update+jws`, the key's `kid`) is written to `dist/manifest.jws`.
  * The token service serves that file (SVC_UPDATE_MANIFEST).

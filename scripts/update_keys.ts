@@ -1,5 +1,5 @@
 /**
- * Make the Ed25519 key pair that signs update manifests (issue #15 § 5; docs/install.md
+ * Make the Ed25519 key pair that signs update manifests (docs/install.md
  * § Updates). The private JWK goes to a file for the maintainer's secret store (the release CI's
  * `SVC_UPDATE_SIGNING_KEY`); the public JWK is printed as a line to paste into
  * `UPDATE_PUBLIC_KEYS` of src/agent/update/keys.ts. The key id is the key's RFC 7638 thumbprint.

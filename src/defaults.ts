@@ -10,7 +10,7 @@ export const DEFAULT_AGENT_PORT = 17470;
 /** Default token service port. */
 export const DEFAULT_TOKEN_PORT = 17480;
 /**
- * V8 flags of the resident agent (issue #7, memory): V8's optimise-for-size mode, a 1 MB young
+ * V8 flags of the resident agent (BENCHMARKS.md): V8's optimise-for-size mode, a 1 MB young
  * generation, optimising compilation on the main thread (no background compiler threads holding
  * their own memory) and no Maglev tier (TurboFan still optimises hot code). Measured with
  * `deno run -A scripts/bench_agent_start.ts`: RSS after 10,000 operations 85 MB instead of 94 MB
@@ -47,7 +47,11 @@ export function defaultDataDir(os: string, env: Record<string, string | undefine
  * @param os Deno.build.os value
  * @param parts path segments; the first may be absolute (`/home/a`, `C:\Users\a`)
  * @returns the joined path (`.` when nothing is left)
- * @example joinPath("linux", "/home/a/", "svc-filing") // "/home/a/svc-filing"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(joinPath("linux", "/home/a/", "svc-filing"), "/home/a/svc-filing");
+ * ```
  */
 export function joinPath(os: string, ...parts: string[]): string {
   const win = os === "windows";

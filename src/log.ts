@@ -3,7 +3,7 @@
  * Secrets never reach the sink: values of keys named like authorization, token, secret, pin,
  * password, apiKey, privateKey are replaced by "[redacted]", and `svc_test_…`/`svc_live_…`
  * keys and JWT-shaped strings inside any string are masked. Personal numbers never reach it
- * either (issue #13 § 5): a 10-digit value of a key named like eik, egn, bulstat or uic is an
+ * either (docs/console.md): a 10-digit value of a key named like eik, egn, bulstat or uic is an
  * EGN or LNCh of a natural person and is masked as `80******08` ({@link maskPersonalId}), and
  * so is a well-formed EGN (check digit and birth date) standing alone inside any text.
  * @module

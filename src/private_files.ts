@@ -1,5 +1,5 @@
 /**
- * Owner-only data on disk (issue #13 item 13): the agent's and the token service's data
+ * Owner-only data on disk (docs/running.md): the agent's and the token service's data
  * folders are 0700 and their database, key and lock files 0600, so that no other local user can
  * read the journal, agent.json, the loopback TLS key or the token service's signing keys. New
  * folders and files are created with those modes; existing ones that grant group or other
@@ -49,7 +49,13 @@ function tighten(path: string, keep: number, os: string): void {
  * @param os Deno.build.os value ("windows": create only)
  * @throws Error when the folder cannot be created, or its mode cannot be changed (another
  *   user's folder)
- * @example ensurePrivateDirSync("/home/a/.local/share/svc-filing") // drwx------
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * const dir = `${await Deno.makeTempDir()}/svc-filing`; // e.g. ~/.local/share/svc-filing
+ * ensurePrivateDirSync(dir);
+ * if (Deno.build.os !== "windows") equal(Deno.statSync(dir).mode! & 0o777, 0o700); // drwx------
+ * ```
  */
 export function ensurePrivateDirSync(path: string, os: string = Deno.build.os): void {
   Deno.mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });

@@ -1,5 +1,5 @@
 /**
- * The portable package's first start (issue #15 § 3), with the real linux-x64 package: the
+ * The portable package's first start (docs/install.md), with the real linux-x64 package: the
  * launcher without a command starts the agent, which says where its data lives, asks whether to
  * start at login (answered on stdin), registers autostart and the svc-agent:// link when the
  * person says yes, names its page, and never asks again for that data folder.

@@ -1,5 +1,5 @@
 /**
- * The portable package, proven offline from an empty machine (issue #15 § 2): the linux-x64
+ * The portable package, proven offline from an empty machine (docs/install.md): the linux-x64
  * archive is built, unpacked into an empty folder and started from its launcher with an empty
  * HOME, no DENO_DIR, a PATH of a few shell tools only (no deno, no npm, no node), no network
  * (a new network namespace: only loopback), the source tree hidden (a tmpfs mounted over it

@@ -5,18 +5,23 @@
  * `@svc-filing/agent-client` (clients/ts/package.json, built by `deno task build:client`).
  *
  * ```ts
- * const agent = createAgentClient("http://127.0.0.1:17470", {
- *   // Called right before every operation: your server issues a 5-second token for it.
- *   tokenProvider: ({ typeId, eik, bodyText }) => myServer.token(typeId, eik, bodyText),
- * });
- * const batch = agent.batch(); // one per user action: X-Svc-Batch-Id on every call in it
- * try {
- *   const debts = await batch.call("debt_payments", { eik: "121212121", year: 2025 });
- *   console.log(isNoData(debts) ? "no data" : debts.items);
- * } catch (e) {
- *   if (isAgentError(e, "SENDER_NOT_CHOSEN")) console.log("the user declined");
- *   else throw e;
+ * // `myServer.token` asks your own server, which calls the token service with its secret key.
+ * type MyServer = { token(typeId: string, eik?: string, bodyText?: string): Promise<string> };
+ * async function showDebts(myServer: MyServer) {
+ *   const agent = createAgentClient("http://127.0.0.1:17470", {
+ *     // Called right before every operation: your server issues a 5-second token for it.
+ *     tokenProvider: ({ typeId, eik, bodyText }) => myServer.token(typeId, eik, bodyText),
+ *   });
+ *   const batch = agent.batch(); // one per user action: X-Svc-Batch-Id on every call in it
+ *   try {
+ *     const debts = await batch.call("debt_payments", { eik: "121212121", year: 2025 });
+ *     console.log(isNoData(debts) ? "no data" : debts.items);
+ *   } catch (e) {
+ *     if (isAgentError(e, "SENDER_NOT_CHOSEN")) console.log("the user declined");
+ *     else throw e;
+ *   }
  * }
+ * console.log(typeof showDebts); // compiled against the client's types; runs with an agent
  * ```
  * @module
  */
@@ -213,10 +218,17 @@ export interface AgentClient {
    *   Error when no token is known for the batch; the signal's reason when aborted
    * @example
    * ```ts
-   * const batch = agent.batch();
-   * const filing = batch.call("dec1_6_batch", { rootFolder, year: 2026, month: 9 }, { eiks });
-   * await batch.watch((p) => bar.value = (p.filed + p.failed + p.unknown + p.skipped) / p.total);
-   * const result = await filing;
+   * // `agent` from createAgentClient; `bar` a <progress> element of the page
+   * async function fileFolder(agent: AgentClient, bar: { value: number }) {
+   *   const rootFolder = "C:\\Счетоводство\\2026-09";
+   *   const batch = agent.batch();
+   *   const filing = batch.call("dec1_6_batch", { rootFolder, year: 2026, month: 9 }, {
+   *     eiks: ["121212121", "200000001"],
+   *   });
+   *   await batch.watch((p) => bar.value = (p.filed + p.failed + p.unknown + p.skipped) / p.total);
+   *   return await filing;
+   * }
+   * console.log(typeof fileFolder);
    * ```
    */
   watchBatch(

@@ -57,7 +57,7 @@ export const PACKAGE_TARGETS: readonly PackageTarget[] = [
   },
 ];
 
-/** Largest archive allowed (issue #15: each under 60 MB), bytes. */
+/** Largest archive allowed (docs/install.md: each under 60 MB), bytes. */
 export const MAX_ARCHIVE_BYTES = 60 * 1024 * 1024;
 
 /**

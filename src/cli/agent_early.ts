@@ -1,5 +1,5 @@
 /**
- * Phase 1 of `agent` (issue #7, cold start; docs/running.md): before commander, zod, Hono or
+ * Phase 1 of `agent` (docs/running.md § Start in two phases): before commander, zod, Hono or
  * Node compatibility load, take the instance lock, listen and answer `GET /health`. main.ts
  * imports this module statically and calls {@link agentPhase1} with the raw command line; the
  * commander program (src/cli/program.ts) loads afterwards and `agent` takes over what this left
@@ -61,7 +61,7 @@ export interface EarlyEnv {
 
 /**
  * One agent per user: take the instance lock in `dataDir`, or print the running agent and call
- * `alreadyRunning` (the caller then exits 0; issue #7 § Running as a resident agent).
+ * `alreadyRunning` (the caller then exits 0; docs/running.md § One instance per user).
  * @param dataDir the agent's data directory
  * @param e clock, output
  * @returns the lock (port 0 until the caller records the port), or null when an agent runs

@@ -14,9 +14,13 @@ import { defaultDataDir } from "../defaults.ts";
  * @param os Deno.build.os value
  * @returns the directory: flag > SVC_DATA_DIR > OS default
  * @throws never
- * @example resolveDataDir(undefined, { SVC_DATA_DIR: "/srv/svc" }, "linux") // "/srv/svc"
- * @example resolveDataDir("/tmp/a", { SVC_DATA_DIR: "/srv/svc" }, "linux") // "/tmp/a"
- * @example resolveDataDir(undefined, { HOME: "/home/a" }, "linux") // "/home/a/.local/share/svc-filing"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(resolveDataDir(undefined, { SVC_DATA_DIR: "/srv/svc" }, "linux"), "/srv/svc");
+ * equal(resolveDataDir("/tmp/a", { SVC_DATA_DIR: "/srv/svc" }, "linux"), "/tmp/a");
+ * equal(resolveDataDir(undefined, { HOME: "/home/a" }, "linux"), "/home/a/.local/share/svc-filing");
+ * ```
  */
 export function resolveDataDir(
   flag: string | undefined,

@@ -1,10 +1,11 @@
 /**
  * `demo` (`deno task start`, README § Two commands): a token service and an agent on loopback
  * in a fresh temporary folder (removed on Ctrl+C), a new test key, the console opened with a
- * one-time link, and two copy-paste examples.
+ * one-time link, and two copy-paste examples. With `--agent-data-dir`, the accountant's own agent
+ * instead (src/cli/demo_agent.ts).
  * @module
  */
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_AGENT_PORT, joinPath } from "../defaults.ts";
 import { packagedAssets } from "./agent_run.ts";
 import type { Cli } from "./context.ts";
@@ -17,10 +18,26 @@ import { demoExample } from "./texts.ts";
 interface DemoFlags {
   port?: number;
   dataDir?: string;
+  /** `--agent-data-dir` alone: true (the agent's usual data folder); with a folder: it. */
+  agentDataDir?: string | true;
+  eik?: string;
 }
 
 /** Start both programs and print the key and examples; they serve until Ctrl+C. */
 async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
+  if (o.agentDataDir !== undefined) {
+    if (o.dataDir) throw new Error("--data-dir and --agent-data-dir cannot be used together.");
+    const { runOwnAgentDemo } = await import("./demo_agent.ts");
+    const { resolveDataDir } = await import("./data_dir.ts");
+    const agentDataDir = o.agentDataDir === true
+      ? resolveDataDir(undefined, cli.env, cli.os)
+      : o.agentDataDir;
+    return runOwnAgentDemo(cli, {
+      agentDataDir,
+      ...(o.port !== undefined ? { port: o.port } : {}),
+      ...(o.eik ? { eik: o.eik } : {}),
+    });
+  }
   const [{ AgentConfig, TokenServiceConfig }, { startTokenService }, { startAgent }, keys] =
     await Promise.all([
       import("../config.ts"),
@@ -87,6 +104,12 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
   cli.serving = true;
 }
 
+/** An EIK or Bulstat: 9 or 13 digits (the example's company). */
+function eikArg(v: string): string {
+  if (!/^\d{9}(\d{4})?$/.test(v)) throw new InvalidArgumentError("Not an EIK (9 or 13 digits).");
+  return v;
+}
+
 /**
  * The `demo` command.
  * @param cli the run's context
@@ -107,6 +130,18 @@ export function demoCommand(cli: Cli): Command {
     .addOption(
       new Option("--data-dir <dir>", "keep the demo's data here (default: a new temporary one)")
         .argParser(textArg),
+    )
+    .addOption(
+      new Option(
+        "--agent-data-dir [dir]",
+        "use your own agent (this data folder, or without one its usual folder: SVC_DATA_DIR " +
+          "or the OS default) with the demo's token service, and print an example that files " +
+          "a test-mode VAT return in your sender's name (docs/running.md)",
+      ),
+    )
+    .addOption(
+      new Option("--eik <eik>", "with --agent-data-dir: the example's company (default 121212121)")
+        .argParser(eikArg),
     )
     .action((o: DemoFlags) => runDemo(cli, o));
 }

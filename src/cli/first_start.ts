@@ -1,5 +1,5 @@
 /**
- * The portable package's first start (issue #15 § 3): once the agent serves, say where its data
+ * The portable package's first start (docs/install.md): once the agent serves, say where its data
  * lives, offer to start it at login (and to let pages start it with `svc-agent://start`) — the
  * person can decline —, open the console in the browser with a one-time link, and
  * remember that this was done (`<data>/first-start.json`). Only when running from the package

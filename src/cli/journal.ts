@@ -2,7 +2,7 @@
  * `journal list|export|resolve`: the submission journal in `<dataDir>/journal.sqlite`
  * (docs/journal.md). Reading never creates the journal: a data directory without one lists
  * nothing. `resolve` records a person's verdict on a filing whose outcome is unknown, after
- * checking on the NRA portal (issue #13 § 2), with who (the OS user) and when.
+ * checking on the NRA portal (docs/journal.md), with who (the OS user) and when.
  * @module
  */
 import { userInfo } from "node:os";

@@ -46,7 +46,11 @@ function cell(v: unknown): string {
  * @param rows the rows
  * @param columns the fields shown, in order
  * @returns the text (no trailing newline)
- * @example renderTable([{ id: "a", n: 1 }], ["id", "n"]) // "id  n\na   1"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(renderTable([{ id: "a", n: 1 }], ["id", "n"]), "id  n\na   1");
+ * ```
  */
 export function renderTable(
   rows: readonly Record<string, unknown>[],
@@ -69,8 +73,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
  * @param value the record
  * @param indent the prefix of every line
  * @returns the text (no trailing newline)
- * @example renderRecord({ id: "k1", eiks: ["1", "2"], owner: { id: "a" } })
- * // "id: k1\neiks: 1,2\nowner:\n  id: a"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * const text = renderRecord({ id: "k1", eiks: ["1", "2"], owner: { id: "a" } });
+ * equal(text, "id: k1\neiks: 1,2\nowner:\n  id: a");
+ * ```
  */
 export function renderRecord(value: Record<string, unknown>, indent = ""): string {
   const lines: string[] = [];
@@ -107,8 +115,12 @@ export const isAppError = (e: unknown): e is AppErrorLike =>
  * error's message with its lines joined (a config error lists every invalid variable).
  * @param e what was thrown
  * @returns one line, no stack trace
- * @example failureText(new Error("Invalid configuration:\n  SVC_AGENT_PORT: bad"))
- * // "Invalid configuration: SVC_AGENT_PORT: bad"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * const e = new Error("Invalid configuration:\n  SVC_AGENT_PORT: bad");
+ * equal(failureText(e), "Invalid configuration: SVC_AGENT_PORT: bad");
+ * ```
  */
 export function failureText(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);

@@ -1,5 +1,5 @@
 /**
- * `senders add|list|test|remove|activate|discover`: the senders of this agent (issue #5 § 2). A
+ * `senders add|list|test|remove|activate|discover`: the senders of this agent (docs/signing.md). A
  * sender is a person with a QES: a display name plus a private key-store reference in agent.json.
  * `discover` lists the certificates this computer offers without a PIN. Adding one reads
  * the certificate and shows the certificate checks (validity, key usage, qualified-certificate

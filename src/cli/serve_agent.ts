@@ -111,7 +111,7 @@ export async function startAgent(
   const { createNativePickers, systemBrowserOpener } = await step(() =>
     import("../agent/host/mod.ts")
   );
-  // Owner-only data (issue #13): the folder 0700; agent.json, the journal and the TLS key 0600
+  // Owner-only data (running.md): the folder 0700; agent.json, the journal and the TLS key 0600
   // (files of an earlier install are tightened; the journal is created 0600 before SQLite opens
   // it, and SQLite gives its -wal/-shm files the same mode).
   const inData = (...p: string[]) => joinPath(o.os, cfg.dataDir, ...p);

@@ -1,6 +1,6 @@
 /**
- * `agent update [--check] [--json]` and the hidden `agent update-swap --plan FILE` (issue #15
- * § 5; docs/install.md § Updates). `agent update` checks the token service's signed manifest and,
+ * `agent update [--check] [--json]` and the hidden `agent update-swap --plan FILE`
+ * (docs/install.md § Updates). `agent update` checks the token service's signed manifest and,
  * when the agent runs from the portable package and a newer version is published, downloads,
  * verifies and unpacks it while the agent keeps running, then starts the swap from the NEW package
  * (detached), which stops the agent, swaps the folders, starts the new version and rolls back when

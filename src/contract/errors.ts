@@ -183,7 +183,7 @@ export const ERROR_CATALOG = {
     "A journal view's filter (eik, period, state), page cursor (before) or limit is malformed; `details.field` names it",
   ),
 
-  // --- agent: signed updates (issue #15 § 5; `agent update`, docs/install.md § Updates) ---
+  // --- agent: signed updates (`agent update`, docs/install.md § Updates) ---
   UPDATE_NOT_PUBLISHED: p(404, "The token service publishes no agent update (SVC_UPDATE_MANIFEST)"),
   UPDATE_CHECK_FAILED: portal(
     502,

@@ -7,7 +7,7 @@
  * portal answers it. This is the ONE place that knows each operation: the agent and the portal
  * adapters dispatch on these fields, never on typeId strings (docs/architecture.md § Adding an
  * operation). Implements interface-spec.md § typeId values and § Authentication 4–5; the
- * typeIds the spec does not name follow the project's issue #2.
+ * typeIds the spec does not name follow the README's operations table.
  * @module
  */
 import type { z } from "zod";

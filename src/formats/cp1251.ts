@@ -39,7 +39,11 @@ export function decodeCp1251(bytes: Uint8Array): string {
  * @param text the text to check
  * @returns the UTF-16 index of the first character Windows-1251 has no byte for, or -1
  * @throws nothing
- * @example firstUnencodableCp1251("При €"); // -1 (0x88 is €)
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(firstUnencodableCp1251("При €"), -1); // every character has a byte (0x88 is €)
+ * ```
  */
 export function firstUnencodableCp1251(text: string): number {
   for (let i = 0; i < text.length; i++) {

@@ -256,8 +256,14 @@ function namesEik(text: string, eik: string): boolean {
  *   another month)
  * @example
  * ```ts
- * checkDeclarationFile("etz62", xmlBytes, "notice.xml", { eik: "121212121" });
- * // { fileType: "xml", label: "an employment notice, art. 62 (<etzemploy>)", eiks: ["121212121"] }
+ * import { deepEqual } from "node:assert/strict";
+ * const xmlBytes = new TextEncoder().encode("<etzemploy><eik>121212121</eik></etzemploy>");
+ * const checked = checkDeclarationFile("etz62", xmlBytes, "notice.xml", { eik: "121212121" });
+ * deepEqual(checked, {
+ *   fileType: "xml",
+ *   label: "an employment notice, art. 62 (<etzemploy>)",
+ *   eiks: ["121212121"],
+ * });
  * ```
  */
 export function checkDeclarationFile(

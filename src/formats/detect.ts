@@ -4,7 +4,7 @@
  * (590 / 274 / 424, older 272 / 422), §2.1 (D1: 53 fields) and §2.2 (D6: 59 fields; names
  * starting NRA62007). The name weighs more than width heuristics (lines padded past their
  * width, or shorter as if trimmed): when the content allows the kind the name says, the name
- * wins (issue #16 item 1).
+ * wins (docs/formats.md § Detection rules).
  * @module
  */
 import { decodeCp1251 } from "./cp1251.ts";
@@ -193,7 +193,8 @@ export function contentKinds(
  * @throws nothing
  * @example
  * ```ts
- * detectFileKind(encodeCp1251(writePokupki(records))); // "pokupki"
+ * import { equal } from "node:assert/strict";
+ * equal(detectFileKind(await Deno.readFile("fixtures/formats/pokupki/POKUPKI.TXT")), "pokupki");
  * ```
  */
 export function detectFileKind(input: Uint8Array | string, fileName?: string): DetectedKind {

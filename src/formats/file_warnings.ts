@@ -1,7 +1,7 @@
 /**
  * What a reader tolerated in a file and tells its caller: the file was not in Windows-1251, a
  * byte-order mark was skipped, short lines were read as if their trailing blanks had been
- * trimmed, blank lines were skipped (issue #16 items 2, 4 and 5; docs/formats.md § What is
+ * trimmed, blank lines were skipped (docs/formats.md § What is
  * tolerated). Warnings have the shape of the VAT cross-check warnings (`{ code, message,
  * messageBg, file, line? }`, vat/warnings.ts), so callers carry both in one list.
  * @module

@@ -1,7 +1,7 @@
 /**
  * The field tables of the fixed-width engine (fixed_width.ts): field specs, the compiled layout
  * with its per-layout record factory, and the check whether a short line may be one whose
- * trailing spaces an editor trimmed (issue #16 item 4). Implements nra-formats.md §1.1 and the
+ * trailing spaces an editor trimmed (docs/formats.md). Implements nra-formats.md §1.1 and the
  * "How to use this" rules (1-based positions).
  * @module
  */
@@ -95,7 +95,7 @@ export interface FixedLayout<F extends readonly FieldSpec[]> {
   readonly padShort: boolean;
   /**
    * Shorter lines at least this wide are read as if an editor had trimmed their trailing
-   * spaces, with a warning (issue #16 item 4); Infinity when the layout does not allow it.
+   * spaces, with a warning (docs/formats.md); Infinity when the layout does not allow it.
    */
   readonly padFrom: number;
   /** Internal: 0-based starts, lengths, type codes, the empty value of each field, and the
@@ -117,7 +117,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * Build `(v) => ({ name0: v[0], name1: v[1], … })` for a field table. The object literal gives
  * every record of a layout one hidden class, created in one step — about 7× faster than
  * cloning a template and storing 18–36 properties by computed key, which matters at 100,000
- * lines (issue 3 §1 item 9). The code is generated only from the table's property names,
+ * lines (BENCHMARKS.md § Parsing). The code is generated only from the table's property names,
  * each checked to be a plain identifier, never from file content. Where code generation from
  * strings is disabled, a slower closure does the same.
  * @param names record property names, in field order

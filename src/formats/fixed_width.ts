@@ -6,7 +6,7 @@
  *
  * Field tables and layouts live in fixed_layout.ts, writing in fixed_width_write.ts. The
  * per-file intern tables stay here, beside the loop that calls them: moved to another module,
- * that call cost ~7 % of POKUPKI parse time (measured, issue #16).
+ * that call cost ~7 % of POKUPKI parse time (measured, BENCHMARKS.md § Parsing).
  *
  * Empty-field rule: a blank numeric, date or period field parses to `null` and `null` writes
  * back as blanks, so files round-trip byte for byte; blank text and code fields parse to "".

@@ -76,7 +76,11 @@ export function writeError(where: ErrorWhere, reason: string): AppError {
  * @param s the field's raw text
  * @returns the text to put between quotes
  * @throws nothing
- * @example showFound("\x1a3"); // "⟨U+001A⟩3"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(showFound("\x1a3"), "⟨U+001A⟩3");
+ * ```
  */
 export function showFound(s: string): string {
   const cut = s.length > 20 ? s.slice(0, 20) + "…" : s;

@@ -2,7 +2,7 @@
  * Parse any NRA file: detect its kind by content (detect.ts) and run the matching reader.
  * Implements nra-formats.md "How to use this" (detect by content, not name); when the content
  * fits no format but the name says one, that format's reader runs, so its error — line,
- * field, what was found and what was expected — reaches the caller (issue #16 item 3).
+ * field, what was found and what was expected — reaches the caller (docs/formats.md § Errors).
  * @module
  */
 import { AppError } from "../contract/mod.ts";
@@ -38,7 +38,10 @@ function parseAs<K extends NraFileKind>(kind: K, bytes: Uint8Array, name: string
  *   a file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
- * const f = parseNraFile(bytes, "EMPL2021.TXT"); if (f.kind === "d1") f.records.length;
+ * import { equal } from "node:assert/strict";
+ * const bytes = await Deno.readFile("fixtures/formats/d1/EMPL2021.TXT");
+ * const f = parseNraFile(bytes, "EMPL2021.TXT");
+ * equal(f.kind, "d1");
  * ```
  */
 export function parseNraFile(bytes: Uint8Array, fileName = "file"): ParsedNraFile {

@@ -2,7 +2,7 @@
  * Which character encoding an NRA file is saved in, and its text. The NRA wants Windows-1251
  * (nra-formats.md §1.1, §2.1, §2.2), but files re-saved by an editor or written by other
  * programs arrive as UTF-8 (with or without a byte-order mark), UTF-16, or Windows-1251 behind
- * a UTF-8 byte-order mark (issue #16 item 2). Readers decode each correctly and warn
+ * a UTF-8 byte-order mark (docs/formats.md). Readers decode each correctly and warn
  * (`file_warnings.ts`); submissions refuse anything but plain Windows-1251 with
  * FILE_ENCODING_UNSUPPORTED ({@link requireWindows1251}): the bytes signed and sent are the
  * accountant's own, never a conversion.
@@ -232,7 +232,9 @@ export function encodingWarning(d: DecodedText, file: string): FileWarning | nul
  * @throws AppError FILE_ENCODING_UNSUPPORTED naming the file, its encoding and the fix
  * @example
  * ```ts
- * requireWindows1251(new TextEncoder().encode("ИВАНОВ"), "EMPL2021.TXT"); // throws
+ * import { throws } from "node:assert/strict";
+ * const utf8 = new TextEncoder().encode("ИВАНОВ");
+ * throws(() => requireWindows1251(utf8, "EMPL2021.TXT"), { code: "FILE_ENCODING_UNSUPPORTED" });
  * ```
  */
 export function requireWindows1251(bytes: Uint8Array, fileName: string): void {

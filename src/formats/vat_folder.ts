@@ -103,8 +103,14 @@ function outcome<T>(
  * @throws only non-AppError exceptions (bugs); bad files become `status: "error"`
  * @example
  * ```ts
- * const r = parseVatFolderFiles({ deklar, pokupki, prodagbi });
- * r.pokupki.status; // "ok"
+ * import { equal } from "node:assert/strict";
+ * const read = (f: string) => Deno.readFile(`fixtures/formats/${f.toLowerCase()}/${f}.TXT`);
+ * const r = parseVatFolderFiles({
+ *   deklar: await read("DEKLAR"),
+ *   pokupki: await read("POKUPKI"),
+ *   prodagbi: await read("PRODAGBI"),
+ * });
+ * equal(r.pokupki.status, "ok");
  * ```
  */
 export function parseVatFolderFiles(

@@ -185,8 +185,26 @@ function checkIssuer(o: string | undefined, cn: string | undefined): Certificate
  * @throws AppError CERTIFICATE_INVALID when `der` is not a certificate
  * @example
  * ```ts
- * const results = checkCertificate(cert.der, () => new Date());
+ * import { equal } from "node:assert/strict";
+ * // A self-signed certificate: valid now, but not a Bulgarian qualified one.
+ * import "reflect-metadata"; // @peculiar/x509 needs it loaded first
+ * import { X509CertificateGenerator } from "@peculiar/x509";
+ * const alg = {
+ *   name: "RSASSA-PKCS1-v1_5",
+ *   hash: "SHA-256",
+ *   publicExponent: new Uint8Array([1, 0, 1]),
+ *   modulusLength: 2048,
+ * };
+ * const keys = await crypto.subtle.generateKey(alg, false, ["sign", "verify"]);
+ * const cert = await X509CertificateGenerator.createSelfSigned({
+ *   name: "CN=Иван Петров",
+ *   keys,
+ *   signingAlgorithm: alg,
+ * });
+ * const results = checkCertificate(new Uint8Array(cert.rawData), () => new Date());
  * for (const r of results) console.log(r.ok ? "ok " : "NO ", r.check, r.reason);
+ * equal(results.find((r) => r.check === "validity")?.ok, true);
+ * equal(results.find((r) => r.check === "issuer")?.ok, false);
  * ```
  */
 export function checkCertificate(der: Uint8Array, clock: Clock): CertificateCheck[] {

@@ -93,8 +93,33 @@ async function verifyWithCertificate(
  *   (PIN_INCORRECT, PIN_LOCKED, KEYSTORE_UNAVAILABLE…) unchanged
  * @example
  * ```ts
- * const p7s = await signDetached(fileBytes, keyStoreSigner(store, cert, pin));
- * const base64EncodedPkcs7 = p7s.toBase64();
+ * import { deepEqual } from "node:assert/strict";
+ * // The signer is usually keyStoreSigner(store, cert, pin) over the sender's token or PKCS#12
+ * // file; here a throw-away key and its self-signed certificate.
+ * import "reflect-metadata"; // @peculiar/x509 needs it loaded first
+ * import { X509CertificateGenerator } from "@peculiar/x509";
+ * const alg = {
+ *   name: "RSASSA-PKCS1-v1_5",
+ *   hash: "SHA-256",
+ *   publicExponent: new Uint8Array([1, 0, 1]),
+ *   modulusLength: 2048,
+ * };
+ * const keys = await crypto.subtle.generateKey(alg, false, ["sign", "verify"]);
+ * const cert = await X509CertificateGenerator.createSelfSigned({
+ *   name: "CN=Иван Петров",
+ *   keys,
+ *   signingAlgorithm: alg,
+ * });
+ * const signer = {
+ *   certificate: new Uint8Array(cert.rawData),
+ *   sign: async (tbs: Uint8Array) =>
+ *     new Uint8Array(await crypto.subtle.sign(alg, keys.privateKey, tbs.slice())),
+ * };
+ * const fileBytes = new TextEncoder().encode("the declaration's bytes");
+ * const p7s = await signDetached(fileBytes, signer);
+ * const base64EncodedPkcs7 = p7s.toBase64(); // what the portal's submit body carries
+ * deepEqual((await verifyDetached(p7s, fileBytes)).certificate, signer.certificate);
+ * console.log(base64EncodedPkcs7.length);
  * ```
  */
 export async function signDetached(
@@ -189,7 +214,11 @@ export function keyStoreSigner(store: KeyStore, cert: CertificateInfo, pin?: str
  * @throws AppError SIGNING_FAILED when the bytes are not a SignedData or it does not verify
  * @example
  * ```ts
- * const { certificate } = await verifyDetached(p7s, fileBytes);
+ * import { rejects } from "node:assert/strict";
+ * // A signature made by signDetached: `const { certificate } = await verifyDetached(p7s, fileBytes)`.
+ * // Bytes that are not one are refused:
+ * const notASignature = new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x00]);
+ * await rejects(verifyDetached(notASignature, new Uint8Array()), { code: "SIGNING_FAILED" });
  * ```
  */
 export async function verifyDetached(

@@ -2,7 +2,7 @@
  * The key store abstraction of the signing layer: something that lists the user's signing
  * certificates and makes raw SHA-256 signatures with the matching private key. Implemented by
  * PKCS#12 files, PKCS#11 modules (QES smart cards and tokens), the Windows certificate store and
- * the macOS Keychain. Implements issue 5 §1 and nra-public-api.md §5 (the signer of the CMS).
+ * the macOS Keychain. Implements docs/signing.md).
  *
  * PIN rules shared by every implementation: a PIN is used for at most one login attempt per
  * `sign()` call, is never retried, never logged, never stored, and never appears in an error. A

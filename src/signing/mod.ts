@@ -1,5 +1,5 @@
 /**
- * Public API of the signing layer (issue 5 §1–§3): key stores (PKCS#12 files, PKCS#11 modules,
+ * Public API of the signing layer (docs/signing.md): key stores (PKCS#12 files, PKCS#11 modules,
  * the Windows certificate store, the macOS Keychain), PKCS#11 module discovery, certificate
  * checks, and detached CMS/PKCS#7 signatures as the NRA expects them (nra-public-api.md §5).
  * See docs/signing.md.

@@ -198,9 +198,12 @@ export interface Pkcs12Options {
  *   CERTIFICATE_INVALID, SIGNING_FAILED)
  * @example
  * ```ts
- * const store = openPkcs12KeyStore(await Deno.readFile("me.p12"));
- * const [cert] = await store.listCertificates("secret");
- * const sig = await store.sign(cert.id, new TextEncoder().encode("hi"), "secret");
+ * import { equal } from "node:assert/strict";
+ * // A test-only file (RSA 2048, self-signed, password 1234); a sender's own .p12/.pfx in use
+ * const store = openPkcs12KeyStore(await Deno.readFile("fixtures/signing/example-sender.p12"));
+ * const [cert] = await store.listCertificates("1234");
+ * const sig = await store.sign(cert!.id, new TextEncoder().encode("hi"), "1234");
+ * equal(sig.length, 256); // RSA PKCS#1 v1.5 with a 2048-bit key
  * ```
  */
 export function openPkcs12KeyStore(data: Uint8Array, options: Pkcs12Options = {}): KeyStore {

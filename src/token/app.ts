@@ -243,7 +243,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
 export type UpdateManifestSource = () => Promise<string | null>;
 
 /**
- * Add `GET /api/v1/agent-update` to a token app (issue #15 § 5; docs/token-service.md § Agent
+ * Add `GET /api/v1/agent-update` to a token app (docs/token-service.md § Agent
  * updates): the signed update manifest as published (a compact JWS, `application/jose`), which
  * agents verify with their built-in keys — the service only passes it on.
  * @param app the token app (its error handler answers the 404)

@@ -1,5 +1,5 @@
 /**
- * The token service's edge (issue #17 items 5 and 6; docs/token-service.md § Operations): what
+ * The token service's edge (docs/token-service.md § Operations): what
  * every request passes through before and after routing, as one wrapper of the app's `fetch`
  * rather than Hono middleware, so the hot route (`POST /api/v1/tokens/issue`) stays a single
  * handler that Hono calls without composing a middleware chain (BENCHMARKS.md § The issuance hot

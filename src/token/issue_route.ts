@@ -107,7 +107,7 @@ async function issueFromBody(
   deps.requestLog?.body(req, raw);
   const parsed = TokenIssueRequest.safeParse(raw);
   if (!parsed.success) throw validationError(parsed.error.issues);
-  // Only an http(s) origin is bound (issue #13): never "null" for javascript:, file:, data:.
+  // Only an http(s) origin is bound (token-service.md): never "null" for javascript:, file:, data:.
   // The text as sent is checked (zod's URL check drops tabs and newlines).
   const sent = (raw as { origin?: unknown }).origin;
   const origin = parsed.data.origin === undefined
@@ -157,8 +157,9 @@ function tooLarge(): never {
   throw new AppError("BODY_TOO_LARGE", "The body is too large");
 }
 
-/** A stored origin as a list of its http(s) origin: empty for one saved before issue #13 that is
- * not one (`file:`, `null`), which is then neither matched nor published to agents. */
+/** A stored origin as a list of its http(s) origin: empty for one saved before only http(s)
+ * was accepted that is not one (`file:`, `null`), which is then neither matched nor published
+ * to agents. */
 export const httpOriginList = (o: string): string[] => {
   const origin = httpOrigin(o);
   return origin === null ? [] : [origin];

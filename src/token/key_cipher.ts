@@ -1,5 +1,5 @@
 /**
- * The token service's signing keys at rest (issue #13 item 13; docs/token-service.md § Signing
+ * The token service's signing keys at rest (docs/token-service.md § Signing
  * keys at rest). With a secret configured (SVC_SIGNING_KEY_SECRET, read by `src/cli/` and
  * injected here), a private Ed25519 JWK is stored as its public members plus `enc`:
  *

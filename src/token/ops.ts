@@ -1,5 +1,5 @@
 /**
- * Operations of the token service behind a load balancer (issue #17 item 6;
+ * Operations of the token service behind a load balancer (docs/token-service.md § Scale-out;
  * docs/token-service.md § Operations): `GET /ready` (database reachable and migrations current,
  * else 503 SERVICE_NOT_READY), and the draining state a graceful shutdown sets: `/ready` answers
  * 503 and every answer closes its connection, so clients and proxies open new connections

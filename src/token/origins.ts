@@ -1,5 +1,5 @@
 /**
- * Web page origins the token service accepts (issue #13 item 12): a token binds the calling
+ * Web page origins the token service accepts (docs/token-service.md): a token binds the calling
  * page's origin (interface-spec.md § Authentication), and integrators and keys register the
  * origins agents allow (CORS). Only an http(s) origin as a browser serialises it in the `Origin`
  * header — `scheme://host[:port]` with scheme http or https — is accepted; `javascript:`,
@@ -24,9 +24,13 @@ const SHAPE = /^https?:\/\/[^/?#@\\\x00-\x20\x7f]+\/?$/i;
  * @param text what was given (e.g. the `origin` field of a token request)
  * @returns the origin as browsers send it (lower-case scheme and host, default port dropped,
  *   IDN in punycode), or null
- * @example httpOrigin("https://App.example.com:443") // "https://app.example.com"
- * @example httpOrigin("javascript:alert(1)") // null
- * @example httpOrigin("https://app.example.com/page") // null
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(httpOrigin("https://App.example.com:443"), "https://app.example.com");
+ * equal(httpOrigin("javascript:alert(1)"), null);
+ * equal(httpOrigin("https://app.example.com/page"), null);
+ * ```
  */
 export function httpOrigin(text: string): string | null {
   if (text.length > 2048 || !SHAPE.test(text)) return null;

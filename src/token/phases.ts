@@ -46,8 +46,10 @@ export interface KeyPolicy {
  * @returns phase, effective expiry, EIK limit and the billed contract
  * @example
  * ```ts
- * keyPolicy({ mode: "live", createdAt: 0, expiresAt: 7 * 864e5 } as ApiKeyRecord,
- *   { active: null, lastEndedAt: null }).eikLimit; // 3
+ * import { equal } from "node:assert/strict";
+ * import type { ApiKeyRecord } from "./store/mod.ts";
+ * const key = { mode: "live", createdAt: 0, expiresAt: 7 * 864e5 } as ApiKeyRecord;
+ * equal(keyPolicy(key, { active: null, lastEndedAt: null }).eikLimit, 3);
  * ```
  */
 export function keyPolicy(key: ApiKeyRecord, state: ContractState | null): KeyPolicy {

@@ -1,5 +1,5 @@
 /**
- * Rate limits of the token service (issue #17 item 4; docs/token-service.md § Rate limits): a
+ * Rate limits of the token service (docs/token-service.md § Rate limits): a
  * budget per API key and one per integrator (all of its keys together), counted in fixed windows
  * after the key is authenticated, so an unknown key spends nobody's budget. Every answer of a
  * limited route carries the tighter budget as `RateLimit-Limit`, `RateLimit-Remaining`,

@@ -1,5 +1,6 @@
 /**
- * The token service's Ed25519 signing keys and JWT minting (jose, EdDSA, `kid` in the header).
+ * The token service's Ed25519 signing keys and JWT minting (EdDSA, `kid` in the header): keys
+ * made and published as JWKs with jose, tokens signed by hand (JWS compact serialization) with node:crypto.
  * The first start generates a key and persists it in the store; rotation retires the current
  * key and the JWKS keeps publishing the previous one so tokens signed before a rotation still
  * verify until they expire. With a {@link SigningKeyCipher} (SVC_SIGNING_KEY_SECRET) new keys

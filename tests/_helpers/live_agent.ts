@@ -200,7 +200,7 @@ export async function startLiveWorld(o: LiveWorldOptions = {}): Promise<LiveWorl
   if (o.tokenDb === "postgres") {
     pg = await freshPgSchema();
     tsEnv.SVC_DATABASE_URL = pg.url;
-    // The PostgreSQL deployment keeps its signing keys encrypted (issue #13 § 13).
+    // The PostgreSQL deployment keeps its signing keys encrypted (docs/token-service.md).
     tsEnv.SVC_SIGNING_KEY_SECRET = crypto.randomUUID() + crypto.randomUUID();
   }
   const tsDir = join(dir, "ts");

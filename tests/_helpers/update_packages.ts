@@ -1,8 +1,8 @@
 /**
- * Test helpers for signed updates (issue #15 § 5): real linux-x64 packages built by the project's
- * build (`deno bundle`, then scripts/package.ts) from variants of one bundle — the current version
- * and a newer one (whose agent exits at start when SVC_TEST_FAIL_START=1) — each with
- * a test key pair's public key in place of the built-in list; a local update server for the
+ * Test helpers for signed updates (docs/install.md § Updates): real linux-x64 packages built by the
+ * project's build (`deno bundle`, then scripts/package.ts) from variants of one bundle — the
+ * current version and a newer one (whose agent exits at start when SVC_TEST_FAIL_START=1) — each
+ * with a test key pair's public key in place of the built-in list; a local update server for the
  * archives (whole, or cut off half way); signed manifests; a packaged agent started from its
  * launcher. Linux only (tar, sh).
  */

@@ -1,8 +1,8 @@
 /**
- * Pending confirmations over real HTTP (issue 13 § 8): the agent app served on a loopback port,
- * tokens from the in-process token service's key ring. A client that disconnects leaves its
- * dialog; a dialog left by all its requests is cancelled (and its batch may ask again); the cap
- * on pending dialogs is per integrator, so one integrator at its cap does not block another.
+ * Pending confirmations over real HTTP (docs/confirmation.md): the agent app served on a loopback
+ * port, tokens from the in-process token service's key ring. A client that disconnects leaves its
+ * dialog; a dialog left by all its requests is cancelled (and its batch may ask again); the cap on
+ * pending dialogs is per integrator, so one integrator at its cap does not block another.
  */
 import { equal, match, ok } from "node:assert/strict";
 import { createLocalJWKSet } from "jose";

@@ -1,7 +1,7 @@
 /**
- * The console's gate (issue #14 § Where and who), in process: the one-time link, the session
- * cookie, CSRF, Bearer tokens, cross-site requests and CORS, the `agent open` handshake; and
- * the status page's facts (callers, autostart toggle on a real XDG folder).
+ * The console's gate (docs/console.md § What protects it), in process: the one-time link, the
+ * session cookie, CSRF, Bearer tokens, cross-site requests and CORS, the `agent open` handshake;
+ * and the status page's facts (callers, autostart toggle on a real XDG folder).
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";

@@ -1,9 +1,10 @@
 /**
- * Issue #13 item 13, the agent's data on disk, through the real program (`main.ts agent` on
- * loopback, with HTTPS): the data folder (and missing parents) is 0700, the journal and its WAL
- * files, agent.json, the instance lock and the TLS key are 0600 and the TLS folder 0700; an
- * install made before (0755 folder, 0644 files) is tightened at start; `writeAgentFile()`
- * creates a missing data folder 0700. POSIX only (Windows has no modes; docs/running.md).
+ * The agent's data on disk (docs/running.md § The data folder is private), through the real program
+ * (`main.ts agent` on loopback, with HTTPS): the data folder (and missing parents) is 0700, the
+ * journal and its WAL files, agent.json, the instance lock and the TLS key are 0600 and the TLS
+ * folder 0700; an install made before (0755 folder, 0644 files) is tightened at start;
+ * `writeAgentFile()` creates a missing data folder 0700. POSIX only (Windows has no modes;
+ * docs/running.md).
  */
 import { equal } from "node:assert/strict";
 import { join } from "node:path";

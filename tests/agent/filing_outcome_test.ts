@@ -1,5 +1,5 @@
 /**
- * The journal records what became of each live filing (issue #13 §§ 1–2): a refusal the NRA
+ * The journal records what became of each live filing (docs/journal.md): a refusal the NRA
  * answered is "refused" and may be retried (after a 429 no sooner than its Retry-After), a
  * request whose fate cannot be known is "unknown" and stops every filing of the same
  * declaration until a person resolves it. `fileSubmission()` with a real SQLite journal file

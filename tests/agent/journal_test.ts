@@ -142,7 +142,7 @@ Deno.test("Journal migrates a journal file of an earlier version: sent → unkno
   const dir = await Deno.makeTempDir({ prefix: "svc-journal-v0-" });
   const path = `${dir}/journal.sqlite`;
   try {
-    // The table as agents before issue #13 wrote it (user_version 0).
+    // The table as agents before the live outcomes wrote it (user_version 0).
     const old = new DatabaseSync(path);
     old.exec(`CREATE TABLE filings (
       id TEXT PRIMARY KEY, idempotency_key TEXT UNIQUE, type_id TEXT NOT NULL, kind TEXT NOT NULL,

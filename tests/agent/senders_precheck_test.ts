@@ -1,5 +1,5 @@
 /**
- * What the agent learns about a sender's certificate before asking for a PIN (issue 13 §4),
+ * What the agent learns about a sender's certificate before asking for a PIN (docs/live-portal.md),
  * with real files made by openssl: a `certificateFile` (PEM or DER), a PKCS#12 file whose
  * certificate bag is not encrypted, and one whose bag is (unknown until the PIN); validity on
  * the clock; whether the page asks for a PIN to sign or to read the certificate only; the

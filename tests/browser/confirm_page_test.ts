@@ -1,15 +1,15 @@
 /**
- * The confirmation page in Chromium against the real token service and agent (issue 13 § 7,
- * § 10): a path sent with `..` segments and a right-to-left override is shown resolved, with
- * the hidden character made visible; a web page on another loopback port that loads hundreds of
- * `<img>` of `/confirm/*` gets cheap refusals and spends no budget of the user's page, which —
- * open in three tabs, polling every second — still confirms. What an accountant reads: the
- * declaration's name in Bulgarian and English (never the typeId), the company's name beside its
- * EIK (from the test profile for a path not read yet, from the files for inline D1/D6), the
- * insured persons and contributions of inline D1/D6, the batch's short id and what it allows,
- * a long path wrapping only after its separators, the countdown in both languages and the
- * agent's icon under the page's CSP. Saves the page screenshot (docs/confirmation.png when
- * SVC_UPDATE_SCREENSHOTS=1 or when it is missing).
+ * The confirmation page in Chromium against the real token service and agent (docs/confirmation.md
+ * § Paths as they will really be read, § No website can block the page): a path sent with `..`
+ * segments and a right-to-left override is shown resolved, with the hidden character made visible;
+ * a web page on another loopback port that loads hundreds of `<img>` of `/confirm/*` gets cheap
+ * refusals and spends no budget of the user's page, which — open in three tabs, polling every
+ * second — still confirms. What an accountant reads: the declaration's name in Bulgarian and
+ * English (never the typeId), the company's name beside its EIK (from the test profile for a path
+ * not read yet, from the files for inline D1/D6), the insured persons and contributions of inline
+ * D1/D6, the batch's short id and what it allows, a long path wrapping only after its separators,
+ * the countdown in both languages and the agent's icon under the page's CSP. Saves the page
+ * screenshot (docs/confirmation.png when SVC_UPDATE_SCREENSHOTS=1 or when it is missing).
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";

@@ -1,11 +1,11 @@
 /**
- * Issue #16 item 6 in Chromium, against the real token service and agent: a VAT return sent
- * inline (the caller's own bytes, read before the page) whose DEKLAR declares intra-EU
- * supplies while its VIES.TXT has no VIR line shows the cross-check warnings on the
- * confirmation page — in Bulgarian, the English beside — before anything is filed; confirming
- * still files it (warnings do not stop a filing). A consistent set shows no warnings. The page
- * names the return as accountants do, the company as its DEKLAR.TXT does, and shows the VAT
- * payable (DEKLAR 01-50, in the period's currency) and the ledgers' records. Saves
+ * The VAT cross-checks (docs/formats.md § VAT cross-checks) in Chromium, against the real token
+ * service and agent: a VAT return sent inline (the caller's own bytes, read before the page) whose
+ * DEKLAR declares intra-EU supplies while its VIES.TXT has no VIR line shows the cross-check
+ * warnings on the confirmation page — in Bulgarian, the English beside — before anything is filed;
+ * confirming still files it (warnings do not stop a filing). A consistent set shows no warnings.
+ * The page names the return as accountants do, the company as its DEKLAR.TXT does, and shows the
+ * VAT payable (DEKLAR 01-50, in the period's currency) and the ledgers' records. Saves
  * docs/confirmation-warnings.png (when SVC_UPDATE_SCREENSHOTS=1 or when it is missing).
  */
 import { equal, ok } from "node:assert/strict";

@@ -1,12 +1,12 @@
 /**
- * Issue #14's "done when", walked in Chromium against the real programs: after the agent has
- * started (and an integrator filed three VAT returns — one filed, one refused, one whose fate
- * is unknown), the accountant, without a terminal, opens the console with its one-time link,
- * adds a SoftHSM2 certificate found on the token and a PKCS#12 file chosen with the native
- * picker (zenity on Xvfb, answered with xdotool), tests both with their PIN, sees the filed and
- * the refused filing in Filings, resolves the unknown one, runs the diagnostics and reads the
- * log. Each page's screenshot is written to docs/ (docs/console.md shows them). Then a foreign
- * page tries to read the console and to act through it, and fails.
+ * The console's whole path (docs/console.md), walked in Chromium against the real programs: after
+ * the agent has started (and an integrator filed three VAT returns — one filed, one refused, one
+ * whose fate is unknown), the accountant, without a terminal, opens the console with its one-time
+ * link, adds a SoftHSM2 certificate found on the token and a PKCS#12 file chosen with the native
+ * picker (zenity on Xvfb, answered with xdotool), tests both with their PIN, sees the filed and the
+ * refused filing in Filings, resolves the unknown one, runs the diagnostics and reads the log. Each
+ * page's screenshot is written to docs/ (docs/console.md shows them). Then a foreign page tries to
+ * read the console and to act through it, and fails.
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";

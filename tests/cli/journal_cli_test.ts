@@ -1,7 +1,7 @@
 /**
- * `journal list`, `journal export` and `journal resolve` on a real journal file (issue #13 §§ 2,
- * 6): one vocabulary of states, a header row with incomeNumber, errorCode filled for refusals,
- * and a person's verdict on an unknown filing recorded with who and when.
+ * `journal list`, `journal export` and `journal resolve` on a real journal file (docs/journal.md §
+ * Commands): one vocabulary of states, a header row with incomeNumber, errorCode filled for
+ * refusals, and a person's verdict on an unknown filing recorded with who and when.
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";

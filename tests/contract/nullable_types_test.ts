@@ -1,9 +1,9 @@
 /**
- * Issue #18 § 1: a skipped batch item's `result` is null on the wire, so the generated client types
- * (clients/ts/agent.d.ts, openapi-typescript) must say `SubmissionResult | null`. A small program
- * that handles `result === null` without a cast is type-checked against the generated file, and,
- * as a control, against types generated from the old `allOf: [{$ref}, {nullable: true}]` form,
- * where it must fail.
+ * docs/integrators.md § 5: a skipped batch item's `result` is null on the wire, so the generated
+ * client types (clients/ts/agent.d.ts, openapi-typescript) must say `SubmissionResult | null`. A
+ * small program that handles `result === null` without a cast is type-checked against the generated
+ * file, and, as a control, against types generated from the old `allOf: [{$ref}, {nullable: true}]`
+ * form, where it must fail.
  */
 import { equal, ok } from "node:assert/strict";
 import { buildAgentOpenApi, nullableRefsFor30 } from "../../src/contract/openapi/mod.ts";

@@ -1,5 +1,5 @@
 /**
- * Issue #17 § 5, issue #18 § 2: the OpenAPI documents — the agent's, the token service's public
+ * docs/integrators.md § 8: the OpenAPI documents — the agent's, the token service's public
  * API and its admin API — pass a well-kept linter's recommended ruleset — Redocly CLI (`npx -y @redocly/cli@<pinned> lint`, configured by redocly.yaml at the
  * repository's root). Each generated document is written to a temporary folder and linted; any
  * error or warning fails. Skipped with a message when npx is missing outside CI (in CI it fails).

@@ -1,9 +1,9 @@
 /**
- * Nothing is read before consent (issue 13 § 9), against the real agent and token service: a
- * submission naming a path on the user's disk — a system-like folder of 64 entries, a missing
- * folder, an XML notice holding another EIK, a password-hash file — opens the confirmation
- * first, and every answer before the user's consent is the same whatever the path is. The page
- * shows the resolved path; the files are read and checked only after the user confirms.
+ * Nothing is read before consent (docs/confirmation.md), against the real agent and token service:
+ * a submission naming a path on the user's disk — a system-like folder of 64 entries, a missing
+ * folder, an XML notice holding another EIK, a password-hash file — opens the confirmation first,
+ * and every answer before the user's consent is the same whatever the path is. The page shows the
+ * resolved path; the files are read and checked only after the user confirms.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * Opening the console without a terminal (issue #14 § Where and who), with the real programs:
+ * Opening the console without a terminal (docs/console.md § Opening it), with the real programs:
  * `agent open` and a second start of the agent (the launcher double-clicked while it runs) ask
  * the running agent for a one-time link with the data folder's secret; a `svc-agent://start`
  * link (what a web page can trigger) never opens the console; another data folder's secret

@@ -1,11 +1,11 @@
 /**
- * Crash safety of the submission journal: the agent is SIGKILLed at each step of a filing
- * (before send, after send before the answer is journaled, after the answer) across 100
- * filings against the test portal. After restart the journal holds every filing exactly once,
- * none was filed twice, and reconciliation fills in the answers lost in the crash. In live mode
- * (issue #13 § 2) the NRA simulator cannot be asked afterwards: a filing killed after it was
- * sent stays "unknown", and the same files are refused (FILING_UNRESOLVED) until a person runs
- * `journal resolve` — the token service on PostgreSQL there.
+ * Crash safety of the submission journal: the agent is SIGKILLed at each step of a filing (before
+ * send, after send before the answer is journaled, after the answer) across 100 filings against the
+ * test portal. After restart the journal holds every filing exactly once, none was filed twice, and
+ * reconciliation fills in the answers lost in the crash. In live mode (docs/journal.md § Unknown →
+ * resolve) the NRA simulator cannot be asked afterwards: a filing killed after it was sent stays
+ * "unknown", and the same files are refused (FILING_UNRESOLVED) until a person runs `journal
+ * resolve` — the token service on PostgreSQL there.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { validEik } from "../_helpers/company_tree.ts";

@@ -1,13 +1,12 @@
 /**
- * Live refusals before any confirmation page or PIN (issue 13 §3–§4), end to end: the real
- * token service and agent as subprocesses, the NRA simulator over HTTPS, senders on a SoftHSM2
- * token (an expired RSA certificate under id 01, a valid EC one under id 02) and in PKCS#12
- * files (with and without `certificateFile`). Live `vat`, `vat_batch` and `vat_result` are
- * PORTAL_OPERATION_UNSUPPORTED; a sender whose certificate (read without the PIN) has expired
- * is CERTIFICATE_INVALID and never offered; an expired pre-issued portal token is
- * PORTAL_AUTH_FAILED — each with no page opened and nothing sent. Result operations sign
- * nothing: their page asks for no PIN (the PKCS#12 case without `certificateFile` is in
- * tests/agent/senders_precheck_test.ts).
+ * Live refusals before any confirmation page or PIN (docs/live-portal.md § Before the page), end to
+ * end: the real token service and agent as subprocesses, the NRA simulator over HTTPS, senders on a
+ * SoftHSM2 token (an expired RSA certificate under id 01, a valid EC one under id 02) and in
+ * PKCS#12 files (with and without `certificateFile`). Live `vat`, `vat_batch` and `vat_result` are
+ * PORTAL_OPERATION_UNSUPPORTED; a sender whose certificate (read without the PIN) has expired is
+ * CERTIFICATE_INVALID and never offered; an expired pre-issued portal token is PORTAL_AUTH_FAILED —
+ * each with no page opened and nothing sent. Result operations sign nothing: their page asks for no
+ * PIN (the PKCS#12 case without `certificateFile` is in tests/agent/senders_precheck_test.ts).
  */
 import { equal, fail, ok } from "node:assert/strict";
 import { join } from "node:path";

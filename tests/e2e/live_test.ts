@@ -2,10 +2,10 @@
  * Live mode end to end: a live key, the agent with senders on a SoftHSM2 token (RSA and EC keys)
  * and in a PKCS#12 file, filing `vat` and `dec1_6` to the NRA simulator over HTTPS; the PIN is
  * typed on the confirmation page; `openssl cms -verify` accepts every signature the simulator
- * received; a wrong PIN stops a folder-wide batch after the first attempt. Then (issue #13): a
- * filing the NRA filed but answered too late is "unknown" and the same files are not sent again
- * until `journal resolve` (filed / not filed); and nothing the agent logs holds an EGN, a PIN,
- * a key or a token.
+ * received; a wrong PIN stops a folder-wide batch after the first attempt. Then (docs/journal.md):
+ * a filing the NRA filed but answered too late is "unknown" and the same files are not sent again
+ * until `journal resolve` (filed / not filed); and nothing the agent logs holds an EGN, a PIN, a
+ * key or a token.
  */
 import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -74,7 +74,7 @@ Deno.test({
           clientId: SIM_CLIENT.id,
           clientSecret: SIM_CLIENT.secret,
           caFile,
-          // Live VAT is off by default (issue #13 § 3); this test files the assumed mapping.
+          // Live VAT is off by default (docs/live-portal.md); this test files the assumed mapping.
           experimentalVatService: true,
         },
       }),

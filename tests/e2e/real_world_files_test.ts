@@ -1,6 +1,6 @@
 /**
  * NRA files as other programs and editors leave them, through the real agent and token service
- * over HTTP (issue #16 items 1, 2, 4, 5): scans and `vat_files_parse` decode UTF-8 files
+ * over HTTP (docs/formats.md § What is tolerated): scans and `vat_files_parse` decode UTF-8 files
  * correctly and say so; submissions refuse files that are not plain Windows-1251 with
  * FILE_ENCODING_UNSUPPORTED naming the file and its encoding, before anything is sent; a VIES.TXT
  * padded to 373 is read as VIES; trimmed and blank lines are read with warnings.

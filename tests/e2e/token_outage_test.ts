@@ -1,5 +1,5 @@
 /**
- * A database outage under load (issue #17; docs/token-service.md § Operations): a real
+ * A database outage under load (docs/token-service.md § Operations): a real
  * `token-service` process on a private PostgreSQL cluster (its own port, started and stopped by
  * the test, so the shared test cluster is not disturbed) keeps answering while the server is
  * stopped for ~5 s — 503 DATABASE_UNAVAILABLE with `Retry-After`, never a 500 or a reset —,

@@ -1,13 +1,14 @@
 /**
- * Signed updates with rollback (issue #15 § 5), end to end on Linux: real linux-x64 packages built
- * by the project's build (the current version, and a newer one whose agent exits at start when
- * SVC_TEST_FAIL_START=1), a real token service publishing the signed manifest
- * (SVC_UPDATE_MANIFEST), a local update server, and the old package installed in a temporary
- * folder with its agent running from the launcher. `agent update` is run from the installed launcher. Refusals (bad signature, wrong
- * hash, downgrade, truncated download, full disk while downloading and while unpacking — a small
- * tmpfs over `<data>/updates` in a mount namespace) leave the agent running and the install as it
- * was; a good update restarts the agent on its port as the new version; a new version that does
- * not start is rolled back. Needs tar, sh and `unshare -rm` (skips without, fails when CI=true).
+ * Signed updates with rollback (docs/install.md § Updates), end to end on Linux: real linux-x64
+ * packages built by the project's build (the current version, and a newer one whose agent exits at
+ * start when SVC_TEST_FAIL_START=1), a real token service publishing the signed manifest
+ * (SVC_UPDATE_MANIFEST), a local update server, and the old package installed in a temporary folder
+ * with its agent running from the launcher. `agent update` is run from the installed launcher.
+ * Refusals (bad signature, wrong hash, downgrade, truncated download, full disk while downloading
+ * and while unpacking — a small tmpfs over `<data>/updates` in a mount namespace) leave the agent
+ * running and the install as it was; a good update restarts the agent on its port as the new
+ * version; a new version that does not start is rolled back. Needs tar, sh and `unshare -rm` (skips
+ * without, fails when CI=true).
  */
 import * as assert from "node:assert/strict";
 import { createHash } from "node:crypto";

@@ -161,7 +161,7 @@ Deno.test("parseVatFolderFiles() still cross-checks the files that parsed", () =
   assert.ok(codes(r.warnings).includes("DOCUMENT_COUNT_MISMATCH"));
 });
 
-// --- issue #16 item 6: DEKLAR ↔ VIES (and PRODAGBI ↔ VIES) ---------------------------------
+// --- docs/formats.md § VAT cross-checks: DEKLAR ↔ VIES (and PRODAGBI ↔ VIES) ----------------
 
 const viesNoVir = await fixtureBytes("vies/VIES_NO_VIR.TXT");
 

@@ -1,7 +1,7 @@
 /**
- * Issue #16 item 7: the annual D6 (month 13, nra-formats.md §2.2) and empty D6 fields. An
- * empty number reads as null, distinct from a written 0, and null writes back as an empty
- * field; the summary of an annual D6 says so.
+ * docs/formats.md § D6 periods: the annual D6 (month 13, nra-formats.md §2.2) and empty D6 fields.
+ * An empty number reads as null, distinct from a written 0, and null writes back as an empty field;
+ * the summary of an annual D6 says so.
  */
 import assert from "node:assert/strict";
 import { parseD6, summarizeD6, writeD6 } from "../../src/formats/mod.ts";

@@ -1,5 +1,5 @@
 /**
- * Property tests of reading real-world files (issue #16): random valid records written by the
+ * Property tests of reading real-world files (docs/formats.md): random valid records written by the
  * project's own writers, then changed as other programs, editors and `copy /b` change files —
  * CRLF or LF, a final line break or not, a 0x1A end marker, Windows-1251 behind a byte-order
  * mark, UTF-8 (with or without a mark), UTF-16, trailing spaces trimmed, blank lines between

@@ -1,6 +1,7 @@
 /**
- * Reading NRA files as other programs and editors write them (issue #16 items 1–5), on the
- * fixtures of scripts/format_fixtures_reading.ts. Each test failed on the code before the fix.
+ * Reading NRA files as other programs and editors write them (docs/formats.md § What is tolerated),
+ * on the fixtures of scripts/format_fixtures_reading.ts. Each test failed on the code before the
+ * fix.
  */
 import assert from "node:assert/strict";
 import {

@@ -1,5 +1,5 @@
 /**
- * The live portal's capability check (issue 13 §3–§4), against the NRA simulator: `check(op)`
+ * The live portal's capability check (docs/live-portal.md), against the NRA simulator: `check(op)`
  * refuses, without any call, every operation the public API does not offer — VAT (`vat`,
  * `vat_batch`, `vat_result`) unless agent.json `portal.experimentalVatService` is on, every
  * report — and credentials already known to be refused (no settings, an expired pre-issued

@@ -1,5 +1,5 @@
 /**
- * Acceptance check of issue 5 §4: `openssl cms -verify` accepts every signature the NRA
+ * Acceptance check of docs/live-portal.md: `openssl cms -verify` accepts every signature the NRA
  * simulator received from the live portal (detached CMS over the exact file bytes), and agrees
  * with the simulator's own (pkijs) verdict on a deliberately wrong signature. Needs openssl:
  * skips with a message when it is absent, fails when CI=true.

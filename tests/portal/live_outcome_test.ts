@@ -1,5 +1,5 @@
 /**
- * What each live-portal failure means for the declaration (issue #13 § 1): every error of
+ * What each live-portal failure means for the declaration (docs/journal.md): every error of
  * `submit` carries `details.outcome` — "not_sent" (it never reached the NRA), "refused" (the
  * NRA answered no: a retry is allowed) or "unknown" (it may have been filed). Table-driven
  * against the NRA simulator over HTTPS, plus a raw TCP server that cuts the connection after

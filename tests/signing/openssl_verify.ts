@@ -1,5 +1,6 @@
 /**
- * `openssl cms -verify` wrapper for the signing tests (the acceptance check of issue 5).
+ * `openssl cms -verify` wrapper for the signing tests (the acceptance check of docs/signing.md §
+ * 7).
  * @module
  */
 

@@ -1,8 +1,9 @@
 /**
- * Issue #17 § 5: the admin API's own OpenAPI document (`GET /admin/v1/openapi.json`, behind the
- * admin credential; `openapi --service admin`) covers every admin route of the real service and
- * nothing else, and real answers of the admin API — successes and errors — match it; every
- * answer carries `X-Request-Id` and every error body repeats it as `requestId`.
+ * docs/token-service.md § OpenAPI documents: the admin API's own OpenAPI document (`GET
+ * /admin/v1/openapi.json`, behind the admin credential; `openapi --service admin`) covers every
+ * admin route of the real service and nothing else, and real answers of the admin API — successes
+ * and errors — match it; every answer carries `X-Request-Id` and every error body repeats it as
+ * `requestId`.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { buildAdminOpenApi } from "../../src/token/admin/mod.ts";

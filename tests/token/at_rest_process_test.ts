@@ -1,11 +1,11 @@
 /**
- * Issue #13 item 13 through the real program (`main.ts token-service` on loopback, tokens over
- * HTTP): the SQLite deployment's folders are 0700 and its database files 0600 (also for an
- * install made before, whose modes are tightened); with SVC_SIGNING_KEY_SECRET no byte of the
- * private key reaches the file; a key stored in plain text before keeps signing and
- * `token-service encrypt-keys` encrypts it; a wrong or missing secret stops the start with one
- * clear line; on PostgreSQL the service refuses to start without a secret unless
- * SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true, and stores the keys encrypted with one.
+ * Data at rest (docs/token-service.md § Signing keys at rest) through the real program (`main.ts
+ * token-service` on loopback, tokens over HTTP): the SQLite deployment's folders are 0700 and its
+ * database files 0600 (also for an install made before, whose modes are tightened); with
+ * SVC_SIGNING_KEY_SECRET no byte of the private key reaches the file; a key stored in plain text
+ * before keeps signing and `token-service encrypt-keys` encrypts it; a wrong or missing secret
+ * stops the start with one clear line; on PostgreSQL the service refuses to start without a secret
+ * unless SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true, and stores the keys encrypted with one.
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -95,7 +95,7 @@ Deno.test({
   async fn() {
     const tmp = await Deno.makeTempDir();
     const dir = join(tmp, "token");
-    // An install made before issue #13: a 0755 folder and a 0644 database with a plain-text key.
+    // An older install: a 0755 folder and a 0644 database with a plain-text key.
     await Deno.mkdir(dir, { mode: 0o755 });
     await Deno.chmod(dir, 0o755);
     const old = new DatabaseSync(join(dir, "token-service.sqlite"));

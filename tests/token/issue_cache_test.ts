@@ -1,9 +1,10 @@
 /**
- * The issuance cache (issue #17, src/token/store/issue_cache.ts), on SQLite and PostgreSQL with
- * two service instances on one database: the steady state reads nothing from the database per
- * token, and a revocation, an allowed-list change or a contract change made through instance A
- * is refused by instance B within one second (polled; the measured delay is asserted ≤ 1 s, the
- * one timed assertion the issue asks for), on PostgreSQL by the push of a notification alone.
+ * The issuance cache (docs/token-service.md, src/token/store/issue_cache.ts), on SQLite and
+ * PostgreSQL with two service instances on one database: the steady state reads nothing from the
+ * database per token, and a revocation, an allowed-list change or a contract change made through
+ * instance A is refused by instance B within one second (polled; the measured delay is asserted ≤ 1
+ * s, the one timed assertion the issue asks for), on PostgreSQL by the push of a notification
+ * alone.
  */
 import { equal, ok } from "node:assert/strict";
 import { backendTest, type TokenEnv, tokenEnv } from "../_helpers/token_env.ts";

@@ -1,8 +1,8 @@
 /**
- * Issue #17 § 5: the token service's public OpenAPI document (`GET /api/v1/openapi.json`) covers
- * every public route of the real service, and its real answers — successes and errors — match
- * the document; every answer carries `X-Request-Id` and every error body repeats it as
- * `requestId`.
+ * docs/token-service.md § OpenAPI documents: the token service's public OpenAPI document (`GET
+ * /api/v1/openapi.json`) covers every public route of the real service, and its real answers —
+ * successes and errors — match the document; every answer carries `X-Request-Id` and every error
+ * body repeats it as `requestId`.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { agentUpdateRoute } from "../../src/token/app.ts";

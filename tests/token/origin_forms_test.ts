@@ -1,10 +1,10 @@
 /**
- * Issue #13 item 12: the token service binds only http(s) origins. Over real HTTP (the token
- * app served on loopback): `POST /api/v1/tokens/issue` answers 400 VALIDATION_FAILED naming
- * `origin` for `javascript:`, `file:`, `data:`, `null`, `"null"`, `ftp:` and a URL with a path
- * (and never signs `"null"`); the admin API refuses the same forms for integrators' and keys'
- * origins; origins stored before the fix that are not http(s) are neither matched nor published
- * to agents; `keys create --origin` refuses them with exit 2.
+ * docs/token-service.md § Page origins: the token service binds only http(s) origins. Over real
+ * HTTP (the token app served on loopback): `POST /api/v1/tokens/issue` answers 400
+ * VALIDATION_FAILED naming `origin` for `javascript:`, `file:`, `data:`, `null`, `"null"`, `ftp:`
+ * and a URL with a path (and never signs `"null"`); the admin API refuses the same forms for
+ * integrators' and keys' origins; origins stored before the fix that are not http(s) are neither
+ * matched nor published to agents; `keys create --origin` refuses them with exit 2.
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { decodeJwt } from "jose";

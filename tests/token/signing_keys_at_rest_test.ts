@@ -1,10 +1,10 @@
 /**
- * Issue #13 item 13, the token service's signing keys at rest, on SQLite and PostgreSQL: with a
- * secret the stored row holds no private `d` (only `enc` ciphertext), tokens issued over real
- * HTTP verify against the JWKS; a wrong or missing secret fails at start with a message naming
- * the fingerprints; keys stored in plain text before keep working and are re-encrypted by a
- * rotation or by `POST /admin/v1/signing-keys/encrypt`; a previous secret is read while the
- * secret is changed; a ciphertext moved to another key's row does not open.
+ * The token service's signing keys at rest (docs/token-service.md), on SQLite and PostgreSQL: with
+ * a secret the stored row holds no private `d` (only `enc` ciphertext), tokens issued over real
+ * HTTP verify against the JWKS; a wrong or missing secret fails at start with a message naming the
+ * fingerprints; keys stored in plain text before keep working and are re-encrypted by a rotation or
+ * by `POST /admin/v1/signing-keys/encrypt`; a previous secret is read while the secret is changed;
+ * a ciphertext moved to another key's row does not open.
  */
 import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { createLocalJWKSet, jwtVerify } from "jose";
@@ -158,7 +158,7 @@ backendTest(
   async (db) => {
     const store = await db.open();
     const clock = new FakeClock();
-    // Before: no secret, the key is stored in plain text (as every install before issue #13).
+    // Before: no secret, the key is stored in plain text (as every older install).
     const before = await serve(store, null, clock);
     const { kid } = await before.issueAndVerify();
     equal((await before.admin("POST", "/signing-keys/encrypt")).body.errorCode, "CONFLICT");

@@ -1,5 +1,5 @@
 /**
- * The console's Filings page (issue #14 § 3): the journal as a table — when, integrator, the
+ * The console's Filings page (docs/console.md): the journal as a table — when, integrator, the
  * declaration in accountants' words, EIK and company name, period, sender, state, incoming
  * number and document id, error text — with filters (EIK, period, state), keyset paging
  * (`before`, so page 200 of 10,000+ rows costs what page 1 does; BENCHMARKS.md § Journal

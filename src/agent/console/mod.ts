@@ -1,5 +1,5 @@
 /**
- * The agent console (issue #14): the accountant's pages at `/` and `/console/*` — status,
+ * The agent console (docs/console.md): the accountant's pages at `/` and `/console/*` — status,
  * senders, filings, diagnostics, log — behind a one-time link and a session cookie.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The console's routes (issue #14): the pages at `/` and `/console/*` for the person at the
+ * The console's routes (docs/console.md): the pages at `/` and `/console/*` for the person at the
  * machine, the one-time link `GET /console/open?code=…`, and `POST /console/links` where
  * `agent open` trades the data folder's `console.secret` for such a link.
  *

@@ -1,5 +1,5 @@
 /**
- * The console's status page (`GET /`, issue #14 § 1): version and whether a newer one is known,
+ * The console's status page (`GET /`, docs/console.md): version and whether a newer one is known,
  * port, data folder, start at login (a toggle that really registers or removes the login
  * entry: `POST /console/autostart`), the modes integrators used, whether the token service
  * and the portal answer, and the integrators (page origins) that called in the last 30 days.

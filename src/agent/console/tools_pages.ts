@@ -1,5 +1,5 @@
 /**
- * The console's Diagnostics and Log pages (issue #14 § 4–5).
+ * The console's Diagnostics and Log pages (docs/console.md § Diagnostics, § Log).
  *
  * - **Diagnostics** (`GET /console/diagnostics`, run with `POST`): the doctor's checks of this
  *   agent — port, token service and clock, data folder, agent.json, PKCS#11 middleware, each

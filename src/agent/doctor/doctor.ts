@@ -120,12 +120,15 @@ async function selfAgent(d: Deps): Promise<SelfAgent | null> {
  * @throws never (a failing probe becomes a failed check)
  * @example
  * ```ts
- * // CLI: `agent doctor` (the token service of this folder's running agent, when it runs)
- * const checks = await runDoctor({ dataDir, tokenServiceUrl: "http://127.0.0.1:17480" });
+ * import { equal } from "node:assert/strict";
+ * // CLI: `agent doctor` on a data folder (here a new one, with no token service answering).
+ * // Inside the agent (the console), pass its own port too: `selfPort`.
+ * const dataDir = await Deno.makeTempDir();
+ * const checks = await runDoctor({ dataDir, tokenServiceUrl: "http://127.0.0.1:9" });
  * console.log(formatDoctorReport(checks, "bg"));
- * Deno.exit(doctorExitCode(checks));
- * // Inside the agent (the console): its own data folder, token service and port
- * await runDoctor({ dataDir: cfg.dataDir, tokenServiceUrl: cfg.tokenServiceUrl, selfPort: port });
+ * equal(checks.find((c) => c.id === "token-service")?.ok, false);
+ * equal(doctorExitCode(checks), 1);
+ * await Deno.remove(dataDir, { recursive: true });
  * ```
  */
 export async function runDoctor(deps: DoctorDeps): Promise<DoctorCheck[]> {

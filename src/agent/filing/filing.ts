@@ -1,8 +1,8 @@
 /**
  * Filing one declaration through the journal: idempotency, write-ahead, the outcome of each
  * attempt (filed, refused, not filed, unknown; outcome.ts), the guard against filing a
- * declaration twice while an earlier attempt is unresolved (issue #13 §§ 1–2), and the crash
- * reconciliation run at start (reconcile.ts, issue #7 § 1). Used by single submissions and by
+ * declaration twice while an earlier attempt is unresolved (docs/journal.md), and the crash
+ * reconciliation run at start (reconcile.ts, docs/journal.md). Used by single submissions and by
  * each company of a folder-wide filing.
  * @module
  */
@@ -115,7 +115,7 @@ export function isFilingRunning(journal: Journal, id: string): boolean {
  * A repeated key answers the first answer of a filed row; retries a refused row (after its
  * Retry-After) or a row that was not filed; and refuses a row whose outcome is unknown. Any
  * filing of the same declaration (sender, EIK, kind, period, files' hash) waits while an
- * earlier attempt is unknown or running (issue #13 § 2). Nothing is written for a refused
+ * earlier attempt is unknown or running (docs/journal.md). Nothing is written for a refused
  * attempt: the checks run before the row.
  * @param deps journal, clock, logger
  * @param portal the adapter of the token's mode

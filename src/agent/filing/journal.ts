@@ -1,5 +1,5 @@
 /**
- * The submission journal (issue #7 § 1, issue #13 §§ 1, 2, 6; docs/journal.md): every filing is
+ * The submission journal (docs/journal.md): every filing is
  * written to SQLite (`node:sqlite`, file `journal.sqlite` in the agent's data directory) before
  * it is sent, marked "unknown" just before the portal call, and updated with what became of it:
  * "filed", "refused" (the NRA answered no), "not_filed" (it never reached the NRA) — or left
@@ -55,7 +55,7 @@ export type NewFiling =
   >
   & Partial<Pick<FilingRecord, "origin">>;
 
-/** What makes two filings the same declaration (issue #13 § 2). */
+/** What makes two filings the same declaration (docs/journal.md § Retries). */
 export type SameDeclaration = Pick<
   FilingRecord,
   "mode" | "senderId" | "eik" | "kind" | "period" | "filesSha256"

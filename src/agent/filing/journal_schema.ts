@@ -1,9 +1,9 @@
 /**
  * The journal's table, its states and the migration of journal files written by earlier agent
  * versions (`PRAGMA user_version`; the files live on users' machines, so every version is read).
- * Version 0 (before issue #13) knew the states pending, sent, answered and failed; version 1
- * names them with the one vocabulary of docs/journal.md and adds the retry and resolution
- * columns. Added at open without a new version (older agents read on): the
+ * Version 0 (agents before the live outcomes) knew the states pending, sent, answered and
+ * failed; version 1 names them with the one vocabulary of docs/journal.md and adds the retry
+ * and resolution columns. Added at open without a new version (older agents read on): the
  * `(column, created_at, id, …)` indexes the console's newest-first, filtered, keyset-paged view
  * walks (journal_query.ts), a tally of the rows in each state kept by triggers, the table of
  * portal protocols, and the `origin` column. A file is brought up one version at a time ({@link JOURNAL_STEPS}); a new

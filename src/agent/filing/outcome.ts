@@ -1,6 +1,6 @@
 /**
- * What a failed portal call means for the journal (issue #13 § 1), and the rules that stop a
- * filing of a declaration whose earlier attempt is unresolved or must wait (issue #13 § 2):
+ * What a failed portal call means for the journal (docs/journal.md), and the rules that stop a
+ * filing of a declaration whose earlier attempt is unresolved or must wait (docs/journal.md):
  * - an error's outcome comes from `details.outcome` (the live portal sets it on every error of
  *   `submit`: "not_sent", "refused", "unknown"), else from its code; whatever cannot be placed
  *   is "unknown" — the journal never claims "not filed" without knowing;
@@ -137,7 +137,7 @@ export function assertRetryAllowed(r: FilingRecord, now: Date): void {
 
 /**
  * Refuse to send a declaration that an earlier attempt may already have filed, or that runs
- * now, or that must wait for a Retry-After (issue #13 § 2).
+ * now, or that must wait for a Retry-After (docs/journal.md § Retries).
  * @param journal the journal
  * @param d what makes the declaration the same
  * @param self the row of this filing, when it already exists (never blocks itself)

@@ -1,5 +1,5 @@
 /**
- * The journal's reconciliation at start (issue #7 § 1): a crashed run's "pending" rows were
+ * The journal's reconciliation at start (docs/journal.md): a crashed run's "pending" rows were
  * never sent and become "not_filed"; its "unknown" rows are asked of the portal's `reconcile`
  * (the test portal recomputes the answer; the live portal cannot, and such rows stay "unknown"
  * until a person resolves them with `journal resolve`, docs/journal.md).

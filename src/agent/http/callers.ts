@@ -1,6 +1,6 @@
 /**
  * Who called this agent: one line per integrator and page origin with the modes seen and the
- * last call, kept 30 days, for the console's status page (issue #14 § Status). Recorded after
+ * last call, kept 30 days, for the console's status page (docs/console.md § Status). Recorded after
  * a token verified, so a line always names a real integrator of the token service. Saved to
  * `callers.json` in the data folder (owner-only) at most every few seconds, so a restart
  * keeps it; a missing or damaged file starts an empty book and is rewritten.

@@ -1,5 +1,5 @@
 /**
- * Calls from web pages (issue #4 § 2): CORS with an allow-list of integrator origins, exact
+ * Calls from web pages (docs/integrators.md): CORS with an allow-list of integrator origins, exact
  * preflight answers, the (deprecated, harmless) Private Network Access preflight header, and an
  * open `GET /health`. The allow-list is the union of the agent's own origins, `allowedOrigins`
  * in agent.json, and the integrator origins the token service publishes

@@ -1,6 +1,6 @@
 /**
  * DNS-rebinding guard: the agent answers only requests whose `Host` is `127.0.0.1:<port>`,
- * `localhost:<port>` or `[::1]:<port>` (issue #4 § Calls from web pages).
+ * `localhost:<port>` or `[::1]:<port>` (docs/integrators.md § 2, docs/https.md).
  * @module
  */
 import type { MiddlewareHandler } from "hono";

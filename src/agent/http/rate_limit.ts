@@ -1,13 +1,13 @@
 /**
- * Abuse limits (issue #4 § 4), with hono-rate-limiter (fixed windows in memory): operations,
- * native dialogs and confirmation pages each have their own budget.
+ * Abuse limits (`RATE_LIMITED`, docs/errors.md), with hono-rate-limiter (fixed windows in
+ * memory): operations, native dialogs and confirmation pages each have their own budget.
  *
  * Operations and dialogs are counted per calling origin; requests without an `Origin` header
  * (local programs, the integrator's tests) share the key "local".
  *
  * The confirmation pages (`/confirm/*`) and the console (`/`, `/console/*`; pages.ts) are the
  * user's, so no website may spend their budget
- * (issue 13 § 7):
+ * (docs/confirmation.md):
  * - a **cross-site** request — `Sec-Fetch-Site` other than `same-origin` / `none`, or an
  *   `Origin` or `Referer` of another origin (an `<img>` or a form on some web page) — gets a
  *   cheap 403 ORIGIN_NOT_ALLOWED that counts against no budget;

@@ -1,7 +1,7 @@
 /**
  * Files to be filed must be plain Windows-1251, as the NRA accepts them (nra-formats.md §1.1,
  * §2.1). A submission refuses UTF-8, UTF-16 and byte-order marks with FILE_ENCODING_UNSUPPORTED
- * naming each file and its encoding (issue #16 item 2); the agent never converts, since what it
+ * naming each file and its encoding (docs/formats.md); the agent never converts, since what it
  * signs and sends must be the accountant's own bytes. Reading and scans decode such files and
  * warn instead (src/formats/text_encoding.ts).
  * @module

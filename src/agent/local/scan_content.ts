@@ -1,7 +1,7 @@
 /**
  * The `files` of a scan result (interface-spec.md § Local file scan results): each match's
  * content as UTF-8 text, decoded from whatever encoding the file was saved in (Windows-1251,
- * or UTF-8/UTF-16 with a warning naming the file, issue #16 item 2). A file that cannot be
+ * or UTF-8/UTF-16 with a warning naming the file, docs/formats.md). A file that cannot be
  * decoded (UTF-8 and Windows-1251 mixed) becomes a problem, never a garbled name.
  * @module
  */

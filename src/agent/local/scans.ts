@@ -12,8 +12,8 @@
  * @module
  */
 import { AppError, isAppError, type ScanKind } from "../../contract/mod.ts";
-// The format modules one by one, not formats/mod.ts: reading files must not load the
-// iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
+// formats/mod.ts leaves out the iconv-lite encoder (src/formats/encode/), so it stays
+// out of the agent's load path when it reads files.
 import {
   detectFileKind,
   parseD1,

@@ -1,5 +1,5 @@
 /**
- * Reading and checking the files of one submission before anything is sent (issue #3 § 5):
+ * Reading and checking the files of one submission before anything is sent (docs/local-input.md):
  * VAT (a folder with DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT and optionally VIES.TXT) and payroll
  * declarations 1 and 6 (`dec1FilePath` / `dec6FilePath`, a folder, or inline files). A
  * malformed file is refused with FILE_PARSE_ERROR listing every parse error; D1 and D6 must
@@ -11,8 +11,8 @@
  * @module
  */
 import { AppError, isAppError, type SubmissionOperation } from "../../contract/mod.ts";
-// The format modules one by one, not formats/mod.ts: reading files must not load the
-// iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
+// formats/mod.ts leaves out the iconv-lite encoder (src/formats/encode/), so it stays
+// out of the agent's load path when it reads files.
 import {
   checkDeclarationFile,
   contentKinds,

@@ -1,7 +1,7 @@
 /**
  * The sender confirmation step of the pipeline: first refuse what would be refused anyway —
  * an operation the portal does not offer or credentials it would refuse (the portal's
- * `check`), a sender whose certificate, read without the PIN, is not valid (issue 13 §3–§4) —
+ * `check`), a sender whose certificate, read without the PIN, is not valid (docs/live-portal.md) —
  * then pick the usable senders for the token's mode, ask the person at the machine once per
  * batch (src/agent/confirm/), and, in live mode, open the chosen sender's key store: with the
  * PIN typed on the page to sign, for its certificate only (no PIN) for a result.

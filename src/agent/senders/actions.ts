@@ -145,7 +145,11 @@ const TRANSLIT: Record<string, string> = {
  * @param taken ids already in use
  * @returns the id (matches the SenderConfig id pattern)
  * @throws never
- * @example deriveSenderId("Иван Петров", []) // "ivan-petrov"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(deriveSenderId("Иван Петров", []), "ivan-petrov");
+ * ```
  */
 export function deriveSenderId(displayName: string, taken: readonly string[] = []): string {
   const latin = [...displayName.toLowerCase()].map((ch) => TRANSLIT[ch] ?? ch).join("")

@@ -60,7 +60,11 @@ export const EXPIRING_SOON_DAYS = 30;
  * @param personalId the subject serialNumber, or undefined
  * @returns the masked id, or null when there is none
  * @throws never
- * @example maskCertificatePersonalId("PNOBG-8001010008") // "80******08"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(maskCertificatePersonalId("PNOBG-8001010008"), "80******08");
+ * ```
  */
 export function maskCertificatePersonalId(personalId: string | undefined): string | null {
   if (!personalId) return null;

@@ -58,8 +58,12 @@ const PASSED: Record<CertificateCheck["check"], SenderText> = {
  * @param check a check result (its `why` when failed; an old result without it reads by name)
  * @returns Bulgarian and English
  * @throws never
- * @example checkWords({ check: "qcStatements", ok: false, reason: "", why: "noQcStatements" }).en
- * // "the signature is not qualified (QES): the NRA may refuse what is filed with it"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * const words = checkWords({ check: "qcStatements", ok: false, why: "noQcStatements" });
+ * equal(words.en, "the signature is not qualified (QES): the NRA may refuse what is filed with it");
+ * ```
  */
 export function checkWords(
   check: Pick<CertificateCheck, "check" | "ok" | "why">,

@@ -33,7 +33,12 @@ const REMOVED = /TOKEN_NOT_PRESENT|DEVICE_REMOVED|TOKEN_NOT_RECOGNIZED|SESSION_C
  * @throws never
  * @example
  * ```ts
- * try { await testSender(ref, pin, Date.now()); } catch (e) { show(senderErrorText(e)); }
+ * import { equal } from "node:assert/strict";
+ * import { AppError } from "../../contract/mod.ts";
+ * // e.g. what a sender's test (`testSender`) threw:
+ * const text = senderErrorText(new AppError("PIN_INCORRECT", "The PIN is incorrect"));
+ * equal(text.code, "PIN_INCORRECT");
+ * console.log(text.bg, "/", text.en);
  * ```
  */
 export function senderErrorText(e: unknown): SenderErrorText {

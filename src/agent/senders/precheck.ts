@@ -5,7 +5,7 @@
  * file whose certificate bag is not encrypted — and whether it is valid on the clock. A
  * certificate that cannot be read without the PIN (an encrypted PKCS#12 bag, a token not
  * inserted) is "unknown": the page still offers the sender and the key store decides after it.
- * Implements issue 13 §4 ("check what can be checked before asking for a PIN").
+ * docs/live-portal.md § Before the page ("check what can be checked before asking for a PIN").
  * @module
  */
 import { AppError } from "../../contract/mod.ts";

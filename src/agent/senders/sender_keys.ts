@@ -1,6 +1,6 @@
 /**
  * A sender's signing key: opens the key store its `keystore` reference names, picks the
- * certificate, and gives the portal a CMS/PKCS#7 detached signer (issue #5 § 1–3).
+ * certificate, and gives the portal a CMS/PKCS#7 detached signer (docs/signing.md).
  *
  * Key-store references in agent.json (never sent to pages):
  * `{ "type": "pkcs12", "file": "/abs/sender.p12" }`,

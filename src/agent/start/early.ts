@@ -1,5 +1,5 @@
 /**
- * The agent's two-phase start (issue #7, cold start). Phase 1 — this module, which imports
+ * The agent's two-phase start (docs/running.md). Phase 1 — this module, which imports
  * nothing but Deno's runtime — takes the instance lock, listens, and answers `GET /health` with
  * `status: "starting"` while phase 2 loads the operation modules (the zod contract, Hono, jose,
  * the NRA formats, the test portal) and reconciles the journal. Every other request, and a
@@ -11,7 +11,7 @@
 
 /**
  * Whether a `Host` header names this agent: `127.0.0.1`, `localhost` or `[::1]` on one of its
- * ports (DNS-rebinding guard, issue #4 § Calls from web pages).
+ * ports (DNS-rebinding guard, src/agent/http/host_guard.ts).
  * @param host the `Host` header (any case)
  * @param ports the listening ports (HTTP, and HTTPS when enabled)
  * @returns true when the request is addressed to this agent
@@ -61,7 +61,11 @@ export function earlySettings(
  * data directory, so the two readings cannot drift apart unnoticed.
  * @param args the arguments after `agent`
  * @returns `--port`, `--data-dir` and `--token-service` as given (undefined when absent), or null
- * @example earlyAgentFlags(["--port=0", "--data-dir", "/tmp/a"]) // { port: "0", dataDir: "/tmp/a" }
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(earlyAgentFlags(["--port=0", "--data-dir", "/tmp/a"]), { port: "0", dataDir: "/tmp/a" });
+ * ```
  */
 export function earlyAgentFlags(
   args: readonly string[],

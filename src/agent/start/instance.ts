@@ -188,8 +188,14 @@ async function liveOwner(
  * @throws Error when the lock cannot be created or read (e.g. the directory is not writable)
  * @example
  * ```ts
- * const r = await acquireInstanceLock(dir, { pid: Deno.pid, port: 0, startedAt, version });
+ * import { ok } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const startedAt = new Date().toISOString();
+ * const r = await acquireInstanceLock(dir, { pid: Deno.pid, port: 0, startedAt, version: "0.1.0" });
  * if ("running" in r) console.log(`Agent already running at ${r.running.url}`);
+ * ok(!("running" in r), "a new data folder's lock is this process's");
+ * if (!("running" in r)) await r.release();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function acquireInstanceLock(
@@ -206,8 +212,8 @@ export async function acquireInstanceLock(
     startWaitMs: deps.startWaitMs ?? 3000,
   };
   // Synchronous file calls: this runs before the agent listens, with nothing else to do, and a
-  // synchronous call costs a fraction of an asynchronous one (agent cold start, issue #7). The
-  // data directory is the first thing the agent creates: owner-only (0700, issue #13).
+  // synchronous call costs a fraction of an asynchronous one (BENCHMARKS.md). The
+  // data directory is the first thing the agent creates: owner-only (0700, docs/running.md).
   ensurePrivateDirSync(dataDir);
   const path = joinPath(Deno.build.os, dataDir, LOCK_FILE);
   const mine: StoredLock = { ...info, instanceId: crypto.randomUUID() };

@@ -15,7 +15,11 @@ export const START_URL = `${URL_SCHEME}://start`;
  * allowed).
  * @param arg the first argument
  * @returns true for `svc-agent://start`
- * @example isStartUrl("svc-agent://start/") // true
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(isStartUrl("svc-agent://start/"), true);
+ * ```
  */
 export function isStartUrl(arg: string): boolean {
   return /^svc-agent:\/\/start\/?$/i.test(arg);

@@ -84,7 +84,14 @@ function parseRecord(text: string): RunningRecord | null {
  * @throws Error when the file cannot be written
  * @example
  * ```ts
- * await writeRunningRecord(dir, { pid: Deno.pid, port, tlsPort: null, startedAt, version, tokenServiceUrl });
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const tokenServiceUrl = "http://127.0.0.1:17480";
+ * const startedAt = new Date().toISOString();
+ * const rec = { pid: Deno.pid, port: 17470, tlsPort: null, startedAt, version: "0.1.0", tokenServiceUrl };
+ * await writeRunningRecord(dir, rec);
+ * equal((await readRunningRecord(dir))?.tokenServiceUrl, tokenServiceUrl);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeRunningRecord(
@@ -147,8 +154,12 @@ export function removeRunningRecordSync(
  * @throws never
  * @example
  * ```ts
+ * import { equal } from "node:assert/strict";
+ * const dataDir = await Deno.makeTempDir();
  * const own = await findOwnAgent(dataDir);
  * if (own?.state === "running") console.log(`This folder's agent: port ${own.port}`);
+ * equal(own, null); // no agent runs for a new folder
+ * await Deno.remove(dataDir, { recursive: true });
  * ```
  */
 export async function findOwnAgent(
@@ -201,7 +212,11 @@ export async function findOwnAgent(
  * documented range 17470–17479 for the default or `0`, else `port` and the next nine.
  * @param port the configured start port (--port / SVC_AGENT_PORT)
  * @returns the ports, preferred first
- * @example agentPortRange(18000) // [18000, 18001, …, 18009]
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(agentPortRange(18000), [18000, 18001, 18002, 18003, 18004, 18005, 18006, 18007, 18008, 18009]);
+ * ```
  */
 export function agentPortRange(port: number): readonly number[] {
   if (port <= 0 || port === AGENT_PORTS[0]) return AGENT_PORTS;

@@ -1,5 +1,5 @@
 /**
- * Optional HTTPS on loopback (issue #4 § 2), for Safari, which blocks `http://` calls from
+ * Optional HTTPS on loopback (docs/https.md), for Safari, which blocks `http://` calls from
  * `https://` pages. The agent makes its own certificate authority, name-constrained to
  * `localhost`, `127.0.0.1` and `::1` (RFC 5280 § 4.2.1.10) so that even if it is trusted it can
  * vouch for nothing else, issues one server certificate with it, and **discards the CA's

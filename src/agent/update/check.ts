@@ -1,5 +1,5 @@
 /**
- * Checking for an update (issue #15 § 5): fetch the signed manifest from the token service
+ * Checking for an update (docs/install.md): fetch the signed manifest from the token service
  * (`GET /api/v1/agent-update`, docs/token-service.md § Agent updates), verify it with the keys
  * built into the agent, and compare its version with the running one (semver). A newer version
  * is offered; the same one is "up to date"; an older one is a downgrade, which `agent update`
@@ -96,8 +96,12 @@ export async function fetchManifest(
  * @param current the running version
  * @param latest the published version
  * @returns "newer", "same" or "older"
- * @example versionRelation("0.1.0", "0.1.1") // "newer"
- * @example versionRelation("0.2.0", "0.1.9") // "older"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(versionRelation("0.1.0", "0.1.1"), "newer");
+ * equal(versionRelation("0.2.0", "0.1.9"), "older");
+ * ```
  */
 export function versionRelation(current: string, latest: string): UpdateCheck["relation"] {
   const c = compare(latest, current);

@@ -38,7 +38,11 @@ export function updatesDir(os: string, dataDir: string): string {
  * Whether an error says the disk (or the user's quota) is full.
  * @param e what was thrown (Deno errors carry `code: "ENOSPC"`)
  * @returns true for ENOSPC / EDQUOT, Windows' ERROR_DISK_FULL (112) and ERROR_HANDLE_DISK_FULL
- * @example isDiskFull(Object.assign(new Error("x"), { code: "ENOSPC" })) // true
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(isDiskFull(Object.assign(new Error("x"), { code: "ENOSPC" })), true);
+ * ```
  */
 export function isDiskFull(e: unknown): boolean {
   const code = (e as { code?: unknown })?.code;

@@ -1,5 +1,5 @@
 /**
- * Downloading a package (issue #15 § 5): streamed to `<file>.partial` while its SHA-256 is
+ * Downloading a package (docs/install.md): streamed to `<file>.partial` while its SHA-256 is
  * computed, refused when it is shorter or longer than the signed manifest says, when its hash
  * differs, or when the disk fills up; renamed to its final name only once verified. Whatever
  * fails, the partial file is removed.

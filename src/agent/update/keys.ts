@@ -1,5 +1,5 @@
 /**
- * The public keys the agent trusts for update manifests (issue #15 § 5): Ed25519 JWKs, found by
+ * The public keys the agent trusts for update manifests (docs/install.md): Ed25519 JWKs, found by
  * the manifest's `kid`. A list, so that a key can be rotated: a release ships the new key beside
  * the old one, is signed with the old one, and the release after it with the new one (then the
  * old key is removed).

@@ -1,5 +1,5 @@
 /**
- * The signed update manifest (issue #15 § 5; docs/install.md § Updates): a compact JWS (RFC 7515)
+ * The signed update manifest (docs/install.md § Updates): a compact JWS (RFC 7515)
  * signed with Ed25519 (`alg: EdDSA`, `typ: svc-update+jws`, `kid` naming one of the keys built
  * into the agent, src/agent/update/keys.ts) whose payload is
  *
@@ -129,9 +129,13 @@ export async function verifyManifest(
  * a local mirror).
  * @param url the URL
  * @returns true when allowed
- * @example allowedPackageUrl("https://example.com/a.zip") // true
- * @example allowedPackageUrl("http://127.0.0.1:8080/a.zip") // true
- * @example allowedPackageUrl("http://example.com/a.zip") // false
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(allowedPackageUrl("https://example.com/a.zip"), true);
+ * equal(allowedPackageUrl("http://127.0.0.1:8080/a.zip"), true);
+ * equal(allowedPackageUrl("http://example.com/a.zip"), false);
+ * ```
  */
 export function allowedPackageUrl(url: string | URL): boolean {
   let u: URL;
@@ -183,7 +187,11 @@ export function packageFor(m: UpdateManifest, triple: string): UpdatePackage {
  * The archive format a package URL names by its path's ending.
  * @param url the package URL
  * @returns "tar.gz", "zip" or null
- * @example archiveKind("https://x/svc-filing-0.1.1-linux-x64.tar.gz") // "tar.gz"
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(archiveKind("https://x/svc-filing-0.1.1-linux-x64.tar.gz"), "tar.gz");
+ * ```
  */
 export function archiveKind(url: string): "tar.gz" | "zip" | null {
   const path = new URL(url).pathname.toLowerCase();

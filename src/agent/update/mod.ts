@@ -1,5 +1,5 @@
 /**
- * Signed updates with rollback (issue #15 § 5; docs/install.md § Updates): check the token
+ * Signed updates with rollback (docs/install.md § Updates): check the token
  * service's signed manifest against the keys built into the agent, download and verify the
  * package for this system, unpack it, and swap the installed package with a rollback when the
  * new version does not answer `/health` within 30 s. `src/cli/update.ts` runs it (`agent update`,

@@ -1,5 +1,5 @@
 /**
- * Everything an update does before it touches the install (issue #15 § 5), run by
+ * Everything an update does before it touches the install (docs/install.md § Updates), run by
  * `agent update` while the agent keeps running: take the update lock, check that the install can
  * be swapped, download the package for this system into `<data>/updates/` (size and SHA-256 of
  * the signed manifest), unpack it, run it once with `--version`, and write the swap's plan. Any

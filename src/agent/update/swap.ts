@@ -1,5 +1,5 @@
 /**
- * The swap (issue #15 § 5), run by `agent update-swap` from the NEW package once it is unpacked
+ * The swap (docs/install.md), run by `agent update-swap` from the NEW package once it is unpacked
  * and verified (so a release can improve its own installation):
  *
  * 1. wait for the processes that hold the install (Windows: the `agent update` that started it);

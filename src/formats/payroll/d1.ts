@@ -97,7 +97,9 @@ export type D1Record = DelimRecordOf<typeof D1_FIELDS>;
  *   file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
- * parseD1(bytes)[0].employerEik; // "121212123"
+ * import { equal } from "node:assert/strict";
+ * const rows = parseD1(await Deno.readFile("fixtures/formats/d1/EMPL2021.TXT"));
+ * equal(rows[0]?.employerEik, "203456783");
  * ```
  */
 export const parseD1: FileReader<D1Record[]> = fileReader(

@@ -87,7 +87,9 @@ const EMPTY_PROBE = delim.defineDelimLayout(
  *   type, or a bad EIK/name/month/year in fields 1, 2, 7, 8
  * @example
  * ```ts
- * parseD6(bytes)[0].block1Month; // 8
+ * import { equal } from "node:assert/strict";
+ * const rows = parseD6(await Deno.readFile("fixtures/formats/d6/NRA62007.TXT"));
+ * equal(rows[0]?.block1Month, 8);
  * ```
  */
 export const parseD6: FileReader<D6Record[]> = fileReader("NRA62007.TXT", (text, file, notes) => {

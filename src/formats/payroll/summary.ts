@@ -77,7 +77,10 @@ function summarize(rows: Row[]): PayrollFileSummary {
  * @throws nothing
  * @example
  * ```ts
- * summarizeD1(parseD1(bytes)).period; // "202608"
+ * import { equal } from "node:assert/strict";
+ * import { parseD1 } from "./d1.ts";
+ * const bytes = await Deno.readFile("fixtures/formats/d1/EMPL2021.TXT");
+ * equal(summarizeD1(parseD1(bytes)).period, "202608");
  * ```
  */
 export function summarizeD1(records: readonly D1Record[]): PayrollFileSummary {
@@ -99,8 +102,11 @@ export function summarizeD1(records: readonly D1Record[]): PayrollFileSummary {
  * @throws nothing
  * @example
  * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { parseD6 } from "./d6.ts";
+ * const annualBytes = await Deno.readFile("fixtures/formats/d6/NRA62007_ANNUAL.TXT");
  * const s = summarizeD6(parseD6(annualBytes));
- * [s.period, s.annual]; // ["202613", true]
+ * deepEqual([s.period, s.annual], ["202613", true]);
  * ```
  */
 export function summarizeD6(records: readonly D6Record[]): PayrollFileSummary {

@@ -144,7 +144,13 @@ function checkLedgerLines(
  * @throws nothing
  * @example
  * ```ts
- * checkVatSet({ deklar, pokupki, prodagbi }).map((w) => w.code); // [] when consistent
+ * import { deepEqual } from "node:assert/strict";
+ * import { parseDeklar, parsePokupki, parseProdagbi } from "./mod.ts";
+ * const read = (f: string) => Deno.readFile(`fixtures/formats/${f.toLowerCase()}/${f}.TXT`);
+ * const deklar = parseDeklar(await read("DEKLAR"));
+ * const pokupki = parsePokupki(await read("POKUPKI"));
+ * const prodagbi = parseProdagbi(await read("PRODAGBI"));
+ * deepEqual(checkVatSet({ deklar, pokupki, prodagbi }).map((w) => w.code), []); // consistent
  * ```
  */
 export function checkVatSet(set: VatSet): VatWarning[] {

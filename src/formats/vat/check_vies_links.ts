@@ -242,8 +242,16 @@ function ledgerVsVies(
  * @throws nothing
  * @example
  * ```ts
- * // DEKLAR 01-15 = 3100.55 and a VIES with no VIR line → one VIES_DEKLAR_MISMATCH
+ * import { deepEqual } from "node:assert/strict";
+ * import { parseDeklar, parseVies } from "./mod.ts";
+ * import { WarningCollector } from "./warnings.ts";
+ * const deklar = parseDeklar(await Deno.readFile("fixtures/formats/deklar/DEKLAR.TXT"));
+ * // A VIES declaration with no VIR line, while DEKLAR declares intra-EU supplies:
+ * const vies = parseVies(await Deno.readFile("fixtures/formats/vies/VIES_NO_VIR.TXT"));
+ * const names = { deklar: "DEKLAR.TXT", prodagbi: "PRODAGBI.TXT", vies: "VIES.TXT" };
+ * const collector = new WarningCollector();
  * checkViesLinks({ deklar, prodagbi: null, vies }, names, collector);
+ * deepEqual(collector.result().map((w) => w.code), ["VIES_DEKLAR_MISMATCH", "VIES_DEKLAR_MISMATCH"]);
  * ```
  */
 export function checkViesLinks(

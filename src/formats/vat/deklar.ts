@@ -64,7 +64,9 @@ const readDeklarRecords = fileReader(
  *   field is malformed
  * @example
  * ```ts
- * const d = parseDeklar(bytes); d.vatNumber; // "BG123456786"
+ * import { equal } from "node:assert/strict";
+ * const d = parseDeklar(await Deno.readFile("fixtures/formats/deklar/DEKLAR.TXT"));
+ * equal(d.vatNumber, "BG203456783");
  * ```
  */
 export function parseDeklar(

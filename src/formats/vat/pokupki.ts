@@ -43,7 +43,9 @@ const POKUPKI_FILE = ledgerFile(POKUPKI_LAYOUT, "POKUPKI.TXT");
  *   FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
- * parsePokupki(bytes)[0].counterpartyName; // "ЕКО ТРЕЙД ООД"
+ * import { equal } from "node:assert/strict";
+ * const rows = parsePokupki(await Deno.readFile("fixtures/formats/pokupki/POKUPKI.TXT"));
+ * equal(rows[0]?.counterpartyName, "БАЛКАН СТРОЙ ЕООД");
  * ```
  */
 export const parsePokupki: FileReader<PokupkiRecord[]> = POKUPKI_FILE.parse;

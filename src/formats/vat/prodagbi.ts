@@ -49,7 +49,9 @@ const PRODAGBI_FILE = ledgerFile(PRODAGBI_LAYOUT, "PRODAGBI.TXT");
  *   FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
- * parseProdagbi(bytes)[0].totalBase; // 1000
+ * import { equal } from "node:assert/strict";
+ * const rows = parseProdagbi(await Deno.readFile("fixtures/formats/prodagbi/PRODAGBI.TXT"));
+ * equal(rows[0]?.totalBase, 2000);
  * ```
  */
 export const parseProdagbi: FileReader<ProdagbiRecord[]> = PRODAGBI_FILE.parse;

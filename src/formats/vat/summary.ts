@@ -33,7 +33,10 @@ export interface DeklarSummary {
  * @throws nothing
  * @example
  * ```ts
- * summarizeDeklar(parseDeklar(bytes)).eik; // "123456786"
+ * import { equal } from "node:assert/strict";
+ * import { parseDeklar } from "./deklar.ts";
+ * const bytes = await Deno.readFile("fixtures/formats/deklar/DEKLAR.TXT");
+ * equal(summarizeDeklar(parseDeklar(bytes)).eik, "203456783");
  * ```
  */
 export function summarizeDeklar(rec: DeklarRecord): DeklarSummary {

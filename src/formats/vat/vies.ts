@@ -139,7 +139,9 @@ function layoutFor(marker: string): AnyLayout | undefined {
  *   field; FILE_ENCODING_UNSUPPORTED for a file mixing UTF-8 and Windows-1251
  * @example
  * ```ts
- * parseVies(bytes).filter((r) => r.recordType === "VIR").length;
+ * import { equal } from "node:assert/strict";
+ * const rows = parseVies(await Deno.readFile("fixtures/formats/vies/VIES.TXT"));
+ * equal(rows.filter((r) => r.recordType === "VIR").length, 3);
  * ```
  */
 export const parseVies: FileReader<ViesRecord[]> = fileReader("VIES.TXT", (text, file, notes) => {

@@ -6,8 +6,8 @@
  * (success=false / status "error"); transport and credential failures are thrown AppErrors.
  * Every error `submit` throws says in `details.outcome` whether the declaration never reached
  * the NRA ("not_sent"), was refused by it ("refused") or may have been filed ("unknown"), so
- * the journal records the filing accordingly (http.ts CallOutcome; issue #13 § 1).
- * Implements issue 5 §4 over nra-public-api.md §1–§9; described in docs/live-portal.md.
+ * the journal records the filing accordingly (http.ts CallOutcome; docs/journal.md).
+ * Implements nra-public-api.md §1–§9, as docs/live-portal.md describes.
  * @module
  */
 import {
@@ -55,7 +55,7 @@ type Outcome =
 /**
  * Create the live portal.
  *
- * Implements issue 5 §4; nra-public-api.md §1 (endpoints), §2 (OAuth2 client credentials with
+ * docs/live-portal.md; nra-public-api.md §1 (endpoints), §2 (OAuth2 client credentials with
  * a token cached until `expires_in − 60 s` and renewed once on a 401/MALFORMED_TOKEN, or a
  * pre-issued JWT), §3 (submit body), §4 (result), §5 (signatures), §7 (errors), §9 (coverage).
  * @param settings agent.json `portal` (baseUrl, environment, tokenUrl, clientId, clientSecret,
@@ -66,8 +66,20 @@ type Outcome =
  *   throw as documented on them)
  * @example
  * ```ts
- * const portal = createLivePortal(file.portal, { clock: systemClock, log });
- * await portal.submit(input, { sender, sign, certificate });
+ * import { equal } from "node:assert/strict";
+ * import { systemClock } from "../../clock.ts";
+ * // agent.json's `portal` section; no call is made until a filing or a report
+ * const settings = {
+ *   baseUrl: "https://public-api.nra.bg",
+ *   environment: "test" as const,
+ *   clientId: "my-client-id",
+ *   clientSecret: "my-client-secret",
+ *   timeoutSeconds: 30,
+ * };
+ * const portal = createLivePortal(settings, { clock: systemClock });
+ * equal(portal.mode, "live");
+ * console.log(portal.endpoints.submit); // filings: portal.submit(input, { sender, sign, certificate })
+ * await portal.close();
  * ```
  */
 export function createLivePortal(settings: LivePortalSettings, deps: LivePortalDeps): LivePortal {

@@ -21,8 +21,18 @@ export interface CaFetch {
  * @throws TypeError from Deno when the PEM holds no usable certificate
  * @example
  * ```ts
- * const ca = createCaFetch(await Deno.readTextFile("ca.pem"));
- * await ca.fetch("https://127.0.0.1:8443/oauth/token", { method: "POST" });
+ * import "reflect-metadata"; // @peculiar/x509 needs it loaded first
+ * import { X509CertificateGenerator } from "@peculiar/x509";
+ * // agent.json's `portal.caFile` holds the PEM; here a throw-away self-signed CA
+ * const alg = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
+ * const keys = await crypto.subtle.generateKey(alg, false, ["sign", "verify"]);
+ * const caCert = await X509CertificateGenerator.createSelfSigned({
+ *   name: "CN=Test CA",
+ *   keys,
+ *   signingAlgorithm: alg,
+ * });
+ * const ca = createCaFetch(caCert.toString("pem"));
+ * // e.g. await ca.fetch("https://127.0.0.1:8443/oauth/token", { method: "POST" });
  * ca.close();
  * ```
  */

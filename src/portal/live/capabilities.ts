@@ -6,7 +6,7 @@
  * submit_body.ts) is kept behind the explicit agent.json setting
  * `portal.experimentalVatService` (default false) until a real one is known. The agent asks
  * {@link checkLiveOperation} before any confirmation page or PIN.
- * Implements nra-public-api.md §9 (coverage), issue 5 §4 ("don't pretend") and issue 13 §3.
+ * Implements nra-public-api.md §9 (coverage), docs/live-portal.md).
  * @module
  */
 import { AppError, type Family, type SubmissionKind } from "../../contract/mod.ts";
@@ -120,15 +120,17 @@ export function unsupportedReport(typeId: string): AppError {
  * API files, results of such a kind; every report and portal-files operation is refused;
  * local reads never reach the portal.
  *
- * Implements nra-public-api.md §9 and issue 13 §3.
+ * Implements nra-public-api.md §9 (docs/live-portal.md § Before the page).
  * @param op the entry's typeId, family and kind
  * @param coverage agent.json `portal` (its `experimentalVatService`)
  * @returns nothing when the live portal can run it
  * @throws AppError PORTAL_OPERATION_UNSUPPORTED naming the typeId
  * @example
  * ```ts
- * checkLiveOperation({ typeId: "vat_batch", family: "batch", kind: "vat" }, {});
- * // throws PORTAL_OPERATION_UNSUPPORTED (details.typeId "vat_batch")
+ * import { throws } from "node:assert/strict";
+ * throws(() => checkLiveOperation({ typeId: "vat_batch", family: "batch", kind: "vat" }, {}), {
+ *   code: "PORTAL_OPERATION_UNSUPPORTED",
+ * });
  * ```
  */
 export function checkLiveOperation(

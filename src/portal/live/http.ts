@@ -4,8 +4,8 @@
  * time-out is PORTAL_TIMEOUT, any 5xx is PORTAL_SERVER_ERROR, an answer whose body breaks off
  * is PORTAL_BAD_RESPONSE. Everything else is returned for the caller to interpret
  * (nra_answer.ts, oauth.ts). Every error says in `details.outcome` what became of a declaration
- * the call carried ({@link CallOutcome}; issue #13 § 1): the journal records it as "not_filed",
- * "refused" or "unknown". Implements issue 5 §4 (error mapping, transport part) over
+ * the call carried ({@link CallOutcome}; docs/journal.md): the journal records it as "not_filed",
+ * "refused" or "unknown". Implements docs/live-portal.md § Error mapping (transport part) over
  * nra-public-api.md §1–§2.
  * @module
  */

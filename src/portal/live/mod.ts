@@ -1,5 +1,5 @@
 /**
- * Public API of the live portal (issue 5 §4): the NRA public API client behind the
+ * Public API of the live portal (docs/live-portal.md): the NRA public API client behind the
  * `PortalAdapter` interface, its settings, capabilities and error mapping. See
  * docs/live-portal.md.
  * @module

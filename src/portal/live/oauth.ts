@@ -3,7 +3,7 @@
  * token endpoint, cached until `expires_in − 60 s`, renewable) or a pre-issued JWT used as is
  * (its `exp` is checked against the clock — also by `check()`, before the user is asked for a
  * PIN; not renewable). Secrets never reach a log line or an error. Implements
- * nra-public-api.md §2 and issue 13 §4.
+ * nra-public-api.md §2 and docs/live-portal.md § Authentication.
  * @module
  */
 import { decodeJwt } from "jose";

@@ -4,7 +4,7 @@
  * (error envelope) becomes success=false with `errorCode: i18nMessage; errors` and the NRA's
  * texts in nativeErrors. Implements nra-public-api.md §3 (response), §7 (envelope) and
  * interface-spec.md § Submission result. A 2xx answer it cannot read is PORTAL_BAD_RESPONSE with
- * `details.outcome: "unknown"`: the NRA may have filed the declaration (issue #13 § 1).
+ * `details.outcome: "unknown"`: the NRA may have filed the declaration (docs/journal.md).
  * @module
  */
 import { AppError, type SubmissionResult } from "../../contract/mod.ts";

@@ -81,8 +81,13 @@ function refSlot(ref: string): number {
  * @throws nothing (the adapter's methods throw as documented on them)
  * @example
  * ```ts
+ * import { ok } from "node:assert/strict";
+ * import { REPORT_OPERATIONS } from "../../contract/mod.ts";
  * const portal = createTestPortal({ now: () => new Date("2026-03-15T10:00:00Z") });
- * await portal.report("debt_payments", { eik: "121212121", year: 2025 }, { sender: null });
+ * const op = REPORT_OPERATIONS.find((o) => o.typeId === "debt_payments")!; // the registry entry
+ * const request = op.request.parse({ eik: "121212121", year: 2025 }); // validated once, by the agent
+ * const answer = await portal.report(op, request, { sender: null });
+ * ok(answer);
  * ```
  */
 export function createTestPortal(options: TestPortalOptions): PortalAdapter {

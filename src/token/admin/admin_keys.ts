@@ -256,8 +256,8 @@ export async function setKeyAllowedEiks(
 }
 
 /**
- * Set or clear a key's own page origins (issue #4: the origin a token may be bound to; null =
- * the integrator's origins).
+ * Set or clear a key's own page origins (docs/token-service.md § Page origins: the origin a
+ * token may be bound to; null = the integrator's origins).
  * @param d store, clock
  * @param id key id
  * @param origins the origins (http(s) only), or null

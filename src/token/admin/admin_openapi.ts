@@ -1,5 +1,5 @@
 /**
- * The admin API's own OpenAPI 3.0.3 document (issue #17 § 5; docs/token-service.md § OpenAPI
+ * The admin API's own OpenAPI 3.0.3 document (docs/token-service.md § OpenAPI
  * documents), generated from the admin routes' zod schemas (admin_schemas.ts): the admin
  * credential as the security scheme of every operation, the token service's shared error answers
  * and `X-Request-Id` on every answer. Served at `GET /admin/v1/openapi.json` behind the admin

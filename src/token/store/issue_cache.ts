@@ -1,5 +1,5 @@
 /**
- * The issuance cache (issue #17): what `POST /api/v1/tokens/issue` reads — the key (with its
+ * The issuance cache (token-service.md): what `POST /api/v1/tokens/issue` reads — the key (with its
  * integrator's name), the integrator's contracts and the key's persistent EIK set — kept in each
  * instance, so a token in the steady state costs no database round trip.
  *

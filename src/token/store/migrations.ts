@@ -108,7 +108,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // The issuance cache's version (issue #17): every committed change of a key, an integrator
+    // The issuance cache's version (token-service.md): each committed change of a key, an integrator
     // or a contract adds 1, from any process (the admin CLI, another instance, plain SQL).
     // PostgreSQL bumps it in deferred constraint triggers, at commit: the counter's row lock is
     // the last lock a transaction takes, so it never closes a deadlock cycle. The EIK set

@@ -62,7 +62,7 @@ export async function openTokenStore(opts: OpenStoreOptions): Promise<SqlTokenSt
     }
     store = createSqlTokenStore(openPgDb(opts.databaseUrl, { max: opts.poolSize }), opts.clock);
   } else {
-    // Owner-only (issue #13): the folder 0700, the database 0600 before SQLite opens it (its
+    // Owner-only (token-service.md): the folder 0700, the database 0600 before SQLite opens it (its
     // -wal and -shm files take the database's mode); an earlier install's modes are tightened.
     ensurePrivateDirSync(opts.dataDir);
     preparePrivateDbFileSync(join(opts.dataDir, SQLITE_FILE));

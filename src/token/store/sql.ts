@@ -190,10 +190,17 @@ export interface Step {
  * PostgreSQL:
  *
  * ```ts
- * db.tx(function* (tx) {
+ * import { equal } from "node:assert/strict";
+ * import { SqliteDb } from "./sqlite_db.ts";
+ * const db = new SqliteDb(":memory:");
+ * await db.run(sql`CREATE TABLE api_keys (id TEXT PRIMARY KEY, revoked_at INTEGER)`);
+ * await db.run(sql`INSERT INTO api_keys (id) VALUES (${"k1"})`);
+ * const [at, id] = [Date.now(), "k1"];
+ * const revoked = await db.tx(function* (tx) {
  *   const n = yield* tx.run(sql`UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id}`);
  *   return n > 0;
  * });
+ * equal(revoked, true);
  * ```
  */
 export interface Tx {

@@ -138,7 +138,7 @@ export interface KeyStore {
   /** @returns keys, oldest first, optionally of one integrator */
   listKeys(filter?: { integratorId?: string }): Promise<ApiKeyRecord[]>;
   /** Revoke at `at` (also cuts short a rotation's grace), in one statement: a revocation costs
-   * one round trip before it takes effect (issue #17). @returns the revoked key, or null when
+   * one round trip before it applies (token-service.md). @returns the revoked key, or null when
    * unknown or already revoked by then */
   revokeKey(id: string, at: number): Promise<ApiKeyRecord | null>;
   /** @returns false when the key is unknown */

@@ -1,11 +1,12 @@
 /**
- * Issue #16 items 6–8 end to end, with the agent and the token service as processes over real
- * HTTP on loopback and the synthetic fixtures of fixtures/formats:
- * - item 6: `vat_files_parse` warns when DEKLAR's intra-EU supplies have no VIR line in
+ * The VAT cross-checks and D6 periods (docs/formats.md) end to end, with the agent and the
+ * token service as processes over real HTTP on loopback and the synthetic fixtures of
+ * fixtures/formats:
+ * - `vat_files_parse` warns when DEKLAR's intra-EU supplies have no VIR line in
  *   VIES.TXT (or no VIES.TXT at all);
- * - item 8: its rows keep the spec's two statuses (`ok`, `липсва`) and `error` holds only the
+ * - its rows keep the spec's two statuses (`ok`, `липсва`) and `error` holds only the
  *   parser errors, joined with " ; ";
- * - item 7: `dec6_files_scan` finds the annual D6 (month 13) with December, and `dec1_6_batch`
+ * - `dec6_files_scan` finds the annual D6 (month 13) with December, and `dec1_6_batch`
  *   reports it instead of dropping it, and refuses a company with a regular and a corrective D6
  *   for the same period instead of filing one of them silently.
  */
