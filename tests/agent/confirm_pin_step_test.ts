@@ -151,7 +151,7 @@ Deno.test("[agent] two steps: declining or timing out the PIN step refuses the b
 
 Deno.test("[agent] two steps: a request of the batch whose PIN is still unknown opens a PIN step in a tab", async () => {
   const { m, opened } = world();
-  const { batch, s, d } = await consented(m, opened);
+  const { batch, s } = await consented(m, opened);
   m.checked(s, new AppError("FILE_EIK_MISMATCH", "another company's file"));
   // The same path again, now with the right file: inside the batch, silent until the PIN.
   const again = subject(batch);

@@ -21,7 +21,6 @@ import {
 import {
   createKeyCli,
   issueToken,
-  MAIN,
   type Proc,
   startAgent,
   startTokenService,
