@@ -95,7 +95,8 @@ export interface RuntimeReads {
 
 /**
  * Files and packages the program reads from disk at run time: every bare specifier passed to
- * `import.meta.resolve("pkg/…")` in src/ (the package stays embedded), and the Swagger UI files
+ * `import.meta.resolve("pkg/…")` in src/ and every package a file of which src/ imports as text
+ * from `node_modules/` (the package stays embedded), and the Swagger UI files
  * of src/agent/http/docs_page.ts (its ASSETS table) as explicit `--include` files; the rest of that
  * package except package.json and licences is excluded.
  * @param root project root
@@ -115,6 +116,10 @@ export async function runtimeReads(root = ROOT): Promise<RuntimeReads> {
       for (const m of text.matchAll(/import\.meta\.resolve\(\s*"((?:@[^/"]+\/)?[^/".][^/"]*)/g)) {
         packages.add(m[1]);
       }
+      // A package file imported as text (e.g. a browser bundle): keep its package in binaries.
+      const textImport =
+        /"(?:\.\.\/)+node_modules\/((?:@[^/"]+\/)?[^/"]+)\/[^"]*"\s*with\s*\{\s*type:\s*"text"/g;
+      for (const m of text.matchAll(textImport)) packages.add(m[1]);
       const table = /const ASSETS[^=]*=\s*\{([^}]*)\}/.exec(text)?.[1];
       if (!table || !text.includes('import.meta.resolve("swagger-ui-dist/')) continue;
       const link = join(root, "node_modules", "swagger-ui-dist");

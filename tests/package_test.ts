@@ -4,7 +4,8 @@
  * HOME, no DENO_DIR, a PATH of a few shell tools only (no deno, no npm, no node), no network
  * (a new network namespace: only loopback), the source tree hidden (a tmpfs mounted over it
  * in a new mount namespace) and the package folder mounted read-only. The demo then issues a token, runs one test-mode operation end to
- * end, serves /health and the API docs' assets. Needs `unshare` (util-linux), `ip`, `curl` and
+ * end, serves /health, the API docs' assets and the pages' own style sheets and scripts (embedded
+ * in the bundle) at their hashed names. Needs `unshare` (util-linux), `ip`, `curl` and
  * `tar`; skips with a message when they are missing, fails instead when CI=true.
  */
 import * as assert from "node:assert/strict";
@@ -13,7 +14,10 @@ import { fileURLToPath } from "node:url";
 import { runBuild } from "../scripts/build.ts";
 import { buildPackages } from "../scripts/package.ts";
 import { PACKAGE_TARGETS } from "../scripts/package/targets.ts";
+import { CONFIRM_ASSETS } from "../src/agent/confirm/mod.ts";
+import { WEBAUTHN_JS } from "../src/token/web/mod.ts";
 
+const CONFIRM_CSS = CONFIRM_ASSETS.find((a) => a.name === "confirm.css")!;
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const TOOLS = [
   "sh",
@@ -69,6 +73,13 @@ curl -sf "$AG/api/v1/operations/nap_catalog" -H "Authorization: Bearer $TOKEN" \
   -H "Content-Type: application/json" -d '{"filter":"\\u0414\\u0414\\u0421"}' > "$HOME/operation.json"
 curl -sf "$AG/health" > "$HOME/health.json"
 curl -sf -o "$HOME/swagger-ui.css" "$AG/docs/swagger-ui.css"
+# The pages' own style sheets and scripts, embedded in the bundle, at their hashed names.
+curl -s "$AG/confirm/none" > "$HOME/closed.html"
+CSS=$(sed -n 's|.*href="\\(/assets/confirm\\.[0-9a-f]*\\.css\\)".*|\\1|p' "$HOME/closed.html")
+curl -sf -o "$HOME/confirm.css" "$AG$CSS"
+curl -s "$TS/profile" > "$HOME/profile.html"
+WA=$(sed -n 's|.*src="\\(/profile/assets/webauthn\\.[0-9a-f]*\\.js\\)".*|\\1|p' "$HOME/profile.html")
+curl -sf -o "$HOME/webauthn.js" "$TS$WA"
 ls "$SOURCE_TREE" > "$HOME/source-tree.txt"
 kill $PID
 wait $PID 2>/dev/null
@@ -129,6 +140,10 @@ Deno.test({
       assert.equal(health.service, "svc-agent");
       assert.equal(health.status, "ok");
       assert.ok((await Deno.stat(join(home, "swagger-ui.css"))).size > 10_000);
+      // The confirmation page's style sheet and the passkey bundle, as the pages name them.
+      assert.equal(await Deno.readTextFile(join(home, "confirm.css")), CONFIRM_CSS.body, why);
+      const webauthn = await Deno.readTextFile(join(home, "webauthn.js"));
+      assert.equal(webauthn, WEBAUTHN_JS.body, why);
       // The source tree was hidden while the package ran, and Deno's cache stayed in the data
       // folder (the launcher's DENO_DIR), not in HOME/.cache or the package.
       assert.equal((await Deno.readTextFile(join(home, "source-tree.txt"))).trim(), "");

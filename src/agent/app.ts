@@ -2,7 +2,8 @@
  * The agent's HTTP app (Hono; never listens — `main.ts` serves it on 127.0.0.1 only):
  * `POST /api/v1/operations/:typeId`, `GET /api/senders`, `POST /api/pick-file`,
  * `POST /api/pick-folder`, `GET /api/v1/openapi.json`, `GET /health`, `GET /docs` (offline Swagger UI), and the confirmation
- * page `GET /confirm/:id` + `POST /confirm/:id/decision` (interface-spec.md § Endpoints).
+ * page `GET /confirm/:id` + `POST /confirm/:id/decision` (interface-spec.md § Endpoints); the
+ * pages' style sheets and scripts at `GET /assets/<name>.<hash>.<ext>` (web_assets.ts).
  * @module
  */
 import { Hono } from "hono";
@@ -21,8 +22,15 @@ import {
   rateLimits,
   type TokenVerifier,
 } from "./http/mod.ts";
-import { ConfirmationManager, confirmRoutes } from "./confirm/mod.ts";
-import { consoleRoutes, ConsoleSessions, followedInWords, type SenderBook } from "./console/mod.ts";
+import { CONFIRM_ASSETS, ConfirmationManager, confirmRoutes } from "./confirm/mod.ts";
+import {
+  CONSOLE_ASSETS,
+  consoleRoutes,
+  ConsoleSessions,
+  followedInWords,
+  type SenderBook,
+} from "./console/mod.ts";
+import { assetResponse } from "../web_assets.ts";
 import { runOperation } from "./operations/mod.ts";
 import { BatchBoard, tokenHash } from "./filing/mod.ts";
 import type { AgentDeps } from "./deps.ts";
@@ -120,6 +128,9 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
       { "cache-control": "no-store" },
     );
   });
+  // The pages' style sheets and scripts, by their hashed names (web_assets.ts).
+  const pageAssets = [...CONSOLE_ASSETS, ...CONFIRM_ASSETS];
+  app.get("/assets/:file", (c) => assetResponse(pageAssets, c.req.param("file")) ?? c.notFound());
   // Built on first request: the OpenAPI generator is not loaded at start.
   app.get("/api/v1/openapi.json", async (c) =>
     c.json(

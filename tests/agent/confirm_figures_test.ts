@@ -134,7 +134,7 @@ function dialog(subject: Partial<ConfirmSubject>): Dialog {
 }
 
 Deno.test("[agent] the page: an EIK without a known name alone, no batch, the name not the typeId", () => {
-  const html = renderConfirmPage(dialog({}), "nonce", 0);
+  const html = renderConfirmPage(dialog({}), 0);
   match(
     html,
     /<div class="company" data-eik="121212121"><span class="eik">121212121<\/span><\/div>/,
@@ -165,7 +165,6 @@ Deno.test("[agent] the page: a refund, and D6-only figures without insured perso
         salesRecords: 0,
       },
     }),
-    "nonce",
     0,
   );
   match(vat, /ДДС за възстановяване/);
@@ -191,7 +190,6 @@ Deno.test("[agent] the page: a refund, and D6-only figures without insured perso
         incomeTax: 2,
       },
     }),
-    "nonce",
     0,
   );
   ok(!d6.includes('data-figure="employees"'));

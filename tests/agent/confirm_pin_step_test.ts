@@ -79,7 +79,7 @@ Deno.test("[agent] two steps: the consent takes no PIN; a failed check is shown;
   const s = subject(crypto.randomUUID());
   const asked = m.confirm(s, [SENDER]);
   const d = opened[0]!;
-  const page = renderConfirmPage(d, "n", 0);
+  const page = renderConfirmPage(d, 0);
   ok(!page.includes('name="pin"'), "no PIN field on the consent page");
   ok(page.includes('id="pin-later"'));
   // A PIN sent with the consent is not taken: the files are not checked yet.
@@ -96,7 +96,7 @@ Deno.test("[agent] two steps: the consent takes no PIN; a failed check is shown;
     "EMPL2021.TXT is a declaration 6",
   ]);
   ok(f.bg.length > 0 && f.en.length > 0 && f.todo.bg.length > 0 && f.todo.en.length > 0);
-  const after = renderAfterPage(d, undefined, "n");
+  const after = renderAfterPage(d, undefined);
   ok(after.includes('data-error-code="FILE_KIND_MISMATCH"'));
   ok(after.includes("ПИН код не е поискан"));
   ok(!after.includes('name="pin"'));
@@ -111,7 +111,7 @@ Deno.test("[agent] two steps: files that passed ask the PIN on a step the consen
   const stepId = d.after!.pinStep!;
   const step = m.get(stepId)!;
   deepStrictEqual([step.step, step.preselected, d.after!.passed], ["pin", "p12", 1]);
-  const html = renderConfirmPage(step, "n", 0);
+  const html = renderConfirmPage(step, 0);
   ok(html.includes('name="pin"') && html.includes('data-step="pin"'));
   // The PIN step needs the PIN.
   try {
@@ -170,7 +170,7 @@ Deno.test("[agent] one step is unchanged: inline input asks the PIN with the con
   const s = subject(crypto.randomUUID(), { paths: [], checkAfterConsent: false, files: ["x"] });
   const asked = m.confirm(s, [SENDER]);
   const d = opened[0]!;
-  ok(renderConfirmPage(d, "n", 0).includes('name="pin"'));
+  ok(renderConfirmPage(d, 0).includes('name="pin"'));
   try {
     m.decide(d.id, d.nonce, "confirm", "p12", null, d.version);
     ok(false, "a one-step page without the PIN was accepted");
@@ -202,7 +202,7 @@ Deno.test("[agent] two steps: requests that joined the consent page share one PI
   m.decide(step.id, step.nonce, "confirm", "p12", "4711", step.version);
   deepStrictEqual(await Promise.all([pa, pc]), ["4711", "4711"]);
   // The consent page, once the step was decided, shows the refused request and the outcome.
-  const html = renderAfterPage(d, step, "n");
+  const html = renderAfterPage(d, step);
   ok(html.includes('data-error-code="FILE_PERIOD_MISMATCH"'));
   ok(html.includes('data-decision="confirm"'));
 });
@@ -247,7 +247,7 @@ Deno.test("[agent] a page asking again for a batch that has its PIN asks no PIN,
   const again = m.confirm(more, [SENDER]);
   equal(opened.length, 2, "a path outside the batch asks again");
   const ext = opened[1]!;
-  const html = renderConfirmPage(ext, "n", 0);
+  const html = renderConfirmPage(ext, 0);
   ok(html.includes('id="extension"'));
   ok(!html.includes('name="pin"') && !html.includes('id="pin-later"'), "no PIN asked");
   m.decide(ext.id, ext.nonce, "confirm", "p12", null, ext.version);

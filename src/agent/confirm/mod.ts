@@ -11,3 +11,4 @@ export type { ConfirmDeps } from "./refusals.ts";
 export * from "./scope.ts";
 export { pageError } from "./check_texts.ts";
 export * from "./follow.ts";
+export { CONFIRM_ASSETS } from "./assets/mod.ts";

@@ -5,12 +5,14 @@
  * inline files and their number of documents, and the warnings of the checks of files already
  * read, in Bulgarian with the English beside), the sender choice, confirm / decline, and a
  * countdown. Bulgarian and English. Nothing on the page comes from the user's disk: paths are
- * read only after the decision. Served with a strict CSP (`frame-ancestors 'none'`, scripts and
- * styles only by nonce) and acted on only with the one-time nonce from the agent's own origin.
+ * read only after the decision. Served with a strict CSP (`frame-ancestors 'none'`, only its own
+ * static scripts, named by hash, and style sheets: assets/) and acted on only with the one-time nonce from the agent's own origin.
  * @module
  */
-import { html, raw } from "hono/html";
+import { html } from "hono/html";
 import { type Markup, pageHeaders } from "../../web_page.ts";
+import { scriptTag, styleLink } from "../../web_assets.ts";
+import { CONFIRM_CSS, CONFIRM_JS } from "./assets/mod.ts";
 import { declarationName } from "../../contract/mod.ts";
 import { type CompanyName, type Dialog, twoStep } from "./dialog.ts";
 import { visible } from "./display.ts";
@@ -20,27 +22,6 @@ import { afterBody } from "./page_after.ts";
 import { followBlock } from "./page_follow.ts";
 
 export { pageHeaders };
-
-const STYLE = `
-body{font:16px/1.45 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-h1{font-size:1.35rem;margin:0 0 .25rem} .en{color:#555;font-size:.9em}
-.who{background:#f3f6fb;border:1px solid #c9d6ea;border-radius:8px;padding:.75rem 1rem;margin:1rem 0}
-table{border-collapse:collapse;width:100%;margin:.5rem 0} td,th{border-bottom:1px solid #e3e3e3;padding:.35rem .4rem;text-align:left;vertical-align:top}
-th{width:30%} th.section{width:auto;background:#f7f7f7;font-weight:600}
-.op{font-weight:600} .op .en{font-weight:400} .company .name{font-weight:600} .src{color:#555;font-size:.85em}
-td.amount{font-variant-numeric:tabular-nums}
-.senders label{display:block;padding:.35rem 0} .actions{display:flex;gap:1rem;margin-top:1.25rem}
-button{font-size:1rem;padding:.6rem 1.3rem;border-radius:6px;border:1px solid #888;cursor:pointer}
-button.ok{background:#0b6b2e;color:#fff;border-color:#0b6b2e} button.ok .en{color:#d9f2e1} .count{color:#8a4b00;margin-top:1rem}
-.test{background:#fff4d6;border:1px solid #e0b84a;padding:.4rem .7rem;border-radius:6px}
-code.path,code.batch{font:14px/1.4 ui-monospace,monospace;unicode-bidi:isolate;direction:ltr;background:#f6f6f6;padding:.1rem .3rem;border-radius:4px}
-code.path{-webkit-box-decoration-break:clone;box-decoration-break:clone} code.path .seg{display:inline-block;max-width:100%;overflow-wrap:anywhere}
-.note{color:#555;font-size:.9em;margin:.25rem 0 0} .warn{color:#8a1c00;font-weight:600}
-.warning{border-left:3px solid #e0b84a;background:#fffaf0;padding:.2rem .5rem;margin:.3rem 0}
-.extension{background:#fff4e5;border:1px solid #e0a040;border-radius:8px;padding:.6rem 1rem;margin:1rem 0}
-.failure{margin:.6rem 0} .failure .op{margin-bottom:.2rem}
-.extension ul{margin:.3rem 0;padding-left:1.2rem} .extension li{margin:.2rem 0}
-`;
 
 /** The agent's icon: a white tick on green, as an inline SVG (allowed by the page's CSP,
  * `img-src 'self' data:`), so the browser asks the agent for no `/favicon.ico`. */
@@ -54,7 +35,7 @@ export const FAVICON_HREF = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG
 
 /** A whole page of the confirmation: the `<head>` every page shares (charset, viewport, icon,
  * title, style) and `body`. */
-function pageDocument(title: string, cspNonce: string, body: Markup): string {
+function pageDocument(title: string, body: Markup): string {
   return String(html`
     <!doctype html>
     <html lang="bg">
@@ -63,7 +44,7 @@ function pageDocument(title: string, cspNonce: string, body: Markup): string {
         <meta name="viewport" content="width=device-width,initial-scale=1">
         <link rel="icon" type="image/svg+xml" href="${FAVICON_HREF}">
         <title>${title}</title>
-        <style nonce="${cspNonce}">${raw(STYLE)}</style>
+        ${styleLink("", CONFIRM_CSS)}
       </head>
       <body>
         ${body}
@@ -75,11 +56,10 @@ function pageDocument(title: string, cspNonce: string, body: Markup): string {
 /**
  * Render the dialog page.
  * @param d the pending dialog
- * @param cspNonce per-response CSP nonce
  * @param now epoch ms (for the countdown)
  * @returns HTML
  */
-export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): string {
+export function renderConfirmPage(d: Dialog, now: number): string {
   const first = d.subjects[0]!;
   const eiks = [...new Set(d.subjects.flatMap((s) => s.eiks))];
   const names = new Map<string, CompanyName>();
@@ -242,19 +222,9 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
           </form>
           <p class="count"
       id="count"><span lang="bg">Остават <span class="countdown" id="countdown" data-seconds="${seconds}">${seconds}</span> сек.; след това искането се отказва автоматично.</span> <span class="en" lang="en">/ <span class="countdown">${seconds}</span> s left; then the request is declined automatically.</span></p>
-          <script nonce="${cspNonce}">
-          (function(){var bs=document.querySelectorAll("button");bs.forEach(function(b){b.disabled=true});
-    setTimeout(function(){bs.forEach(function(b){b.disabled=false})},800);
-    var seen=+document.getElementById("seen").value;var sent=false;
-    document.getElementById("decision").addEventListener("submit",function(){sent=true});
-    setInterval(function(){if(sent)return;fetch(location.pathname+"/state").then(function(r){return r.json()})
-    .then(function(j){if(!sent&&j.version!==seen)location.reload()}).catch(function(){})},1000);
-    var els=document.querySelectorAll(".countdown");var s=+document.getElementById("countdown").dataset.seconds;
-          var t=setInterval(function(){s=Math.max(0,s-1);els.forEach(function(el){el.textContent=s});if(!s){clearInterval(t);
-          document.querySelectorAll("button").forEach(function(b){b.disabled=true});}},1000);})();
-          </script>
+          ${scriptTag("", CONFIRM_JS)}
   `;
-  return pageDocument("Потвърждение на подател / Confirm the sender", cspNonce, body);
+  return pageDocument("Потвърждение на подател / Confirm the sender", body);
 }
 
 /** The PIN step's batch row: what declining does (the batch's scope was confirmed already). */
@@ -280,28 +250,24 @@ function pinStepRow(batchId: string | null) {
  * Render the consent page once confirmed, while and after its files are read and checked.
  * @param d the confirmed two-step dialog (with `after`)
  * @param pinStep the PIN step it moved on to, when one was opened
- * @param cspNonce CSP nonce
  * @returns HTML
  */
-export function renderAfterPage(d: Dialog, pinStep: Dialog | undefined, cspNonce: string): string {
+export function renderAfterPage(d: Dialog, pinStep: Dialog | undefined): string {
   return pageDocument(
     "Проверка на файловете / Checking the files",
-    cspNonce,
-    afterBody(d, pinStep, cspNonce),
+    afterBody(d, pinStep),
   );
 }
 
 /**
  * Render the page shown after a decision.
  * @param decision the decision taken
- * @param cspNonce CSP nonce
  * @param extension the dialog asked what a request added to a confirmed batch
  * @param followUrl where the page follows the confirmed filings (page_follow.ts); null: not
  * @returns HTML
  */
 export function renderDonePage(
   decision: "confirm" | "decline",
-  cspNonce: string,
   extension = false,
   followUrl: string | null = null,
 ): string {
@@ -318,27 +284,24 @@ export function renderDonePage(
         class="en">Declined: only what was new is refused; what you confirmed before stands.</span>
     `
     : html`Отказано. <span class="en">Declined: the whole batch is refused.</span>`;
-  const follow = decision === "confirm" && followUrl ? followBlock(followUrl, cspNonce) : "";
+  const follow = decision === "confirm" && followUrl ? followBlock(followUrl) : "";
   return noticePage(
-    cspNonce,
     html`<h1 id="result" data-decision="${decision}">${text}</h1>${follow}`,
   );
 }
 
 /** A one-line page of the confirmation (after a decision, or when none is waiting). */
-function noticePage(cspNonce: string, h1: Markup): string {
-  return pageDocument("Потвърждение / Confirmation", cspNonce, h1);
+function noticePage(h1: Markup): string {
+  return pageDocument("Потвърждение / Confirmation", h1);
 }
 
 /**
  * Render the page shown for a dialog that is no longer waiting (decided, timed out, or
  * cancelled because the requesting program went away).
- * @param cspNonce CSP nonce
  * @returns HTML
  */
-export function renderClosedPage(cspNonce: string): string {
+export function renderClosedPage(): string {
   return noticePage(
-    cspNonce,
     html`<h1 id="closed">Това потвърждение вече не чака отговор. <span class="en">This confirmation is
             no longer waiting: it was decided, timed out, or the program that asked went away.
             You can close this tab.</span></h1>`,

@@ -6,21 +6,12 @@
  * PIN step (live mode), or it says the checks passed (test mode, or a sender without a PIN).
  * @module
  */
-import { html, raw } from "hono/html";
+import { html } from "hono/html";
 import { declarationName } from "../../contract/mod.ts";
 import type { AfterConsent, Dialog } from "./dialog.ts";
 import { visible } from "./display.ts";
-
-/** The page's polling: to the PIN step when it opens; shown again when a check finishes. (The
- * page may be the answer to the decision's POST: it names its own path, never reloads.) */
-const poll = (id: string) =>
-  `(function(){var a=document.getElementById("after");var k=a.dataset.key;var p="/confirm/"+${
-    JSON.stringify(encodeURIComponent(id))
-  };
-if(a.dataset.poll!=="1")return;
-setInterval(function(){fetch(p+"/state").then(function(r){return r.json()})
-.then(function(j){var x=j.after;if(!x)return location.replace(p);if(x.next)return location.replace(x.next);
-if([x.checking,x.failed,x.passed].join("/")!==k)location.replace(p)}).catch(function(){})},500);})();`;
+import { scriptTag } from "../../web_assets.ts";
+import { AFTER_JS } from "./assets/mod.ts";
 
 /** The counts the page polls for (checking/failed/passed). */
 export function afterKey(a: AfterConsent): string {
@@ -33,10 +24,9 @@ export function afterKey(a: AfterConsent): string {
  * @param d the confirmed dialog (with `after`)
  * @param pinStep the PIN step it moved on to, when one was opened (a waiting one: the page moves
  *   there)
- * @param cspNonce the page's script nonce
  * @returns markup
  */
-export function afterBody(d: Dialog, pinStep: Dialog | undefined, cspNonce: string) {
+export function afterBody(d: Dialog, pinStep: Dialog | undefined) {
   const a = d.after!;
   const test = d.subjects[0]?.mode === "test";
   const moving = pinStep?.state === "pending";
@@ -104,10 +94,12 @@ export function afterBody(d: Dialog, pinStep: Dialog | undefined, cspNonce: stri
       </div>`
     : "";
   return html`
-    <div id="after" data-poll="${a.checking.size > 0 || moving ? "1" : "0"}" data-key="${afterKey(
+    <div id="after" data-path="/confirm/${encodeURIComponent(
+      d.id,
+    )}" data-poll="${a.checking.size > 0 || moving ? "1" : "0"}" data-key="${afterKey(
       a,
     )}">
           ${head}${failed}</div>
-    <script nonce="${cspNonce}">${raw(poll(d.id))}</script>
+    ${scriptTag("", AFTER_JS)}
   `;
 }

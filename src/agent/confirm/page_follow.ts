@@ -7,8 +7,10 @@
  * (reports, reads) list nothing; after a while the page says the tab can be closed.
  * @module
  */
-import { html, raw } from "hono/html";
+import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { scriptTag } from "../../web_assets.ts";
+import { FOLLOW_JS } from "./assets/mod.ts";
 
 /** How long the page waits for a first filing before it says the tab can be closed (s). */
 const QUIET_S = 20;
@@ -16,36 +18,16 @@ const QUIET_S = 20;
 /**
  * The follow block of the page after "Confirm".
  * @param url the dialog's `/confirm/:id/filings`
- * @param cspNonce the page's CSP nonce (authorises the script)
- * @returns markup: a list, a line, the script
+ * @returns markup: a list, a line, the script (assets/follow.js, which reads `data-url` and
+ *   `data-quiet` of `#follow`)
  */
-export function followBlock(
-  url: string,
-  cspNonce: string,
-): HtmlEscapedString | Promise<HtmlEscapedString> {
-  const script =
-    `(function(){var box=document.getElementById("follow"),list=document.getElementById("follow-list"),
-note=document.getElementById("follow-note"),n=0;
-function line(f){var li=document.createElement("li");li.className=f.tone;li.dataset.id=f.id;li.dataset.final=String(f.final);
-var t=document.createElement("span");t.textContent=f.bg+" ";var en=document.createElement("span");en.className="en";en.textContent="/ "+f.en;
-li.appendChild(t);li.appendChild(en);if(f.final){var a=document.createElement("a");a.href=f.receipt;a.className="receipt-link";
-a.target="_blank";a.rel="noopener";a.textContent=" Разписка / Receipt";li.appendChild(document.createTextNode(" "));li.appendChild(a);}return li;}
-function tick(){n++;fetch(${
-      JSON.stringify(url)
-    },{cache:"no-store"}).then(function(r){return r.json()}).then(function(j){
-var fs=j.filings||[];list.replaceChildren.apply(list,fs.map(line));var done=fs.length>0&&fs.every(function(f){return f.final});
-if(done||(!fs.length&&n>=${QUIET_S})){box.dataset.state="done";note.hidden=false;return;}setTimeout(tick,1000);})
-.catch(function(){setTimeout(tick,2000)});}tick();})();`;
+export function followBlock(url: string): HtmlEscapedString | Promise<HtmlEscapedString> {
   return html`
-    <style nonce="${cspNonce}">
-      #follow li{margin:.3rem 0} #follow li.ok{color:#0b6b2e} #follow li.bad{color:#a11d00}
-      #follow li.warn{color:#8a4b00} #follow li .en{display:block}
-    </style>
-    <div id="follow" data-state="following">
+    <div id="follow" data-state="following" data-url="${url}" data-quiet="${QUIET_S}">
       <ul id="follow-list"></ul>
       <p id="follow-note"
         hidden>Можете да затворите този раздел. <span class="en">You can close this tab.</span></p>
     </div>
-    <script nonce="${cspNonce}">${raw(script)}</script>
+    ${scriptTag("", FOLLOW_JS)}
   `;
 }

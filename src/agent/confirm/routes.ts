@@ -23,9 +23,7 @@ import {
   renderConfirmPage,
   renderDonePage,
 } from "./page.ts";
-
-const cspNonce = () =>
-  crypto.getRandomValues(new Uint8Array(16)).toBase64({ alphabet: "base64url", omitPadding: true });
+import { CONFIRM_SCRIPTS } from "./assets/mod.ts";
 
 /**
  * Build the sub-app mounted at `/confirm`.
@@ -48,15 +46,15 @@ export function confirmRoutes(
 
   r.get("/:id", (c) => {
     const d = m.get(c.req.param("id"));
-    const n = cspNonce();
+    const h = pageHeaders(CONFIRM_SCRIPTS);
     // A confirmed two-step page: the checks' outcome, or on to its PIN step.
     if (d?.after) {
       const pin = d.after.pinStep === null ? undefined : m.get(d.after.pinStep);
       if (pin?.state === "pending") return c.redirect(`/confirm/${pin.id}`, 303);
-      return c.html(renderAfterPage(d, pin, n), 200, pageHeaders(n));
+      return c.html(renderAfterPage(d, pin), 200, h);
     }
-    if (!d || d.state !== "pending") return c.html(renderClosedPage(n), 404, pageHeaders(n));
-    return c.html(renderConfirmPage(d, n, deps.clock.now()), 200, pageHeaders(n));
+    if (!d || d.state !== "pending") return c.html(renderClosedPage(), 404, h);
+    return c.html(renderConfirmPage(d, deps.clock.now()), 200, h);
   });
 
   // The page polls this to show requests that join (or leave) while it is open.
@@ -125,7 +123,7 @@ export function confirmRoutes(
       throw e;
     }
     deps.log("info", "confirmation decided", { decision, ...(extension ? { extension } : {}) });
-    const n = cspNonce();
+    const h = pageHeaders(CONFIRM_SCRIPTS);
     const decided = m.get(c.req.param("id"));
     if ((c.req.header("accept") ?? "").includes("application/json")) {
       return c.json({ decision, ...(decided?.after ? { next: `/confirm/${decided.id}` } : {}) });
@@ -133,10 +131,10 @@ export function confirmRoutes(
     // Consent to read: the page follows the checks and moves on to the PIN step.
     if (decided?.after) {
       const pin = decided.after.pinStep ? m.get(decided.after.pinStep) : undefined;
-      return c.html(renderAfterPage(decided, pin, n), 200, pageHeaders(n));
+      return c.html(renderAfterPage(decided, pin), 200, h);
     }
     const follow = deps.followed ? `/confirm/${c.req.param("id")}/filings` : null;
-    return c.html(renderDonePage(decision, n, extension, follow), 200, pageHeaders(n));
+    return c.html(renderDonePage(decision, extension, follow), 200, h);
   });
   return r;
 }

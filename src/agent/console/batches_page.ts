@@ -12,13 +12,15 @@
  * @module
  */
 import { Hono } from "hono";
-import { html, raw } from "hono/html";
+import { html } from "hono/html";
 import { declarationName } from "../../contract/mod.ts";
 import { toCsv } from "../../csv.ts";
 import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { type Bilingual, headRow, type Markup, t, tb } from "./layout.ts";
 import { type ConsoleEnv, sendPage } from "./respond.ts";
+import { scriptTag } from "../../web_assets.ts";
+import { BATCHES_JS } from "./assets/mod.ts";
 
 /** A batch's outcomes in accountants' words. */
 const OUTCOME_WORDS: Record<BatchOutcome["outcome"], Bilingual & { cls: string }> = {
@@ -112,48 +114,12 @@ function batchesJson(ctx: ConsoleContext, list: readonly BatchEntryView[]) {
   });
 }
 
-const SCRIPT = `
-const running = () => [...document.querySelectorAll("[data-batch],[data-scan]")]
-  .some((e) => e.dataset.state === "running");
-function show(el, b) {
-  const bar = el.querySelector("progress");
-  bar.max = Math.max(1, b.total);
-  bar.value = b.done;
-  el.querySelector(".count").textContent = b.done + " / " + b.total;
-  const st = el.querySelector(".status");
-  st.textContent = b.status.bg + " ";
-  st.append(Object.assign(document.createElement("span"), { className: "en", lang: "en", textContent: "/ " + b.status.en }));
-  const left = el.querySelector(".left");
-  if (left) left.textContent = b.left.bg ? b.left.bg + " / " + b.left.en : "";
-}
-async function poll() {
-  if (!running()) return;
-  try {
-    const r = await fetch("/console/batches.json", { credentials: "same-origin" });
-    if (!r.ok) return;
-    const j = await r.json();
-    const scans = [...document.querySelectorAll("[data-scan]")];
-    if (scans.length !== j.scans.length) { location.reload(); return; }
-    j.scans.forEach((s, i) => show(scans[i], s));
-    for (const b of j.batches) {
-      const el = document.querySelector('[data-batch="' + CSS.escape(b.batchId) + '"]');
-      if (!el || (b.state === "done" && el.dataset.state !== "done")) { location.reload(); return; }
-      show(el, b);
-    }
-  } finally {
-    setTimeout(poll, 1000);
-  }
-}
-setTimeout(poll, 1000);
-`;
-
 /**
  * The "Folder-wide filings" section of the Filings page (empty when none ran lately).
  * @param ctx the console's context (the board, the portals' company names)
- * @param nonce the page's CSP nonce (its script)
  * @returns markup
  */
-export function batchesPanel(ctx: ConsoleContext, nonce: string): Markup {
+export function batchesPanel(ctx: ConsoleContext): Markup {
   const list = ctx.batches?.list() ?? [];
   const scans = ctx.batches?.scans() ?? [];
   if (list.length === 0 && scans.length === 0) return html``;
@@ -198,7 +164,7 @@ export function batchesPanel(ctx: ConsoleContext, nonce: string): Markup {
         `;
       })}
     </section>
-    <script nonce="${nonce}">${raw(SCRIPT)}</script>
+    ${scriptTag("", BATCHES_JS)}
   `;
 }
 

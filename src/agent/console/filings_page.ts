@@ -179,7 +179,7 @@ ${exportLinks(filters)}</form>`;
       );
     }
     const body = html`
-      ${before ? "" : batchesPanel(ctx, c.get("nonce"))}
+      ${before ? "" : batchesPanel(ctx)}
       ${form}
       <p class="muted small" id="count">${t(`${page.total} записа`, `${page.total} rows`)}</p>
       <table id="filings">${headRow(

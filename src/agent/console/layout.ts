@@ -1,11 +1,14 @@
 /**
  * The console's page frame: title, navigation between the five pages, a message line, the
- * bilingual text helper, and the security headers (strict CSP with a per-response nonce,
- * `frame-ancestors 'none'`, no caching, no referrer). Bulgarian first, English beside it.
+ * bilingual text helper, and the security headers (strict CSP naming the console's scripts by
+ * hash, `frame-ancestors 'none'`, no caching, no referrer). Its style sheets and scripts are
+ * static files (assets/). Bulgarian first, English beside it.
  * @module
  */
 import { html, raw } from "hono/html";
-import { type Bilingual, type Markup, PAGE_STYLE, pageHeaders, t, tb } from "../../web_page.ts";
+import { type Bilingual, type Markup, PAGE_CSS, pageHeaders, t, tb } from "../../web_page.ts";
+import { styleLink } from "../../web_assets.ts";
+import { CONSOLE_CSS, CONSOLE_SCRIPTS } from "./assets/mod.ts";
 
 export { type Bilingual, headRow, type Markup, t, tableOr, tb } from "../../web_page.ts";
 
@@ -26,26 +29,14 @@ export interface Flash extends Bilingual {
   readonly kind: "ok" | "error";
 }
 
-/** The console's own rules on top of the shared page style: the drop zone, the certificate card, banners. */
-const CONSOLE_STYLE = `
-#drop-zone{border:2px dashed #7a8699;border-radius:8px;padding:1rem;background:#fff;margin:0 0 .75rem} #drop-zone.over{background:#e8f0fb;border-color:#2a5a8f}
-dl.cert{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0} dl.cert dt{color:#444} dl.cert dd{margin:0}
-ul.checks{margin:.25rem 0;padding-left:1.2rem} .banner{padding:.6rem 1rem;border-radius:6px;margin:0 0 1rem;background:#fff4e0;border:1px solid #e5b567} .banner.urgent{background:#fdecea;border-color:#f0a9a0}
-td.nowrap{white-space:pre}
-.receipt table.fields th{width:16rem;background:none} .next{margin:.5rem 0 0;font-weight:600}
-@media print{header,.noprint,#flash{display:none} body{background:#fff;font-size:12pt} main{margin:0;max-width:none;padding:0}
-.card{border:none;padding:0} .en{color:#444} iframe.protocol{height:40rem;border:none} a{color:inherit;text-decoration:none}}
-`;
-
 /**
- * The console's security headers: the confirmation page's (strict CSP by nonce,
- * `frame-ancestors 'none'`, no caching), plus frames of its own origin (the sandboxed protocol)
- * and no referrer.
- * @param cspNonce the response's nonce (authorises the page's style and script)
+ * The console's security headers: the confirmation page's (strict CSP naming the console's
+ * scripts by hash, `frame-ancestors 'none'`, no caching), plus frames of its own origin (the
+ * sandboxed protocol) and no referrer.
  * @returns headers
  */
-export function consoleHeaders(cspNonce: string): Record<string, string> {
-  const h = pageHeaders(cspNonce);
+export function consoleHeaders(): Record<string, string> {
+  const h = pageHeaders(CONSOLE_SCRIPTS);
   return {
     ...h,
     "content-security-policy": `${h["content-security-policy"]}; frame-src 'self'`,
@@ -53,25 +44,22 @@ export function consoleHeaders(cspNonce: string): Record<string, string> {
   };
 }
 
-export { newNonce } from "../../web_page.ts";
-
 /** What every console page is drawn with. */
 export interface Frame {
-  readonly nonce: string;
   readonly csrf: string;
   readonly flash?: Flash | null;
 }
 
 /**
  * A whole console page.
- * @param f nonce, message, and the banner every page shows (another agent on the usual port)
+ * @param f the message, and the banner every page shows (another agent on the usual port)
  * @param page which page is current (null: none, e.g. the sign-in explanation)
  * @param title the page's title
  * @param body the page's content
  * @returns HTML
  */
 export function consolePage(
-  f: Pick<Frame, "nonce" | "flash"> & { readonly banner?: Bilingual | null },
+  f: Pick<Frame, "flash"> & { readonly banner?: Bilingual | null },
   page: ConsolePageId | null,
   title: Bilingual,
   body: Markup,
@@ -84,7 +72,7 @@ export function consolePage(
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>${title.bg} / ${title.en} — Агент за подаване</title>
         <link rel="icon" type="image/svg+xml" href="/favicon.ico">
-        <style nonce="${f.nonce}">${raw(PAGE_STYLE + CONSOLE_STYLE)}</style>
+        ${styleLink("", PAGE_CSS)}${styleLink("", CONSOLE_CSS)}
       </head>
       <body data-page="${page ?? "none"}">
         <header>

@@ -7,3 +7,4 @@ export * from "./deps.ts";
 export * from "./routes.ts";
 export * from "./session.ts";
 export { followedInWords } from "./filing_words.ts";
+export { CONSOLE_ASSETS } from "./assets/mod.ts";

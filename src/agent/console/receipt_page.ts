@@ -20,6 +20,8 @@ import type { ConsoleContext } from "./deps.ts";
 import { MODE_WORDS, NEXT_STEP, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
 import { type Markup, t, tb } from "./layout.ts";
 import { type ConsoleEnv, sendPage } from "./respond.ts";
+import { scriptTag } from "../../web_assets.ts";
+import { RECEIPT_JS } from "./assets/mod.ts";
 
 const when = (iso: string | null) => localTime(iso) || "—";
 const item = (label: Markup, value: Markup | string, id?: string) =>
@@ -179,9 +181,7 @@ export function receiptRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         "Печат",
         "Print",
       )}</button> ${back}</p>
-      <script nonce="${c.get(
-        "nonce",
-      )}">document.getElementById("print").onclick = () => print();</script>
+      ${scriptTag("", RECEIPT_JS)}
     `;
     return sendPage(c, "filings", title, body);
   });

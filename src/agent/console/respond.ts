@@ -1,5 +1,5 @@
 /**
- * How console routes answer: a whole page with this request's nonce and the session's one-time
+ * How console routes answer: a whole page with the session's one-time
  * message, the redirect after an action, the message of a failed one, reading a form, and the
  * page shown without a session.
  * @module
@@ -20,14 +20,14 @@ import type { ConsoleSession } from "./session.ts";
 
 /** Hono variables of the console routes. */
 export type ConsoleEnv = {
-  Variables: { session: ConsoleSession; nonce: string; banner?: Bilingual | null };
+  Variables: { session: ConsoleSession; banner?: Bilingual | null };
 };
 
 /** A console route's context. */
 export type ConsoleC = Context<ConsoleEnv>;
 
 /**
- * Render a whole console page with this request's nonce and the session's one-time message.
+ * Render a whole console page with the session's one-time message.
  * @param c the route's context
  * @param page the current page
  * @param title the page's title
@@ -46,10 +46,9 @@ export async function sendPage(
   const s = c.get("session") as ConsoleSession | undefined;
   const shown = flash ?? s?.flash ?? null;
   if (s) s.flash = null;
-  const nonce = c.get("nonce");
   const banner = c.get("banner") ?? null;
-  const text = String(await consolePage({ nonce, flash: shown, banner }, page, title, body));
-  return c.html(text, status, consoleHeaders(nonce));
+  const text = String(await consolePage({ flash: shown, banner }, page, title, body));
+  return c.html(text, status, consoleHeaders());
 }
 
 /**

@@ -17,7 +17,6 @@ import { AppError } from "../../contract/mod.ts";
 import { FAVICON_HREF } from "../confirm/mod.ts";
 import { errorResponse } from "../http/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { newNonce } from "./layout.ts";
 import { type ConsoleEnv, formOf, howToOpen } from "./respond.ts";
 import { sameToken } from "./session.ts";
 import { portHolderWords } from "../start/mod.ts";
@@ -53,7 +52,6 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     },
   });
   const guard: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
-    c.set("nonce", newNonce());
     // Another agent on the usual port: said on top of every page (start/port_holder.ts).
     const holder = ctx.console?.portHolder?.() ?? null;
     c.set("banner", holder ? portHolderWords(holder, ctx.port()) : null);

@@ -22,36 +22,17 @@ import type { ConsoleContext } from "./deps.ts";
 import { csrfField, type Flash, type Markup, t } from "./layout.ts";
 import type { ConsoleC, ConsoleEnv } from "./respond.ts";
 import { formOf } from "./respond.ts";
+import { scriptTag } from "../../web_assets.ts";
+import { SENDERS_FILE_JS } from "./assets/mod.ts";
 
 /** How long "show the certificate" remembers the file's password for "add", ms. */
 export const PASSWORD_MEMORY_MS = 10 * 60_000;
 
-/** The page's script: a file dropped anywhere on the page, or chosen, is sent at once. */
-const SCRIPT = `
-const form = document.getElementById("upload-form");
-const input = document.getElementById("pkcs12-upload");
-const zone = document.getElementById("drop-zone");
-if (form && input && zone) {
-  input.addEventListener("change", () => { if (input.files.length) form.submit(); });
-  document.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
-  document.addEventListener("dragleave", () => zone.classList.remove("over"));
-  document.addEventListener("drop", (e) => {
-    e.preventDefault();
-    zone.classList.remove("over");
-    if (e.dataTransfer && e.dataTransfer.files.length) {
-      input.files = e.dataTransfer.files;
-      form.submit();
-    }
-  });
-}
-`;
-
 /**
  * The section that takes a signature file.
  * @param csrf the session's CSRF token
- * @param nonce the page's CSP nonce (its script)
  */
-export function fileSection(csrf: string, nonce: string): Markup {
+export function fileSection(csrf: string): Markup {
   return html`
     <h2>${t("Файл с електронен подпис (.p12, .pfx)", "A signature file (.p12, .pfx)")}</h2>
     <div id="drop-zone">
@@ -75,7 +56,7 @@ export function fileSection(csrf: string, nonce: string): Markup {
       "Избери файл… (прозорец на системата)",
       "Choose a file… (system dialog)",
     )}</button></p></form>
-    <script nonce="${nonce}">${raw(SCRIPT)}</script>
+    ${scriptTag("", SENDERS_FILE_JS)}
   `;
 }
 

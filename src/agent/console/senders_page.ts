@@ -217,7 +217,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           )
         }</ul>`
         : ""}
-      ${picked || fileSection(csrf, c.get("nonce"))}
+      ${picked || fileSection(csrf)}
     `;
     return sendPage(c, "senders", title, body, flash?.kind === "error" ? 400 : 200, flash);
   };

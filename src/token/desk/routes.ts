@@ -60,8 +60,6 @@ const OPEN = new Set([
   "/admin",
   "/admin/",
   "/admin/link",
-  "/admin/assets/page.js",
-  "/admin/assets/webauthn.js",
   "/admin/passkey/options",
   "/admin/passkey/verify",
 ]);
@@ -111,7 +109,7 @@ export function deskRoutes(deps: DeskDeps): Hono<WebEnv> {
         return null;
       }
     },
-    open: (p) => OPEN.has(p),
+    open: (p) => OPEN.has(p) || p.startsWith("/admin/assets/"),
   });
   r.use("*", (c, next) => c.req.path.startsWith("/admin/v1/") ? next() : guard(c, next));
   webAssetRoutes(r);

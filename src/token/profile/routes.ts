@@ -2,7 +2,7 @@
  * The integrators' profile at `{auth_url}/profile` (docs/token-service.md § The profile):
  * sign-up and sign-in by one-time e-mail links, then the keys, usage and request log pages of
  * the signed-in integrator only. Server-rendered (hono/html), Bulgarian with English beside it,
- * no inline script (one script file, by nonce), strict CSP, never framed; sessions in the store
+ * no inline script or style (static files named by hash: web/assets.ts), strict CSP, never framed; sessions in the store
  * (web/sessions.ts), every change CSRF-checked and cross-site requests refused (web/guard.ts).
  * @module
  */
@@ -45,8 +45,6 @@ const OPEN = new Set([
   "/profile/sign-in",
   "/profile/sign-up",
   "/profile/link",
-  "/profile/assets/page.js",
-  "/profile/assets/webauthn.js",
   "/profile/passkey/options",
   "/profile/passkey/verify",
 ]);
@@ -76,7 +74,7 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
       auth,
       role: "integrator",
       origin: () => originOf(deps.publicUrl()),
-      open: (p) => OPEN.has(p),
+      open: (p) => OPEN.has(p) || p.startsWith("/profile/assets/"),
     }),
   );
   webAssetRoutes(r);

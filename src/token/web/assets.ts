@@ -1,25 +1,28 @@
 /**
- * The two scripts every page of the profile and the desk loads, served by the service itself
- * (the CSP allows no other source): the page script (copy buttons, passkey buttons) and
- * `@simplewebauthn/browser`'s bundle.
+ * The files every page of the profile and the desk loads, served by the service itself under
+ * names that carry their content hash (web_assets.ts; the CSP allows no other source): the
+ * shared and the applications' style sheets, `@simplewebauthn/browser`'s bundle and the page
+ * script (copy buttons, passkey buttons). All are embedded in the program (assets/mod.ts).
  * @module
  */
 import type { Hono } from "hono";
+import { assetResponse, type WebAsset } from "../../web_assets.ts";
+import { PAGE_CSS } from "../../web_page.ts";
 import type { WebEnv } from "./guard.ts";
-import { PAGE_SCRIPT } from "./layout.ts";
-import { webauthnBrowserScript } from "./passkeys.ts";
+import { PAGE_JS, WEB_CSS, WEBAUTHN_JS } from "./assets/mod.ts";
 
-const HEADERS = {
-  "content-type": "text/javascript; charset=utf-8",
-  "cache-control": "max-age=3600",
-  "x-content-type-options": "nosniff",
-};
+export { PAGE_JS, WEB_CSS, WEBAUTHN_JS } from "./assets/mod.ts";
+
+/** The scripts every page loads, in order: the passkey bundle, then the page script. */
+export const PAGE_SCRIPTS: readonly WebAsset[] = [WEBAUTHN_JS, PAGE_JS];
+
+/** Every file the pages load. */
+export const WEB_ASSETS: readonly WebAsset[] = [PAGE_CSS, WEB_CSS, ...PAGE_SCRIPTS];
 
 /**
- * Serve `{base}/assets/page.js` and `{base}/assets/webauthn.js`.
- * @param r the application's router (its guard lets `/assets/…` through without a session)
+ * Serve `{base}/assets/<name>.<hash>.<ext>`: the style sheets and the scripts.
+ * @param r the application's router (its guard lets `{base}/assets/…` through without a session)
  */
 export function webAssetRoutes(r: Hono<WebEnv>): void {
-  r.get("/assets/webauthn.js", async (c) => c.body(await webauthnBrowserScript(), 200, HEADERS));
-  r.get("/assets/page.js", (c) => c.body(PAGE_SCRIPT, 200, HEADERS));
+  r.get("/assets/:file", (c) => assetResponse(WEB_ASSETS, c.req.param("file")) ?? c.notFound());
 }

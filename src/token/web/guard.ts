@@ -1,6 +1,6 @@
 /**
  * What every request to the profile and the desk passes (docs/token-service.md § The profile,
- * security): a fresh CSP nonce; cross-site requests refused by fetch metadata (`Sec-Fetch-Site`:
+ * security): cross-site requests refused by fetch metadata (`Sec-Fetch-Site`:
  * only same-origin requests and the person's own navigations — a link in a mail — get through)
  * and by `Origin` on every change; the session (optional on the sign-in pages); the session's
  * CSRF token on every change (form field `csrf` or header `X-CSRF-Token`); a person of the
@@ -11,14 +11,14 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError } from "../../contract/mod.ts";
-import { newNonce, sameToken } from "../../web_page.ts";
+import { sameToken } from "../../web_page.ts";
 import type { Clock } from "../../clock.ts";
 import type { TokenStore, WebRole } from "../store/mod.ts";
 import type { SignedIn, WebAuth } from "./sessions.ts";
 
 /** Hono variables of the web routes. */
 export type WebEnv = {
-  Variables: { nonce: string; signedIn: SignedIn | null; form: Record<string, string> | null };
+  Variables: { signedIn: SignedIn | null; form: Record<string, string> | null };
 };
 
 /** A web route's context. */
@@ -61,7 +61,6 @@ export interface GuardOptions {
  */
 export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
-    c.set("nonce", newNonce());
     c.set("form", null);
     const method = c.req.method;
     const change = method !== "GET" && method !== "HEAD";

@@ -1,19 +1,14 @@
 /**
  * The page frame of the profile and the desk: title, navigation of the application, the
  * signed-in person with the sign-out button, a message line, and the security headers (strict
- * CSP by nonce, never framed, never cached: web_page.ts). Bulgarian first, English beside it.
+ * CSP naming the page's scripts by hash, never framed, never cached: web_page.ts); its style
+ * sheets and scripts are static files (assets.ts). Bulgarian first, English beside it.
  * @module
  */
 import { html, raw } from "hono/html";
-import {
-  type Bilingual,
-  type Markup,
-  newNonce,
-  PAGE_STYLE,
-  pageHeaders,
-  t,
-  tb,
-} from "../../web_page.ts";
+import { type Bilingual, type Markup, PAGE_CSS, pageHeaders, t, tb } from "../../web_page.ts";
+import { scriptTag, styleLink } from "../../web_assets.ts";
+import { PAGE_SCRIPTS, WEB_CSS } from "./assets.ts";
 import type { WebC } from "./guard.ts";
 import { isAppError } from "../../contract/mod.ts";
 import type { ServiceLog } from "../deps.ts";
@@ -37,20 +32,9 @@ export interface Flash extends Bilingual {
   readonly kind: "ok" | "error";
 }
 
-const EXTRA_STYLE = `
-.secret{background:#fff8e1;border:1px solid #e0c060;border-radius:6px;padding:.6rem .8rem}
-form.stack label{display:block;margin:.5rem 0} form.stack input,form.stack select{width:min(28rem,100%)}
-header{gap:.75rem} nav a{padding:.35rem .5rem}
-header .who{margin-left:auto;display:flex;gap:.5rem;align-items:center;font-size:.9em}
-header .who button{background:transparent;color:#fff;border-color:#c9d6ea}
-svg.chart text{font:11px system-ui,sans-serif;fill:#333}
-.two{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1rem}
-@media (max-width:900px){.two{grid-template-columns:1fr}}
-`;
-
 /**
  * Answer with a whole page.
- * @param c the route's context (nonce, session)
+ * @param c the route's context (session)
  * @param app the application
  * @param page the current page's id (null: none)
  * @param title the page's title
@@ -68,7 +52,7 @@ export async function sendWebPage(
   status: 200 | 400 | 403 | 404 | 409 | 429 = 200,
   flash: Flash | null = null,
 ): Promise<Response> {
-  const nonce = c.get("nonce") ?? newNonce();
+  const scripts = PAGE_SCRIPTS;
   const signedIn = c.get("signedIn");
   const text = String(
     await html`<!doctype html>
@@ -77,7 +61,7 @@ export async function sendWebPage(
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${title.bg} / ${title.en} — ${app.brand.bg}</title>
-    <style nonce="${nonce}">${raw(PAGE_STYLE)}${raw(EXTRA_STYLE)}</style>
+    ${styleLink(app.base, PAGE_CSS)}${styleLink(app.base, WEB_CSS)}
   </head>
   <body data-page="${page ?? "none"}">
     <header>
@@ -108,14 +92,13 @@ export async function sendWebPage(
     }
       ${body}
     </main>
-    <script nonce="${nonce}" src="${app.base}/assets/webauthn.js"></script>
-    <script nonce="${nonce}" src="${app.base}/assets/page.js"></script>
+    ${scripts.map((a) => scriptTag(app.base, a))}
   </body>
 </html>`,
   );
   // Referrer-Policy stays `same-origin` (web_page.ts): with `no-referrer` Chromium sends
   // `Origin: null` on the pages' own form posts, which the guard must refuse.
-  return c.html(text, status, pageHeaders(nonce));
+  return c.html(text, status, pageHeaders(scripts));
 }
 
 /**
@@ -187,53 +170,3 @@ export const stateText = (s: string): Markup => t(...(STATES[s] ?? [s, s]));
  */
 export const csrfField = (c: WebC): Markup =>
   html`<input type="hidden" name="csrf" value="${c.get("signedIn")?.session.csrf ?? ""}">`;
-
-/**
- * The script every page loads (served from the service itself, by nonce): copy buttons
- * (`data-copy` names the element whose text is copied), and the passkey buttons
- * (`#passkey-register` with `data-base` and `data-csrf`, `#passkey-sign-in` with `data-base`)
- * over `@simplewebauthn/browser` (passkeys.ts); their outcome goes to `#passkey-status`.
- */
-export const PAGE_SCRIPT = `
-const post = async (url, body, csrf) => {
-  const headers = { "content-type": "application/json" };
-  if (csrf) headers["x-csrf-token"] = csrf;
-  const r = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
-  const j = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(j.error || String(r.status));
-  return j;
-};
-const say = (text, ok) => {
-  const el = document.getElementById("passkey-status");
-  if (el) { el.textContent = text; el.className = ok ? "ok" : "bad"; }
-};
-const reg = document.getElementById("passkey-register");
-if (reg) reg.addEventListener("click", async () => {
-  try {
-    const { base, csrf } = reg.dataset;
-    const optionsJSON = await post(base + "/passkeys/options", {}, csrf);
-    const answer = await SimpleWebAuthnBrowser.startRegistration({ optionsJSON });
-    await post(base + "/passkeys", answer, csrf);
-    say("✓", true);
-    location.reload();
-  } catch (e) { say(String(e && e.message || e), false); }
-});
-const signIn = document.getElementById("passkey-sign-in");
-if (signIn) signIn.addEventListener("click", async () => {
-  try {
-    const { base } = signIn.dataset;
-    const optionsJSON = await post(base + "/passkey/options", {});
-    const answer = await SimpleWebAuthnBrowser.startAuthentication({ optionsJSON });
-    const done = await post(base + "/passkey/verify", answer);
-    location.assign(done.redirect);
-  } catch (e) { say(String(e && e.message || e), false); }
-});
-for (const b of document.querySelectorAll("button[data-copy]")) {
-  b.addEventListener("click", async () => {
-    const el = document.getElementById(b.dataset.copy);
-    try { await navigator.clipboard.writeText(el.textContent.trim()); b.dataset.copied = "1"; }
-    catch { const r = document.createRange(); r.selectNodeContents(el);
-      const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
-  });
-}
-`;

@@ -1,8 +1,8 @@
 /**
  * Passkeys (WebAuthn) for the profile and the desk (docs/token-service.md § The profile),
  * through `@simplewebauthn/server`; the browser side is `@simplewebauthn/browser`'s bundle,
- * served by the service itself (`{base}/assets/webauthn.js`). A signed-in person registers a
- * passkey (`POST {base}/passkeys/options`, then `POST {base}/passkeys`, both with the session's
+ * embedded and served by the service itself (`{base}/assets/webauthn.<hash>.js`: assets.ts). A
+ * signed-in person registers a passkey (`POST {base}/passkeys/options`, then `POST {base}/passkeys`, both with the session's
  * CSRF token); anyone signs in with one (`POST {base}/passkey/options`, then
  * `POST {base}/passkey/verify`, rate-limited per address). Challenges are kept in the store
  * (their hash, 5 minutes, used once), so the ceremony may span instances. The relying party is
@@ -160,18 +160,4 @@ export function passkeyRoutes(r: Hono<WebEnv>, d: PasskeyDeps): void {
     d.log("info", "signed in with a passkey", { userId: found.user.id });
     return c.json({ ok: true, redirect: d.home });
   });
-}
-
-let bundle: Promise<string> | null = null;
-
-/**
- * The browser half: `@simplewebauthn/browser`'s UMD bundle (global `SimpleWebAuthnBrowser`),
- * read once from the installed package.
- * @returns the script's text
- */
-export function webauthnBrowserScript(): Promise<string> {
-  // The package exports only its ESM entry (esm/index.js); the bundle lies beside it.
-  return bundle ??= Deno.readTextFile(
-    new URL("../dist/bundle/index.umd.min.js", import.meta.resolve("@simplewebauthn/browser")),
-  );
 }

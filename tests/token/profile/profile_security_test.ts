@@ -239,7 +239,7 @@ async function suite(e: Env) {
   // Never framed, strict CSP.
   equal(nav.headers.get("x-frame-options"), "DENY");
   match(nav.headers.get("content-security-policy")!, /frame-ancestors 'none'/);
-  match(nav.headers.get("content-security-policy")!, /script-src 'nonce-/);
+  match(nav.headers.get("content-security-policy")!, /script-src 'sha256-/);
   await nav.body?.cancel();
 
   // A profile session never opens the admin API, nor the desk (even as the desk's cookie);

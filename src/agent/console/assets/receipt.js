@@ -1,0 +1,1 @@
+document.getElementById("print").onclick = () => print();
