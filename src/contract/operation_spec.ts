@@ -41,16 +41,17 @@ export type BatchGrouping =
   | { readonly group: "vat_folders" }
   | { readonly group: "payroll_pairs" }
   | { readonly group: "xml_notices"; readonly form: "62" | "123" };
-/** The test portal's generator of a report (src/mock/answers.ts). */
-export type ReportAnswer =
-  | "debtPayments"
-  | "debtPaymentsTypes"
-  | "dueAmounts"
-  | "taxpayers"
-  | "napCatalog"
-  | "vatPortalFiles"
-  | "dec16PortalFiles"
-  | "vatMonthlyFiles";
+/**
+ * A valid request body of an operation (its registry row's `sample`): the test tables, the
+ * end-to-end suites and the golden files are built from it. Its EIK, where it has one, is
+ * {@link SAMPLE_EIK}.
+ */
+export type SampleRequest = Readonly<Record<string, unknown>>;
+
+/** The EIK of the registry's sample requests (a valid Bulstat with no special behaviour). */
+export const SAMPLE_EIK = "121212121";
+/** The folder the sample requests of local and batch operations name. */
+const SAMPLE_FOLDER = "C:\\Accounting\\2025-12";
 
 /** An operation's name as accountants say it: in Bulgarian, and in English beside it. */
 export interface DeclarationName {
@@ -93,6 +94,8 @@ interface Common<T extends string, Req extends z.ZodType, Res extends z.ZodType>
   readonly localInput: LocalInput;
   /** Acts on the portal in a sender's name: needs the sender confirmation. */
   readonly needsSender: boolean;
+  /** A valid request body (parses with `request`); see {@link SampleRequest}. */
+  readonly sample: SampleRequest;
 }
 
 /** A declaration filed with the portal (journaled, signed in live mode). */
@@ -115,7 +118,7 @@ export interface ResultOperation<T extends string = string, Req extends z.ZodTyp
 /** A report or the portal's files of a period, answered by the portal. */
 export interface ReportOperation<
   T extends string = string,
-  A extends ReportAnswer = ReportAnswer,
+  A extends string = string,
   Req extends z.ZodType = z.ZodType,
   Res extends z.ZodType = z.ZodType,
 > extends Common<T, Req, Res> {
@@ -145,6 +148,7 @@ export const submission = <K extends SubmissionKind, Req extends z.ZodType>(
   request: Req,
   localInput: "optional" | "required",
   reader: SubmissionReader,
+  sample: SampleRequest,
   pathFields: readonly string[] = [],
 ): SubmissionOperation<K, Req> => ({
   typeId: kind,
@@ -157,13 +161,14 @@ export const submission = <K extends SubmissionKind, Req extends z.ZodType>(
   scope: "eik",
   localInput,
   needsSender: true,
+  sample,
   reader,
   pathFields,
 });
 
 /**
  * A submission as one row of the registry's table: its kind, local input, reader, request,
- * summary and (for a D1/D6 pair) the body fields naming its files.
+ * summary, sample request and (for a D1/D6 pair) the body fields naming its files.
  */
 export type SubmissionRow = readonly [
   kind: SubmissionKind,
@@ -171,13 +176,14 @@ export type SubmissionRow = readonly [
   reader: SubmissionReader,
   request: z.ZodType,
   summary: string,
+  sample: SampleRequest,
   pathFields?: readonly string[],
 ];
 
 /** The submissions of a table of rows, each entry typed precisely (kind and request). */
 export const submissionTable = <const R extends readonly SubmissionRow[]>(rows: R) =>
-  rows.map(([kind, localInput, reader, request, summary, pathFields]) =>
-    submission(kind, summary, request, localInput, reader, pathFields)
+  rows.map(([kind, localInput, reader, request, summary, sample, pathFields]) =>
+    submission(kind, summary, request, localInput, reader, sample, pathFields)
   ) as unknown as {
     readonly [I in keyof R]: R[I] extends readonly [
       infer K extends SubmissionKind,
@@ -206,11 +212,12 @@ export const result = <K extends SubmissionKind, Req extends z.ZodType>(
   scope: "eik",
   localInput: "none",
   needsSender: true,
+  sample: { documentId: "1000000001", eik: SAMPLE_EIK },
 });
 
 export const report = <
   T extends string,
-  A extends ReportAnswer,
+  A extends string,
   Req extends z.ZodType,
   Res extends z.ZodType,
 >(
@@ -222,6 +229,7 @@ export const report = <
   scope: TokenScope,
   needsSender: boolean,
   answer: A,
+  sample: SampleRequest,
   dayStable = false,
 ): ReportOperation<T, A, Req, Res> => ({
   typeId,
@@ -232,19 +240,20 @@ export const report = <
   scope,
   localInput: "none",
   needsSender,
+  sample,
   answer,
   dayStable,
 });
 
 /**
  * A report as one row of the registry's table: its typeId, family, test-portal generator,
- * request and result, scope, whether it needs a sender, whether it is day-stable, summary, and
- * its name in Bulgarian and in English.
+ * request and result, scope, whether it needs a sender, whether it is day-stable, summary, its
+ * name in Bulgarian and in English, and a sample request.
  */
 export type ReportRow = readonly [
   typeId: string,
   family: "report" | "portal_files",
-  answer: ReportAnswer,
+  answer: string,
   request: z.ZodType,
   result: z.ZodType,
   scope: TokenScope,
@@ -253,12 +262,26 @@ export type ReportRow = readonly [
   summary: string,
   bg: string,
   en: string,
+  sample: SampleRequest,
 ];
 
 /** The reports of a table of rows, each entry typed precisely (typeId, generator, schemas). */
 export const reportTable = <const R extends readonly ReportRow[]>(rows: R) =>
   rows.map((
-    [typeId, family, answer, request, result, scope, needsSender, dayStable, summary, bg, en],
+    [
+      typeId,
+      family,
+      answer,
+      request,
+      result,
+      scope,
+      needsSender,
+      dayStable,
+      summary,
+      bg,
+      en,
+      sample,
+    ],
   ) =>
     report(
       typeId,
@@ -269,13 +292,14 @@ export const reportTable = <const R extends readonly ReportRow[]>(rows: R) =>
       scope,
       needsSender,
       answer,
+      sample,
       dayStable,
     )
   ) as unknown as {
     readonly [I in keyof R]: R[I] extends readonly [
       infer T extends string,
       unknown,
-      infer A extends ReportAnswer,
+      infer A extends string,
       infer Req extends z.ZodType,
       infer Res extends z.ZodType,
       ...unknown[],
@@ -298,6 +322,9 @@ export const local = <T extends string, Req extends z.ZodType>(
   scope: "none",
   localInput: "required",
   needsSender: false,
+  sample: run.run === "scan"
+    ? { rootFolder: SAMPLE_FOLDER, year: 2025, month: 12 }
+    : { directory: SAMPLE_FOLDER },
   local: run,
 });
 
@@ -319,6 +346,9 @@ export const batch = <T extends string, Req extends z.ZodType>(
   scope: "eiks",
   localInput: "required",
   needsSender: true,
+  sample: grouping.group === "xml_notices"
+    ? { rootFolder: SAMPLE_FOLDER }
+    : { rootFolder: SAMPLE_FOLDER, year: 2025, month: 12 },
   grouping,
 });
 
