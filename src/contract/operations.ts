@@ -15,6 +15,7 @@ import * as files from "./files.ts";
 import {
   batch,
   type DeclarationName,
+  type Family,
   local,
   noticeBatch,
   reportTable,
@@ -151,6 +152,15 @@ export const OPERATIONS = [
  * keeps each entry's request and result schema (the body is typed from the route on).
  */
 export type OperationSpec = typeof OPERATIONS[number];
+
+/** The registry entries of one family (or several), each typed precisely. */
+export type OperationOf<F extends Family> = Extract<OperationSpec, { readonly family: F }>;
+
+/**
+ * The body an operation's request schema produced (`z.output` of its `request`), parsed once by
+ * the agent's pipeline: for a union of entries, the union of their bodies.
+ */
+export type OperationBody<O extends { readonly request: z.ZodType }> = z.output<O["request"]>;
 
 const BY_ID: ReadonlyMap<string, OperationSpec> = new Map(OPERATIONS.map((o) => [o.typeId, o]));
 

@@ -28,6 +28,7 @@ import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName } from "./vat_files.ts";
 import { scanItems } from "./scan_content.ts";
 import { type FileTree, type TreeFile, type TreeProblem, YIELD_EVERY, yieldNow } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
+import type { ScanBody } from "./types.ts";
 
 /** Bytes read first from each candidate file (one payroll record is far shorter). */
 const HEAD_BYTES = 4096;
@@ -160,14 +161,14 @@ export async function findFiles(
  */
 export async function runScan(
   kind: ScanKind,
-  body: Readonly<Record<string, unknown>>,
+  body: ScanBody,
   tree: FileTree,
 ): Promise<Record<string, unknown>> {
   const { matches, scanned, problems } = await findFiles(
     tree,
     kind,
-    taxPeriod(body.year as number, body.month as number),
-    body.recursive !== false,
+    taxPeriod(body.year, body.month),
+    body.recursive,
   );
   // Content decoded from the file's own encoding; UTF-8/UTF-16 files come with a warning.
   const { files, warnings } = scanItems(matches, kind === "deklar", problems);
