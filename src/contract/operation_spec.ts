@@ -30,11 +30,21 @@ export type SubmissionKind =
  * (DEKLAR, POKUPKI, PRODAGBI, VIES), a D1/D6 pair (`pathFields` or a folder), or one file.
  */
 export type SubmissionReader = "vat_folder" | "payroll_pair" | "single_file";
-/** NRA file kinds a scan looks for (src/formats/detect.ts). */
-export type ScanKind = "d1" | "d6" | "deklar";
+/**
+ * The kind of an NRA text file: the VAT return (DEKLAR), its purchase and sales ledgers (POKUPKI,
+ * PRODAGBI), the VIES declaration, and payroll declarations 1 and 6. The one name of the concept:
+ * src/formats/kinds.ts has one format per kind, detection answers one (or "unknown"), a
+ * submission's files and the folder scans name them.
+ */
+export type NraFileKind = "vies" | "d1" | "d6" | "deklar" | "pokupki" | "prodagbi";
 /** What a `local` operation runs on its folder (src/agent/local/scans.ts). */
 export type LocalRun =
-  | { readonly run: "scan"; readonly fileKind: ScanKind; readonly folderField: "rootFolder" }
+  | {
+    readonly run: "scan";
+    /** The kinds a folder scan finds (src/formats/detect.ts). */
+    readonly fileKind: Extract<NraFileKind, "d1" | "d6" | "deklar">;
+    readonly folderField: "rootFolder";
+  }
   | { readonly run: "vat_parse"; readonly folderField: "directory" };
 /** How a folder-wide batch groups the files it finds (src/agent/local/batch_scan.ts). */
 export type BatchGrouping =
@@ -366,7 +376,9 @@ export const noticeBatch = <F extends "62" | "123">(
 /** "Декларации обр. 1 и 6" → "декларации обр. 1 и 6" (inside a sentence). */
 const lowerFirst = (s: string) => s.charAt(0).toLocaleLowerCase("bg") + s.slice(1);
 
-export const scan = (fileKind: ScanKind): LocalRun => ({
+export const scan = (
+  fileKind: Extract<LocalRun, { run: "scan" }>["fileKind"],
+): LocalRun => ({
   run: "scan",
   fileKind,
   folderField: "rootFolder",

@@ -76,7 +76,12 @@ function bytes(text: string, name: string): Uint8Array {
 function submissionFiles(kind: SubmissionKind, eik: string): SubmissionFile[] {
   if (kind === "vat") {
     const set = NRA_FILE_KIT.vatFiles(vatReturnData(eik, 2025, 12));
-    const kinds = { declaration: "deklar", purchases: "pokupki", sales: "prodagbi", vies: "vies" };
+    const kinds = {
+      declaration: "deklar",
+      purchases: "pokupki",
+      sales: "prodagbi",
+      vies: "vies",
+    } as const;
     return Object.entries(set).flatMap(([type, f]) =>
       f
         ? [{

@@ -11,7 +11,7 @@
  * arbitrary files.
  * @module
  */
-import { AppError, isAppError, type ScanKind } from "../../contract/mod.ts";
+import { AppError, isAppError, type LocalRun } from "../../contract/mod.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
 import {
@@ -33,6 +33,9 @@ import type { ScanBody } from "./types.ts";
 /** Bytes read first from each candidate file (one payroll record is far shorter). */
 const HEAD_BYTES = 4096;
 
+/** A folder scan of the registry: its `fileKind` is d1, d6 or deklar. */
+type LocalScan = Extract<LocalRun, { run: "scan" }>;
+
 /** The first record of a file (up to the first line break), for cheap period checks. */
 export function firstLine(bytes: Uint8Array): Uint8Array {
   const i = bytes.indexOf(0x0a);
@@ -42,7 +45,7 @@ export function firstLine(bytes: Uint8Array): Uint8Array {
 /** What a scan learnt about one file. */
 export interface Identified {
   readonly file: TreeFile;
-  readonly kind: ScanKind;
+  readonly kind: LocalScan["fileKind"];
   readonly eik: string;
   /** "YYYYMM" as the file writes it; "YYYY13" for an annual D6. */
   readonly period: string;
@@ -82,7 +85,7 @@ export function periodMatches(found: string, wanted: string | null): boolean {
 export function identify(
   file: TreeFile,
   bytes: Uint8Array,
-  want: ScanKind,
+  want: LocalScan["fileKind"],
 ): Identified | null {
   const kind = detectFileKind(firstLine(bytes), file.name);
   if (kind !== want) return null;
@@ -118,7 +121,7 @@ export function identify(
  */
 export async function findFiles(
   tree: FileTree,
-  kind: ScanKind,
+  kind: LocalScan["fileKind"],
   period: string | null,
   recursive: boolean,
 ): Promise<{ matches: Identified[]; scanned: number; problems: TreeProblem[] }> {
@@ -160,7 +163,7 @@ export async function findFiles(
  * @returns the scan result shape (Dec1FilesScanResult, Dec6FilesScanResult, VatFilesScanResult)
  */
 export async function runScan(
-  kind: ScanKind,
+  kind: LocalScan["fileKind"],
   body: ScanBody,
   tree: FileTree,
 ): Promise<Record<string, unknown>> {

@@ -10,7 +10,12 @@
  * is checked to be that declaration (src/formats/declaration_file.ts).
  * @module
  */
-import { AppError, isAppError, type SubmissionOperation } from "../../contract/mod.ts";
+import {
+  AppError,
+  isAppError,
+  type NraFileKind,
+  type SubmissionOperation,
+} from "../../contract/mod.ts";
 // The format modules one by one, not formats/mod.ts: reading files must not load the
 // iconv-lite encoder (src/formats/cp1251_encode.ts) into the agent.
 import {
@@ -30,7 +35,7 @@ import {
 } from "../../formats/mod.ts";
 import type { SubmissionFile } from "../../portal/mod.ts";
 import type { LocalSource, SubmissionBody, SubmissionFiles } from "./types.ts";
-import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName, type VatKind } from "./vat_files.ts";
+import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName } from "./vat_files.ts";
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
 import { type PeriodFields, taxPeriod } from "../period.ts";
 import { requireWindows1251Files } from "./file_encoding.ts";
@@ -57,8 +62,8 @@ function checkPeriod(found: string | null, body: PeriodFields, file: string): vo
  *   LOCAL_INPUT_REQUIRED
  */
 export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise<SubmissionFiles> {
-  const found: Partial<Record<VatKind, TreeFile>> = {};
-  const bytes: Partial<Record<VatKind, Uint8Array>> = {};
+  const found: Partial<Record<NraFileKind, TreeFile>> = {};
+  const bytes: Partial<Record<NraFileKind, Uint8Array>> = {};
   for (const k of VAT_KINDS) {
     const f = await tree.find(vatFileName(k));
     if (f) {
