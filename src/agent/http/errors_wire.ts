@@ -11,6 +11,15 @@ import type { Logger } from "../../log.ts";
 import { AgentUpdateRequiredError } from "./auth.ts";
 
 /**
+ * The details as the wire shows them. A renamed word keeps its old form on the wire until its
+ * sunset (CHANGELOG § Deprecated, docs/compatibility.md): `details.outcome` "not_filed" (the
+ * journal's word, used inside the agent) is still sent as "not_sent" (docs/journal.md).
+ */
+function wireDetails(details: Record<string, unknown>): Record<string, unknown> {
+  return details.outcome === "not_filed" ? { ...details, outcome: "not_sent" } : details;
+}
+
+/**
  * Build the response for an error.
  * @param c Hono context
  * @param err anything thrown
@@ -40,7 +49,7 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
     }, 426);
   }
   const body: Record<string, unknown> = { error: e.message, errorCode: e.code, errorKind: e.kind };
-  if (e.details) body.details = e.details;
+  if (e.details) body.details = wireDetails(e.details);
   if (requestId) body.requestId = requestId;
   if (e.code === "RATE_LIMITED" && typeof e.details?.retryAfter === "number") {
     c.header("retry-after", String(e.details.retryAfter));
