@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { AppError, isAppError, type SubmissionResult } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
-import { recordCount } from "../../mock/mod.ts";
+import { recordCount } from "../../record_count.ts";
 import type {
   PortalAdapter,
   PortalContext,
