@@ -242,5 +242,3 @@ export async function runVatParse(
     warnings: [...r.readWarnings, ...r.warnings].map((w) => w.message),
   };
 }
-
-export { AppError };

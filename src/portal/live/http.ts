@@ -23,9 +23,6 @@ import { AppError, isAppError } from "../../contract/mod.ts";
  */
 export type CallOutcome = "not_filed" | "refused" | "unknown";
 
-/** The outcomes, for checks of `details.outcome`. */
-export const CALL_OUTCOMES: readonly CallOutcome[] = ["not_filed", "refused", "unknown"];
-
 /** Which API call a request is (for messages and `details.endpoint`). */
 export type Endpoint = "submit" | "result" | "token";
 
