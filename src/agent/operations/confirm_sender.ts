@@ -157,6 +157,7 @@ export async function confirmSender(
     batchId,
     senderId: requested,
     typeId: op.typeId,
+    filing: op.family === "submission" || op.family === "batch" ? op.kind : null,
     integratorId: claims.intg ?? claims.sub ?? "unknown",
     integratorName: claims.intgName ?? claims.intg ?? "Unknown integrator",
     origin: claims.origin ?? null,
