@@ -45,7 +45,7 @@ const SIZES = values.sizes!.split(",").map(Number);
 const CONCURRENCY = Number(values.concurrency);
 const BASELINE_SAMPLES = 10;
 const op = getOperation("dec1_6_batch") as BatchOperation;
-const body = { year: 2026, month: 9 };
+const body = { year: 2026, month: 9, recursive: true };
 const clock = { now: () => Date.now() };
 
 const dir = await Deno.makeTempDir({ prefix: "bench-batch-" });
@@ -77,9 +77,8 @@ try {
     tokenLabel: "test",
     certId: "id=01",
   });
-  const scan = await createLocalOps().scanBatch(op, { ...body, rootFolder: root }, {
-    path: root,
-  });
+  const request = { ...body, rootFolder: root };
+  const scan = await createLocalOps().scanBatch(op, request, { path: root });
 
   /** File `list` as one folder-wide batch; returns its wall time (ms), login included. */
   const batch = async (list: string[], concurrency: number, name: string) => {
@@ -102,7 +101,7 @@ try {
       const t0 = performance.now();
       const r = await runBatch(
         op,
-        body,
+        request,
         claims,
         { ...scan, groups },
         submit,

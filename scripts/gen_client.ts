@@ -86,6 +86,31 @@ export async function checkAgentTypes(
   return { upToDate: actual === expected, expected };
 }
 
+/**
+ * Write (or, with `check`, compare) `clients/ts/agent.d.ts` from the contract.
+ * @param check only compare; print whether it is stale
+ * @returns whether it was up to date (or has been written)
+ */
+export async function genClient(check: boolean): Promise<boolean> {
+  return await writeOrCheck(check);
+}
+
+async function writeOrCheck(check: boolean, doc?: Record<string, unknown>): Promise<boolean> {
+  const rel = "clients/ts/agent.d.ts";
+  if (check) {
+    const { upToDate } = await checkAgentTypes(doc);
+    if (!upToDate) {
+      console.error(`${rel} is stale: run deno task gen`);
+      return false;
+    }
+    console.log(`${rel} is up to date`);
+    return true;
+  }
+  await Deno.writeTextFile(AGENT_TYPES_FILE, await renderAgentTypes(doc));
+  console.log(`wrote ${rel}`);
+  return true;
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
@@ -93,16 +118,5 @@ if (import.meta.main) {
     strict: true,
   });
   const doc = values.from ? await fetchAgentOpenApi(values.from) : undefined;
-  const rel = "clients/ts/agent.d.ts";
-  if (values.check) {
-    const { upToDate } = await checkAgentTypes(doc);
-    if (!upToDate) {
-      console.error(`${rel} is stale: run deno run -A scripts/gen_client.ts`);
-      Deno.exit(1);
-    }
-    console.log(`${rel} is up to date`);
-  } else {
-    await Deno.writeTextFile(AGENT_TYPES_FILE, await renderAgentTypes(doc));
-    console.log(`wrote ${rel}`);
-  }
+  if (!await writeOrCheck(values.check ?? false, doc)) Deno.exit(1);
 }

@@ -1,7 +1,8 @@
 /**
  * Regenerates the documentation tables that come from the contract: the operation table in
  * README.md (between `<!-- operations:start -->` and `<!-- operations:end -->`) and
- * docs/errors.md. `--check` exits 1 when a file is out of date (used by the tests).
+ * docs/errors.md. `--check` exits 1 when a file is out of date. `deno task gen` runs it with the
+ * other generators (scripts/gen.ts).
  *
  *   deno run -A scripts/gen_docs.ts [--check]
  */
@@ -85,7 +86,7 @@ async function update(
     t.replace(/[ \t]*\|[ \t]*/g, "|").replace(/-{3,}/g, "---").replace(/\s+/g, " ");
   if (norm(old) === norm(next)) return true;
   if (check) {
-    console.error(`${path} is out of date: run deno run -A scripts/gen_docs.ts`);
+    console.error(`${path} is out of date: run deno task gen`);
     return false;
   }
   await Deno.writeTextFile(url, next);
@@ -94,13 +95,21 @@ async function update(
   return true;
 }
 
-if (import.meta.main) {
-  const check = Deno.args.includes("--check");
+/**
+ * Write (or, with `check`, compare) README.md's operation table and docs/errors.md.
+ * @param check only compare; print what is stale
+ * @returns whether both were up to date (or have been written)
+ */
+export async function genDocs(check: boolean): Promise<boolean> {
   const okReadme = await update("README.md", (old) =>
     old.replace(
       /<!-- operations:start -->[\s\S]*<!-- operations:end -->/,
       `<!-- operations:start -->\n${operationsTable()}\n<!-- operations:end -->`,
     ), check);
   const okErrors = await update("docs/errors.md", () => errorsDoc(), check);
-  if (!okReadme || !okErrors) Deno.exit(1);
+  return okReadme && okErrors;
+}
+
+if (import.meta.main) {
+  if (!await genDocs(Deno.args.includes("--check"))) Deno.exit(1);
 }

@@ -190,7 +190,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     async (c) => {
       const op = getOperation(c.req.param("typeId"));
       if (!op) {
-        throw new AppError("UNKNOWN_OPERATION", `No operation "${c.req.param("typeId")}"`, {
+        throw new AppError("UNKNOWN_TYPE_ID", `No operation "${c.req.param("typeId")}"`, {
           typeId: c.req.param("typeId"),
         });
       }

@@ -9,6 +9,7 @@ import { userInfo } from "node:os";
 import { Command, Option } from "commander";
 import type { FilingRecord, FilingState, Journal } from "../agent/filing/mod.ts";
 import { joinPath } from "../defaults.ts";
+import { FILING_STATES } from "../filing_states.ts";
 import type { Cli } from "./context.ts";
 import { countArg, dataDirOf, dataDirOption, jsonOption, textArg } from "./options.ts";
 import { printJson, renderTable, say } from "./output.ts";
@@ -30,7 +31,6 @@ interface ResolveFlags {
 }
 
 /** The states, for `--state` (the same names as in the database, export and docs). */
-const STATES: readonly FilingState[] = ["pending", "unknown", "filed", "refused", "not_filed"];
 
 /** The columns of `journal list`, in order (its header row). */
 const LIST_COLUMNS = [
@@ -167,7 +167,7 @@ const limitOption = () =>
     .default(1000);
 
 const stateOption = () =>
-  new Option("--state <state>", "only the filings in this state").choices(STATES);
+  new Option("--state <state>", "only the filings in this state").choices(FILING_STATES);
 
 /**
  * The `journal` command group.

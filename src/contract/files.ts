@@ -184,5 +184,4 @@ export const BatchResult = z.object({
   ...metadataField,
 }).meta({ id: "BatchResult" });
 
-export type ScanResultItem = z.infer<typeof Dec1FileItem>;
 export { OkError };

@@ -30,27 +30,38 @@ export type SubmissionKind =
  * (DEKLAR, POKUPKI, PRODAGBI, VIES), a D1/D6 pair (`pathFields` or a folder), or one file.
  */
 export type SubmissionReader = "vat_folder" | "payroll_pair" | "single_file";
-/** NRA file kinds a scan looks for (src/formats/detect.ts). */
-export type ScanKind = "d1" | "d6" | "deklar";
+/**
+ * The kind of an NRA text file: the VAT return (DEKLAR), its purchase and sales ledgers (POKUPKI,
+ * PRODAGBI), the VIES declaration, and payroll declarations 1 and 6. The one name of the concept:
+ * src/formats/kinds.ts has one format per kind, detection answers one (or "unknown"), a
+ * submission's files and the folder scans name them.
+ */
+export type NraFileKind = "vies" | "d1" | "d6" | "deklar" | "pokupki" | "prodagbi";
 /** What a `local` operation runs on its folder (src/agent/local/scans.ts). */
 export type LocalRun =
-  | { readonly run: "scan"; readonly fileKind: ScanKind; readonly folderField: "rootFolder" }
+  | {
+    readonly run: "scan";
+    /** The kinds a folder scan finds (src/formats/detect.ts). */
+    readonly fileKind: Extract<NraFileKind, "d1" | "d6" | "deklar">;
+    readonly folderField: "rootFolder";
+  }
   | { readonly run: "vat_parse"; readonly folderField: "directory" };
 /** How a folder-wide batch groups the files it finds (src/agent/local/batch_scan.ts). */
 export type BatchGrouping =
   | { readonly group: "vat_folders" }
   | { readonly group: "payroll_pairs" }
   | { readonly group: "xml_notices"; readonly form: "62" | "123" };
-/** The test portal's generator of a report (src/mock/answers.ts). */
-export type ReportAnswer =
-  | "debtPayments"
-  | "debtPaymentsTypes"
-  | "dueAmounts"
-  | "taxpayers"
-  | "napCatalog"
-  | "vatPortalFiles"
-  | "dec16PortalFiles"
-  | "vatMonthlyFiles";
+/**
+ * A valid request body of an operation (its registry row's `sample`): the test tables, the
+ * end-to-end suites and the golden files are built from it. Its EIK, where it has one, is
+ * {@link SAMPLE_EIK}.
+ */
+export type SampleRequest = Readonly<Record<string, unknown>>;
+
+/** The EIK of the registry's sample requests (a valid Bulstat with no special behaviour). */
+export const SAMPLE_EIK = "121212121";
+/** The folder the sample requests of local and batch operations name. */
+const SAMPLE_FOLDER = "C:\\Accounting\\2025-12";
 
 /** An operation's name as accountants say it: in Bulgarian, and in English beside it. */
 export interface DeclarationName {
@@ -93,6 +104,8 @@ interface Common<T extends string, Req extends z.ZodType, Res extends z.ZodType>
   readonly localInput: LocalInput;
   /** Acts on the portal in a sender's name: needs the sender confirmation. */
   readonly needsSender: boolean;
+  /** A valid request body (parses with `request`); see {@link SampleRequest}. */
+  readonly sample: SampleRequest;
 }
 
 /** A declaration filed with the portal (journaled, signed in live mode). */
@@ -115,7 +128,7 @@ export interface ResultOperation<T extends string = string, Req extends z.ZodTyp
 /** A report or the portal's files of a period, answered by the portal. */
 export interface ReportOperation<
   T extends string = string,
-  A extends ReportAnswer = ReportAnswer,
+  A extends string = string,
   Req extends z.ZodType = z.ZodType,
   Res extends z.ZodType = z.ZodType,
 > extends Common<T, Req, Res> {
@@ -145,6 +158,7 @@ export const submission = <K extends SubmissionKind, Req extends z.ZodType>(
   request: Req,
   localInput: "optional" | "required",
   reader: SubmissionReader,
+  sample: SampleRequest,
   pathFields: readonly string[] = [],
 ): SubmissionOperation<K, Req> => ({
   typeId: kind,
@@ -157,13 +171,14 @@ export const submission = <K extends SubmissionKind, Req extends z.ZodType>(
   scope: "eik",
   localInput,
   needsSender: true,
+  sample,
   reader,
   pathFields,
 });
 
 /**
  * A submission as one row of the registry's table: its kind, local input, reader, request,
- * summary and (for a D1/D6 pair) the body fields naming its files.
+ * summary, sample request and (for a D1/D6 pair) the body fields naming its files.
  */
 export type SubmissionRow = readonly [
   kind: SubmissionKind,
@@ -171,13 +186,14 @@ export type SubmissionRow = readonly [
   reader: SubmissionReader,
   request: z.ZodType,
   summary: string,
+  sample: SampleRequest,
   pathFields?: readonly string[],
 ];
 
 /** The submissions of a table of rows, each entry typed precisely (kind and request). */
 export const submissionTable = <const R extends readonly SubmissionRow[]>(rows: R) =>
-  rows.map(([kind, localInput, reader, request, summary, pathFields]) =>
-    submission(kind, summary, request, localInput, reader, pathFields)
+  rows.map(([kind, localInput, reader, request, summary, sample, pathFields]) =>
+    submission(kind, summary, request, localInput, reader, sample, pathFields)
   ) as unknown as {
     readonly [I in keyof R]: R[I] extends readonly [
       infer K extends SubmissionKind,
@@ -206,11 +222,12 @@ export const result = <K extends SubmissionKind, Req extends z.ZodType>(
   scope: "eik",
   localInput: "none",
   needsSender: true,
+  sample: { documentId: "1000000001", eik: SAMPLE_EIK },
 });
 
 export const report = <
   T extends string,
-  A extends ReportAnswer,
+  A extends string,
   Req extends z.ZodType,
   Res extends z.ZodType,
 >(
@@ -222,6 +239,7 @@ export const report = <
   scope: TokenScope,
   needsSender: boolean,
   answer: A,
+  sample: SampleRequest,
   dayStable = false,
 ): ReportOperation<T, A, Req, Res> => ({
   typeId,
@@ -232,19 +250,20 @@ export const report = <
   scope,
   localInput: "none",
   needsSender,
+  sample,
   answer,
   dayStable,
 });
 
 /**
  * A report as one row of the registry's table: its typeId, family, test-portal generator,
- * request and result, scope, whether it needs a sender, whether it is day-stable, summary, and
- * its name in Bulgarian and in English.
+ * request and result, scope, whether it needs a sender, whether it is day-stable, summary, its
+ * name in Bulgarian and in English, and a sample request.
  */
 export type ReportRow = readonly [
   typeId: string,
   family: "report" | "portal_files",
-  answer: ReportAnswer,
+  answer: string,
   request: z.ZodType,
   result: z.ZodType,
   scope: TokenScope,
@@ -253,12 +272,26 @@ export type ReportRow = readonly [
   summary: string,
   bg: string,
   en: string,
+  sample: SampleRequest,
 ];
 
 /** The reports of a table of rows, each entry typed precisely (typeId, generator, schemas). */
 export const reportTable = <const R extends readonly ReportRow[]>(rows: R) =>
   rows.map((
-    [typeId, family, answer, request, result, scope, needsSender, dayStable, summary, bg, en],
+    [
+      typeId,
+      family,
+      answer,
+      request,
+      result,
+      scope,
+      needsSender,
+      dayStable,
+      summary,
+      bg,
+      en,
+      sample,
+    ],
   ) =>
     report(
       typeId,
@@ -269,13 +302,14 @@ export const reportTable = <const R extends readonly ReportRow[]>(rows: R) =>
       scope,
       needsSender,
       answer,
+      sample,
       dayStable,
     )
   ) as unknown as {
     readonly [I in keyof R]: R[I] extends readonly [
       infer T extends string,
       unknown,
-      infer A extends ReportAnswer,
+      infer A extends string,
       infer Req extends z.ZodType,
       infer Res extends z.ZodType,
       ...unknown[],
@@ -298,6 +332,9 @@ export const local = <T extends string, Req extends z.ZodType>(
   scope: "none",
   localInput: "required",
   needsSender: false,
+  sample: run.run === "scan"
+    ? { rootFolder: SAMPLE_FOLDER, year: 2025, month: 12 }
+    : { directory: SAMPLE_FOLDER },
   local: run,
 });
 
@@ -319,6 +356,9 @@ export const batch = <T extends string, Req extends z.ZodType>(
   scope: "eiks",
   localInput: "required",
   needsSender: true,
+  sample: grouping.group === "xml_notices"
+    ? { rootFolder: SAMPLE_FOLDER }
+    : { rootFolder: SAMPLE_FOLDER, year: 2025, month: 12 },
   grouping,
 });
 
@@ -336,7 +376,9 @@ export const noticeBatch = <F extends "62" | "123">(
 /** "Декларации обр. 1 и 6" → "декларации обр. 1 и 6" (inside a sentence). */
 const lowerFirst = (s: string) => s.charAt(0).toLocaleLowerCase("bg") + s.slice(1);
 
-export const scan = (fileKind: ScanKind): LocalRun => ({
+export const scan = (
+  fileKind: Extract<LocalRun, { run: "scan" }>["fileKind"],
+): LocalRun => ({
   run: "scan",
   fileKind,
   folderField: "rootFolder",

@@ -15,11 +15,13 @@ import * as files from "./files.ts";
 import {
   batch,
   type DeclarationName,
+  type Family,
   local,
   noticeBatch,
-  type ReportAnswer,
   reportTable,
   result,
+  SAMPLE_EIK,
+  type SampleRequest,
   scan,
   submissionTable,
 } from "./operation_spec.ts";
@@ -31,22 +33,25 @@ export * from "./operation_spec.ts";
 /**
  * The report operations (their answers are typed per generator, see {@link ReportRequestOf}):
  * [typeId, family, generator, request, result, scope, needs a sender, day-stable, summary,
- * name bg, name en].
+ * name bg, name en, sample request].
  */
+const PERIOD = { eik: SAMPLE_EIK, year: 2025, month: 3 } as const;
 // deno-fmt-ignore
 export const REPORT_OPERATIONS = reportTable([
-  ["debt_payments", "report", "debtPayments", reports.DebtPaymentsRequest, reports.DebtPaymentsResult, "eik", true, true, "Debts and payments by year and type", "Задължения и плащания", "Debts and payments"],
-  ["debt_payments_types", "report", "debtPaymentsTypes", reports.DebtPaymentsTypesRequest, reports.DebtPaymentsTypesResult, "none", false, false, "Reference list of debt and payment types (global)", "Видове задължения и плащания", "Types of debts and payments"],
-  ["due_amounts", "report", "dueAmounts", reports.DueAmountsRequest, reports.DueAmountsResult, "eik", true, true, "Due amounts with outstanding totals", "Дължими суми", "Amounts due"],
-  ["taxpayers", "report", "taxpayers", reports.TaxpayersRequest, reports.TaxpayersResult, "none", true, false, "Taxpayers the sender's certificate holds a power of attorney for", "Упълномощители по пълномощно", "Taxpayers you represent by power of attorney"],
-  ["nap_catalog", "report", "napCatalog", reports.NapCatalogRequest, reports.NapCatalogResult, "none", false, false, "Catalog of portal service links", "Каталог на електронните услуги на НАП", "NRA e-services catalogue"],
-  ["vat_portal_files", "portal_files", "vatPortalFiles", reports.VatPortalFilesRequest, reports.VatPortalFilesResult, "eik", true, false, "Files of a VAT submission downloaded from the portal", "Файлове на подадена справка-декларация по ЗДДС", "Files of a filed VAT return"],
-  ["dec1_6_portal_files", "portal_files", "dec16PortalFiles", reports.Dec16PortalFilesRequest, reports.Dec16PortalFilesResult, "eik", true, false, "Files of a D1/D6 submission downloaded from the portal", "Файлове на подадени декларации обр. 1 и 6", "Files of filed declarations form 1 and 6"],
-  ["vat_monthly_files", "portal_files", "vatMonthlyFiles", reports.VatMonthlyFilesRequest, reports.VatMonthlyFilesResult, "eik", true, false, "The month's VAT submissions with their parsed files", "Подадени справки-декларации по ЗДДС за месеца", "VAT returns filed for the month"],
+  ["debt_payments", "report", "debtPayments", reports.DebtPaymentsRequest, reports.DebtPaymentsResult, "eik", true, true, "Debts and payments by year and type", "Задължения и плащания", "Debts and payments", { eik: SAMPLE_EIK, year: 2025 }],
+  ["debt_payments_types", "report", "debtPaymentsTypes", reports.DebtPaymentsTypesRequest, reports.DebtPaymentsTypesResult, "none", false, false, "Reference list of debt and payment types (global)", "Видове задължения и плащания", "Types of debts and payments", {}],
+  ["due_amounts", "report", "dueAmounts", reports.DueAmountsRequest, reports.DueAmountsResult, "eik", true, true, "Due amounts with outstanding totals", "Дължими суми", "Amounts due", { eik: SAMPLE_EIK }],
+  ["taxpayers", "report", "taxpayers", reports.TaxpayersRequest, reports.TaxpayersResult, "none", true, false, "Taxpayers the sender's certificate holds a power of attorney for", "Упълномощители по пълномощно", "Taxpayers you represent by power of attorney", {}],
+  ["nap_catalog", "report", "napCatalog", reports.NapCatalogRequest, reports.NapCatalogResult, "none", false, false, "Catalog of portal service links", "Каталог на електронните услуги на НАП", "NRA e-services catalogue", { filter: "ДДС" }],
+  ["vat_portal_files", "portal_files", "vatPortalFiles", reports.VatPortalFilesRequest, reports.VatPortalFilesResult, "eik", true, false, "Files of a VAT submission downloaded from the portal", "Файлове на подадена справка-декларация по ЗДДС", "Files of a filed VAT return", PERIOD],
+  ["dec1_6_portal_files", "portal_files", "dec16PortalFiles", reports.Dec16PortalFilesRequest, reports.Dec16PortalFilesResult, "eik", true, false, "Files of a D1/D6 submission downloaded from the portal", "Файлове на подадени декларации обр. 1 и 6", "Files of filed declarations form 1 and 6", PERIOD],
+  ["vat_monthly_files", "portal_files", "vatMonthlyFiles", reports.VatMonthlyFilesRequest, reports.VatMonthlyFilesResult, "eik", true, false, "The month's VAT submissions with their parsed files", "Подадени справки-декларации по ЗДДС за месеца", "VAT returns filed for the month", PERIOD],
 ]);
 
 /** A report operation of the registry (the precise type of one entry). */
 export type AnyReportOperation = typeof REPORT_OPERATIONS[number];
+/** The test portal's generator names (src/mock/answers.ts): one per report row above. */
+export type ReportAnswer = AnyReportOperation["answer"];
 /** The report operation a generator answers. */
 export type ReportOperationOf<A extends ReportAnswer> = Extract<AnyReportOperation, { answer: A }>;
 /** The validated request (zod output) a report generator receives. */
@@ -65,22 +70,24 @@ const SCAN_OPERATIONS = ([
 );
 
 /**
- * The submissions: [kind, local input, reader, request, summary, body fields naming the files].
- * Each one's name is its kind's (KIND_NAMES).
+ * The submissions: [kind, local input, reader, request, summary, sample request, body fields
+ * naming the files]. Each one's name is its kind's (KIND_NAMES).
  */
+const MONTH = { eik: SAMPLE_EIK, year: 2025, month: 12 } as const;
+const YEAR = { eik: SAMPLE_EIK, year: 2025 } as const;
 // deno-fmt-ignore
 const SUBMISSION_OPERATIONS = submissionTable([
-  ["vat", "optional", "vat_folder", sub.VatRequest, "Submit a VAT return (DEKLAR, POKUPKI, PRODAGBI, VIES)"],
-  ["dec1_6", "required", "payroll_pair", sub.Dec16Request, "Submit payroll declarations 1 and 6", ["dec1FilePath", "dec6FilePath"]],
-  ["dec731", "optional", "single_file", sub.Dec731Request, "Submit an annual tax return (form 731)"],
-  ["dec736", "optional", "single_file", sub.Dec736Request, "Submit an annual tax return (form 736)"],
-  ["etz62", "optional", "single_file", sub.Etz62Request, "Submit an employment notice (Labour Code art. 62)"],
-  ["etz123", "optional", "single_file", sub.Etz123Request, "Submit a change-of-employer notice (art. 123)"],
-  ["high_fisc_risk", "optional", "single_file", sub.HighFiscRiskRequest, "Submit a high fiscal risk goods notification"],
-  ["odit", "optional", "single_file", sub.OditRequest, "Submit an audit file"],
+  ["vat", "optional", "vat_folder", sub.VatRequest, "Submit a VAT return (DEKLAR, POKUPKI, PRODAGBI, VIES)", MONTH],
+  ["dec1_6", "required", "payroll_pair", sub.Dec16Request, "Submit payroll declarations 1 and 6", MONTH, ["dec1FilePath", "dec6FilePath"]],
+  ["dec731", "optional", "single_file", sub.Dec731Request, "Submit an annual tax return (form 731)", YEAR],
+  ["dec736", "optional", "single_file", sub.Dec736Request, "Submit an annual tax return (form 736)", YEAR],
+  ["etz62", "optional", "single_file", sub.Etz62Request, "Submit an employment notice (Labour Code art. 62)", { eik: SAMPLE_EIK }],
+  ["etz123", "optional", "single_file", sub.Etz123Request, "Submit a change-of-employer notice (art. 123)", { eik: SAMPLE_EIK }],
+  ["high_fisc_risk", "optional", "single_file", sub.HighFiscRiskRequest, "Submit a high fiscal risk goods notification", { eik: SAMPLE_EIK, subtype: "BG_BG" }],
+  ["odit", "optional", "single_file", sub.OditRequest, "Submit an audit file", MONTH],
 ]);
 
-/** All 32 operations, in the order the docs list them. */
+/** All operations, in the order the docs list them. */
 export const OPERATIONS = [
   ...SUBMISSION_OPERATIONS,
   result("vat", sub.VatResultRequest),
@@ -141,10 +148,19 @@ export const OPERATIONS = [
 ] as const;
 
 /**
- * One registry entry: the precise union of the 32 entries, so that narrowing on `family`
+ * One registry entry: the precise union of the entries, so that narrowing on `family`
  * keeps each entry's request and result schema (the body is typed from the route on).
  */
 export type OperationSpec = typeof OPERATIONS[number];
+
+/** The registry entries of one family (or several), each typed precisely. */
+export type OperationOf<F extends Family> = Extract<OperationSpec, { readonly family: F }>;
+
+/**
+ * The body an operation's request schema produced (`z.output` of its `request`), parsed once by
+ * the agent's pipeline: for a union of entries, the union of their bodies.
+ */
+export type OperationBody<O extends { readonly request: z.ZodType }> = z.output<O["request"]>;
 
 const BY_ID: ReadonlyMap<string, OperationSpec> = new Map(OPERATIONS.map((o) => [o.typeId, o]));
 
@@ -177,3 +193,27 @@ export function declarationName(typeId: string): DeclarationName {
 
 /** All typeIds. */
 export const TYPE_IDS: readonly string[] = OPERATIONS.map((o) => o.typeId);
+
+/**
+ * A valid request body of an operation, from its registry row (a fresh copy): the tables of
+ * bodies in the tests are built from it.
+ * @param typeId a registered typeId
+ * @param eik the EIK to put in place of {@link SAMPLE_EIK} (bodies without an `eik` field keep
+ *   none)
+ * @returns the body (parses with the operation's request schema)
+ * @throws Error for a typeId the registry does not know (a programming error of the caller)
+ *
+ * @example
+ * ```ts
+ * sampleRequest("debt_payments", "999999956"); // { eik: "999999956", year: 2025 }
+ * sampleRequest("taxpayers"); // {}
+ * ```
+ */
+export function sampleRequest(typeId: string, eik: string = SAMPLE_EIK): Record<string, unknown> {
+  const op = BY_ID.get(typeId);
+  // A programming error: callers pass registered typeIds.
+  if (!op) throw new Error(`sampleRequest: unknown typeId ${typeId}`);
+  const body: Record<string, unknown> = structuredClone(op.sample as SampleRequest);
+  if ("eik" in body) body.eik = eik;
+  return body;
+}

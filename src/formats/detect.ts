@@ -16,7 +16,6 @@ import { decodeNraBytes } from "./text_encoding.ts";
 export type { NraFileKind };
 
 /** A detected kind, or "unknown". */
-export type DetectedKind = NraFileKind | "unknown";
 
 /** One fixed-width kind of the registry: its layout and widest width. */
 interface FixedKind {
@@ -43,7 +42,7 @@ const HEAD_BYTES = 64 * 1024;
  * @returns the kind the name suggests, or "unknown"
  * @throws nothing
  */
-export function kindFromFileName(fileName: string): DetectedKind {
+export function kindFromFileName(fileName: string): NraFileKind | "unknown" {
   const base = fileName.split(/[\\/]/).pop()!.toUpperCase();
   return NRA_FILE_KINDS.find((k) => NRA_FORMATS[k].namePrefixes.some((p) => base.startsWith(p))) ??
     "unknown";
@@ -197,7 +196,10 @@ export function contentKinds(
  * equal(detectFileKind(await Deno.readFile("fixtures/formats/pokupki/POKUPKI.TXT")), "pokupki");
  * ```
  */
-export function detectFileKind(input: Uint8Array | string, fileName?: string): DetectedKind {
+export function detectFileKind(
+  input: Uint8Array | string,
+  fileName?: string,
+): NraFileKind | "unknown" {
   const byName = fileName === undefined ? "unknown" : kindFromFileName(fileName);
   let empty = true;
   for (let i = 0; i < input.length && empty; i++) {

@@ -8,6 +8,7 @@
  * (D6: 59 fields).
  * @module
  */
+import type { NraFileKind } from "../contract/mod.ts";
 import type { ReadOptions } from "./file_warnings.ts";
 import type { FixedLayout } from "./fixed_width.ts";
 import { type D1Record, type D6Record, parseD1, parseD6 } from "./payroll/mod.ts";
@@ -67,8 +68,12 @@ interface RecordTypes {
   prodagbi: ProdagbiRecord;
 }
 
-/** The kinds of file this project reads. */
-export type NraFileKind = keyof RecordTypes;
+/** The kinds of file this project reads: one format each (the contract names them). */
+export type { NraFileKind };
+/** RecordTypes has exactly one entry per {@link NraFileKind} (a compile-time check). */
+const _oneFormatPerKind: [keyof RecordTypes] extends [NraFileKind]
+  ? [NraFileKind] extends [keyof RecordTypes] ? true : never
+  : never = true;
 
 /** The records a kind's parser returns. */
 export type RecordsOf<K extends NraFileKind> = RecordTypes[K][];

@@ -19,7 +19,7 @@ export {
   type RecordOf,
 } from "./fixed_width.ts";
 export { formatFixedLine, formatFixedLines } from "./fixed_width_write.ts";
-export { contentKinds, type DetectedKind, detectFileKind, kindFromFileName } from "./detect.ts";
+export { contentKinds, detectFileKind, kindFromFileName } from "./detect.ts";
 export {
   FILE_WARNING_CODES,
   type FileWarning,

@@ -110,16 +110,6 @@ export function periodEnded(year: number, month: number, now: Date): boolean {
 }
 
 /**
- * Format an ISO date the NRA file way: `dd/mm/yyyy`.
- * @param iso `YYYY-MM-DD`
- * @returns `dd/mm/yyyy`
- * @throws nothing
- */
-export function slashDate(iso: string): string {
-  return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
-}
-
-/**
  * Format an ISO date the Bulgarian way: `dd.mm.yyyy`.
  * @param iso `YYYY-MM-DD`
  * @returns `dd.mm.yyyy`

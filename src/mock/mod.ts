@@ -59,7 +59,6 @@ export {
 } from "./document_id.ts";
 export {
   PROTOCOL_URL_BASE,
-  recordCount,
   type SubmissionInputData,
   submissionResult,
   submitDeclaration,

@@ -8,6 +8,7 @@
  * @module
  */
 import type { SubmissionKind, SubmissionResult, SubmissionResultPayload } from "../contract/mod.ts";
+import { recordCount } from "../record_count.ts";
 import { pad2 } from "./dates.ts";
 import {
   type DocumentIdParts,
@@ -38,27 +39,6 @@ export interface SubmissionInputData {
 
 /** Where result bodies "come from" (fictitious portal path). */
 export const PROTOCOL_URL_BASE = "https://portal.nra.bg/details/protocol";
-
-/**
- * Records in a D1/D6 file: `numRecords` when given, else its non-empty lines (without the 0x1A
- * end marker).
- * @param f the file
- * @returns the record count
- * @throws nothing
- */
-export function recordCount(f: SubmittedFile): number {
-  if (f.numRecords !== undefined) return f.numRecords;
-  let n = 0;
-  let inLine = false;
-  for (const b of f.bytes) {
-    if (b === 0x0a || b === 0x0d) inLine = false;
-    else if (b !== 0x1a && b !== 0x20 && !inLine) {
-      inLine = true;
-      n++;
-    }
-  }
-  return n;
-}
 
 function refused(errorMessage: string): SubmissionResult {
   return {

@@ -8,6 +8,7 @@
  */
 import type {
   Family,
+  NraFileKind,
   ReportAnswer,
   ReportOperationOf,
   ReportRequestOf,
@@ -23,8 +24,8 @@ import type { SubmissionInputData, SubmittedFile } from "../mock/mod.ts";
  * `numRecords` of the NRA API) — the test portal's {@link SubmittedFile} — and its NRA kind.
  */
 export interface SubmissionFile extends SubmittedFile {
-  /** "deklar" | "pokupki" | "prodagbi" | "vies" | "d1" | "d6" | "xml" | "other" */
-  readonly kind: string;
+  /** An NRA text file's kind, or "xml" (an XML notice) or "other" (e.g. an audit file). */
+  readonly kind: NraFileKind | "xml" | "other";
 }
 
 /** The sender on whose behalf the portal is called (never its secrets). */

@@ -11,7 +11,6 @@ export { nameValue, parseCertificate, toCertificateInfo } from "./cert_info.ts";
 export { openPkcs12KeyStore, pkcs12HasPlainKey, type Pkcs12Options } from "./pkcs12.ts";
 export {
   openPkcs11KeyStore,
-  openPkcs11TokenStore,
   type Pkcs11KeyStore,
   type Pkcs11Options,
   type Pkcs11Token,

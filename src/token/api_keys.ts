@@ -19,8 +19,6 @@ export {
 
 /** The integrator that `keys create` uses when none is named. */
 export const DEFAULT_INTEGRATOR_ID = "default";
-/** Longest grace period of a rotation (30 days, in ms). */
-export const MAX_ROTATION_GRACE_MS = 30 * 24 * 3600 * 1000;
 
 const KEY_RE = /^svc_(test|live)_[A-Za-z0-9_-]{43}$/;
 

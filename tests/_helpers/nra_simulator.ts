@@ -5,7 +5,7 @@
  * `deno run -A tests/_helpers/nra_simulator.ts` starts the simulator standalone.
  * @module
  */
-import type { SubmissionKind } from "../../src/contract/operations.ts";
+import type { NraFileKind, SubmissionKind } from "../../src/contract/operations.ts";
 import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import type { PortalContext, SubmissionInput } from "../../src/portal/adapter.ts";
 import {
@@ -159,7 +159,11 @@ const cp1251File = (lines: string[]) =>
  * @returns the SubmissionInput
  */
 export function sampleSubmission(kind: SubmissionKind, eik = SIM_EIK): SubmissionInput {
-  const xml = { name: "notice.xml", kind: "xml", bytes: new TextEncoder().encode(ETZ62_XML) };
+  const xml = {
+    name: "notice.xml",
+    kind: "xml" as const,
+    bytes: new TextEncoder().encode(ETZ62_XML),
+  };
   switch (kind) {
     case "dec1_6":
       return {
@@ -181,7 +185,7 @@ export function sampleSubmission(kind: SubmissionKind, eik = SIM_EIK): Submissio
       return { kind, eik, request: { eik, year: 2025 }, files: [] };
     case "vat": {
       // The synthetic VAT fixtures (built from the field tables), as the agent reads a folder.
-      const f = (dir: string, name: string, kind: string) => ({
+      const f = (dir: string, name: string, kind: NraFileKind) => ({
         name,
         kind,
         bytes: Deno.readFileSync(new URL(`../../fixtures/formats/${dir}/${name}`, import.meta.url)),

@@ -1,23 +1,9 @@
-/** A valid request body for every operation without local input (end-to-end suites). */
+/** A valid request body for every operation, from the registry's samples (end-to-end suites). */
+import { OPERATIONS, SAMPLE_EIK, sampleRequest } from "../../src/contract/operations.ts";
 
 /** The EIK the sample bodies use. */
-export const SAMPLE_EIK = "121212121";
+export { SAMPLE_EIK };
 
 /** typeId → a valid request body (result operations get theirs from a submission). */
-export const SAMPLE_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
-  vat: { eik: SAMPLE_EIK, year: 2026, month: 9 },
-  dec731: { eik: SAMPLE_EIK, year: 2025 },
-  dec736: { eik: SAMPLE_EIK, year: 2025 },
-  etz62: { eik: SAMPLE_EIK },
-  etz123: { eik: SAMPLE_EIK },
-  high_fisc_risk: { eik: SAMPLE_EIK, subtype: "EU_BG" },
-  odit: { eik: SAMPLE_EIK, year: 2026, month: 9 },
-  debt_payments: { eik: SAMPLE_EIK, year: 2025 },
-  debt_payments_types: {},
-  due_amounts: { eik: SAMPLE_EIK },
-  taxpayers: {},
-  nap_catalog: { filter: "" },
-  vat_portal_files: { eik: SAMPLE_EIK, year: 2026, month: 9 },
-  dec1_6_portal_files: { eik: SAMPLE_EIK, year: 2026, month: 9 },
-  vat_monthly_files: { eik: SAMPLE_EIK, year: 2026, month: 9 },
-};
+export const SAMPLE_BODIES: Readonly<Record<string, Record<string, unknown>>> = Object
+  .fromEntries(OPERATIONS.map((o) => [o.typeId, sampleRequest(o.typeId)]));

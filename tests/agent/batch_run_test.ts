@@ -15,6 +15,7 @@ import type { PortalContext, SubmissionInput } from "../../src/portal/mod.ts";
 import { validEik } from "../_helpers/company_tree.ts";
 
 const op = getOperation("dec1_6_batch") as BatchOperation;
+const BODY = { rootFolder: "/clients", recursive: true };
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function world(n: number) {
@@ -79,7 +80,7 @@ Deno.test("a batch signs one company at a time and keeps at most 4 in flight, ov
   );
   const r = await runBatch(
     op,
-    { year: 2026, month: 9 },
+    { rootFolder: "/clients", year: 2026, month: 9, recursive: true },
     claims,
     scan,
     submit,
@@ -131,7 +132,7 @@ Deno.test("a Retry-After pauses the whole batch; the company is filed after it",
     await sleep(300);
     return board.read("b2", "t", null);
   })();
-  const r = await runBatch(op, {}, claims, scan, submit, () => Promise.resolve(ctx), {
+  const r = await runBatch(op, BODY, claims, scan, submit, () => Promise.resolve(ctx), {
     tracker,
     concurrency: 1,
   });
@@ -159,7 +160,7 @@ Deno.test("a wrong PIN stops the batch at once: nothing more is sent, the rest f
     await c.sign!(new Uint8Array(1));
     throw new Error("never sent");
   };
-  const r = await runBatch(op, {}, claims, scan, submit, () => Promise.resolve(ctx));
+  const r = await runBatch(op, BODY, claims, scan, submit, () => Promise.resolve(ctx));
   equal(r.failed, 10);
   ok(r.items.every((i) => i.errorCode === "PIN_INCORRECT"));
   ok(signs <= 4, `at most the signatures already queued: ${signs}`);
@@ -175,7 +176,7 @@ Deno.test("an unknown outcome is listed with its journal row and never counted f
         new AppError("PORTAL_TIMEOUT", "no answer", { outcome: "unknown", filingId: "row-1" }),
       )
       : Promise.resolve(ok200(input.eik));
-  const r = await runBatch(op, {}, claims, scan, submit, () => Promise.resolve(ctx));
+  const r = await runBatch(op, BODY, claims, scan, submit, () => Promise.resolve(ctx));
   equal(r.status, "partial");
   equal(r.unknown, 1);
   equal(r.submitted, 2);

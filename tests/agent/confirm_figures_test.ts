@@ -104,6 +104,7 @@ function dialog(subject: Partial<ConfirmSubject>): Dialog {
     batchId: null,
     senderId: null,
     typeId: "debt_payments",
+    filing: null,
     summary: "Debts and payments by year and type",
     eiks: ["121212121"],
     period: null,

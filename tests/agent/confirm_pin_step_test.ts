@@ -59,6 +59,7 @@ function subject(batchId: string | null, over: Partial<ConfirmSubject> = {}): Co
     batchId,
     senderId: null,
     typeId: "dec1_6",
+    filing: "dec1_6",
     summary: "Declarations 1 and 6",
     eiks: ["121212121"],
     period: "2026-09",

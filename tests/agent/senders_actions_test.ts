@@ -29,7 +29,7 @@ import {
 } from "../../src/agent/senders/mod.ts";
 import {
   type ModuleCandidate,
-  openPkcs11TokenStore,
+  openPkcs11KeyStore,
   type Pkcs11KeyStore,
 } from "../../src/signing/mod.ts";
 import {
@@ -165,7 +165,7 @@ Deno.test({
       });
 
       await t.step("listTokens() names the token without a login", async () => {
-        const store = await openPkcs11TokenStore({ modulePath: token.module });
+        const store = await openPkcs11KeyStore({ modulePath: token.module });
         try {
           const [tok, ...rest] = await store.listTokens();
           equal(rest.length, 0);

@@ -7,8 +7,13 @@
  */
 import { runReport } from "../_helpers/report.ts";
 import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
-import type { SubmissionKind } from "../../src/contract/operations.ts";
-import { INCOME_PREFIX, payrollMonth, vatReturnData } from "../../src/mock/mod.ts";
+import {
+  OPERATIONS,
+  REPORT_OPERATIONS,
+  sampleRequest,
+  type SubmissionKind,
+} from "../../src/contract/operations.ts";
+import { payrollMonth, vatReturnData } from "../../src/mock/mod.ts";
 import type { SubmissionFile } from "../../src/portal/adapter.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
 import { NRA_FILE_KIT } from "../../src/portal/test/nra_files.ts";
@@ -25,9 +30,15 @@ export interface GoldenCase {
 /** All golden files of one EIK: typeId → case name → case. */
 export type GoldenFiles = Record<string, Record<string, GoldenCase>>;
 
-const KINDS = Object.keys(INCOME_PREFIX) as SubmissionKind[];
+const KINDS: readonly SubmissionKind[] = OPERATIONS.flatMap((o) =>
+  o.family === "submission" ? [o.kind] : []
+);
 
-function reportRequests(eik: string): Record<string, Record<string, Record<string, unknown>>> {
+/**
+ * The golden cases of the reports that have more than their registry sample: typeId → case name
+ * → request. A report not listed here has one case, `sample`, its registry row's sample request.
+ */
+function reportCases(eik: string): Record<string, Record<string, Record<string, unknown>>> {
   const periods = {
     "2025-03": { eik, year: 2025, month: 3 },
     "2026-01": { eik, year: 2026, month: 1 },
@@ -48,6 +59,16 @@ function reportRequests(eik: string): Record<string, Record<string, Record<strin
   };
 }
 
+/** Every report of the registry with its golden cases (its sample when none are listed). */
+function reportRequests(eik: string): Record<string, Record<string, Record<string, unknown>>> {
+  const listed = reportCases(eik);
+  return Object.fromEntries(
+    REPORT_OPERATIONS.map((
+      o,
+    ) => [o.typeId, listed[o.typeId] ?? { sample: sampleRequest(o.typeId, eik) }]),
+  );
+}
+
 function bytes(text: string, name: string): Uint8Array {
   return encodeCp1251(text, name);
 }
@@ -55,7 +76,12 @@ function bytes(text: string, name: string): Uint8Array {
 function submissionFiles(kind: SubmissionKind, eik: string): SubmissionFile[] {
   if (kind === "vat") {
     const set = NRA_FILE_KIT.vatFiles(vatReturnData(eik, 2025, 12));
-    const kinds = { declaration: "deklar", purchases: "pokupki", sales: "prodagbi", vies: "vies" };
+    const kinds = {
+      declaration: "deklar",
+      purchases: "pokupki",
+      sales: "prodagbi",
+      vies: "vies",
+    } as const;
     return Object.entries(set).flatMap(([type, f]) =>
       f
         ? [{
@@ -76,13 +102,6 @@ function submissionFiles(kind: SubmissionKind, eik: string): SubmissionFile[] {
   return [{ name: `${kind}.xml`, kind: "xml", bytes: bytes(`<${kind} eik="${eik}"/>`, "x.xml") }];
 }
 
-function submissionRequest(kind: SubmissionKind, eik: string): Record<string, unknown> {
-  if (kind === "dec731" || kind === "dec736") return { eik, year: 2025 };
-  if (kind === "etz62" || kind === "etz123") return { eik };
-  if (kind === "high_fisc_risk") return { eik, subtype: "BG_BG" };
-  return { eik, year: 2025, month: 12 };
-}
-
 /**
  * Build the golden files of one EIK (a fresh test portal, so documentIds are stable).
  * @param eik a pinned EIK
@@ -99,7 +118,7 @@ export async function goldenFiles(eik: string): Promise<GoldenFiles> {
     }
   }
   for (const kind of KINDS) {
-    const request = submissionRequest(kind, eik);
+    const request = sampleRequest(kind, eik);
     const submitted = await portal.submit(
       { kind, eik, request, files: submissionFiles(kind, eik) },
       ctx,

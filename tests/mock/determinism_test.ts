@@ -1,18 +1,19 @@
 import { runReport } from "../_helpers/report.ts";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { getOperation } from "../../src/contract/operations.ts";
+import { getOperation, REPORT_OPERATIONS, sampleRequest } from "../../src/contract/operations.ts";
 import { createTestPortal } from "../../src/portal/test/adapter.ts";
 import { eikArb, FC_PARAMS, NOW } from "./_support.ts";
 
 const CTX = { sender: null };
-const EIK_REPORTS = (eik: string) => ({
-  debt_payments: { eik, year: 2025 },
-  due_amounts: { eik },
-  vat_portal_files: { eik, year: 2025, month: 11 },
-  dec1_6_portal_files: { eik, year: 2025, month: 11 },
-  vat_monthly_files: { eik, year: 2025, month: 11 },
-});
+/** Every report of the registry that answers for one EIK, with its sample request. */
+const EIK_REPORTS = (eik: string) =>
+  Object.fromEntries(
+    REPORT_OPERATIONS.filter((o) => o.scope === "eik").map((o) => [
+      o.typeId,
+      sampleRequest(o.typeId, eik),
+    ]),
+  );
 
 async function answers(eik: string): Promise<Record<string, unknown>> {
   const portal = createTestPortal({ now: () => NOW });

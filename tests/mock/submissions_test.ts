@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { SubmissionKind } from "../../src/contract/operations.ts";
 import { SubmissionResult, SubmissionResultPayload } from "../../src/contract/submissions.ts";
+import { recordCount } from "../../src/record_count.ts";
 import {
   INCOME_PREFIX,
   incomeNumberOf,
   issueDocumentId,
-  recordCount,
   seqOfInstant,
   submissionResult,
   submitDeclaration,

@@ -8,7 +8,12 @@
 import { runReport } from "../_helpers/report.ts";
 import assert from "node:assert/strict";
 import { isAppError } from "../../src/contract/errors.ts";
-import { getOperation, type SubmissionKind } from "../../src/contract/operations.ts";
+import {
+  getOperation,
+  OPERATIONS,
+  sampleRequest,
+  type SubmissionKind,
+} from "../../src/contract/operations.ts";
 import { SubmissionResult, SubmissionResultPayload } from "../../src/contract/submissions.ts";
 import type { PortalAdapter, PortalContext } from "../../src/portal/adapter.ts";
 import { createLivePortal, LIVE_SUBMISSION_KINDS } from "../../src/portal/live/mod.ts";
@@ -22,16 +27,9 @@ import {
   startNraSimulator,
 } from "../_helpers/nra_simulator.ts";
 
-const ALL_KINDS: readonly SubmissionKind[] = [
-  "vat",
-  "dec1_6",
-  "dec731",
-  "dec736",
-  "etz62",
-  "etz123",
-  "high_fisc_risk",
-  "odit",
-];
+const ALL_KINDS: readonly SubmissionKind[] = OPERATIONS.flatMap((o) =>
+  o.family === "submission" ? [o.kind] : []
+);
 
 /** What each adapter offers: the capability differences of the suite, stated once. */
 const CAPABILITIES: Readonly<
@@ -39,17 +37,6 @@ const CAPABILITIES: Readonly<
 > = {
   test: { submissions: ALL_KINDS, reports: TEST_PORTAL_REPORTS },
   live: { submissions: LIVE_SUBMISSION_KINDS, reports: [] },
-};
-
-const REPORT_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
-  debt_payments: { eik: SIM_EIK, year: 2025 },
-  debt_payments_types: {},
-  due_amounts: { eik: SIM_EIK },
-  taxpayers: {},
-  nap_catalog: {},
-  vat_portal_files: { eik: SIM_EIK, year: 2025, month: 3 },
-  dec1_6_portal_files: { eik: SIM_EIK, year: 2025, month: 3 },
-  vat_monthly_files: { eik: SIM_EIK, year: 2025, month: 3 },
 };
 
 interface Harness {
@@ -175,7 +162,7 @@ async function contract(t: Deno.TestContext, h: Harness): Promise<void> {
     await t.step(
       `[${h.name}] report(${typeId}) ${offered ? "answers its schema" : "is unsupported"}`,
       async () => {
-        const answer = runReport(h.portal, typeId, REPORT_BODIES[typeId]!, h.ctx);
+        const answer = runReport(h.portal, typeId, sampleRequest(typeId, SIM_EIK), h.ctx);
         if (!offered) {
           assert.equal(await codeOf(answer), "PORTAL_OPERATION_UNSUPPORTED");
           return;

@@ -1,6 +1,6 @@
 /**
  * What each live-portal failure means for the declaration (docs/journal.md): every error of
- * `submit` carries `details.outcome` — "not_sent" (it never reached the NRA), "refused" (the
+ * `submit` carries `details.outcome` — "not_filed" (it never reached the NRA), "refused" (the
  * NRA answered no: a retry is allowed) or "unknown" (it may have been filed). Table-driven
  * against the NRA simulator over HTTPS, plus a raw TCP server that cuts the connection after
  * reading the request.
@@ -20,7 +20,7 @@ import {
   startNraSimulator,
 } from "../_helpers/nra_simulator.ts";
 
-type Outcome = "not_sent" | "refused" | "unknown";
+type Outcome = "not_filed" | "refused" | "unknown";
 
 interface Case {
   readonly name: string;
@@ -42,13 +42,13 @@ const CASES: readonly Case[] = [
     name: "nothing listens: not sent",
     settings: { baseUrl: closedPortUrl() },
     code: "PORTAL_UNREACHABLE",
-    outcome: "not_sent",
+    outcome: "not_filed",
   },
   {
     name: "the token endpoint refuses the client (first call): not sent",
     settings: { clientSecret: "wrong" },
     code: "PORTAL_AUTH_FAILED",
-    outcome: "not_sent",
+    outcome: "not_filed",
   },
   {
     name: "the submit call times out: unknown",
@@ -243,7 +243,7 @@ Deno.test("[live portal] a connection cut after the request was sent is unknown,
     const b = await refused.submit(input, sender.ctx).then(() => null, (e) => e);
     assert.ok(isAppError(b), String(b));
     assert.equal(b.code, "PORTAL_UNREACHABLE");
-    assert.equal(b.details?.outcome, "not_sent");
+    assert.equal(b.details?.outcome, "not_filed");
   } finally {
     listener.close();
     await served;

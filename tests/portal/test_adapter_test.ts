@@ -1,7 +1,7 @@
 import { runReport } from "../_helpers/report.ts";
 import assert from "node:assert/strict";
 import { isAppError } from "../../src/contract/errors.ts";
-import { getOperation } from "../../src/contract/operations.ts";
+import { getOperation, sampleRequest } from "../../src/contract/operations.ts";
 import { SubmissionResult, SubmissionResultPayload } from "../../src/contract/submissions.ts";
 import type { PortalContext } from "../../src/portal/adapter.ts";
 import {
@@ -29,18 +29,8 @@ Deno.test("createTestPortal() is a PortalAdapter in mode test", () => {
 
 Deno.test("[test portal] report() answers every report typeId with its contract schema", async () => {
   const portal = createTestPortal({ now: () => NOW });
-  const bodies: Record<string, Record<string, unknown>> = {
-    debt_payments: { eik: EIK, year: 2025 },
-    debt_payments_types: {},
-    due_amounts: { eik: EIK },
-    taxpayers: {},
-    nap_catalog: { filter: "ДДС" },
-    vat_portal_files: { eik: EIK, year: 2025, month: 3 },
-    dec1_6_portal_files: { eik: EIK, year: 2025, month: 3 },
-    vat_monthly_files: { eik: EIK, year: 2025, month: 3 },
-  };
   for (const typeId of TEST_PORTAL_REPORTS) {
-    const result = await runReport(portal, typeId, bodies[typeId], CTX);
+    const result = await runReport(portal, typeId, sampleRequest(typeId, EIK), CTX);
     getOperation(typeId)!.result.parse(result);
     assert.equal((result as { status: string }).status, "ok", typeId);
   }

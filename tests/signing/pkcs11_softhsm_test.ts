@@ -212,7 +212,7 @@ Deno.test({
       const root = join(tmp.path, "clients");
       const eiks = await writeCompanyTree(root, 12, 2026, 9, 33_000_000);
       const op = getOperation("dec1_6_batch") as BatchOperation;
-      const body = { rootFolder: root, year: 2026, month: 9 };
+      const body = { rootFolder: root, year: 2026, month: 9, recursive: true };
       const scan = await createLocalOps().scanBatch(op, body, { path: root });
       const portal = createLivePortal({
         baseUrl: sim.url,

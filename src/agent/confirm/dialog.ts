@@ -23,6 +23,9 @@ export interface ConfirmSubject {
   /** X-Svc-Sender-Id, if given (preselects the sender). */
   readonly senderId: string | null;
   readonly typeId: string;
+  /** The declaration kind the request files (its registry entry's `kind`, for a submission or
+   * a folder-wide batch), or null for a read: the request carries it from the pipeline. */
+  readonly filing: SubmissionKind | null;
   readonly summary: string;
   readonly eiks: readonly string[];
   readonly period: string | null;

@@ -10,7 +10,7 @@ import { declarationName, KIND_NAMES } from "../../contract/mod.ts";
 import type { Dialog } from "./dialog.ts";
 import { visible } from "./display.ts";
 import { wrapped } from "./page_rows.ts";
-import { filingKind, outside } from "./scope.ts";
+import { outside } from "./scope.ts";
 
 /** "за 121212121, 831234567" / "for …" (nothing without EIKs). */
 const forEiks = (eiks: readonly string[], lang: "bg" | "en") =>
@@ -28,7 +28,7 @@ export function extensionBlock(d: Dialog) {
   const lines = d.subjects.map((s) => {
     const add = outside(base, s);
     if (add === null) return "";
-    const kind = filingKind(s.typeId);
+    const kind = s.filing;
     const n = kind ? KIND_NAMES[kind] : declarationName(s.typeId);
     const verb = kind ? ["да подаде", "file"] : ["справка", "read"];
     const files = [

@@ -15,7 +15,7 @@
  * A request outside the scope asks again, showing only what is new ({@link ScopeAddition}).
  * @module
  */
-import { getOperation, type SubmissionKind } from "../../contract/mod.ts";
+import type { SubmissionKind } from "../../contract/mod.ts";
 import type { BatchScope, ConfirmSubject, ShownPath } from "./dialog.ts";
 
 export type { BatchScope };
@@ -30,12 +30,6 @@ export interface ScopeAddition {
   readonly paths: readonly ShownPath[];
   /** Whether the request sends files the page did not show (other bytes). */
   readonly inline: boolean;
-}
-
-/** The declaration kind a request files, or null when it only reads. */
-export function filingKind(typeId: string): SubmissionKind | null {
-  const op = getOperation(typeId);
-  return op && (op.family === "submission" || op.family === "batch") ? op.kind : null;
 }
 
 /** Whether `path` is `root` or lies inside it (either separator; the page's resolved form). */
@@ -58,8 +52,7 @@ export function scopeOf(subjects: readonly ConfirmSubject[], base?: BatchScope):
   const inline = new Set(base?.inline ?? []);
   for (const s of subjects) {
     for (const d of s.digests ?? []) inline.add(d);
-    const k = filingKind(s.typeId);
-    if (k !== null) filings.add(k);
+    if (s.filing !== null) filings.add(s.filing);
     for (const e of s.eiks) eiks.add(e);
     for (const p of s.paths ?? []) if (!paths.includes(p.resolved)) paths.push(p.resolved);
   }
@@ -73,7 +66,7 @@ export function scopeOf(subjects: readonly ConfirmSubject[], base?: BatchScope):
  * @returns what is new, or null when the request lies inside the scope (it runs silently)
  */
 export function outside(scope: BatchScope, subject: ConfirmSubject): ScopeAddition | null {
-  const k = filingKind(subject.typeId);
+  const k = subject.filing;
   const filings = k !== null && !scope.filings.has(k) ? [k] : [];
   const eiks = subject.eiks.filter((e) => !scope.eiks.has(e));
   const paths = (subject.paths ?? []).filter((p) =>

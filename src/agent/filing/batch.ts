@@ -23,7 +23,7 @@ import type { PortalContext, SubmissionInput } from "../../portal/mod.ts";
 import type { OperationClaims } from "../http/mod.ts";
 import { displayPeriod } from "../period.ts";
 import type { ConfirmSubject } from "../confirm/mod.ts";
-import type { SubmissionFiles } from "../local/mod.ts";
+import type { BatchBody, SubmissionFiles } from "../local/mod.ts";
 import type { BatchTracker } from "./batch_board.ts";
 import { outcomeOf } from "./outcome.ts";
 
@@ -110,7 +110,7 @@ function isUnknown(err: AppError): boolean {
  */
 export async function runBatch(
   op: BatchOperation,
-  body: Record<string, unknown>,
+  body: BatchBody,
   claims: OperationClaims,
   scan: BatchScan,
   submit: (input: SubmissionInput, ctx: PortalContext) => Promise<SubmissionResult>,
@@ -175,8 +175,11 @@ export async function runBatch(
     }
     tracker?.current(eik);
     try {
-      const request: Record<string, unknown> = { eik };
-      for (const k of ["year", "month", "fund"]) if (body[k] !== undefined) request[k] = body[k];
+      const request = {
+        eik,
+        ...("year" in body ? { year: body.year, month: body.month } : {}),
+        ...("fund" in body && body.fund !== undefined ? { fund: body.fund } : {}),
+      };
       const result = await submit({ kind: op.kind, eik, request, files: g.files }, ctx);
       put(
         i,

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { AppError, isAppError, type SubmissionResult } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
-import { recordCount } from "../../mock/mod.ts";
+import { recordCount } from "../../record_count.ts";
 import type {
   PortalAdapter,
   PortalContext,
@@ -148,9 +148,9 @@ export async function fileSubmission(
     : null;
   const journal = deps.journal;
   if (!journal) return portal.submit({ ...input, files }, ctx);
-  const live = running.get(journal) ?? { byKey: new Map(), ids: new Set<string>() };
-  running.set(journal, live);
-  if (key && live.byKey.has(key)) {
+  const inFlight = running.get(journal) ?? { byKey: new Map(), ids: new Set<string>() };
+  running.set(journal, inFlight);
+  if (key && inFlight.byKey.has(key)) {
     throw new AppError("FILING_IN_PROGRESS", "The same filing is running; retry when it finishes");
   }
   const now = new Date(deps.clock.now());
@@ -192,7 +192,7 @@ export async function fileSubmission(
     deps.log("info", "already filed", { filingId: earlier.id, eik: input.eik });
     return replayOf(earlier);
   }
-  assertNothingUnresolved(journal, row, prior?.id ?? null, live.ids, now);
+  assertNothingUnresolved(journal, row, prior?.id ?? null, inFlight.ids, now);
   let id = row.id;
   if (!prior) journal.begin(row, now);
   else if (prior.state === "not_filed" && !prior.resolution) {
@@ -227,12 +227,12 @@ export async function fileSubmission(
     await deps.hold?.("after_answer", id);
     return result;
   })();
-  live.ids.add(id);
-  if (key) live.byKey.set(key, run);
+  inFlight.ids.add(id);
+  if (key) inFlight.byKey.set(key, run);
   try {
     return await run;
   } finally {
-    live.ids.delete(id);
-    if (key) live.byKey.delete(key);
+    inFlight.ids.delete(id);
+    if (key) inFlight.byKey.delete(key);
   }
 }

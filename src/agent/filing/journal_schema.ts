@@ -12,29 +12,9 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { SubmissionResult } from "../../contract/mod.ts";
+import type { FilingState } from "../../filing_states.ts";
 
-/**
- * Journal row states (docs/journal.md § States):
- * - `pending`: written, not sent yet (a crash here: `not_filed` on the next start);
- * - `unknown`: sent; while the call runs, and after it when its fate cannot be known (a
- *   time-out or a connection cut after sending, an unreadable answer, a crash): a person checks
- *   on the NRA portal and runs `journal resolve`;
- * - `filed`: the NRA accepted it (documentId, incomeNumber), or a person found it filed;
- * - `refused`: the NRA answered and did not take it (retry allowed; after a 429, no sooner than
- *   `retryAfter`);
- * - `not_filed`: it never reached the NRA (a local check, no connection, a crash before
- *   sending), or a person found an unknown one not filed (retry allowed).
- */
-export type FilingState = "pending" | "unknown" | "filed" | "refused" | "not_filed";
-
-/** The states, in the order a filing goes through them. */
-export const FILING_STATES: readonly FilingState[] = [
-  "pending",
-  "unknown",
-  "filed",
-  "refused",
-  "not_filed",
-];
+export { FILING_STATES, type FilingState } from "../../filing_states.ts";
 
 /** One journaled filing. Times are ISO strings. */
 export interface FilingRecord {

@@ -2,7 +2,8 @@
  * What a failed portal call means for the journal (docs/journal.md), and the rules that stop a
  * filing of a declaration whose earlier attempt is unresolved or must wait (docs/journal.md):
  * - an error's outcome comes from `details.outcome` (the live portal sets it on every error of
- *   `submit`: "not_sent", "refused", "unknown"), else from its code; whatever cannot be placed
+ *   `submit`: "not_filed", "refused", "unknown"; the deprecated "not_sent" still means
+ *   "not_filed"), else from its code; whatever cannot be placed
  *   is "unknown" — the journal never claims "not filed" without knowing;
  * - the same declaration (sender, EIK, kind, period, files' hash, mode) is not sent while an
  *   earlier attempt is "unknown" (FILING_UNRESOLVED) or running (FILING_IN_PROGRESS), nor before
@@ -14,12 +15,12 @@ import { AppError } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import type { FilingRecord, Journal, SameDeclaration } from "./journal.ts";
 
-/** What became of a declaration whose portal call failed. */
-export type FailureOutcome = "not_sent" | "refused" | "unknown";
+/** What became of a declaration whose portal call failed (the journal's own words). */
+export type FailureOutcome = "not_filed" | "refused" | "unknown";
 
 /** Codes after which the declaration certainly did not reach the authority (adapters that do
  * not say `details.outcome`, such as the test portal). */
-const NOT_SENT = new Set([
+const NOT_FILED = new Set([
   "PORTAL_UNREACHABLE",
   "PORTAL_NOT_CONFIGURED",
   "PORTAL_OPERATION_UNSUPPORTED",
@@ -36,6 +37,12 @@ const NOT_SENT = new Set([
   "FILE_PARSE_ERROR",
   "LOCAL_INPUT_REQUIRED",
 ]);
+
+/**
+ * The deprecated word for "not_filed" in `details.outcome`: the agent still sends it on its wire
+ * until its sunset (http/errors_wire.ts) and accepts it from an adapter here (CHANGELOG).
+ */
+const DEPRECATED_NOT_FILED = "not_sent";
 
 /** Codes of a refusal the authority answered (same fallback). */
 const REFUSED = new Set([
@@ -54,8 +61,10 @@ const REFUSED = new Set([
  */
 export function outcomeOf(err: AppError): FailureOutcome {
   const o = err.details?.outcome;
-  if (o === "not_sent" || o === "refused" || o === "unknown") return o;
-  if (NOT_SENT.has(err.code)) return "not_sent";
+  if (o === "not_filed" || o === "refused" || o === "unknown") return o;
+  // The word adapters used before the journal's vocabulary was theirs: still accepted.
+  if (o === DEPRECATED_NOT_FILED) return "not_filed";
+  if (NOT_FILED.has(err.code)) return "not_filed";
   if (REFUSED.has(err.code)) return "refused";
   return "unknown";
 }
@@ -72,7 +81,7 @@ export function outcomeOf(err: AppError): FailureOutcome {
  */
 export function recordFailure(journal: Journal, id: string, err: AppError, now: Date): AppError {
   const outcome = outcomeOf(err);
-  if (outcome === "not_sent") {
+  if (outcome === "not_filed") {
     journal.notFiled(id, err.code, err.message, now);
     return err;
   }

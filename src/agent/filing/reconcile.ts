@@ -37,7 +37,12 @@ export async function reconcileJournal(
         kind: r.kind as SubmissionInput["kind"],
         eik: r.eik,
         request: r.request,
-        files: r.files.map((f) => ({ ...f, bytes: new Uint8Array() })),
+        // The journal keeps the kinds the agent sent (SubmissionFile["kind"]), as text.
+        files: r.files.map((f) => ({
+          ...f,
+          kind: f.kind as SubmissionInput["files"][number]["kind"],
+          bytes: new Uint8Array(),
+        })),
         clientRef: r.id,
         at: new Date(r.sentAt!),
       }, { sender: r.senderId ? { id: r.senderId, displayName: r.senderId } : null }).catch(() =>

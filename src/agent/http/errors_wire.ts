@@ -6,9 +6,27 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, isAppError } from "../../contract/mod.ts";
+import { AppError, ERROR_CATALOG, type ErrorCode, isAppError } from "../../contract/mod.ts";
 import type { Logger } from "../../log.ts";
 import { AgentUpdateRequiredError } from "./auth.ts";
+
+/**
+ * Codes the agent's wire still sends by their deprecated name, with that name's status, until
+ * the sunset (CHANGELOG § Deprecated, docs/compatibility.md): an unknown typeId is
+ * `UNKNOWN_TYPE_ID` on both services, and the agent answers it as 404 `UNKNOWN_OPERATION`.
+ */
+const DEPRECATED_WIRE_CODES: Partial<Record<ErrorCode, ErrorCode>> = {
+  UNKNOWN_TYPE_ID: "UNKNOWN_OPERATION",
+};
+
+/**
+ * The details as the wire shows them. A renamed word keeps its old form on the wire until its
+ * sunset (CHANGELOG § Deprecated, docs/compatibility.md): `details.outcome` "not_filed" (the
+ * journal's word, used inside the agent) is still sent as "not_sent" (docs/journal.md).
+ */
+function wireDetails(details: Record<string, unknown>): Record<string, unknown> {
+  return details.outcome === "not_filed" ? { ...details, outcome: "not_sent" } : details;
+}
 
 /**
  * Build the response for an error.
@@ -39,14 +57,16 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
       errorKind: e.kind,
     }, 426);
   }
-  const body: Record<string, unknown> = { error: e.message, errorCode: e.code, errorKind: e.kind };
-  if (e.details) body.details = e.details;
+  const code = DEPRECATED_WIRE_CODES[e.code] ?? e.code;
+  const { status, kind } = ERROR_CATALOG[code];
+  const body: Record<string, unknown> = { error: e.message, errorCode: code, errorKind: kind };
+  if (e.details) body.details = wireDetails(e.details);
   if (requestId) body.requestId = requestId;
   if (e.code === "RATE_LIMITED" && typeof e.details?.retryAfter === "number") {
     c.header("retry-after", String(e.details.retryAfter));
   }
-  if (e.status >= 500 || e.status < 400) {
-    log("warn", "operation failed", { requestId, errorCode: e.code });
+  if (status >= 500 || status < 400) {
+    log("warn", "operation failed", { requestId, errorCode: code });
   }
-  return c.json(body, (e.status === 200 ? 502 : e.status) as 502);
+  return c.json(body, (status === 200 ? 502 : status) as 502);
 }

@@ -16,9 +16,9 @@
  */
 import { AppError, type BatchGrouping, isAppError } from "../../contract/mod.ts";
 import { checkDeclarationFile } from "../../formats/mod.ts";
-import type { SubmissionFiles } from "./types.ts";
+import type { BatchBody, SubmissionFiles } from "./types.ts";
 import pMap from "p-map";
-import { bodyTaxPeriod, displayPeriod } from "../period.ts";
+import { bodyTaxPeriod, displayPeriod, type PeriodFields } from "../period.ts";
 import { findFiles, type Identified } from "./scans.ts";
 import { readPayroll, readVatFolder } from "./submission_files.ts";
 import { diskTree, type FileTree, inlineTree, type TreeFile, type TreeProblem } from "./tree.ts";
@@ -61,7 +61,7 @@ function correctionLabel(code: number | null): string {
 }
 
 /** A company with more than one D1 (or D6) for the batch's period: which files, which kinds. */
-function ambiguous(eik: string, files: Identified[], body: Readonly<Record<string, unknown>>) {
+function ambiguous(eik: string, files: Identified[], body: PeriodFields) {
   const kind = files[0]!.kind === "d1" ? "declaration 1" : "declaration 6";
   const list = files.map((m) => `${m.file.path} (${correctionLabel(m.correctionCode)})`);
   return new AppError(
@@ -75,7 +75,7 @@ function ambiguous(eik: string, files: Identified[], body: Readonly<Record<strin
 }
 
 /** An annual D6 found with December: reported, never filed as the month's declaration. */
-function annualNotFiled(m: Identified, body: Readonly<Record<string, unknown>>): TreeProblem {
+function annualNotFiled(m: Identified, body: PeriodFields): TreeProblem {
   return {
     path: m.file.path,
     errorCode: "FILE_PERIOD_MISMATCH",
@@ -94,10 +94,10 @@ function annualNotFiled(m: Identified, body: Readonly<Record<string, unknown>>):
  */
 export async function scanBatchTree(
   grouping: BatchGrouping,
-  body: Readonly<Record<string, unknown>>,
+  body: BatchBody,
   tree: FileTree,
 ): Promise<BatchScan> {
-  const recursive = body.recursive !== false;
+  const recursive = body.recursive;
   const period = bodyTaxPeriod(body);
   const groups = new Map<string, SubmissionFiles>();
   if (grouping.group === "vat_folders") {

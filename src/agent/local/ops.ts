@@ -4,6 +4,7 @@
  * @module
  */
 import type { LocalOps, ScanProgress } from "./types.ts";
+import type { PeriodFields } from "../period.ts";
 import { scanBatchTree } from "./batch_scan.ts";
 import { runScan, runVatParse } from "./scans.ts";
 import { readSubmissionFiles } from "./submission_files.ts";
@@ -48,16 +49,19 @@ function counted(tree: FileTree, progress: ScanProgress): FileTree {
 export function createLocalOps(): LocalOps {
   return {
     async runLocal(op, body, source, progress) {
-      const display = String(body[op.local.folderField]);
+      const fields: PeriodFields = body;
+      const display = String(fields[op.local.folderField]);
       const opened = await openTree(source, display);
       const tree = progress ? counted(opened, progress) : opened;
       const run = op.local;
       if (run.run === "vat_parse") return runVatParse(tree, display);
+      // A programming error: the registry pairs every scan with a scan request schema.
+      if (!("year" in body)) throw new Error(`${op.typeId}: a scan without year and month`);
       return runScan(run.fileKind, body, tree);
     },
     readSubmission: (op, body, source) => readSubmissionFiles(op, body, source),
     async scanBatch(op, body, source) {
-      return scanBatchTree(op.grouping, body, await openTree(source, String(body.rootFolder)));
+      return scanBatchTree(op.grouping, body, await openTree(source, body.rootFolder));
     },
   };
 }

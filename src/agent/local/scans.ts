@@ -11,7 +11,7 @@
  * arbitrary files.
  * @module
  */
-import { AppError, isAppError, type ScanKind } from "../../contract/mod.ts";
+import { AppError, isAppError, type LocalRun } from "../../contract/mod.ts";
 // formats/mod.ts leaves out the iconv-lite encoder (src/formats/encode/), so it stays
 // out of the agent's load path when it reads files.
 import {
@@ -28,9 +28,13 @@ import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName } from "./vat_files.ts";
 import { scanItems } from "./scan_content.ts";
 import { type FileTree, type TreeFile, type TreeProblem, YIELD_EVERY, yieldNow } from "./tree.ts";
 import { taxPeriod } from "../period.ts";
+import type { ScanBody } from "./types.ts";
 
 /** Bytes read first from each candidate file (one payroll record is far shorter). */
 const HEAD_BYTES = 4096;
+
+/** A folder scan of the registry: its `fileKind` is d1, d6 or deklar. */
+type LocalScan = Extract<LocalRun, { run: "scan" }>;
 
 /** The first record of a file (up to the first line break), for cheap period checks. */
 export function firstLine(bytes: Uint8Array): Uint8Array {
@@ -41,7 +45,7 @@ export function firstLine(bytes: Uint8Array): Uint8Array {
 /** What a scan learnt about one file. */
 export interface Identified {
   readonly file: TreeFile;
-  readonly kind: ScanKind;
+  readonly kind: LocalScan["fileKind"];
   readonly eik: string;
   /** "YYYYMM" as the file writes it; "YYYY13" for an annual D6. */
   readonly period: string;
@@ -81,7 +85,7 @@ export function periodMatches(found: string, wanted: string | null): boolean {
 export function identify(
   file: TreeFile,
   bytes: Uint8Array,
-  want: ScanKind,
+  want: LocalScan["fileKind"],
 ): Identified | null {
   const kind = detectFileKind(firstLine(bytes), file.name);
   if (kind !== want) return null;
@@ -117,7 +121,7 @@ export function identify(
  */
 export async function findFiles(
   tree: FileTree,
-  kind: ScanKind,
+  kind: LocalScan["fileKind"],
   period: string | null,
   recursive: boolean,
 ): Promise<{ matches: Identified[]; scanned: number; problems: TreeProblem[] }> {
@@ -159,15 +163,15 @@ export async function findFiles(
  * @returns the scan result shape (Dec1FilesScanResult, Dec6FilesScanResult, VatFilesScanResult)
  */
 export async function runScan(
-  kind: ScanKind,
-  body: Readonly<Record<string, unknown>>,
+  kind: LocalScan["fileKind"],
+  body: ScanBody,
   tree: FileTree,
 ): Promise<Record<string, unknown>> {
   const { matches, scanned, problems } = await findFiles(
     tree,
     kind,
-    taxPeriod(body.year as number, body.month as number),
-    body.recursive !== false,
+    taxPeriod(body.year, body.month),
+    body.recursive,
   );
   // Content decoded from the file's own encoding; UTF-8/UTF-16 files come with a warning.
   const { files, warnings } = scanItems(matches, kind === "deklar", problems);
@@ -238,5 +242,3 @@ export async function runVatParse(
     warnings: [...r.readWarnings, ...r.warnings].map((w) => w.message),
   };
 }
-
-export { AppError };

@@ -10,7 +10,12 @@
  * is checked to be that declaration (src/formats/declaration_file.ts).
  * @module
  */
-import { AppError, isAppError, type SubmissionOperation } from "../../contract/mod.ts";
+import {
+  AppError,
+  isAppError,
+  type NraFileKind,
+  type SubmissionOperation,
+} from "../../contract/mod.ts";
 // formats/mod.ts leaves out the iconv-lite encoder (src/formats/encode/), so it stays
 // out of the agent's load path when it reads files.
 import {
@@ -29,18 +34,14 @@ import {
   summarizeDeklar,
 } from "../../formats/mod.ts";
 import type { SubmissionFile } from "../../portal/mod.ts";
-import type { LocalSource, SubmissionFiles } from "./types.ts";
-import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName, type VatKind } from "./vat_files.ts";
+import type { LocalSource, SubmissionBody, SubmissionFiles } from "./types.ts";
+import { REQUIRED_VAT_KINDS, VAT_KINDS, vatFileName } from "./vat_files.ts";
 import { diskTree, type FileTree, openTree, type TreeFile } from "./tree.ts";
-import { taxPeriod } from "../period.ts";
+import { type PeriodFields, taxPeriod } from "../period.ts";
 import { requireWindows1251Files } from "./file_encoding.ts";
 import { fileCompany, payrollFigures, vatFigures } from "./figures.ts";
 
-function checkPeriod(
-  found: string | null,
-  body: Readonly<Record<string, unknown>>,
-  file: string,
-): void {
+function checkPeriod(found: string | null, body: PeriodFields, file: string): void {
   if (typeof body.year !== "number" || typeof body.month !== "number") return;
   const want = taxPeriod(body.year, body.month);
   if (found !== want) {
@@ -60,12 +61,9 @@ function checkPeriod(
  * @throws AppError FILE_ENCODING_UNSUPPORTED | FILE_PARSE_ERROR | FILE_PERIOD_MISMATCH |
  *   LOCAL_INPUT_REQUIRED
  */
-export async function readVatFolder(
-  tree: FileTree,
-  body: Readonly<Record<string, unknown>>,
-): Promise<SubmissionFiles> {
-  const found: Partial<Record<VatKind, TreeFile>> = {};
-  const bytes: Partial<Record<VatKind, Uint8Array>> = {};
+export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise<SubmissionFiles> {
+  const found: Partial<Record<NraFileKind, TreeFile>> = {};
+  const bytes: Partial<Record<NraFileKind, Uint8Array>> = {};
   for (const k of VAT_KINDS) {
     const f = await tree.find(vatFileName(k));
     if (f) {
@@ -186,7 +184,7 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
 export async function readPayroll(
   d1: TreeFile | null,
   d6: TreeFile | null,
-  body: Readonly<Record<string, unknown>>,
+  body: PeriodFields,
 ): Promise<SubmissionFiles> {
   if (!d1 && !d6) {
     throw new AppError(
@@ -253,7 +251,7 @@ export async function readPayroll(
 }
 
 /** Find a payroll pair in a folder: the top-level D1 and D6 files of the requested period. */
-async function payrollInTree(tree: FileTree, body: Readonly<Record<string, unknown>>) {
+async function payrollInTree(tree: FileTree, body: PeriodFields) {
   const { files } = await tree.list(false);
   let d1: TreeFile | null = null;
   let d6: TreeFile | null = null;
@@ -289,13 +287,14 @@ async function payrollInTree(tree: FileTree, body: Readonly<Record<string, unkno
  */
 export async function readSubmissionFiles(
   op: SubmissionOperation,
-  body: Readonly<Record<string, unknown>>,
+  body: SubmissionBody,
   source: LocalSource,
 ): Promise<SubmissionFiles> {
+  const fields: PeriodFields = body;
   if (op.reader === "vat_folder") return readVatFolder(await openTree(source, "inline"), body);
   if (op.reader === "payroll_pair") {
     // The D1 and D6 paths (the registry's pathFields, in that order), or a folder / inline.
-    const [d1Path, d6Path] = op.pathFields.map((f) => body[f]);
+    const [d1Path, d6Path] = op.pathFields.map((f) => fields[f]);
     if (typeof d1Path === "string" || typeof d6Path === "string") {
       const one = async (p: unknown) => {
         if (typeof p !== "string") return null;
@@ -319,8 +318,8 @@ export async function readSubmissionFiles(
   // the format has one): the same check in test and live mode (docs/local-input.md).
   const checked = checkDeclarationFile(op.kind as SingleFileKind, bytes, f.path, {
     eik: String(body.eik),
-    ...(typeof body.year === "number" ? { year: body.year } : {}),
-    ...(typeof body.month === "number" ? { month: body.month } : {}),
+    ...(fields.year !== undefined ? { year: fields.year } : {}),
+    ...(fields.month !== undefined ? { month: fields.month } : {}),
   });
   return {
     files: [{ name: f.name, kind: checked.fileType === "xml" ? "xml" : "other", bytes }],

@@ -4,8 +4,23 @@
  * `agent/local/`; this interface keeps `app.ts` independent of it.
  * @module
  */
-import type { BatchOperation, LocalOperation, SubmissionOperation } from "../../contract/mod.ts";
+import type {
+  BatchOperation,
+  LocalOperation,
+  OperationBody,
+  OperationOf,
+  SubmissionOperation,
+} from "../../contract/mod.ts";
 import type { SubmissionFile } from "../../portal/mod.ts";
+
+/** The body of a `local` operation (a scan or the VAT parse), as its request schema produced it. */
+export type LocalBody = OperationBody<OperationOf<"local">>;
+/** The body of a folder scan (`local: { run: "scan" }`): the local bodies with a period. */
+export type ScanBody = Extract<LocalBody, { readonly year: number }>;
+/** The body of a submission, as its request schema produced it. */
+export type SubmissionBody = OperationBody<OperationOf<"submission">>;
+/** The body of a folder-wide filing, as its request schema produced it. */
+export type BatchBody = OperationBody<OperationOf<"batch">>;
 
 /** Where the local input comes from. */
 export interface LocalSource {
@@ -93,20 +108,20 @@ export interface LocalOps {
   /** Run a `local` family operation (scans, vat_files_parse). */
   runLocal(
     op: LocalOperation,
-    body: Readonly<Record<string, unknown>>,
+    body: LocalBody,
     source: LocalSource,
     progress?: ScanProgress,
   ): Promise<Record<string, unknown>>;
   /** Read and check the files of a submission. */
   readSubmission(
     op: SubmissionOperation,
-    body: Readonly<Record<string, unknown>>,
+    body: SubmissionBody,
     source: LocalSource,
   ): Promise<SubmissionFiles>;
   /** Scan a folder for a folder-wide batch: documents grouped by EIK. */
   scanBatch(
     op: BatchOperation,
-    body: Readonly<Record<string, unknown>>,
+    body: BatchBody,
     source: LocalSource,
   ): Promise<
     {

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, type Family, getOperation, isAppError } from "../../contract/mod.ts";
+import { AppError, type Family, isAppError, type OperationSpec } from "../../contract/mod.ts";
 import type { PortalAdapter, PortalContext } from "../../portal/mod.ts";
 import type { CompanyName, ConfirmationManager, ConfirmSubject } from "../confirm/mod.ts";
 import type { AgentDeps } from "../deps.ts";
@@ -47,17 +47,18 @@ export type ConfirmWhat = Pick<
   | "digests"
 >;
 
-/** The request-scoped facts the confirmation needs. */
+/** The request-scoped facts the confirmation needs: the request carries its operation. */
 export interface ConfirmRequest {
   readonly c: Context;
   readonly deps: PipelineDeps;
   readonly claims: OperationClaims;
   readonly batchId: string | null;
-  readonly typeId: string;
+  /** The registry entry of the path's typeId (looked up once, by the app). */
+  readonly op: OperationSpec;
   /** Receives the key store's close function (run when the request ends). */
   readonly cleanups: (() => void)[];
-  /** The portal of the token's mode (default: `deps.portals` of the claims' mode). */
-  readonly portal?: PortalAdapter;
+  /** The portal of the token's mode (chosen once, by the pipeline). */
+  readonly portal: PortalAdapter;
 }
 
 /** The subject each request asked the user about (what the confirmation page follows). */
@@ -73,7 +74,7 @@ export const subjectOf = (c: Context): ConfirmSubject | null => subjects.get(c) 
  * (results and reports sign nothing), or sign (submissions, folder-wide batches). */
 type KeyUse = "none" | "certificate" | "sign";
 
-function keyUseOf(family: Family | undefined): KeyUse {
+function keyUseOf(family: Family): KeyUse {
   if (family === "submission" || family === "batch") return "sign";
   return family === "local" ? "none" : "certificate";
 }
@@ -124,7 +125,7 @@ function companiesOf(what: ConfirmWhat, portal: PortalAdapter | undefined): Comp
  * mode the chosen sender's key store is then opened with the PIN typed on the page to sign
  * (a wrong PIN refuses the rest of the batch at once: no second attempt, no token lock-out),
  * or for its certificate only, without a PIN, for operations that sign nothing.
- * @param r the request (context, deps, claims, batch id, typeId, cleanups, portal)
+ * @param r the request (context, deps, claims, batch id, operation, cleanups, portal)
  * @param what what the page shows
  * @param signal the request's abort signal: a request that goes away leaves the dialog
  * @param afterConsent run once the user confirmed and before the sender's key store is opened
@@ -143,12 +144,10 @@ export async function confirmSender(
   signal?: AbortSignal,
   afterConsent?: () => Promise<Partial<ConfirmWhat> | null>,
 ): Promise<PortalContext> {
-  const { c, deps, claims, batchId, cleanups } = r;
-  const op = getOperation(r.typeId);
-  const use = keyUseOf(op?.family);
+  const { c, deps, claims, batchId, cleanups, op, portal } = r;
+  const use = keyUseOf(op.family);
   // Before anything is asked or read: what the portal of the token's mode would refuse anyway.
-  const portal = r.portal ?? (claims.mode === "live" ? deps.portals.live : deps.portals.test);
-  if (op) portal?.check?.(op);
+  portal.check?.(op);
   const usable = sendersFor(deps.senders, claims.mode);
   const requested = c.req.header("x-svc-sender-id") ?? null;
   checkRequestedSender(deps.senders, usable, requested);
@@ -157,7 +156,8 @@ export async function confirmSender(
     companies: companiesOf(what, portal),
     batchId,
     senderId: requested,
-    typeId: r.typeId,
+    typeId: op.typeId,
+    filing: op.family === "submission" || op.family === "batch" ? op.kind : null,
     integratorId: claims.intg ?? claims.sub ?? "unknown",
     integratorName: claims.intgName ?? claims.intg ?? "Unknown integrator",
     origin: claims.origin ?? null,

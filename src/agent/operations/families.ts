@@ -15,9 +15,10 @@
 import {
   type AnyReportOperation,
   AppError,
-  type BatchOperation,
-  type LocalOperation,
-  type ResultOperation,
+  type Family,
+  type OperationBody,
+  type OperationOf,
+  type OperationSpec,
   type SubmissionOperation,
 } from "../../contract/mod.ts";
 import type { PortalAdapter, PortalContext, SubmissionInput } from "../../portal/mod.ts";
@@ -35,7 +36,7 @@ import {
   type LocalSource,
   type SubmissionFiles,
 } from "../local/mod.ts";
-import { displayPeriod } from "../period.ts";
+import { displayPeriod, displayTaxPeriod } from "../period.ts";
 import {
   type ConfirmRequest,
   confirmSender,
@@ -52,11 +53,12 @@ export interface FamilyRun extends ConfirmRequest {
   readonly portal: PortalAdapter;
 }
 
-type Body = Readonly<Record<string, unknown>>;
+/** Any operation's body, as its request schema produced it. */
+type Body = OperationBody<OperationSpec>;
 
 /** A family's handler: its registry entry, the body its request schema produced, the request. */
-export type FamilyHandler<O, B = Body> = (
-  op: O,
+export type FamilyHandler<F extends Family, B = OperationBody<OperationOf<F>>> = (
+  op: OperationOf<F>,
   body: B,
   r: FamilyRun,
 ) => Promise<Record<string, unknown>>;
@@ -70,7 +72,7 @@ function localOpsOf(r: FamilyRun): LocalOps {
 
 function filingMeta(r: FamilyRun, body: Body): FilingMeta {
   return {
-    typeId: r.typeId,
+    typeId: r.op.typeId,
     mode: r.claims.mode,
     integrator: r.claims.intg ?? null,
     batchId: r.batchId,
@@ -89,7 +91,7 @@ const isInline = (src: LocalSource) => !!src.inlineFile || !!src.inlineDir;
  * @throws AppError LOCAL_INPUT_REQUIRED | LOCAL_PATH_INVALID (before the page) |
  *   CONFIRMATION_* | LOCAL_PATH_* | FILE_* (after the user's consent)
  */
-export const runLocalFamily: FamilyHandler<LocalOperation> = async (op, body, r) => {
+export const runLocalFamily: FamilyHandler<"local"> = async (op, body, r) => {
   const ops = localOpsOf(r);
   const src = localSource(r.c, body, op.local.folderField);
   // Reading the user's disk needs the user's consent (once per batch); inline input does not.
@@ -114,7 +116,7 @@ export const runLocalFamily: FamilyHandler<LocalOperation> = async (op, body, r)
  * @throws AppError LOCAL_INPUT_REQUIRED | LOCAL_PATH_INVALID (before the page) |
  *   CONFIRMATION_* | LOCAL_PATH_* (after the user's consent)
  */
-export const runBatchFamily: FamilyHandler<BatchOperation> = async (op, body, r) => {
+export const runBatchFamily: FamilyHandler<"batch"> = async (op, body, r) => {
   const ops = localOpsOf(r);
   const src = localSource(r.c, body, "rootFolder");
   const meta = { ...filingMeta(r, body), replayFiled: true };
@@ -201,7 +203,11 @@ function shownPath(sent: string): ShownPath {
  * The disk paths a submission reads, or null when its input is inline.
  * @throws AppError LOCAL_PATH_INVALID
  */
-function diskPaths(op: SubmissionOperation, body: Body, src: LocalSource): ShownPath[] | null {
+function diskPaths(
+  op: SubmissionOperation,
+  body: OperationBody<OperationOf<"submission">>,
+  src: LocalSource,
+): ShownPath[] | null {
   // The D1/D6 path fields are read from disk even beside inline input (submission_files.ts).
   const fields = op.pathFields.map((f) => stringField(body, f)).filter((p) => p !== null);
   if (op.reader === "payroll_pair" && fields.length > 0) return fields.map(shownPath);
@@ -223,7 +229,7 @@ async function shown(files: SubmissionFiles): Promise<Partial<ConfirmWhat>> {
     ...(files.warnings?.length ? { warnings: files.warnings } : {}),
     ...(files.companies?.length ? { companies: files.companies } : {}),
     ...(files.figures ? { figures: files.figures } : {}),
-    ...(files.period ? { period: `${files.period.slice(0, 4)}-${files.period.slice(4)}` } : {}),
+    ...(files.period ? { period: displayTaxPeriod(files.period) } : {}),
   };
 }
 
@@ -236,7 +242,7 @@ async function shown(files: SubmissionFiles): Promise<Partial<ConfirmWhat>> {
  *   LOCAL_PATH_INVALID | CONFIRMATION_* | SENDER_NOT_CHOSEN, then after the user's consent (or
  *   before it for inline input) LOCAL_PATH_* | FILE_* | TOKEN_EIK_MISMATCH; PORTAL_*
  */
-export const runSubmissionFamily: FamilyHandler<SubmissionOperation> = async (op, body, r) => {
+export const runSubmissionFamily: FamilyHandler<"submission"> = async (op, body, r) => {
   const src = localSource(r.c, body, null);
   const given = hasLocal(src, body, op.pathFields);
   if (!given && op.localInput === "required") {
@@ -335,10 +341,10 @@ function ask(
  * journal under its document id (the console shows it).
  * @returns the SubmissionResultPayload
  */
-export const runResultFamily: FamilyHandler<ResultOperation> = async (op, body, r) => {
+export const runResultFamily: FamilyHandler<"result"> = async (op, body, r) => {
   const eik = tokenEik(r);
   const ctx = await portalContext(op, body, r);
-  const documentId = stringField(body, "documentId") ?? "";
+  const documentId = body.documentId;
   const payload = await r.portal.result(op.kind, documentId, eik, ctx);
   // The protocol stays with the journal for the console's Filings page (shown sandboxed).
   if (payload.status === "ok" && /html/i.test(payload.rawBodyContentType)) {
@@ -357,9 +363,9 @@ export const runResultFamily: FamilyHandler<ResultOperation> = async (op, body, 
  * @returns the result, with the NO_DATA rule applied
  */
 export const runReportFamily: FamilyHandler<
-  AnyReportOperation,
+  "report" | "portal_files",
   Parameters<PortalAdapter["report"]>[1]
-> = async (op, body, r) => {
+> = async (op: AnyReportOperation, body, r) => {
   const ctx = await portalContext(op, body, r);
   return markNoData(await r.portal.report(op, body, ctx));
 };

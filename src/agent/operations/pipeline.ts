@@ -7,7 +7,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, type OperationSpec } from "../../contract/mod.ts";
+import { AppError, type OperationBody, type OperationSpec } from "../../contract/mod.ts";
 import type { PortalAdapter } from "../../portal/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import { assertEiksCovered, type OperationClaims, verifyOperationToken } from "../http/mod.ts";
@@ -73,7 +73,7 @@ async function dispatch(
   });
   const batchId = c.req.header("x-svc-batch-id") ?? null;
   /** The body, validated by the entry's schema, with the batch id and the EIKs checked. */
-  const bodyOf = async <O extends OperationSpec>(o: O) => {
+  const bodyOf = async <O extends OperationSpec>(o: O): Promise<OperationBody<O>> => {
     const body = await readBody(c, o, claims);
     if (batchId !== null && !GUID.test(batchId)) {
       throw new AppError("BATCH_ID_INVALID", "X-Svc-Batch-Id must be a GUID", {
@@ -90,7 +90,7 @@ async function dispatch(
     deps,
     claims,
     batchId,
-    typeId: op.typeId,
+    op,
     cleanups,
     portal: pickPortal(deps, claims.mode),
   });

@@ -25,11 +25,11 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
  * @returns the schema's output
  * @throws AppError TOKEN_BODY_MISMATCH | INVALID_JSON | VALIDATION_FAILED
  */
-export async function readBody<S extends z.ZodType>(
+export async function readBody<O extends { readonly request: z.ZodType }>(
   c: Context,
-  op: { readonly request: S },
+  op: O,
   claims: OperationClaims,
-): Promise<z.output<S>> {
+): Promise<z.output<O["request"]>> {
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   if (claims.bodySha256 && (await sha256Hex(bytes)) !== claims.bodySha256.toLowerCase()) {
     throw new AppError("TOKEN_BODY_MISMATCH", "The body does not match the token's bodySha256");
@@ -45,7 +45,9 @@ export async function readBody<S extends z.ZodType>(
   }
   const parsed = op.request.safeParse(raw);
   if (!parsed.success) throw validationError(parsed.error.issues);
-  return parsed.data;
+  // The data is the output of `op.request` itself; zod's types lose that through a union of
+  // registry entries (their schemas are invariant), so it is restated here, once.
+  return parsed.data as z.output<O["request"]>;
 }
 
 /** A string field of a validated body, or null. */

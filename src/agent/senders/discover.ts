@@ -67,7 +67,7 @@ export interface DiscoverDeps {
   readonly os?: typeof Deno.build.os;
   /** The PKCS#11 modules to look in (default: `discoverPkcs11Modules(os)`, as `agent doctor`). */
   readonly discoverModules?: () => Promise<readonly ModuleCandidate[]>;
-  /** Opens a module (default: `openPkcs11TokenStore`). */
+  /** Opens a module (default: `openPkcs11KeyStore`). */
   readonly openPkcs11?: (modulePath: string) => Promise<Pkcs11KeyStore>;
   /** Runs `security` for the macOS Keychain (default: `denoCommandRunner`). */
   readonly run?: CommandRunner;
@@ -253,7 +253,7 @@ export async function scanCertificates(deps: DiscoverDeps = {}): Promise<Certifi
         : [];
     }),
     openPkcs11: deps.openPkcs11 ??
-      (async (modulePath) => (await signing()).openPkcs11TokenStore({ modulePath })),
+      (async (modulePath) => (await signing()).openPkcs11KeyStore({ modulePath })),
     run: deps.run ?? (async (req) => (await signing()).denoCommandRunner(req)),
     now: deps.now ?? Date.now,
     windowsOps: deps.windowsOps,

@@ -5,7 +5,7 @@
  * else is PORTAL_OPERATION_UNSUPPORTED. Refusals of a declaration by the NRA are results
  * (success=false / status "error"); transport and credential failures are thrown AppErrors.
  * Every error `submit` throws says in `details.outcome` whether the declaration never reached
- * the NRA ("not_sent"), was refused by it ("refused") or may have been filed ("unknown"), so
+ * the NRA ("not_filed"), was refused by it ("refused") or may have been filed ("unknown"), so
  * the journal records the filing accordingly (http.ts CallOutcome; docs/journal.md).
  * Implements nra-public-api.md §1–§9, as docs/live-portal.md describes.
  * @module
@@ -115,7 +115,7 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
         token = await src.bearer(signal);
       } catch (e) {
         // No request carried the declaration yet, or the only one was refused (401).
-        throw withOutcome(e, attempt === 1 ? "not_sent" : "refused");
+        throw withOutcome(e, attempt === 1 ? "not_filed" : "refused");
       }
       const answer = await postToPortal(await getFetch(), {
         endpoint,
@@ -179,7 +179,7 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
      *   PORTAL_NOT_CONFIGURED, PORTAL_AUTH_FAILED, PORTAL_UNREACHABLE, PORTAL_TIMEOUT,
      *   PORTAL_SERVER_ERROR, PORTAL_BAD_RESPONSE, PORTAL_REJECTED, CERTIFICATE_NOT_RECOGNISED,
      *   NO_POWER_OF_ATTORNEY, DOCUMENT_SIGNATURE_MISMATCH, the signer's PIN/key-store codes;
-     *   each with `details.outcome` (not_sent, refused or unknown)
+     *   each with `details.outcome` (not_filed, refused or unknown)
      */
     async submit(input: SubmissionInput, ctx: PortalContext): Promise<SubmissionResult> {
       let body: Awaited<ReturnType<typeof buildSubmitBody>>;
@@ -191,7 +191,7 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
         await tokenSource().bearer(ctx.signal);
         body = await buildSubmitBody(input.kind, input, identity, ctx.sign!);
       } catch (e) {
-        throw withOutcome(e, "not_sent", true); // nothing left the machine
+        throw withOutcome(e, "not_filed", true); // nothing left the machine
       }
       input.onSend?.();
       const out = await callApi("submit", endpoints.submit, body, input.eik, ctx.signal);

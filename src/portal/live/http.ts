@@ -14,17 +14,14 @@ import { AppError, isAppError } from "../../contract/mod.ts";
 /**
  * What became of the declaration a failed call carried, in `details.outcome` of every error the
  * live portal throws (docs/journal.md):
- * - `not_sent`: it never reached the NRA (connection refused, DNS or TLS failure, a failure
+ * - `not_filed`: it never reached the NRA (connection refused, DNS or TLS failure, a failure
  *   before the submit call, or a call that carries no declaration: token, result);
  * - `refused`: the NRA answered and did not take it (any 4xx, 3xx, a 503; a retry is allowed,
  *   no sooner than `details.retryAfterSeconds` when present);
  * - `unknown`: it may have been filed (time-out or connection cut after sending, a 2xx answer
  *   that cannot be read, a 5xx other than 503).
  */
-export type CallOutcome = "not_sent" | "refused" | "unknown";
-
-/** The outcomes, for checks of `details.outcome`. */
-export const CALL_OUTCOMES: readonly CallOutcome[] = ["not_sent", "refused", "unknown"];
+export type CallOutcome = "not_filed" | "refused" | "unknown";
 
 /** Which API call a request is (for messages and `details.endpoint`). */
 export type Endpoint = "submit" | "result" | "token";
@@ -69,7 +66,7 @@ const LABEL: Record<Endpoint, string> = {
  * @param fetchFn the fetch to use (global, or bound to a CA via ca_fetch.ts)
  * @param req endpoint, URL, headers, body, time-out, caller signal and clock
  * @returns status, text, Content-Type and Retry-After of a non-5xx answer
- * @throws AppError PORTAL_UNREACHABLE (network or TLS failure; outcome not_sent when no
+ * @throws AppError PORTAL_UNREACHABLE (network or TLS failure; outcome not_filed when no
  *   connection was made, unknown when it broke after the request went out), PORTAL_TIMEOUT
  *   (no full answer within `timeoutMs`; outcome unknown for the submit call), PORTAL_SERVER_ERROR
  *   (HTTP 5xx; details.httpStatus and the NRA errorCode/exceptionId when the body is its
@@ -114,7 +111,7 @@ export async function postToPortal(
         {
           endpoint: req.endpoint,
           httpStatus: res.status,
-          outcome: req.endpoint === "submit" ? outcome : "not_sent",
+          outcome: req.endpoint === "submit" ? outcome : "not_filed",
         },
         e,
       );
@@ -125,7 +122,7 @@ export async function postToPortal(
       {
         endpoint: req.endpoint,
         origin: originOf(req.url),
-        outcome: neverConnected(e) ? "not_sent" : unknown,
+        outcome: neverConnected(e) ? "not_filed" : unknown,
       },
       e,
     );
@@ -146,7 +143,7 @@ export async function postToPortal(
         ...(env.exceptionId ? { exceptionId: env.exceptionId } : {}),
         ...(retryAfterSeconds !== null ? { retryAfterSeconds } : {}),
         outcome: req.endpoint !== "submit"
-          ? "not_sent"
+          ? "not_filed"
           : res.status === 503
           ? "refused"
           : "unknown",
@@ -164,13 +161,13 @@ export async function postToPortal(
 
 /**
  * The outcome of a call whose fate cannot be known (a time-out, a cut connection): unknown for
- * the submit call, not_sent for the calls that carry no declaration (token, result).
+ * the submit call, not_filed for the calls that carry no declaration (token, result).
  * @param endpoint the call
  * @returns the outcome
  * @throws nothing
  */
 export function fateUnknown(endpoint: Endpoint): CallOutcome {
-  return endpoint === "submit" ? "unknown" : "not_sent";
+  return endpoint === "submit" ? "unknown" : "not_filed";
 }
 
 /**

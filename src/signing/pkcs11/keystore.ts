@@ -102,7 +102,8 @@ function release(path: string): void {
 
 /**
  * Opens a PKCS#11 key store: loads the module (shared with other open stores on the same path)
- * and calls C_Initialize.
+ * and calls C_Initialize. The store is a {@link KeyStore} that can also list the tokens it sees
+ * ({@link Pkcs11KeyStore.listTokens}); certificate discovery uses that.
  *
  * @param options module path, optional token label, optional injected API
  * @returns the key store (call `close()` to C_Finalize and unload)
@@ -113,19 +114,7 @@ function release(path: string): void {
  * const certs = await store.listCertificates();
  * ```
  */
-export function openPkcs11KeyStore(options: Pkcs11Options): Promise<KeyStore> {
-  return openPkcs11TokenStore(options);
-}
-
-/**
- * {@link openPkcs11KeyStore} typed with the PKCS#11 extras: the same store, which can also list
- * the tokens it sees ({@link Pkcs11KeyStore.listTokens}); certificate discovery uses it.
- *
- * @param options module path, optional token label, optional injected API
- * @returns the key store (call `close()` to C_Finalize and unload)
- * @throws AppError PKCS11_MODULE_MISSING, PKCS11_MODULE_WRONG_ARCH, KEYSTORE_UNAVAILABLE
- */
-export async function openPkcs11TokenStore(options: Pkcs11Options): Promise<Pkcs11KeyStore> {
+export async function openPkcs11KeyStore(options: Pkcs11Options): Promise<Pkcs11KeyStore> {
   let api: Pkcs11Api;
   if (options.api) {
     api = options.api;

@@ -1,5 +1,5 @@
 /**
- * {@link KeyStore} on the one query layer: integrators, keys (hash only), the per-key EIK set
+ * {@link ApiKeyStore} on the one query layer: integrators, keys (hash only), the per-key EIK set
  * and the signing keys, for SQLite and PostgreSQL alike. The EIK claim is one transaction that
  * locks the key row (PostgreSQL) or the database (SQLite), so instances claiming for the same
  * key never exceed its limit together.
@@ -7,10 +7,10 @@
  */
 import { integratorFromRow, keyForIssueFromRow, keyFromRow, signingKeyFromRow } from "./rows.ts";
 import { type Db, sql, type Step, tableReads, tuples } from "./sql.ts";
-import type { ApiKeyRecord, ClaimResult, KeyStore } from "./store.ts";
+import type { ApiKeyRecord, ApiKeyStore, ClaimResult } from "./store.ts";
 
-/** What {@link keyQueries} implements: all of {@link KeyStore} but opening and closing. */
-export type KeyQueries = Omit<KeyStore, "migrate" | "close" | "createIntegratorWithUser">;
+/** What {@link keyQueries} implements: all of {@link ApiKeyStore} but opening and closing. */
+export type KeyQueries = Omit<ApiKeyStore, "migrate" | "close" | "createIntegratorWithUser">;
 
 const json = (v: readonly string[] | null | undefined) => (v == null ? null : JSON.stringify(v));
 
@@ -23,7 +23,7 @@ const insertKey = (k: ApiKeyRecord) =>
 /**
  * The key side of the token store.
  * @param db the database
- * @returns the methods, as documented on {@link KeyStore}
+ * @returns the methods, as documented on {@link ApiKeyStore}
  */
 export function keyQueries(db: Db): KeyQueries {
   const integrators = tableReads(db, "integrators", "created_at, id", integratorFromRow);

@@ -74,7 +74,7 @@ export interface ApiKeyRecord {
   readonly integratorOrigins?: readonly string[];
 }
 
-/** Outcome of {@link KeyStore.findKeyForIssue}. */
+/** Outcome of {@link ApiKeyStore.findKeyForIssue}. */
 export interface KeyForIssue {
   readonly key: ApiKeyRecord;
   readonly contract: ContractState;
@@ -107,7 +107,7 @@ export type TerminateResult =
   | { ok: false; reason: ContractFailure };
 
 /** Integrators, keys, the per-key EIK set and signing keys. */
-export interface KeyStore {
+export interface ApiKeyStore {
   /** Apply pending migrations (idempotent; safe when several instances start at once). */
   migrate(): Promise<void>;
   /** Insert an integrator. @throws the driver's unique violation when the id exists */
@@ -296,4 +296,4 @@ export interface OpsStore {
 
 /** The one storage interface of the token service. */
 export interface TokenStore
-  extends KeyStore, ContractStore, NoticeStore, UsageStore, OpsStore, WebStore {}
+  extends ApiKeyStore, ContractStore, NoticeStore, UsageStore, OpsStore, WebStore {}

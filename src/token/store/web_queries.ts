@@ -17,7 +17,7 @@ import type {
   WebStore,
   WebUser,
 } from "./web_store.ts";
-import type { KeyStore } from "./store.ts";
+import type { ApiKeyStore } from "./store.ts";
 
 /** Rows per INSERT of a request log flush (8 parameters each). */
 const LOG_CHUNK = 400;
@@ -75,7 +75,7 @@ class Exists extends Error {}
  * @param db the database
  * @returns the {@link WebStore} methods
  */
-export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorWithUser"> {
+export function webQueries(db: Db): WebStore & Pick<ApiKeyStore, "createIntegratorWithUser"> {
   return {
     async createIntegratorWithUser(i, u) {
       try {
