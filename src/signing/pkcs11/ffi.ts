@@ -149,7 +149,7 @@ export async function loadPkcs11Module(
   }
   const listPtr = new BigUint64Array(1);
   const rv = Number(lib.symbols.C_GetFunctionList(listPtr));
-  const list = Deno.UnsafePointer.create(listPtr[0]);
+  const list = Deno.UnsafePointer.create(listPtr[0] ?? 0n); // 0n: null, refused below
   if (rv !== CKR.OK || !list) {
     lib.close();
     throw new AppError("KEYSTORE_UNAVAILABLE", `C_GetFunctionList of "${path}" failed`, {
