@@ -104,7 +104,7 @@ export async function readVatFolder(
     })),
   );
   const r = parseVatFolderFiles(bytes, {
-    fileNames: Object.fromEntries(Object.entries(found).map(([k, f]) => [k, f!.path])),
+    fileNames: Object.fromEntries(Object.entries(found).map(([k, f]) => [k, f.path])),
   });
   if (r.errors.length) {
     throw new AppError("FILE_PARSE_ERROR", r.errorMessage!, {
@@ -131,7 +131,7 @@ export async function readVatFolder(
     files,
     eiks: [s.eik],
     period: s.period,
-    names: Object.values(found).map((f) => f!.path),
+    names: Object.values(found).map((f) => f.path),
     warnings: [...r.readWarnings, ...r.warnings].map((w) => ({
       bg: (w as { messageBg?: string }).messageBg ?? w.message,
       en: w.message,

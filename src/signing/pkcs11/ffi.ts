@@ -225,7 +225,7 @@ export async function loadPkcs11Module(
       const lengths = templateLengths(abi, probe, types.length);
       const slots = types.map((type, i) => ({
         type,
-        value: lengths[i] === undefined ? null : new Uint8Array(Math.max(1, lengths[i]!)),
+        value: lengths[i] === undefined ? null : new Uint8Array(Math.max(1, lengths[i])),
       }));
       const tpl = encodeTemplate(abi, slots);
       r = num(fns.C_GetAttributeValue(s, o, tpl, types.length));
