@@ -22,10 +22,10 @@ Deno.test("D1_FIELDS and D6_FIELDS have 53 and 59 fields (nra-formats.md §2.1, 
 Deno.test("parseD1() decodes CP1251 surnames and types numbers", async () => {
   const recs = parseD1(await fixtureBytes("d1/EMPL2021.TXT"));
   assert.equal(recs.length, 3);
-  assert.equal(recs[0]!.surname, "ПЕТРОВ");
-  assert.equal(recs[0]!.grossSalary, 2500);
-  assert.equal(recs[0]!.pensionRateEmployer, 12.62);
-  assert.equal(recs[0]!.insuredDaysTotal, "2100");
+  assert.equal(nth(recs).surname, "ПЕТРОВ");
+  assert.equal(nth(recs).grossSalary, 2500);
+  assert.equal(nth(recs).pensionRateEmployer, 12.62);
+  assert.equal(nth(recs).insuredDaysTotal, "2100");
 });
 
 Deno.test("writeD1() quotes C fields, leaves numbers bare, ends with CRLF and 0x1A", async () => {
@@ -114,10 +114,10 @@ Deno.test("summarizeD1() gives employer EIK, period and numRecords", async () =>
 Deno.test("parseD6() reads blocks leniently and checks fields 1, 2, 7, 8", async () => {
   const bytes = await fixtureBytes("d6/NRA62007.TXT");
   const recs = parseD6(bytes);
-  assert.equal(recs[0]!.block1PaymentDate, "2026-09-25");
-  assert.equal(recs[0]!.block2PaymentDate, null);
-  assert.equal(recs[0]!.block2Month, 0);
-  assert.equal(recs[1]!.block1IncomeTax1, 612.69);
+  assert.equal(nth(recs).block1PaymentDate, "2026-09-25");
+  assert.equal(nth(recs).block2PaymentDate, null);
+  assert.equal(nth(recs).block2Month, 0);
+  assert.equal(nth(recs, 1).block1IncomeTax1, 612.69);
   assert.equal(summarizeD6(recs).period, "202608");
   const text = new TextDecoder("windows-1251").decode(bytes);
   // Month 13 (annual) is accepted in block 1 (GO-D1D6, ODOO-NRA); unknown payment types too.

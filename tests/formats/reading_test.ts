@@ -17,6 +17,7 @@ import {
 } from "../../src/formats/mod.ts";
 import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { fixtureBytes, throwsApp } from "./_helpers.ts";
+import { nth } from "../_helpers/nth.ts";
 
 /** The fixtures used here, read once (throwsApp takes a synchronous call). */
 const F = Object.fromEntries(
@@ -65,8 +66,8 @@ Deno.test("parseD1() reads a UTF-8 EMPL2021.TXT with its surnames, not РР’Р
   const records = parseD1(await fixtureBytes("d1/EMPL2021_UTF8.TXT"), "EMPL2021.TXT", { warnings });
   assert.deepStrictEqual(records.map((r) => r.surname), ["ПЕТРОВ", "ИВАНОВА", "ДИМИТРОВ-ЧЕРНЕВ"]);
   assert.deepStrictEqual(warnings.map((w) => w.code), ["ENCODING_UTF8"]);
-  assert.match(warnings[0]!.message, /^"EMPL2021\.TXT" is saved as UTF-8, not Windows-1251/);
-  assert.match(warnings[0]!.messageBg, /EMPL2021\.TXT.*UTF-8/);
+  assert.match(nth(warnings).message, /^"EMPL2021\.TXT" is saved as UTF-8, not Windows-1251/);
+  assert.match(nth(warnings).messageBg, /EMPL2021\.TXT.*UTF-8/);
 });
 
 Deno.test("parseVatFolderFiles() reads UTF-8 and UTF-16 files and carries the encoding warnings", async () => {
@@ -80,7 +81,7 @@ Deno.test("parseVatFolderFiles() reads UTF-8 and UTF-16 files and carries the en
     ["ENCODING_UTF8", "POKUPKI.TXT"],
     ["ENCODING_UTF8", "PRODAGBI.TXT"],
   ]);
-  assert.match(r.readWarnings[1]!.message, /UTF-8 with a byte-order mark/);
+  assert.match(nth(r.readWarnings, 1).message, /UTF-8 with a byte-order mark/);
   const d6: FileWarning[] = [];
   parseD6(await fixtureBytes("d6/NRA62007_UTF16.TXT"), "NRA62007.TXT", { warnings: d6 });
   assert.deepStrictEqual(d6.map((w) => w.code), ["ENCODING_UTF16"]);
@@ -154,7 +155,7 @@ Deno.test("parsePokupki() pads lines an editor trimmed to 261 and says so; refus
   assert.equal(records.length, 5);
   assert.deepStrictEqual(records.map((r) => r.baseTriangular), [0, 0, 0, 0, 0]);
   assert.equal(
-    warnings[0]!.message,
+    nth(warnings).message,
     '"P.TXT" line 1 is 261 characters wide (and 4 more short lines); expected 274: read as if ' +
       "the trailing spaces had been trimmed (padded to 274). Save the file from its program " +
       "again before filing",

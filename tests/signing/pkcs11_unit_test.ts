@@ -246,17 +246,17 @@ Deno.test("Pkcs11 store: RSA without CKM_SHA256_RSA_PKCS falls back to CKM_RSA_P
     f.mechanisms.delete(CKM.SHA256_RSA_PKCS);
   });
   await store.sign(id, new TextEncoder().encode("abc"), "1234");
-  assert.equal(fake.signed[0]!.mech, CKM.RSA_PKCS);
-  assert.deepEqual(fake.signed[0]!.data.subarray(0, 19), SHA256_DIGEST_INFO_PREFIX);
-  assert.equal(fake.signed[0]!.data.length, 19 + 32);
+  assert.equal(nth(fake.signed).mech, CKM.RSA_PKCS);
+  assert.deepEqual(nth(fake.signed).data.subarray(0, 19), SHA256_DIGEST_INFO_PREFIX);
+  assert.equal(nth(fake.signed).data.length, 19 + 32);
   assert.equal(fake.calls.filter((c) => c.startsWith("C_Login")).length, 1);
 });
 
 Deno.test("Pkcs11 store: EC signs the SHA-256 digest with CKM_ECDSA and returns DER", async () => {
   const { fake, store, id } = await withFake((f) => (f.keyType = CKK.EC));
   const sig = await store.sign(id, new TextEncoder().encode("abc"), "1234");
-  assert.equal(fake.signed[0]!.mech, CKM.ECDSA);
-  assert.equal(fake.signed[0]!.data.length, 32);
+  assert.equal(nth(fake.signed).mech, CKM.ECDSA);
+  assert.equal(nth(fake.signed).data.length, 32);
   assert.equal(sig[0], 0x30);
 });
 

@@ -76,12 +76,12 @@ Deno.test({
             );
             const certs = await store.listCertificates("s3cret");
             assert.equal(certs.length, 1, "only the signer, not the CA");
-            assert.equal(certs[0]!.keyAlgorithm, signer.cert.kind);
-            assert.equal(certs[0]!.personalId, "PNOBG-8001010008");
-            assert.equal(certs[0]!.label, `friendly ${variant}`);
-            assert.match(certs[0]!.id, /^sha256:[0-9a-f]{64}$/);
+            assert.equal(nth(certs).keyAlgorithm, signer.cert.kind);
+            assert.equal(nth(certs).personalId, "PNOBG-8001010008");
+            assert.equal(nth(certs).label, `friendly ${variant}`);
+            assert.match(nth(certs).id, /^sha256:[0-9a-f]{64}$/);
             const data = crypto.getRandomValues(new Uint8Array(1024));
-            const p7s = await signDetached(data, keyStoreSigner(store, certs[0]!, "s3cret"));
+            const p7s = await signDetached(data, keyStoreSigner(store, nth(certs), "s3cret"));
             const v = await opensslVerify(tmp.path, label.replace(" ", "-"), p7s, data, pki.caPem);
             assert.equal(v.code, 0, v.output);
             assert.match(v.output, /Verification successful/);
@@ -162,7 +162,7 @@ Deno.test({
         );
         const certs = await plain.listCertificates();
         assert.equal(certs.length, 1);
-        assert.equal(certs[0]!.id, cert.id);
+        assert.equal(nth(certs).id, cert.id);
       });
       await t.step(
         "not a PFX → KEYSTORE_UNAVAILABLE; closed store → KEYSTORE_UNAVAILABLE",
