@@ -209,9 +209,11 @@ export function cutFieldOf<F extends readonly FieldSpec[]>(
   len: number,
 ): number {
   const { starts, lengths } = layout.compiled;
-  for (const [i, a] of starts.entries()) {
+  // An indexed loop, no entries() iterator: this runs once per short line (VIES lines).
+  for (let i = 0; i < starts.length; i++) {
+    const a = starts[i]!; // i < starts.length = lengths.length
     if (a >= len) return -1;
-    if (a + lengths[i]! <= len) continue; // lengths has one entry per start
+    if (a + lengths[i]! <= len) continue;
     const c = text.charCodeAt(start + a);
     const trimmed = c !== 0x20 && c !== 0x09 && text.charCodeAt(start + len - 1) !== 0x20;
     return trimmed ? -1 : i;
