@@ -189,7 +189,7 @@ Deno.test("parsePokupki() accepts trailing spaces after the record and trims eve
 Deno.test("parsePokupki() reads left-aligned running numbers (TEMPO style)", () => {
   const line = writePokupki([purchase(7)]);
   const left = line.slice(0, 25) + "7".padEnd(15) + line.slice(40);
-  assert.equal(parsePokupki(left)[0]!.runningNumber, 7);
+  assert.equal(nth(parsePokupki(left)).runningNumber, 7);
 });
 
 Deno.test("parsePokupki() skips a blank line in the middle with a warning, at the end silently", () => {

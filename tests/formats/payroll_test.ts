@@ -50,7 +50,7 @@ Deno.test("parseD1() reads the martinov/decl1 style line with 00 days and an emp
 Deno.test("parseD1() handles commas and doubled quotes inside quoted values", async () => {
   const r = nth(parseD1(await fixtureBytes("d1/EMPL2021.TXT")));
   const text = writeD1([r]).replace('"ПЕТРОВ"', '"ПЕТРОВ, ""МЛ."""');
-  assert.equal(parseD1(text)[0]!.surname, 'ПЕТРОВ, "МЛ."');
+  assert.equal(nth(parseD1(text)).surname, 'ПЕТРОВ, "МЛ."');
 });
 
 Deno.test("parseD1() reads empty numeric fields as 0 (the D1 rule)", async () => {
@@ -121,9 +121,9 @@ Deno.test("parseD6() reads blocks leniently and checks fields 1, 2, 7, 8", async
   assert.equal(summarizeD6(recs).period, "202608");
   const text = new TextDecoder("windows-1251").decode(bytes);
   // Month 13 (annual) is accepted in block 1 (GO-D1D6, ODOO-NRA); unknown payment types too.
-  assert.equal(parseD6(text.replaceAll('",8,2026,"', '",13,2026,"'))[0]!.block1Month, 13);
+  assert.equal(nth(parseD6(text.replaceAll('",8,2026,"', '",13,2026,"'))).block1Month, 13);
   assert.equal(
-    parseD6(text.replace('"25/09/2026",0,1,', '"25/09/2026",0,7,'))[0]!.block1PaymentType,
+    nth(parseD6(text.replace('"25/09/2026",0,1,', '"25/09/2026",0,7,'))).block1PaymentType,
     7,
   );
   throwsApp(
@@ -133,5 +133,5 @@ Deno.test("parseD6() reads blocks leniently and checks fields 1, 2, 7, 8", async
   throwsApp(() => parseD6(text.replaceAll('",8,2026,"', '",14,2026,"')), "FILE_PARSE_ERROR");
   throwsApp(() => parseD6(text.replaceAll('"ЕКО ТРЕЙД ООД"', '""')), "FILE_PARSE_ERROR");
   // Blank payment date, quoted or not, reads as null.
-  assert.equal(parseD6(text.replaceAll('"25/09/2026"', ""))[0]!.block1PaymentDate, null);
+  assert.equal(nth(parseD6(text.replaceAll('"25/09/2026"', ""))).block1PaymentDate, null);
 });

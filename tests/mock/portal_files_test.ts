@@ -154,7 +154,7 @@ Deno.test("portal files answer status error for a period not yet filed, a future
     vatMonthlyFiles({ eik: "999999931", year: 2025, month: 3 }, NOW, KIT).items.length,
     0,
   );
-  const filedOn = periodFilings(eik, "vat", 2026, 2)[0]!.submittedAt;
+  const filedOn = nth(periodFilings(eik, "vat", 2026, 2)).submittedAt;
   const before = new Date(filedOn.getTime() - 1000);
   assert.equal(vatPortalFiles({ eik, year: 2026, month: 2 }, before, KIT).status, "error");
   assert.equal(vatPortalFiles({ eik, year: 2026, month: 2 }, filedOn, KIT).status, "ok");
