@@ -41,7 +41,7 @@ const { values } = parseArgs({
   },
 });
 const DELAY = Number(values["delay-ms"]);
-const SIZES = values.sizes!.split(",").map(Number);
+const SIZES = values.sizes.split(",").map(Number);
 const CONCURRENCY = Number(values.concurrency);
 const BASELINE_SAMPLES = 10;
 const op = getOperation("dec1_6_batch") as BatchOperation;

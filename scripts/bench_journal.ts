@@ -40,7 +40,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * (as many as take about 3 ms, at least one).
  * @returns µs per call, in the order given
  */
-function timeAlternating(fns: (() => unknown)[]): number[] {
+function timeAlternating<const T extends readonly (() => unknown)[]>(
+  fns: T,
+): { [K in keyof T]: number } {
   const bursts = fns.map((f) => {
     f(); // warm-up
     const t = performance.now();
@@ -56,7 +58,7 @@ function timeAlternating(fns: (() => unknown)[]): number[] {
       samples[k]!.push((performance.now() - t) * 1000 / burst);
     });
   }
-  return samples.map(median);
+  return samples.map(median) as { [K in keyof T]: number }; // one time per function
 }
 
 const us = (x: number) => x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(0)} µs`;

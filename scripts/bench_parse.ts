@@ -45,8 +45,8 @@ function makeRecords(n: number): PokupkiRecord[] {
       documentNumber: String(1_000_000 + i).padStart(10, "0"),
       documentDate: `2026-08-${String(1 + (i % 28)).padStart(2, "0")}`,
       counterpartyId: "BG" + String(100_000_000 + Math.floor(rnd() * 899_999_999)),
-      counterpartyName: NAMES[i % NAMES.length],
-      goodsDescription: GOODS[i % GOODS.length],
+      counterpartyName: NAMES[i % NAMES.length]!,
+      goodsDescription: GOODS[i % GOODS.length]!,
       baseAndVatNoCredit: null,
       baseFullCredit: base,
       vatFullCredit: Math.round(base * 20) / 100,
@@ -62,7 +62,7 @@ function makeRecords(n: number): PokupkiRecord[] {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)]!; // xs holds at least one repetition
 }
 
 function peakRssBytes(): number {
@@ -133,7 +133,7 @@ async function rerunWithGc(): Promise<number> {
 async function main(): Promise<void> {
   const args = Deno.args;
   const ci = args.indexOf("--child");
-  if (ci >= 0) return await child(args[ci + 1], args[ci + 2]);
+  if (ci >= 0) return await child(args[ci + 1] ?? "", args[ci + 2] ?? "");
   if (gc === undefined) Deno.exit(await rerunWithGc());
   const arg = (name: string, dflt: number) => {
     const i = args.indexOf(name);
@@ -159,12 +159,12 @@ async function main(): Promise<void> {
     const par: number[] = [];
     let count = 0;
     for (let i = 0; i < reps; i++) {
-      gc!();
+      gc();
       let t = performance.now();
       const s = decoder.decode(bytes);
       dec.push(mb / ((performance.now() - t) / 1000));
       if (s.length !== bytes.length) throw new Error("decode length mismatch");
-      gc!();
+      gc();
       t = performance.now();
       count = parsePokupki(bytes).length;
       par.push(mb / ((performance.now() - t) / 1000));

@@ -82,6 +82,7 @@ try {
     ]);
     const p12 = openPkcs12KeyStore(await Deno.readFile(pfxPath));
     const [p12Cert] = await p12.listCertificates("pw");
+    if (!p12Cert) throw new Error("The benchmark's PKCS#12 file holds no certificate");
     const p11Cert = p11Certs.find((c) => c.keyAlgorithm === s.cert.kind)!;
     const ours: [string, KeyStore, CertificateInfo, string][] = [
       ["ours, PKCS#12 (WebCrypto)", p12, p12Cert, "pw"],

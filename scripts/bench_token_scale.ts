@@ -315,7 +315,7 @@ async function runSetup(name: string, db: { url?: string; dir?: string }, n: num
 }
 
 async function main() {
-  const want = new Set(args.setups!.split(","));
+  const want = new Set(args.setups.split(","));
   const base = args["database-url"] ?? Deno.env.get("SVC_BENCH_DATABASE_URL") ??
     Deno.env.get("SVC_TEST_DATABASE_URL");
   if ((want.has("pg1") || want.has("pg2")) && !base) {

@@ -211,7 +211,7 @@ export async function runBuild(o: BuildOptions = {}): Promise<BuildResult> {
     const probes = await Promise.all(targets.map((t) => probeDenort(t, pd)));
     const ready: string[] = [];
     for (const [i, t] of targets.entries()) {
-      const p = probes[i];
+      const p = probes[i]!; // one probe per target
       if (p.ok) ready.push(t);
       else {
         log(`SKIP deno compile: ${p.reason}`);

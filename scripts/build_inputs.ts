@@ -79,7 +79,7 @@ export function bundleProblems(text: string): string[] {
     ...text.matchAll(/^(?:import|export)\s[^;]*?\bfrom\s*"([^"]+)"/gm),
     ...text.matchAll(/^import\s*"([^"]+)"/gm),
     ...text.matchAll(/\b(?:__require|import)\(\s*"([^"]+)"\s*\)/g),
-  ].map((m) => m[1]);
+  ].flatMap(([, spec]) => spec === undefined ? [] : [spec]);
   return [...new Set(specs.filter((s) => !s.startsWith("node:")))];
 }
 
@@ -113,8 +113,10 @@ export async function runtimeReads(root = ROOT): Promise<RuntimeReads> {
       if (e.isDirectory) await walk(p);
       if (!e.isFile || !e.name.endsWith(".ts")) continue;
       const text = await Deno.readTextFile(p);
-      for (const m of text.matchAll(/import\.meta\.resolve\(\s*"((?:@[^/"]+\/)?[^/".][^/"]*)/g)) {
-        packages.add(m[1]);
+      for (
+        const [, name] of text.matchAll(/import\.meta\.resolve\(\s*"((?:@[^/"]+\/)?[^/".][^/"]*)/g)
+      ) {
+        if (name !== undefined) packages.add(name);
       }
       // A package file imported as text (e.g. a browser bundle): keep its package in binaries.
       const textImport =
@@ -124,7 +126,7 @@ export async function runtimeReads(root = ROOT): Promise<RuntimeReads> {
       if (!table || !text.includes('import.meta.resolve("swagger-ui-dist/')) continue;
       const link = join(root, "node_modules", "swagger-ui-dist");
       const pkg = await Deno.realPath(link).catch(() => link);
-      const assets = [...table.matchAll(/"([\w.-]+\.\w+)"\s*:/g)].map((m) => m[1]);
+      const assets = [...table.matchAll(/"([\w.-]+\.\w+)"\s*:/g)].flatMap(([, a]) => a ?? []);
       const keep = new Set([
         "package.json",
         "LICENSE",
@@ -163,16 +165,18 @@ export function unusedNpmPackages(
 ): string[] {
   const seen = new Set<string>();
   const stack = info.modules.flatMap((m) => (m.npmPackage ? [m.npmPackage] : []));
+  const used = new Set<string | undefined>();
   for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
-    if (seen.has(id) || !info.npmPackages[id]) continue;
+    const pkg = info.npmPackages[id];
+    if (seen.has(id) || !pkg) continue;
     seen.add(id);
-    stack.push(...(info.npmPackages[id].dependencies ?? []));
+    used.add(folderOf(pkg.localPath));
+    stack.push(...(pkg.dependencies ?? []));
   }
-  const used = new Set([...seen].map((id) => folderOf(info.npmPackages[id].localPath)));
   return dirs.flatMap((dir) => {
-    const m = /^(@?[^@]+)@[^@]+$/.exec(dir);
-    if (!m || used.has(dir)) return [];
-    const name = m[1].replace("+", "/");
+    const folder = /^(@?[^@]+)@[^@]+$/.exec(dir)?.[1];
+    if (folder === undefined || used.has(dir)) return [];
+    const name = folder.replace("+", "/");
     return keep.includes(name) ? [] : [`node_modules/.deno/${dir}/node_modules/${name}`];
   });
 }

@@ -155,14 +155,14 @@ export function readingFixtures(d: CanonicalData): ReadingFixture[] {
     warnings: [{ code: "BYTE_ORDER_MARK", line: 1 }],
   });
   const badDate = lines(pok);
-  badDate[0] = badDate[0].slice(0, 62) + "31/02/2026" + badDate[0].slice(72);
+  badDate[0] = badDate[0]!.slice(0, 62) + "31/02/2026" + badDate[0]!.slice(72);
   bad("pokupki", "POKUPKI_BAD_BOM_DATE.TXT", join(badDate), {
     code: "FILE_PARSE_ERROR",
     message: 'Cannot parse "POKUPKI_BAD_BOM_DATE.TXT" line 1: field 03-07 (document date) at ' +
       'position 63 is not a date dd/mm/yyyy (found "31/02/2026")',
     details: { file: "POKUPKI_BAD_BOM_DATE.TXT", line: 1, field: "03-07", position: 63 },
   }, { bytes: withBom(encodeCp1251(join(badDate))) });
-  const [first, ...rest] = lines(d1);
+  const [first = "", ...rest] = lines(d1);
   const mixed = new Uint8Array([...utf8(first + "\r\n"), ...encodeCp1251(join(rest) + "\x1a")]);
   bad("d1", "EMPL2021_BAD_MIXED.TXT", "", {
     code: "FILE_ENCODING_UNSUPPORTED",
@@ -223,7 +223,7 @@ export function readingFixtures(d: CanonicalData): ReadingFixture[] {
     },
   );
   const cut = lines(pok);
-  cut[1] = cut[1].slice(0, 208); // inside 03-41 (198–212), a right-aligned amount
+  cut[1] = cut[1]!.slice(0, 208); // inside 03-41 (198–212), a right-aligned amount
   bad("pokupki", "POKUPKI_BAD_CUT.TXT", join(cut), {
     code: "FILE_PARSE_ERROR",
     message: 'Cannot parse "POKUPKI_BAD_CUT.TXT" line 2: is 208 characters wide; expected 274 ' +

@@ -38,7 +38,7 @@ const eik = (first8: string) => first8 + eikCheckDigit(first8);
 /** A synthetic EGN with a valid check digit (weights 2,4,8,5,10,9,7,3,6). */
 function egn(first9: string): string {
   const w = [2, 4, 8, 5, 10, 9, 7, 3, 6];
-  const s = [...first9].reduce((acc, d, i) => acc + Number(d) * w[i], 0) % 11;
+  const s = w.reduce((acc, wi, i) => acc + Number(first9[i]) * wi, 0) % 11;
   return first9 + (s === 10 ? 0 : s);
 }
 
@@ -51,7 +51,7 @@ const SUPPLIERS = [
   { id: "BG" + eik("13129876"), name: "ДУНАВ ЛОГИСТИК АД" },
   { id: "999999999999999", name: "Иван Петров Иванов" },
   { id: "BG" + eik("20611234"), name: "СОФИЯ КОНСУЛТ ООД" },
-];
+] as const;
 
 type P = Partial<PokupkiRecord>;
 const pHead = (n: number, p: P): PokupkiRecord => ({
@@ -511,6 +511,7 @@ function fixtures(): Fixture[] {
  */
 function issue16CrossCheckAndAnnualFixtures(): Fixture[] {
   const [vhr, vdr, vtr] = buildVies();
+  if (!vhr || !vdr || !vtr) throw new Error("buildVies() must start with VHR, VDR, VTR");
   const noVir: ViesRecord[] = [
     { ...vhr, lineCount: 0 } as ViesRecord,
     vdr,

@@ -363,7 +363,10 @@ export async function startNraSimulator(options: SimulatorOptions = {}): Promise
     stats.tokenRequests++;
     let id = form.get("client_id");
     let secret = form.get("client_secret");
-    if (auth?.startsWith("Basic ")) [id, secret] = atob(auth.slice(6)).split(":");
+    if (auth?.startsWith("Basic ")) {
+      const [user = null, password = null] = atob(auth.slice(6)).split(":");
+      [id, secret] = [user, password];
+    }
     const client = id ? clients[id] : undefined;
     if (form.get("grant_type") !== "client_credentials") {
       return new Answer(400, { error: "unsupported_grant_type" });
@@ -405,7 +408,7 @@ export async function startNraSimulator(options: SimulatorOptions = {}): Promise
       (options.recognised === "any" || recognisedFp.has(fp(new Uint8Array(cert.rawData))));
     if (!known || egn !== body.userPin) return unrecognised();
     const poa = options.powerOfAttorney ?? "any";
-    const eiks = poa === "any" ? ["*"] : poa[egn] ?? [];
+    const eiks = poa === "any" ? ["*"] : (egn === undefined ? undefined : poa[egn]) ?? [];
     if (
       body.taxpayerPin !== egn && !eiks.includes("*") && !eiks.includes(String(body.taxpayerPin))
     ) {

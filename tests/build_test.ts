@@ -22,6 +22,7 @@ import {
   unusedNpmPackages,
 } from "../scripts/build.ts";
 import { VERSION } from "../src/version.ts";
+import { nth } from "./_helpers/nth.ts";
 
 const HOST = Deno.build.target;
 const offline: Partial<ProbeDeps> = {
@@ -281,7 +282,7 @@ Deno.test({
       ok(lines.some((l) => l.startsWith(`FAIL ${binaryName(HOST)} --version printed "deno `)));
       equal(r.failed.length, 1, r.failed.join("\n"));
       match(
-        r.failed[0],
+        nth(r.failed),
         new RegExp(`--version printed "deno ${Deno.version.deno}.*", want ${VERSION}`),
       );
       equal(r.exitCode, 1);

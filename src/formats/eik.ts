@@ -12,11 +12,12 @@ const W13B = [4, 9, 5, 7];
 
 function checkDigit(d: number[], from: number, wa: number[], wb: number[]): number {
   let s = 0;
-  for (let i = 0; i < wa.length; i++) s += d[from + i] * wa[i];
+  // `d` holds the digits of a code its caller matched against /^\d{9}$/ or /^\d{13}$/.
+  for (const [i, w] of wa.entries()) s += d[from + i]! * w;
   let r = s % 11;
   if (r !== 10) return r;
   s = 0;
-  for (let i = 0; i < wb.length; i++) s += d[from + i] * wb[i];
+  for (const [i, w] of wb.entries()) s += d[from + i]! * w;
   r = s % 11;
   return r === 10 ? 0 : r;
 }

@@ -182,7 +182,8 @@ function digit(s: string, i: number): number {
  */
 export function isCalendarDate(y: number, m: number, d: number): boolean {
   if (!(y >= 1000 && y <= 9999 && m >= 1 && m <= 12 && d >= 1)) return false;
-  return d <= (m === 2 && isLeap(y) ? 29 : DAYS_IN_MONTH[m - 1]);
+  // A fractional month has no entry: no such day.
+  return d <= (m === 2 && isLeap(y) ? 29 : DAYS_IN_MONTH[m - 1] ?? 0);
 }
 
 /**

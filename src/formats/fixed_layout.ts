@@ -138,7 +138,7 @@ function recordFactory(
   } catch {
     return (v) => {
       const r: Record<string, unknown> = {};
-      for (let i = 0; i < names.length; i++) r[names[i]] = v[i];
+      names.forEach((n, i) => r[n] = v[i]);
       return r;
     };
   }
@@ -209,10 +209,11 @@ export function cutFieldOf<F extends readonly FieldSpec[]>(
   len: number,
 ): number {
   const { starts, lengths } = layout.compiled;
+  // An indexed loop, no entries() iterator: this runs once per short line (VIES lines).
   for (let i = 0; i < starts.length; i++) {
-    const a = starts[i];
+    const a = starts[i]!; // i < starts.length = lengths.length
     if (a >= len) return -1;
-    if (a + lengths[i] <= len) continue;
+    if (a + lengths[i]! <= len) continue;
     const c = text.charCodeAt(start + a);
     const trimmed = c !== 0x20 && c !== 0x09 && text.charCodeAt(start + len - 1) !== 0x20;
     return trimmed ? -1 : i;

@@ -110,17 +110,18 @@ function internText(
   for (let k = a; k < b; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
   const slot = h & (INTERN_SLOTS - 1);
   const seen = table[slot];
-  const lookups = ++cache.lookups[i];
+  // lookups[i] and hits[i] were set with the table above.
+  const lookups = ++cache.lookups[i]!;
   if (seen !== undefined && seen.length === n) {
     let k = 0;
     while (k < n && text.charCodeAt(a + k) === seen.charCodeAt(k)) k++;
     if (k === n) {
-      cache.hits[i]++;
+      cache.hits[i]!++;
       return seen;
     }
   }
   // After 1024 lookups with under a quarter of hits, the values are mostly unique: stop.
-  if (lookups === INTERN_SLOTS && cache.hits[i] < INTERN_SLOTS / 4) cache.tables[i] = null;
+  if (lookups === INTERN_SLOTS && cache.hits[i]! < INTERN_SLOTS / 4) cache.tables[i] = null;
   const s = text.slice(a, b);
   table[slot] = s;
   return s;
@@ -192,13 +193,14 @@ export function parseFixedLine<F extends readonly FieldSpec[]>(
   }
   const limit = start + len;
   const n = types.length;
+  // starts, lengths, types and empty are compiled from one field table: i < n is in range of each.
   for (let i = 0; i < n; i++) {
-    const a = start + starts[i];
+    const a = start + starts[i]!;
     if (a >= limit) {
       scratch[i] = empty[i]; // a field past the end of a shorter line (272/422, VIES) is empty
       continue;
     }
-    let b = a + lengths[i];
+    let b = a + lengths[i]!;
     if (b > limit) b = limit;
     let v: unknown;
     switch (types[i]) {
@@ -237,8 +239,8 @@ function checkTrimmed<F extends readonly FieldSpec[]>(
   line: number,
 ): void {
   const i = cutFieldOf(layout, text, start, len);
-  if (i < 0) return;
-  const f = layout.fields[i];
+  const f = i < 0 ? undefined : layout.fields[i];
+  if (f === undefined) return;
   const found = showFound(text.slice(start + f.start - 1, start + len));
   throw new AppError(
     "FILE_PARSE_ERROR",
@@ -259,8 +261,8 @@ function fieldParseError<F extends readonly FieldSpec[]>(
   file: string,
   line: number,
 ) {
-  const f = layout.fields[i];
-  let reason = REASONS[layout.compiled.types[i]];
+  const f = layout.fields[i]!; // i is the index of the field being parsed
+  let reason = REASONS[layout.compiled.types[i]!];
   if (f.type === "period" && f.length === 7) reason = "is not a period MM/YYYY";
   return parseError(
     { file, line, field: f, position: f.start },

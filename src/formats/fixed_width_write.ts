@@ -125,8 +125,8 @@ export function formatFixedLines<F extends readonly FieldSpec[]>(
   width: number = layout.width,
 ): string {
   let out = "";
-  for (let i = 0; i < records.length; i++) {
-    out += formatFixedLine(layout, records[i], file, i + 1, width) + "\r\n";
+  for (const [i, record] of records.entries()) {
+    out += formatFixedLine(layout, record, file, i + 1, width) + "\r\n";
   }
   return out;
 }

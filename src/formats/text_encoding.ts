@@ -51,18 +51,20 @@ function utf8(b: Uint8Array, partial: boolean): string | null {
 
 /** Whether `b[i]`, `b[i + 1]` is the UTF-8 encoding of a Cyrillic letter (U+0400–U+04FF). */
 function cyrillicUtf8At(b: Uint8Array, i: number): boolean {
-  return i + 1 < b.length && b[i] >= 0xd0 && b[i] <= 0xd3 && (b[i + 1] & 0xc0) === 0x80;
+  const c = b[i], next = b[i + 1];
+  return c !== undefined && next !== undefined && c >= 0xd0 && c <= 0xd3 && (next & 0xc0) === 0x80;
 }
 
 /** Index of the first byte ≥ 0x80 in `b[i, end)`, or -1. */
 function nextHigh(b: Uint8Array, i: number, end = b.length): number {
-  while (i < end && b[i] < 0x80) i++;
+  while (i < end && b[i]! < 0x80) i++; // end <= b.length
   return i < end ? i : -1;
 }
 
 /** Whether a well-formed UTF-8 sequence (or one cut by the end of `b`) starts at `b[i]`. */
 function utf8SequenceAt(b: Uint8Array, i: number): boolean {
   const c = b[i];
+  if (c === undefined) return false;
   const n = c >= 0xc2 && c <= 0xdf
     ? 1
     : c >= 0xe0 && c <= 0xef
@@ -71,7 +73,7 @@ function utf8SequenceAt(b: Uint8Array, i: number): boolean {
     ? 3
     : -1;
   if (n < 0) return false;
-  for (let k = 1; k <= n && i + k < b.length; k++) if ((b[i + k] & 0xc0) !== 0x80) return false;
+  for (let k = 1; k <= n && i + k < b.length; k++) if ((b[i + k]! & 0xc0) !== 0x80) return false;
   return true;
 }
 

@@ -164,12 +164,13 @@ export function parseEachLine<R>(
   const { count, starts, ends, lines } = lineSpans(text, file, notes, keepFrom);
   const out: R[] = new Array(count);
   let i = 0;
+  // starts, ends and lines (when set) hold `count` entries each.
   try {
     for (; i < count; i++) {
-      out[i] = parseLine(starts[i], ends[i], lines === null ? i + 1 : lines[i]);
+      out[i] = parseLine(starts[i]!, ends[i]!, lines === null ? i + 1 : lines[i]!);
     }
   } catch (e) {
-    throw ctrlZInside(text, starts[i], ends[i], file) ?? e;
+    throw ctrlZInside(text, starts[i]!, ends[i]!, file) ?? e;
   }
   return out;
 }

@@ -155,5 +155,5 @@ export function currentFiling(
   now: Date,
 ): Filing | null {
   const list = filingsAsOf(eik, kind, year, month, now);
-  return list.length === 0 ? null : list[list.length - 1];
+  return list.at(-1) ?? null;
 }

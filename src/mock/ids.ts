@@ -16,7 +16,7 @@ const EGN_W = [2, 4, 8, 5, 10, 9, 7, 3, 6];
 
 function weighted(digits: string, weights: readonly number[]): number {
   let s = 0;
-  for (let i = 0; i < weights.length; i++) s += Number(digits[i]) * weights[i];
+  for (const [i, w] of weights.entries()) s += Number(digits[i]) * w;
   return s % 11;
 }
 

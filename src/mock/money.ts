@@ -125,6 +125,6 @@ export function formatCents(cents: number): string {
  * @throws nothing
  */
 export function formatCentsBg(cents: number): string {
-  const [whole, frac] = formatCents(cents).split(".");
+  const [whole = "", frac] = formatCents(cents).split(".");
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, " ")},${frac}`;
 }

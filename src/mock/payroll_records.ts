@@ -140,7 +140,9 @@ function workingDaysOf(year: number, month: number): number {
 
 function yearTable(table: Readonly<Record<number, number>>, eur2026: number, year: number) {
   if (year >= 2026) return eur2026;
-  return table[Math.max(2020, year)];
+  const value = table[Math.max(2020, year)];
+  if (value === undefined) throw new RangeError(`No payroll table entry for the year ${year}`);
+  return value;
 }
 
 /**

@@ -96,7 +96,8 @@ function checkKeyUsage(bits: Uint8Array | undefined): CertificateCheck {
       why: "noKeyUsage",
     };
   }
-  const ds = (bits[0] & 0x80) !== 0, nr = (bits[0] & 0x40) !== 0;
+  const first = bits[0] ?? 0; // an empty BIT STRING sets no usage
+  const ds = (first & 0x80) !== 0, nr = (first & 0x40) !== 0;
   const has = [ds ? "digitalSignature" : "", nr ? "nonRepudiation" : ""].filter(Boolean);
   return has.length > 0
     ? { check: "keyUsage", ok: true, reason: `Key usage allows ${has.join(" and ")}` }

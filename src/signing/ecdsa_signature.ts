@@ -11,7 +11,7 @@ function encodeInteger(bytes: Uint8Array): Uint8Array {
   let start = 0;
   while (start < bytes.length - 1 && bytes[start] === 0) start++;
   const trimmed = bytes.subarray(start);
-  const pad = trimmed[0] & 0x80 ? 1 : 0;
+  const pad = (trimmed[0] ?? 0) & 0x80 ? 1 : 0;
   const out = new Uint8Array(2 + pad + trimmed.length);
   out[0] = 0x02;
   out[1] = pad + trimmed.length;
@@ -62,13 +62,13 @@ export function ecdsaDerToRaw(der: Uint8Array, halfLength: number): Uint8Array {
   if (len === 0x81) {
     len = der[2];
     pos = 3;
-  } else if (len > 0x80) throw fail();
-  if (pos + len !== der.length) throw fail();
+  } else if (len === undefined || len > 0x80) throw fail();
+  if (len === undefined || pos + len !== der.length) throw fail();
   const out = new Uint8Array(halfLength * 2);
   for (let i = 0; i < 2; i++) {
     if (der[pos] !== 0x02) throw fail();
     const n = der[pos + 1];
-    if (n === 0 || n > 0x7f || pos + 2 + n > der.length) throw fail();
+    if (n === undefined || n === 0 || n > 0x7f || pos + 2 + n > der.length) throw fail();
     let v = der.subarray(pos + 2, pos + 2 + n);
     while (v.length > 1 && v[0] === 0) v = v.subarray(1);
     if (v.length > halfLength) throw fail();

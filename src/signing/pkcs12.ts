@@ -48,13 +48,13 @@ interface ReadOptions {
 
 /** True when `b` is exactly one DER SEQUENCE (definite length covering all bytes). */
 function isDerSequence(b: Uint8Array): boolean {
-  if (b.length < 2 || b[0] !== 0x30) return false;
   const n = b[1];
+  if (n === undefined || b[0] !== 0x30) return false;
   if (n < 0x80) return 2 + n === b.length;
   const k = n & 0x7f;
   if (k < 1 || k > 4 || b.length < 2 + k) return false;
   let len = 0;
-  for (let i = 0; i < k; i++) len = len * 256 + b[2 + i];
+  for (const x of b.subarray(2, 2 + k)) len = len * 256 + x;
   return 2 + k + len === b.length;
 }
 
@@ -246,11 +246,11 @@ export function openPkcs12KeyStore(data: Uint8Array, options: Pkcs12Options = {}
       const contents = await read(pin, false);
       const certs = signerCerts(contents);
       let index = -1;
-      for (let i = 0; i < certs.length; i++) if (await certId(certs[i].der) === id) index = i;
-      if (index < 0) {
+      for (const [i, c] of certs.entries()) if (await certId(c.der) === id) index = i;
+      const cert = certs[index];
+      if (cert === undefined) {
         throw new AppError("CERTIFICATE_INVALID", `${name} holds no signing certificate ${id}`);
       }
-      const cert = certs[index];
       const key = cert.localKeyId !== undefined
         ? contents.keys.find((k) => k.localKeyId === cert.localKeyId)
         : contents.keys[index];

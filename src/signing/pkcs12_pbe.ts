@@ -67,7 +67,7 @@ export function pkcs12Kdf(
   }
   const fill = (src: Uint8Array) => {
     const out = new Uint8Array(src.length === 0 ? 0 : v * Math.ceil(src.length / v));
-    for (let i = 0; i < out.length; i++) out[i] = src[i % src.length];
+    for (let i = 0; i < out.length; i++) out[i] = src[i % src.length]!; // out is empty when src is
     return out;
   };
   const I = new Uint8Array([...fill(salt), ...fill(pw)]);
@@ -82,7 +82,7 @@ export function pkcs12Kdf(
     for (let k = 0; k < I.length; k += v) {
       let carry = 1;
       for (let m = v - 1; m >= 0; m--) {
-        carry += I[k + m] + b[m];
+        carry += I[k + m]! + b[m]!; // I.length is a multiple of v, b.length ≥ v
         I[k + m] = carry & 0xff;
         carry >>= 8;
       }
@@ -100,11 +100,11 @@ const LEGACY: Record<string, { keyLength: number; rc2Bits?: number }> = {
 };
 
 function legacyDecrypt(
+  scheme: { keyLength: number; rc2Bits?: number },
   algorithm: pkijs.AlgorithmIdentifier,
   ciphertext: Uint8Array,
   password: string,
 ): Uint8Array {
-  const scheme = LEGACY[algorithm.algorithmId];
   const params = algorithm.algorithmParams as asn1js.Sequence;
   const salt = (params.valueBlock.value[0] as asn1js.OctetString).valueBlock.valueHexView;
   const iterations = (params.valueBlock.value[1] as asn1js.Integer).valueBlock.valueDec;
@@ -136,7 +136,8 @@ export async function decryptPkcs12(
 ): Promise<Uint8Array> {
   const oid = algorithm.algorithmId;
   try {
-    if (LEGACY[oid]) return legacyDecrypt(algorithm, ciphertext, password);
+    const legacy = LEGACY[oid];
+    if (legacy) return legacyDecrypt(legacy, algorithm, ciphertext, password);
     if (oid === PBES2) {
       const enc = new pkijs.EncryptedData({
         encryptedContentInfo: new pkijs.EncryptedContentInfo({
@@ -188,12 +189,12 @@ export function verifyPkcs12Mac(
   password: string,
 ): void {
   const hash = MAC_HASHES[macData.mac.digestAlgorithm.algorithmId];
-  if (!hash) {
+  const size = hash === undefined ? undefined : KDF_HASHES[hash]?.[0];
+  if (!hash || size === undefined) {
     throw new AppError("KEYSTORE_UNAVAILABLE", "The PKCS#12 file uses an unsupported MAC", {
       algorithm: macData.mac.digestAlgorithm.algorithmId,
     });
   }
-  const size = KDF_HASHES[hash][0];
   const salt = macData.macSalt.valueBlock.valueHexView;
   const key = pkcs12Kdf(password, salt, macData.iterations ?? 1, 3, size, hash);
   const mac = createHmac(hash, key).update(content).digest();

@@ -27,6 +27,14 @@ const PITABLE = new Uint8Array([
 ]);
 
 /**
+ * Entry `i` of one of the fixed-size tables here (PITABLE, L, K, R, S, a block): every index
+ * below is bounded or masked to its table's size.
+ */
+function t(a: ArrayLike<number>, i: number): number {
+  return a[i]!;
+}
+
+/**
  * RC2 key expansion (RFC 2268 §2).
  *
  * @param key 1–128 key bytes
@@ -39,13 +47,13 @@ export function rc2ExpandKey(key: Uint8Array, effectiveBits: number): Uint16Arra
   const L = new Uint8Array(128);
   L.set(key);
   const T = key.length;
-  for (let i = T; i < 128; i++) L[i] = PITABLE[(L[i - 1] + L[i - T]) & 0xff];
+  for (let i = T; i < 128; i++) L[i] = t(PITABLE, (t(L, i - 1) + t(L, i - T)) & 0xff);
   const T8 = (effectiveBits + 7) >> 3;
   const TM = 0xff >> (8 * T8 - effectiveBits);
-  L[128 - T8] = PITABLE[L[128 - T8] & TM];
-  for (let i = 127 - T8; i >= 0; i--) L[i] = PITABLE[L[i + 1] ^ L[i + T8]];
+  L[128 - T8] = t(PITABLE, t(L, 128 - T8) & TM);
+  for (let i = 127 - T8; i >= 0; i--) L[i] = t(PITABLE, t(L, i + 1) ^ t(L, i + T8));
   const K = new Uint16Array(64);
-  for (let i = 0; i < 64; i++) K[i] = L[2 * i] | (L[2 * i + 1] << 8);
+  for (let i = 0; i < 64; i++) K[i] = t(L, 2 * i) | (t(L, 2 * i + 1) << 8);
   L.fill(0);
   return K;
 }
@@ -59,27 +67,27 @@ export function rc2ExpandKey(key: Uint8Array, effectiveBits: number): Uint16Arra
  * @throws never
  */
 export function rc2DecryptBlock(K: Uint16Array, b: Uint8Array): void {
-  const R = [b[0] | (b[1] << 8), b[2] | (b[3] << 8), b[4] | (b[5] << 8), b[6] | (b[7] << 8)];
+  const R = [0, 2, 4, 6].map((i) => t(b, i) | (t(b, i + 1) << 8));
   const S = [1, 2, 3, 5];
   let j = 63;
   const mix = () => {
     for (let i = 3; i >= 0; i--) {
-      const r = R[i] & 0xffff;
-      const rot = ((r >>> S[i]) | (r << (16 - S[i]))) & 0xffff;
-      R[i] = (rot - K[j--] - (R[(i + 3) & 3] & R[(i + 2) & 3]) -
-        (~R[(i + 3) & 3] & R[(i + 1) & 3])) & 0xffff;
+      const r = t(R, i) & 0xffff;
+      const rot = ((r >>> t(S, i)) | (r << (16 - t(S, i)))) & 0xffff;
+      R[i] = (rot - t(K, j--) - (t(R, (i + 3) & 3) & t(R, (i + 2) & 3)) -
+        (~t(R, (i + 3) & 3) & t(R, (i + 1) & 3))) & 0xffff;
     }
   };
   const mash = () => {
-    for (let i = 3; i >= 0; i--) R[i] = (R[i] - K[R[(i + 3) & 3] & 63]) & 0xffff;
+    for (let i = 3; i >= 0; i--) R[i] = (t(R, i) - t(K, t(R, (i + 3) & 3) & 63)) & 0xffff;
   };
   for (const [rounds, then] of [[5, mash], [6, mash], [5, null]] as const) {
     for (let r = 0; r < rounds; r++) mix();
     then?.();
   }
   for (let i = 0; i < 4; i++) {
-    b[2 * i] = R[i] & 0xff;
-    b[2 * i + 1] = R[i] >> 8;
+    b[2 * i] = t(R, i) & 0xff;
+    b[2 * i + 1] = t(R, i) >> 8;
   }
 }
 
@@ -106,12 +114,12 @@ export function rc2CbcDecrypt(
   for (let o = 0; o < data.length; o += 8) {
     const block = data.slice(o, o + 8);
     rc2DecryptBlock(K, block);
-    for (let i = 0; i < 8; i++) out[o + i] = block[i] ^ prev[i];
+    for (let i = 0; i < 8; i++) out[o + i] = t(block, i) ^ t(prev, i);
     prev = data.subarray(o, o + 8);
   }
   K.fill(0);
-  const pad = out[out.length - 1];
-  if (pad < 1 || pad > 8) throw new Error("Bad padding");
+  const pad = out.at(-1);
+  if (pad === undefined || pad < 1 || pad > 8) throw new Error("Bad padding");
   for (let i = out.length - pad; i < out.length; i++) {
     if (out[i] !== pad) throw new Error("Bad padding");
   }

@@ -119,18 +119,21 @@ export function leasedRateCounter(
 
   /** Take one lease for each of `need` (one statement), sized by its waiting requests. */
   const take = (need: readonly RateBudget[], own: readonly Lease[], windowStart: number) => {
-    const asked = need.map((b, i) =>
-      Math.min(Math.max(own[i].size, own[i].waiting), Math.max(1, b.limit - own[i].known))
-    );
+    // own[i] is need[i]'s lease, and the store answers one count per bucket, in order.
+    const asked = need.map((b, i) => {
+      const l = own[i]!;
+      return Math.min(Math.max(l.size, l.waiting), Math.max(1, b.limit - l.known));
+    });
     const p = (async () => {
       try {
         stats.leases++;
         const after = await store.hitRateWindows(need.map((b) => b.bucket), windowStart, asked);
         need.forEach((b, i) => {
-          const before = after[i] - asked[i];
-          own[i].left += Math.max(0, Math.min(asked[i], b.limit - before));
-          own[i].known = Math.max(own[i].known, after[i]);
-          own[i].size = asked[i] * 2;
+          const l = own[i]!, n = asked[i]!, total = after[i]!;
+          const before = total - n;
+          l.left += Math.max(0, Math.min(n, b.limit - before));
+          l.known = Math.max(l.known, total);
+          l.size = n * 2;
         });
       } finally {
         for (const l of own) l.pending = null;
@@ -150,18 +153,20 @@ export function leasedRateCounter(
         store.pruneRateWindows(windowStart - windowMs).catch(onPruneError);
       }
       const mine = budgets.map((b) => leaseOf(b.bucket));
+      // mine[i] is budgets[i]'s lease.
       const counted = new Set<Lease>();
       try {
         for (;;) {
           // A window that ended while this request waited: count it in the new one.
           if (windowStart !== window) return await this.hit(budgets, window, windowMs);
           for (const l of mine) if (l.left === 0 && !counted.has(l)) counted.add(l), l.waiting++;
-          const full = budgets.findIndex((b, i) =>
-            mine[i].left === 0 && mine[i].pending === null && mine[i].known >= b.limit
-          );
+          const full = budgets.findIndex((b, i) => {
+            const l = mine[i]!;
+            return l.left === 0 && l.pending === null && l.known >= b.limit;
+          });
           if (full >= 0) {
             return budgets.map((b, i) =>
-              i === full ? Math.max(mine[i].known, b.limit) + 1 : used(mine[i], b)
+              i === full ? Math.max(mine[i]!.known, b.limit) + 1 : used(mine[i]!, b)
             );
           }
           const inFlight = mine.find((l) => l.left === 0 && l.pending !== null);
@@ -169,11 +174,11 @@ export function leasedRateCounter(
             await inFlight.pending;
             continue;
           }
-          const need = budgets.filter((_, i) => mine[i].left === 0);
+          const need = budgets.filter((_, i) => mine[i]!.left === 0);
           if (need.length === 0) {
             stats.hits++;
             for (const l of mine) l.left--;
-            return budgets.map((b, i) => used(mine[i], b));
+            return budgets.map((b, i) => used(mine[i]!, b));
           }
           await take(need, mine.filter((l) => l.left === 0), windowStart);
         }

@@ -138,7 +138,7 @@ Deno.test("a Retry-After pauses the whole batch; the company is filed after it",
   });
   const during = await probe;
   equal(during.waiting?.reason, "retry_after");
-  ok(during.waiting!.retryAfterSeconds >= 1);
+  ok(during.waiting.retryAfterSeconds >= 1);
   equal(r.submitted, 6);
   equal(sent.length, 7, "the refused company was filed once more");
   equal(sent[1]!.eik, sent[0]!.eik, "the same company first");

@@ -59,7 +59,7 @@ function assertBilingual(checks: DoctorCheck[]): void {
 const byId = (checks: DoctorCheck[], id: string) => {
   const c = checks.find((x) => x.id === id);
   ok(c, `no check ${id} in ${checks.map((x) => x.id).join(", ")}`);
-  return c!;
+  return c;
 };
 
 /** Deps for a quick run: everything local, nothing slow. */
@@ -270,7 +270,7 @@ Deno.test("runDoctor() token service: a valid Ed25519 JWKS passes; clock skew ok
   try {
     const run = async (offsetMs: number) => {
       const checks = await runDoctor({ ...d, now: () => NOW + 500 + offsetMs });
-      return [byId(checks, "token-service"), byId(checks, "clock")];
+      return [byId(checks, "token-service"), byId(checks, "clock")] as const;
     };
     const [svc, clock] = await run(300);
     equal(svc.ok, true);

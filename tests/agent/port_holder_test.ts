@@ -39,7 +39,7 @@ Deno.test("whoHoldsPort() names another user's agent from /proc without its data
     uid: () => 1000,
   });
   deepEqual(h, { port: 17470, version: "0.0.9", user: "maria", dataDir: null, sameUser: false });
-  const w = portHolderWords(h!, 17471);
+  const w = portHolderWords(h, 17471);
   match(
     w.en,
     /holds the usual port 17470 \(version 0\.0\.9, user maria\); this agent runs on 17471/,
@@ -53,7 +53,7 @@ Deno.test("portHolderWords() with the version only (not Linux)", async () => {
     Promise.resolve(new Response(JSON.stringify({ service: "svc-agent", version: "1.2.3" })));
   const h = await whoHoldsPort(17470, { fetch: agent, os: "windows" });
   deepEqual(h, { port: 17470, version: "1.2.3", user: null, dataDir: null, sameUser: null });
-  const w = portHolderWords(h!, 17472);
+  const w = portHolderWords(h, 17472);
   ok(w.en.includes("(version 1.2.3)"), w.en);
   ok(!w.bg.includes("потребител"), w.bg);
 });

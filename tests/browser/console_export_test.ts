@@ -56,7 +56,7 @@ Deno.test({
         page.click("#export-xlsx"),
       ]);
       equal(xlsxDownload.suggestedFilename(), "filings-121212121-2026-10.xlsx");
-      const xlsx = await Deno.readFile((await xlsxDownload.path())!);
+      const xlsx = await Deno.readFile(await xlsxDownload.path());
       const [sheet] = await readXlsxFile(new Blob([xlsx]));
       equal(sheet!.sheet, "Декларации");
       const [head, ...rows] = sheet!.data as unknown[][];
@@ -81,7 +81,7 @@ Deno.test({
         page.waitForEvent("download"),
         page.click("#export-csv"),
       ]);
-      const csvText = await Deno.readTextFile((await csvDownload.path())!);
+      const csvText = await Deno.readTextFile(await csvDownload.path());
       ok(csvText.startsWith("\uFEFF"), "a byte order mark for Excel");
       const records = parse(csvText, { bom: true, columns: true }) as Record<string, string>[];
       equal(records.length, 2);

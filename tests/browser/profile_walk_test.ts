@@ -164,7 +164,7 @@ async function walk(open: (dir: string, sink: SmtpSink) => Promise<Site>) {
     // The secret on the screenshot stays a placeholder.
     for (const id of ["#secret", "#curl"]) {
       await page.$eval(id, (el) => {
-        el.textContent = el.textContent!.replace(/svc_test_[A-Za-z0-9_-]{43}/, "svc_test_…");
+        el.textContent = el.textContent.replace(/svc_test_[A-Za-z0-9_-]{43}/, "svc_test_…");
       });
     }
     await shot(page, "profile-keys");
@@ -199,7 +199,7 @@ async function walk(open: (dir: string, sink: SmtpSink) => Promise<Site>) {
     await page.waitForURL(/status=errors/);
     const rows = await page.$$eval(
       "#log tr[data-status]",
-      (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent!.trim())),
+      (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent.trim())),
     );
     equal(rows.length, 1);
     equal(rows[0]![2], "no_such_operation");
@@ -291,7 +291,7 @@ async function walk(open: (dir: string, sink: SmtpSink) => Promise<Site>) {
       await desk.click("#invite");
       await desk.waitForSelector("#invite-link");
       await desk.$eval("#invite-link", (el) => {
-        el.textContent = el.textContent!.replace(/code=\S+/, "code=…");
+        el.textContent = el.textContent.replace(/code=\S+/, "code=…");
       });
       await shot(desk, "desk-admins");
       // Signed out, back in with the passkey.

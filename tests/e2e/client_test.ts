@@ -84,18 +84,18 @@ Deno.test("[client] the walking skeleton runs through the generated client over 
     let confirmedOnce = false;
     for (const op of [...direct, ...results]) {
       const body = op.family === "result"
-        ? { eik: EIK, documentId: documentIds[op.kind!] ?? "999999999999" }
+        ? { eik: EIK, documentId: documentIds[op.kind] ?? "999999999999" }
         : BODIES[op.typeId];
       ok(body, `a body for ${op.typeId}`);
       const req = operationRequest(op.typeId as OperationTypeId, body as never);
       const token = await tokenFor(e, op.typeId, req.bodyText);
       const pending = agent.run(req, { token, batchId });
-      const newKind = op.family === "submission" && !filed.has(op.kind!);
+      const newKind = op.family === "submission" && !filed.has(op.kind);
       if (op.needsSender && (!confirmedOnce || newKind)) {
         await decideNext(e.agent, "confirm");
         confirmedOnce = true;
       }
-      if (op.family === "submission") filed.add(op.kind!);
+      if (op.family === "submission") filed.add(op.kind);
       const out = await pending;
       ok(out.ok, `${op.typeId}: ${out.ok ? "" : JSON.stringify(out.error)}`);
       const json = out.data as Record<string, unknown>;
@@ -103,9 +103,9 @@ Deno.test("[client] the walking skeleton runs through the generated client over 
       equal(validate(schema, json), null, `${op.typeId} matches ${schema}`);
       if (op.family === "submission") {
         equal(json.success, true, op.typeId);
-        documentIds[op.kind!] = json.documentId as string;
+        documentIds[op.kind] = json.documentId as string;
       }
-      if (op.family === "result") equal(json.status, documentIds[op.kind!] ? "ok" : "error");
+      if (op.family === "result") equal(json.status, documentIds[op.kind] ? "ok" : "error");
     }
     equal(
       e.agent.logs.filter((l) => l.msg === "confirmation page opened").length,

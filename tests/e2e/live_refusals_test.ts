@@ -303,7 +303,7 @@ Deno.test({
           await decideOn(url, html, "hsm-ec", null);
           const after = await afterConsent(url);
           ok(after.next, JSON.stringify(after));
-          const step = new URL(after.next!, url).href;
+          const step = new URL(after.next, url).href;
           const pinPage = await (await fetch(step)).text();
           ok(pinPage.includes('name="pin"'), "filing asks for the PIN");
           await decideOn(step, pinPage, "hsm-ec", TOKEN_PIN);

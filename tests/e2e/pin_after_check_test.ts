@@ -106,7 +106,7 @@ Deno.test({
         const url = await consent();
         const after = await afterConsent(url);
         ok(after.next, JSON.stringify(after));
-        const step = new URL(after.next!, url).href;
+        const step = new URL(after.next, url).href;
         const html = await (await fetch(step)).text();
         ok(html.includes('name="pin"'));
         const res = await fetch(`${step}/decision`, {
@@ -201,7 +201,7 @@ Deno.test({
         const url2 = await consent();
         const after2 = await afterConsent(url2);
         ok(after2.next, JSON.stringify(after2));
-        const step = new URL(after2.next!, url2).href;
+        const step = new URL(after2.next, url2).href;
         const html = await (await fetch(step)).text();
         const text = html.replace(/<[^>]+>/g, "");
         ok(text.includes(`${third}/2026-09/EMPL2021.TXT`), "the files read are on the PIN step");

@@ -73,16 +73,16 @@ Deno.test("[e2e] every operation without local input runs over HTTP and matches 
     let confirmedOnce = false;
     for (const op of [...direct, ...results]) {
       const body = op.family === "result"
-        ? { eik: EIK, documentId: documentIds[op.kind!] ?? "999999999999" }
+        ? { eik: EIK, documentId: documentIds[op.kind] ?? "999999999999" }
         : BODIES[op.typeId];
       ok(body, `a body for ${op.typeId}`);
       const pending = call(e, op.typeId, body, { "x-svc-batch-id": batch });
-      const newKind = op.family === "submission" && !filed.has(op.kind!);
+      const newKind = op.family === "submission" && !filed.has(op.kind);
       if (op.needsSender && (!confirmedOnce || newKind)) {
         await decideNext(e.agent, "confirm");
         confirmedOnce = true;
       }
-      if (op.family === "submission") filed.add(op.kind!);
+      if (op.family === "submission") filed.add(op.kind);
       const res = await pending;
       const json = await res.json();
       equal(res.status, 200, `${op.typeId}: ${JSON.stringify(json)}`);
@@ -90,12 +90,12 @@ Deno.test("[e2e] every operation without local input runs over HTTP and matches 
       equal(validate(schema, json), null, `${op.typeId} matches ${schema}`);
       if (op.family === "submission") {
         equal(json.success, true, op.typeId);
-        documentIds[op.kind!] = json.documentId;
+        documentIds[op.kind] = json.documentId;
       }
       if (op.family === "result") {
         equal(
           json.status,
-          documentIds[op.kind!] ? "ok" : "error",
+          documentIds[op.kind] ? "ok" : "error",
           `${op.typeId} ${JSON.stringify(json).slice(0, 200)}`,
         );
       }

@@ -34,7 +34,7 @@ function text(chars: string[], maxLength: number): fc.Arbitrary<string> {
   const punct = fc.constantFrom(...pick(PUNCT + ',"%').filter((c) => c !== " "));
   return fc.array(fc.oneof(latin, cyrillic, latin, cyrillic, punct), { maxLength: 5 }).map(
     (words) => {
-      while (words.length > 0 && words[0].charCodeAt(0) > 0x7f && words[0].length === 1) {
+      while (words.length > 0 && words[0]!.charCodeAt(0) > 0x7f && words[0]!.length === 1) {
         words.shift();
       }
       let s = words.join(" ");
@@ -119,8 +119,9 @@ export function delimRecord(
 ): fc.Arbitrary<Record<string, unknown>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const f of fields) {
-    if (override[f.name]) {
-      model[f.name] = override[f.name];
+    const given = override[f.name];
+    if (given) {
+      model[f.name] = given;
       continue;
     }
     const size = f.size ?? 40;

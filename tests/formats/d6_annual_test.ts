@@ -7,11 +7,12 @@ import assert from "node:assert/strict";
 import { parseD6, summarizeD6, writeD6 } from "../../src/formats/mod.ts";
 import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { fixtureBytes, throwsApp } from "./_helpers.ts";
+import { nth } from "../_helpers/nth.ts";
 
 const annual = await fixtureBytes("d6/NRA62007_ANNUAL.TXT");
 
 Deno.test("parseD6() reads empty D6 numbers as null and written zeros as 0 (NRA62007_ANNUAL.TXT)", () => {
-  const [r] = parseD6(annual);
+  const r = nth(parseD6(annual));
   // Written: fundMember 0, block 1 correction code 0, the income tax of the year.
   assert.equal(r.fundMember, 0);
   assert.equal(r.block1CorrectionCode, 0);
@@ -40,14 +41,14 @@ Deno.test("summarizeD6() of an annual D6 gives period YYYY13 and annual: true", 
 
 Deno.test("writeD6() writes null as an empty field and 0 as 0, and reads back the same", async () => {
   const text = new TextDecoder("windows-1251").decode(annual);
-  const [r] = parseD6(annual);
+  const r = nth(parseD6(annual));
   assert.equal(writeD6([r]), text);
   assert.ok(text.includes(',13,2026,"29/01/2027",0,,,,,,,,412.37,,'), text);
   const zeros = { ...r, block1PaymentType: 0, block2Month: 0 };
-  const back = parseD6(encodeCp1251(writeD6([zeros])))[0];
+  const back = nth(parseD6(encodeCp1251(writeD6([zeros]))));
   assert.deepStrictEqual([back.block1PaymentType, back.block2Month], [0, 0]);
   // The monthly fixture writes its unused blocks with zeros: they stay zeros.
-  const [monthly] = parseD6(await fixtureBytes("d6/NRA62007.TXT"));
+  const monthly = nth(parseD6(await fixtureBytes("d6/NRA62007.TXT")));
   assert.deepStrictEqual([monthly.block2Month, monthly.block2PensionInsurance], [0, 0]);
 });
 

@@ -9,6 +9,7 @@ import {
   writePokupki,
 } from "../../src/formats/mod.ts";
 import { throwsApp } from "./_helpers.ts";
+import { nth } from "../_helpers/nth.ts";
 
 const LAYOUT = defineLayout(
   [
@@ -138,7 +139,7 @@ Deno.test("formatFixedLine() refuses an overflowing number and a third decimal",
 Deno.test("parsePokupki() reports a bad date with file, line, field code, label and position", () => {
   const lines = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => purchase(n));
   const text = writePokupki(lines).split("\r\n");
-  text[11] = text[11].slice(0, 62) + "31/02/2026" + text[11].slice(72);
+  text[11] = nth(text, 11).slice(0, 62) + "31/02/2026" + nth(text, 11).slice(72);
   const e = throwsApp(() => parsePokupki(text.join("\r\n")), "FILE_PARSE_ERROR");
   assert.equal(
     e.message,
@@ -188,7 +189,7 @@ Deno.test("parsePokupki() accepts trailing spaces after the record and trims eve
 Deno.test("parsePokupki() reads left-aligned running numbers (TEMPO style)", () => {
   const line = writePokupki([purchase(7)]);
   const left = line.slice(0, 25) + "7".padEnd(15) + line.slice(40);
-  assert.equal(parsePokupki(left)[0].runningNumber, 7);
+  assert.equal(nth(parsePokupki(left)).runningNumber, 7);
 });
 
 Deno.test("parsePokupki() skips a blank line in the middle with a warning, at the end silently", () => {
@@ -205,7 +206,7 @@ Deno.test("parsePokupki() skips a blank line in the middle with a warning, at th
   assert.deepStrictEqual(warnings.map((w) => [w.code, w.line]), [["BLANK_LINES_SKIPPED", 2]]);
   // Line numbers in errors stay those an editor shows: the bad record is on line 3.
   const bad = gap.split("\r\n");
-  bad[2] = bad[2].slice(0, 62) + "31/02/2026" + bad[2].slice(72);
+  bad[2] = nth(bad, 2).slice(0, 62) + "31/02/2026" + nth(bad, 2).slice(72);
   assert.equal(
     throwsApp(() => parsePokupki(bad.join("\r\n")), "FILE_PARSE_ERROR").details?.line,
     3,

@@ -10,6 +10,7 @@ import {
   writeD1,
 } from "../../src/formats/mod.ts";
 import { fixtureBytes, throwsApp } from "./_helpers.ts";
+import { nth } from "../_helpers/nth.ts";
 
 Deno.test("D1_FIELDS and D6_FIELDS have 53 and 59 fields (nra-formats.md §2.1, §2.2)", () => {
   assert.equal(D1_FIELDS.length, 53);
@@ -21,10 +22,10 @@ Deno.test("D1_FIELDS and D6_FIELDS have 53 and 59 fields (nra-formats.md §2.1, 
 Deno.test("parseD1() decodes CP1251 surnames and types numbers", async () => {
   const recs = parseD1(await fixtureBytes("d1/EMPL2021.TXT"));
   assert.equal(recs.length, 3);
-  assert.equal(recs[0].surname, "ПЕТРОВ");
-  assert.equal(recs[0].grossSalary, 2500);
-  assert.equal(recs[0].pensionRateEmployer, 12.62);
-  assert.equal(recs[0].insuredDaysTotal, "2100");
+  assert.equal(nth(recs).surname, "ПЕТРОВ");
+  assert.equal(nth(recs).grossSalary, 2500);
+  assert.equal(nth(recs).pensionRateEmployer, 12.62);
+  assert.equal(nth(recs).insuredDaysTotal, "2100");
 });
 
 Deno.test("writeD1() quotes C fields, leaves numbers bare, ends with CRLF and 0x1A", async () => {
@@ -39,7 +40,7 @@ Deno.test("parseD1() reads the martinov/decl1 style line with 00 days and an emp
     '8,2026,"121212123","8888888888",0,"ФАМИЛИЯ","ПВ",12,01,31,00,00,00,00,00,00,00,00,' +
     '"2100",21,00,00,00,00,00,000,000,0,"",0,"0000",0.00,0.00,710.00,0.00,14.80,0.00,0.00,0.00,' +
     '0.00,0.00,0.00,5.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0,0,"NRAD12008"\n\x1a';
-  const [r] = parseD1(line);
+  const r = nth(parseD1(line));
   assert.equal(r.insuranceStartDay1, 1);
   assert.equal(r.activityCode, "");
   assert.equal(r.insurableIncome, 710);
@@ -47,21 +48,21 @@ Deno.test("parseD1() reads the martinov/decl1 style line with 00 days and an emp
 });
 
 Deno.test("parseD1() handles commas and doubled quotes inside quoted values", async () => {
-  const [r] = parseD1(await fixtureBytes("d1/EMPL2021.TXT"));
+  const r = nth(parseD1(await fixtureBytes("d1/EMPL2021.TXT")));
   const text = writeD1([r]).replace('"ПЕТРОВ"', '"ПЕТРОВ, ""МЛ."""');
-  assert.equal(parseD1(text)[0].surname, 'ПЕТРОВ, "МЛ."');
+  assert.equal(nth(parseD1(text)).surname, 'ПЕТРОВ, "МЛ."');
 });
 
 Deno.test("parseD1() reads empty numeric fields as 0 (the D1 rule)", async () => {
-  const [r] = parseD1(await fixtureBytes("d1/EMPL2021.TXT"));
+  const r = nth(parseD1(await fixtureBytes("d1/EMPL2021.TXT")));
   const text = writeD1([r]).replace(",168,0,2,", ",,,2,");
-  const [back] = parseD1(text);
+  const back = nth(parseD1(text));
   assert.equal(back.hoursWorked, 0);
   assert.equal(back.hoursOvertime, 0);
 });
 
 Deno.test("parseD1() reports a wrong field count, an unterminated quote and a bad EIK", async () => {
-  const [r] = parseD1(await fixtureBytes("d1/EMPL2021.TXT"));
+  const r = nth(parseD1(await fixtureBytes("d1/EMPL2021.TXT")));
   const text = writeD1([r]);
   let e = throwsApp(() => parseD1(text.replace(',"NRAD12008"', "")), "FILE_PARSE_ERROR");
   assert.equal(e.message, 'Cannot parse "EMPL2021.TXT" line 1: has 52 fields; expected 53');
@@ -81,7 +82,7 @@ Deno.test("parseD1() reports a wrong field count, an unterminated quote and a ba
 });
 
 Deno.test("writeD1() refuses overflow, negative amounts, quotes and commas in text", async () => {
-  const [r] = parseD1(await fixtureBytes("d1/EMPL2021.TXT"));
+  const r = nth(parseD1(await fixtureBytes("d1/EMPL2021.TXT")));
   const bad: Array<Partial<D1Record>> = [
     { surname: "А".repeat(26) },
     { grossSalary: -1 },
@@ -113,16 +114,16 @@ Deno.test("summarizeD1() gives employer EIK, period and numRecords", async () =>
 Deno.test("parseD6() reads blocks leniently and checks fields 1, 2, 7, 8", async () => {
   const bytes = await fixtureBytes("d6/NRA62007.TXT");
   const recs = parseD6(bytes);
-  assert.equal(recs[0].block1PaymentDate, "2026-09-25");
-  assert.equal(recs[0].block2PaymentDate, null);
-  assert.equal(recs[0].block2Month, 0);
-  assert.equal(recs[1].block1IncomeTax1, 612.69);
+  assert.equal(nth(recs).block1PaymentDate, "2026-09-25");
+  assert.equal(nth(recs).block2PaymentDate, null);
+  assert.equal(nth(recs).block2Month, 0);
+  assert.equal(nth(recs, 1).block1IncomeTax1, 612.69);
   assert.equal(summarizeD6(recs).period, "202608");
   const text = new TextDecoder("windows-1251").decode(bytes);
   // Month 13 (annual) is accepted in block 1 (GO-D1D6, ODOO-NRA); unknown payment types too.
-  assert.equal(parseD6(text.replaceAll('",8,2026,"', '",13,2026,"'))[0].block1Month, 13);
+  assert.equal(nth(parseD6(text.replaceAll('",8,2026,"', '",13,2026,"'))).block1Month, 13);
   assert.equal(
-    parseD6(text.replace('"25/09/2026",0,1,', '"25/09/2026",0,7,'))[0].block1PaymentType,
+    nth(parseD6(text.replace('"25/09/2026",0,1,', '"25/09/2026",0,7,'))).block1PaymentType,
     7,
   );
   throwsApp(
@@ -132,5 +133,5 @@ Deno.test("parseD6() reads blocks leniently and checks fields 1, 2, 7, 8", async
   throwsApp(() => parseD6(text.replaceAll('",8,2026,"', '",14,2026,"')), "FILE_PARSE_ERROR");
   throwsApp(() => parseD6(text.replaceAll('"ЕКО ТРЕЙД ООД"', '""')), "FILE_PARSE_ERROR");
   // Blank payment date, quoted or not, reads as null.
-  assert.equal(parseD6(text.replaceAll('"25/09/2026"', ""))[0].block1PaymentDate, null);
+  assert.equal(nth(parseD6(text.replaceAll('"25/09/2026"', ""))).block1PaymentDate, null);
 });

@@ -171,7 +171,7 @@ function apply(f: Format, text: string, m: Mutations) {
   let tooShortLine = 0;
   for (let i = 0; i < n; i++) {
     for (const b of m.blanks) if (b.at % n === i) out.push(b.spaces ? "   " : "");
-    let line = lines[i];
+    let line = lines[i]!; // i < n = lines.length
     if (joinAt > 0 && i === joinAt) {
       line = "\x1a" + line;
       ctrlZLine = out.length + 1;

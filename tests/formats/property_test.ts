@@ -237,8 +237,8 @@ Deno.test("parsers given truncated or mutated valid files throw only AppErrors",
       fc.integer({ min: 0, max: fixtures.length - 1 }),
       fc.array(mutation, { minLength: 1, maxLength: 3 }),
       (i, ms) => {
-        const b = mutate(fixtures[i], ms);
-        onlyFileErrors(() => parseNraFile(b, FIXTURE_FILES[i].split("/")[1]));
+        const b = mutate(fixtures[i]!, ms);
+        onlyFileErrors(() => parseNraFile(b, FIXTURE_FILES[i]!.split("/")[1]));
         for (const read of READERS) onlyFileErrors(() => read(b));
       },
     ),
@@ -250,7 +250,7 @@ Deno.test("parseVatFolderFiles() never throws for mutated files", () => {
   fc.assert(
     fc.property(fc.array(mutation, { minLength: 1, maxLength: 2 }), fc.nat(3), (ms, which) => {
       const files = [fixtures[0], fixtures[1], fixtures[2], fixtures[3]];
-      files[which] = mutate(files[which], ms);
+      files[which] = mutate(files[which]!, ms);
       const r = parseVatFolderFiles({
         deklar: files[0],
         pokupki: files[1],

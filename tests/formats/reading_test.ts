@@ -18,6 +18,7 @@ import {
 } from "../../src/formats/mod.ts";
 import { encodeCp1251 } from "../../src/formats/encode/mod.ts";
 import { fixtureBytes, throwsApp } from "./_helpers.ts";
+import { nth } from "../_helpers/nth.ts";
 
 /** The fixtures used here, read once (throwsApp takes a synchronous call). */
 const F = Object.fromEntries(
@@ -66,8 +67,8 @@ Deno.test("parseD1() reads a UTF-8 EMPL2021.TXT with its surnames, not РР’Р
   const records = parseD1(await fixtureBytes("d1/EMPL2021_UTF8.TXT"), "EMPL2021.TXT", { warnings });
   assert.deepStrictEqual(records.map((r) => r.surname), ["ПЕТРОВ", "ИВАНОВА", "ДИМИТРОВ-ЧЕРНЕВ"]);
   assert.deepStrictEqual(warnings.map((w) => w.code), ["ENCODING_UTF8"]);
-  assert.match(warnings[0].message, /^"EMPL2021\.TXT" is saved as UTF-8, not Windows-1251/);
-  assert.match(warnings[0].messageBg, /EMPL2021\.TXT.*UTF-8/);
+  assert.match(nth(warnings).message, /^"EMPL2021\.TXT" is saved as UTF-8, not Windows-1251/);
+  assert.match(nth(warnings).messageBg, /EMPL2021\.TXT.*UTF-8/);
 });
 
 Deno.test("parseVatFolderFiles() reads UTF-8 and UTF-16 files and carries the encoding warnings", async () => {
@@ -81,7 +82,7 @@ Deno.test("parseVatFolderFiles() reads UTF-8 and UTF-16 files and carries the en
     ["ENCODING_UTF8", "POKUPKI.TXT"],
     ["ENCODING_UTF8", "PRODAGBI.TXT"],
   ]);
-  assert.match(r.readWarnings[1].message, /UTF-8 with a byte-order mark/);
+  assert.match(nth(r.readWarnings, 1).message, /UTF-8 with a byte-order mark/);
   const d6: FileWarning[] = [];
   parseD6(await fixtureBytes("d6/NRA62007_UTF16.TXT"), "NRA62007.TXT", { warnings: d6 });
   assert.deepStrictEqual(d6.map((w) => w.code), ["ENCODING_UTF16"]);
@@ -109,7 +110,7 @@ Deno.test("requireWindows1251() refuses UTF-8, UTF-16 and byte-order marks, nami
   ];
   for (const [rel, encoding] of cases) {
     const e = throwsApp(
-      () => requireWindows1251(F[rel], `C:\\VAT\\${rel}`),
+      () => requireWindows1251(F[rel]!, `C:\\VAT\\${rel}`),
       "FILE_ENCODING_UNSUPPORTED",
     );
     assert.deepStrictEqual(e.details, { file: `C:\\VAT\\${rel}`, encoding });
@@ -122,16 +123,16 @@ Deno.test("requireWindows1251() refuses UTF-8, UTF-16 and byte-order marks, nami
 
 Deno.test("decodeNraBytes() refuses a file mixing UTF-8 and Windows-1251 instead of garbling names", () => {
   const e = throwsApp(
-    () => decodeNraBytes(F["d1/EMPL2021_BAD_MIXED.TXT"], "EMPL2021.TXT"),
+    () => decodeNraBytes(F["d1/EMPL2021_BAD_MIXED.TXT"]!, "EMPL2021.TXT"),
     "FILE_ENCODING_UNSUPPORTED",
   );
   assert.deepStrictEqual(e.details, { file: "EMPL2021.TXT", line: 1, encoding: "mixed" });
 });
 
 Deno.test("parseNraFile() shows the error of the reader the name points to when content fits nothing", () => {
-  const seventeen = F["d6/NRA62007_BAD_17FIELDS.TXT"];
+  const seventeen = F["d6/NRA62007_BAD_17FIELDS.TXT"]!;
   const wide = throwsApp(
-    () => parseNraFile(F["pokupki/POKUPKI_BAD_301.TXT"], "POKUPKI.TXT"),
+    () => parseNraFile(F["pokupki/POKUPKI_BAD_301.TXT"]!, "POKUPKI.TXT"),
     "FILE_PARSE_ERROR",
   );
   assert.equal(
@@ -155,22 +156,22 @@ Deno.test("parsePokupki() pads lines an editor trimmed to 261 and says so; refus
   assert.equal(records.length, 5);
   assert.deepStrictEqual(records.map((r) => r.baseTriangular), [0, 0, 0, 0, 0]);
   assert.equal(
-    warnings[0].message,
+    nth(warnings).message,
     '"P.TXT" line 1 is 261 characters wide (and 4 more short lines); expected 274: read as if ' +
       "the trailing spaces had been trimmed (padded to 274). Save the file from its program " +
       "again before filing",
   );
   const cut = throwsApp(
-    () => parsePokupki(F["pokupki/POKUPKI_BAD_CUT.TXT"], "P.TXT"),
+    () => parsePokupki(F["pokupki/POKUPKI_BAD_CUT.TXT"]!, "P.TXT"),
     "FILE_PARSE_ERROR",
   );
   assert.deepStrictEqual(cut.details, { file: "P.TXT", line: 2, field: "03-41", position: 198 });
 });
 
 Deno.test("parseD1() names a Ctrl-Z left in the middle by copy /b, and skips blank lines with a warning", () => {
-  const blankBytes = F["d1/EMPL2021_BLANK_LINE.TXT"];
+  const blankBytes = F["d1/EMPL2021_BLANK_LINE.TXT"]!;
   const e = throwsApp(
-    () => parseD1(F["d1/EMPL2021_BAD_JOINED.TXT"], "EMPL2021.TXT"),
+    () => parseD1(F["d1/EMPL2021_BAD_JOINED.TXT"]!, "EMPL2021.TXT"),
     "FILE_PARSE_ERROR",
   );
   assert.match(e.message, /^Cannot parse "EMPL2021\.TXT" line 2: character 0x1A \(Ctrl-Z/);

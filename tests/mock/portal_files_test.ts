@@ -27,6 +27,7 @@ import {
 } from "../../src/mock/mod.ts";
 import { NRA_FILE_KIT } from "../../src/portal/test/nra_files.ts";
 import { c, eikArb, FC_PARAMS, NOW } from "./_support.ts";
+import { nth } from "../_helpers/nth.ts";
 
 const periodArb = fc.record({
   eik: eikArb,
@@ -93,8 +94,8 @@ Deno.test("dec16PortalFiles() returns D1 and D6 files that the format module rea
         "NRA62007.TXT",
         "dec6",
       ]]);
-      const d1 = parseD1(r.files[0].content);
-      const [d6] = parseD6(r.files[1].content);
+      const d1 = parseD1(nth(r.files).content);
+      const d6 = nth(parseD6(nth(r.files, 1).content));
       assert.equal(d1.length, staff);
       assert.ok(
         d1.every((l) => l.employerEik === req.eik && l.month === req.month && l.year === req.year),
@@ -103,8 +104,8 @@ Deno.test("dec16PortalFiles() returns D1 and D6 files that the format module rea
       assert.equal(c(d6.block1IncomeTax1!), d1.reduce((s, l) => s + c(l.monthlyTax), 0));
       for (const l of d1) assert.equal(c(l.netSalary), c(l.taxableIncome) - c(l.monthlyTax));
       assert.ok(verifyDocumentId("dec1_6", req.eik, r.submissionId!));
-      assert.notEqual(r.files[0].docFileId, r.files[1].docFileId);
-      assert.ok(r.files[1].content.endsWith("\x1a"));
+      assert.notEqual(nth(r.files).docFileId, nth(r.files, 1).docFileId);
+      assert.ok(nth(r.files, 1).content.endsWith("\x1a"));
     }),
     { ...FC_PARAMS, numRuns: 100 },
   );
@@ -124,7 +125,7 @@ Deno.test("portal files agree with the debts report (VAT payable, D6 amounts)", 
       assert.equal(vatDebt?.documentDate, vat.submittedAt!.slice(0, 10));
     } else assert.equal(vatDebt, undefined);
     const d16 = dec16PortalFiles({ eik, year: 2025, month: 5 }, NOW, KIT);
-    const [d6] = parseD6(d16.files[1].content);
+    const d6 = nth(parseD6(nth(d16.files, 1).content));
     const zo = debts.find((i) => i.debtPeriod === "05.2025" && i.debtTypeName.includes("(ЗО)"));
     assert.equal(zo?.dueAmount, d6.block1HealthInsurance);
     assert.equal(zo?.documentNumber, d16.incomeNumber);
@@ -133,7 +134,7 @@ Deno.test("portal files agree with the debts report (VAT payable, D6 amounts)", 
 
 Deno.test("portal files answer status error for a period not yet filed, a future period or the NO_DATA EIK", () => {
   const eik = "246824682";
-  for (const [year, month] of [[2026, 3], [2026, 9], [2031, 1], [2019, 12]]) {
+  for (const [year, month] of [[2026, 3], [2026, 9], [2031, 1], [2019, 12]] as const) {
     for (
       const r of [
         vatPortalFiles({ eik, year, month }, NOW, KIT),
@@ -153,7 +154,7 @@ Deno.test("portal files answer status error for a period not yet filed, a future
     vatMonthlyFiles({ eik: "999999931", year: 2025, month: 3 }, NOW, KIT).items.length,
     0,
   );
-  const filedOn = periodFilings(eik, "vat", 2026, 2)[0].submittedAt;
+  const filedOn = nth(periodFilings(eik, "vat", 2026, 2)).submittedAt;
   const before = new Date(filedOn.getTime() - 1000);
   assert.equal(vatPortalFiles({ eik, year: 2026, month: 2 }, before, KIT).status, "error");
   assert.equal(vatPortalFiles({ eik, year: 2026, month: 2 }, filedOn, KIT).status, "ok");
@@ -188,13 +189,13 @@ Deno.test("payroll files use the period's currency and minimum wage", () => {
   for (const [year, minWage] of [[2025, 107700], [2026, 62020]] as const) {
     const r = dec16PortalFiles({ eik: "246824682", year, month: 1 }, NOW, KIT);
     assert.equal(r.status, "ok");
-    const d1 = parseD1(r.files[0].content);
+    const d1 = parseD1(nth(r.files).content);
     for (const l of d1.filter((l) => l.daysSickness === 0)) {
       assert.ok(c(l.grossSalary) >= minWage, `${year}: ${l.grossSalary}`);
     }
     avg.push(d1.reduce((s, l) => s + c(l.grossSalary), 0) / d1.length);
   }
-  const ratio = avg[0] / avg[1];
+  const ratio = nth(avg) / nth(avg, 1);
   assert.ok(ratio > 1.6 && ratio < 2.2, `BGN/EUR salary ratio ${ratio}`);
 });
 

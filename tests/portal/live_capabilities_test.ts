@@ -92,7 +92,7 @@ Deno.test("AgentFile: portal.experimentalVatService defaults to false and must b
   );
   const bad = AgentFile.safeParse({ portal: { experimentalVatService: "yes" } });
   assert.equal(bad.success, false);
-  assert.deepEqual(bad.error!.issues[0]!.path, ["portal", "experimentalVatService"]);
+  assert.deepEqual(bad.error.issues[0]!.path, ["portal", "experimentalVatService"]);
 });
 
 const PRE_ISSUED = "preissued-opaque-token-for-tests";

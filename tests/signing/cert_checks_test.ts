@@ -7,6 +7,7 @@ import { isAppError } from "../../src/contract/errors.ts";
 import {
   assertCertificateUsable,
   type CertificateCheck,
+  type CertificateCheckName,
   checkCertificate,
   qcStatementIds,
 } from "../../src/signing/cert_checks.ts";
@@ -24,7 +25,19 @@ const good = await makeCert({
   notAfter,
 });
 
-const byName = (r: CertificateCheck[]) => Object.fromEntries(r.map((x) => [x.check, x]));
+const byName = (r: CertificateCheck[]) => {
+  const named = (name: CertificateCheckName) => {
+    const c = r.find((x) => x.check === name);
+    assert.ok(c, `no ${name} check in ${JSON.stringify(r)}`);
+    return c;
+  };
+  return {
+    validity: named("validity"),
+    keyUsage: named("keyUsage"),
+    qcStatements: named("qcStatements"),
+    issuer: named("issuer"),
+  };
+};
 
 Deno.test("checkCertificate() passes a qualified B-Trust-like certificate and says why", () => {
   const r = checkCertificate(good.der, inside);

@@ -13,6 +13,7 @@ import { type CmsSigner, signDetached, verifyDetached } from "../../src/signing/
 import { compareDer, OID } from "../../src/signing/cms_attributes.ts";
 import { ecdsaRawToDer } from "../../src/signing/ecdsa_signature.ts";
 import { makeCert, TEST_CA_SUBJECT, type TestCert } from "../_helpers/pki.ts";
+import { nth } from "../_helpers/nth.ts";
 
 const ca = await makeCert({ subject: TEST_CA_SUBJECT, ca: true });
 const rsa = await makeCert({ subject: "CN=RSA Signer, C=BG", issuer: ca });
@@ -64,7 +65,7 @@ for (const c of [rsa, ec]) {
     assert.equal(sd.encapContentInfo.eContent, undefined, "content must not be encapsulated");
     assert.deepEqual(sd.digestAlgorithms.map((a) => a.algorithmId), [OID.sha256]);
     assert.equal(sd.certificates?.length, 1);
-    const si = sd.signerInfos[0];
+    const si = nth(sd.signerInfos);
     assert.equal(sd.signerInfos.length, 1);
     assert.equal(si.version, 1);
     assert.ok(si.sid instanceof pkijs.IssuerAndSerialNumber);
@@ -79,8 +80,8 @@ for (const c of [rsa, ec]) {
       [OID.contentType, OID.messageDigest, OID.signingTime, OID.signingCertificateV2].sort(),
     );
     const enc = attrs.map((a) => new Uint8Array(a.toSchema().toBER()));
-    for (let i = 1; i < enc.length; i++) {
-      assert.ok(compareDer(enc[i - 1], enc[i]) <= 0, "DER order");
+    for (const [i, e] of enc.entries()) {
+      if (i > 0) assert.ok(compareDer(nth(enc, i - 1), e) <= 0, "DER order");
     }
     const get = (oid: string) => attrs.find((a) => a.type === oid)!.values[0];
     const md = (get(OID.messageDigest) as asn1js.OctetString).valueBlock.valueHexView;
@@ -150,7 +151,7 @@ Deno.test("verifyDetached() accepts our RSA and EC signatures and refuses other 
     const other = new TextEncoder().encode("D1 file bytes, raw\r\n!");
     assert.equal(await codeOf(verifyDetached(p7s, other)), "SIGNING_FAILED");
     const flipped = p7s.slice();
-    flipped[flipped.length - 5] ^= 0xff; // inside the signature value
+    flipped[flipped.length - 5]! ^= 0xff; // inside the signature value
     assert.equal(await codeOf(verifyDetached(flipped, data)), "SIGNING_FAILED");
   }
   assert.equal(await codeOf(verifyDetached(new Uint8Array([1, 2, 3]), data)), "SIGNING_FAILED");

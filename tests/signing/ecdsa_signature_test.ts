@@ -30,3 +30,11 @@ Deno.test("ecdsaRawToDer() uses long-form length for P-521 and rejects bad input
     code: "SIGNING_FAILED",
   });
 });
+
+Deno.test("ecdsaDerToRaw() refuses a signature cut anywhere with SIGNING_FAILED, never a TypeError", () => {
+  const der = ecdsaRawToDer(new Uint8Array(132).fill(0xff)); // long-form length: every branch
+  for (let n = 0; n < der.length; n++) {
+    assert.throws(() => ecdsaDerToRaw(der.subarray(0, n), 66), { code: "SIGNING_FAILED" }, `${n}`);
+  }
+  assert.deepEqual(ecdsaDerToRaw(der, 66), new Uint8Array(132).fill(0xff));
+});

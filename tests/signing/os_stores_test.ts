@@ -109,7 +109,7 @@ Deno.test("openMacKeychain() sign() runs the JXA signer with the certificate and
       ["ERR:-128:cancelled", "KEYSTORE_UNAVAILABLE"],
       ["ERR:-25300:not found", "CERTIFICATE_INVALID"],
       ["ERR:-50:param", "SIGNING_FAILED"],
-    ]
+    ] as const
   ) {
     signOut = out;
     assert.equal(await codeOf(store.sign(`macos:${h1}`, data)), code, out);

@@ -22,6 +22,7 @@ import { createLivePortal } from "../../src/portal/live/mod.ts";
 import { silentLogger } from "../../src/log.ts";
 import { SIM_CLIENT, startNraSimulator } from "../_helpers/nra_simulator.ts";
 import { writeCompanyTree } from "../_helpers/company_tree.ts";
+import { nth } from "../_helpers/nth.ts";
 
 const skip = await toolsMissing(["openssl", "softhsm2-util", "pkcs11-tool"], [SOFTHSM2_MODULE]);
 const fixedClock = () => new Date("2026-03-01T10:00:00Z");
@@ -107,7 +108,7 @@ Deno.test({
       const counted = countingApi(await loadPkcs11Module(token.module));
       const store = await openPkcs11KeyStore({ modulePath: token.module, api: counted.api });
       try {
-        const [cert] = await store.listCertificates();
+        const cert = nth(await store.listCertificates());
         assert.equal(counted.logins(), 0, "listing must not log in");
         const err = await rejectsWith(
           signDetached(new Uint8Array(1024), keyStoreSigner(store, cert, "9999")),

@@ -29,6 +29,7 @@ import type { Pkcs11Api } from "../../src/signing/pkcs11/ffi.ts";
 import { openPkcs11KeyStore } from "../../src/signing/pkcs11/keystore.ts";
 import { parseLibraryHeader } from "../../src/signing/pkcs11/library_header.ts";
 import { makeCert } from "../_helpers/pki.ts";
+import { nth } from "../_helpers/nth.ts";
 
 Deno.test("encodeTemplate() lays out CK_ATTRIBUTE as 24 bytes on Linux and 16 packed bytes on Windows", () => {
   const slots: AttributeSlot[] = [{ type: CKA.ID, value: new Uint8Array([1, 2]) }, {
@@ -214,7 +215,7 @@ async function withFake(setup: (f: FakeToken) => void) {
   const fake = new FakeToken(cert.der);
   setup(fake);
   const store = await openPkcs11KeyStore({ modulePath: "/fake", api: fake });
-  const [c] = await store.listCertificates();
+  const c = nth(await store.listCertificates());
   return { fake, store, id: c.id };
 }
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -245,17 +246,17 @@ Deno.test("Pkcs11 store: RSA without CKM_SHA256_RSA_PKCS falls back to CKM_RSA_P
     f.mechanisms.delete(CKM.SHA256_RSA_PKCS);
   });
   await store.sign(id, new TextEncoder().encode("abc"), "1234");
-  assert.equal(fake.signed[0].mech, CKM.RSA_PKCS);
-  assert.deepEqual(fake.signed[0].data.subarray(0, 19), SHA256_DIGEST_INFO_PREFIX);
-  assert.equal(fake.signed[0].data.length, 19 + 32);
+  assert.equal(nth(fake.signed).mech, CKM.RSA_PKCS);
+  assert.deepEqual(nth(fake.signed).data.subarray(0, 19), SHA256_DIGEST_INFO_PREFIX);
+  assert.equal(nth(fake.signed).data.length, 19 + 32);
   assert.equal(fake.calls.filter((c) => c.startsWith("C_Login")).length, 1);
 });
 
 Deno.test("Pkcs11 store: EC signs the SHA-256 digest with CKM_ECDSA and returns DER", async () => {
   const { fake, store, id } = await withFake((f) => (f.keyType = CKK.EC));
   const sig = await store.sign(id, new TextEncoder().encode("abc"), "1234");
-  assert.equal(fake.signed[0].mech, CKM.ECDSA);
-  assert.equal(fake.signed[0].data.length, 32);
+  assert.equal(nth(fake.signed).mech, CKM.ECDSA);
+  assert.equal(nth(fake.signed).data.length, 32);
   assert.equal(sig[0], 0x30);
 });
 

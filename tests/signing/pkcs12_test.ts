@@ -11,6 +11,7 @@ import { openPkcs12KeyStore } from "../../src/signing/pkcs12.ts";
 import { pkcs12Kdf } from "../../src/signing/pkcs12_pbe.ts";
 import { runOk, type SignerFiles, tempDir, toolsMissing, writeTestPki } from "../_helpers/pki.ts";
 import { opensslVerify } from "./openssl_verify.ts";
+import { nth } from "../_helpers/nth.ts";
 
 const skip = await toolsMissing(["openssl"]);
 
@@ -75,12 +76,12 @@ Deno.test({
             );
             const certs = await store.listCertificates("s3cret");
             assert.equal(certs.length, 1, "only the signer, not the CA");
-            assert.equal(certs[0].keyAlgorithm, signer.cert.kind);
-            assert.equal(certs[0].personalId, "PNOBG-8001010008");
-            assert.equal(certs[0].label, `friendly ${variant}`);
-            assert.match(certs[0].id, /^sha256:[0-9a-f]{64}$/);
+            assert.equal(nth(certs).keyAlgorithm, signer.cert.kind);
+            assert.equal(nth(certs).personalId, "PNOBG-8001010008");
+            assert.equal(nth(certs).label, `friendly ${variant}`);
+            assert.match(nth(certs).id, /^sha256:[0-9a-f]{64}$/);
             const data = crypto.getRandomValues(new Uint8Array(1024));
-            const p7s = await signDetached(data, keyStoreSigner(store, certs[0], "s3cret"));
+            const p7s = await signDetached(data, keyStoreSigner(store, nth(certs), "s3cret"));
             const v = await opensslVerify(tmp.path, label.replace(" ", "-"), p7s, data, pki.caPem);
             assert.equal(v.code, 0, v.output);
             assert.match(v.output, /Verification successful/);
@@ -103,7 +104,7 @@ Deno.test({
       const pki = await writeTestPki(tmp.path);
       const pfx = await exportPfx(tmp.path, pki.rsa, pki.caPem, "default", []);
       const store = openPkcs12KeyStore(pfx);
-      const [cert] = await store.listCertificates("s3cret");
+      const cert = nth(await store.listCertificates("s3cret"));
       await t.step("wrong password → PIN_INCORRECT, with or without a MAC", async () => {
         assert.equal(
           await codeOf(store.sign(cert.id, new Uint8Array(1), "wrong-pw")),
@@ -130,7 +131,7 @@ Deno.test({
         const cases: [string, string[]][] = [["again", []], ["plainkey", ["-keypbe", "NONE"]]];
         for (const [name, extra] of cases) {
           const s2 = openPkcs12KeyStore(await exportPfx(tmp.path, pki.rsa, pki.caPem, name, extra));
-          const [c] = await s2.listCertificates("s3cret");
+          const c = nth(await s2.listCertificates("s3cret"));
           assert.ok((await s2.sign(c.id, new Uint8Array(8), "s3cret")).length > 0);
           assert.equal(
             await codeOf(s2.sign(c.id, new Uint8Array(8), "wrong-pw")),
@@ -161,7 +162,7 @@ Deno.test({
         );
         const certs = await plain.listCertificates();
         assert.equal(certs.length, 1);
-        assert.equal(certs[0].id, cert.id);
+        assert.equal(nth(certs).id, cert.id);
       });
       await t.step(
         "not a PFX → KEYSTORE_UNAVAILABLE; closed store → KEYSTORE_UNAVAILABLE",

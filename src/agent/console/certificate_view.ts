@@ -30,7 +30,7 @@ const SOURCE_WORDS: Record<string, { bg: string; en: string }> = {
 
 /** Where a certificate is kept, in words. */
 export const sourceWords = (type: string): Markup =>
-  SOURCE_WORDS[type] ? t(SOURCE_WORDS[type]!.bg, SOURCE_WORDS[type]!.en) : html`—`;
+  SOURCE_WORDS[type] ? t(SOURCE_WORDS[type].bg, SOURCE_WORDS[type].en) : html`—`;
 
 const day = (iso: string) => iso.slice(0, 10);
 

@@ -93,7 +93,7 @@ function certVerdict(
   }
   const results = certs.map((c) => ({ c, r: checkCertificate(c.der, () => new Date(d.now())) }));
   const best = results.find((x) => x.r.every((r) => r.ok)) ??
-    results.find((x) => x.r[0].ok && x.r[1].ok) ?? results[0];
+    results.find((x) => x.r[0]?.ok && x.r[1]?.ok) ?? results[0]!; // certs is not empty (above)
   const failed = best.r.filter((r) => !r.ok);
   const name = cn(best.c.subject);
   const detail = t(
@@ -205,8 +205,8 @@ export async function checkSender(
       const bytes = await Deno.readFile(certFile);
       const pem = new TextDecoder().decode(bytes).match(
         /-----BEGIN CERTIFICATE-----([^-]+)-----END/,
-      );
-      const der = pem ? Uint8Array.fromBase64(pem[1].replace(/\s+/g, "")) : bytes;
+      )?.[1];
+      const der = pem !== undefined ? Uint8Array.fromBase64(pem.replace(/\s+/g, "")) : bytes;
       return certVerdict(id, title, [toCertificateInfo(der, certFile)], d);
     }
     if (ks.type === "pkcs12") {

@@ -171,7 +171,9 @@ export function checkQuery(q: JournalQuery): Checked {
 function view(c: Checked): { from: string; where: string[]; params: SQLInputValue[] } {
   const where: string[] = [];
   const params: SQLInputValue[] = [];
-  for (const [column, value] of [["eik", c.eik], ["period", c.period], ["state", c.state]]) {
+  for (
+    const [column, value] of [["eik", c.eik], ["period", c.period], ["state", c.state]] as const
+  ) {
     if (value !== null) {
       where.push(`${column} = ?`);
       params.push(value);

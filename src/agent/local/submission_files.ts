@@ -102,7 +102,7 @@ export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise
     })),
   );
   const r = parseVatFolderFiles(bytes, {
-    fileNames: Object.fromEntries(Object.entries(found).map(([k, f]) => [k, f!.path])),
+    fileNames: Object.fromEntries(Object.entries(found).map(([k, f]) => [k, f.path])),
   });
   if (r.errors.length) {
     throw new AppError("FILE_PARSE_ERROR", r.errorMessage!, {
@@ -129,7 +129,7 @@ export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise
     files,
     eiks: [s.eik],
     period: s.period,
-    names: Object.values(found).map((f) => f!.path),
+    names: Object.values(found).map((f) => f.path),
     warnings: [...r.readWarnings, ...r.warnings].map((w) => ({
       bg: (w as { messageBg?: string }).messageBg ?? w.message,
       en: w.message,

@@ -100,7 +100,7 @@ export const parseD6: FileReader<D6Record[]> = fileReader("NRA62007.TXT", (text,
   const raw = delim.parseDelimLines(EMPTY_PROBE, text, file) as Record<string, string>[];
   for (let i = 0; i < records.length; i++) {
     const rec = records[i] as Record<string, unknown>;
-    for (const x of NULLABLE) if (raw[i][x.name] === "") rec[x.name] = null;
+    for (const x of NULLABLE) if (raw[i]?.[x.name] === "") rec[x.name] = null;
   }
   return records;
 });
@@ -126,7 +126,7 @@ export function writeD6(records: readonly D6Record[], options: { fileName?: stri
     const rec = records[i] as Record<string, unknown>;
     const empty = NULLABLE.filter((x) => rec[x.name] === null || rec[x.name] === undefined);
     if (empty.length === 0) continue;
-    const parts = lines[i].split(",");
+    const parts = lines[i]!.split(","); // formatDelimLines wrote one line per record
     for (const x of empty) parts[x.no - 1] = "";
     lines[i] = parts.join(",");
   }

@@ -194,8 +194,8 @@ function parseDelimLine<F extends readonly DelimFieldSpec[]>(
   }
   const rec: Record<string, unknown> = { ...layout.template };
   for (let i = 0; i < fields.length; i++) {
-    const f = fields[i];
-    const s = values[i];
+    const f = fields[i]!;
+    const s = values[i]!; // values.length === fields.length, checked above
     let v: unknown;
     if (f.type === "text") {
       const e = trimEndAt(s, 0, s.length);
@@ -272,7 +272,8 @@ function formatValue(f: DelimFieldSpec, v: unknown, nonNegative: boolean): strin
         ];
       }
       if (nonNegative && n < 0) return ["expected a non-negative amount"];
-      const digits = (s.startsWith("-") ? s.slice(1) : s).split(".")[0].length;
+      const [whole = ""] = (s.startsWith("-") ? s.slice(1) : s).split(".");
+      const digits = whole.length;
       if (f.size !== undefined && digits > f.size) {
         return [
           `value ${s} has ${digits} digits before the decimal point; the field holds ${f.size}`,

@@ -102,8 +102,7 @@ function checkLedgerLines(
   refFile: Bilingual,
   w: WarningCollector,
 ): void {
-  for (let i = 0; i < ledger.length; i++) {
-    const r = ledger[i];
+  for (const [i, r] of ledger.entries()) {
     const line = i + 1;
     if (refVat !== null && norm(r.vatNumber) !== refVat) {
       w.perLine("VAT_NUMBER_MISMATCH", file, line, {
@@ -214,11 +213,11 @@ export function checkVatSet(set: VatSet): VatWarning[] {
     }
   }
   if (prod !== null) {
-    for (let i = 0; i < prod.length; i++) {
+    for (const [i, row] of prod.entries()) {
       for (const [tk, tcode, parts, pcode] of LINE_SUMS) {
-        const total = cents(prod[i][tk] as number | null);
+        const total = cents(row[tk] as number | null);
         let sum = 0;
-        for (const p of parts) sum += cents(prod[i][p] as number | null);
+        for (const p of parts) sum += cents(row[p] as number | null);
         if (total !== sum) {
           w.perLine("LINE_TOTAL_MISMATCH", names.prodagbi, i + 1, {
             en: `PRODAGBI line ${i + 1}: ${tcode} is ${showCents(total)} but ${pcode} is ${

@@ -51,8 +51,7 @@ export function checkVies(records: readonly ViesRecord[], ref: ViesReference, em
   let all = 0;
   let ttrLine = 0;
   let chrLine = 0;
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i];
+  for (const [i, r] of records.entries()) {
     const line = i + 1;
     switch (r.recordType) {
       case "VHR":
@@ -97,10 +96,11 @@ export function checkVies(records: readonly ViesRecord[], ref: ViesReference, em
         break;
     }
   }
-  if (records.length > 0 && records[0].recordType !== "VHR") {
+  const [first] = records;
+  if (first !== undefined && first.recordType !== "VHR") {
     emit("VIES_STRUCTURE", 1, {
-      en: `VIES starts with ${records[0].recordType}; expected the VHR record first`,
-      bg: `VIES започва с ${records[0].recordType}; очаква се първо запис VHR`,
+      en: `VIES starts with ${first.recordType}; expected the VHR record first`,
+      bg: `VIES започва с ${first.recordType}; очаква се първо запис VHR`,
     }, false);
   }
   if (vhrCount !== 1) {

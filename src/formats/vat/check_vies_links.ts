@@ -60,8 +60,7 @@ function ownLines(vies: readonly ViesRecord[]): Array<{ r: VirRecord; line: numb
   const vhr = vies.find((r) => r.recordType === "VHR");
   const period = vhr?.recordType === "VHR" ? vhr.period : null;
   const out: Array<{ r: VirRecord; line: number }> = [];
-  for (let i = 0; i < vies.length; i++) {
-    const r = vies[i];
+  for (const [i, r] of vies.entries()) {
     if (r.recordType !== "VIR") continue;
     if (period !== null && r.period !== null && r.period !== period) continue;
     out.push({ r, line: i + 1 });
@@ -80,8 +79,7 @@ function add(map: Map<string, Bases>, id: string, line: number, b: Omit<Bases, "
 /** PRODAGBI's intra-EU supplies by customer (02-15 goods, 02-25 triangular, 02-17 services). */
 function ledgerBases(prod: readonly ProdagbiRecord[]): Map<string, Bases> {
   const by = new Map<string, Bases>();
-  for (let i = 0; i < prod.length; i++) {
-    const r = prod[i];
+  for (const [i, r] of prod.entries()) {
     const b = {
       goods: cents(r.baseZeroIntraEuSupplies),
       triangular: cents(r.baseTriangular),

@@ -75,13 +75,14 @@ export function parseDeklar(
   options: ReadOptions = {},
 ): DeklarRecord {
   const records = readDeklarRecords(input, fileName, options);
-  if (records.length !== 1) {
+  const [record] = records;
+  if (record === undefined || records.length !== 1) {
     throw parseError(
       { file: fileName, line: records.length === 0 ? null : 2 },
       records.length === 0 ? "is empty; expected one record" : "expected exactly one record",
     );
   }
-  return records[0];
+  return record;
 }
 
 /**

@@ -33,7 +33,7 @@ export interface LedgerWriteOptions {
  * @throws nothing
  */
 // deno-fmt-ignore
-export const ledgerHead = (codes: readonly string[], party: string) => [
+export const ledgerHead = (codes: readonly [string, string, string, string, string, string, string, string, string, string], party: string) => [
   f(codes[0], "vatNumber", "filer VAT number", "text", 1, 15),
   f(codes[1], "period", "tax period", "period", 16, 6),
   f(codes[2], "branch", "branch number", "int", 22, 4),

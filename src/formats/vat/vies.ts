@@ -187,15 +187,15 @@ export function writeVies(
 ): string {
   const file = options.fileName ?? "VIES.TXT";
   let out = "";
-  for (let i = 0; i < records.length; i++) {
-    const layout = layoutFor(records[i].recordType);
+  for (const [i, record] of records.entries()) {
+    const layout = layoutFor(record.recordType);
     if (layout === undefined) {
       throw writeError(
         { file, line: i + 1, field: { code: "1", label: "record type" }, position: 1 },
         `is not one of VHR, VDR, VTR, TTR, VIR, CHR, COS`,
       );
     }
-    out += formatFixedLine(layout, records[i], file, i + 1) + "\r\n";
+    out += formatFixedLine(layout, record, file, i + 1) + "\r\n";
   }
   return out;
 }

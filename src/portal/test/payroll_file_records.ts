@@ -29,7 +29,7 @@ function d1RecordOf(m: PayrollMonth, l: PayrollLine): D1Record {
     personId: l.egn,
     personIdType: 0,
     surname: payrollText(l.person.last),
-    initials: payrollText(l.person.first[0] + l.person.middle[0]),
+    initials: payrollText(l.person.first.charAt(0) + l.person.middle.charAt(0)),
     insuredType: 1,
     insuranceStartDay1: 1,
     insuranceEndDay1: new Date(Date.UTC(m.year, m.month, 0)).getUTCDate(),

@@ -40,10 +40,10 @@ export function parseFindIdentity(stdout: string): { sha1: string; label: string
   const seen = new Set<string>();
   for (const line of stdout.split(/\r?\n/)) {
     if (/valid identities only/i.test(line)) break;
-    const m = /^\s*\d+\)\s+([0-9A-Fa-f]{40})\s+"(.*)"/.exec(line);
-    if (!m || seen.has(m[1].toUpperCase())) continue;
-    seen.add(m[1].toUpperCase());
-    out.push({ sha1: m[1].toUpperCase(), label: m[2] });
+    const [, hash, label] = /^\s*\d+\)\s+([0-9A-Fa-f]{40})\s+"(.*)"/.exec(line) ?? [];
+    if (hash === undefined || label === undefined || seen.has(hash.toUpperCase())) continue;
+    seen.add(hash.toUpperCase());
+    out.push({ sha1: hash.toUpperCase(), label });
   }
   return out;
 }
@@ -59,9 +59,10 @@ export function parseFindCertificate(stdout: string): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   const re =
     /SHA-1 hash:\s*([0-9A-Fa-f]{40})[\s\S]*?-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
-  for (const m of stdout.matchAll(re)) {
-    const der = Uint8Array.fromBase64(m[2]); // skips the PEM line breaks
-    out.set(m[1].toUpperCase(), der);
+  for (const [, hash, pem] of stdout.matchAll(re)) {
+    if (hash === undefined || pem === undefined) continue;
+    const der = Uint8Array.fromBase64(pem); // skips the PEM line breaks
+    out.set(hash.toUpperCase(), der);
   }
   return out;
 }
@@ -121,9 +122,9 @@ const STATUS: Record<
  * @throws never
  */
 export function macError(output: string): AppError {
-  const m = /ERR:(-?\d+):/.exec(output);
-  const known = m ? STATUS[m[1]] : undefined;
-  const d = m ? { osStatus: Number(m[1]) } : {};
+  const status = /ERR:(-?\d+):/.exec(output)?.[1];
+  const known = status === undefined ? undefined : STATUS[status];
+  const d = status === undefined ? {} : { osStatus: Number(status) };
   return known
     ? new AppError(known[0], known[1], d)
     : new AppError("SIGNING_FAILED", "Signing with the macOS Keychain failed", d);
@@ -172,9 +173,9 @@ export function openMacKeychain(options: MacKeychainOptions): KeyStore {
           ["-l", "JavaScript", "-e", JXA_SIGN_SCRIPT, cert.der.toBase64(), kind],
           new TextEncoder().encode(data.toBase64()),
         );
-        const m = /^OK:([A-Za-z0-9+/=]+)\s*$/m.exec(r.stdout);
-        if (r.code !== 0 || !m) throw macError(r.stdout + r.stderr);
-        return Uint8Array.fromBase64(m[1]); // X9.62 ECDSA is DER already
+        const signature = /^OK:([A-Za-z0-9+/=]+)\s*$/m.exec(r.stdout)?.[1];
+        if (r.code !== 0 || signature === undefined) throw macError(r.stdout + r.stderr);
+        return Uint8Array.fromBase64(signature); // X9.62 ECDSA is DER already
       } catch (e) {
         if (isAppError(e)) throw e;
         throw new AppError("SIGNING_FAILED", "Signing with the macOS Keychain failed", {}, e);

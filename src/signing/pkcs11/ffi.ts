@@ -149,7 +149,7 @@ export async function loadPkcs11Module(
   }
   const listPtr = new BigUint64Array(1);
   const rv = Number(lib.symbols.C_GetFunctionList(listPtr));
-  const list = Deno.UnsafePointer.create(listPtr[0]);
+  const list = Deno.UnsafePointer.create(listPtr[0] ?? 0n); // 0n: null, refused below
   if (rv !== CKR.OK || !list) {
     lib.close();
     throw new AppError("KEYSTORE_UNAVAILABLE", `C_GetFunctionList of "${path}" failed`, {
@@ -225,7 +225,7 @@ export async function loadPkcs11Module(
       const lengths = templateLengths(abi, probe, types.length);
       const slots = types.map((type, i) => ({
         type,
-        value: lengths[i] === undefined ? null : new Uint8Array(Math.max(1, lengths[i]!)),
+        value: lengths[i] === undefined ? null : new Uint8Array(Math.max(1, lengths[i])),
       }));
       const tpl = encodeTemplate(abi, slots);
       r = num(fns.C_GetAttributeValue(s, o, tpl, types.length));

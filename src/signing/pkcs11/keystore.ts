@@ -248,22 +248,23 @@ export async function openPkcs11KeyStore(options: Pkcs11Options): Promise<Pkcs11
           ? { type: CKA.ID, value: Uint8Array.fromHex(idHex) }
           : { type: CKA.LABEL, value: new TextEncoder().encode(label ?? "") },
       ]);
-      if (keys.length === 0) {
+      const [key] = keys;
+      if (key === undefined) {
         throw new AppError(
           "CERTIFICATE_INVALID",
           "The token holds no private key for this certificate",
         );
       }
-      const attrs = api.C_GetAttributeValue(s, keys[0], [CKA.KEY_TYPE, CKA.ALWAYS_AUTHENTICATE]);
+      const attrs = api.C_GetAttributeValue(s, key, [CKA.KEY_TYPE, CKA.ALWAYS_AUTHENTICATE]);
       const keyType = attrs.values[0] ? ulongFromBytes(attrs.values[0]) : CKK.RSA;
       const alwaysAuth = attrs.values[1]?.[0] === 1;
       let mech: number = keyType === CKK.EC ? CKM.ECDSA : CKM.SHA256_RSA_PKCS;
       let input = keyType === CKK.EC ? await digest(data) : data;
-      let rv = api.C_SignInit(s, mech, keys[0]);
+      let rv = api.C_SignInit(s, mech, key);
       if (rv === CKR.MECHANISM_INVALID && keyType === CKK.RSA) {
         mech = CKM.RSA_PKCS;
         input = new Uint8Array([...SHA256_DIGEST_INFO_PREFIX, ...await digest(data)]);
-        rv = api.C_SignInit(s, mech, keys[0]);
+        rv = api.C_SignInit(s, mech, key);
       }
       check("C_SignInit", rv, "SIGNING_FAILED");
       if (alwaysAuth) {

@@ -19,8 +19,8 @@ const T0 = Date.UTC(2026, 10, 1, 8);
 async function readAndWrite(s: TokenStore) {
   const [key] = await s.listKeys();
   equal(key?.label, "Ключ");
-  deepStrictEqual(await s.keyEiks(key!.id), ["121212121", "131313131"]);
-  const found = await s.findKeyForIssue(key!.secretHash, T0 + 20);
+  deepStrictEqual(await s.keyEiks(key.id), ["121212121", "131313131"]);
+  const found = await s.findKeyForIssue(key.secretHash, T0 + 20);
   equal(found?.key.integratorName, "ACME Ltd");
   equal(found?.contract.active?.id, "ctr_1");
   equal((await s.getApplication("app_1"))?.status, "approved");
@@ -29,7 +29,7 @@ async function readAndWrite(s: TokenStore) {
   const usage = { ...(await s.listUsage({ month: "2026-11" }))[0]!, count: 2 };
   await s.addUsage([usage]);
   equal((await s.listUsage({ month: "2026-11" }))[0]?.count, 7);
-  deepStrictEqual(await s.claimEiks(key!.id, ["141414141", "151515151"], 3, T0), {
+  deepStrictEqual(await s.claimEiks(key.id, ["141414141", "151515151"], 3, T0), {
     ok: false,
     used: 2,
     limit: 3,
