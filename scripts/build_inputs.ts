@@ -121,7 +121,7 @@ export async function runtimeReads(root = ROOT): Promise<RuntimeReads> {
       // A package file imported as text (e.g. a browser bundle): keep its package in binaries.
       const textImport =
         /"(?:\.\.\/)+node_modules\/((?:@[^/"]+\/)?[^/"]+)\/[^"]*"\s*with\s*\{\s*type:\s*"text"/g;
-      for (const m of text.matchAll(textImport)) packages.add(m[1]);
+      for (const [, pkg] of text.matchAll(textImport)) if (pkg) packages.add(pkg);
       const table = /const ASSETS[^=]*=\s*\{([^}]*)\}/.exec(text)?.[1];
       if (!table || !text.includes('import.meta.resolve("swagger-ui-dist/')) continue;
       const link = join(root, "node_modules", "swagger-ui-dist");
