@@ -6,15 +6,13 @@
  * comparison. No state, no environment.
  * @module
  */
+import type { Bilingual } from "./contract/mod.ts";
 import { timingSafeEqual } from "node:crypto";
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 
-/** A text in both languages. */
-export interface Bilingual {
-  readonly bg: string;
-  readonly en: string;
-}
+/** A text in both languages (the one type for it: src/contract/text.ts). */
+export type { Bilingual };
 
 /** Markup or a promise of it, as hono/html produces. */
 export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;

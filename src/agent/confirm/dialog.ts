@@ -4,6 +4,7 @@
  * ({@link Dialog}), with its bounds (interface-spec.md § States and transitions, § Limits).
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 import type { AppError, SubmissionKind } from "../../contract/mod.ts";
 import type { CompanyName, FileFigures } from "../local/mod.ts";
 
@@ -81,13 +82,8 @@ export interface BatchState {
   pinStep?: Dialog | null;
 }
 
-/** A warning as the page shows it: Bulgarian, with the English beside it. */
-export interface PageWarning {
-  /** Bulgarian text. */
-  readonly bg: string;
-  /** English text. */
-  readonly en: string;
-}
+/** A warning as the page shows it: a text in both languages. */
+export type PageWarning = Bilingual;
 
 /** A local path as the page shows it. */
 export interface ShownPath {

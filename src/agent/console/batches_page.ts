@@ -17,7 +17,7 @@ import { declarationName } from "../../contract/mod.ts";
 import { toCsv } from "../../csv.ts";
 import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { type Bilingual, headRow, type Markup, t, tb } from "./layout.ts";
+import { type Bilingual, both, headRow, type Markup, say, w } from "./layout.ts";
 import { type ConsoleEnv, sendPage } from "./respond.ts";
 
 /** A batch's outcomes in accountants' words. */
@@ -51,20 +51,17 @@ export function batchStatusLine(p: BatchProgressView, company: string | null): B
     return { bg: `НАП поиска изчакване ${s}`, en: `the NRA asked to wait ${s}` };
   }
   if (p.total === 0) {
-    return {
-      bg: "чака потвърждение или чете папката",
-      en: "waiting for the confirmation or reading the folder",
-    };
+    return both("batches.waiting_for_the_confirmation");
   }
   const who = p.current ? `${p.current.eik}${company ? ` ${company}` : ""}` : "";
-  return who ? { bg: `подава ${who}`, en: `filing ${who}` } : { bg: "подава", en: "filing" };
+  return who ? { bg: `подава ${who}`, en: `filing ${who}` } : both("batches.filing");
 }
 
 /** The time left, in both languages. */
 function leftLine(p: BatchProgressView): Bilingual {
   if (p.state === "done") return { bg: "", en: "" };
   if (p.etaSeconds === null) {
-    return { bg: "оставащо време: изчислява се", en: "time left: working it out" };
+    return both("batches.time_left_working_it");
   }
   const s = duration(p.etaSeconds);
   return { bg: `остават около ${s}`, en: `about ${s} left` };
@@ -160,16 +157,16 @@ export function batchesPanel(ctx: ConsoleContext, nonce: string): Markup {
   const json = batchesJson(ctx, list);
   return html`
     <section class="card" id="batches">
-      <h2>${t("Подаване и четене на папки", "Folder-wide filings and scans")}</h2>
+      <h2>${w("batches.folder_wide_filings_and")}</h2>
       ${scans.map((s) =>
         html`
           <div class="batch" data-scan="1" data-state="running">
-            <p><strong>${t("Четене на папка", "Reading a folder")}</strong> · ${tb(
+            <p><strong>${w("batches.reading_a_folder")}</strong> · ${say(
               declarationName(s.typeId),
             )} · <span class="muted small">${s.integrator}</span></p>
             <p><progress max="${Math.max(1, s.found)}" value="${s.examined}"></progress>
               <span class="count">${s.examined} / ${s.found}</span></p>
-            <p class="status">${tb(scanLine(s))}</p>
+            <p class="status">${say(scanLine(s))}</p>
           </div>
         `
       )}
@@ -178,20 +175,16 @@ export function batchesPanel(ctx: ConsoleContext, nonce: string): Markup {
         const j = json[i]!;
         return html`
           <div class="batch" data-batch="${p.batchId}" data-state="${p.state}">
-            <p><strong>${tb(declarationName(p.typeId))}</strong> · <span class="muted small">${t(
-              "започнато",
-              "started",
+            <p><strong>${say(declarationName(p.typeId))}</strong> · <span class="muted small">${w(
+              "batches.started",
             )} ${p.startedAt.replace("T", " ").slice(0, 19)} UTC · ${b.integrator}</span></p>
             <p><progress max="${Math.max(1, p.total)}" value="${doneOf(p)}"></progress>
               <span class="count">${doneOf(p)} / ${p.total}</span></p>
-            <p class="status ${p.waiting ? "warn" : ""}">${tb(j.status)}</p>
+            <p class="status ${p.waiting ? "warn" : ""}">${say(j.status)}</p>
             <p class="left muted small">${j.left.bg ? html`${j.left.bg} / ${j.left.en}` : ""}</p>
             ${p.state === "done"
               ? html`<p><a class="button" href="/console/batches/${p.batchId}">${
-                t(
-                  "Резултат по фирми",
-                  "Outcome per company",
-                )
+                w("batches.outcome_per_company")
               }</a></p>`
               : ""}
           </div>
@@ -210,7 +203,7 @@ export function batchesPanel(ctx: ConsoleContext, nonce: string): Markup {
 export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const r = new Hono<ConsoleEnv>();
   const find = (id: string) => ctx.batches?.list().find((b) => b.progress.batchId === id) ?? null;
-  const title = { bg: "Подаване за много фирми", en: "Folder-wide filing" };
+  const title = both("batches.folder_wide_filing");
 
   r.get(
     "/console/batches.json",
@@ -246,34 +239,26 @@ export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         c,
         "filings",
         title,
-        html`<p>${
-          t(
-            "Няма такова подаване през последните 10 минути. Всички подадени декларации са в списъка „Подадени“.",
-            "No such filing in the last 10 minutes. Every filing is on the Filings page.",
-          )
-        }</p>`,
+        html`<p>${w("batches.no_such_filing_in")}</p>`,
         404,
       );
     }
     const p = b.progress;
     const rows = b.outcomes.map((o) => {
-      const w = OUTCOME_WORDS[o.outcome];
+      const ow = OUTCOME_WORDS[o.outcome];
       const company = ctx.portals[b.mode]?.companyName?.(o.eik) ?? "";
       const how = o.outcome === "unknown" && o.filingId
         ? html`<a href="/console/filings?state=unknown&eik=${o.eik}#resolve-${o.filingId}">${
-          t(
-            "проверете в портала на НАП и уточнете",
-            "check on the NRA portal, then resolve",
-          )
+          w("batches.check_on_the_nra")
         }</a>`
         : o.filingId
-        ? html`<a href="/console/filings?eik=${o.eik}">${t("в дневника", "in the journal")}</a>`
+        ? html`<a href="/console/filings?eik=${o.eik}">${w("batches.in_the_journal")}</a>`
         : "";
       return html`
         <tr class="outcome-${o.outcome}">
           <td class="mono">${o.eik}</td>
           <td>${company}</td>
-          <td class="${w.cls}">${tb(w)}</td>
+          <td class="${ow.cls}">${say(ow)}</td>
           <td class="mono">${o.errorCode ?? ""}</td>
           <td class="mono">${o.documentId ?? ""}</td>
           <td>${how}</td>
@@ -285,24 +270,21 @@ export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       "filings",
       title,
       html`
-        <p>${tb(declarationName(p.typeId))} · ${tb(batchStatusLine(p, null))}</p>
-        <p>${t("Резултат по фирми:", "Outcome per company:")}
+        <p>${say(declarationName(p.typeId))} · ${say(batchStatusLine(p, null))}</p>
+        <p>${w("batches.outcome_per_company_2")}
           <a class="button" id="batch-csv" href="/console/batches/${p.batchId}/export">CSV</a> ·
-          ${t("Декларациите на партидата:", "The batch's filings:")}
+          ${w("batches.the_batch_s_filings")}
           <a class="button" id="batch-filings-csv" href="/console/filings/export?batch=${p
             .batchId}&amp;format=csv">CSV</a>
           <a class="button" id="batch-filings-xlsx" href="/console/filings/export?batch=${p
             .batchId}&amp;format=xlsx">Excel</a>
-          <a class="button" href="/console/filings">${t(
-            "« Към декларациите",
-            "« Back to filings",
-          )}</a></p>
+          <a class="button" href="/console/filings">${w("batches.back_to_filings")}</a></p>
         <table id="batch-outcomes">${headRow(
-          ["ЕИК", "EIK"],
-          ["Фирма", "Company"],
-          ["Резултат", "Outcome"],
-          ["Код", "Code"],
-          ["Документ", "Document"],
+          "batches.eik",
+          "batches.company",
+          "batches.outcome",
+          "batches.code",
+          "batches.document",
           null,
         )}${rows}</table>
       `,

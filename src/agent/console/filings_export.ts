@@ -18,7 +18,7 @@ import { localTime } from "../../local_time.ts";
 import { exportJournal, type FilingRecord } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { MODE_WORDS, type RowNames, rowNames, STATE_WORDS } from "./filing_words.ts";
-import type { Markup } from "./layout.ts";
+import { both, type Markup } from "./layout.ts";
 import { type ConsoleC, type ConsoleEnv, errorFlash, sendPage } from "./respond.ts";
 
 /** The columns of the accountant's export: Bulgarian heading, width (characters), value. */
@@ -107,7 +107,7 @@ export function filingsExportRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       found = rowsOf(ctx, c);
     } catch (e) {
       if (!isAppError(e)) throw e;
-      const title = { bg: "Подадени декларации", en: "Filings" };
+      const title = both("export.filings");
       return sendPage(c, "filings", title, html``, 400, errorFlash(e, title));
     }
     const headers = (type: string) => ({

@@ -9,12 +9,14 @@ import { html } from "hono/html";
 import { AppError, isAppError } from "../../contract/mod.ts";
 import {
   type Bilingual,
+  both,
   consoleHeaders,
   consolePage,
   type ConsolePageId,
   type Flash,
   type Markup,
-  t,
+  say,
+  w,
 } from "./layout.ts";
 import type { ConsoleSession } from "./session.ts";
 
@@ -48,7 +50,11 @@ export async function sendPage(
   if (s) s.flash = null;
   const nonce = c.get("nonce");
   const banner = c.get("banner") ?? null;
-  const text = String(await consolePage({ nonce, flash: shown, banner }, page, title, body));
+  const url = new URL(c.req.url);
+  const back = url.pathname + url.search;
+  const text = String(
+    await consolePage({ nonce, flash: shown, banner, back }, page, title, body),
+  );
   return c.html(text, status, consoleHeaders(nonce));
 }
 
@@ -96,22 +102,15 @@ export function howToOpen(c: ConsoleC, why: Bilingual | null): Promise<Response>
   return sendPage(
     c,
     null,
-    { bg: "Конзолата на агента", en: "The agent's console" },
+    both("console.the_agent_s_console"),
     html`
       <div class="card" id="how-to-open">
-        <p>${why ? html`<strong>${t(why.bg, why.en)}</strong><br>` : ""}${t(
-          "Конзолата е само за човека на този компютър. Отваря се с еднократна връзка, която агентът прави сам.",
-          "The console is for the person at this computer only. It opens with a one-time link the agent makes itself.",
+        <p>${why ? html`<strong>${say(why)}</strong><br>` : ""}${w(
+          "console.the_console_is_for",
         )}</p>
         <ol>
-          <li>${t(
-            "Отворете „Агент за подаване“ от менюто „Старт“ / папка „Applications“ (или изпълнете svc-filing agent open).",
-            'Open "Filing agent" from the Start menu / Applications (or run svc-filing agent open).',
-          )}</li>
-          <li>${t(
-            "Агентът отваря конзолата в браузъра ви; връзката важи веднъж и 10 минути.",
-            "The agent opens the console in your browser; the link works once, for 10 minutes.",
-          )}</li>
+          <li>${w("console.open_filing_agent_from")}</li>
+          <li>${w("console.the_agent_opens_the")}</li>
         </ol>
       </div>
     `,

@@ -14,7 +14,7 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import type { LogEntry, LogLevel } from "../../log.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { csrfField, headRow, type Markup, t } from "./layout.ts";
+import { both, count, csrfField, headRow, type Markup, say, w } from "./layout.ts";
 import { type ConsoleC, type ConsoleEnv, errorFlash, sendPage } from "./respond.ts";
 
 const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
@@ -56,23 +56,18 @@ function logLine(e: LogEntry): Markup {
  */
 export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const r = new Hono<ConsoleEnv>();
-  const title = { bg: "Диагностика", en: "Diagnostics" };
+  const title = both("tools.diagnostics");
 
   const diagnostics = async (c: ConsoleC, run: boolean) => {
     const csrf = c.get("session").csrf;
     const form = html`<form method="post" action="/console/diagnostics">${csrfField(csrf)}
-<button class="primary" id="run-doctor">${t("Провери сега", "Run the checks")}</button></form>`;
+<button class="primary" id="run-doctor">${w("tools.run_the_checks")}</button></form>`;
     if (!run || !ctx.console?.doctor) {
       return sendPage(
         c,
         "diagnostics",
         title,
-        html`<p>${
-          t(
-            "Проверява порта, услугата за токени и часовника, папката с данни, настройките, средствата за подпис и портала, и казва какво да се поправи.",
-            "Checks the port, the token service and the clock, the data folder, the settings, the signing middleware and the portal, and says what to fix.",
-          )
-        }</p>${form}`,
+        html`<p>${w("tools.checks_the_port_the")}</p>${form}`,
       );
     }
     try {
@@ -83,15 +78,15 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       const body = html`
         ${form}
         <p id="doctor-summary" class="${failed ? "bad" : warned ? "warn" : "ok"}">${failed
-          ? t(`${failed} проверки не минаха`, `${failed} checks failed`)
+          ? count("count.checks_failed", failed)
           : warned
-          ? t(`Всичко работи; ${warned} предупреждения`, `All working; ${warned} warnings`)
-          : t("Всичко е наред", "All checks passed")}</p>
+          ? w("tools.all_working_warnings", { warnings: count("count.warnings", warned) })
+          : w("tools.all_checks_passed")}</p>
         <table id="doctor">${headRow(
           null,
-          ["Проверка", "Check"],
-          ["Резултат", "Result"],
-          ["Как да се поправи", "How to fix"],
+          "tools.check",
+          "tools.result",
+          "tools.how_to_fix",
         )}${checks.map((k) =>
           html`
             <tr data-check="${k.id}" data-ok="${String(k.ok)}">
@@ -100,9 +95,9 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
                 : k.ok === "warn"
                 ? "!"
                 : "✗"}</td>
-              <td>${t(k.titleBg, k.title)}</td>
-              <td>${k.detailBg}<br><span class="en">${k.detail}</span></td>
-              <td>${k.fix ? html`${k.fixBg ?? ""}<br><span class="en">${k.fix}</span>` : ""}</td>
+              <td>${say({ bg: k.titleBg, en: k.title })}</td>
+              <td>${say({ bg: k.detailBg, en: k.detail })}</td>
+              <td>${k.fix ? say({ bg: k.fixBg ?? k.fix, en: k.fix }) : ""}</td>
             </tr>
           `
         )}</table>
@@ -122,30 +117,25 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     params.delete("minLevel");
     const body = html`
       <form method="get" action="/console/log" class="filters">
-      <label>${t("Ниво от", "Lowest level")}<select name="level" id="log-level">${LEVELS.map((l) =>
+      <label>${w("tools.lowest_level")}<select name="level" id="log-level">${LEVELS.map((l) =>
         html`<option value="${l}" ${l === q.minLevel ? "selected" : ""}>${l}</option>`
       )}</select></label>
-      <label>${t(
-        "Номер на заявка",
-        "Request id",
+      <label>${w(
+        "tools.request_id",
       )}<input name="requestId" id="log-request" value="${q.requestId ?? ""}" size="38"></label>
-      <button id="log-filter">${t("Покажи", "Show")}</button>
-      <a class="button" id="log-download" href="/console/log/download?${params}">${t(
-        "Изтегли",
-        "Download",
+      <button id="log-filter">${w("tools.show")}</button>
+      <a class="button" id="log-download" href="/console/log/download?${params}">${w(
+        "tools.download",
       )}</a></form>
-      <p class="muted small">${t(
-        `${lines.length} реда (най-новите отгоре; пазят се последните 1000). Тайните и ЕГН са скрити.`,
-        `${lines.length} lines (newest first; the last 1,000 are kept). Secrets and EGNs are hidden.`,
-      )}</p>
+      <p class="muted small">${count("count.rows", lines.length)}. ${w("tools.log_note")}</p>
       <table id="log">${headRow(
-        ["Време (UTC)", "Time (UTC)"],
-        ["Ниво", "Level"],
-        ["Съобщение", "Message"],
-        ["Заявка", "Request"],
+        "tools.time_utc",
+        "tools.level",
+        "tools.message",
+        "tools.request",
       )}${lines.map(logLine)}</table>
     `;
-    return sendPage(c, "log", { bg: "Дневник", en: "Log" }, body);
+    return sendPage(c, "log", both("tools.log"), body);
   });
 
   r.get("/console/log/download", (c) => {

@@ -3,6 +3,7 @@
  * and Bulgarian, what the checks need ({@link DoctorDeps}) and the {@link check} constructor.
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 import type { AgentFile } from "../senders/mod.ts";
 import type { OwnAgent } from "../start/mod.ts";
 import type { KeyStore, ModuleCandidate } from "../../signing/mod.ts";
@@ -25,10 +26,7 @@ export interface DoctorCheck {
 }
 
 /** A text in both languages. */
-export interface Text {
-  readonly en: string;
-  readonly bg: string;
-}
+export type Text = Bilingual;
 
 /**
  * What the doctor needs; everything but dataDir and tokenServiceUrl has a real default.
