@@ -17,7 +17,7 @@ import { declarationName } from "../../contract/mod.ts";
 import { toCsv } from "../../csv.ts";
 import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { type Bilingual, both, headRow, type Markup, say, w } from "./layout.ts";
+import { type Bilingual, both, headRow, type Markup, say, w, when } from "./layout.ts";
 import { type ConsoleEnv, sendPage } from "./respond.ts";
 
 /** A batch's outcomes in accountants' words. */
@@ -117,11 +117,11 @@ function show(el, b) {
   bar.max = Math.max(1, b.total);
   bar.value = b.done;
   el.querySelector(".count").textContent = b.done + " / " + b.total;
-  const st = el.querySelector(".status");
-  st.textContent = b.status.bg + " ";
-  st.append(Object.assign(document.createElement("span"), { className: "en", lang: "en", textContent: "/ " + b.status.en }));
+  // The page's language (the switch): the texts come in both, the page shows one.
+  const lang = document.documentElement.lang === "en" ? "en" : "bg";
+  el.querySelector(".status").textContent = b.status[lang];
   const left = el.querySelector(".left");
-  if (left) left.textContent = b.left.bg ? b.left.bg + " / " + b.left.en : "";
+  if (left) left.textContent = b.left[lang];
 }
 async function poll() {
   if (!running()) return;
@@ -177,11 +177,11 @@ export function batchesPanel(ctx: ConsoleContext, nonce: string): Markup {
           <div class="batch" data-batch="${p.batchId}" data-state="${p.state}">
             <p><strong>${say(declarationName(p.typeId))}</strong> · <span class="muted small">${w(
               "batches.started",
-            )} ${p.startedAt.replace("T", " ").slice(0, 19)} UTC · ${b.integrator}</span></p>
+            )} ${when(p.startedAt, true)} · ${b.integrator}</span></p>
             <p><progress max="${Math.max(1, p.total)}" value="${doneOf(p)}"></progress>
               <span class="count">${doneOf(p)} / ${p.total}</span></p>
             <p class="status ${p.waiting ? "warn" : ""}">${say(j.status)}</p>
-            <p class="left muted small">${j.left.bg ? html`${j.left.bg} / ${j.left.en}` : ""}</p>
+            <p class="left muted small">${say(j.left)}</p>
             ${p.state === "done"
               ? html`<p><a class="button" href="/console/batches/${p.batchId}">${
                 w("batches.outcome_per_company")

@@ -140,8 +140,8 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       w("filings.all")
     }</option>${
       (Object.keys(STATE_WORDS) as FilingState[]).map((s) =>
-        html`<option value="${s}" ${s === filters.state ? "selected" : ""}>${STATE_WORDS[s].bg} / ${
-          STATE_WORDS[s].en
+        html`<option value="${s}" ${s === filters.state ? "selected" : ""}>${
+          say(STATE_WORDS[s])
         }</option>`
       )
     }</select></label>
@@ -168,7 +168,12 @@ ${exportLinks(filters)}</form>`;
       ${before ? "" : batchesPanel(ctx, c.get("nonce"))}
       ${form}
       <p class="muted small" id="count">${count("count.filings", page.total)}</p>
-      <table id="filings">${headRow(
+      ${page.rows.length === 0
+        ? html`<p class="muted empty" id="filings-empty">${
+          w(Object.keys(filters).length ? "filings.empty_filtered" : "filings.empty")
+        }</p>`
+        : ""}
+      <table id="filings" ${page.rows.length ? "" : "hidden"}>${headRow(
         "filings.when",
         "filings.integrator",
         "filings.declaration",

@@ -164,6 +164,9 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       `;
     });
     const found = scan?.certificates ?? [];
+    // A store that cannot exist on this OS (the Windows store on Linux, the Keychain off
+    // macOS) is not listed at all.
+    const shownSources = (scan?.sources ?? []).filter((s) => s.status !== "not_available");
     const body = html`
       ${expiryBanner(senders, certs)}
       <h2>${w("senders.the_agent_s_senders")}</h2>
@@ -198,14 +201,15 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         ),
         w("senders.no_certificate_found_on"),
       )}
-      ${scan?.sources.length
-        ? html`<ul class="small muted" id="sources">${
-          scan.sources.map((s) =>
-            html`<li>${s.label}: ${
-              s.reason ? html`${s.reason.bg} <span class="en">/ ${s.reason.en}</span>` : s.status
-            }</li>`
-          )
-        }</ul>`
+      ${shownSources.length
+        ? html`
+          <details class="small muted">
+            <summary>${w("senders.where_the_agent_looked")}</summary>
+            <ul id="sources">${shownSources.map((s) =>
+              html`<li>${s.label}: ${s.reason ? say(s.reason) : s.status}</li>`
+            )}</ul>
+          </details>
+        `
         : ""}
       ${picked || fileSection(csrf, c.get("nonce"))}
     `;

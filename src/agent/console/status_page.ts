@@ -11,7 +11,7 @@ import valid from "semver/functions/valid.js";
 import gt from "semver/functions/gt.js";
 import { expiryBanner, senderCertificates } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { both, csrfField, tableOr, w } from "./layout.ts";
+import { both, csrfField, tableOr, w, when } from "./layout.ts";
 import { type ConsoleEnv, doneAndGo, errorFlash, formOf, sendPage } from "./respond.ts";
 
 /** Whether a URL answers at all within 3 s (any HTTP status counts: the server is there). */
@@ -31,10 +31,16 @@ export async function reachable(
 const yesNo = (ok: boolean, yes: string, no: string) =>
   ok ? html`<span class="ok">${yes}</span>` : html`<span class="bad">${no}</span>`;
 
-/** Whether the server at `url` answered ({@link reachable}), with the address and the detail. */
-const answered = (probe: { ok: boolean; detail: string }, url: string) =>
-  html`${yesNo(probe.ok, w("status.reachable"), w("status.unreachable"))}
-<span class="muted small"><code>${url}</code> ${probe.detail}</span>`;
+/** Whether the server answered ({@link reachable}), in words. */
+const answered = (probe: { ok: boolean; detail: string }) =>
+  yesNo(probe.ok, w("status.reachable"), w("status.unreachable"));
+
+/** The address and what it answered, for the technical details. */
+const probed = (probe: { ok: boolean; detail: string } | null, url: string | null | undefined) =>
+  url ? html`<code>${url}</code> <span class="muted small">${probe?.detail ?? ""}</span>` : "—";
+
+/** A mode in words. */
+const modeWords = (m: string) => m === "test" ? w("status.test") : w("status.live");
 
 /**
  * The status page's routes.
@@ -75,14 +81,6 @@ export function statusRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
               }</span>`}</td>
           </tr>
           <tr>
-            <th>${w("status.port")}</th>
-            <td id="port">${ctx.port()}</td>
-          </tr>
-          <tr>
-            <th>${w("status.data_folder")}</th>
-            <td><code id="data-dir">${cd?.dataDir ?? "—"}</code></td>
-          </tr>
-          <tr>
             <th>${w("status.start_at_login")}</th>
             <td id="autostart">${auto
               ? html`${
@@ -98,20 +96,39 @@ export function statusRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           <tr>
             <th>${w("status.modes")}</th>
             <td id="modes">${modes.length
-              ? modes.map((m) => m === "test" ? w("status.test") : w("status.live"))
+              ? modes.map(modeWords).join(", ")
               : w("status.no_calls_yet")}</td>
           </tr>
           <tr>
             <th>${w("status.token_service")}</th>
-            <td id="token-service">${token ? answered(token, cd!.tokenServiceUrl) : "—"}</td>
+            <td id="token-service">${token ? answered(token) : "—"}</td>
           </tr>
           <tr>
             <th>${w("status.nra_portal")}</th>
-            <td id="portal">${live
-              ? answered(live, cd!.livePortalUrl!)
-              : w("status.the_test_portal_is")}</td>
+            <td id="portal">${live ? answered(live) : w("status.the_test_portal_is")}</td>
           </tr>
         </table>
+        <details id="technical" class="small">
+          <summary>${w("status.technical_details")}</summary>
+          <table>
+            <tr>
+              <th>${w("status.port")}</th>
+              <td id="port">${ctx.port()}</td>
+            </tr>
+            <tr>
+              <th>${w("status.data_folder")}</th>
+              <td><code id="data-dir">${cd?.dataDir ?? "—"}</code></td>
+            </tr>
+            <tr>
+              <th>${w("status.token_service")}</th>
+              <td>${probed(token, cd?.tokenServiceUrl)}</td>
+            </tr>
+            <tr>
+              <th>${w("status.nra_portal")}</th>
+              <td>${probed(live, cd?.livePortalUrl)}</td>
+            </tr>
+          </table>
+        </details>
       </div>
       <h2>${w("status.integrators_in_the_last")}</h2>
       ${tableOr(
@@ -128,8 +145,8 @@ export function statusRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
             <tr>
               <td>${x.integratorName}</td>
               <td><code>${x.origin === "local" ? "—" : x.origin}</code></td>
-              <td>${x.modes.join(", ")}</td>
-              <td>${x.lastAt.slice(0, 16).replace("T", " ")} UTC</td>
+              <td>${x.modes.map(modeWords).join(", ")}</td>
+              <td class="nowrap">${when(x.lastAt)}</td>
               <td>${x.calls}</td>
             </tr>
           `

@@ -13,8 +13,9 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
 import type { LogEntry, LogLevel } from "../../log.ts";
+import { logWords } from "../texts/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { both, count, csrfField, headRow, type Markup, say, w } from "./layout.ts";
+import { both, count, csrfField, headRow, type Markup, say, w, when } from "./layout.ts";
 import { type ConsoleC, type ConsoleEnv, errorFlash, sendPage } from "./respond.ts";
 
 const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
@@ -36,14 +37,22 @@ const LEVEL_CLASS: Record<LogLevel, string> = {
   error: "bad",
 };
 
+/** A log line in the chosen language: local time, the level and the message in words (the
+ * line's fields, as logged, inside a "details" disclosure). */
 function logLine(e: LogEntry): Markup {
   const { t: at, level, msg, requestId, ...rest } = e;
-  const extra = Object.keys(rest).length ? JSON.stringify(rest) : "";
+  const fields = Object.entries(rest);
   return html`
-    <tr class="log-line" data-level="${level}">
-      <td class="mono small">${at.replace("T", " ").slice(0, 19)}</td>
-      <td class="${LEVEL_CLASS[level]}">${level}</td>
-      <td>${msg}${extra ? html`<br><code class="small muted">${extra}</code>` : ""}</td>
+    <tr class="log-line" data-level="${level}" data-msg="${msg}">
+      <td class="small nowrap">${when(at, true)}</td>
+      <td class="${LEVEL_CLASS[level]}">${w(`level.${level}`)}</td>
+      <td>${logWords(msg)}${fields.length
+        ? html`<details class="small muted"><summary>${w("tools.log_details")}</summary>${
+          fields.map(([k, v]) =>
+            html`<div><code>${k}</code>: ${typeof v === "string" ? v : JSON.stringify(v)}</div>`
+          )
+        }</details>`
+        : ""}</td>
       <td class="mono small">${requestId ? String(requestId) : ""}</td>
     </tr>
   `;
@@ -134,6 +143,7 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         "tools.message",
         "tools.request",
       )}${lines.map(logLine)}</table>
+      ${lines.length ? "" : html`<p class="muted empty" id="log-empty">${w("tools.log_empty")}</p>`}
     `;
     return sendPage(c, "log", both("tools.log"), body);
   });

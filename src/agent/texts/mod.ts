@@ -10,6 +10,7 @@ export {
   CATALOGS,
   count,
   type CountKey,
+  logWords,
   pluralRules,
   say,
   type TextKey,

@@ -85,6 +85,16 @@ export function count(key: CountKey, n: number, vars?: Vars): string {
 }
 
 /**
+ * A log line's message in the current language: its text from the catalogs (`log.<message>`),
+ * or the message as logged when the catalogs have none.
+ * @param msg the message as logged (English, src/log.ts)
+ */
+export function logWords(msg: string): string {
+  const text = (CATALOGS[currentLang()] as Record<string, unknown>)[`log.${msg}`];
+  return typeof text === "string" ? text : msg;
+}
+
+/**
  * A text made elsewhere in both languages, in the current one.
  * @param b the text
  */
