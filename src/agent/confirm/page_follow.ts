@@ -7,6 +7,7 @@
  * (reports, reads) list nothing; after a while the page says the tab can be closed.
  * @module
  */
+import { w } from "../texts/mod.ts";
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 
@@ -25,11 +26,13 @@ export function followBlock(
 ): HtmlEscapedString | Promise<HtmlEscapedString> {
   const script =
     `(function(){var box=document.getElementById("follow"),list=document.getElementById("follow-list"),
-note=document.getElementById("follow-note"),n=0;
+note=document.getElementById("follow-note"),n=0,lang=document.documentElement.lang;
 function line(f){var li=document.createElement("li");li.className=f.tone;li.dataset.id=f.id;li.dataset.final=String(f.final);
-var t=document.createElement("span");t.textContent=f.bg+" ";var en=document.createElement("span");en.className="en";en.textContent="/ "+f.en;
-li.appendChild(t);li.appendChild(en);if(f.final){var a=document.createElement("a");a.href=f.receipt;a.className="receipt-link";
-a.target="_blank";a.rel="noopener";a.textContent=" Разписка / Receipt";li.appendChild(document.createTextNode(" "));li.appendChild(a);}return li;}
+var t=document.createElement("span");t.textContent=lang==="en"?f.en:f.bg;
+li.appendChild(t);if(f.final){var a=document.createElement("a");a.href=f.receipt;a.className="receipt-link";
+a.target="_blank";a.rel="noopener";a.textContent=${
+      JSON.stringify(w("confirm.receipt"))
+    };li.appendChild(document.createTextNode(" "));li.appendChild(a);}return li;}
 function tick(){n++;fetch(${
       JSON.stringify(url)
     },{cache:"no-store"}).then(function(r){return r.json()}).then(function(j){
@@ -44,7 +47,7 @@ if(done||(!fs.length&&n>=${QUIET_S})){box.dataset.state="done";note.hidden=false
     <div id="follow" data-state="following">
       <ul id="follow-list"></ul>
       <p id="follow-note"
-        hidden>Можете да затворите този раздел. <span class="en">You can close this tab.</span></p>
+        hidden>${w("confirm.you_can_close_this")}</p>
     </div>
     <script nonce="${cspNonce}">${raw(script)}</script>
   `;

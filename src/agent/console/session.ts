@@ -12,7 +12,7 @@
  */
 import type { Clock } from "../../clock.ts";
 import { randomToken as random } from "../../web_page.ts";
-import { type Flash } from "./layout.ts";
+import type { Flash } from "./layout.ts";
 
 export { sameToken } from "../../web_page.ts";
 
