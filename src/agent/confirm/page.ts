@@ -141,7 +141,7 @@ export function renderConfirmPage(d: Dialog, cspNonce: string, now: number): str
       <div><strong>${w("confirm.from_page")}:</strong> <span id="origin">${first
           .origin
         ? visible(first.origin)
-        : "— (не е обвързан / not bound)"}</span></div>
+        : w("confirm.not_bound")}</span></div>
     </div>
           ${extensionBlock(d)}
           <table id="what">

@@ -234,7 +234,7 @@ ${exportLinks(filters)}</form>`;
           )}</p>
         <iframe class="protocol" id="protocol" sandbox src="/console/filings/${found.row
           .id}/protocol/body"
-          title="${ptitle.bg}"></iframe>
+          title="${say(ptitle)}"></iframe>
         <p><a class="button" href="/console/filings">${w("filings.back_to_filings")}</a></p>
       `,
     );

@@ -356,6 +356,7 @@ export const BG = {
   "confirm.nothing_signed": "Нищо не е подписано или изпратено към НАП.",
   "confirm.nothing_signed_no_pin":
     "Нищо не е подписано или изпратено към НАП и ПИН код не е поискан.",
+  "confirm.not_bound": "— (не е обвързан със страница)",
   "confirm.nra": "(НАП)",
   "confirm.path_hidden": "Пътят съдържа скрити знаци: {hidden}.",
   "confirm.path_other_form":

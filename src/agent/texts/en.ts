@@ -350,6 +350,7 @@ export const EN: {
   "confirm.not_a_qes": "not a QES",
   "confirm.nothing_signed": "Nothing was signed or sent to the NRA.",
   "confirm.nothing_signed_no_pin": "Nothing was signed or sent to the NRA, and no PIN was asked.",
+  "confirm.not_bound": "— (not bound to a page)",
   "confirm.nra": "(NRA)",
   "confirm.path_hidden": "The path holds hidden or direction-changing characters: {hidden}.",
   "confirm.path_other_form":
