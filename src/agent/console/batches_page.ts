@@ -17,67 +17,78 @@ import { declarationName } from "../../contract/mod.ts";
 import { toCsv } from "../../csv.ts";
 import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { type Bilingual, both, headRow, type Markup, say, w, when } from "./layout.ts";
+import {
+  type Bilingual,
+  both,
+  headRow,
+  type Markup,
+  say,
+  type TextKey,
+  w,
+  when,
+} from "./layout.ts";
+import { type Lang, type Vars, withLang } from "../texts/mod.ts";
 import { type ConsoleEnv, sendPage } from "./respond.ts";
 
 /** A batch's outcomes in accountants' words. */
 const OUTCOME_WORDS: Record<BatchOutcome["outcome"], Bilingual & { cls: string }> = {
-  submitted: { bg: "подадена", en: "filed", cls: "ok" },
-  skipped: { bg: "пропусната (не е в списъка)", en: "skipped (not listed)", cls: "muted" },
-  failed: { bg: "неуспешна", en: "failed", cls: "bad" },
-  unknown: { bg: "неизвестно", en: "unknown", cls: "warn" },
+  submitted: { ...both("batches.outcome_submitted"), cls: "ok" },
+  skipped: { ...both("batches.outcome_skipped"), cls: "muted" },
+  failed: { ...both("batches.outcome_failed"), cls: "bad" },
+  unknown: { ...both("batches.outcome_unknown"), cls: "warn" },
 };
 
-/** Seconds as people read them: "45 s", "3 min 20 s". */
-export function duration(s: number): string {
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+/** Seconds as people read them, in a language: "45 сек.", "3 min 20 s". */
+export function duration(s: number, lang: Lang = "en"): string {
+  return withLang(lang, () => {
+    if (s < 60) return w("time.seconds", { n: s });
+    const m = Math.floor(s / 60);
+    return s % 60 ? w("time.minutes_seconds", { m, s: s % 60 }) : w("time.minutes", { m });
+  });
 }
 
 /** How far a batch is: companies with an outcome of all found. */
 const doneOf = (p: BatchProgressView) => p.filed + p.skipped + p.failed + p.unknown;
 
+/** A catalog text in both languages, each with its own durations. */
+const inBoth = (key: TextKey, vars: (lang: Lang) => Vars): Bilingual => ({
+  bg: withLang("bg", () => w(key, vars("bg"))),
+  en: withLang("en", () => w(key, vars("en"))),
+});
+
 /** What a running batch waits for, or does, in both languages. */
 export function batchStatusLine(p: BatchProgressView, company: string | null): Bilingual {
   if (p.state === "done") {
-    return {
-      bg: `приключи: ${p.filed} подадени, ${p.failed} неуспешни, ${p.unknown} неизвестни`,
-      en: `finished: ${p.filed} filed, ${p.failed} failed, ${p.unknown} unknown`,
-    };
+    return both("batches.finished", { filed: p.filed, failed: p.failed, unknown: p.unknown });
   }
   if (p.waiting) {
-    const s = duration(p.waiting.retryAfterSeconds);
-    return { bg: `НАП поиска изчакване ${s}`, en: `the NRA asked to wait ${s}` };
+    const secs = p.waiting.retryAfterSeconds;
+    return inBoth("batches.nra_asked_to_wait", (l) => ({ time: duration(secs, l) }));
   }
   if (p.total === 0) {
     return both("batches.waiting_for_the_confirmation");
   }
   const who = p.current ? `${p.current.eik}${company ? ` ${company}` : ""}` : "";
-  return who ? { bg: `подава ${who}`, en: `filing ${who}` } : both("batches.filing");
+  return who ? both("batches.filing_who", { who }) : both("batches.filing");
 }
 
 /** The time left, in both languages. */
 function leftLine(p: BatchProgressView): Bilingual {
   if (p.state === "done") return { bg: "", en: "" };
-  if (p.etaSeconds === null) {
-    return both("batches.time_left_working_it");
-  }
-  const s = duration(p.etaSeconds);
-  return { bg: `остават около ${s}`, en: `about ${s} left` };
+  const eta = p.etaSeconds;
+  if (eta === null) return both("batches.time_left_working_it");
+  return inBoth("batches.time_left", (l) => ({ time: duration(eta, l) }));
 }
 
 /** A long folder scan's line, in both languages. */
 function scanLine(s: ScanView): Bilingual {
   return s.found === 0
-    ? {
-      bg: `изброява файловете (${duration(s.seconds)})`,
-      en: `listing the files (${duration(s.seconds)})`,
-    }
-    : {
-      bg: `прочетени ${s.examined} от ${s.found} файла (${duration(s.seconds)})`,
-      en: `${s.examined} of ${s.found} files read (${duration(s.seconds)})`,
-    };
+    ? inBoth("batches.listing_files", (l) => ({ time: duration(s.seconds, l) }))
+    : inBoth("batches.files_read", (l) => ({
+      read: s.examined,
+      found: s.found,
+      time: duration(s.seconds, l),
+    }));
 }
 
 /** The JSON the console's script reads: each batch's and long scan's numbers and texts. */

@@ -91,25 +91,32 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
           : warned
           ? w("tools.all_working_warnings", { warnings: count("count.warnings", warned) })
           : w("tools.all_checks_passed")}</p>
-        <table id="doctor">${headRow(
-          null,
-          "tools.check",
-          "tools.result",
-          "tools.how_to_fix",
-        )}${checks.map((k) =>
-          html`
-            <tr data-check="${k.id}" data-ok="${String(k.ok)}">
-              <td class="${k.ok === true ? "ok" : k.ok === "warn" ? "warn" : "bad"}">${k.ok === true
-                ? "✓"
-                : k.ok === "warn"
-                ? "!"
-                : "✗"}</td>
-              <td>${say({ bg: k.titleBg, en: k.title })}</td>
-              <td>${say({ bg: k.detailBg, en: k.detail })}</td>
-              <td>${k.fix ? say({ bg: k.fixBg ?? k.fix, en: k.fix }) : ""}</td>
-            </tr>
-          `
-        )}</table>
+        <details id="doctor-details" ${failed || warned ? "open" : ""}>
+          <summary>${w("tools.every_check")}</summary>
+          <table id="doctor">${headRow(
+            null,
+            "tools.check",
+            "tools.result",
+            "tools.how_to_fix",
+          )}${checks.map((k) =>
+            html`
+              <tr data-check="${k.id}" data-ok="${String(k.ok)}">
+                <td class="${k.ok === true
+                  ? "ok"
+                  : k.ok === "warn"
+                  ? "warn"
+                  : "bad"}">${k.ok === true
+                  ? "✓"
+                  : k.ok === "warn"
+                  ? "!"
+                  : "✗"}</td>
+                <td>${say({ bg: k.titleBg, en: k.title })}</td>
+                <td>${say({ bg: k.detailBg, en: k.detail })}</td>
+                <td>${k.fix ? say({ bg: k.fixBg ?? k.fix, en: k.fix }) : ""}</td>
+              </tr>
+            `
+          )}</table>
+        </details>
       `;
       return sendPage(c, "diagnostics", title, body);
     } catch (e) {

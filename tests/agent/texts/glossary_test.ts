@@ -62,6 +62,17 @@ Deno.test("glossary: the console's pages hold no technical word outside <details
   const e = await env({
     logs,
     discovery: { os: "linux", discoverModules: () => Promise.resolve([]) },
+    doctor: () =>
+      Promise.resolve([{
+        id: "port",
+        ok: true,
+        title: "Agent port (17470–17479)",
+        titleBg: "Порт на агента (17470–17479)",
+        detail: "listens on port 17470; JWKS with 1 Ed25519 key",
+        detailBg: "слуша на порт 17470; JWKS с 1 ключ Ed25519",
+        fix: null,
+        fixBg: null,
+      }]),
   });
   log("info", "console received a PKCS#12 file", { bytes: 2048 });
   log("warn", "portal.accessToken is not a JWT; it is sent as is", {});
@@ -115,6 +126,15 @@ Deno.test("glossary: the console's pages hold no technical word outside <details
       ok(r.status === 200, `${path}: ${r.status}`);
       for (const hit of technicalWords(await r.text())) found.push(`${lang} ${path}: ${hit}`);
     }
+    // The checks run: all passing, their technical words stay inside the disclosure.
+    const run = await e.req("/console/diagnostics", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf: s.csrf }),
+    });
+    const ran = await run.text();
+    ok(ran.includes('id="doctor-details" >') || ran.includes('id="doctor-details">'), "closed");
+    for (const hit of technicalWords(ran)) found.push(`${lang} diagnostics run: ${hit}`);
     const signedOut = await (await e.req("/", { headers: { cookie: `svc_lang=${lang}` } }))
       .text();
     for (const hit of technicalWords(signedOut)) found.push(`${lang} sign-in: ${hit}`);
