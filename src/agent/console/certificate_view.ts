@@ -14,7 +14,7 @@ import {
   parseKeystoreRef,
   type SenderConfig,
 } from "../senders/mod.ts";
-import { both, count, type Markup, say, w } from "./layout.ts";
+import { both, count, type Markup, say, w, when } from "./layout.ts";
 
 /** Days before the end of validity when the console warns, then warns louder. */
 export const EXPIRY_WARN_DAYS = 30;
@@ -32,7 +32,8 @@ const SOURCE_WORDS: Record<string, { bg: string; en: string }> = {
 export const sourceWords = (type: string): Markup =>
   SOURCE_WORDS[type] ? html`${say(SOURCE_WORDS[type]!)}` : html`—`;
 
-const day = (iso: string) => iso.slice(0, 10);
+/** A certificate's time as the accountant reads it: local, with its offset. */
+const day = (iso: string) => when(iso);
 
 /** The mark of a sender whose certificate is not qualified (shown wherever the sender is). */
 export const notQualifiedMark = (): Markup =>

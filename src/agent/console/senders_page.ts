@@ -41,7 +41,7 @@ import {
   sourceWords,
 } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { both, csrfField, type Flash, type Markup, say, tableOr, w } from "./layout.ts";
+import { both, csrfField, type Flash, type Markup, say, tableOr, w, when } from "./layout.ts";
 import {
   fileRoutes,
   fileSection,
@@ -136,8 +136,9 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
                   <span class="mono personal-id">${cert.personalIdMasked}</span>
                 `
                 : ""}<br><span
-                class="issuer">${cert.issuer}</span><br>${cert.notBefore.slice(0, 10)} – ${cert
-                  .notAfter.slice(0, 10)} ${expiryNote(cert)}${cert.checks.some((x) => !x.ok)
+                class="issuer">${cert.issuer}</span><br>${when(cert.notBefore)} – ${when(
+                  cert.notAfter,
+                )} ${expiryNote(cert)}${cert.checks.some((x) => !x.ok)
                   ? html`<br><span class="bad failed-checks">${
                     say(failedInWords(cert.checks))
                   }</span>`
