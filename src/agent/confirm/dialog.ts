@@ -43,7 +43,7 @@ export interface ConfirmSubject {
   readonly figures?: FileFigures;
   /** Findings of the checks of files already read (e.g. DEKLAR ↔ VIES), shown before the user
    * confirms; they do not stop the filing. */
-  readonly warnings?: readonly PageWarning[];
+  readonly warnings?: readonly Bilingual[];
   /** Integrator id and display name from the token. */
   readonly integratorId: string;
   readonly integratorName: string;
@@ -82,9 +82,6 @@ export interface BatchState {
   pinStep?: Dialog | null;
 }
 
-/** A warning as the page shows it: a text in both languages. */
-export type PageWarning = Bilingual;
-
 /** A local path as the page shows it. */
 export interface ShownPath {
   /** What the agent will read: normalised and absolute (no `.` or `..` segments). */
@@ -122,7 +119,7 @@ export interface PageError {
   readonly bg: string;
   readonly en: string;
   /** What to do, in Bulgarian and English. */
-  readonly todo: PageWarning;
+  readonly todo: Bilingual;
   /** The agent's own words (the answer's `error`: which file, what was found), for support. */
   readonly detail: string;
 }

@@ -6,15 +6,10 @@
  * read. Every text from a request or a file goes through `visible` (hidden characters shown).
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 import { count, say, w } from "../texts/mod.ts";
 import { html, raw } from "hono/html";
-import {
-  BATCH_TTL_MS,
-  type CompanyName,
-  type FileFigures,
-  type PageWarning,
-  type ShownPath,
-} from "./dialog.ts";
+import { BATCH_TTL_MS, type CompanyName, type FileFigures, type ShownPath } from "./dialog.ts";
 import { hiddenIn, visible } from "./display.ts";
 
 /** Amounts as a Bulgarian accountant writes them: "1 234,56". */
@@ -200,7 +195,7 @@ export function batchRow(batchId: string | null, extension = false) {
 
 /** The checks' warnings about the files already read: each in Bulgarian, the English under it
  * (hidden characters made visible: the texts quote values from the files). */
-export function warningsRow(warnings: readonly PageWarning[]) {
+export function warningsRow(warnings: readonly Bilingual[]) {
   return html`
     <tr>
       <th>${w("confirm.warnings")}</th>

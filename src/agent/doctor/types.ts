@@ -25,9 +25,6 @@ export interface DoctorCheck {
   readonly fixBg: string | null;
 }
 
-/** A text in both languages. */
-export type Text = Bilingual;
-
 /**
  * What the doctor needs; everything but dataDir and tokenServiceUrl has a real default.
  * From inside the running agent pass `selfPort` (the port it listens on).
@@ -78,15 +75,15 @@ export interface SelfAgent extends Omit<OwnAgent, "from"> {
 }
 
 /** A text in both languages. */
-export const t = (en: string, bg: string): Text => ({ en, bg });
+export const t = (en: string, bg: string): Bilingual => ({ en, bg });
 
 /** One result line; `fix` only where `ok` is not `true`. */
 export const check = (
   id: string,
   ok: DoctorCheck["ok"],
-  title: Text,
-  detail: Text,
-  fix: Text | null = null,
+  title: Bilingual,
+  detail: Bilingual,
+  fix: Bilingual | null = null,
 ): DoctorCheck => ({
   id,
   ok,
