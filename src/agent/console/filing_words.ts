@@ -14,7 +14,7 @@ import {
 } from "../filing/mod.ts";
 import { TEST_SENDER } from "../senders/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { type Bilingual, both } from "./layout.ts";
+import { type Bilingual, both, bothWith } from "./layout.ts";
 
 /** The states in accountants' words. "in progress" covers written-not-sent rows. */
 export const STATE_WORDS: Record<FilingState, Bilingual> = {
@@ -100,8 +100,7 @@ export function followedInWords(
         id,
         final: false,
         tone: "muted",
-        bg: `${decl.bg}: изпраща се към НАП…`,
-        en: `${decl.en}: being sent to the NRA…`,
+        ...bothWith("follow.sending", (l) => ({ decl: decl[l] })),
         receipt,
       }];
     }
@@ -110,8 +109,7 @@ export function followedInWords(
         id,
         final: true,
         tone: "ok",
-        bg: `${decl.bg}: подадена, входящ № ${row.incomeNumber ?? "—"}.`,
-        en: `${decl.en}: filed, incoming no. ${row.incomeNumber ?? "—"}.`,
+        ...bothWith("follow.filed", (l) => ({ decl: decl[l], no: row.incomeNumber ?? "—" })),
         receipt,
       }];
     }
@@ -121,8 +119,12 @@ export function followedInWords(
       id,
       final: true,
       tone: STATE_CLASS[row.state],
-      bg: `${decl.bg}: ${STATE_WORDS[row.state].bg}.${why} ${next.bg}`,
-      en: `${decl.en}: ${STATE_WORDS[row.state].en}.${why} ${next.en}`,
+      ...bothWith("follow.ended", (l) => ({
+        decl: decl[l],
+        state: STATE_WORDS[row.state][l],
+        why,
+        next: next[l],
+      })),
       receipt,
     }];
   });

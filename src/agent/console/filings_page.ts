@@ -24,7 +24,7 @@ import { notQualifiedMark } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { batchesPanel } from "./batches_page.ts";
 import { exportLinks } from "./filings_export.ts";
-import { both, count, csrfField, headRow, type Markup, say, w, when } from "./layout.ts";
+import { both, bothWith, count, csrfField, headRow, type Markup, say, w, when } from "./layout.ts";
 import {
   type ConsoleC,
   type ConsoleEnv,
@@ -302,8 +302,7 @@ ${exportLinks(filters)}</form>`;
       ctx.log("info", "console resolved filing", { filingId: id, state: row.state, by });
       return doneAndGo(c, "/console/filings", {
         kind: "ok",
-        bg: `Записано: ${STATE_WORDS[row.state].bg} (${by})`,
-        en: `Recorded: ${STATE_WORDS[row.state].en} (${by})`,
+        ...bothWith("filings.recorded", (l) => ({ state: STATE_WORDS[row.state][l], by })),
       });
     } catch (e) {
       if (!isAppError(e)) throw e;

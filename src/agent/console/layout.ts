@@ -10,7 +10,17 @@ import { type Bilingual, type Markup, PAGE_STYLE, pageHeaders } from "../../web_
 import { currentLang, langSwitch, say, type TextKey, w } from "../texts/mod.ts";
 
 export { type Bilingual, type Markup } from "../../web_page.ts";
-export { both, count, headRow, say, tableOr, type TextKey, w, when } from "../texts/mod.ts";
+export {
+  both,
+  bothWith,
+  count,
+  headRow,
+  say,
+  tableOr,
+  type TextKey,
+  w,
+  when,
+} from "../texts/mod.ts";
 
 /** The console's pages, in navigation order. */
 export const CONSOLE_PAGES = [

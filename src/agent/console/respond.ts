@@ -10,6 +10,7 @@ import { AppError, isAppError } from "../../contract/mod.ts";
 import {
   type Bilingual,
   both,
+  bothWith,
   consoleHeaders,
   consolePage,
   type ConsolePageId,
@@ -74,7 +75,10 @@ export function errorFlash(e: unknown, what: Bilingual): Flash {
   const detail = isAppError(e)
     ? (e.details?.bg ? { bg: String(e.details.bg), en: e.message } : { bg: e.message, en: e.code })
     : { bg: String((e as Error)?.message ?? e), en: "unexpected" };
-  return { kind: "error", bg: `${what.bg}: ${detail.bg}`, en: `${what.en}: ${detail.en}` };
+  return {
+    kind: "error",
+    ...bothWith("console.failed", (l) => ({ what: what[l], detail: detail[l] })),
+  };
 }
 
 /**

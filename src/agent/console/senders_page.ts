@@ -41,7 +41,17 @@ import {
   sourceWords,
 } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { both, csrfField, type Flash, type Markup, say, tableOr, w, when } from "./layout.ts";
+import {
+  both,
+  bothWith,
+  csrfField,
+  type Flash,
+  type Markup,
+  say,
+  tableOr,
+  w,
+  when,
+} from "./layout.ts";
 import {
   fileRoutes,
   fileSection,
@@ -105,7 +115,10 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const failed = (e: unknown, what: { bg: string; en: string }): Flash => {
     const x = senderErrorText(e);
     ctx.log("warn", "console sender action failed", { errorCode: x.code });
-    return { kind: "error", bg: `${what.bg}: ${x.bg}`, en: `${what.en}: ${x.en}` };
+    return {
+      kind: "error",
+      ...bothWith("console.failed", (l) => ({ what: what[l], detail: x[l] })),
+    };
   };
 
   const page = async (c: ConsoleC, picked: Markup | null = null, flash: Flash | null = null) => {
@@ -242,8 +255,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       ctx.log("info", "console added sender", { senderId: added.sender.id });
       return doneAndGo(c, "/console/senders", {
         kind: "ok",
-        bg: `Добавен подател „${added.sender.displayName}“`,
-        en: `Added sender "${added.sender.displayName}"`,
+        ...both("senders.added", { name: added.sender.displayName }),
       });
     } catch (e) {
       // The file again, with its certificate when it can be read: what failed, in words.
@@ -269,10 +281,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       ctx.log("info", "console tested sender", { senderId: sender.id });
       return doneAndGo(c, "/console/senders", {
         kind: "ok",
-        bg:
-          `${what.bg} на „${sender.displayName}“: подписът е направен и проверен (${res.signatureBytes} байта)`,
-        en:
-          `${what.en} of "${sender.displayName}": the signature was made and verified (${res.signatureBytes} bytes)`,
+        ...both("senders.tested", { name: sender.displayName, bytes: res.signatureBytes }),
       });
     } catch (e) {
       return page(c, null, failed(e, what));

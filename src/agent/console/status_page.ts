@@ -168,8 +168,7 @@ export function statusRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       ctx.log("info", "console autostart", { on, installed: st.installed });
       return doneAndGo(c, "/", {
         kind: "ok",
-        bg: `${what.bg}: ${st.installed ? "включено" : "изключено"}`,
-        en: `${what.en}: ${st.installed ? "on" : "off"} (${st.location})`,
+        ...both(st.installed ? "status.autostart_on" : "status.autostart_off"),
       });
     } catch (e) {
       return doneAndGo(c, "/", errorFlash(e, what));

@@ -7,6 +7,7 @@
 export { currentLang, type Lang, LANG_COOKIE, langOf, LANGS, withLang } from "./lang.ts";
 export {
   both,
+  bothWith,
   CATALOGS,
   count,
   type CountKey,

@@ -58,6 +58,16 @@ export function both(key: TextKey, vars?: Vars): Bilingual {
   return { bg: fill(BG[key] as string, vars), en: fill(EN[key] as string, vars) };
 }
 
+/**
+ * A text of the catalogs in both languages, each with its own values (a state's word, a
+ * duration) — for a message kept until the next page or sent to a page's script.
+ * @param key the text's key
+ * @param vars the values for a language
+ */
+export function bothWith(key: TextKey, vars: (lang: Lang) => Vars): Bilingual {
+  return { bg: fill(BG[key] as string, vars("bg")), en: fill(EN[key] as string, vars("en")) };
+}
+
 const rules = new Map<Lang, Intl.PluralRules>();
 /** The plural rules of a language (Bulgarian and English: `one` and `other`). */
 export function pluralRules(lang: Lang): Intl.PluralRules {
