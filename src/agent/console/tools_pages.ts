@@ -145,7 +145,7 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       )}</a></form>
       <p class="muted small">${count("count.rows", lines.length)}. ${w("tools.log_note")}</p>
       <table id="log">${headRow(
-        "tools.time_utc",
+        "tools.time",
         "tools.level",
         "tools.message",
         "tools.request",

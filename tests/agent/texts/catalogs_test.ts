@@ -83,3 +83,19 @@ Deno.test("texts: counts take their plural form (1 ред, 2 реда; 1 line, 2
   );
   assertEquals(w("status.newer", { version: "1.2.3" }), "има по-нова: 1.2.3");
 });
+
+Deno.test("catalogs: every key is used by a page (no stale text)", async () => {
+  let source = "";
+  for (const dir of ["src/agent/console", "src/agent/confirm", "src/agent/texts"]) {
+    for await (const f of Deno.readDir(dir)) {
+      if (f.name.endsWith(".ts") && !["bg.ts", "en.ts"].includes(f.name)) {
+        source += await Deno.readTextFile(`${dir}/${f.name}`);
+      }
+    }
+  }
+  // `level.*` and `log.*` are looked up by the logged level and message.
+  const unused = Object.keys(CATALOGS.bg).filter((k) =>
+    !/^(level|log)\./.test(k) && !source.includes(`"${k}"`)
+  );
+  assertEquals(unused, []);
+});
