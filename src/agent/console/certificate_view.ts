@@ -66,13 +66,18 @@ export function expiryNote(c: Pick<FoundCertificate, "expired" | "expiresInDays"
  * where.
  */
 export function certCells(c: FoundCertificate): Markup {
-  return html`<td><strong class="holder">${c.holderName}</strong>${
-    c.personalIdMasked ? html`<br><span class="mono small">${c.personalIdMasked}</span>` : ""
-  }</td>
-<td class="small">${c.issuer}</td>
-<td class="small">${day(c.notBefore)} – ${day(c.notAfter)} ${expiryNote(c)}</td>
-<td>${qualifiedWords(c)}</td>
-<td class="small">${sourceWords(c.source)}<br><span class="muted">${c.sourceLabel}</span></td>`;
+  return html`
+    <td><strong class="holder">${c.holderName}</strong>${c.personalIdMasked
+      ? html`<br><span class="mono small">${c.personalIdMasked}</span>`
+      : ""}</td>
+    <td class="small">${c.issuer}</td>
+    <td class="small">${day(c.notBefore)} – ${day(c.notAfter)} ${expiryNote(c)}</td>
+    <td>${qualifiedWords(c)}</td>
+    <td
+      class="small">${sourceWords(c.source)}<details class="muted"><summary>${w(
+        "cert.where_exactly",
+      )}</summary>${c.sourceLabel}</details></td>
+  `;
 }
 
 /**

@@ -72,6 +72,7 @@ export const BG = {
   "cert.signature_file_p12_pfx": "файл с подпис (.p12, .pfx)",
   "cert.valid_from": "Валиден от",
   "cert.valid_to": "Валиден до",
+  "cert.where_exactly": "къде точно",
   "cert.windows_certificate_store": "хранилище на Windows",
   "console.open_filing_agent_from":
     "Отворете „Агент за подаване“ от менюто „Старт“ / папка „Applications“ (или изпълнете svc-filing agent open).",

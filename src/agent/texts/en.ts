@@ -69,6 +69,7 @@ export const EN: {
   "cert.signature_file_p12_pfx": "signature file (.p12, .pfx)",
   "cert.valid_from": "Valid from",
   "cert.valid_to": "Valid to",
+  "cert.where_exactly": "where exactly",
   "cert.windows_certificate_store": "Windows certificate store",
   "console.open_filing_agent_from":
     'Open "Filing agent" from the Start menu / Applications (or run svc-filing agent open).',
