@@ -7,17 +7,15 @@
  * comparison. No state, no environment.
  * @module
  */
+import type { Bilingual } from "./contract/mod.ts";
 import { timingSafeEqual } from "node:crypto";
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { scriptSrc, type WebAsset, webAsset } from "./web_assets.ts";
 import pageCss from "./web_page.css" with { type: "text" };
 
-/** A text in both languages. */
-export interface Bilingual {
-  readonly bg: string;
-  readonly en: string;
-}
+/** A text in both languages (the one type for it: src/contract/text.ts). */
+export type { Bilingual };
 
 /** Markup or a promise of it, as hono/html produces. */
 export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;

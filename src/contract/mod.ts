@@ -11,3 +11,4 @@ export * from "./types.ts";
 export * from "./common.ts";
 export * from "./api.ts";
 export * from "./media_type.ts";
+export * from "./text.ts";

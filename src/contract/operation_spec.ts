@@ -4,6 +4,7 @@
  * or scan, its batch grouping, its submission kind, its test-portal generator.
  * @module
  */
+import type { Bilingual } from "./text.ts";
 import type { z } from "zod";
 import * as files from "./files.ts";
 import * as sub from "./submissions.ts";
@@ -63,16 +64,8 @@ export const SAMPLE_EIK = "121212121";
 /** The folder the sample requests of local and batch operations name. */
 const SAMPLE_FOLDER = "C:\\Accounting\\2025-12";
 
-/** An operation's name as accountants say it: in Bulgarian, and in English beside it. */
-export interface DeclarationName {
-  /** Bulgarian, e.g. "Справка-декларация по ЗДДС". */
-  readonly bg: string;
-  /** English, e.g. "VAT return". */
-  readonly en: string;
-}
-
 /** The name of each submission kind; its result, and the folder-wide batches, build on it. */
-export const KIND_NAMES: Readonly<Record<SubmissionKind, DeclarationName>> = {
+export const KIND_NAMES: Readonly<Record<SubmissionKind, Bilingual>> = {
   vat: { bg: "Справка-декларация по ЗДДС", en: "VAT return" },
   dec1_6: { bg: "Декларации обр. 1 и 6", en: "Declarations form 1 and 6" },
   dec731: { bg: "Годишна декларация обр. 731", en: "Annual tax return form 731" },
@@ -96,7 +89,7 @@ export const KIND_NAMES: Readonly<Record<SubmissionKind, DeclarationName>> = {
 interface Common<T extends string, Req extends z.ZodType, Res extends z.ZodType> {
   readonly typeId: T;
   /** The operation as accountants call it (the confirmation page and the console show it). */
-  readonly name: DeclarationName;
+  readonly name: Bilingual;
   readonly summary: string;
   readonly request: Req;
   readonly result: Res;
@@ -232,7 +225,7 @@ export const report = <
   Res extends z.ZodType,
 >(
   typeId: T,
-  name: DeclarationName,
+  name: Bilingual,
   family: "report" | "portal_files",
   summary: string,
   io: { request: Req; result: Res },
@@ -319,7 +312,7 @@ export const reportTable = <const R extends readonly ReportRow[]>(rows: R) =>
 
 export const local = <T extends string, Req extends z.ZodType>(
   typeId: T,
-  name: DeclarationName,
+  name: Bilingual,
   summary: string,
   io: { request: Req; result: z.ZodType },
   run: LocalRun,
@@ -341,7 +334,7 @@ export const local = <T extends string, Req extends z.ZodType>(
 export const batch = <T extends string, Req extends z.ZodType>(
   typeId: T,
   kind: SubmissionKind,
-  name: DeclarationName,
+  name: Bilingual,
   summary: string,
   request: Req,
   grouping: BatchGrouping,
@@ -365,7 +358,7 @@ export const batch = <T extends string, Req extends z.ZodType>(
 /** A folder-wide filing of the XML employment notices of one form (art. 62 or art. 123). */
 export const noticeBatch = <F extends "62" | "123">(
   form: F,
-  name: DeclarationName,
+  name: Bilingual,
   summary: string,
 ) =>
   batch(`etz${form}_batch`, `etz${form}`, name, summary, files.NoticeBatchRequest, {

@@ -14,7 +14,6 @@ import type { z } from "zod";
 import * as files from "./files.ts";
 import {
   batch,
-  type DeclarationName,
   type Family,
   local,
   noticeBatch,
@@ -26,6 +25,7 @@ import {
   submissionTable,
 } from "./operation_spec.ts";
 import * as reports from "./reports.ts";
+import type { Bilingual } from "./text.ts";
 import * as sub from "./submissions.ts";
 
 export * from "./operation_spec.ts";
@@ -187,7 +187,7 @@ export function getOperation(typeId: string): OperationSpec | undefined {
  * declarationName("nope"); // { bg: "nope", en: "nope" }
  * ```
  */
-export function declarationName(typeId: string): DeclarationName {
+export function declarationName(typeId: string): Bilingual {
   return BY_ID.get(typeId)?.name ?? { bg: typeId, en: typeId };
 }
 

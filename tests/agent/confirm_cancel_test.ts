@@ -128,7 +128,7 @@ Deno.test("[agent] a client that disconnects cancels its pending confirmation; t
     equal(a.agent.confirmations.pending, 0);
     const closed = await fetch(page);
     equal(closed.status, 404);
-    match(await closed.text(), /no longer waiting/);
+    match(await closed.text(), /вече не чака отговор/);
     equal((await (await fetch(`${page}/state`)).json()).requests, 0);
     // No decision was taken: the same batch asks again (not SENDER_NOT_CHOSEN).
     const again = a.call("intg-a", batch);

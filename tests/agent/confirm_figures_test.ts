@@ -4,6 +4,7 @@
  * in the period's currency, the ledgers' records, D1 insured persons and D6 contributions; and
  * how the page renders them — an EIK without a known name alone, no batch, the annual D6.
  */
+import { withLang } from "../../src/agent/texts/mod.ts";
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import {
   parseD1,
@@ -141,38 +142,52 @@ Deno.test("[agent] the page: an EIK without a known name alone, no batch, the na
     /<div class="company" data-eik="121212121"><span class="eik">121212121<\/span><\/div>/,
   );
   match(html, /Задължения и плащания/);
-  match(html, /Debts and payments/);
+  // One language at a time: Bulgarian by default, English on the switch.
+  ok(!html.includes("Debts and payments"));
+  const en = withLang("en", () => renderConfirmPage(dialog({}), 0));
+  match(en, /Debts and payments/);
+  ok(!en.includes("Задължения и плащания"));
+  match(en, /<html lang="en">/);
+  match(en, /covers this request only/);
   ok(!html.includes(">debt_payments"), "the typeId is not shown");
   ok(!html.includes("Debts and payments by year and type"), "nor the technical summary");
   match(html, /без партида/);
-  match(html, /covers this request only/);
+  match(html, /важи само за тази заявка/);
   match(html, /<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,/);
   ok(FAVICON_HREF.startsWith("data:image/svg+xml,"));
 });
+
+const vatFigures = {
+  kind: "vat",
+  eik: "121212121",
+  period: "202512",
+  currency: "BGN",
+  payable: 0,
+  refundable: 1500,
+  purchaseRecords: 1,
+  salesRecords: 0,
+} as const;
 
 Deno.test("[agent] the page: a refund, and D6-only figures without insured persons", () => {
   const vat = renderConfirmPage(
     dialog({
       typeId: "vat",
       batchId: "0f1e2d3c-4b5a-4697-8877-665544332211",
-      figures: {
-        kind: "vat",
-        eik: "121212121",
-        period: "202512",
-        currency: "BGN",
-        payable: 0,
-        refundable: 1500,
-        purchaseRecords: 1,
-        salesRecords: 0,
-      },
+      figures: vatFigures,
     }),
     0,
   );
   match(vat, /ДДС за възстановяване/);
   match(vat, /1\s500,00 BGN/);
   ok(!vat.includes("ДДС за внасяне"));
-  match(vat, /1 запис <span class="en">\/ 1 record<\/span>/);
-  match(vat, /0 записа <span class="en">\/ 0 records<\/span>/);
+  match(vat, />1 запис</);
+  match(vat, />0 записа</);
+  const en = withLang(
+    "en",
+    () => renderConfirmPage(dialog({ typeId: "vat", figures: vatFigures }), 0),
+  );
+  match(en, />1 record</);
+  match(en, />0 records</);
   match(
     vat,
     /<code class="batch" id="batch" title="0f1e2d3c-4b5a-4697-8877-665544332211">0f1e2d3c<\/code>/,

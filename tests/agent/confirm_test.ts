@@ -333,7 +333,7 @@ Deno.test("[agent] the page shows a local path resolved, with hidden characters 
   const plain = html.replace(/<span class="seg">|<\/span><wbr>|<\/span>(?=<\/code>)/g, "");
   match(plain, /<code class="path" dir="ltr">\/home\/u\/\.ssh<\/code>/);
   match(plain, /\/home\/u\/Заплати\/⟨U\+200B⟩NRA62007\.TXT/);
-  match(html, /hidden characters ⟨U\+202E⟩/);
+  match(html, /скрити знаци ⟨U\+202E⟩/);
   ok(!html.includes("\u202e") && !html.includes("\u200b"), "no hidden character on the page");
   ok(!html.includes("TXT.exe") && !html.includes("/../"), "the raw segments are not shown");
   await e.decide("decline");

@@ -207,8 +207,32 @@ Deno.test("console diagnostics: runs the doctor on demand and shows each fix", a
   const html = await run.text();
   equal(runs, 1);
   match(html, /data-check="token-service" data-ok="false"/);
-  ok(html.includes("Проверете мрежата") && html.includes("Check the network"));
-  ok(html.includes("1 проверки не минаха"));
+  // One language at a time: Bulgarian by default, with the plural form of the count.
+  ok(html.includes("Проверете мрежата") && !html.includes("Check the network"));
+  ok(html.includes("1 проверка не мина"), "1 check failed, in the singular");
+  // The switch: a cookie of the agent's origin, remembered for the next pages.
+  const sw = await e.req("/console/language?to=en&back=%2Fconsole%2Fdiagnostics", {
+    headers: { cookie: s.cookie },
+  });
+  equal(sw.status, 303);
+  equal(sw.headers.get("location"), "/console/diagnostics");
+  const lang = sw.headers.get("set-cookie")!.split(";")[0]!;
+  equal(lang, "svc_lang=en");
+  const en = await (await e.req("/console/diagnostics", {
+    method: "POST",
+    headers: {
+      cookie: `${s.cookie}; ${lang}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ csrf: s.csrf }),
+  })).text();
+  ok(en.includes("Check the network") && !en.includes("Проверете мрежата"));
+  ok(en.includes("1 check failed") && en.includes('<html lang="en">'));
+  // Only a path of this origin is a way back.
+  const away = await e.req("/console/language?to=bg&back=%2F%2Fevil.example", {
+    headers: { cookie: s.cookie },
+  });
+  equal(away.headers.get("location"), "/");
   await e.cleanup();
 });
 
@@ -269,7 +293,7 @@ Deno.test("console filings: keyset pages, filters, bad filters, export of the vi
   equal(seen.length, 120);
   equal(new Set(seen).size, 120, "no row twice across pages");
   const byEik = await get("?eik=121212121&state=refused");
-  match(byEik.html, /id="count">60 записа/);
+  match(byEik.html, /id="count">60 декларации/);
   const bad = await get("?period=2026-1");
   equal(bad.status, 400);
   ok(bad.html.includes('id="flash"') && bad.html.includes("period"));

@@ -8,7 +8,7 @@
  * English (never the typeId), the company's name beside its EIK (from the test profile for a path
  * not read yet, from the files for inline D1/D6), the insured persons and contributions of inline
  * D1/D6, the batch's short id and what it allows, a long path wrapping only after its separators,
- * the countdown in both languages and the agent's icon under the page's CSP. Saves the page
+ * the countdown, the language switch and the agent's icon under the page's CSP. Saves the page
  * screenshot (docs/confirmation.png when SVC_UPDATE_SCREENSHOTS=1 or when it is missing).
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
@@ -121,21 +121,25 @@ async function lineBreaks(page: Page, selector: string) {
   })()`) as { text: string; starts: number[]; overflows: boolean };
 }
 
-/** The assertions every confirmation page must pass for an accountant: the countdown in both
- * languages, the icon under the CSP, no typeId or snake_case among the visible words. */
-async function accountantChecks(page: Page, typeId: string) {
-  // One read of the three texts: the countdown ticks between separate reads.
-  const { count, bg, en } = await page.evaluate(`(() => {
-    const text = (sel) => document.querySelector(sel).innerText;
-    return { count: text("#count"), bg: text('#count span[lang="bg"]'), en: text('#count span[lang="en"]') };
-  })()`) as { count: string; bg: string; en: string };
-  ok(/^Остават \d+ сек\.; след това искането се отказва автоматично\.$/.test(bg), bg);
-  ok(!/[A-Za-z]/.test(bg), `the Bulgarian countdown holds no English: ${bg}`);
-  ok(/\d+ s left; then the request is declined automatically\.$/.test(en), en);
-  ok(count.includes(bg) && count.includes(en), count);
+/** Press the page's language switch and wait for the page in that language. */
+export async function switchLanguage(page: Page, lang: "bg" | "en") {
+  await page.click("#lang-switch");
+  await page.waitForSelector(`html[lang="${lang}"]`);
+}
+
+/** The assertions every confirmation page must pass for an accountant: the countdown in the
+ * page's one language, the icon under the CSP, no typeId or snake_case among the visible words. */
+async function accountantChecks(page: Page, typeId: string, lang: "bg" | "en" = "bg") {
+  const count = (await page.innerText("#count")).trim();
+  if (lang === "bg") {
+    ok(/^Остават \d+ сек\.; след това искането се отказва автоматично\.$/.test(count), count);
+    ok(!/[A-Za-z]/.test(count), `the Bulgarian countdown holds no English: ${count}`);
+  } else {
+    ok(/^Time left: \d+ s; then the request is declined automatically\.$/.test(count), count);
+    ok(!/[А-Яа-я]/.test(count), `the English countdown holds no Bulgarian: ${count}`);
+  }
   const before = (await page.locator(".countdown").allTextContents()).map(Number);
-  equal(before.length, 2);
-  equal(before[0], before[1], "both languages count the same seconds");
+  equal(before.length, 1);
   // (polled from here: the page's CSP forbids the evaluation waitForFunction needs)
   for (let i = 0; i < 30; i++) {
     const now = (await page.locator(".countdown").allTextContents()).map(Number);
@@ -143,7 +147,7 @@ async function accountantChecks(page: Page, typeId: string) {
     await page.waitForTimeout(200);
   }
   const after = (await page.locator(".countdown").allTextContents()).map(Number);
-  ok(after.every((x) => x < before[0]!), `both countdowns tick: ${before} → ${after}`);
+  ok(after.every((x) => x < before[0]!), `the countdown ticks: ${before} → ${after}`);
   // The icon: an inline SVG the page's CSP admits (img-src data:), so no /favicon.ico request.
   const href = await page.getAttribute('link[rel="icon"]', "href");
   ok(href?.startsWith("data:image/svg+xml,"), `the icon: ${href}`);
@@ -229,17 +233,14 @@ Deno.test({
           const paths = await page.innerText("#paths");
           ok(paths.includes(file), paths);
           equal((await page.textContent("#origin"))?.trim(), env.example.origin);
-          // The declaration as accountants say it, Bulgarian first, English beside it.
+          // The declaration as accountants say it, in Bulgarian (English on the switch).
           equal(await page.getAttribute("#operations .op", "data-type-id"), "dec1_6");
-          equal(
-            (await page.innerText("#operations")).trim(),
-            "Декларации обр. 1 и 6 / Declarations form 1 and 6",
-          );
+          equal((await page.innerText("#operations")).trim(), "Декларации обр. 1 и 6");
           // The company's name: the file is not read yet, so the test profile's.
           const company = await page.innerText(`#eiks .company[data-eik="${EIK}"]`);
           equal(
             company.trim(),
-            `${EIK} — ${companyProfile(EIK).name} (тестов профил / test profile)`,
+            `${EIK} — ${companyProfile(EIK).name} (тестов профил)`,
           );
           equal(await page.getAttribute("#eiks .src", "data-source"), "portal");
           // Nothing read: no figures from the files.
@@ -253,12 +254,10 @@ Deno.test({
             const s of [
               "В следващите 10 минути след потвърждението заявките на тази партида",
               "без нов въпрос, от името на избрания подател, само ако искат показаното тук",
-              "For 10 minutes after you confirm, requests of this batch",
-              "only as long as they ask what is shown here",
-              "opens this page again, for what is new only",
-              "refuses the batch for 10 minutes",
+              "отказва партидата за 10 минути",
             ]
           ) ok(scope.includes(s), `the batch note says "${s}":\n${scope}`);
+          ok(!scope.includes("For 10 minutes"), "one language at a time");
           // The long path wraps only after its separators, inside its cell.
           const wrap = await lineBreaks(page, "#paths code.path");
           equal(wrap.text, file, "the <wbr> add no characters");
@@ -280,6 +279,34 @@ Deno.test({
           await page.screenshot({ path, fullPage: true });
           equal(pngSize(await Deno.readFile(path)).width, 1280);
           if (!committed) await Deno.remove(path);
+          // The switch: the same page in English, still waiting for the decision.
+          await switchLanguage(page, "en");
+          equal((await page.innerText("#operations")).trim(), "Declarations form 1 and 6");
+          equal(
+            (await page.innerText(`#eiks .company[data-eik="${EIK}"]`)).trim(),
+            `${EIK} — ${companyProfile(EIK).name} (test profile)`,
+          );
+          const scopeEn = (await page.innerText("#batch-scope")) + "\n" +
+            (await page.innerText("#batch-decline"));
+          for (
+            const s of [
+              "For 10 minutes after you confirm, requests of this batch",
+              "only as long as they ask what is shown here",
+              "opens this page again, for what is new only",
+              "refuses the batch for 10 minutes",
+            ]
+          ) ok(scopeEn.includes(s), `the batch note says "${s}":\n${scopeEn}`);
+          ok(!/[А-Яа-я]/.test(await page.innerText("#what th")), "the headings in English");
+          await accountantChecks(page, "dec1_6", "en");
+          await page.waitForSelector("#confirm:enabled");
+          const enPath = committed
+            ? new URL("../../docs/confirmation-en.png", import.meta.url).pathname
+            : await Deno.makeTempFile({ suffix: ".png" });
+          await page.screenshot({ path: enPath, fullPage: true });
+          if (!committed) await Deno.remove(enPath);
+          // Back to Bulgarian: the choice is remembered for the next pages of this browser.
+          await switchLanguage(page, "bg");
+          await page.waitForSelector("#confirm:enabled");
           await decide(page, "decline");
           equal((await filing).json.errorCode, "SENDER_NOT_CHOSEN");
           deepStrictEqual(icons, [], "the browser asked the agent for no /favicon.ico");
@@ -301,7 +328,7 @@ Deno.test({
           const page = await env.openConfirmation();
           equal(
             (await page.innerText('#eiks .company[data-eik="203456783"]')).trim(),
-            "203456783 — ЕКО ТРЕЙД ООД (от файла / from the file)",
+            "203456783 — ЕКО ТРЕЙД ООД (от файла)",
           );
           const persons = new Set(parseD1(d1).map((r) => r.personId)).size;
           const figure = async (k: string) =>
@@ -311,7 +338,7 @@ Deno.test({
           equal(await figure("contributions"), "2 533,44 EUR");
           equal(await figure("incomeTax"), "612,69 EUR");
           ok((await page.innerText('[data-figure="contributions"] th')).includes(
-            "Осигурителни вноски (обр. 6) / Social and health contributions (form 6)",
+            "Осигурителни вноски (обр. 6)",
           ));
           await accountantChecks(page, "dec1_6");
           await decide(page, "decline");

@@ -71,9 +71,9 @@ Deno.test({
         await page.waitForSelector('#failed [data-error-code="FILE_KIND_MISMATCH"]');
         const text = await page.textContent("#after");
         ok(text!.includes("Файлът не е декларацията, която се подава."), text!);
-        ok(text!.includes("The file is not the declaration being filed."), text!);
+        ok(!text!.includes("The file is not the declaration being filed."), "one language");
         ok(text!.includes("ПИН код не е поискан"), text!);
-        ok(text!.includes("Choose the right file"), text!);
+        ok(text!.includes("Изберете правилния файл"), text!);
         ok(text!.includes("Подробности"), "the agent's own words, for support");
         await shot(page, "confirmation-check-failed");
         const r = await pending;

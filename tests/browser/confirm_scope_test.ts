@@ -68,7 +68,7 @@ Deno.test({
         ),
       );
       ok(flood.includes(429), "the flood spent its own budget");
-      match(await first.innerText("#batch-scope"), /only as long as they ask what is shown here/);
+      match(await first.innerText("#batch-scope"), /само ако искат показаното тук/);
       await decide(first, "confirm");
       equal((await read).status, 200);
       await first.close();
@@ -84,13 +84,24 @@ Deno.test({
       for (
         const s of [
           "Тази партида вече е потвърдена за справки за 121212121. Сега иска също:",
-          "This batch was already confirmed for reports for 121212121. It now also asks to:",
           "да подаде: Годишна декларация обр. 731 за 121212121",
-          "file: Annual tax return form 731 for 121212121",
           "dec731.xml",
         ]
       ) ok(extension.includes(s), `the page says "${s}":\n${extension}`);
+      match(await page.innerText("#batch-decline"), /Отказът отказва само новото/);
+      // The same extension in English, through the switch, then back.
+      await page.click("#lang-switch");
+      await page.waitForSelector('html[lang="en"]');
+      const extensionEn = await page.innerText("#extension");
+      for (
+        const s of [
+          "This batch was already confirmed for reports for 121212121. It now also asks to:",
+          "file: Annual tax return form 731 for 121212121",
+        ]
+      ) ok(extensionEn.includes(s), `the page says "${s}":\n${extensionEn}`);
       match(await page.innerText("#batch-decline"), /Declining refuses only what is new/);
+      await page.click("#lang-switch");
+      await page.waitForSelector('html[lang="bg"]');
       equal(await page.locator("#what .op").count(), 1, "only the new request is asked");
       await page.waitForSelector("#confirm:enabled");
       const exists = await Deno.stat(SCREENSHOT).then(() => true, () => false);
@@ -100,7 +111,7 @@ Deno.test({
       equal(pngSize(await Deno.readFile(path)).width, 1280);
       if (!committed) await Deno.remove(path);
       await decide(page, "decline");
-      match(await page.innerText("#result"), /only what was new is refused/);
+      match(await page.innerText("#result"), /Отказано само новото/);
       const refused = await filing;
       equal(refused.json.errorCode, "SENDER_NOT_CHOSEN");
       match(refused.json.error, /earlier confirmation stands/);

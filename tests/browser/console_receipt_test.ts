@@ -89,6 +89,18 @@ Deno.test({
       ok(await page.isVisible("#no-protocol"));
       await page.screenshot({ path: "docs/console-receipt-refused.png", fullPage: true });
 
+      // The same receipt in English, through the switch; the NRA's own words stay as given.
+      await page.click("#lang-switch");
+      await page.waitForSelector('html[lang="en"]');
+      await page.waitForSelector("#receipt[data-state=refused]");
+      match(await text("#r-declaration"), /^VAT return$/);
+      match(await text("#next-step"), /file again/);
+      ok(!/[А-Яа-я]/.test(await text("#next-step")), "the next step in English only");
+      match(await text("#r-answer"), /^refused/);
+      await page.screenshot({ path: "docs/console-receipt-en.png", fullPage: true });
+      await page.click("#lang-switch");
+      await page.waitForSelector('html[lang="bg"]');
+
       // An id the journal does not hold: a page in words, 404.
       const missing = await page.goto(new URL("/console/filings/nope", page.url()).href);
       equal(missing!.status(), 404);

@@ -89,7 +89,8 @@ Deno.test({
       await page.click("#pick-pkcs12");
       const noDialog = await flash(page, "error");
       match(noDialog, /не може да се отвори/);
-      match(noDialog, /Type the file's path, or drop the file/);
+      match(noDialog, /Въведете пътя до файла или го пуснете в полето за файл/);
+      ok(!noDialog.includes("Type the file's path"), "one language at a time");
       ok(!noDialog.includes("Не е избран файл"));
 
       // 1. Dropped on the page: the agent keeps it as it came (its key encrypted).
@@ -131,7 +132,7 @@ Deno.test({
       await page.click("#pkcs12-add");
       const refused = await flash(page, "error");
       match(refused, /подписът не е квалифициран \(КЕП\)/);
-      match(refused, /the signature is not qualified \(QES\)/);
+      ok(!refused.includes("the signature is not qualified"), "one language at a time");
       ok(!/QcStatements|keyUsage/.test(refused), refused);
       equal(await page.getAttribute("#cert-view", "data-qualified"), "false");
       match(

@@ -56,7 +56,7 @@ Deno.test({
       await page.screenshot({ path: "docs/console-two-agents.png", fullPage: true });
       await page.click("#nav-senders");
       await page.waitForSelector("#drop-zone");
-      match((await page.textContent("#agent-banner"))!, /Another agent on this computer/);
+      match((await page.textContent("#agent-banner"))!, /Спрете другия агент/);
       // The first agent's console has no banner.
       const firstPage = await browser.context.newPage();
       await firstPage.goto(await agentOpen(join(dir, "first")));

@@ -6,15 +6,16 @@
  * @module
  */
 import { isAppError } from "../../contract/mod.ts";
-import type { PageError, PageWarning } from "./dialog.ts";
+import type { Bilingual } from "../../contract/mod.ts";
+import type { PageError } from "./dialog.ts";
 
-const CHOOSE: PageWarning = {
+const CHOOSE: Bilingual = {
   bg: "Изберете правилния файл в счетоводната програма и подайте отново.",
   en: "Choose the right file in the accounting program and file again.",
 };
 
 /** Per error code: what happened and what to do. */
-const TEXTS: Record<string, { bg: string; en: string; todo: PageWarning }> = {
+const TEXTS: Record<string, { bg: string; en: string; todo: Bilingual }> = {
   FILE_KIND_MISMATCH: {
     bg: "Файлът не е декларацията, която се подава.",
     en: "The file is not the declaration being filed.",

@@ -4,6 +4,7 @@
  * ({@link Dialog}), with its bounds (interface-spec.md § States and transitions, § Limits).
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 import type { AppError, SubmissionKind } from "../../contract/mod.ts";
 import type { CompanyName, FileFigures } from "../local/mod.ts";
 
@@ -45,7 +46,7 @@ export interface ConfirmSubject {
   readonly figures?: FileFigures;
   /** Findings of the checks of files already read (e.g. DEKLAR ↔ VIES), shown before the user
    * confirms; they do not stop the filing. */
-  readonly warnings?: readonly PageWarning[];
+  readonly warnings?: readonly Bilingual[];
   /** Integrator id and display name from the token. */
   readonly integratorId: string;
   readonly integratorName: string;
@@ -82,14 +83,6 @@ export interface BatchState {
   extension?: Dialog | null;
   /** The PIN step waiting for the user (docs/confirmation.md § Two steps). */
   pinStep?: Dialog | null;
-}
-
-/** A warning as the page shows it: Bulgarian, with the English beside it. */
-export interface PageWarning {
-  /** Bulgarian text. */
-  readonly bg: string;
-  /** English text. */
-  readonly en: string;
 }
 
 /** A local path as the page shows it. */
@@ -129,7 +122,7 @@ export interface PageError {
   readonly bg: string;
   readonly en: string;
   /** What to do, in Bulgarian and English. */
-  readonly todo: PageWarning;
+  readonly todo: Bilingual;
   /** The agent's own words (the answer's `error`: which file, what was found), for support. */
   readonly detail: string;
 }

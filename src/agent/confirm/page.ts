@@ -9,6 +9,7 @@
  * static scripts, named by hash, and style sheets: assets/) and acted on only with the one-time nonce from the agent's own origin.
  * @module
  */
+import { currentLang, langSwitch, say, type TextKey, w } from "../texts/mod.ts";
 import { html } from "hono/html";
 import { type Markup, pageHeaders } from "../../web_page.ts";
 import { scriptTag, styleLink } from "../../web_assets.ts";
@@ -35,18 +36,19 @@ export const FAVICON_HREF = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG
 
 /** A whole page of the confirmation: the `<head>` every page shares (charset, viewport, icon,
  * title, style) and `body`. */
-function pageDocument(title: string, body: Markup): string {
+function pageDocument(title: TextKey, body: Markup, pageUrl: string | null): string {
   return String(html`
     <!doctype html>
-    <html lang="bg">
+    <html lang="${currentLang()}">
       <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width,initial-scale=1">
         <link rel="icon" type="image/svg+xml" href="${FAVICON_HREF}">
-        <title>${title}</title>
+        <title>${w(title)}</title>
         ${styleLink("", CONFIRM_CSS)}
       </head>
       <body>
+        ${pageUrl ? html`<p class="lang-line">${langSwitch(pageUrl)}</p>` : ""}
         ${body}
       </body>
     </html>
@@ -93,48 +95,44 @@ export function renderConfirmPage(d: Dialog, now: number): string {
           ${pinStep
             ? html`
               <h1 id="step"
-                data-step="pin">Стъпка 2 от 2: подпис с ПИН код <span class="en">/ Step 2 of 2: sign with the PIN</span></h1>
+                data-step="pin">${w("confirm.step_2_of_2")}</h1>
               <p class="checked"
-                id="checked">Файловете са прочетени и проверени: това са декларацията, фирмата и периодът, които се подават. <span class="en">The files were read and checked: this is the declaration, company and period being filed.</span></p>
+                id="checked">${w("confirm.the_files_were_read")}</p>
             `
             : html`<h1 id="step" data-step="${later ? "consent" : "one"}">${
-              later
-                ? html`Стъпка 1 от 2: съгласие <span class="en">/ Step 1 of 2: consent</span>`
-                : html`Потвърдете подателя <span class="en">/ Confirm the sender</span>`
+              later ? html`${w("confirm.step_1_of_2")}` : html`${w("confirm.confirm_the_sender")}`
             }</h1>`}
           ${first.mode === "test"
             ? html`
               <p
-                class="test">Тестов режим: нищо не се подава към НАП. <span class="en">Test mode: nothing is filed with the NRA.</span></p>
+                class="test">${w("confirm.test_mode_nothing_is")}</p>
             `
             : ""}
           <div class="who" id="who">
-      <div><strong>Кой пита <span class="en">/ Who asks</span>:</strong> <span id="integrator">${visible(
+      <div><strong>${w("confirm.who_asks")}:</strong> <span id="integrator">${visible(
         first.integratorName,
       )}</span></div>
-      <div><strong>От страница <span class="en">/ From page</span>:</strong> <span id="origin">${first
+      <div><strong>${w("confirm.from_page")}:</strong> <span id="origin">${first
           .origin
         ? visible(first.origin)
-        : "— (не е обвързан / not bound)"}</span></div>
+        : w("confirm.not_bound")}</span></div>
     </div>
           ${extensionBlock(d)}
           <table id="what">
-            <tr><th>Какво се иска <span class="en">/ What is asked</span></th><td id="operations">${typeIds
+            <tr><th>${w("confirm.what_is_asked")}</th><td id="operations">${typeIds
               .map((t) => {
                 const n = declarationName(t);
                 return html`
                   <div class="op"
-                    data-type-id="${visible(t)}"><span lang="bg">${visible(
-                      n.bg,
-                    )}</span> <span class="en" lang="en">/ ${visible(n.en)}</span></div>
+                    data-type-id="${visible(t)}">${visible(say(n))}</div>
                 `;
               })}</td></tr>
-            <tr><th>Фирма (ЕИК) <span class="en">/ Company (EIK)</span></th><td id="eiks">${companyRows(
+            <tr><th>${w("confirm.company_eik")}</th><td id="eiks">${companyRows(
               eiks,
               names,
               first.mode,
             )}</td></tr>
-            <tr><th>Период <span class="en">/ Period</span></th><td id="periods">${periods.length
+            <tr><th>${w("confirm.period")}</th><td id="periods">${periods.length
               ? periods.join(", ")
               : "—"}</td></tr>
             ${figures.map((f) =>
@@ -146,16 +144,16 @@ export function renderConfirmPage(d: Dialog, now: number): string {
             ${paths.length && pinStep
               ? html`
                 <tr>
-                  <th>Прочетено <span class="en">/ Read</span></th>
+                  <th>${w("confirm.read")}</th>
                   <td id="paths">${paths.map(pathRow)}</td>
                 </tr>
               `
               : paths.length
               ? html`
                 <tr>
-                  <th>Ще бъде прочетено <span class="en">/ Will be read</span></th>
+                  <th>${w("confirm.will_be_read")}</th>
                   <td id="paths">${paths.map(pathRow)}
-                    <p class="note">Агентът ще прочете тези файлове и папки едва след като потвърдите; досега нищо не е прочетено. <span class="en">The agent reads these files and folders only after you confirm; nothing has been read yet.</span></p>
+                    <p class="note">${w("confirm.the_agent_reads_these")}</p>
                   </td>
                 </tr>
               `
@@ -164,8 +162,8 @@ export function renderConfirmPage(d: Dialog, now: number): string {
               ? html`
                 <tr>
                   <th>${pinStep
-                    ? html`Файлове <span class="en">/ Files</span>`
-                    : html`Файлове от страницата <span class="en">/ Files sent by the page</span>`}</th>
+                    ? html`${w("confirm.files")}`
+                    : html`${w("confirm.files_sent_by_the")}`}</th>
                   <td id="files">${files.map((f) =>
                     html`<div><code class="path" dir="ltr">${wrapped(f)}</code></div>`
                   )}</td>
@@ -175,27 +173,27 @@ export function renderConfirmPage(d: Dialog, now: number): string {
             ${docs
               ? html`
                 <tr>
-                  <th>Брой файлове <span class="en">/ Files</span></th>
+                  <th>${w("confirm.files_2")}</th>
                   <td id="documents">${docs}</td>
                 </tr>
               `
               : ""}
             ${warnings.length ? warningsRow(warnings) : ""}
-            <tr><th>Заявки <span class="en">/ Requests</span></th><td id="requests">${d.subjects
+            <tr><th>${w("confirm.requests")}</th><td id="requests">${d.subjects
               .length}</td></tr>
             ${pinStep ? pinStepRow(first.batchId) : batchRow(first.batchId, !!d.base)}
           </table>
           <form method="post" action="/confirm/${d.id}/decision" id="decision">
             <input type="hidden" name="nonce" value="${d.nonce}">
       <input type="hidden" name="seen" id="seen" value="${d.version}">
-            <fieldset class="senders"><legend>Подател <span class="en">/ Sender</span></legend>
+            <fieldset class="senders"><legend>${w("confirm.sender")}</legend>
             ${d.senders.map((s) =>
               html`<label><input type="radio" name="senderId" value="${s.id}" ${
                 s.id === d.preselected ? "checked" : ""
               } required> ${visible(s.displayName)}${
                 s.qualified === false
                   ? html`
-                    <span class="warn not-qualified">не е КЕП <span class="en">/ not a QES</span></span>
+                    <span class="warn not-qualified">${w("confirm.not_a_qes")}</span>
                   `
                   : ""
               }</label>`
@@ -204,43 +202,46 @@ export function renderConfirmPage(d: Dialog, now: number): string {
         ${later && d.senders.some((s) => s.needsPin)
           ? html`
             <p
-              id="pin-later">ПИН кодът не се иска сега: агентът първо ще прочете и провери файловете, после ще ви покаже какво е прочетено и ще поиска ПИН кода. Ако файл не е декларацията, за която е посочен, заявката се отказва и ПИН код не се иска. <span class="en">The PIN is not asked now: the agent first reads and checks the files, then shows you what it read and asks for the PIN. If a file is not the declaration it is named for, the request is refused and no PIN is asked.</span></p>
+              id="pin-later">${w("confirm.the_pin_is_not")}</p>
           `
           : d.senders.some((s) => s.needsPin)
-          ? html`<p><label>ПИН код на подписа <span class="en">/ Signature PIN</span>
+          ? html`<p><label>${w("confirm.signature_pin")}
     <input type="password" name="pin" id="pin" autocomplete="off" maxlength="64"></label>
-    <br><span id="pin-note">ПИН кодът остава само в паметта на агента, за тази партида; не се записва и не се изпраща към уеб страницата. <span class="en">The PIN stays in this agent's memory for this batch only; it is never stored or sent to the web page.</span></span></p>`
+    <br><span id="pin-note">${w("confirm.the_pin_stays_in")}</span></p>`
           : ""}
             <div class="actions">
               <button class="ok" type="submit" name="decision" value="confirm" id="confirm">${pinStep
-                ? html`Подпиши и подай <span class="en">/ Sign and file</span>`
+                ? html`${w("confirm.sign_and_file")}`
                 : later
-                ? html`Потвърди и прочети <span class="en">/ Confirm and read</span>`
-                : html`Потвърди <span class="en">/ Confirm</span>`}</button>
-              <button type="submit" name="decision" value="decline" id="decline" formnovalidate>Откажи <span class="en">/ Decline</span></button>
+                ? html`${w("confirm.confirm_and_read")}`
+                : html`${w("confirm.confirm")}`}</button>
+              <button type="submit" name="decision" value="decline" id="decline" formnovalidate>${w(
+                "confirm.decline",
+              )}</button>
             </div>
           </form>
           <p class="count"
-      id="count"><span lang="bg">Остават <span class="countdown" id="countdown" data-seconds="${seconds}">${seconds}</span> сек.; след това искането се отказва автоматично.</span> <span class="en" lang="en">/ <span class="countdown">${seconds}</span> s left; then the request is declined automatically.</span></p>
+      id="count">${w(
+        "confirm.countdown_before",
+      )} <span class="countdown" id="countdown" data-seconds="${seconds}">${seconds}</span> ${w(
+        "confirm.countdown_after",
+      )}</p>
           ${scriptTag("", CONFIRM_JS)}
   `;
-  return pageDocument("Потвърждение на подател / Confirm the sender", body);
+  return pageDocument("confirm.title_confirm", body, `/confirm/${d.id}`);
 }
 
 /** The PIN step's batch row: what declining does (the batch's scope was confirmed already). */
 function pinStepRow(batchId: string | null) {
   return html`
     <tr>
-      <th>Партида <span class="en">/ Batch</span></th>
+      <th>${w("confirm.batch")}</th>
       <td id="batch-info"><span id="batch">${batchId === null
-        ? html`— (без партида <span class="en">/ no batch</span>)`
+        ? html`${w("confirm.no_batch")}`
         : visible(batchId.slice(0, 8))}</span>
-        <p class="note" id="batch-decline">Отказ или изтекло време отказва ${batchId === null
-          ? "заявката"
-          : "партидата"}: нищо не се подписва и подава. <span class="en">Declining, or letting the time run out, refuses the ${batchId ===
-            null
-          ? "request"
-          : "batch"}: nothing is signed or filed.</span></p>
+        <p class="note" id="batch-decline">${w(
+          batchId === null ? "confirm.decline_request_now" : "confirm.decline_batch_now",
+        )}</p>
       </td>
     </tr>
   `;
@@ -254,8 +255,9 @@ function pinStepRow(batchId: string | null) {
  */
 export function renderAfterPage(d: Dialog, pinStep: Dialog | undefined): string {
   return pageDocument(
-    "Проверка на файловете / Checking the files",
+    "confirm.title_checking",
     afterBody(d, pinStep),
+    `/confirm/${d.id}`,
   );
 }
 
@@ -272,18 +274,16 @@ export function renderDonePage(
   followUrl: string | null = null,
 ): string {
   const text = decision === "confirm" && followUrl
-    ? html`Потвърдено. <span class="en">Confirmed.</span>`
+    ? html`${w("confirm.confirmed")}`
     : decision === "confirm"
     ? html`
-      Потвърдено. Можете да затворите този раздел. <span
-        class="en">Confirmed. You can close this tab.</span>
+      ${w("confirm.confirmed_you_can_close")}
     `
     : extension
     ? html`
-      Отказано само новото; потвърденото по-рано остава. <span
-        class="en">Declined: only what was new is refused; what you confirmed before stands.</span>
+      ${w("confirm.declined_only_what_was")}
     `
-    : html`Отказано. <span class="en">Declined: the whole batch is refused.</span>`;
+    : html`${w("confirm.declined_the_whole_batch")}`;
   const follow = decision === "confirm" && followUrl ? followBlock(followUrl) : "";
   return noticePage(
     html`<h1 id="result" data-decision="${decision}">${text}</h1>${follow}`,
@@ -292,7 +292,7 @@ export function renderDonePage(
 
 /** A one-line page of the confirmation (after a decision, or when none is waiting). */
 function noticePage(h1: Markup): string {
-  return pageDocument("Потвърждение / Confirmation", h1);
+  return pageDocument("confirm.title_decided", h1, null);
 }
 
 /**
@@ -302,8 +302,6 @@ function noticePage(h1: Markup): string {
  */
 export function renderClosedPage(): string {
   return noticePage(
-    html`<h1 id="closed">Това потвърждение вече не чака отговор. <span class="en">This confirmation is
-            no longer waiting: it was decided, timed out, or the program that asked went away.
-            You can close this tab.</span></h1>`,
+    html`<h1 id="closed">${w("confirm.this_confirmation_is_no")}</h1>`,
   );
 }

@@ -6,6 +6,7 @@
  * PIN step (live mode), or it says the checks passed (test mode, or a sender without a PIN).
  * @module
  */
+import { say, w } from "../texts/mod.ts";
 import { html } from "hono/html";
 import { declarationName } from "../../contract/mod.ts";
 import type { AfterConsent, Dialog } from "./dialog.ts";
@@ -33,37 +34,33 @@ export function afterBody(d: Dialog, pinStep: Dialog | undefined) {
   const head = moving
     ? html`
       <h1 id="result"
-        data-decision="pin">Файловете са проверени; следва ПИН кодът… <span class="en">/ The files passed their checks; the PIN step follows…</span></h1>
+        data-decision="pin">${w("confirm.the_files_passed_their")}</h1>
     `
     : a.checking.size > 0
     ? html`
       <h1 id="result"
-        data-decision="checking">Агентът чете и проверява файловете… <span class="en">/ The agent is reading and checking the files…</span></h1>
+        data-decision="checking">${w("confirm.the_agent_is_reading")}</h1>
       <p
-        class="note">Не затваряйте този раздел: след проверката тук ще се покаже резултатът${test
-          ? ""
-          : " или въвеждането на ПИН кода"}. <span class="en">Keep this tab open: the result${test
-          ? ""
-          : " or the PIN step"} appears here after the check.</span></p>
+        class="note">${w(test ? "confirm.keep_tab_open" : "confirm.keep_tab_open_pin")}</p>
     `
     : a.failed.length > 0 && a.passed === 0
     ? html`
       <h1 id="result"
-        data-decision="refused">Отказано: файлът не премина проверката <span class="en">/ Refused: the file did not pass its check</span></h1>
+        data-decision="refused">${w("confirm.refused_the_file_did")}</h1>
     `
     : pinStep?.state === "confirmed"
     ? html`
       <h1 id="result"
-        data-decision="confirm">Подписано. Можете да затворите този раздел. <span class="en">Signed. You can close this tab.</span></h1>
+        data-decision="confirm">${w("confirm.signed_you_can_close")}</h1>
     `
     : pinStep && pinStep.state !== "pending"
     ? html`
       <h1 id="result"
-        data-decision="decline">Отказано: нищо не е подписано. <span class="en">Declined: nothing was signed.</span></h1>
+        data-decision="decline">${w("confirm.declined_nothing_was_signed")}</h1>
     `
     : html`
       <h1 id="result"
-        data-decision="confirm">Файловете са прочетени и проверени; нищо повече не се иска. Можете да затворите този раздел. <span class="en">The files were read and checked; nothing more is asked. You can close this tab.</span></h1>
+        data-decision="confirm">${w("confirm.the_files_were_read_2")}</h1>
     `;
   const failed = a.failed.length
     ? html`<div class="failed" id="failed">${
@@ -72,25 +69,20 @@ export function afterBody(d: Dialog, pinStep: Dialog | undefined) {
         return html`
           <div class="failure warning" data-error-code="${f.code}">
             <div
-              class="op"><span lang="bg">${visible(
-                n.bg,
-              )}</span> <span class="en" lang="en">/ ${visible(n.en)}</span></div>
-            <div class="warn">${f.bg} <span class="en">${visible(f.en)}</span></div>
-            <div>Какво да направите: ${f.todo.bg} <span class="en">What to do: ${f.todo
-              .en}</span></div>
+              class="op">${visible(say(n))}</div>
+            <div class="warn">${visible(say(f))}</div>
+            <div>${w("confirm.what_to_do", { todo: say(f.todo) })}</div>
             ${f.detail
-              ? html`<div class="note detail">Подробности <span class="en">/ Details</span>: <span
+              ? html`<div class="note detail">${w("confirm.details")}: <span
                   lang="en">${visible(f.detail)}</span> (${f.code})</div>`
               : ""}
           </div>
         `;
       })
     }
-        <p class="note" id="no-pin">Нищо не е подписано или изпратено към НАП${
-      test ? "" : " и ПИН код не е поискан"
-    }. <span class="en">Nothing was signed or sent to the NRA${
-      test ? "" : ", and no PIN was asked"
-    }.</span></p>
+        <p class="note" id="no-pin">${
+      w(test ? "confirm.nothing_signed" : "confirm.nothing_signed_no_pin")
+    }</p>
       </div>`
     : "";
   return html`

@@ -7,6 +7,7 @@
  * (reports, reads) list nothing; after a while the page says the tab can be closed.
  * @module
  */
+import { w } from "../texts/mod.ts";
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { scriptTag } from "../../web_assets.ts";
@@ -23,10 +24,13 @@ const QUIET_S = 20;
  */
 export function followBlock(url: string): HtmlEscapedString | Promise<HtmlEscapedString> {
   return html`
-    <div id="follow" data-state="following" data-url="${url}" data-quiet="${QUIET_S}">
+    <div id="follow" data-state="following" data-url="${url}" data-quiet="${QUIET_S}"
+      data-receipt="${w(
+        "confirm.receipt",
+      )}">
       <ul id="follow-list"></ul>
       <p id="follow-note"
-        hidden>Можете да затворите този раздел. <span class="en">You can close this tab.</span></p>
+        hidden>${w("confirm.you_can_close_this")}</p>
     </div>
     ${scriptTag("", FOLLOW_JS)}
   `;

@@ -6,14 +6,10 @@
  * read. Every text from a request or a file goes through `visible` (hidden characters shown).
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
+import { count, say, w } from "../texts/mod.ts";
 import { html, raw } from "hono/html";
-import {
-  BATCH_TTL_MS,
-  type CompanyName,
-  type FileFigures,
-  type PageWarning,
-  type ShownPath,
-} from "./dialog.ts";
+import { BATCH_TTL_MS, type CompanyName, type FileFigures, type ShownPath } from "./dialog.ts";
 import { hiddenIn, visible } from "./display.ts";
 
 /** Amounts as a Bulgarian accountant writes them: "1 234,56". */
@@ -44,18 +40,16 @@ export function wrapped(text: string) {
   );
 }
 
-/** "12 записа / records" (Bulgarian and English plurals). */
+/** "12 записа" / "12 records", in the page's language (its plural rules). */
 export function records(n: number) {
-  return html`${n} ${n === 1 ? "запис" : "записа"} <span class="en">/ ${n} ${
-    n === 1 ? "record" : "records"
-  }</span>`;
+  return count("count.records", n);
 }
 
 /** One figure row: its Bulgarian and English label and its value. */
 export function figureRow(key: string, bg: string, en: string, value: unknown, amount = false) {
   return html`
     <tr data-figure="${key}">
-      <th>${bg} <span class="en">/ ${en}</span></th>
+      <th>${say({ bg, en })}</th>
       <td${raw(amount ? ' class="amount"' : "")}>${value}</td></tr>
   `;
 }
@@ -66,9 +60,7 @@ export function figureRows(f: FileFigures, label: string | null) {
   const heading = html`
     <tr class="figures-head">
       <th class="section"
-        colspan="2">Според файловете${label
-          ? ` (${label})`
-          : ""} <span class="en">/ As the files declare</span></th>
+        colspan="2">${w("confirm.as_the_files_declare")}${label ? ` (${label})` : ""}</th>
     </tr>
   `;
   if (f.kind === "vat") {
@@ -149,10 +141,10 @@ export function companyRows(
     const src = !c
       ? ""
       : c.source === "file"
-      ? html`(от файла <span class="en">/ from the file</span>)`
+      ? html`${w("confirm.from_the_file")}`
       : mode === "test"
-      ? html`(тестов профил <span class="en">/ test profile</span>)`
-      : html`(НАП <span class="en">/ NRA</span>)`;
+      ? html`${w("confirm.test_profile")}`
+      : html`${w("confirm.nra")}`;
     return html`<div class="company" data-eik="${eik}"><span class="eik">${visible(eik)}</span>${
       c
         ? html`
@@ -174,29 +166,27 @@ export function batchRow(batchId: string | null, extension = false) {
   if (batchId === null) {
     return html`
       <tr>
-        <th>Партида <span class="en">/ Batch</span></th>
-        <td id="batch-info"><span id="batch">— (без партида <span class="en">/ no batch</span>)</span>
-          <p class="note" id="batch-scope">Потвърждението важи само за тази заявка; следващата заявка ще пита отново. <span class="en">The confirmation covers this request only; the next request asks again.</span></p>
+        <th>${w("confirm.batch")}</th>
+        <td id="batch-info"><span id="batch">${w("confirm.no_batch")}</span>
+          <p class="note" id="batch-scope">${w("confirm.the_confirmation_covers_this")}</p>
         </td>
       </tr>
     `;
   }
   const decline = extension
     ? html`
-      Отказът отказва само новото; потвърденото по-рано остава. <span
-        class="en">Declining refuses only what is new; what you confirmed before stands.</span>
+      ${w("confirm.declining_refuses_only_what")}
     `
     : html`
-      Отказ или изтекло време отказва партидата за ${minutes} минути. <span
-        class="en">Declining, or letting the time run out, refuses the batch for ${minutes} minutes.</span>
+      ${w("confirm.decline_batch_for", { minutes })}
     `;
   return html`
     <tr>
-      <th>Партида <span class="en">/ Batch</span></th>
+      <th>${w("confirm.batch")}</th>
       <td id="batch-info"><code class="batch" id="batch" title="${visible(batchId)}">${visible(
         batchId.slice(0, 8),
       )}</code>
-        <p class="note" id="batch-scope">В следващите ${minutes} минути след потвърждението заявките на тази партида от същия интегратор и страница се изпълняват без нов въпрос, от името на избрания подател, само ако искат показаното тук: подаване на същите декларации, справки и резултати за същите фирми, четене на същите файлове и папки (и на файловете в тях). Заявка, която иска повече — друга декларация, друга фирма, друг файл или папка, — отваря тази страница отново само за новото. <span class="en">For ${minutes} minutes after you confirm, requests of this batch from the same integrator and page run without asking again, in the chosen sender's name, only as long as they ask what is shown here: filing the same declarations, reports and results for the same companies, reading the same files and folders (and the files inside them). A request that asks more — another declaration, another company, another file or folder — opens this page again, for what is new only.</span></p>
+        <p class="note" id="batch-scope">${w("confirm.batch_scope", { minutes })}</p>
         <p class="note" id="batch-decline">${decline}</p>
       </td>
     </tr>
@@ -205,21 +195,17 @@ export function batchRow(batchId: string | null, extension = false) {
 
 /** The checks' warnings about the files already read: each in Bulgarian, the English under it
  * (hidden characters made visible: the texts quote values from the files). */
-export function warningsRow(warnings: readonly PageWarning[]) {
+export function warningsRow(warnings: readonly Bilingual[]) {
   return html`
     <tr>
-      <th>Предупреждения <span class="en">/ Warnings</span></th>
+      <th>${w("confirm.warnings")}</th>
       <td id="warnings">${warnings.map((w) =>
         html`
           <div
-            class="warning"><span lang="bg">${visible(
-              w.bg,
-            )}</span><br><span class="en" lang="en">${visible(
-              w.en,
-            )}</span></div>
+            class="warning">${visible(say(w))}</div>
         `
       )}
-        <p class="note">Предупрежденията не спират подаването; ако нещо не е наред, откажете и поправете файловете. <span class="en">Warnings do not stop the filing; if something is wrong, decline and correct the files.</span></p>
+        <p class="note">${w("confirm.warnings_do_not_stop")}</p>
       </td>
     </tr>
   `;
@@ -233,17 +219,10 @@ export function pathRow(p: ShownPath) {
   const reshaped = p.sent.split(/[\\/]+/).some((seg) => seg === "." || seg === "..");
   const warning = reshaped
     ? html`
-      Страницата изпрати този път в друг вид (с връщане към горни папки${hidden
-        ? ` и скрити знаци ${hidden}`
-        : ""}); горе е това, което агентът ще прочете. <span
-        class="en">The page sent this path in
-              another form (stepping up through parent folders${hidden
-                ? ` and with hidden characters ${hidden}`
-                : ""}); shown above is what the agent will actually read.</span>
+      ${hidden ? w("confirm.path_other_form_hidden", { hidden }) : w("confirm.path_other_form")}
     `
     : hidden
-    ? html`Пътят съдържа скрити знаци: ${hidden}. <span class="en">The path holds hidden or
-        direction-changing characters: ${hidden}.</span>`
+    ? html`${w("confirm.path_hidden", { hidden })}`
     : null;
   return html`<div class="path-row"><code class="path" dir="ltr">${wrapped(p.resolved)}</code>${
     warning ? html`<p class="note warn">${warning}</p>` : ""

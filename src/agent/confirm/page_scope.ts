@@ -5,6 +5,7 @@
  * 121212121, file …". Bulgarian first, the English beside it.
  * @module
  */
+import { currentLang, say, w } from "../texts/mod.ts";
 import { html } from "hono/html";
 import { declarationName, KIND_NAMES } from "../../contract/mod.ts";
 import type { Dialog } from "./dialog.ts";
@@ -30,18 +31,18 @@ export function extensionBlock(d: Dialog) {
     if (add === null) return "";
     const kind = s.filing;
     const n = kind ? KIND_NAMES[kind] : declarationName(s.typeId);
-    const verb = kind ? ["да подаде", "file"] : ["справка", "read"];
+    const verb = w(kind ? "confirm.verb_file" : "confirm.verb_read");
+    const lang = currentLang();
     const files = [
       ...add.paths.map((p) => p.resolved),
       ...(kind || add.inline ? s.files : []),
     ];
     return html`
       <li class="added"
-        data-type-id="${visible(s.typeId)}"><span lang="bg">${verb[0]}: ${visible(
-          n.bg,
-        )}${forEiks(s.eiks, "bg")}</span> <span class="en" lang="en">/ ${verb[1]}: ${visible(
-          n.en,
-        )}${forEiks(s.eiks, "en")}</span>${files.length
+        data-type-id="${visible(s.typeId)}">${verb}: ${visible(n[lang])}${forEiks(
+          s.eiks,
+          lang,
+        )}${files.length
           ? html`<div>${
             files.map((f) =>
               html`
@@ -50,7 +51,7 @@ export function extensionBlock(d: Dialog) {
             )
           }</div>`
           : ""}${add.eiks.length
-          ? html`<div class="note">Нова фирма <span class="en">/ New company</span>: ${
+          ? html`<div class="note">${w("confirm.new_company")}: ${
             add.eiks.map(
               visible,
             ).join(", ")
@@ -60,15 +61,17 @@ export function extensionBlock(d: Dialog) {
   });
   return html`
     <div class="extension" id="extension">
-      <p><strong>Тази партида вече е потвърдена${earlier.length
-        ? ` за подаване на: ${earlier.map((n) => n.bg).join(", ")}`
-        : " за справки"}${forEiks([...base.eiks], "bg")}. Сега иска също:</strong>
-        <span class="en">This batch was already confirmed${earlier.length
-          ? ` to file: ${earlier.map((n) => n.en).join(", ")}`
-          : " for reports"}${forEiks([...base.eiks], "en")}. It now also asks to:</span></p>
+      <p><strong>${earlier.length
+        ? w("confirm.already_confirmed_to_file", {
+          what: earlier.map(say).join(", "),
+          eiks: forEiks([...base.eiks], currentLang()),
+        })
+        : w("confirm.already_confirmed_reports", {
+          eiks: forEiks([...base.eiks], currentLang()),
+        })}</strong></p>
       <ul id="added">${lines}</ul>
       <p
-        class="note">Потвърждавате само новото; отказът отказва само него. <span class="en">You confirm only what is new; declining refuses only that.</span></p>
+        class="note">${w("confirm.you_confirm_only_what")}</p>
     </div>
   `;
 }

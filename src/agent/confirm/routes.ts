@@ -8,6 +8,8 @@
  * Cross-site requests to `/confirm/*` never get here (http/rate_limit.ts refuses them).
  * @module
  */
+import { getCookie } from "hono/cookie";
+import { LANG_COOKIE, langOf, withLang } from "../texts/mod.ts";
 import { Hono } from "hono";
 import { AppError } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
@@ -43,6 +45,8 @@ export function confirmRoutes(
 ): Hono {
   const r = new Hono();
   r.onError((err, c) => errorResponse(c, err, deps.log));
+  // The page's language: the accountant's choice on the console (a cookie of this origin).
+  r.use("*", (c, next) => withLang(langOf(getCookie(c, LANG_COOKIE)), next));
 
   r.get("/:id", (c) => {
     const d = m.get(c.req.param("id"));

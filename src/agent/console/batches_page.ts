@@ -17,72 +17,80 @@ import { declarationName } from "../../contract/mod.ts";
 import { toCsv } from "../../csv.ts";
 import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { type Bilingual, headRow, type Markup, t, tb } from "./layout.ts";
+import {
+  type Bilingual,
+  both,
+  headRow,
+  type Markup,
+  say,
+  type TextKey,
+  w,
+  when,
+} from "./layout.ts";
+import { type Lang, type Vars, withLang } from "../texts/mod.ts";
 import { type ConsoleEnv, sendPage } from "./respond.ts";
 import { scriptTag } from "../../web_assets.ts";
 import { BATCHES_JS } from "./assets/mod.ts";
 
 /** A batch's outcomes in accountants' words. */
 const OUTCOME_WORDS: Record<BatchOutcome["outcome"], Bilingual & { cls: string }> = {
-  submitted: { bg: "подадена", en: "filed", cls: "ok" },
-  skipped: { bg: "пропусната (не е в списъка)", en: "skipped (not listed)", cls: "muted" },
-  failed: { bg: "неуспешна", en: "failed", cls: "bad" },
-  unknown: { bg: "неизвестно", en: "unknown", cls: "warn" },
+  submitted: { ...both("batches.outcome_submitted"), cls: "ok" },
+  skipped: { ...both("batches.outcome_skipped"), cls: "muted" },
+  failed: { ...both("batches.outcome_failed"), cls: "bad" },
+  unknown: { ...both("batches.outcome_unknown"), cls: "warn" },
 };
 
-/** Seconds as people read them: "45 s", "3 min 20 s". */
-export function duration(s: number): string {
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+/** Seconds as people read them, in a language: "45 сек.", "3 min 20 s". */
+export function duration(s: number, lang: Lang = "en"): string {
+  return withLang(lang, () => {
+    if (s < 60) return w("time.seconds", { n: s });
+    const m = Math.floor(s / 60);
+    return s % 60 ? w("time.minutes_seconds", { m, s: s % 60 }) : w("time.minutes", { m });
+  });
 }
 
 /** How far a batch is: companies with an outcome of all found. */
 const doneOf = (p: BatchProgressView) => p.filed + p.skipped + p.failed + p.unknown;
 
+/** A catalog text in both languages, each with its own durations. */
+const inBoth = (key: TextKey, vars: (lang: Lang) => Vars): Bilingual => ({
+  bg: withLang("bg", () => w(key, vars("bg"))),
+  en: withLang("en", () => w(key, vars("en"))),
+});
+
 /** What a running batch waits for, or does, in both languages. */
 export function batchStatusLine(p: BatchProgressView, company: string | null): Bilingual {
   if (p.state === "done") {
-    return {
-      bg: `приключи: ${p.filed} подадени, ${p.failed} неуспешни, ${p.unknown} неизвестни`,
-      en: `finished: ${p.filed} filed, ${p.failed} failed, ${p.unknown} unknown`,
-    };
+    return both("batches.finished", { filed: p.filed, failed: p.failed, unknown: p.unknown });
   }
   if (p.waiting) {
-    const s = duration(p.waiting.retryAfterSeconds);
-    return { bg: `НАП поиска изчакване ${s}`, en: `the NRA asked to wait ${s}` };
+    const secs = p.waiting.retryAfterSeconds;
+    return inBoth("batches.nra_asked_to_wait", (l) => ({ time: duration(secs, l) }));
   }
   if (p.total === 0) {
-    return {
-      bg: "чака потвърждение или чете папката",
-      en: "waiting for the confirmation or reading the folder",
-    };
+    return both("batches.waiting_for_the_confirmation");
   }
   const who = p.current ? `${p.current.eik}${company ? ` ${company}` : ""}` : "";
-  return who ? { bg: `подава ${who}`, en: `filing ${who}` } : { bg: "подава", en: "filing" };
+  return who ? both("batches.filing_who", { who }) : both("batches.filing");
 }
 
 /** The time left, in both languages. */
 function leftLine(p: BatchProgressView): Bilingual {
   if (p.state === "done") return { bg: "", en: "" };
-  if (p.etaSeconds === null) {
-    return { bg: "оставащо време: изчислява се", en: "time left: working it out" };
-  }
-  const s = duration(p.etaSeconds);
-  return { bg: `остават около ${s}`, en: `about ${s} left` };
+  const eta = p.etaSeconds;
+  if (eta === null) return both("batches.time_left_working_it");
+  return inBoth("batches.time_left", (l) => ({ time: duration(eta, l) }));
 }
 
 /** A long folder scan's line, in both languages. */
 function scanLine(s: ScanView): Bilingual {
   return s.found === 0
-    ? {
-      bg: `изброява файловете (${duration(s.seconds)})`,
-      en: `listing the files (${duration(s.seconds)})`,
-    }
-    : {
-      bg: `прочетени ${s.examined} от ${s.found} файла (${duration(s.seconds)})`,
-      en: `${s.examined} of ${s.found} files read (${duration(s.seconds)})`,
-    };
+    ? inBoth("batches.listing_files", (l) => ({ time: duration(s.seconds, l) }))
+    : inBoth("batches.files_read", (l) => ({
+      read: s.examined,
+      found: s.found,
+      time: duration(s.seconds, l),
+    }));
 }
 
 /** The JSON the console's script reads: each batch's and long scan's numbers and texts. */
@@ -126,16 +134,16 @@ export function batchesPanel(ctx: ConsoleContext): Markup {
   const json = batchesJson(ctx, list);
   return html`
     <section class="card" id="batches">
-      <h2>${t("Подаване и четене на папки", "Folder-wide filings and scans")}</h2>
+      <h2>${w("batches.folder_wide_filings_and")}</h2>
       ${scans.map((s) =>
         html`
           <div class="batch" data-scan="1" data-state="running">
-            <p><strong>${t("Четене на папка", "Reading a folder")}</strong> · ${tb(
+            <p><strong>${w("batches.reading_a_folder")}</strong> · ${say(
               declarationName(s.typeId),
             )} · <span class="muted small">${s.integrator}</span></p>
             <p><progress max="${Math.max(1, s.found)}" value="${s.examined}"></progress>
               <span class="count">${s.examined} / ${s.found}</span></p>
-            <p class="status">${tb(scanLine(s))}</p>
+            <p class="status">${say(scanLine(s))}</p>
           </div>
         `
       )}
@@ -144,20 +152,16 @@ export function batchesPanel(ctx: ConsoleContext): Markup {
         const j = json[i]!;
         return html`
           <div class="batch" data-batch="${p.batchId}" data-state="${p.state}">
-            <p><strong>${tb(declarationName(p.typeId))}</strong> · <span class="muted small">${t(
-              "започнато",
-              "started",
-            )} ${p.startedAt.replace("T", " ").slice(0, 19)} UTC · ${b.integrator}</span></p>
+            <p><strong>${say(declarationName(p.typeId))}</strong> · <span class="muted small">${w(
+              "batches.started",
+            )} ${when(p.startedAt, true)} · ${b.integrator}</span></p>
             <p><progress max="${Math.max(1, p.total)}" value="${doneOf(p)}"></progress>
               <span class="count">${doneOf(p)} / ${p.total}</span></p>
-            <p class="status ${p.waiting ? "warn" : ""}">${tb(j.status)}</p>
-            <p class="left muted small">${j.left.bg ? html`${j.left.bg} / ${j.left.en}` : ""}</p>
+            <p class="status ${p.waiting ? "warn" : ""}">${say(j.status)}</p>
+            <p class="left muted small">${say(j.left)}</p>
             ${p.state === "done"
               ? html`<p><a class="button" href="/console/batches/${p.batchId}">${
-                t(
-                  "Резултат по фирми",
-                  "Outcome per company",
-                )
+                w("batches.outcome_per_company")
               }</a></p>`
               : ""}
           </div>
@@ -176,7 +180,7 @@ export function batchesPanel(ctx: ConsoleContext): Markup {
 export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const r = new Hono<ConsoleEnv>();
   const find = (id: string) => ctx.batches?.list().find((b) => b.progress.batchId === id) ?? null;
-  const title = { bg: "Подаване за много фирми", en: "Folder-wide filing" };
+  const title = both("batches.folder_wide_filing");
 
   r.get(
     "/console/batches.json",
@@ -212,34 +216,26 @@ export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         c,
         "filings",
         title,
-        html`<p>${
-          t(
-            "Няма такова подаване през последните 10 минути. Всички подадени декларации са в списъка „Подадени“.",
-            "No such filing in the last 10 minutes. Every filing is on the Filings page.",
-          )
-        }</p>`,
+        html`<p>${w("batches.no_such_filing_in")}</p>`,
         404,
       );
     }
     const p = b.progress;
     const rows = b.outcomes.map((o) => {
-      const w = OUTCOME_WORDS[o.outcome];
+      const ow = OUTCOME_WORDS[o.outcome];
       const company = ctx.portals[b.mode]?.companyName?.(o.eik) ?? "";
       const how = o.outcome === "unknown" && o.filingId
         ? html`<a href="/console/filings?state=unknown&eik=${o.eik}#resolve-${o.filingId}">${
-          t(
-            "проверете в портала на НАП и уточнете",
-            "check on the NRA portal, then resolve",
-          )
+          w("batches.check_on_the_nra")
         }</a>`
         : o.filingId
-        ? html`<a href="/console/filings?eik=${o.eik}">${t("в дневника", "in the journal")}</a>`
+        ? html`<a href="/console/filings?eik=${o.eik}">${w("batches.in_the_journal")}</a>`
         : "";
       return html`
         <tr class="outcome-${o.outcome}">
           <td class="mono">${o.eik}</td>
           <td>${company}</td>
-          <td class="${w.cls}">${tb(w)}</td>
+          <td class="${ow.cls}">${say(ow)}</td>
           <td class="mono">${o.errorCode ?? ""}</td>
           <td class="mono">${o.documentId ?? ""}</td>
           <td>${how}</td>
@@ -251,24 +247,21 @@ export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       "filings",
       title,
       html`
-        <p>${tb(declarationName(p.typeId))} · ${tb(batchStatusLine(p, null))}</p>
-        <p>${t("Резултат по фирми:", "Outcome per company:")}
+        <p>${say(declarationName(p.typeId))} · ${say(batchStatusLine(p, null))}</p>
+        <p>${w("batches.outcome_per_company_2")}
           <a class="button" id="batch-csv" href="/console/batches/${p.batchId}/export">CSV</a> ·
-          ${t("Декларациите на партидата:", "The batch's filings:")}
+          ${w("batches.the_batch_s_filings")}
           <a class="button" id="batch-filings-csv" href="/console/filings/export?batch=${p
             .batchId}&amp;format=csv">CSV</a>
           <a class="button" id="batch-filings-xlsx" href="/console/filings/export?batch=${p
             .batchId}&amp;format=xlsx">Excel</a>
-          <a class="button" href="/console/filings">${t(
-            "« Към декларациите",
-            "« Back to filings",
-          )}</a></p>
+          <a class="button" href="/console/filings">${w("batches.back_to_filings")}</a></p>
         <table id="batch-outcomes">${headRow(
-          ["ЕИК", "EIK"],
-          ["Фирма", "Company"],
-          ["Резултат", "Outcome"],
-          ["Код", "Code"],
-          ["Документ", "Document"],
+          "batches.eik",
+          "batches.company",
+          "batches.outcome",
+          "batches.code",
+          "batches.document",
           null,
         )}${rows}</table>
       `,

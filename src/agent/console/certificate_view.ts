@@ -14,7 +14,7 @@ import {
   parseKeystoreRef,
   type SenderConfig,
 } from "../senders/mod.ts";
-import { type Markup, t } from "./layout.ts";
+import { both, count, type Markup, say, w, when } from "./layout.ts";
 
 /** Days before the end of validity when the console warns, then warns louder. */
 export const EXPIRY_WARN_DAYS = 30;
@@ -22,26 +22,27 @@ export const EXPIRY_WARN_DAYS = 30;
 export const EXPIRY_URGENT_DAYS = 7;
 
 const SOURCE_WORDS: Record<string, { bg: string; en: string }> = {
-  pkcs11: { bg: "карта / токен", en: "card / token" },
-  pkcs12: { bg: "файл с подпис (.p12, .pfx)", en: "signature file (.p12, .pfx)" },
-  windows: { bg: "хранилище на Windows", en: "Windows certificate store" },
-  macos: { bg: "Keychain на macOS", en: "macOS Keychain" },
+  pkcs11: both("cert.card_token"),
+  pkcs12: both("cert.signature_file_p12_pfx"),
+  windows: both("cert.windows_certificate_store"),
+  macos: both("cert.macos_keychain"),
 };
 
 /** Where a certificate is kept, in words. */
 export const sourceWords = (type: string): Markup =>
-  SOURCE_WORDS[type] ? t(SOURCE_WORDS[type].bg, SOURCE_WORDS[type].en) : html`—`;
+  SOURCE_WORDS[type] ? html`${say(SOURCE_WORDS[type]!)}` : html`—`;
 
-const day = (iso: string) => iso.slice(0, 10);
+/** A certificate's time as the accountant reads it: local, with its offset. */
+const day = (iso: string) => when(iso);
 
 /** The mark of a sender whose certificate is not qualified (shown wherever the sender is). */
 export const notQualifiedMark = (): Markup =>
-  html`<span class="warn not-qualified">${t("не е КЕП", "not a QES")}</span>`;
+  html`<span class="warn not-qualified">${w("cert.not_a_qes")}</span>`;
 
 /** "qualified" or the not-qualified mark. */
 export const qualifiedWords = (c: Pick<FoundCertificate, "qualified">): Markup =>
   c.qualified
-    ? html`<span class="ok qualified">${t("квалифициран (КЕП)", "qualified (QES)")}</span>`
+    ? html`<span class="ok qualified">${w("cert.qualified_qes")}</span>`
     : notQualifiedMark();
 
 /**
@@ -51,18 +52,13 @@ export const qualifiedWords = (c: Pick<FoundCertificate, "qualified">): Markup =
  */
 export function expiryNote(c: Pick<FoundCertificate, "expired" | "expiresInDays">): Markup {
   if (c.expired) {
-    return html`<span class="bad expiry" data-expiry="expired">${t("изтекъл", "expired")}</span>`;
+    return html`<span class="bad expiry" data-expiry="expired">${w("cert.expired")}</span>`;
   }
   if (c.expiresInDays >= EXPIRY_WARN_DAYS) return html``;
   const urgent = c.expiresInDays < EXPIRY_URGENT_DAYS;
   return html`<span class="${urgent ? "bad" : "warn"} expiry" data-expiry="${
     urgent ? "7" : "30"
-  }">${
-    t(
-      `изтича след ${c.expiresInDays} ${c.expiresInDays === 1 ? "ден" : "дни"}`,
-      `expires in ${c.expiresInDays} day${c.expiresInDays === 1 ? "" : "s"}`,
-    )
-  }</span>`;
+  }">${count("count.expires_in_days", c.expiresInDays)}</span>`;
 }
 
 /**
@@ -70,13 +66,18 @@ export function expiryNote(c: Pick<FoundCertificate, "expired" | "expiresInDays"
  * where.
  */
 export function certCells(c: FoundCertificate): Markup {
-  return html`<td><strong class="holder">${c.holderName}</strong>${
-    c.personalIdMasked ? html`<br><span class="mono small">${c.personalIdMasked}</span>` : ""
-  }</td>
-<td class="small">${c.issuer}</td>
-<td class="small">${day(c.notBefore)} – ${day(c.notAfter)} ${expiryNote(c)}</td>
-<td>${qualifiedWords(c)}</td>
-<td class="small">${sourceWords(c.source)}<br><span class="muted">${c.sourceLabel}</span></td>`;
+  return html`
+    <td><strong class="holder">${c.holderName}</strong>${c.personalIdMasked
+      ? html`<br><span class="mono small">${c.personalIdMasked}</span>`
+      : ""}</td>
+    <td class="small">${c.issuer}</td>
+    <td class="small">${day(c.notBefore)} – ${day(c.notAfter)} ${expiryNote(c)}</td>
+    <td>${qualifiedWords(c)}</td>
+    <td
+      class="small">${sourceWords(c.source)}<details class="muted"><summary>${w(
+        "cert.where_exactly",
+      )}</summary>${c.sourceLabel}</details></td>
+  `;
 }
 
 /**
@@ -89,25 +90,25 @@ export function certificateCard(c: FoundCertificate, id = "cert-view"): Markup {
   return html`
     <div class="card cert-view" id="${id}" data-qualified="${String(c.qualified)}">
       <dl class="cert">
-        <dt>${t("Титуляр", "Holder")}</dt>
+        <dt>${w("cert.holder")}</dt>
         <dd class="holder"><strong>${c.holderName}</strong></dd>
-        <dt>${t("ЕГН / ЛНЧ", "Personal id")}</dt>
+        <dt>${w("cert.personal_id")}</dt>
         <dd class="mono personal-id">${c.personalIdMasked ?? "—"}</dd>
-        <dt>${t("Издател", "Issuer")}</dt>
+        <dt>${w("cert.issuer")}</dt>
         <dd class="issuer">${c.issuer}</dd>
-        <dt>${t("Валиден от", "Valid from")}</dt>
+        <dt>${w("cert.valid_from")}</dt>
         <dd class="valid-from">${day(c.notBefore)}</dd>
-        <dt>${t("Валиден до", "Valid to")}</dt>
+        <dt>${w("cert.valid_to")}</dt>
         <dd class="valid-to">${day(c.notAfter)} ${expiryNote(c)}</dd>
-        <dt>${t("Вид", "Kind")}</dt>
+        <dt>${w("cert.kind")}</dt>
         <dd>${qualifiedWords(c)}</dd>
-        <dt>${t("Проверки", "Checks")}</dt>
+        <dt>${w("cert.checks")}</dt>
         <dd>
           <ul class="checks">${checks.map((x) => {
-            const w = checkWords(x);
+            const cw = checkWords(x);
             return html`<li class="${x.ok ? "ok" : "bad"}" data-check="${x.check}" data-ok="${
               String(x.ok)
-            }">${x.ok ? "✓" : "✗"} ${t(w.bg, w.en)}</li>`;
+            }">${x.ok ? "✓" : "✗"} ${say(cw)}</li>`;
           })}</ul>
         </dd>
       </dl>
@@ -161,14 +162,9 @@ export function expiryBanner(
   if (soon.length === 0) return html``;
   const urgent = soon.some(({ c }) => c.expired || c.expiresInDays < EXPIRY_URGENT_DAYS);
   return html`<div class="banner ${urgent ? "urgent" : ""}" id="expiry-banner" role="status">
-<strong>${t("Сертификат изтича скоро", "A certificate expires soon")}</strong><ul>${
+<strong>${w("cert.a_certificate_expires_soon")}</strong><ul>${
     soon.map(({ s, c }) =>
       html`<li data-sender="${s.id}">${s.displayName}: ${expiryNote(c)} (${day(c.notAfter)})</li>`
     )
-  }</ul>${
-    t(
-      "Подновете го при доставчика на КЕП навреме и добавете новия сертификат в „Подписи“.",
-      'Renew it with your QES provider in time and add the new certificate under "Senders".',
-    )
-  }</div>`;
+  }</ul>${w("cert.renew_it_with_your")}</div>`;
 }

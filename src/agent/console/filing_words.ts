@@ -14,15 +14,15 @@ import {
 } from "../filing/mod.ts";
 import { TEST_SENDER } from "../senders/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import type { Bilingual } from "./layout.ts";
+import { type Bilingual, both, bothWith } from "./layout.ts";
 
 /** The states in accountants' words. "in progress" covers written-not-sent rows. */
 export const STATE_WORDS: Record<FilingState, Bilingual> = {
-  pending: { bg: "в процес", en: "in progress" },
-  unknown: { bg: "неизвестно", en: "unknown" },
-  filed: { bg: "подадена", en: "filed" },
-  refused: { bg: "отказана", en: "refused" },
-  not_filed: { bg: "неподадена", en: "not filed" },
+  pending: both("filing.in_progress"),
+  unknown: both("filing.unknown"),
+  filed: both("filing.filed"),
+  refused: both("filing.refused"),
+  not_filed: both("filing.not_filed"),
 };
 
 /** The CSS class a state is shown with. */
@@ -36,30 +36,21 @@ export const STATE_CLASS: Record<FilingState, string> = {
 
 /** What the accountant does next, per state that is not "filed". */
 export const NEXT_STEP: Record<Exclude<FilingState, "filed">, Bilingual> = {
-  pending: {
-    bg: "Декларацията още се изпраща. Отворете страницата отново след малко.",
-    en: "The filing is still being sent. Open this page again in a moment.",
-  },
+  pending: both("filing.the_filing_is_still"),
   unknown: {
     bg: "Не се знае дали НАП я е приела. Проверете в портала на НАП (Справки → Подадени " +
       "документи) и отбележете резултата в „Подадени декларации“ с бутона „Уточни“.",
     en: "Whether the NRA received it is not known. Check on the NRA portal and record what you " +
       "find on the Filings page with “Resolve”.",
   },
-  refused: {
-    bg: "НАП не я прие. Поправете посоченото в счетоводната програма и я подайте отново.",
-    en: "The NRA did not accept it. Fix what it names in the accounting program and file again.",
-  },
-  not_filed: {
-    bg: "Декларацията не стигна до НАП. Можете да я подадете отново от счетоводната програма.",
-    en: "The filing never reached the NRA. You can file it again from the accounting program.",
-  },
+  refused: both("filing.the_nra_did_not"),
+  not_filed: both("filing.the_filing_never_reached"),
 };
 
 /** The environment a row was filed in. */
 export const MODE_WORDS: Record<FilingRecord["mode"], Bilingual> = {
-  test: { bg: "тестов", en: "test" },
-  live: { bg: "реален", en: "live" },
+  test: both("filing.test"),
+  live: both("filing.live"),
 };
 
 /** Names the console gives a row's company and sender. */
@@ -109,8 +100,7 @@ export function followedInWords(
         id,
         final: false,
         tone: "muted",
-        bg: `${decl.bg}: изпраща се към НАП…`,
-        en: `${decl.en}: being sent to the NRA…`,
+        ...bothWith("follow.sending", (l) => ({ decl: decl[l] })),
         receipt,
       }];
     }
@@ -119,8 +109,7 @@ export function followedInWords(
         id,
         final: true,
         tone: "ok",
-        bg: `${decl.bg}: подадена, входящ № ${row.incomeNumber ?? "—"}.`,
-        en: `${decl.en}: filed, incoming no. ${row.incomeNumber ?? "—"}.`,
+        ...bothWith("follow.filed", (l) => ({ decl: decl[l], no: row.incomeNumber ?? "—" })),
         receipt,
       }];
     }
@@ -130,8 +119,12 @@ export function followedInWords(
       id,
       final: true,
       tone: STATE_CLASS[row.state],
-      bg: `${decl.bg}: ${STATE_WORDS[row.state].bg}.${why} ${next.bg}`,
-      en: `${decl.en}: ${STATE_WORDS[row.state].en}.${why} ${next.en}`,
+      ...bothWith("follow.ended", (l) => ({
+        decl: decl[l],
+        state: STATE_WORDS[row.state][l],
+        why,
+        next: next[l],
+      })),
       receipt,
     }];
   });

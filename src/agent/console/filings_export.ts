@@ -18,7 +18,7 @@ import { localTime } from "../../local_time.ts";
 import { exportJournal, type FilingRecord } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { MODE_WORDS, type RowNames, rowNames, STATE_WORDS } from "./filing_words.ts";
-import type { Markup } from "./layout.ts";
+import { both, type Markup, w } from "./layout.ts";
 import { type ConsoleC, type ConsoleEnv, errorFlash, sendPage } from "./respond.ts";
 
 /** The columns of the accountant's export: Bulgarian heading, width (characters), value. */
@@ -64,8 +64,8 @@ export function exportLinks(q: ExportQuery): Markup {
     `/console/filings/export?${new URLSearchParams({ ...q, format } as Record<string, string>)}`;
   return html`<a class="button" id="export-csv" href="${href("csv")}">CSV</a>
 <a class="button" id="export-xlsx" href="${href("xlsx")}">Excel</a>
-<a class="button" id="export-json" href="${href("json")}"
-  title="колоните на дневника, UTC / the journal's columns, UTC">JSON</a>`;
+<details class="inline small"><summary>${w("export.for_programs")}</summary>
+<a class="button" id="export-json" href="${href("json")}">${w("export.json")}</a></details>`;
 }
 
 /** The rows of an export query; throws AppError CONSOLE_INPUT_INVALID / JOURNAL_QUERY_INVALID. */
@@ -107,7 +107,7 @@ export function filingsExportRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       found = rowsOf(ctx, c);
     } catch (e) {
       if (!isAppError(e)) throw e;
-      const title = { bg: "Подадени декларации", en: "Filings" };
+      const title = both("export.filings");
       return sendPage(c, "filings", title, html``, 400, errorFlash(e, title));
     }
     const headers = (type: string) => ({

@@ -18,14 +18,13 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, declarationName, isAppError } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
-import { localTime } from "../../local_time.ts";
 import { type FilingRecord, type FilingState, isFilingRunning } from "../filing/mod.ts";
 import { MODE_WORDS, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
 import { notQualifiedMark } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { batchesPanel } from "./batches_page.ts";
 import { exportLinks } from "./filings_export.ts";
-import { csrfField, headRow, type Markup, t, tb } from "./layout.ts";
+import { both, bothWith, count, csrfField, headRow, type Markup, say, w, when } from "./layout.ts";
 import {
   type ConsoleC,
   type ConsoleEnv,
@@ -48,7 +47,6 @@ function filtersOf(c: ConsoleC): { eik?: string; period?: string; state?: Filing
 }
 
 /** A journal time as the page shows it: local, with its offset (src/local_time.ts). */
-const when = (iso: string | null) => localTime(iso, false) || "—";
 
 /**
  * The Filings routes.
@@ -57,7 +55,7 @@ const when = (iso: string | null) => localTime(iso, false) || "—";
  */
 export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const r = new Hono<ConsoleEnv>();
-  const title = { bg: "Подадени декларации", en: "Filings" };
+  const title = both("filings.filings");
 
   const names = rowNames(ctx);
   const company = names.company;
@@ -72,28 +70,19 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const sending = row.state === "unknown" && ctx.journal !== undefined &&
       isFilingRunning(ctx.journal, row.id);
     const resolveForm = sending
-      ? html`<div class="small muted">${
-        t("изпраща се, чака отговор", "being sent, awaiting the answer")
-      }</div>`
+      ? html`<div class="small muted">${w("filings.being_sent_awaiting_the")}</div>`
       : row.state === "unknown"
       ? html`
         <details class="resolve" id="resolve-${row.id}">
-          <summary>${t("Уточни", "Resolve")}</summary>
-          <p class="small">${t(
-            "Проверете в портала на НАП (Справки → Подадени документи) дали е приета.",
-            "Check on the NRA portal (Справки → Подадени документи) whether it was received.",
-          )}</p>
+          <summary>${w("filings.resolve")}</summary>
+          <p class="small">${w("filings.check_on_the_nra")}</p>
           <form method="post" action="/console/filings/${row.id}/resolve">${csrfField(csrf)}
-        <label class="small">${t(
-          "Документ №",
-          "Document id",
-        )} <input name="documentId" size="14"></label>
-        <label class="small">${t(
-          "Входящ №",
-          "Incoming no.",
+        <label class="small">${w("filings.document_id")} <input name="documentId" size="14"></label>
+        <label class="small">${w(
+          "filings.incoming_no",
         )} <input name="incomeNumber" size="14"></label>
-        <button name="how" value="filed" class="primary">${t("Подадена е", "It was filed")}</button>
-        <button name="how" value="not_filed">${t("Не е подадена", "It was not filed")}</button>
+        <button name="how" value="filed" class="primary">${w("filings.it_was_filed")}</button>
+        <button name="how" value="not_filed">${w("filings.it_was_not_filed")}</button>
           </form>
         </details>
       `
@@ -101,10 +90,10 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     return html`
       <tr data-id="${row.id}" data-state="${row.state}">
         <td class="small nowrap">${when(row.createdAt).replace(" ", "\n")}</td>
-        <td class="small">${row.integrator ?? "—"}<br><span class="muted">${tb(
+        <td class="small">${row.integrator ?? "—"}<br><span class="muted">${say(
           MODE_WORDS[row.mode],
         )}</span></td>
-        <td><a class="receipt-link" href="/console/filings/${row.id}">${tb(name)}</a></td>
+        <td><a class="receipt-link" href="/console/filings/${row.id}">${say(name)}</a></td>
         <td><span class="mono">${maskPersonalId(row.eik)}</span>${co
           ? html`<br><span class="small">${co}</span>`
           : ""}</td>
@@ -114,19 +103,16 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
             ${notQualifiedMark()}
           `
           : ""}</td>
-        <td class="${STATE_CLASS[row.state]}">${tb(STATE_WORDS[row.state])}${row.resolution
+        <td class="${STATE_CLASS[row.state]}">${say(STATE_WORDS[row.state])}${row.resolution
           ? html`<br><span class="small muted">${
-            t(`уточнено от ${row.resolvedBy ?? "?"}`, `resolved by ${row.resolvedBy ?? "?"}`)
+            w("filings.resolved_by", { who: row.resolvedBy ?? "?" })
           } ${when(row.resolvedAt)}</span>`
           : ""}${resolveForm}</td>
         <td class="small mono">${row.incomeNumber ?? ""}${row.documentId
           ? html`<br>${row.documentId}`
           : ""}${row.documentId && ctx.journal?.protocol(row.documentId)
           ? html`<br><a class="protocol-link" href="/console/filings/${row.id}/protocol">${
-            t(
-              "Протокол",
-              "Protocol",
-            )
+            w("filings.protocol")
           }</a>`
           : ""}</td>
         <td class="small">${row.state === "filed"
@@ -144,25 +130,25 @@ export function filingsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const before = c.req.query("before") || undefined;
     const csrf = c.get("session").csrf;
     const form = html`<form method="get" action="/console/filings" class="filters" id="filters">
-<label>${t("ЕИК", "EIK")}<input name="eik" id="f-eik" value="${
+<label>${w("filings.eik")}<input name="eik" id="f-eik" value="${
       filters.eik ?? ""
     }" size="14"></label>
-<label>${t("Период", "Period")}<input name="period" id="f-period" value="${
+<label>${w("filings.period")}<input name="period" id="f-period" value="${
       filters.period ?? ""
     }" placeholder="2026-10" size="9"></label>
-<label>${t("Състояние", "State")}<select name="state" id="f-state"><option value="">${
-      t("всички", "all")
+<label>${w("filings.state")}<select name="state" id="f-state"><option value="">${
+      w("filings.all")
     }</option>${
       (Object.keys(STATE_WORDS) as FilingState[]).map((s) =>
-        html`<option value="${s}" ${s === filters.state ? "selected" : ""}>${STATE_WORDS[s].bg} / ${
-          STATE_WORDS[s].en
+        html`<option value="${s}" ${s === filters.state ? "selected" : ""}>${
+          say(STATE_WORDS[s])
         }</option>`
       )
     }</select></label>
-<button id="f-apply">${t("Покажи", "Show")}</button>
+<button id="f-apply">${w("filings.show")}</button>
 ${exportLinks(filters)}</form>`;
     if (!journal) {
-      return sendPage(c, "filings", title, html`<p>${t("Няма дневник.", "No journal.")}</p>`);
+      return sendPage(c, "filings", title, html`<p>${w("filings.no_journal")}</p>`);
     }
     let page;
     try {
@@ -175,36 +161,41 @@ ${exportLinks(filters)}</form>`;
         title,
         form,
         400,
-        errorFlash(e, { bg: "Филтърът не е верен", en: "The filter is not valid" }),
+        errorFlash(e, both("filings.the_filter_is_not")),
       );
     }
     const body = html`
       ${before ? "" : batchesPanel(ctx)}
       ${form}
-      <p class="muted small" id="count">${t(`${page.total} записа`, `${page.total} rows`)}</p>
-      <table id="filings">${headRow(
-        ["Кога", "When"],
-        ["Интегратор", "Integrator"],
-        ["Декларация", "Declaration"],
-        ["ЕИК, фирма", "EIK, company"],
-        ["Период", "Period"],
-        ["Подател", "Sender"],
-        ["Състояние", "State"],
-        ["Входящ № / документ", "Incoming no. / document"],
-        ["Грешка", "Error"],
+      <p class="muted small" id="count">${count("count.filings", page.total)}</p>
+      ${page.rows.length === 0
+        ? html`<p class="muted empty" id="filings-empty">${
+          w(Object.keys(filters).length ? "filings.empty_filtered" : "filings.empty")
+        }</p>`
+        : ""}
+      <table id="filings" ${page.rows.length ? "" : "hidden"}>${headRow(
+        "filings.when",
+        "filings.integrator",
+        "filings.declaration",
+        "filings.eik_company",
+        "filings.period",
+        "filings.sender",
+        "filings.state",
+        "filings.incoming_no_document",
+        "filings.error",
       )}
       ${page.rows.map((row) => rowHtml(row, csrf))}</table>
       <p>${before
         ? html`
           <a class="button" id="first-page" href="/console/filings?${new URLSearchParams(
             filters,
-          )}">${t("« Най-новите", "« Newest")}</a>
+          )}">${w("filings.newest")}</a>
         `
         : ""}${page.next
         ? html`<a class="button" id="next-page" href="/console/filings?${new URLSearchParams({
           ...filters,
           before: page.next,
-        })}">${t("По-стари »", "Older »")}</a>`
+        })}">${w("filings.older")}</a>`
         : ""}</p>
     `;
     return sendPage(c, "filings", title, body);
@@ -219,15 +210,13 @@ ${exportLinks(filters)}</form>`;
   };
   r.get("/console/filings/:id/protocol", (c) => {
     const found = protocolOf(c.req.param("id"));
-    const ptitle = { bg: "Протокол от портала", en: "The portal's protocol" };
+    const ptitle = both("filings.the_portal_s_protocol");
     if (!found) {
       return sendPage(
         c,
         "filings",
         ptitle,
-        html`<p>${
-          t("Няма запазен протокол за тази декларация.", "No protocol is kept for this filing.")
-        }</p>`,
+        html`<p>${w("filings.no_protocol_is_kept")}</p>`,
         404,
       );
     }
@@ -237,21 +226,16 @@ ${exportLinks(filters)}</form>`;
       "filings",
       ptitle,
       html`
-        <p>${tb(name)} · <span class="mono">${maskPersonalId(
+        <p>${say(name)} · <span class="mono">${maskPersonalId(
           found.row.eik,
-        )}</span> · ${found.row.period ?? ""} · ${t(
-          "документ",
-          "document",
-        )} <span class="mono">${found.row.documentId}</span> · ${t("прочетен", "read")} ${when(
-          found.p.fetchedAt,
-        )}</p>
+        )}</span> · ${found.row.period ?? ""} · ${w("filings.document")} <span class="mono">${found
+          .row.documentId}</span> · ${w("filings.read")} ${when(
+            found.p.fetchedAt,
+          )}</p>
         <iframe class="protocol" id="protocol" sandbox src="/console/filings/${found.row
           .id}/protocol/body"
-          title="${ptitle.bg}"></iframe>
-        <p><a class="button" href="/console/filings">${t(
-          "« Към декларациите",
-          "« Back to filings",
-        )}</a></p>
+          title="${say(ptitle)}"></iframe>
+        <p><a class="button" href="/console/filings">${w("filings.back_to_filings")}</a></p>
       `,
     );
   });
@@ -270,7 +254,7 @@ ${exportLinks(filters)}</form>`;
   });
 
   r.post("/console/filings/:id/resolve", async (c) => {
-    const what = { bg: "Уточняване", en: "Resolving" };
+    const what = both("filings.resolving");
     const f = await formOf(c);
     const id = c.req.param("id");
     const clean = (v: string | undefined) => {
@@ -318,8 +302,7 @@ ${exportLinks(filters)}</form>`;
       ctx.log("info", "console resolved filing", { filingId: id, state: row.state, by });
       return doneAndGo(c, "/console/filings", {
         kind: "ok",
-        bg: `Записано: ${STATE_WORDS[row.state].bg} (${by})`,
-        en: `Recorded: ${STATE_WORDS[row.state].en} (${by})`,
+        ...bothWith("filings.recorded", (l) => ({ state: STATE_WORDS[row.state][l], by })),
       });
     } catch (e) {
       if (!isAppError(e)) throw e;

@@ -1,25 +1,38 @@
 /**
- * The console's page frame: title, navigation between the five pages, a message line, the
- * bilingual text helper, and the security headers (strict CSP naming the console's scripts by
- * hash, `frame-ancestors 'none'`, no caching, no referrer). Its style sheets and scripts are
- * static files (assets/). Bulgarian first, English beside it.
+ * The console's page frame: title, navigation between the five pages, the language switch, a
+ * message line, and the security headers (strict CSP naming the console's scripts by hash,
+ * `frame-ancestors 'none'`, no caching, no referrer). Its style sheets and scripts are static
+ * files (assets/). One language at a time, from the catalogs (src/agent/texts/): Bulgarian unless
+ * the accountant switched to English.
  * @module
  */
 import { html, raw } from "hono/html";
-import { type Bilingual, type Markup, PAGE_CSS, pageHeaders, t, tb } from "../../web_page.ts";
+import { type Bilingual, type Markup, PAGE_CSS, pageHeaders } from "../../web_page.ts";
 import { styleLink } from "../../web_assets.ts";
 import { CONSOLE_CSS, CONSOLE_SCRIPTS } from "./assets/mod.ts";
+import { currentLang, langSwitch, say, type TextKey, w } from "../texts/mod.ts";
 
-export { type Bilingual, headRow, type Markup, t, tableOr, tb } from "../../web_page.ts";
+export { type Bilingual, type Markup } from "../../web_page.ts";
+export {
+  both,
+  bothWith,
+  count,
+  headRow,
+  say,
+  tableOr,
+  type TextKey,
+  w,
+  when,
+} from "../texts/mod.ts";
 
 /** The console's pages, in navigation order. */
 export const CONSOLE_PAGES = [
-  { path: "/", id: "status", bg: "Състояние", en: "Status" },
-  { path: "/console/senders", id: "senders", bg: "Подписи", en: "Senders" },
-  { path: "/console/filings", id: "filings", bg: "Подадени", en: "Filings" },
-  { path: "/console/diagnostics", id: "diagnostics", bg: "Диагностика", en: "Diagnostics" },
-  { path: "/console/log", id: "log", bg: "Дневник", en: "Log" },
-] as const;
+  { path: "/", id: "status", key: "nav.status" },
+  { path: "/console/senders", id: "senders", key: "nav.senders" },
+  { path: "/console/filings", id: "filings", key: "nav.filings" },
+  { path: "/console/diagnostics", id: "diagnostics", key: "nav.diagnostics" },
+  { path: "/console/log", id: "log", key: "nav.log" },
+] as const satisfies readonly { path: string; id: string; key: TextKey }[];
 
 /** A page id. */
 export type ConsolePageId = typeof CONSOLE_PAGES[number]["id"];
@@ -52,48 +65,53 @@ export interface Frame {
 
 /**
  * A whole console page.
- * @param f the message, and the banner every page shows (another agent on the usual port)
+ * @param f the message, the banner every page shows (another agent on the usual port), and
+ *   the page's own path (where the language switch comes back to)
  * @param page which page is current (null: none, e.g. the sign-in explanation)
  * @param title the page's title
  * @param body the page's content
  * @returns HTML
  */
 export function consolePage(
-  f: Pick<Frame, "flash"> & { readonly banner?: Bilingual | null },
+  f: Pick<Frame, "flash"> & {
+    readonly banner?: Bilingual | null;
+    readonly back?: string;
+  },
   page: ConsolePageId | null,
   title: Bilingual,
   body: Markup,
 ): Markup {
   return html`
     <!doctype html>
-    <html lang="bg">
+    <html lang="${currentLang()}">
       <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>${title.bg} / ${title.en} — Агент за подаване</title>
+        <title>${say(title)} — ${w("layout.title_suffix")}</title>
         <link rel="icon" type="image/svg+xml" href="/favicon.ico">
         ${styleLink("", PAGE_CSS)}${styleLink("", CONSOLE_CSS)}
       </head>
       <body data-page="${page ?? "none"}">
         <header>
-    <span class="brand">${t("Агент за подаване към НАП", "NRA filing agent")}</span>
+    <span class="brand">${w("layout.nra_filing_agent")}</span>
     ${page
       ? html`<nav>${
         CONSOLE_PAGES.map((p) =>
           html`<a href="${p.path}" id="nav-${p.id}" ${
             p.id === page ? raw('aria-current="page"') : ""
-          }>${t(p.bg, p.en)}</a>`
+          }>${w(p.key)}</a>`
         )
       }</nav>`
       : ""}
+    ${langSwitch(f.back ?? "/")}
         </header>
         <main>
-    <h1>${tb(title)}</h1>
+    <h1>${say(title)}</h1>
     ${f.banner
-      ? html`<div class="banner urgent" id="agent-banner" role="alert">${tb(f.banner)}</div>`
+      ? html`<div class="banner urgent" id="agent-banner" role="alert">${say(f.banner)}</div>`
       : ""}
     ${f.flash
-      ? html`<div class="flash ${f.flash.kind}" id="flash" role="status">${tb(f.flash)}</div>`
+      ? html`<div class="flash ${f.flash.kind}" id="flash" role="status">${say(f.flash)}</div>`
       : ""}
     ${body}
         </main>

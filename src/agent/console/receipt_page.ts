@@ -13,18 +13,17 @@
 import { Hono } from "hono";
 import { html, raw } from "hono/html";
 import { declarationName } from "../../contract/mod.ts";
-import { localTime } from "../../local_time.ts";
 import { maskPersonalId } from "../../log.ts";
 import type { FilingRecord } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { MODE_WORDS, NEXT_STEP, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
-import { type Markup, t, tb } from "./layout.ts";
+import { both, type Markup, say, w, when } from "./layout.ts";
 import { type ConsoleEnv, sendPage } from "./respond.ts";
 import { scriptTag } from "../../web_assets.ts";
 import { RECEIPT_JS } from "./assets/mod.ts";
 
-const when = (iso: string | null) => localTime(iso) || "—";
-const item = (label: Markup, value: Markup | string, id?: string) =>
+const at = (iso: string | null) => when(iso, true);
+const item = (label: Markup | string, value: Markup | string, id?: string) =>
   html`
     <tr>
       <th>${label}</th>
@@ -44,33 +43,29 @@ export function receiptRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const answer = (row: FilingRecord): Markup => {
     if (row.state === "filed") {
       const by = row.resolution === "filed"
-        ? t(
-          `приета (отбелязано от ${row.resolvedBy ?? "?"} на ${when(row.resolvedAt)})`,
-          `accepted (recorded by ${row.resolvedBy ?? "?"} on ${when(row.resolvedAt)})`,
-        )
-        : t("приета", "accepted");
+        ? w("receipt.accepted_recorded_by", { who: row.resolvedBy ?? "?", at: at(row.resolvedAt) })
+        : w("receipt.accepted");
       return html`<span class="ok">${by}</span>${
         row.result?.errorMessage ? html`<br>${row.result.errorMessage}` : ""
       }`;
     }
     const native = row.result?.nativeErrors ?? [];
-    return html`<span class="${STATE_CLASS[row.state]}">${tb(STATE_WORDS[row.state])}</span>${
+    return html`<span class="${STATE_CLASS[row.state]}">${say(STATE_WORDS[row.state])}</span>${
       row.errorMessage ? html`<br>${row.errorMessage}` : ""
     }${
       native.length
         ? html`<ul class="small">${native.map((e) => html`<li>${JSON.stringify(e)}</li>`)}</ul>`
         : ""
     }${row.errorCode ? html`<br><span class="small muted">${row.errorCode}</span>` : ""}
-      <p class="next" id="next-step">${tb(NEXT_STEP[row.state])}</p>`;
+      <p class="next" id="next-step">${say(NEXT_STEP[row.state])}</p>`;
   };
 
   const files = (row: FilingRecord): Markup =>
     row.files.length
       ? html`
         <table
-          id="receipt-files"><tr><th>${t("Файл", "File")}</th><th>${t("Вид", "Kind")}</th><th>${t(
-            "Записи",
-            "Records",
+          id="receipt-files"><tr><th>${w("receipt.file")}</th><th>${w("receipt.kind")}</th><th>${w(
+            "receipt.records",
           )}</th><th>SHA-256</th></tr>${row.files.map((f) =>
             html`
               <tr>
@@ -81,24 +76,16 @@ export function receiptRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
               </tr>
             `
           )}</table>
-        <p class="small">${t(
-          "Обща SHA-256 (имена и съдържание)",
-          "Combined SHA-256 (names and contents)",
-        )}:
+        <p class="small">${w("receipt.combined_sha_256_names")}:
                 <span class="mono" id="files-sha256">${row.filesSha256 ?? "—"}</span></p>
       `
-      : html`<p class="muted small" id="receipt-files">${
-        t(
-          "Без файлове: данните са изпратени от счетоводната програма.",
-          "No files: the data came from the accounting program.",
-        )
-      }</p>`;
+      : html`<p class="muted small" id="receipt-files">${w("receipt.no_files_the_data")}</p>`;
 
   r.get("/console/filings/:id", (c) => {
-    const title = { bg: "Разписка за подаване", en: "Filing receipt" };
+    const title = both("receipt.filing_receipt");
     const row = ctx.journal?.get(c.req.param("id")) ?? null;
     const back = html`<a class="button noprint" id="back" href="/console/filings">${
-      t("« Към декларациите", "« Back to filings")
+      w("receipt.back_to_filings")
     }</a>`;
     if (!row) {
       return sendPage(
@@ -106,10 +93,7 @@ export function receiptRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
         "filings",
         title,
         html`
-          <p id="no-receipt">${t(
-            "Няма такава декларация в дневника на този компютър.",
-            "There is no such filing in this computer's journal.",
-          )}</p>
+          <p id="no-receipt">${w("receipt.there_is_no_such")}</p>
           <p>${back}</p>
         `,
         404,
@@ -121,65 +105,60 @@ export function receiptRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const body = html`
       <section class="card receipt" id="receipt" data-state="${row.state}">
         <table class="fields">
-          ${item(t("Декларация", "Declaration"), tb(decl), "r-declaration")}
+          ${item(w("receipt.declaration"), say(decl), "r-declaration")}
           ${item(
-            t("Фирма", "Company"),
+            w("receipt.company"),
             html`${company ?? ""} <span class="mono">${maskPersonalId(row.eik)}</span>`,
             "r-company",
           )}
-          ${item(t("Период", "Period"), row.period ?? "—", "r-period")}
-          ${item(t("Подател", "Sender"), names.sender(row.senderId), "r-sender")}
+          ${item(w("receipt.period"), row.period ?? "—", "r-period")}
+          ${item(w("receipt.sender"), names.sender(row.senderId), "r-sender")}
           ${item(
-            t("Поискана от", "Requested by"),
-            html`${row.integrator ?? "—"} · ${tb(MODE_WORDS[row.mode])}${
+            w("receipt.requested_by"),
+            html`${row.integrator ?? "—"} · ${say(MODE_WORDS[row.mode])}${
               row.origin
-                ? html`<br><span class="small">${t("от страницата", "from the page")} <span
+                ? html`<br><span class="small">${w("receipt.from_the_page")} <span
                     class="mono">${row.origin}</span></span>`
                 : ""
             }${
               row.batchId
                 ? html`<br><span class="small">${
-                  t("при подаване на папка", "in a folder-wide filing")
+                  w("receipt.in_a_folder_wide")
                 } <span class="mono">${row.batchId}</span></span>`
                 : ""
             }`,
             "r-requested",
           )}
-          ${item(t("Състояние", "State"), answer(row), "r-answer")}
-          ${item(t("Входящ №", "Incoming no."), row.incomeNumber ?? "—", "r-incoming")}
-          ${item(t("Документ №", "Document id"), row.documentId ?? "—", "r-document")}
-          ${item(t("Приета в НАП", "Received by the NRA"), when(row.submissionDate), "r-submitted")}
+          ${item(w("receipt.state"), answer(row), "r-answer")}
+          ${item(w("receipt.incoming_no"), row.incomeNumber ?? "—", "r-incoming")}
+          ${item(w("receipt.document_id"), row.documentId ?? "—", "r-document")}
+          ${item(w("receipt.received_by_the_nra"), at(row.submissionDate), "r-submitted")}
           ${item(
-            t("Създадена · изпратена · отговор", "Created · sent · answered"),
-            `${when(row.createdAt)} · ${when(row.sentAt)} · ${when(row.answeredAt)}`,
+            w("receipt.created_sent_answered"),
+            `${at(row.createdAt)} · ${at(row.sentAt)} · ${at(row.answeredAt)}`,
           )}
         </table>
-        <h2>${t("Файлове", "Files")}</h2>
+        <h2>${w("receipt.files")}</h2>
         ${files(row)}
-        <h2>${t("Протокол от НАП", "The NRA's protocol")}</h2>
+        <h2>${w("receipt.the_nra_s_protocol")}</h2>
         ${protocol
           ? html`
-            <p class="small muted">${t("прочетен", "read")} ${when(protocol.fetchedAt)}</p>
+            <p class="small muted">${w("receipt.read")} ${at(protocol.fetchedAt)}</p>
             <iframe class="protocol" id="protocol" sandbox src="/console/filings/${row
               .id}/protocol/body"
               title="Протокол"></iframe>
           `
           : html`<p class="muted" id="no-protocol">${
             row.state === "filed"
-              ? t(
-                "Порталът не даде протокол за тази декларация (или той не можа да бъде прочетен).",
-                "The portal gave no protocol for this filing (or it could not be read).",
-              )
-              : t("Протокол има само за приета декларация.", "Only an accepted filing has one.")
+              ? w("receipt.the_portal_gave_no")
+              : w("receipt.only_an_accepted_filing")
           }</p>`}
-        <p class="small muted">${t("Запис №", "Record")} <span class="mono">${row.id}</span> · ${t(
-          "часовете са местни (България)",
-          "times are local (Bulgaria)",
+        <p class="small muted">${w("receipt.record")} <span class="mono">${row.id}</span> · ${w(
+          "receipt.times_are_local_bulgaria",
         )}</p>
       </section>
-      <p class="noprint"><button id="print" class="primary">${t(
-        "Печат",
-        "Print",
+      <p class="noprint"><button id="print" class="primary">${w(
+        "receipt.print",
       )}</button> ${back}</p>
       ${scriptTag("", RECEIPT_JS)}
     `;

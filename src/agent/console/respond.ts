@@ -9,12 +9,15 @@ import { html } from "hono/html";
 import { AppError, isAppError } from "../../contract/mod.ts";
 import {
   type Bilingual,
+  both,
+  bothWith,
   consoleHeaders,
   consolePage,
   type ConsolePageId,
   type Flash,
   type Markup,
-  t,
+  say,
+  w,
 } from "./layout.ts";
 import type { ConsoleSession } from "./session.ts";
 
@@ -47,7 +50,9 @@ export async function sendPage(
   const shown = flash ?? s?.flash ?? null;
   if (s) s.flash = null;
   const banner = c.get("banner") ?? null;
-  const text = String(await consolePage({ flash: shown, banner }, page, title, body));
+  const url = new URL(c.req.url);
+  const back = url.pathname + url.search;
+  const text = String(await consolePage({ flash: shown, banner, back }, page, title, body));
   return c.html(text, status, consoleHeaders());
 }
 
@@ -67,7 +72,10 @@ export function errorFlash(e: unknown, what: Bilingual): Flash {
   const detail = isAppError(e)
     ? (e.details?.bg ? { bg: String(e.details.bg), en: e.message } : { bg: e.message, en: e.code })
     : { bg: String((e as Error)?.message ?? e), en: "unexpected" };
-  return { kind: "error", bg: `${what.bg}: ${detail.bg}`, en: `${what.en}: ${detail.en}` };
+  return {
+    kind: "error",
+    ...bothWith("console.failed", (l) => ({ what: what[l], detail: detail[l] })),
+  };
 }
 
 /**
@@ -95,22 +103,15 @@ export function howToOpen(c: ConsoleC, why: Bilingual | null): Promise<Response>
   return sendPage(
     c,
     null,
-    { bg: "Конзолата на агента", en: "The agent's console" },
+    both("console.the_agent_s_console"),
     html`
       <div class="card" id="how-to-open">
-        <p>${why ? html`<strong>${t(why.bg, why.en)}</strong><br>` : ""}${t(
-          "Конзолата е само за човека на този компютър. Отваря се с еднократна връзка, която агентът прави сам.",
-          "The console is for the person at this computer only. It opens with a one-time link the agent makes itself.",
+        <p>${why ? html`<strong>${say(why)}</strong><br>` : ""}${w(
+          "console.the_console_is_for",
         )}</p>
         <ol>
-          <li>${t(
-            "Отворете „Агент за подаване“ от менюто „Старт“ / папка „Applications“ (или изпълнете svc-filing agent open).",
-            'Open "Filing agent" from the Start menu / Applications (or run svc-filing agent open).',
-          )}</li>
-          <li>${t(
-            "Агентът отваря конзолата в браузъра ви; връзката важи веднъж и 10 минути.",
-            "The agent opens the console in your browser; the link works once, for 10 minutes.",
-          )}</li>
+          <li>${w("console.open_filing_agent_from")}</li>
+          <li>${w("console.the_agent_opens_the")}</li>
         </ol>
       </div>
     `,

@@ -17,6 +17,8 @@ import { AppError } from "../../contract/mod.ts";
 import { FAVICON_HREF } from "../confirm/mod.ts";
 import { errorResponse } from "../http/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
+import { both } from "./layout.ts";
+import { LANG_COOKIE, langOf, withLang } from "../texts/mod.ts";
 import { type ConsoleEnv, formOf, howToOpen } from "./respond.ts";
 import { sameToken } from "./session.ts";
 import { portHolderWords } from "../start/mod.ts";
@@ -34,7 +36,16 @@ export type { ConsoleEnv };
 const FAVICON = decodeURIComponent(FAVICON_HREF.slice(FAVICON_HREF.indexOf(",") + 1));
 
 /** Paths that need no session: the link, the link handshake and the icon. */
-const OPEN_PATHS = new Set(["/console/open", "/console/links", "/favicon.ico"]);
+const OPEN_PATHS = new Set([
+  "/console/open",
+  "/console/links",
+  "/console/language",
+  "/favicon.ico",
+]);
+
+/** Where the language switch may send the browser back to: a path of this origin only. */
+const localPath = (p: string | undefined): string =>
+  p && p.startsWith("/") && !p.startsWith("//") && !p.includes("\\") ? p : "/";
 
 /**
  * Build the console's routes (mounted at `/` of the agent's app).
@@ -51,7 +62,10 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       throw new AppError("BODY_TOO_LARGE", "The form is too large");
     },
   });
-  const guard: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+  const guard: MiddlewareHandler<ConsoleEnv> = (c, next) =>
+    // Every text of the page is drawn in the language the accountant chose (texts/lang.ts).
+    withLang(langOf(getCookie(c, LANG_COOKIE)), () => guarded(c, next));
+  const guarded: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
     // Another agent on the usual port: said on top of every page (start/port_holder.ts).
     const holder = ctx.console?.portHolder?.() ?? null;
     c.set("banner", holder ? portHolderWords(holder, ctx.port()) : null);
@@ -85,10 +99,7 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const s = ctx.sessions.redeem(c.req.query("code") ?? "");
     if (!s) {
       ctx.log("warn", "console link refused", {});
-      return howToOpen(c, {
-        bg: "Тази връзка вече е използвана или е изтекла.",
-        en: "This link was used already or has expired.",
-      });
+      return howToOpen(c, both("console.this_link_was_used"));
     }
     setCookie(c, ctx.sessions.cookieName(), s.id, {
       httpOnly: true,
@@ -111,9 +122,21 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     });
   });
 
+  // The language switch: remembered in a cookie of this origin (the confirmation page follows
+  // it too), then back to the page it was pressed on. A preference, not an action: no CSRF.
+  r.get("/console/language", (c) => {
+    const lang = langOf(c.req.query("to"));
+    setCookie(c, LANG_COOKIE, lang, {
+      sameSite: "Strict",
+      path: "/",
+      maxAge: 400 * 24 * 3600,
+    });
+    return c.redirect(localPath(c.req.query("back")), 303);
+  });
+
   r.post("/console/sign-out", (c) => {
     ctx.sessions.end(c.get("session").id);
-    return howToOpen(c, { bg: "Излязохте от конзолата.", en: "You signed out of the console." });
+    return howToOpen(c, both("console.you_signed_out_of"));
   });
 
   r.route("/", statusRoutes(ctx));

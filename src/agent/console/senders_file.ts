@@ -19,7 +19,7 @@ import { AppError, isAppError } from "../../contract/mod.ts";
 import { describePkcs12, type FoundCertificate, keepUploadedPkcs12 } from "../senders/mod.ts";
 import { certificateCard } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { csrfField, type Flash, type Markup, t } from "./layout.ts";
+import { both, csrfField, type Flash, type Markup, w } from "./layout.ts";
 import type { ConsoleC, ConsoleEnv } from "./respond.ts";
 import { formOf } from "./respond.ts";
 import { scriptTag } from "../../web_assets.ts";
@@ -34,27 +34,23 @@ export const PASSWORD_MEMORY_MS = 10 * 60_000;
  */
 export function fileSection(csrf: string): Markup {
   return html`
-    <h2>${t("Файл с електронен подпис (.p12, .pfx)", "A signature file (.p12, .pfx)")}</h2>
+    <h2>${w("senders.a_signature_file_p12")}</h2>
     <div id="drop-zone">
       <form method="post" action="/console/senders/upload" enctype="multipart/form-data"
         id="upload-form">${csrfField(csrf)}
-    <p><strong>${t("Пуснете файла тук", "Drop the file here")}</strong> ${t("или", "or")}
+    <p><strong>${w("senders.drop_the_file_here")}</strong> ${w("senders.or")}
     <input type="file" name="file" id="pkcs12-upload" accept=".p12,.pfx,application/x-pkcs12">
-    <button id="upload-button">${t("Изпрати", "Send")}</button></p>
-    <p class="small muted">${t(
-      "Файлът отива само до агента на този компютър и се пази шифрован с паролата си; паролата не се пази.",
-      "The file goes only to the agent on this computer and is kept encrypted with its password; the password is not kept.",
-    )}</p></form>
+    <button id="upload-button">${w("senders.send")}</button></p>
+    <p class="small muted">${w("senders.the_file_goes_only")}</p></form>
     </div>
     <form method="post" action="/console/senders/path" id="path-form">${csrfField(csrf)}
-    <label>${t("или въведете пътя до файла", "or type the file's path")}
+    <label>${w("senders.or_type_the_file")}
     <input name="path" id="pkcs12-path" size="60" maxlength="1000"
       placeholder="C:\\Users\\…\\podpis.p12"></label>
-    <button id="path-open">${t("Отвори", "Open")}</button></form>
+    <button id="path-open">${w("senders.open")}</button></form>
     <form method="post" action="/console/senders/pick">${csrfField(csrf)}
-    <p class="small"><button id="pick-pkcs12">${t(
-      "Избери файл… (прозорец на системата)",
-      "Choose a file… (system dialog)",
+    <p class="small"><button id="pick-pkcs12">${w(
+      "senders.choose_a_file_system",
     )}</button></p></form>
     ${scriptTag("", SENDERS_FILE_JS)}
   `;
@@ -73,36 +69,31 @@ export function pkcs12Form(
   shown: readonly FoundCertificate[] = [],
   remembered = false,
 ): Markup {
-  return html`<div class="card" id="pkcs12"><p>${t("Файл", "File")}: <code>${file}</code></p>${
+  return html`<div class="card" id="pkcs12"><p>${w("senders.file")}: <code>${file}</code></p>${
     shown.map((c, i) => certificateCard(c, i === 0 ? "cert-view" : `cert-view-${i}`))
   }
 <form method="post" action="/console/senders/add">${csrfField(csrf)}
 <input type="hidden" name="file" value="${file}">
-<label class="small">${t("Парола на файла", "The file's password")}
+<label class="small">${w("senders.the_file_s_password")}
 <input type="password" name="pin" id="pkcs12-password" autocomplete="off" maxlength="128"
   ${remembered ? raw('placeholder="••••••"') : ""}></label>${
     remembered
       ? html`<span class="small muted" id="password-remembered">${
-        t("(запомнена за 10 минути, само в паметта)", "(remembered for 10 minutes, in memory only)")
+        w("senders.remembered_for_10_minutes")
       }</span>`
       : ""
   }
 <button formaction="/console/senders/inspect" formnovalidate id="pkcs12-inspect">${
-    t("Покажи сертификата", "Show the certificate")
+    w("senders.show_the_certificate")
   }</button><br>
-<label class="small">${t("Име в страницата за потвърждение", "Name on the confirmation page")}
+<label class="small">${w("senders.name_on_the_confirmation")}
 <input name="displayName" id="pkcs12-name" required maxlength="200" value="${
     shown[0]?.holderName ?? ""
   }"></label>
 <label class="small"><input type="checkbox" name="force" value="1" id="pkcs12-force"> ${
-    t(
-      "добави въпреки неуспешна проверка (тестов сертификат)",
-      "add even if a check fails (test certificate)",
-    )
+    w("senders.add_even_if_a")
   }</label>
-<button class="primary" id="pkcs12-add">${
-    t("Добави като подател", "Add as sender")
-  }</button></form></div>`;
+<button class="primary" id="pkcs12-add">${w("senders.add_as_sender")}</button></form></div>`;
 }
 
 /** What the file routes use from the Senders page. */
@@ -140,7 +131,7 @@ export function fileRoutes(ctx: ConsoleContext, deps: FileRouteDeps): Hono<Conso
     deps.page(c, pkcs12Form(file, c.get("session").csrf, await peek(file, now)));
 
   r.post("/console/senders/upload", async (c) => {
-    const what = { bg: "Изпращане на файла", en: "Sending the file" };
+    const what = both("senders.sending_the_file");
     try {
       const body = await c.req.parseBody();
       const f = body.file;
@@ -156,7 +147,7 @@ export function fileRoutes(ctx: ConsoleContext, deps: FileRouteDeps): Hono<Conso
   });
 
   r.post("/console/senders/path", async (c) => {
-    const what = { bg: "Отваряне на файла", en: "Opening the file" };
+    const what = both("senders.opening_the_file");
     try {
       // "Copy as path" (Windows) puts the path in quotes.
       const path = ((await formOf(c)).path ?? "").trim().replace(/^"(.*)"$/, "$1").trim();
@@ -172,7 +163,7 @@ export function fileRoutes(ctx: ConsoleContext, deps: FileRouteDeps): Hono<Conso
 
   // The native dialog, where one can open.
   r.post("/console/senders/pick", async (c) => {
-    const what = { bg: "Избор на файл", en: "Choosing a file" };
+    const what = both("senders.choosing_a_file");
     try {
       if (!ctx.pickers) throw new AppError("PICKER_UNAVAILABLE", "No native dialog");
       const picked = await ctx.pickers.pick("file");
@@ -187,7 +178,7 @@ export function fileRoutes(ctx: ConsoleContext, deps: FileRouteDeps): Hono<Conso
 
   // "Show the certificate": read with the password, remember it for "add" (memory, 10 min).
   r.post("/console/senders/inspect", async (c) => {
-    const what = { bg: "Отваряне на сертификата", en: "Opening the certificate" };
+    const what = both("senders.opening_the_certificate");
     const f = await formOf(c);
     const session = c.get("session");
     const file = f.file ?? "";

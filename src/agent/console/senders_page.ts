@@ -41,7 +41,17 @@ import {
   sourceWords,
 } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { csrfField, type Flash, type Markup, t, tableOr } from "./layout.ts";
+import {
+  both,
+  bothWith,
+  csrfField,
+  type Flash,
+  type Markup,
+  say,
+  tableOr,
+  w,
+  when,
+} from "./layout.ts";
 import {
   fileRoutes,
   fileSection,
@@ -67,7 +77,7 @@ function alreadyOr(senders: readonly SenderConfig[], c: FoundCertificate, csrf: 
   const added = senders.find((s) => sameCertificate(s.keystore, c));
   return added
     ? html`<span class="ok small already">${
-      t(`вече е подател: ${added.displayName}`, `already a sender: ${added.displayName}`)
+      w("senders.already_a_sender", { name: added.displayName })
     }</span>`
     : addForm(c, csrf);
 }
@@ -77,15 +87,14 @@ function addForm(c: FoundCertificate, csrf: string, extra: Markup | null = null)
   return html`
     <form method="post" action="/console/senders/add"
       class="add-sender">${csrfField(csrf)}<input type="hidden" name="key" value="${c.key}">${extra}
-    <label class="small">${t("Име в страницата за потвърждение", "Name on the confirmation page")}
+    <label class="small">${w("senders.name_on_the_confirmation")}
     <input name="displayName" value="${c.holderName}" required maxlength="200"></label>
-    <label class="small">${t("PIN (ако токенът иска)", "PIN (if the token asks)")}
+    <label class="small">${w("senders.pin_if_the_token")}
     <input type="password" name="pin" autocomplete="off" maxlength="64"></label>
-    <label class="small"><input type="checkbox" name="force" value="1"> ${t(
-      "добави въпреки неуспешна проверка (тестов сертификат)",
-      "add even if a check fails (test certificate)",
+    <label class="small"><input type="checkbox" name="force" value="1"> ${w(
+      "senders.add_even_if_a",
     )}</label>
-    <button class="primary">${t("Добави като подател", "Add as sender")}</button></form>
+    <button class="primary">${w("senders.add_as_sender")}</button></form>
   `;
 }
 
@@ -96,7 +105,7 @@ function addForm(c: FoundCertificate, csrf: string, extra: Markup | null = null)
  */
 export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const r = new Hono<ConsoleEnv>();
-  const title = { bg: "Подписи (податели)", en: "Senders (signing certificates)" };
+  const title = both("senders.senders_signing_certificates");
   const now = () => ctx.clock.now();
   const discovery = () => ({ now, ...(ctx.console?.discovery ?? {}) });
   const dataDir = () => {
@@ -106,7 +115,10 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const failed = (e: unknown, what: { bg: string; en: string }): Flash => {
     const x = senderErrorText(e);
     ctx.log("warn", "console sender action failed", { errorCode: x.code });
-    return { kind: "error", bg: `${what.bg}: ${x.bg}`, en: `${what.en}: ${x.en}` };
+    return {
+      kind: "error",
+      ...bothWith("console.failed", (l) => ({ what: what[l], detail: x[l] })),
+    };
   };
 
   const page = async (c: ConsoleC, picked: Markup | null = null, flash: Flash | null = null) => {
@@ -137,63 +149,61 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
                   <span class="mono personal-id">${cert.personalIdMasked}</span>
                 `
                 : ""}<br><span
-                class="issuer">${cert.issuer}</span><br>${cert.notBefore.slice(0, 10)} – ${cert
-                  .notAfter.slice(0, 10)} ${expiryNote(cert)}${cert.checks.some((x) => !x.ok)
+                class="issuer">${cert.issuer}</span><br>${when(cert.notBefore)} – ${when(
+                  cert.notAfter,
+                )} ${expiryNote(cert)}${cert.checks.some((x) => !x.ok)
                   ? html`<br><span class="bad failed-checks">${
-                    t(failedInWords(cert.checks).bg, failedInWords(cert.checks).en)
+                    say(failedInWords(cert.checks))
                   }</span>`
                   : ""}
             `
-            : html`<span class="muted">${
-              t("сертификатът се вижда при поставен токен", "shown when the token is inserted")
-            }</span>`}</td>
+            : html`<span class="muted">${w("senders.shown_when_the_token")}</span>`}</td>
           <td>${s.active
-            ? html`<span class="ok">${t("активен", "active")}</span>`
-            : html`<span class="muted">${t("неактивен", "inactive")}</span>`}</td>
+            ? html`<span class="ok">${w("senders.active")}</span>`
+            : html`<span class="muted">${w("senders.inactive")}</span>`}</td>
           <td><form method="post" action="/console/senders/${s
             .id}/test" class="inline">${csrfField(csrf)}
         <input type="password" name="pin" placeholder="PIN" autocomplete="off" maxlength="64" size="8">
-        <button class="test-sender">${t("Тествай", "Test")}</button></form>
+        <button class="test-sender">${w("senders.test")}</button></form>
         ${s.active && senders.filter((x) => x.active).length === 1 ? "" : html`
           <form method="post" action="/console/senders/${s.id}/activate"
-            class="inline">${csrfField(csrf)}<button class="activate-sender">${t(
-              "Направи активен",
-              "Make active",
+            class="inline">${csrfField(csrf)}<button class="activate-sender">${w(
+              "senders.make_active",
             )}</button></form>
         `}
         <form method="post" action="/console/senders/${s
           .id}/remove" class="inline">${csrfField(csrf)}
-        <button class="danger remove-sender">${t("Премахни", "Remove")}</button></form></td>
+        <button class="danger remove-sender">${w("senders.remove")}</button></form></td>
         </tr>
       `;
     });
     const found = scan?.certificates ?? [];
+    // A store that cannot exist on this OS (the Windows store on Linux, the Keychain off
+    // macOS) is not listed at all.
+    const shownSources = (scan?.sources ?? []).filter((s) => s.status !== "not_available");
     const body = html`
       ${expiryBanner(senders, certs)}
-      <h2>${t("Подателите на агента", "The agent's senders")}</h2>
+      <h2>${w("senders.the_agent_s_senders")}</h2>
       ${tableOr(
         "senders",
         [
-          ["Подател", "Sender"],
-          ["Сертификат", "Certificate"],
-          ["Състояние", "State"],
-          ["Действия", "Actions"],
+          "senders.sender",
+          "senders.certificate",
+          "senders.state",
+          "senders.actions",
         ],
         mine,
-        t(
-          "Още няма податели. В тестов режим агентът подписва с вграден фиктивен подател.",
-          "No senders yet. In test mode the agent signs with a built-in fictitious sender.",
-        ),
+        w("senders.no_senders_yet_in"),
       )}
-      <h2>${t("Сертификати на този компютър", "Certificates on this computer")}</h2>
+      <h2>${w("senders.certificates_on_this_computer")}</h2>
       ${tableOr(
         "found",
         [
-          ["Титуляр", "Holder"],
-          ["Издател", "Issuer"],
-          ["Валиден", "Valid"],
-          ["Вид", "Kind"],
-          ["Къде", "Where"],
+          "senders.holder",
+          "senders.issuer",
+          "senders.valid",
+          "senders.kind",
+          "senders.where",
         ],
         found.map((x) =>
           html`
@@ -203,19 +213,17 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
             </tr>
           `
         ),
-        t(
-          "Не е намерен сертификат на карта или токен.",
-          "No certificate found on a card or token.",
-        ),
+        w("senders.no_certificate_found_on"),
       )}
-      ${scan?.sources.length
-        ? html`<ul class="small muted" id="sources">${
-          scan.sources.map((s) =>
-            html`<li>${s.label}: ${
-              s.reason ? html`${s.reason.bg} <span class="en">/ ${s.reason.en}</span>` : s.status
-            }</li>`
-          )
-        }</ul>`
+      ${shownSources.length
+        ? html`
+          <details class="small muted">
+            <summary>${w("senders.where_the_agent_looked")}</summary>
+            <ul id="sources">${shownSources.map((s) =>
+              html`<li>${s.label}: ${s.reason ? say(s.reason) : s.status}</li>`
+            )}</ul>
+          </details>
+        `
         : ""}
       ${picked || fileSection(csrf)}
     `;
@@ -227,7 +235,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   r.route("/", fileRoutes(ctx, { page, failed, dataDir }));
 
   r.post("/console/senders/add", async (c) => {
-    const what = { bg: "Добавяне на подател", en: "Adding a sender" };
+    const what = both("senders.adding_a_sender");
     const f = await formOf(c);
     const pin = f.file ? passwordFor(c, f.file, f.pin, now()) : f.pin || undefined;
     try {
@@ -247,8 +255,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       ctx.log("info", "console added sender", { senderId: added.sender.id });
       return doneAndGo(c, "/console/senders", {
         kind: "ok",
-        bg: `Добавен подател „${added.sender.displayName}“`,
-        en: `Added sender "${added.sender.displayName}"`,
+        ...both("senders.added", { name: added.sender.displayName }),
       });
     } catch (e) {
       // The file again, with its certificate when it can be read: what failed, in words.
@@ -266,7 +273,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   });
 
   r.post("/console/senders/:id/test", async (c) => {
-    const what = { bg: "Тест на подписа", en: "Signature test" };
+    const what = both("senders.signature_test");
     const f = await formOf(c);
     try {
       const { sender, ref } = await senderKeystore(dataDir(), c.req.param("id"));
@@ -274,10 +281,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       ctx.log("info", "console tested sender", { senderId: sender.id });
       return doneAndGo(c, "/console/senders", {
         kind: "ok",
-        bg:
-          `${what.bg} на „${sender.displayName}“: подписът е направен и проверен (${res.signatureBytes} байта)`,
-        en:
-          `${what.en} of "${sender.displayName}": the signature was made and verified (${res.signatureBytes} bytes)`,
+        ...both("senders.tested", { name: sender.displayName, bytes: res.signatureBytes }),
       });
     } catch (e) {
       return page(c, null, failed(e, what));
@@ -286,9 +290,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
 
   for (const action of ["activate", "remove"] as const) {
     r.post(`/console/senders/:id/${action}`, async (c) => {
-      const what = action === "activate"
-        ? { bg: "Активиране", en: "Making active" }
-        : { bg: "Премахване", en: "Removing" };
+      const what = action === "activate" ? both("senders.making_active") : both("senders.removing");
       try {
         const id = c.req.param("id");
         if (action === "activate") await setActiveSender(dataDir(), id);

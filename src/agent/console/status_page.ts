@@ -11,7 +11,7 @@ import valid from "semver/functions/valid.js";
 import gt from "semver/functions/gt.js";
 import { expiryBanner, senderCertificates } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { csrfField, type Markup, t, tableOr } from "./layout.ts";
+import { both, csrfField, tableOr, w, when } from "./layout.ts";
 import { type ConsoleEnv, doneAndGo, errorFlash, formOf, sendPage } from "./respond.ts";
 
 /** Whether a URL answers at all within 3 s (any HTTP status counts: the server is there). */
@@ -28,13 +28,19 @@ export async function reachable(
   }
 }
 
-const yesNo = (ok: boolean, yes: Markup, no: Markup) =>
+const yesNo = (ok: boolean, yes: string, no: string) =>
   ok ? html`<span class="ok">${yes}</span>` : html`<span class="bad">${no}</span>`;
 
-/** Whether the server at `url` answered ({@link reachable}), with the address and the detail. */
-const answered = (probe: { ok: boolean; detail: string }, url: string) =>
-  html`${yesNo(probe.ok, t("отговаря", "reachable"), t("не отговаря", "unreachable"))}
-<span class="muted small"><code>${url}</code> ${probe.detail}</span>`;
+/** Whether the server answered ({@link reachable}), in words. */
+const answered = (probe: { ok: boolean; detail: string }) =>
+  yesNo(probe.ok, w("status.reachable"), w("status.unreachable"));
+
+/** The address and what it answered, for the technical details. */
+const probed = (probe: { ok: boolean; detail: string } | null, url: string | null | undefined) =>
+  url ? html`<code>${url}</code> <span class="muted small">${probe?.detail ?? ""}</span>` : "—";
+
+/** A mode in words. */
+const modeWords = (m: string) => m === "test" ? w("status.test") : w("status.live");
 
 /**
  * The status page's routes.
@@ -65,91 +71,96 @@ export function statusRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       <div class="card">
         <table id="status">
           <tr>
-            <th>${t("Версия", "Version")}</th>
+            <th>${w("status.version")}</th>
             <td id="version">${ctx.version} ${newer
               ? html`<span class="warn" id="update">${
-                t(`има по-нова: ${latest}`, `a newer one is out: ${latest}`)
+                w("status.newer", { version: latest ?? "" })
               }</span>`
               : html`<span class="muted">${
-                latest
-                  ? t("последната", "the latest")
-                  : t("няма данни за по-нова", "no newer one known")
+                latest ? w("status.the_latest") : w("status.no_newer_one_known")
               }</span>`}</td>
           </tr>
           <tr>
-            <th>${t("Порт", "Port")}</th>
-            <td id="port">${ctx.port()}</td>
-          </tr>
-          <tr>
-            <th>${t("Папка с данни", "Data folder")}</th>
-            <td><code id="data-dir">${cd?.dataDir ?? "—"}</code></td>
-          </tr>
-          <tr>
-            <th>${t("Стартиране при влизане", "Start at login")}</th>
+            <th>${w("status.start_at_login")}</th>
             <td id="autostart">${auto
               ? html`${
-                yesNo(auto.installed, t("включено", "on"), t("изключено", "off"))
+                yesNo(auto.installed, w("status.on"), w("status.off"))
               } <span class="muted small">${auto.location}</span>
 <form class="inline" method="post" action="/console/autostart">${csrfField(csrf)}
 <input type="hidden" name="on" value="${auto.installed ? "0" : "1"}">
 <button id="autostart-toggle">${
-                auto.installed ? t("Изключи", "Turn off") : t("Включи", "Turn on")
+                auto.installed ? w("status.turn_off") : w("status.turn_on")
               }</button></form>`
-              : t("не може да се управлява тук", "cannot be managed here")}</td>
+              : w("status.cannot_be_managed_here")}</td>
           </tr>
           <tr>
-            <th>${t("Режими", "Modes")}</th>
+            <th>${w("status.modes")}</th>
             <td id="modes">${modes.length
-              ? modes.map((m) => m === "test" ? t("тестов", "test") : t("реален", "live"))
-              : t("още няма заявки", "no calls yet")}</td>
+              ? modes.map(modeWords).join(", ")
+              : w("status.no_calls_yet")}</td>
           </tr>
           <tr>
-            <th>${t("Услуга за токени", "Token service")}</th>
-            <td id="token-service">${token ? answered(token, cd!.tokenServiceUrl) : "—"}</td>
+            <th>${w("status.token_service")}</th>
+            <td id="token-service">${token ? answered(token) : "—"}</td>
           </tr>
           <tr>
-            <th>${t("Портал на НАП", "NRA portal")}</th>
-            <td id="portal">${live ? answered(live, cd!.livePortalUrl!) : t(
-              "тестовият портал е вграден; реален портал не е настроен",
-              "the test portal is built in; no live portal is configured",
-            )}</td>
+            <th>${w("status.nra_portal")}</th>
+            <td id="portal">${live ? answered(live) : w("status.the_test_portal_is")}</td>
           </tr>
         </table>
+        <details id="technical" class="small">
+          <summary>${w("status.technical_details")}</summary>
+          <table>
+            <tr>
+              <th>${w("status.port")}</th>
+              <td id="port">${ctx.port()}</td>
+            </tr>
+            <tr>
+              <th>${w("status.data_folder")}</th>
+              <td><code id="data-dir">${cd?.dataDir ?? "—"}</code></td>
+            </tr>
+            <tr>
+              <th>${w("status.token_service")}</th>
+              <td>${probed(token, cd?.tokenServiceUrl)}</td>
+            </tr>
+            <tr>
+              <th>${w("status.nra_portal")}</th>
+              <td>${probed(live, cd?.livePortalUrl)}</td>
+            </tr>
+          </table>
+        </details>
       </div>
-      <h2>${t("Интегратори през последните 30 дни", "Integrators in the last 30 days")}</h2>
+      <h2>${w("status.integrators_in_the_last")}</h2>
       ${tableOr(
         "integrators",
         [
-          ["Интегратор", "Integrator"],
-          ["Страница", "Page origin"],
-          ["Режим", "Mode"],
-          ["Последно", "Last call"],
-          ["Заявки", "Calls"],
+          "status.integrator",
+          "status.page_origin",
+          "status.mode",
+          "status.last_call",
+          "status.calls",
         ],
         callers.map((x) =>
           html`
             <tr>
               <td>${x.integratorName}</td>
               <td><code>${x.origin === "local" ? "—" : x.origin}</code></td>
-              <td>${x.modes.join(", ")}</td>
-              <td>${x.lastAt.slice(0, 16).replace("T", " ")} UTC</td>
+              <td>${x.modes.map(modeWords).join(", ")}</td>
+              <td class="nowrap">${when(x.lastAt)}</td>
               <td>${x.calls}</td>
             </tr>
           `
         ),
-        t(
-          "Никой не е викал агента през последните 30 дни.",
-          "Nobody called the agent in the last 30 days.",
-        ),
+        w("status.nobody_called_the_agent"),
       )}
       <form method="post" action="/console/sign-out" class="small">${csrfField(csrf)}
-      <button id="sign-out">${t("Изход", "Sign out")}</button></form>
+      <button id="sign-out">${w("status.sign_out")}</button></form>
     `;
-    return sendPage(c, "status", { bg: "Състояние", en: "Status" }, body);
+    return sendPage(c, "status", both("status.status"), body);
   });
 
   r.post("/console/autostart", async (c) => {
-    const what = { bg: "Стартиране при влизане", en: "Start at login" };
+    const what = both("status.start_at_login");
     const on = (await formOf(c)).on === "1";
     try {
       if (!cd?.autostart) throw new Error("not available on this machine");
@@ -157,8 +168,7 @@ export function statusRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       ctx.log("info", "console autostart", { on, installed: st.installed });
       return doneAndGo(c, "/", {
         kind: "ok",
-        bg: `${what.bg}: ${st.installed ? "включено" : "изключено"}`,
-        en: `${what.en}: ${st.installed ? "on" : "off"} (${st.location})`,
+        ...both(st.installed ? "status.autostart_on" : "status.autostart_off"),
       });
     } catch (e) {
       return doneAndGo(c, "/", errorFlash(e, what));

@@ -13,8 +13,9 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
 import type { LogEntry, LogLevel } from "../../log.ts";
+import { logWords } from "../texts/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { csrfField, headRow, type Markup, t } from "./layout.ts";
+import { both, count, csrfField, headRow, type Markup, say, w, when } from "./layout.ts";
 import { type ConsoleC, type ConsoleEnv, errorFlash, sendPage } from "./respond.ts";
 
 const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
@@ -36,14 +37,22 @@ const LEVEL_CLASS: Record<LogLevel, string> = {
   error: "bad",
 };
 
+/** A log line in the chosen language: local time, the level and the message in words (the
+ * line's fields, as logged, inside a "details" disclosure). */
 function logLine(e: LogEntry): Markup {
   const { t: at, level, msg, requestId, ...rest } = e;
-  const extra = Object.keys(rest).length ? JSON.stringify(rest) : "";
+  const fields = Object.entries(rest);
   return html`
-    <tr class="log-line" data-level="${level}">
-      <td class="mono small">${at.replace("T", " ").slice(0, 19)}</td>
-      <td class="${LEVEL_CLASS[level]}">${level}</td>
-      <td>${msg}${extra ? html`<br><code class="small muted">${extra}</code>` : ""}</td>
+    <tr class="log-line" data-level="${level}" data-msg="${msg}">
+      <td class="small nowrap">${when(at, true)}</td>
+      <td class="${LEVEL_CLASS[level]}">${w(`level.${level}`)}</td>
+      <td>${logWords(msg)}${fields.length
+        ? html`<details class="small muted"><summary>${w("tools.log_details")}</summary>${
+          fields.map(([k, v]) =>
+            html`<div><code>${k}</code>: ${typeof v === "string" ? v : JSON.stringify(v)}</div>`
+          )
+        }</details>`
+        : ""}</td>
       <td class="mono small">${requestId ? String(requestId) : ""}</td>
     </tr>
   `;
@@ -56,23 +65,18 @@ function logLine(e: LogEntry): Markup {
  */
 export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const r = new Hono<ConsoleEnv>();
-  const title = { bg: "Диагностика", en: "Diagnostics" };
+  const title = both("tools.diagnostics");
 
   const diagnostics = async (c: ConsoleC, run: boolean) => {
     const csrf = c.get("session").csrf;
     const form = html`<form method="post" action="/console/diagnostics">${csrfField(csrf)}
-<button class="primary" id="run-doctor">${t("Провери сега", "Run the checks")}</button></form>`;
+<button class="primary" id="run-doctor">${w("tools.run_the_checks")}</button></form>`;
     if (!run || !ctx.console?.doctor) {
       return sendPage(
         c,
         "diagnostics",
         title,
-        html`<p>${
-          t(
-            "Проверява порта, услугата за токени и часовника, папката с данни, настройките, средствата за подпис и портала, и казва какво да се поправи.",
-            "Checks the port, the token service and the clock, the data folder, the settings, the signing middleware and the portal, and says what to fix.",
-          )
-        }</p>${form}`,
+        html`<p>${w("tools.checks_the_port_the")}</p>${form}`,
       );
     }
     try {
@@ -83,29 +87,36 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       const body = html`
         ${form}
         <p id="doctor-summary" class="${failed ? "bad" : warned ? "warn" : "ok"}">${failed
-          ? t(`${failed} проверки не минаха`, `${failed} checks failed`)
+          ? count("count.checks_failed", failed)
           : warned
-          ? t(`Всичко работи; ${warned} предупреждения`, `All working; ${warned} warnings`)
-          : t("Всичко е наред", "All checks passed")}</p>
-        <table id="doctor">${headRow(
-          null,
-          ["Проверка", "Check"],
-          ["Резултат", "Result"],
-          ["Как да се поправи", "How to fix"],
-        )}${checks.map((k) =>
-          html`
-            <tr data-check="${k.id}" data-ok="${String(k.ok)}">
-              <td class="${k.ok === true ? "ok" : k.ok === "warn" ? "warn" : "bad"}">${k.ok === true
-                ? "✓"
-                : k.ok === "warn"
-                ? "!"
-                : "✗"}</td>
-              <td>${t(k.titleBg, k.title)}</td>
-              <td>${k.detailBg}<br><span class="en">${k.detail}</span></td>
-              <td>${k.fix ? html`${k.fixBg ?? ""}<br><span class="en">${k.fix}</span>` : ""}</td>
-            </tr>
-          `
-        )}</table>
+          ? w("tools.all_working_warnings", { warnings: count("count.warnings", warned) })
+          : w("tools.all_checks_passed")}</p>
+        <details id="doctor-details" ${failed || warned ? "open" : ""}>
+          <summary>${w("tools.every_check")}</summary>
+          <table id="doctor">${headRow(
+            null,
+            "tools.check",
+            "tools.result",
+            "tools.how_to_fix",
+          )}${checks.map((k) =>
+            html`
+              <tr data-check="${k.id}" data-ok="${String(k.ok)}">
+                <td class="${k.ok === true
+                  ? "ok"
+                  : k.ok === "warn"
+                  ? "warn"
+                  : "bad"}">${k.ok === true
+                  ? "✓"
+                  : k.ok === "warn"
+                  ? "!"
+                  : "✗"}</td>
+                <td>${say({ bg: k.titleBg, en: k.title })}</td>
+                <td>${say({ bg: k.detailBg, en: k.detail })}</td>
+                <td>${k.fix ? say({ bg: k.fixBg ?? k.fix, en: k.fix }) : ""}</td>
+              </tr>
+            `
+          )}</table>
+        </details>
       `;
       return sendPage(c, "diagnostics", title, body);
     } catch (e) {
@@ -122,30 +133,26 @@ export function toolsRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     params.delete("minLevel");
     const body = html`
       <form method="get" action="/console/log" class="filters">
-      <label>${t("Ниво от", "Lowest level")}<select name="level" id="log-level">${LEVELS.map((l) =>
+      <label>${w("tools.lowest_level")}<select name="level" id="log-level">${LEVELS.map((l) =>
         html`<option value="${l}" ${l === q.minLevel ? "selected" : ""}>${l}</option>`
       )}</select></label>
-      <label>${t(
-        "Номер на заявка",
-        "Request id",
+      <label>${w(
+        "tools.request_id",
       )}<input name="requestId" id="log-request" value="${q.requestId ?? ""}" size="38"></label>
-      <button id="log-filter">${t("Покажи", "Show")}</button>
-      <a class="button" id="log-download" href="/console/log/download?${params}">${t(
-        "Изтегли",
-        "Download",
+      <button id="log-filter">${w("tools.show")}</button>
+      <a class="button" id="log-download" href="/console/log/download?${params}">${w(
+        "tools.download",
       )}</a></form>
-      <p class="muted small">${t(
-        `${lines.length} реда (най-новите отгоре; пазят се последните 1000). Тайните и ЕГН са скрити.`,
-        `${lines.length} lines (newest first; the last 1,000 are kept). Secrets and EGNs are hidden.`,
-      )}</p>
+      <p class="muted small">${count("count.rows", lines.length)}. ${w("tools.log_note")}</p>
       <table id="log">${headRow(
-        ["Време (UTC)", "Time (UTC)"],
-        ["Ниво", "Level"],
-        ["Съобщение", "Message"],
-        ["Заявка", "Request"],
+        "tools.time",
+        "tools.level",
+        "tools.message",
+        "tools.request",
       )}${lines.map(logLine)}</table>
+      ${lines.length ? "" : html`<p class="muted empty" id="log-empty">${w("tools.log_empty")}</p>`}
     `;
-    return sendPage(c, "log", { bg: "Дневник", en: "Log" }, body);
+    return sendPage(c, "log", both("tools.log"), body);
   });
 
   r.get("/console/log/download", (c) => {

@@ -4,6 +4,7 @@
  * and the clock skew measured from its `Date` header.
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 import { probeAgent } from "../start/mod.ts";
 import {
   check,
@@ -11,7 +12,6 @@ import {
   type ResolvedDoctorDeps as Deps,
   type SelfAgent,
   t,
-  type Text,
 } from "./types.ts";
 
 const msg = (e: unknown) => {
@@ -35,7 +35,7 @@ export function listenFree(port: number): Promise<boolean> {
   }
 }
 
-function whoUses(port: number, os: string): Text {
+function whoUses(port: number, os: string): Bilingual {
   const cmd = os === "windows"
     ? `\`netstat -ano | findstr :${port}\` and \`tasklist /FI "PID eq <pid>"\``
     : `\`lsof -nP -iTCP:${port} -sTCP:LISTEN\``;
@@ -59,7 +59,7 @@ function scanPorts(d: Deps, self: SelfAgent | null): Promise<PortState[]> {
 }
 
 /** "another agent (another user or data folder) listens on 17470 (version 1.0.0)". */
-function othersNote(others: readonly PortState[]): Text | null {
+function othersNote(others: readonly PortState[]): Bilingual | null {
   const list = (v: string) =>
     others.map((o) => `${o.port} (${v} ${"version" in o ? o.version : "?"})`).join(", ");
   if (others.length === 0) return null;
@@ -74,11 +74,11 @@ function othersNote(others: readonly PortState[]): Text | null {
     );
 }
 
-const join = (parts: (Text | null)[]): Text => {
-  const kept = parts.filter((p): p is Text => p !== null);
+const join = (parts: (Bilingual | null)[]): Bilingual => {
+  const kept = parts.filter((p): p is Bilingual => p !== null);
   return t(kept.map((p) => p.en).join("; "), kept.map((p) => p.bg).join("; "));
 };
-const joinFix = (parts: Text[]): Text | null =>
+const joinFix = (parts: Bilingual[]): Bilingual | null =>
   parts.length ? t(parts.map((p) => p.en).join(" "), parts.map((p) => p.bg).join(" ")) : null;
 
 /**
@@ -101,8 +101,8 @@ export async function checkPort(d: Deps, self: SelfAgent | null): Promise<Doctor
   const running = self?.state === "running" ? self.port : 0;
   const ours = running || (self ? 0 : free ?? 0); // the port this folder's agent has or will take
   let level: DoctorCheck["ok"] = true;
-  const fixes: Text[] = [];
-  let main: Text;
+  const fixes: Bilingual[] = [];
+  let main: Bilingual;
   if (self?.state === "running") {
     const who = `pid ${self.pid ?? "?"}, version ${self.version}`;
     const whoBg = `процес ${self.pid ?? "?"}, версия ${self.version}`;
@@ -198,7 +198,7 @@ function shown(u: URL): string {
   return `${u.protocol}//${u.host}${u.pathname}`;
 }
 
-function jwkProblem(k: Record<string, unknown>, i: number): Text | null {
+function jwkProblem(k: Record<string, unknown>, i: number): Bilingual | null {
   const kid = typeof k.kid === "string" && k.kid ? `"${k.kid}"` : null;
   const name = t(kid ? `key ${kid}` : `key #${i + 1}`, kid ? `ключ ${kid}` : `ключ №${i + 1}`);
   const say = (en: string, bg: string) => t(`${name.en} ${en}`, `${name.bg} ${bg}`);
@@ -245,7 +245,7 @@ export async function checkTokenService(
     : t("", "");
   const clockTitle = t("Clock (against the token service)", "Часовник (спрямо услугата за токени)");
   const noClock = (
-    why: Text,
+    why: Bilingual,
     fix = t("Fix the token service check first", "Първо оправете проверката на услугата за токени"),
   ) =>
     check(
@@ -303,7 +303,7 @@ export async function checkTokenService(
   else await res.body?.cancel();
   const keys = Array.isArray(body?.keys) ? body.keys as Record<string, unknown>[] : [];
   const at = shown(url);
-  const problem: Text | null = !res.ok
+  const problem: Bilingual | null = !res.ok
     ? t(`${at} answered HTTP ${res.status}`, `${at} отговори с HTTP ${res.status}`)
     : body === null
     ? t(`${at} did not return JSON`, `${at} не върна JSON`)

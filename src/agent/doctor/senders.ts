@@ -8,7 +8,8 @@
  * @module
  */
 import type { SenderConfig } from "../senders/mod.ts";
-import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t, type Text } from "./types.ts";
+import type { Bilingual } from "../../contract/mod.ts";
+import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t } from "./types.ts";
 import { AppError } from "../../contract/mod.ts";
 import {
   type CertificateInfo,
@@ -55,7 +56,7 @@ const reasonBg = (reason: string) => {
 /** Certificate checks → one verdict; validity or key usage failing fails, QES doubts warn. */
 function certVerdict(
   id: string,
-  title: Text,
+  title: Bilingual,
   all: CertificateInfo[],
   d: Deps,
   certId?: string,
@@ -119,7 +120,7 @@ function certVerdict(
   );
 }
 
-function pkcs11Fix(e: unknown, d: Deps, found: ModuleCandidate[]): Text {
+function pkcs11Fix(e: unknown, d: Deps, found: ModuleCandidate[]): Bilingual {
   const names = found.map((m) => `${m.middleware} (${m.path})`).join("; ");
   const list = found.length
     ? t(` Found on this PC: ${names}.`, ` Намерени на този компютър: ${names}.`)
@@ -188,7 +189,7 @@ export async function checkSender(
   const str = (...keys: string[]) =>
     keys.map((k) => ks[k]).find((v) => typeof v === "string") as string | undefined;
   /** The failed check of a key store without its `keystore.<field>`, and where to set it. */
-  const missing = (field: string, what: Text) =>
+  const missing = (field: string, what: Bilingual) =>
     check(
       id,
       false,

@@ -3,6 +3,7 @@
  * and Bulgarian, what the checks need ({@link DoctorDeps}) and the {@link check} constructor.
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 import type { AgentFile } from "../senders/mod.ts";
 import type { OwnAgent } from "../start/mod.ts";
 import type { KeyStore, ModuleCandidate } from "../../signing/mod.ts";
@@ -22,12 +23,6 @@ export interface DoctorCheck {
   readonly titleBg: string;
   readonly detailBg: string;
   readonly fixBg: string | null;
-}
-
-/** A text in both languages. */
-export interface Text {
-  readonly en: string;
-  readonly bg: string;
 }
 
 /**
@@ -80,15 +75,15 @@ export interface SelfAgent extends Omit<OwnAgent, "from"> {
 }
 
 /** A text in both languages. */
-export const t = (en: string, bg: string): Text => ({ en, bg });
+export const t = (en: string, bg: string): Bilingual => ({ en, bg });
 
 /** One result line; `fix` only where `ok` is not `true`. */
 export const check = (
   id: string,
   ok: DoctorCheck["ok"],
-  title: Text,
-  detail: Text,
-  fix: Text | null = null,
+  title: Bilingual,
+  detail: Bilingual,
+  fix: Bilingual | null = null,
 ): DoctorCheck => ({
   id,
   ok,

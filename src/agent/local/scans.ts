@@ -11,7 +11,7 @@
  * arbitrary files.
  * @module
  */
-import { AppError, isAppError, type LocalRun } from "../../contract/mod.ts";
+import { isAppError, type LocalRun } from "../../contract/mod.ts";
 // formats/mod.ts leaves out the iconv-lite encoder (src/formats/encode/), so it stays
 // out of the agent's load path when it reads files.
 import {

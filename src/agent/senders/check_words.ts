@@ -4,15 +4,10 @@
  * extension names (`keyUsage`, `QcStatements`) the checks report in English for the log.
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 import type { CertificateCheck, CertificateFailure } from "../../signing/mod.ts";
 
-/** A text for people: Bulgarian, and the English beside it. */
-interface SenderText {
-  readonly bg: string;
-  readonly en: string;
-}
-
-const WORDS: Record<CertificateFailure, SenderText> = {
+const WORDS: Record<CertificateFailure, Bilingual> = {
   notYetValid: {
     bg: "сертификатът още не е влязъл в сила",
     en: "the certificate is not valid yet",
@@ -46,7 +41,7 @@ const WORDS: Record<CertificateFailure, SenderText> = {
 };
 
 /** What a check is about, for a passed one (the list shows every check). */
-const PASSED: Record<CertificateCheck["check"], SenderText> = {
+const PASSED: Record<CertificateCheck["check"], Bilingual> = {
   validity: { bg: "в сила е", en: "it is valid" },
   keyUsage: { bg: "служи за подписване", en: "it may be used for signing" },
   qcStatements: { bg: "квалифициран подпис (КЕП)", en: "qualified signature (QES)" },
@@ -67,7 +62,7 @@ const PASSED: Record<CertificateCheck["check"], SenderText> = {
  */
 export function checkWords(
   check: Pick<CertificateCheck, "check" | "ok" | "why">,
-): SenderText {
+): Bilingual {
   if (check.ok) return PASSED[check.check];
   if (check.why) return WORDS[check.why];
   const byName: Record<CertificateCheck["check"], CertificateFailure> = {
@@ -87,7 +82,7 @@ export function checkWords(
  */
 export function failedInWords(
   checks: readonly Pick<CertificateCheck, "check" | "ok" | "why">[],
-): SenderText {
+): Bilingual {
   const words = checks.filter((c) => !c.ok).map(checkWords);
   const uniq = (xs: string[]) => [...new Set(xs)].join("; ");
   return { bg: uniq(words.map((w) => w.bg)), en: uniq(words.map((w) => w.en)) };

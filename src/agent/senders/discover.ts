@@ -16,7 +16,7 @@
  * would store. No PIN is asked, stored or logged here.
  * @module
  */
-import { AppError, type ErrorCode } from "../../contract/mod.ts";
+import { AppError, type Bilingual, type ErrorCode } from "../../contract/mod.ts";
 import { basename } from "node:path";
 import type {
   CommandRunner,
@@ -26,7 +26,7 @@ import type {
   WinCryptOps,
 } from "../../signing/mod.ts";
 import { describeCertificate, type FoundCertificate } from "./certificate_facts.ts";
-import { senderErrorText, type SenderText } from "./messages.ts";
+import { senderErrorText } from "./messages.ts";
 import type { KeystoreRef } from "./sender_keys.ts";
 
 /** The signing library loads on first use (the agent's start never pays for it). */
@@ -52,7 +52,7 @@ export interface ScannedSource {
   /** The error's stable code when `status` is `error`. */
   readonly errorCode?: ErrorCode;
   /** Why it gave nothing (Bulgarian and English), or null when it gave certificates. */
-  readonly reason: SenderText | null;
+  readonly reason: Bilingual | null;
 }
 
 /** A whole discovery: the certificates, and how each place answered. */
@@ -77,7 +77,7 @@ export interface DiscoverDeps {
   readonly now?: () => number;
 }
 
-const T = (bg: string, en: string): SenderText => ({ bg, en });
+const T = (bg: string, en: string): Bilingual => ({ bg, en });
 
 function failed(base: Omit<ScannedSource, "status" | "certificates" | "reason">, e: unknown) {
   const text = senderErrorText(e);

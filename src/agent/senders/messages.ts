@@ -5,18 +5,13 @@
  * never a PIN. Clients branch on `code`; the texts may change.
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 import { type ErrorCode, isAppError } from "../../contract/mod.ts";
 import type { CertificateCheckName, CertificateFailure } from "../../signing/mod.ts";
 import { failedInWords } from "./check_words.ts";
 
-/** A text for people: Bulgarian, and the English beside it. */
-export interface SenderText {
-  readonly bg: string;
-  readonly en: string;
-}
-
 /** A failure as the page shows it. */
-export interface SenderErrorText extends SenderText {
+export interface SenderErrorText extends Bilingual {
   /** The stable code (`AGENT_INTERNAL_ERROR` for anything that is not an AppError). */
   readonly code: ErrorCode;
 }

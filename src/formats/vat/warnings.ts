@@ -5,6 +5,7 @@
  * Bulgarian (`messageBg`, for the accountant on the confirmation page).
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 
 /** Warning codes of the VAT cross-checks; documented in docs/formats.md. */
 export const VAT_WARNING_CODES = [
@@ -40,12 +41,7 @@ export interface VatWarning {
 }
 
 /** A finding's text in both languages. */
-export interface Bilingual {
-  /** English. */
-  readonly en: string;
-  /** Bulgarian. */
-  readonly bg: string;
-}
+export type { Bilingual };
 
 /**
  * Whole cents of an amount (null → 0), so sums are exact.

@@ -1,12 +1,14 @@
 // The page after "Confirm" follows its filings (page_follow.ts): asks `data-url` of #follow once
 // a second and lists each filing as it ends; after `data-quiet` tries without one, it says the
-// tab can be closed. Texts come from the agent (set as textContent, never as HTML).
+// tab can be closed. Texts come from the agent (set as textContent, never as HTML), in the page's
+// language (`<html lang>`); the receipt link's words are #follow's `data-receipt`.
 (function () {
   const box = document.getElementById("follow"),
     list = document.getElementById("follow-list"),
     note = document.getElementById("follow-note"),
     url = box.dataset.url,
-    quiet = +box.dataset.quiet;
+    quiet = +box.dataset.quiet,
+    lang = document.documentElement.lang;
   let n = 0;
   function line(f) {
     const li = document.createElement("li");
@@ -14,19 +16,15 @@
     li.dataset.id = f.id;
     li.dataset.final = String(f.final);
     const t = document.createElement("span");
-    t.textContent = f.bg + " ";
-    const en = document.createElement("span");
-    en.className = "en";
-    en.textContent = "/ " + f.en;
+    t.textContent = lang === "en" ? f.en : f.bg;
     li.appendChild(t);
-    li.appendChild(en);
     if (f.final) {
       const a = document.createElement("a");
       a.href = f.receipt;
       a.className = "receipt-link";
       a.target = "_blank";
       a.rel = "noopener";
-      a.textContent = " Разписка / Receipt";
+      a.textContent = box.dataset.receipt;
       li.appendChild(document.createTextNode(" "));
       li.appendChild(a);
     }

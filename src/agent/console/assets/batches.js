@@ -6,17 +6,11 @@ function show(el, b) {
   bar.max = Math.max(1, b.total);
   bar.value = b.done;
   el.querySelector(".count").textContent = b.done + " / " + b.total;
-  const st = el.querySelector(".status");
-  st.textContent = b.status.bg + " ";
-  st.append(
-    Object.assign(document.createElement("span"), {
-      className: "en",
-      lang: "en",
-      textContent: "/ " + b.status.en,
-    }),
-  );
+  // The page's language (the switch): the texts come in both, the page shows one.
+  const lang = document.documentElement.lang === "en" ? "en" : "bg";
+  el.querySelector(".status").textContent = b.status[lang];
   const left = el.querySelector(".left");
-  if (left) left.textContent = b.left.bg ? b.left.bg + " / " + b.left.en : "";
+  if (left) left.textContent = b.left[lang];
 }
 async function poll() {
   if (!running()) return;
