@@ -55,14 +55,8 @@ function pageDocument(title: TextKey, body: Markup, pageUrl: string | null): str
   `);
 }
 
-/**
- * Render the dialog page.
- * @param d the pending dialog
- * @param now epoch ms (for the countdown)
- * @returns HTML
- */
-export function renderConfirmPage(d: Dialog, now: number): string {
-  const first = d.subjects[0]!;
+/** What the page lists, merged over the dialog's requests (each value once). */
+function pageFacts(d: Dialog) {
   const eiks = [...new Set(d.subjects.flatMap((s) => s.eiks))];
   const names = new Map<string, CompanyName>();
   // A name from the files wins over the portal's.
@@ -86,29 +80,31 @@ export function renderConfirmPage(d: Dialog, now: number): string {
       d.subjects.flatMap((s) => s.figures ? [s.figures] : []).map((f) => [JSON.stringify(f), f]),
     ).values(),
   ];
-  const seconds = Math.max(0, Math.round((d.expiresAt - now) / 1000));
   const typeIds = [...new Set(d.subjects.map((s) => s.typeId))];
-  const pinStep = d.step === "pin";
-  // Two steps when files are still to be read and the sender signs with a PIN (live mode).
-  const later = twoStep(d) && d.senders.some((s) => s.needsPin);
-  const body = html`
-          ${pinStep
-            ? html`
-              <h1 id="step"
-                data-step="pin">${w("confirm.step_2_of_2")}</h1>
-              <p class="checked"
-                id="checked">${w("confirm.the_files_were_read")}</p>
-            `
-            : html`<h1 id="step" data-step="${later ? "consent" : "one"}">${
-              later ? html`${w("confirm.step_1_of_2")}` : html`${w("confirm.confirm_the_sender")}`
-            }</h1>`}
-          ${first.mode === "test"
-            ? html`
-              <p
-                class="test">${w("confirm.test_mode_nothing_is")}</p>
-            `
-            : ""}
-          <div class="who" id="who">
+  return { eiks, names, paths, files, periods, docs, warnings, figures, typeIds };
+}
+
+/** The step's heading, the test-mode note, and who asks from which page. */
+function pageHead(d: Dialog, pinStep: boolean, later: boolean): Markup {
+  const first = d.subjects[0]!;
+  return html`
+        ${pinStep
+          ? html`
+            <h1 id="step"
+              data-step="pin">${w("confirm.step_2_of_2")}</h1>
+            <p class="checked"
+              id="checked">${w("confirm.the_files_were_read")}</p>
+          `
+          : html`<h1 id="step" data-step="${later ? "consent" : "one"}">${
+            later ? html`${w("confirm.step_1_of_2")}` : html`${w("confirm.confirm_the_sender")}`
+          }</h1>`}
+        ${first.mode === "test"
+          ? html`
+            <p
+              class="test">${w("confirm.test_mode_nothing_is")}</p>
+          `
+          : ""}
+        <div class="who" id="who">
       <div><strong>${w("confirm.who_asks")}:</strong> <span id="integrator">${visible(
         first.integratorName,
       )}</span></div>
@@ -117,116 +113,152 @@ export function renderConfirmPage(d: Dialog, now: number): string {
         ? visible(first.origin)
         : w("confirm.not_bound")}</span></div>
     </div>
-          ${extensionBlock(d)}
-          <table id="what">
-            <tr><th>${w("confirm.what_is_asked")}</th><td id="operations">${typeIds
-              .map((t) => {
-                const n = declarationName(t);
-                return html`
-                  <div class="op"
-                    data-type-id="${visible(t)}">${visible(say(n))}</div>
-                `;
-              })}</td></tr>
-            <tr><th>${w("confirm.company_eik")}</th><td id="eiks">${companyRows(
-              eiks,
-              names,
-              first.mode,
-            )}</td></tr>
-            <tr><th>${w("confirm.period")}</th><td id="periods">${periods.length
-              ? periods.join(", ")
-              : "—"}</td></tr>
-            ${figures.map((f) =>
-              figureRows(
-                f,
-                figures.length > 1 ? `${names.get(f.eik)?.name ?? ""} ${f.eik}`.trim() : null,
-              )
-            )}
-            ${paths.length && pinStep
-              ? html`
-                <tr>
-                  <th>${w("confirm.read")}</th>
-                  <td id="paths">${paths.map(pathRow)}</td>
-                </tr>
-              `
-              : paths.length
-              ? html`
-                <tr>
-                  <th>${w("confirm.will_be_read")}</th>
-                  <td id="paths">${paths.map(pathRow)}
-                    <p class="note">${w("confirm.the_agent_reads_these")}</p>
-                  </td>
-                </tr>
-              `
-              : ""}
-            ${files.length
-              ? html`
-                <tr>
-                  <th>${pinStep
-                    ? html`${w("confirm.files")}`
-                    : html`${w("confirm.files_sent_by_the")}`}</th>
-                  <td id="files">${files.map((f) =>
-                    html`<div><code class="path" dir="ltr">${wrapped(f)}</code></div>`
-                  )}</td>
-                </tr>
-              `
-              : ""}
-            ${docs
-              ? html`
-                <tr>
-                  <th>${w("confirm.files_2")}</th>
-                  <td id="documents">${docs}</td>
-                </tr>
-              `
-              : ""}
-            ${warnings.length ? warningsRow(warnings) : ""}
-            <tr><th>${w("confirm.requests")}</th><td id="requests">${d.subjects
-              .length}</td></tr>
-            ${pinStep ? pinStepRow(first.batchId) : batchRow(first.batchId, !!d.base)}
-          </table>
-          <form method="post" action="/confirm/${d.id}/decision" id="decision">
-            <input type="hidden" name="nonce" value="${d.nonce}">
-      <input type="hidden" name="seen" id="seen" value="${d.version}">
-            <fieldset class="senders"><legend>${w("confirm.sender")}</legend>
-            ${d.senders.map((s) =>
-              html`<label><input type="radio" name="senderId" value="${s.id}" ${
-                s.id === d.preselected ? "checked" : ""
-              } required> ${visible(s.displayName)}${
-                s.qualified === false
-                  ? html`
-                    <span class="warn not-qualified">${w("confirm.not_a_qes")}</span>
-                  `
-                  : ""
-              }</label>`
-            )}
-            </fieldset>
-        ${later && d.senders.some((s) => s.needsPin)
-          ? html`
-            <p
-              id="pin-later">${w("confirm.the_pin_is_not")}</p>
-          `
-          : d.senders.some((s) => s.needsPin)
-          ? html`<p><label>${w("confirm.signature_pin")}
+  `;
+}
+
+/**
+ * The table of what is asked: declarations, companies, periods, the files' figures, the paths
+ * (to be read, or read on the PIN step), files sent by the page, documents, warnings, requests,
+ * and the batch.
+ */
+function whatTable(d: Dialog, f: ReturnType<typeof pageFacts>, pinStep: boolean): Markup {
+  const first = d.subjects[0]!;
+  const { eiks, names, paths, files, periods, docs, warnings, figures, typeIds } = f;
+  return html`
+    <table id="what">
+      <tr><th>${w("confirm.what_is_asked")}</th><td id="operations">${typeIds
+        .map((t) => {
+          const n = declarationName(t);
+          return html`
+            <div class="op"
+              data-type-id="${visible(t)}">${visible(say(n))}</div>
+          `;
+        })}</td></tr>
+      <tr><th>${w("confirm.company_eik")}</th><td id="eiks">${companyRows(
+        eiks,
+        names,
+        first.mode,
+      )}</td></tr>
+      <tr><th>${w("confirm.period")}</th><td id="periods">${periods.length
+        ? periods.join(", ")
+        : "—"}</td></tr>
+      ${figures.map((f) =>
+        figureRows(
+          f,
+          figures.length > 1 ? `${names.get(f.eik)?.name ?? ""} ${f.eik}`.trim() : null,
+        )
+      )}
+      ${paths.length && pinStep
+        ? html`
+          <tr>
+            <th>${w("confirm.read")}</th>
+            <td id="paths">${paths.map(pathRow)}</td>
+          </tr>
+        `
+        : paths.length
+        ? html`
+          <tr>
+            <th>${w("confirm.will_be_read")}</th>
+            <td id="paths">${paths.map(pathRow)}
+              <p class="note">${w("confirm.the_agent_reads_these")}</p>
+            </td>
+          </tr>
+        `
+        : ""}
+      ${files.length
+        ? html`
+          <tr>
+            <th>${pinStep
+              ? html`${w("confirm.files")}`
+              : html`${w("confirm.files_sent_by_the")}`}</th>
+            <td id="files">${files.map((f) =>
+              html`<div><code class="path" dir="ltr">${wrapped(f)}</code></div>`
+            )}</td>
+          </tr>
+        `
+        : ""}
+      ${docs
+        ? html`
+          <tr>
+            <th>${w("confirm.files_2")}</th>
+            <td id="documents">${docs}</td>
+          </tr>
+        `
+        : ""}
+      ${warnings.length ? warningsRow(warnings) : ""}
+      <tr><th>${w("confirm.requests")}</th><td id="requests">${d.subjects
+        .length}</td></tr>
+      ${pinStep ? pinStepRow(first.batchId) : batchRow(first.batchId, !!d.base)}
+    </table>
+  `;
+}
+
+/** The decision form: the senders, the PIN (now or on the next step), Confirm and Decline. */
+function decisionForm(d: Dialog, pinStep: boolean, later: boolean): Markup {
+  return html`
+    <form method="post" action="/confirm/${d.id}/decision" id="decision">
+          <input type="hidden" name="nonce" value="${d.nonce}">
+    <input type="hidden" name="seen" id="seen" value="${d.version}">
+          <fieldset class="senders"><legend>${w("confirm.sender")}</legend>
+          ${d.senders.map((s) =>
+            html`<label><input type="radio" name="senderId" value="${s.id}" ${
+              s.id === d.preselected ? "checked" : ""
+            } required> ${visible(s.displayName)}${
+              s.qualified === false
+                ? html`
+                  <span class="warn not-qualified">${w("confirm.not_a_qes")}</span>
+                `
+                : ""
+            }</label>`
+          )}
+          </fieldset>
+      ${later && d.senders.some((s) => s.needsPin)
+        ? html`
+          <p
+            id="pin-later">${w("confirm.the_pin_is_not")}</p>
+        `
+        : d.senders.some((s) => s.needsPin)
+        ? html`<p><label>${w("confirm.signature_pin")}
     <input type="password" name="pin" id="pin" autocomplete="off" maxlength="64"></label>
     <br><span id="pin-note">${w("confirm.the_pin_stays_in")}</span></p>`
-          : ""}
-            <div class="actions">
-              <button class="ok" type="submit" name="decision" value="confirm" id="confirm">${pinStep
-                ? html`${w("confirm.sign_and_file")}`
-                : later
-                ? html`${w("confirm.confirm_and_read")}`
-                : html`${w("confirm.confirm")}`}</button>
-              <button type="submit" name="decision" value="decline" id="decline" formnovalidate>${w(
-                "confirm.decline",
-              )}</button>
-            </div>
-          </form>
-          <p class="count"
+        : ""}
+          <div class="actions">
+            <button class="ok" type="submit" name="decision" value="confirm" id="confirm">${pinStep
+              ? html`${w("confirm.sign_and_file")}`
+              : later
+              ? html`${w("confirm.confirm_and_read")}`
+              : html`${w("confirm.confirm")}`}</button>
+            <button type="submit" name="decision" value="decline" id="decline" formnovalidate>${w(
+              "confirm.decline",
+            )}</button>
+          </div>
+        </form>
+  `;
+}
+
+/**
+ * Render the dialog page.
+ * @param d the pending dialog
+ * @param now epoch ms (for the countdown)
+ * @returns HTML
+ */
+export function renderConfirmPage(d: Dialog, now: number): string {
+  const seconds = Math.max(0, Math.round((d.expiresAt - now) / 1000));
+  const pinStep = d.step === "pin";
+  // Two steps when files are still to be read and the sender signs with a PIN (live mode).
+  const later = twoStep(d) && d.senders.some((s) => s.needsPin);
+  const body = html`
+    ${pageHead(d, pinStep, later)}
+    ${extensionBlock(d)}
+    ${whatTable(d, pageFacts(d), pinStep)}
+    ${decisionForm(d, pinStep, later)}
+    <p class="count"
       id="count">${w(
         "confirm.countdown_before",
       )} <span class="countdown" id="countdown" data-seconds="${seconds}">${seconds}</span> ${w(
         "confirm.countdown_after",
       )}</p>
-          ${scriptTag("", CONFIRM_JS)}
+    ${scriptTag("", CONFIRM_JS)}
   `;
   return pageDocument("confirm.title_confirm", body, `/confirm/${d.id}`);
 }
