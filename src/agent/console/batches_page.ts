@@ -28,7 +28,7 @@ import {
   when,
 } from "./layout.ts";
 import { type Lang, type Vars, withLang } from "../texts/mod.ts";
-import { type ConsoleEnv, sendPage } from "./respond.ts";
+import { type ConsoleC, type ConsoleEnv, sendPage } from "./respond.ts";
 import { scriptTag } from "../../web_assets.ts";
 import { BATCHES_JS } from "./assets/mod.ts";
 
@@ -172,6 +172,97 @@ export function batchesPanel(ctx: ConsoleContext): Markup {
   `;
 }
 
+/** A batch the board still keeps, by its id (null once it was swept). */
+const findBatch = (ctx: ConsoleContext, id: string): BatchEntryView | null =>
+  ctx.batches?.list().find((b) => b.progress.batchId === id) ?? null;
+
+/** `GET /console/batches/:batchId/export`: the batch's outcome per company as CSV (404 when gone). */
+function batchCsv(ctx: ConsoleContext, c: ConsoleC): Response {
+  const b = findBatch(ctx, c.req.param("batchId") ?? "");
+  if (!b) return c.text("", 404);
+  const csv = toCsv(
+    ["eik", "company", "outcome", "errorCode", "filingId", "documentId"],
+    b.outcomes.map((o) => [
+      o.eik,
+      ctx.portals[b.mode]?.companyName?.(o.eik) ?? "",
+      o.outcome === "submitted" ? "filed" : o.outcome,
+      o.errorCode ?? "",
+      o.filingId ?? "",
+      o.documentId ?? "",
+    ]),
+  );
+  return c.body(csv, 200, {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="batch-${b.progress.batchId}.csv"`,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  });
+}
+
+/** One company's outcome row: EIK, name, outcome in words, code, document, where to look next. */
+function outcomeRow(ctx: ConsoleContext, b: BatchEntryView, o: BatchOutcome): Markup {
+  const ow = OUTCOME_WORDS[o.outcome];
+  const company = ctx.portals[b.mode]?.companyName?.(o.eik) ?? "";
+  const how = o.outcome === "unknown" && o.filingId
+    ? html`<a href="/console/filings?state=unknown&eik=${o.eik}#resolve-${o.filingId}">${
+      w("batches.check_on_the_nra")
+    }</a>`
+    : o.filingId
+    ? html`<a href="/console/filings?eik=${o.eik}">${w("batches.in_the_journal")}</a>`
+    : "";
+  return html`
+    <tr class="outcome-${o.outcome}">
+      <td class="mono">${o.eik}</td>
+      <td>${company}</td>
+      <td class="${ow.cls}">${say(ow)}</td>
+      <td class="mono">${o.errorCode ?? ""}</td>
+      <td class="mono">${o.documentId ?? ""}</td>
+      <td>${how}</td>
+    </tr>
+  `;
+}
+
+/** `GET /console/batches/:batchId`: a finished batch's outcome per company, with its exports. */
+function batchPage(ctx: ConsoleContext, c: ConsoleC): Promise<Response> {
+  const title = both("batches.folder_wide_filing");
+  const b = findBatch(ctx, c.req.param("batchId") ?? "");
+  if (!b) {
+    return sendPage(
+      c,
+      "filings",
+      title,
+      html`<p>${w("batches.no_such_filing_in")}</p>`,
+      404,
+    );
+  }
+  const p = b.progress;
+  const rows = b.outcomes.map((o) => outcomeRow(ctx, b, o));
+  return sendPage(
+    c,
+    "filings",
+    title,
+    html`
+      <p>${say(declarationName(p.typeId))} · ${say(batchStatusLine(p, null))}</p>
+      <p>${w("batches.outcome_per_company_2")}
+        <a class="button" id="batch-csv" href="/console/batches/${p.batchId}/export">CSV</a> ·
+        ${w("batches.the_batch_s_filings")}
+        <a class="button" id="batch-filings-csv" href="/console/filings/export?batch=${p
+          .batchId}&amp;format=csv">CSV</a>
+        <a class="button" id="batch-filings-xlsx" href="/console/filings/export?batch=${p
+          .batchId}&amp;format=xlsx">Excel</a>
+        <a class="button" href="/console/filings">${w("batches.back_to_filings")}</a></p>
+      <table id="batch-outcomes">${headRow(
+        "batches.eik",
+        "batches.company",
+        "batches.outcome",
+        "batches.code",
+        "batches.document",
+        null,
+      )}${rows}</table>
+    `,
+  );
+}
+
 /**
  * The routes of the batches' pages.
  * @param ctx the console's context
@@ -179,93 +270,11 @@ export function batchesPanel(ctx: ConsoleContext): Markup {
  */
 export function batchesRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const r = new Hono<ConsoleEnv>();
-  const find = (id: string) => ctx.batches?.list().find((b) => b.progress.batchId === id) ?? null;
-  const title = both("batches.folder_wide_filing");
-
   r.get(
     "/console/batches.json",
     (c) => c.json(consoleJson(ctx), 200, { "cache-control": "no-store" }),
   );
-
-  r.get("/console/batches/:batchId/export", (c) => {
-    const b = find(c.req.param("batchId"));
-    if (!b) return c.text("", 404);
-    const csv = toCsv(
-      ["eik", "company", "outcome", "errorCode", "filingId", "documentId"],
-      b.outcomes.map((o) => [
-        o.eik,
-        ctx.portals[b.mode]?.companyName?.(o.eik) ?? "",
-        o.outcome === "submitted" ? "filed" : o.outcome,
-        o.errorCode ?? "",
-        o.filingId ?? "",
-        o.documentId ?? "",
-      ]),
-    );
-    return c.body(csv, 200, {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="batch-${b.progress.batchId}.csv"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    });
-  });
-
-  r.get("/console/batches/:batchId", (c) => {
-    const b = find(c.req.param("batchId"));
-    if (!b) {
-      return sendPage(
-        c,
-        "filings",
-        title,
-        html`<p>${w("batches.no_such_filing_in")}</p>`,
-        404,
-      );
-    }
-    const p = b.progress;
-    const rows = b.outcomes.map((o) => {
-      const ow = OUTCOME_WORDS[o.outcome];
-      const company = ctx.portals[b.mode]?.companyName?.(o.eik) ?? "";
-      const how = o.outcome === "unknown" && o.filingId
-        ? html`<a href="/console/filings?state=unknown&eik=${o.eik}#resolve-${o.filingId}">${
-          w("batches.check_on_the_nra")
-        }</a>`
-        : o.filingId
-        ? html`<a href="/console/filings?eik=${o.eik}">${w("batches.in_the_journal")}</a>`
-        : "";
-      return html`
-        <tr class="outcome-${o.outcome}">
-          <td class="mono">${o.eik}</td>
-          <td>${company}</td>
-          <td class="${ow.cls}">${say(ow)}</td>
-          <td class="mono">${o.errorCode ?? ""}</td>
-          <td class="mono">${o.documentId ?? ""}</td>
-          <td>${how}</td>
-        </tr>
-      `;
-    });
-    return sendPage(
-      c,
-      "filings",
-      title,
-      html`
-        <p>${say(declarationName(p.typeId))} · ${say(batchStatusLine(p, null))}</p>
-        <p>${w("batches.outcome_per_company_2")}
-          <a class="button" id="batch-csv" href="/console/batches/${p.batchId}/export">CSV</a> ·
-          ${w("batches.the_batch_s_filings")}
-          <a class="button" id="batch-filings-csv" href="/console/filings/export?batch=${p
-            .batchId}&amp;format=csv">CSV</a>
-          <a class="button" id="batch-filings-xlsx" href="/console/filings/export?batch=${p
-            .batchId}&amp;format=xlsx">Excel</a>
-          <a class="button" href="/console/filings">${w("batches.back_to_filings")}</a></p>
-        <table id="batch-outcomes">${headRow(
-          "batches.eik",
-          "batches.company",
-          "batches.outcome",
-          "batches.code",
-          "batches.document",
-          null,
-        )}${rows}</table>
-      `,
-    );
-  });
+  r.get("/console/batches/:batchId/export", (c) => batchCsv(ctx, c));
+  r.get("/console/batches/:batchId", (c) => batchPage(ctx, c));
   return r;
 }
