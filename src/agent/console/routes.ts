@@ -48,20 +48,12 @@ const localPath = (p: string | undefined): string =>
   p && p.startsWith("/") && !p.startsWith("//") && !p.includes("\\") ? p : "/";
 
 /**
- * Build the console's routes (mounted at `/` of the agent's app).
- * @param ctx clock, log, sessions, senders, journal, portals and the console's side effects
- * @returns a Hono sub-app answering `/`, `/console/*` and `/favicon.ico`
+ * The console's guard, in front of every console path: the page's language (texts/lang.ts), the
+ * banner of another agent on the usual port, then — except on the open paths — the session
+ * cookie (a GET without one is told how to open the console) and, on a POST, its CSRF token.
+ * @throws AppError CONSOLE_SESSION_REQUIRED, CONSOLE_CSRF_INVALID
  */
-export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
-  const r = new Hono<ConsoleEnv>();
-  r.onError((err, c) => errorResponse(c, err, ctx.log));
-
-  const limit = bodyLimit({
-    maxSize: 256 * 1024,
-    onError: () => {
-      throw new AppError("BODY_TOO_LARGE", "The form is too large");
-    },
-  });
+function consoleGuard(ctx: ConsoleContext): MiddlewareHandler<ConsoleEnv> {
   const guard: MiddlewareHandler<ConsoleEnv> = (c, next) =>
     // Every text of the page is drawn in the language the accountant chose (texts/lang.ts).
     withLang(langOf(getCookie(c, LANG_COOKIE)), () => guarded(c, next));
@@ -85,8 +77,15 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     }
     await next();
   };
-  for (const p of ["/", "/console", "/console/*", "/favicon.ico"]) r.use(p, limit, guard);
+  return guard;
+}
 
+/**
+ * The console's entry routes: its icon, the one-time link that opens a session, the link
+ * `agent open` asks for, the language switch, and sign-out.
+ */
+function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
+  const r = new Hono<ConsoleEnv>();
   r.get("/favicon.ico", (c) =>
     c.body(FAVICON, 200, {
       "content-type": "image/svg+xml",
@@ -138,7 +137,26 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     ctx.sessions.end(c.get("session").id);
     return howToOpen(c, both("console.you_signed_out_of"));
   });
+  return r;
+}
 
+/**
+ * Build the console's routes (mounted at `/` of the agent's app).
+ * @param ctx clock, log, sessions, senders, journal, portals and the console's side effects
+ * @returns a Hono sub-app answering `/`, `/console/*` and `/favicon.ico`
+ */
+export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
+  const r = new Hono<ConsoleEnv>();
+  r.onError((err, c) => errorResponse(c, err, ctx.log));
+  const limit = bodyLimit({
+    maxSize: 256 * 1024,
+    onError: () => {
+      throw new AppError("BODY_TOO_LARGE", "The form is too large");
+    },
+  });
+  const guard = consoleGuard(ctx);
+  for (const p of ["/", "/console", "/console/*", "/favicon.ico"]) r.use(p, limit, guard);
+  r.route("/", entryRoutes(ctx));
   r.route("/", statusRoutes(ctx));
   r.route("/", toolsRoutes(ctx));
   r.route("/", filingsExportRoutes(ctx));
