@@ -13,6 +13,7 @@ import { bodyLimit } from "hono/body-limit";
 import { AppError, getOperation, requireJsonMediaType } from "../contract/mod.ts";
 import { VERSION } from "../version.ts";
 import {
+  type AgentEnv,
   cors,
   docsRoutes,
   errorResponse,
@@ -32,7 +33,7 @@ import { publicSenders, readAgentFile, type SenderConfig } from "./senders/mod.t
 
 /** The app plus handles tests and `main.ts` use. */
 export interface AgentApp {
-  readonly app: Hono;
+  readonly app: Hono<AgentEnv>;
   readonly confirmations: ConfirmationManager;
   readonly jtis: JtiCache;
   /** The console's one-time links and sessions (`agent open`, the demo, the first start). */
@@ -49,7 +50,7 @@ export interface AgentApp {
  * @returns the app and its state holders
  */
 export function createAgentApp(deps: AgentDeps): AgentApp {
-  const app = new Hono();
+  const app = new Hono<AgentEnv>();
   const jtis = new JtiCache();
   const agentVersion = deps.agentVersion ?? VERSION;
   const verifier: TokenVerifier = { ...deps.verifier, clock: deps.clock, jtis, agentVersion };
@@ -81,7 +82,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
   app.use("*", async (c, next) => {
     const requestId = randomId();
     const t0 = performance.now();
-    c.set("requestId" as never, requestId as never);
+    c.set("requestId", requestId);
     c.header("x-request-id", requestId);
     await next();
     deps.log("debug", "request", {

@@ -4,14 +4,15 @@
  * `GET /.well-known/jwks.json`, `GET /health`, `GET /ready`, `GET /api/v1/openapi.json`; the integrator's
  * contract application `POST|GET /api/v1/applications` (authenticated with the integrator's own
  * key); and the admin API under `/admin/v1/*` (admin credential only; § Access phases).
- * Errors: `{error, errorCode, errorKind}` (+ `rejectedEiks` for 403) with 400/401/402/403; 429
- * over a key's or integrator's budget (`rate_limit.ts`), 503 while the database is unreachable.
+ * Errors: `{error, errorCode, errorKind, requestId}` (+ `rejectedEiks` for 403) with the error
+ * catalog's status for the token service — 400/401/402/403, 429 over a key's or integrator's
+ * budget (`rate_limit.ts`), 503 while the database is unreachable — written by errors_wire.ts.
  * Every request passes the edge (`edge.ts`: request id, access log, draining); the hot route is
  * `issue_route.ts`.
  * @module
  */
 import { Hono } from "hono";
-import { AppError, isAppError } from "../contract/mod.ts";
+import { AppError } from "../contract/mod.ts";
 import { buildTokenOpenApi } from "../contract/openapi/mod.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
@@ -19,15 +20,11 @@ import { authenticateKey, type IssueConfig, type IssueTimings } from "./issue.ts
 import { httpOriginList, issueRoute } from "./issue_route.ts";
 import type { SigningKeyCipher } from "./key_cipher.ts";
 import type { KeyRing } from "./signer.ts";
-import { isDatabaseUnavailable, type TokenStore } from "./store/mod.ts";
+import type { TokenStore } from "./store/mod.ts";
 import { type DrainState, readyRoute } from "./ops.ts";
 import { type AccessLogEntry, withEdge } from "./edge.ts";
-import {
-  limitRequest,
-  type RateLimiter,
-  rateLimitHeaders,
-  type RateLimitInfo,
-} from "./rate_limit.ts";
+import { limitRequest, type RateLimiter } from "./rate_limit.ts";
+import { errorAnswer } from "./errors_wire.ts";
 import {
   adminAuth,
   adminContractRoutes,
@@ -85,16 +82,6 @@ export interface TokenAppDeps {
   readonly serviceLog?: ServiceLog;
 }
 
-function errorBody(e: AppError) {
-  return {
-    error: e.message,
-    errorCode: e.code,
-    errorKind: e.kind,
-    ...(e.code === "EIK_NOT_ALLOWED" ? { rejectedEiks: e.details?.rejectedEiks ?? [] } : {}),
-    ...(e.details && e.code !== "EIK_NOT_ALLOWED" ? { details: e.details } : {}),
-  };
-}
-
 /**
  * Build the token service app.
  * @param deps store, key ring, clock, issuance config
@@ -104,43 +91,9 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   const app = new Hono();
   const openapi = buildTokenOpenApi(VERSION);
 
-  app.onError((err, c) => {
-    if (isAppError(err) && err.code === "RATE_LIMITED") {
-      const info = err.details as unknown as RateLimitInfo & { retryAfter: number };
-      return c.json(errorBody(err), 429, {
-        "retry-after": String(info.retryAfter),
-        ...rateLimitHeaders(info),
-      });
-    }
-    if (!isAppError(err) && isDatabaseUnavailable(err)) {
-      // An outage, not a bug: retry later; the driver reconnects by itself.
-      return c.json(
-        {
-          error: "The token service's database cannot be reached; retry shortly",
-          errorCode: "DATABASE_UNAVAILABLE",
-          errorKind: "PORTAL",
-        },
-        503,
-        { "retry-after": "5" },
-      );
-    }
-    if (isAppError(err)) {
-      // Token-service validation errors are 400s (the agent's are 502).
-      const status = err.code === "VALIDATION_FAILED" || err.code === "INVALID_JSON"
-        ? 400
-        : err.status;
-      return c.json(errorBody(err), status as 400);
-    }
-    deps.log?.("unexpected error", { error: String(err) });
-    return c.json({
-      error: "Unexpected error in the token service",
-      errorCode: "SERVICE_INTERNAL_ERROR",
-      errorKind: "PORTAL",
-    }, 500);
-  });
-  app.notFound((c) =>
-    c.json({ error: "No such route", errorCode: "NOT_FOUND", errorKind: "PARAMETER" }, 404)
-  );
+  // The one mapping of errors to the wire (errors_wire.ts): statuses from the catalog.
+  app.onError((err, c) => errorAnswer(c, err, deps.log));
+  app.notFound((c) => errorAnswer(c, new AppError("NOT_FOUND", "No such route")));
 
   const allowedOrigins = originList(deps.store);
   app.post("/api/v1/tokens/issue", issueRoute(deps));

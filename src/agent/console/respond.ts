@@ -17,10 +17,15 @@ import {
   t,
 } from "./layout.ts";
 import type { ConsoleSession } from "./session.ts";
+import type { AgentEnv } from "../http/mod.ts";
 
 /** Hono variables of the console routes. */
 export type ConsoleEnv = {
-  Variables: { session: ConsoleSession; nonce: string; banner?: Bilingual | null };
+  Variables: AgentEnv["Variables"] & {
+    session: ConsoleSession;
+    nonce: string;
+    banner?: Bilingual | null;
+  };
 };
 
 /** A console route's context. */

@@ -2,7 +2,8 @@
  * What a failed portal call means for the journal (issue #13 § 1), and the rules that stop a
  * filing of a declaration whose earlier attempt is unresolved or must wait (issue #13 § 2):
  * - an error's outcome comes from `details.outcome` (the live portal sets it on every error of
- *   `submit`: "not_sent", "refused", "unknown"), else from its code; whatever cannot be placed
+ *   `submit`: "not_sent", "refused", "unknown"), else from its code (the error catalog's
+ *   `filingFailure`, src/contract/errors.ts); whatever cannot be placed
  *   is "unknown" — the journal never claims "not filed" without knowing;
  * - the same declaration (sender, EIK, kind, period, files' hash, mode) is not sent while an
  *   earlier attempt is "unknown" (FILING_UNRESOLVED) or running (FILING_IN_PROGRESS), nor before
@@ -10,54 +11,24 @@
  * The texts tell the user what to do; docs/journal.md says the same.
  * @module
  */
-import { AppError } from "../../contract/mod.ts";
+import { AppError, type FilingFailure, filingFailureOf } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import type { FilingRecord, Journal, SameDeclaration } from "./journal.ts";
 
 /** What became of a declaration whose portal call failed. */
-export type FailureOutcome = "not_sent" | "refused" | "unknown";
-
-/** Codes after which the declaration certainly did not reach the authority (adapters that do
- * not say `details.outcome`, such as the test portal). */
-const NOT_SENT = new Set([
-  "PORTAL_UNREACHABLE",
-  "PORTAL_NOT_CONFIGURED",
-  "PORTAL_OPERATION_UNSUPPORTED",
-  "SIGNING_FAILED",
-  "PIN_INCORRECT",
-  "PIN_LOCKED",
-  "KEYSTORE_UNAVAILABLE",
-  "PKCS11_MODULE_MISSING",
-  "PKCS11_MODULE_WRONG_ARCH",
-  "CERTIFICATE_INVALID",
-  // Refused while building the request, before any byte went out:
-  "VALIDATION_FAILED",
-  "FILE_KIND_UNKNOWN",
-  "FILE_PARSE_ERROR",
-  "LOCAL_INPUT_REQUIRED",
-]);
-
-/** Codes of a refusal the authority answered (same fallback). */
-const REFUSED = new Set([
-  "PORTAL_AUTH_FAILED",
-  "PORTAL_REJECTED",
-  "CERTIFICATE_NOT_RECOGNISED",
-  "NO_POWER_OF_ATTORNEY",
-  "DOCUMENT_SIGNATURE_MISMATCH",
-]);
+export type FailureOutcome = FilingFailure | "unknown";
 
 /**
  * The outcome of a failed submit.
  * @param err the error
- * @returns `details.outcome` when the adapter set one, else by code; "unknown" otherwise
+ * @returns `details.outcome` when the adapter set one (the test portal does not), else what the
+ *   error catalog says of the code (`filingFailure`); "unknown" otherwise
  * @throws nothing
  */
 export function outcomeOf(err: AppError): FailureOutcome {
   const o = err.details?.outcome;
   if (o === "not_sent" || o === "refused" || o === "unknown") return o;
-  if (NOT_SENT.has(err.code)) return "not_sent";
-  if (REFUSED.has(err.code)) return "refused";
-  return "unknown";
+  return filingFailureOf(err.code) ?? "unknown";
 }
 
 /**
