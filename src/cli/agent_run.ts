@@ -61,6 +61,7 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
   try {
     cfg = await agentConfig(cli, flags);
     if (p1 && (cfg.port !== p1.settings.port || cfg.dataDir !== p1.settings.dataDir)) {
+      // A programming error: phase 1 and phase 2 must read the same settings.
       throw new Error("The agent's port or data directory was read two ways (a bug).");
     }
   } catch (err) {
