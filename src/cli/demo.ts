@@ -6,7 +6,7 @@
  */
 import { Command, Option } from "commander";
 import { DEFAULT_AGENT_PORT, joinPath } from "../defaults.ts";
-import { packagedAssets } from "./agent_run.ts";
+import { packagedAssets } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
 import { portArg, textArg } from "./options.ts";
 import { silentLogger } from "../log.ts";
@@ -21,13 +21,19 @@ interface DemoFlags {
 
 /** Start both programs and print the key and examples; they serve until Ctrl+C. */
 async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
-  const [{ AgentConfig, TokenServiceConfig }, { startTokenService }, { startAgent }, keys] =
-    await Promise.all([
-      import("../config.ts"),
-      import("./serve_token.ts"),
-      import("./serve_agent.ts"),
-      import("../token/mod.ts"),
-    ]);
+  const [
+    { AgentConfig, TokenServiceConfig },
+    { startTokenService },
+    { openAgentStores },
+    { serveAgent },
+    keys,
+  ] = await Promise.all([
+    import("../config.ts"),
+    import("./serve_token.ts"),
+    import("./agent_stores.ts"),
+    import("./agent_servers.ts"),
+    import("../token/mod.ts"),
+  ]);
   // A fresh directory unless --data-dir: the demo never touches the user's SVC_DATA_DIR.
   const base = o.dataDir ?? await Deno.makeTempDir({ prefix: "svc-demo-" });
   const join = (...p: string[]) => joinPath(cli.os, ...p);
@@ -37,16 +43,18 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
     {},
     cli.clock,
   );
-  const agent = await startAgent(
-    AgentConfig.parse({
-      port: o.port ?? cli.env.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT,
-      dataDir: join(base, "agent"),
-      tokenServiceUrl: ts.url,
-      openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
-    }),
-    cliLogger(cli, "info"),
-    { os: cli.os, clock: cli.clock, ...(await packagedAssets(cli.mainModule)) },
-  );
+  const agentCfg = AgentConfig.parse({
+    port: o.port ?? cli.env.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT,
+    dataDir: join(base, "agent"),
+    tokenServiceUrl: ts.url,
+    openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
+  });
+  const stores = await openAgentStores(agentCfg, cliLogger(cli, "info"), cli);
+  const agent = await serveAgent(agentCfg, stores, {
+    os: cli.os,
+    clock: cli.clock,
+    ...(await packagedAssets(cli.mainModule)),
+  });
   const { secret } = await keys.createApiKey(ts.store, {
     mode: "test",
     now: cli.clock.now(),

@@ -12,7 +12,7 @@
 import { Command, Option } from "commander";
 import { joinPath } from "../defaults.ts";
 import { VERSION } from "../version.ts";
-import { agentConfig } from "./agent_run.ts";
+import { agentConfig } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, textArg } from "./options.ts";
 import { failureJson, isAppError, note, printJson, say } from "./output.ts";
