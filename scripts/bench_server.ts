@@ -78,7 +78,7 @@ if (kind === "token") {
     clock: systemClock,
     config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
     timings,
-    // Both budgets counted, as deployed on SQLite (serve_token.ts), high enough to refuse none.
+    // Both budgets counted, as deployed on SQLite (src/cli/token_servers.ts), high enough to refuse none.
     rateLimiter: createRateLimiter(
       { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
       memoryRateCounter(),

@@ -23,13 +23,17 @@ interface DemoFlags {
 async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
   const [
     { AgentConfig, TokenServiceConfig },
-    { startTokenService },
+    { tokenSettings },
+    { openTokenServiceStore },
+    { serveTokenService },
     { openAgentStores },
     { serveAgent },
     keys,
   ] = await Promise.all([
     import("../config.ts"),
-    import("./serve_token.ts"),
+    import("./token_settings.ts"),
+    import("./token_stores.ts"),
+    import("./token_servers.ts"),
     import("./agent_stores.ts"),
     import("./agent_servers.ts"),
     import("../token/mod.ts"),
@@ -37,10 +41,14 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
   // A fresh directory unless --data-dir: the demo never touches the user's SVC_DATA_DIR.
   const base = o.dataDir ?? await Deno.makeTempDir({ prefix: "svc-demo-" });
   const join = (...p: string[]) => joinPath(cli.os, ...p);
-  const ts = await startTokenService(
+  const tsSettings = await tokenSettings(
     TokenServiceConfig.parse({ port: 0, dataDir: join(base, "token-service") }),
     cliLogger(cli, "warn"),
     {},
+  );
+  const ts = await serveTokenService(
+    tsSettings,
+    await openTokenServiceStore(tsSettings),
     cli.clock,
   );
   const agentCfg = AgentConfig.parse({

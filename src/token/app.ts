@@ -200,7 +200,7 @@ export type UpdateManifestSource = () => Promise<string | null>;
  * updates): the signed update manifest as published (a compact JWS, `application/jose`), which
  * agents verify with their built-in keys — the service only passes it on.
  * @param app the token app (its error handler answers the 404)
- * @param source the manifest's source (src/cli/serve_token.ts reads SVC_UPDATE_MANIFEST)
+ * @param source the manifest's source (src/cli/token_settings.ts reads SVC_UPDATE_MANIFEST)
  * @returns the app
  * @throws AppError UPDATE_NOT_PUBLISHED (404) from the route when none is published
  */
