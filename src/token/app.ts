@@ -89,16 +89,36 @@ export interface TokenAppDeps {
  */
 export function createTokenApp(deps: TokenAppDeps): Hono {
   const app = new Hono();
-  const openapi = buildTokenOpenApi(VERSION);
-
   // The one mapping of errors to the wire (errors_wire.ts): statuses from the catalog.
   app.onError((err, c) => errorAnswer(c, err, deps.log));
   app.notFound((c) => errorAnswer(c, new AppError("NOT_FOUND", "No such route")));
-
-  const allowedOrigins = originList(deps.store);
   app.post("/api/v1/tokens/issue", issueRoute(deps));
+  applicationRoutes(app, deps);
+  // The pages for people: the integrators' profile and the administrators' desk (after the
+  // admin API, whose /admin/v1/* it must not take).
+  const web = webDeps(deps);
+  app.route(
+    "/profile",
+    profileRoutes({
+      ...web,
+      flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
+    }),
+  );
+  adminApiRoutes(app, deps);
+  app.route("/admin", deskRoutes(web));
+  publicRoutes(app, deps);
+  const log = deps.requestLog;
+  return withEdge(app, {
+    randomId: deps.randomId,
+    accessLog: deps.accessLog,
+    drain: deps.drain,
+    onAnswer: log ? (req, status, id, code) => log.finish(req, status, id, code) : undefined,
+  });
+}
 
-  const admin = {
+/** What the admin API's operations (and the integrators' applications) need. */
+function adminDeps(deps: TokenAppDeps) {
+  return {
     store: deps.store,
     clock: deps.clock,
     random: deps.random,
@@ -106,7 +126,26 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     reloadKeyRing: deps.reloadKeyRing,
     keyCipher: deps.keyCipher ?? null,
   };
-  // Phase 2: the integrator applies with its own (test or live) key.
+}
+
+/** What the pages for people (profile, desk) need. */
+function webDeps(deps: TokenAppDeps) {
+  const webLog: ServiceLog = deps.serviceLog ??
+    ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined);
+  return {
+    store: deps.store,
+    clock: deps.clock,
+    random: deps.random,
+    mailer: deps.mailer ?? null,
+    publicUrl: () => deps.config.issuer,
+    log: webLog,
+    flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
+  };
+}
+
+/** Phase 2 of access: the integrator applies for a contract with its own (test or live) key. */
+function applicationRoutes(app: Hono, deps: TokenAppDeps): void {
+  const admin = adminDeps(deps);
   app.post("/api/v1/applications", async (c) => {
     const now = deps.clock.now();
     const { key } = await authenticateKey(deps.store, c.req.header("authorization"), now);
@@ -121,35 +160,23 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     const items = await deps.store.listApplications({ integratorId: key.integratorId });
     return c.json({ items: items.map(applicationView) });
   });
+}
 
-  const webLog: ServiceLog = deps.serviceLog ??
-    ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined);
-  // The pages for people: the integrators' profile and the administrators' desk.
-  const web = {
-    store: deps.store,
-    clock: deps.clock,
-    random: deps.random,
-    mailer: deps.mailer ?? null,
-    publicUrl: () => deps.config.issuer,
-    log: webLog,
-    flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
-  };
-  app.route(
-    "/profile",
-    profileRoutes({
-      ...web,
-      flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
-    }),
-  );
-
-  // The admin API (automation, SVC_ADMIN_TOKEN); the desk at /admin is for people.
+/** The admin API (automation, SVC_ADMIN_TOKEN; audited); the desk at /admin is for people. */
+function adminApiRoutes(app: Hono, deps: TokenAppDeps): void {
+  const admin = adminDeps(deps);
   app.use("/admin/v1/*", adminAuth(deps.adminToken), auditAdminApi(deps.store, deps.clock));
   app.route("/admin/v1", adminKeyRoutes(admin));
   app.route("/admin/v1", adminContractRoutes(admin));
   app.route("/admin/v1", adminSigningKeyRoutes(admin));
   app.route("/admin/v1", adminOpenApiRoutes(VERSION));
-  app.route("/admin", deskRoutes(web));
+}
 
+/** The open routes: JWKS, health, readiness, the OpenAPI document, and for agents the page
+ * origins integrators registered (their CORS allow-list) and the agent versions. */
+function publicRoutes(app: Hono, deps: TokenAppDeps): void {
+  const openapi = buildTokenOpenApi(VERSION);
+  const allowedOrigins = originList(deps.store);
   app.get(
     "/.well-known/jwks.json",
     (c) => c.json(deps.keyRing().jwks(), 200, { "cache-control": "public, max-age=60" }),
@@ -160,19 +187,12 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   );
   readyRoute(app, { store: deps.store, drain: deps.drain });
   app.get("/api/v1/openapi.json", (c) => c.json(openapi));
-  // For agents: the page origins integrators registered (CORS allow-list), and versions.
   app.get(
     "/api/v1/allowed-origins",
     async (c) =>
-      c.json(
-        {
-          origins: await allowedOrigins(deps.clock.now()),
-        },
-        200,
-        {
-          "cache-control": "public, max-age=30",
-        },
-      ),
+      c.json({ origins: await allowedOrigins(deps.clock.now()) }, 200, {
+        "cache-control": "public, max-age=30",
+      }),
   );
   app.get("/api/v1/agent-version", (c) =>
     c.json(
@@ -183,13 +203,6 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
       200,
       { "cache-control": "public, max-age=60" },
     ));
-  const log = deps.requestLog;
-  return withEdge(app, {
-    randomId: deps.randomId,
-    accessLog: deps.accessLog,
-    drain: deps.drain,
-    onAnswer: log ? (req, status, id, code) => log.finish(req, status, id, code) : undefined,
-  });
 }
 
 /** Where the signed agent update manifest comes from: its compact JWS, or null (none). */
