@@ -21,49 +21,10 @@ interface DemoFlags {
 
 /** Start both programs and print the key and examples; they serve until Ctrl+C. */
 async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
-  const [
-    { AgentConfig, TokenServiceConfig },
-    { tokenSettings },
-    { openTokenServiceStore },
-    { serveTokenService },
-    { openAgentStores },
-    { serveAgent },
-    keys,
-  ] = await Promise.all([
-    import("../config.ts"),
-    import("./token_settings.ts"),
-    import("./token_stores.ts"),
-    import("./token_servers.ts"),
-    import("./agent_stores.ts"),
-    import("./agent_servers.ts"),
-    import("../token/mod.ts"),
-  ]);
   // A fresh directory unless --data-dir: the demo never touches the user's SVC_DATA_DIR.
   const base = o.dataDir ?? await Deno.makeTempDir({ prefix: "svc-demo-" });
-  const join = (...p: string[]) => joinPath(cli.os, ...p);
-  const tsSettings = await tokenSettings(
-    TokenServiceConfig.parse({ port: 0, dataDir: join(base, "token-service") }),
-    cliLogger(cli, "warn"),
-    {},
-  );
-  const ts = await serveTokenService(
-    tsSettings,
-    await openTokenServiceStore(tsSettings),
-    cli.clock,
-  );
-  const agentCfg = AgentConfig.parse({
-    port: o.port ?? cli.env.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT,
-    dataDir: join(base, "agent"),
-    tokenServiceUrl: ts.url,
-    openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
-  });
-  const stores = await openAgentStores(agentCfg, cliLogger(cli, "info"), cli);
-  const agent = await serveAgent(agentCfg, stores, {
-    os: cli.os,
-    clock: cli.clock,
-    ...(await packagedAssets(cli.mainModule)),
-  });
-  const { secret } = await keys.createApiKey(ts.store, {
+  const { ts, agent } = await startBoth(cli, o, base);
+  const { secret } = await (await import("../token/mod.ts")).createApiKey(ts.store, {
     mode: "test",
     now: cli.clock.now(),
     label: "demo",
@@ -101,6 +62,50 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
     systemBrowserOpener(cliLogger(cli, "warn"), cli.os)(link);
   }
   cli.serving = true;
+}
+
+/** The token service (any free port) and the agent over it, in `base`: the stores and servers
+ * steps of each start (docs/architecture.md § The start), with the demo's settings. */
+async function startBoth(cli: Cli, o: DemoFlags, base: string) {
+  const [
+    { AgentConfig, TokenServiceConfig },
+    { tokenSettings },
+    { openTokenServiceStore },
+    { serveTokenService },
+    { openAgentStores },
+    { serveAgent },
+  ] = await Promise.all([
+    import("../config.ts"),
+    import("./token_settings.ts"),
+    import("./token_stores.ts"),
+    import("./token_servers.ts"),
+    import("./agent_stores.ts"),
+    import("./agent_servers.ts"),
+  ]);
+  const join = (...p: string[]) => joinPath(cli.os, ...p);
+  const tsSettings = await tokenSettings(
+    TokenServiceConfig.parse({ port: 0, dataDir: join(base, "token-service") }),
+    cliLogger(cli, "warn"),
+    {},
+  );
+  const ts = await serveTokenService(
+    tsSettings,
+    await openTokenServiceStore(tsSettings),
+    cli.clock,
+  );
+  const agentCfg = AgentConfig.parse({
+    port: o.port ?? cli.env.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT,
+    dataDir: join(base, "agent"),
+    tokenServiceUrl: ts.url,
+    openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
+  });
+  const stores = await openAgentStores(agentCfg, cliLogger(cli, "info"), cli);
+  const agent = await serveAgent(agentCfg, stores, {
+    os: cli.os,
+    clock: cli.clock,
+    ...(await packagedAssets(cli.mainModule)),
+  });
+  return { ts, agent };
 }
 
 /**
