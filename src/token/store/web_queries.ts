@@ -76,6 +76,28 @@ class Exists extends Error {}
  * @returns the {@link WebStore} methods
  */
 export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorWithUser"> {
+  return { ...peopleQueries(db), ...auditQueries(db), ...requestLogQueries(db) };
+}
+
+/** The people of the pages: accounts, one-time links, sessions, passkeys. */
+function peopleQueries(db: Db): Pick<
+  WebStore & KeyStore,
+  | "createIntegratorWithUser"
+  | "createWebUser"
+  | "findWebUser"
+  | "listWebUsers"
+  | "createLink"
+  | "takeLink"
+  | "createSession"
+  | "getSession"
+  | "touchSession"
+  | "deleteSession"
+  | "pruneWeb"
+  | "addPasskey"
+  | "findPasskey"
+  | "listPasskeys"
+  | "usePasskey"
+> {
   return {
     async createIntegratorWithUser(i, u) {
       try {
@@ -162,6 +184,12 @@ export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorW
       await db.run(sql`UPDATE web_passkeys SET counter = ${counter}, last_used_at = ${at}
         WHERE credential_id = ${credentialId}`);
     },
+  };
+}
+
+/** The audit log of administrators' and integrators' changes. */
+function auditQueries(db: Db): Pick<WebStore, "addAudit" | "listAudit"> {
+  return {
     async addAudit(e) {
       await db.run(sql`INSERT INTO audit_log (at, actor_kind, actor, integrator_id, action,
         target, detail, request_id) VALUES (${e.at}, ${e.actorKind}, ${e.actor},
@@ -183,6 +211,19 @@ export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorW
         requestId: String(r.request_id),
       }));
     },
+  };
+}
+
+/** The request log of token requests and the daily usage totals. */
+function requestLogQueries(db: Db): Pick<
+  WebStore,
+  | "addRequestLog"
+  | "listRequestLog"
+  | "pruneRequestLog"
+  | "dailyUsageTotals"
+  | "listDailyUsage"
+> {
+  return {
     async addRequestLog(entries, daily) {
       const logChunks: unknown[][][] = [];
       for (let i = 0; i < entries.length; i += LOG_CHUNK) {
