@@ -26,26 +26,10 @@ const insertKey = (k: ApiKeyRecord) =>
  * @returns the methods, as documented on {@link KeyStore}
  */
 export function keyQueries(db: Db): KeyQueries {
-  const integrators = tableReads(db, "integrators", "created_at, id", integratorFromRow);
   const keys = tableReads(db, "api_keys", "created_at, id", keyFromRow);
-  const self: KeyQueries = {
-    async createIntegrator(i) {
-      await db.run(sql`INSERT INTO integrators (id, name, email, locale, allowed_origins,
-        created_at) VALUES (${i.id}, ${i.name}, ${i.email}, ${i.locale ?? "bg"},
-        ${JSON.stringify(i.allowedOrigins)}, ${i.createdAt})`);
-    },
-    getIntegrator: (id) => integrators.get(id),
-    listIntegrators: () => integrators.list(),
-    async updateIntegrator(id, p) {
-      const cur = await self.getIntegrator(id);
-      if (!cur) return null;
-      const r = await db.get(sql`UPDATE integrators SET name = ${p.name ?? cur.name},
-        email = ${p.email === undefined ? cur.email : p.email},
-        locale = ${p.locale ?? cur.locale ?? "bg"},
-        allowed_origins = ${JSON.stringify(p.allowedOrigins ?? cur.allowedOrigins)}
-        WHERE id = ${id} RETURNING *`);
-      return r ? integratorFromRow(r) : null;
-    },
+  return {
+    ...integratorQueries(db),
+    ...signingKeyQueries(db),
     async createKey(k) {
       await db.run(insertKey(k));
     },
@@ -120,6 +104,43 @@ export function keyQueries(db: Db): KeyQueries {
         ORDER BY first_used_at, eik`);
       return rows.map((r) => String(r.eik));
     },
+  };
+}
+
+/** The integrators (companies with keys). */
+function integratorQueries(
+  db: Db,
+): Pick<KeyQueries, "createIntegrator" | "getIntegrator" | "listIntegrators" | "updateIntegrator"> {
+  const integrators = tableReads(db, "integrators", "created_at, id", integratorFromRow);
+  return {
+    async createIntegrator(i) {
+      await db.run(sql`INSERT INTO integrators (id, name, email, locale, allowed_origins,
+        created_at) VALUES (${i.id}, ${i.name}, ${i.email}, ${i.locale ?? "bg"},
+        ${JSON.stringify(i.allowedOrigins)}, ${i.createdAt})`);
+    },
+    getIntegrator: (id) => integrators.get(id),
+    listIntegrators: () => integrators.list(),
+    async updateIntegrator(id, p) {
+      const cur = await integrators.get(id);
+      if (!cur) return null;
+      const r = await db.get(sql`UPDATE integrators SET name = ${p.name ?? cur.name},
+        email = ${p.email === undefined ? cur.email : p.email},
+        locale = ${p.locale ?? cur.locale ?? "bg"},
+        allowed_origins = ${JSON.stringify(p.allowedOrigins ?? cur.allowedOrigins)}
+        WHERE id = ${id} RETURNING *`);
+      return r ? integratorFromRow(r) : null;
+    },
+  };
+}
+
+/** The token service's own signing keys (EdDSA, the JWKS). */
+function signingKeyQueries(
+  db: Db,
+): Pick<
+  KeyQueries,
+  "listSigningKeys" | "saveSigningKey" | "retireSigningKey" | "replaceSigningKeyPrivate"
+> {
+  return {
     async listSigningKeys() {
       const rows = await db.all(sql`SELECT * FROM signing_keys ORDER BY created_at, kid`);
       return rows.map(signingKeyFromRow);
@@ -139,5 +160,4 @@ export function keyQueries(db: Db): KeyQueries {
         WHERE kid = ${kid} AND private_jwk = ${from}`) > 0;
     },
   };
-  return self;
 }
