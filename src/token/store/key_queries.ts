@@ -81,24 +81,7 @@ export function keyQueries(db: Db): KeyQueries {
         return true;
       });
     },
-    claimEiks(keyId, eiks, limit, at) {
-      const wanted = [...new Set(eiks)];
-      return db.tx(function* (tx): Generator<Step, ClaimResult, unknown> {
-        yield* tx.lock(sql`SELECT id FROM api_keys WHERE id = ${keyId} FOR UPDATE`);
-        const rows = yield* tx.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${keyId}`);
-        const have = new Set(rows.map((r) => String(r.eik)));
-        const fresh = wanted.filter((e) => !have.has(e));
-        if (limit !== null && have.size + fresh.length > limit) {
-          return { ok: false, used: have.size, limit };
-        }
-        if (fresh.length > 0) {
-          const values = tuples(fresh.map((eik) => [keyId, eik, at]));
-          yield* tx.run(sql`INSERT INTO key_eiks (key_id, eik, first_used_at) VALUES ${values}
-            ON CONFLICT DO NOTHING`);
-        }
-        return { ok: true };
-      });
-    },
+    claimEiks: (keyId, eiks, limit, at) => claimEiks(db, keyId, eiks, limit, at),
     async keyEiks(keyId) {
       const rows = await db.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${keyId}
         ORDER BY first_used_at, eik`);
@@ -160,4 +143,31 @@ function signingKeyQueries(
         WHERE kid = ${kid} AND private_jwk = ${from}`) > 0;
     },
   };
+}
+
+/** Add EIKs to a key's set within its limit, in one transaction that locks the key (the module
+ * comment; {@link KeyStore.claimEiks}). */
+function claimEiks(
+  db: Db,
+  keyId: string,
+  eiks: readonly string[],
+  limit: number | null,
+  at: number,
+): Promise<ClaimResult> {
+  const wanted = [...new Set(eiks)];
+  return db.tx(function* (tx): Generator<Step, ClaimResult, unknown> {
+    yield* tx.lock(sql`SELECT id FROM api_keys WHERE id = ${keyId} FOR UPDATE`);
+    const rows = yield* tx.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${keyId}`);
+    const have = new Set(rows.map((r) => String(r.eik)));
+    const fresh = wanted.filter((e) => !have.has(e));
+    if (limit !== null && have.size + fresh.length > limit) {
+      return { ok: false, used: have.size, limit };
+    }
+    if (fresh.length > 0) {
+      const values = tuples(fresh.map((eik) => [keyId, eik, at]));
+      yield* tx.run(sql`INSERT INTO key_eiks (key_id, eik, first_used_at) VALUES ${values}
+          ON CONFLICT DO NOTHING`);
+    }
+    return { ok: true };
+  });
 }

@@ -76,27 +76,22 @@ class Exists extends Error {}
  * @returns the {@link WebStore} methods
  */
 export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorWithUser"> {
-  return { ...peopleQueries(db), ...auditQueries(db), ...requestLogQueries(db) };
+  return {
+    ...peopleQueries(db),
+    ...sessionQueries(db),
+    ...passkeyQueries(db),
+    ...auditQueries(db),
+    ...requestLogQueries(db),
+  };
 }
 
-/** The people of the pages: accounts, one-time links, sessions, passkeys. */
+/** The people of the pages: their accounts. */
 function peopleQueries(db: Db): Pick<
   WebStore & KeyStore,
   | "createIntegratorWithUser"
   | "createWebUser"
   | "findWebUser"
   | "listWebUsers"
-  | "createLink"
-  | "takeLink"
-  | "createSession"
-  | "getSession"
-  | "touchSession"
-  | "deleteSession"
-  | "pruneWeb"
-  | "addPasskey"
-  | "findPasskey"
-  | "listPasskeys"
-  | "usePasskey"
 > {
   return {
     async createIntegratorWithUser(i, u) {
@@ -122,6 +117,21 @@ function peopleQueries(db: Db): Pick<
     listWebUsers: async (role) =>
       (await db.all(sql`SELECT * FROM web_users WHERE role = ${role} ORDER BY created_at, id`))
         .map(userFromRow),
+  };
+}
+
+/** The pages' one-time links and sessions. */
+function sessionQueries(db: Db): Pick<
+  WebStore,
+  | "createLink"
+  | "takeLink"
+  | "createSession"
+  | "getSession"
+  | "touchSession"
+  | "deleteSession"
+  | "pruneWeb"
+> {
+  return {
     async createLink(l) {
       await db.run(sql`INSERT INTO web_links (code_hash, purpose, email, payload, created_at,
         expires_at) VALUES (${l.codeHash}, ${l.purpose}, ${l.email}, ${JSON.stringify(l.payload)},
@@ -164,6 +174,14 @@ function peopleQueries(db: Db): Pick<
         await db.run(sql`DELETE FROM rate_limit_windows WHERE bucket LIKE 'w:%'
           AND window_start < ${expiredBefore}`);
     },
+  };
+}
+
+/** The people's passkeys (WebAuthn credentials). */
+function passkeyQueries(
+  db: Db,
+): Pick<WebStore, "addPasskey" | "findPasskey" | "listPasskeys" | "usePasskey"> {
+  return {
     async addPasskey(p) {
       return await db.run(sql`INSERT INTO web_passkeys (credential_id, user_id, public_key,
         counter, transports, created_at) VALUES (${p.credentialId}, ${p.userId}, ${p.publicKey},
@@ -224,50 +242,7 @@ function requestLogQueries(db: Db): Pick<
   | "listDailyUsage"
 > {
   return {
-    async addRequestLog(entries, daily) {
-      const logChunks: unknown[][][] = [];
-      for (let i = 0; i < entries.length; i += LOG_CHUNK) {
-        logChunks.push(
-          entries.slice(i, i + LOG_CHUNK).map((e) => [
-            e.at,
-            e.integratorId,
-            e.keyId,
-            e.typeId,
-            e.eiks,
-            e.status,
-            e.errorCode,
-            e.requestId,
-          ]),
-        );
-      }
-      const sorted = [...daily].sort((a, b) =>
-        dailyOrder(a) < dailyOrder(b) ? -1 : dailyOrder(a) > dailyOrder(b) ? 1 : 0
-      );
-      const dailyChunks: unknown[][][] = [];
-      for (let i = 0; i < sorted.length; i += LOG_CHUNK) {
-        dailyChunks.push(
-          sorted.slice(i, i + LOG_CHUNK).map((d) => [
-            d.day,
-            d.integratorId,
-            d.keyId,
-            d.typeId,
-            d.count,
-          ]),
-        );
-      }
-      // One transaction: one commit (one WAL sync on SQLite) per flush, not one per chunk.
-      await db.tx(function* (tx) {
-        for (const rows of logChunks) {
-          yield* tx.run(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
-            status, error_code, request_id) VALUES ${tuples(rows)}`);
-        }
-        for (const rows of dailyChunks) {
-          yield* tx.run(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
-            VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
-            DO UPDATE SET count = usage_daily.count + excluded.count`);
-        }
-      });
-    },
+    addRequestLog: (entries, daily) => addRequestLog(db, entries, daily),
     async listRequestLog(f) {
       const key = f.keyId === undefined ? sql`` : sql` AND key_id = ${f.keyId}`;
       const status = f.status === undefined
@@ -306,3 +281,53 @@ function requestLogQueries(db: Db): Pick<
 
 const dailyOrder = (d: DailyUsageRow) =>
   `${d.integratorId}\u0000${d.day}\u0000${d.keyId}\u0000${d.typeId}`;
+
+/** Append request log entries and add their counts to the daily usage, in one transaction. */
+async function addRequestLog(
+  db: Db,
+  entries: readonly RequestLogEntry[],
+  daily: readonly DailyUsageRow[],
+): Promise<void> {
+  const logChunks: unknown[][][] = [];
+  for (let i = 0; i < entries.length; i += LOG_CHUNK) {
+    logChunks.push(
+      entries.slice(i, i + LOG_CHUNK).map((e) => [
+        e.at,
+        e.integratorId,
+        e.keyId,
+        e.typeId,
+        e.eiks,
+        e.status,
+        e.errorCode,
+        e.requestId,
+      ]),
+    );
+  }
+  const sorted = [...daily].sort((a, b) =>
+    dailyOrder(a) < dailyOrder(b) ? -1 : dailyOrder(a) > dailyOrder(b) ? 1 : 0
+  );
+  const dailyChunks: unknown[][][] = [];
+  for (let i = 0; i < sorted.length; i += LOG_CHUNK) {
+    dailyChunks.push(
+      sorted.slice(i, i + LOG_CHUNK).map((d) => [
+        d.day,
+        d.integratorId,
+        d.keyId,
+        d.typeId,
+        d.count,
+      ]),
+    );
+  }
+  // One transaction: one commit (one WAL sync on SQLite) per flush, not one per chunk.
+  await db.tx(function* (tx) {
+    for (const rows of logChunks) {
+      yield* tx.run(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
+          status, error_code, request_id) VALUES ${tuples(rows)}`);
+    }
+    for (const rows of dailyChunks) {
+      yield* tx.run(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
+          VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
+          DO UPDATE SET count = usage_daily.count + excluded.count`);
+    }
+  });
+}
