@@ -68,16 +68,7 @@ export interface LivePortal extends PortalAdapter {
 export function createLivePortal(settings: LivePortalSettings, deps: LivePortalDeps): LivePortal {
   const endpoints = liveEndpoints(settings);
   const log = deps.log ?? silentLogger;
-  let ca: Promise<CaFetch> | null = null;
-  const getFetch = async (): Promise<typeof fetch> => {
-    if (deps.fetch) return deps.fetch;
-    if (!settings.caFile) return fetch;
-    ca ??= caFetchFromFile(settings.caFile).catch((e) => {
-      ca = null;
-      throw e;
-    });
-    return (await ca).fetch;
-  };
+  const { getFetch, closeFetch } = portalFetch(settings, deps);
   let tokens: TokenSource | null = null;
   const tokenSource = () =>
     tokens ??= createTokenSource(settings, endpoints, { getFetch, clock: deps.clock, log });
@@ -89,7 +80,6 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
     log,
   };
 
-  let ownCaClosed = false;
   return {
     mode: "live",
     endpoints,
@@ -123,20 +113,13 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
      * @throws AppError PORTAL_OPERATION_UNSUPPORTED, SIGNING_FAILED (no certificate),
      *   CERTIFICATE_INVALID and the transport/credential codes of submit
      */
-    async result(
+    result(
       kind: SubmissionKind,
       documentId: string,
       eik: string,
       ctx: PortalContext,
     ): Promise<SubmissionResultPayload> {
-      assertLiveKind(kind, "result", settings);
-      const url = endpoints.result;
-      const id = documentId.trim();
-      if (!/^\d{1,15}$/.test(id)) return notAnNraDocumentId(documentId, url);
-      const body = { ...identityOf(eik, certificateOf(ctx, false)), documentId: Number(id) };
-      const out = await callApi(client, "result", url, body, eik, ctx.signal);
-      if (out.kind === "refused") return resultRefusalOf(out.envelope, out.text, url);
-      return resultPayloadOf(out.body, id, url);
+      return resultLive(client, settings, { kind, documentId, eik }, ctx);
     },
 
     /**
@@ -147,14 +130,32 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
       return Promise.reject(unsupportedReport(op.typeId));
     },
 
-    async close(): Promise<void> {
-      if (ownCaClosed || !ca) return;
-      ownCaClosed = true;
-      try {
-        (await ca).close();
-      } catch { /* the CA file never loaded */ }
-    },
+    close: closeFetch,
   };
+}
+
+/** The fetch of the portal's calls: the injected one, the global one, or one trusting
+ * `settings.caFile` (made on first use, closed by `closeFetch`, idempotent). */
+function portalFetch(settings: LivePortalSettings, deps: LivePortalDeps) {
+  let ca: Promise<CaFetch> | null = null;
+  let closed = false;
+  const getFetch = async (): Promise<typeof fetch> => {
+    if (deps.fetch) return deps.fetch;
+    if (!settings.caFile) return fetch;
+    ca ??= caFetchFromFile(settings.caFile).catch((e) => {
+      ca = null;
+      throw e;
+    });
+    return (await ca).fetch;
+  };
+  const closeFetch = async (): Promise<void> => {
+    if (closed || !ca) return;
+    closed = true;
+    try {
+      (await ca).close();
+    } catch { /* the CA file never loaded */ }
+  };
+  return { getFetch, closeFetch };
 }
 
 /**
@@ -204,4 +205,22 @@ async function submitLive(
     documentId: result.documentId,
   });
   return result;
+}
+
+/** The result (protocol) of a submission live (the adapter's `result`; its errors are
+ * documented there). */
+async function resultLive(
+  client: ApiClient,
+  settings: LivePortalSettings,
+  q: { readonly kind: SubmissionKind; readonly documentId: string; readonly eik: string },
+  ctx: PortalContext,
+): Promise<SubmissionResultPayload> {
+  assertLiveKind(q.kind, "result", settings);
+  const url = liveEndpoints(settings).result;
+  const id = q.documentId.trim();
+  if (!/^\d{1,15}$/.test(id)) return notAnNraDocumentId(q.documentId, url);
+  const body = { ...identityOf(q.eik, certificateOf(ctx, false)), documentId: Number(id) };
+  const out = await callApi(client, "result", url, body, q.eik, ctx.signal);
+  if (out.kind === "refused") return resultRefusalOf(out.envelope, out.text, url);
+  return resultPayloadOf(out.body, id, url);
 }
