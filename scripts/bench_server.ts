@@ -42,7 +42,7 @@ bare.post("/bare", async (c) => c.json({ ok: true, echo: await c.req.json() }));
 
 let port = 0;
 let issued = 0;
-let inner: Hono;
+let inner: { fetch: (req: Request) => Response | Promise<Response> };
 const timings: IssueTimings = { keyLookupUs: 0, policyUs: 0, signingUs: 0 };
 if (kind === "token") {
   await Deno.mkdir(dataDir!, { recursive: true });
@@ -72,13 +72,13 @@ if (kind === "token") {
   });
   const requestLog = new RequestLogRecorder({ store, now: () => Date.now(), flushMs: 1000 });
   requestLog.start();
-  inner = createTokenApp({
+  const tokenApp = createTokenApp({
     store,
     keyRing: () => ring,
     clock: systemClock,
     config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
     timings,
-    // Both budgets counted, as deployed on SQLite (serve_token.ts), high enough to refuse none.
+    // Both budgets counted, as deployed on SQLite (src/cli/token_servers.ts), high enough to refuse none.
     rateLimiter: createRateLimiter(
       { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
       memoryRateCounter(),
@@ -87,7 +87,8 @@ if (kind === "token") {
     // SVC_BENCH_REQUEST_LOG=0 to compare (BENCHMARKS.md § The profile).
     requestLog: Deno.env.get("SVC_BENCH_REQUEST_LOG") === "0" ? undefined : requestLog,
   });
-  inner.get("/_timings", (c) => c.json({ ...timings, requests: issued }));
+  tokenApp.get("/_timings", (c) => c.json({ ...timings, requests: issued }));
+  inner = tokenApp;
 } else {
   inner = createAgentApp({
     clock: systemClock,

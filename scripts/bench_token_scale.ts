@@ -84,7 +84,7 @@ async function serve() {
     config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
     timings,
     adminToken: ADMIN,
-    // As deployed (serve_token.ts): both budgets counted, shared through the database on
+    // As deployed (src/cli/token_servers.ts): both budgets counted, shared through the database on
     // PostgreSQL; set high enough that the load is never refused.
     rateLimits: { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
     sharedRateCounters: args.db !== undefined,

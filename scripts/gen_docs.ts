@@ -6,7 +6,7 @@
  *
  *   deno run -A scripts/gen_docs.ts [--check]
  */
-import { ERROR_CATALOG } from "../src/contract/errors.ts";
+import { ERROR_CATALOG, type ErrorSpec } from "../src/contract/errors.ts";
 import { OPERATIONS } from "../src/contract/operations.ts";
 import { buildAgentOpenApi } from "../src/contract/openapi/mod.ts";
 import { VERSION } from "../src/version.ts";
@@ -37,8 +37,10 @@ export function operationsTable(): string {
 
 /** docs/errors.md. */
 export function errorsDoc(): string {
-  const rows = Object.entries(ERROR_CATALOG).map(([code, s]) =>
-    `| \`${code}\` | ${s.kind} | ${s.status} | ${s.description} |`
+  const rows = Object.entries(ERROR_CATALOG).map(([code, s]: [string, ErrorSpec]) =>
+    `| \`${code}\` | ${s.kind} | ${s.status}${
+      s.tokenStatus === undefined ? "" : ` (token service: ${s.tokenStatus})`
+    } | ${s.description} |`
   );
   return `# Error catalog
 
@@ -54,7 +56,8 @@ Client code relies on \`errorCode\`, never on the \`error\` text. The same list 
   \`{agentVersion, error, requiredVersion}\` when the token requires a newer agent; 404/413/421/429/403
   for transport-level refusals as listed below. Never a 500.
 - **Token service**: 400, 401, 402, 403 (with \`rejectedEiks\`) as interface-spec.md says; the body is
-  \`{error, errorCode, errorKind}\`. Body validation errors there are 400.
+  \`{error, errorCode, errorKind, requestId}\`. Body validation errors there are 400: the HTTP column
+  names the token service's status where it differs from the agent's.
 
 ## NO_DATA
 

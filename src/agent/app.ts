@@ -14,6 +14,7 @@ import { bodyLimit } from "hono/body-limit";
 import { AppError, getOperation, requireJsonMediaType } from "../contract/mod.ts";
 import { VERSION } from "../version.ts";
 import {
+  type AgentEnv,
   cors,
   docsRoutes,
   errorResponse,
@@ -40,7 +41,7 @@ import { publicSenders, readAgentFile, type SenderConfig } from "./senders/mod.t
 
 /** The app plus handles tests and `main.ts` use. */
 export interface AgentApp {
-  readonly app: Hono;
+  readonly app: Hono<AgentEnv>;
   readonly confirmations: ConfirmationManager;
   readonly jtis: JtiCache;
   /** The console's one-time links and sessions (`agent open`, the demo, the first start). */
@@ -57,112 +58,19 @@ export interface AgentApp {
  * @returns the app and its state holders
  */
 export function createAgentApp(deps: AgentDeps): AgentApp {
-  const app = new Hono();
+  const app = new Hono<AgentEnv>();
   const jtis = new JtiCache();
   const agentVersion = deps.agentVersion ?? VERSION;
-  const verifier: TokenVerifier = { ...deps.verifier, clock: deps.clock, jtis, agentVersion };
-  const confirmations = new ConfirmationManager({
-    clock: deps.clock,
-    timeoutMs: deps.confirmTimeoutMs,
-    maxPending: deps.maxPendingConfirmations,
-    openPage: (path) => {
-      const url = `http://127.0.0.1:${deps.port()}${path}`;
-      deps.log("info", "confirmation page opened", { url });
-      deps.openBrowser(url);
-    },
-  });
-  let openapi: Record<string, unknown> | null = null;
-  let senderList: readonly SenderConfig[] = deps.senders;
-  const senders: SenderBook = {
-    current: () => senderList,
-    reload: async () => {
-      if (deps.console) senderList = (await readAgentFile(deps.console.dataDir)).senders;
-    },
-  };
+  const confirmations = confirmationManager(deps);
+  const senders = senderBook(deps);
   const consoleSessions = new ConsoleSessions(deps.clock, deps.port);
   const batches = new BatchBoard(deps.clock);
+  const ports = () => [deps.port(), ...(deps.tlsPort?.() ? [deps.tlsPort()!] : [])];
 
   app.onError((err, c) => errorResponse(c, err, deps.log));
   app.notFound((c) => errorResponse(c, new AppError("NOT_FOUND", "No such route"), deps.log));
-
-  const randomId = deps.randomId ?? (() => crypto.randomUUID());
-  app.use("*", async (c, next) => {
-    const requestId = randomId();
-    const t0 = performance.now();
-    c.set("requestId" as never, requestId as never);
-    c.header("x-request-id", requestId);
-    await next();
-    deps.log("debug", "request", {
-      requestId,
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - t0) * 10) / 10,
-      origin: c.req.header("origin") ?? null,
-    });
-  });
-  const ports = () => [deps.port(), ...(deps.tlsPort?.() ? [deps.tlsPort()!] : [])];
-  app.use("*", hostGuard(ports));
-  app.use(
-    "*",
-    cors(deps.originPolicy ?? ((o) => Promise.resolve(ownOrigins(ports()).includes(o)))),
-  );
-  app.use(
-    "*",
-    rateLimits(deps.rateLimits, (id) => confirmations.get(id)?.state === "pending"),
-  );
-
-  app.get("/health", (c) => {
-    const latest = deps.latestVersion?.() ?? null;
-    return c.json(
-      {
-        status: "ok",
-        service: "svc-agent",
-        version: agentVersion,
-        port: deps.port(),
-        latestVersion: latest,
-        updateAvailable: latest !== null && valid(latest) !== null &&
-          gt(latest, agentVersion),
-      },
-      200,
-      { "cache-control": "no-store" },
-    );
-  });
-  // The pages' style sheets and scripts, by their hashed names (web_assets.ts).
-  const pageAssets = [...CONSOLE_ASSETS, ...CONFIRM_ASSETS];
-  app.get("/assets/:file", (c) => assetResponse(pageAssets, c.req.param("file")) ?? c.notFound());
-  // Built on first request: the OpenAPI generator is not loaded at start.
-  app.get("/api/v1/openapi.json", async (c) =>
-    c.json(
-      openapi ??= (await import("../contract/openapi/mod.ts")).buildAgentOpenApi(agentVersion),
-    ));
-  app.get("/api/senders", (c) => c.json(publicSenders(senders.current())));
-  // The progress of a folder-wide filing, for the integrator and page origin that started it:
-  // the token of one of its requests (kept as a hash; its 5 s may have passed) and the Origin.
-  app.get("/api/v1/batches/:batchId", (c) =>
-    c.json(
-      batches.read(
-        c.req.param("batchId"),
-        tokenHash(c.req.header("authorization")),
-        c.req.header("origin") ?? null,
-      ),
-      200,
-      { "cache-control": "no-store" },
-    ));
-
-  for (const kind of ["file", "folder"] as const) {
-    app.post(
-      `/api/pick-${kind}`,
-      bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }),
-      async (c) => {
-        if (!deps.pickers) {
-          throw new AppError("PICKER_UNAVAILABLE", "No native dialog is available");
-        }
-        return c.json(await deps.pickers.pick(kind));
-      },
-    );
-  }
-
+  edge(app, deps, ports, confirmations);
+  apiRoutes(app, deps, agentVersion, senders, batches);
   app.route(
     "/confirm",
     confirmRoutes(confirmations, {
@@ -183,7 +91,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     }),
   );
   app.route("/docs", docsRoutes(deps.docsAssetsDir ? { assetsDir: deps.docsAssetsDir } : {}));
-
+  const verifier: TokenVerifier = { ...deps.verifier, clock: deps.clock, jtis, agentVersion };
   app.post(
     "/api/v1/operations/:typeId",
     bodyLimit({ maxSize: deps.maxBodyBytes ?? 64 * 1024 * 1024, onError: tooLarge }),
@@ -208,6 +116,127 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
     },
   );
   return { app, confirmations, jtis, consoleSessions, senders, batches };
+}
+
+/** The sender confirmations, whose page opens in the default browser. */
+function confirmationManager(deps: AgentDeps): ConfirmationManager {
+  return new ConfirmationManager({
+    clock: deps.clock,
+    timeoutMs: deps.confirmTimeoutMs,
+    maxPending: deps.maxPendingConfirmations,
+    openPage: (path) => {
+      const url = `http://127.0.0.1:${deps.port()}${path}`;
+      deps.log("info", "confirmation page opened", { url });
+      deps.openBrowser(url);
+    },
+  });
+}
+
+/** The senders in force: agent.json's, read again when the console changes it. */
+function senderBook(deps: AgentDeps): SenderBook {
+  let senderList: readonly SenderConfig[] = deps.senders;
+  return {
+    current: () => senderList,
+    reload: async () => {
+      if (deps.console) senderList = (await readAgentFile(deps.console.dataDir)).senders;
+    },
+  };
+}
+
+/** What every request passes first: its id and debug log line, the Host check, CORS, and the
+ * rate limits. */
+function edge(
+  app: Hono<AgentEnv>,
+  deps: AgentDeps,
+  ports: () => number[],
+  confirmations: ConfirmationManager,
+): void {
+  const randomId = deps.randomId ?? (() => crypto.randomUUID());
+  app.use("*", async (c, next) => {
+    const requestId = randomId();
+    const t0 = performance.now();
+    c.set("requestId", requestId);
+    c.header("x-request-id", requestId);
+    await next();
+    deps.log("debug", "request", {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - t0) * 10) / 10,
+      origin: c.req.header("origin") ?? null,
+    });
+  });
+  app.use("*", hostGuard(ports));
+  app.use(
+    "*",
+    cors(deps.originPolicy ?? ((o) => Promise.resolve(ownOrigins(ports()).includes(o)))),
+  );
+  app.use(
+    "*",
+    rateLimits(deps.rateLimits, (id) => confirmations.get(id)?.state === "pending"),
+  );
+}
+
+/** The small routes of the API: health, the OpenAPI document, senders, a folder-wide filing's
+ * progress, the native pickers. */
+function apiRoutes(
+  app: Hono<AgentEnv>,
+  deps: AgentDeps,
+  agentVersion: string,
+  senders: SenderBook,
+  batches: BatchBoard,
+): void {
+  app.get("/health", (c) => {
+    const latest = deps.latestVersion?.() ?? null;
+    return c.json(
+      {
+        status: "ok",
+        service: "svc-agent",
+        version: agentVersion,
+        port: deps.port(),
+        latestVersion: latest,
+        updateAvailable: latest !== null && valid(latest) !== null &&
+          gt(latest, agentVersion),
+      },
+      200,
+      { "cache-control": "no-store" },
+    );
+  });
+  // The pages' style sheets and scripts, by their hashed names (web_assets.ts).
+  const pageAssets = [...CONSOLE_ASSETS, ...CONFIRM_ASSETS];
+  app.get("/assets/:file", (c) => assetResponse(pageAssets, c.req.param("file")) ?? c.notFound());
+  // Built on first request: the OpenAPI generator is not loaded at start.
+  let openapi: Record<string, unknown> | null = null;
+  app.get("/api/v1/openapi.json", async (c) =>
+    c.json(
+      openapi ??= (await import("../contract/openapi/mod.ts")).buildAgentOpenApi(agentVersion),
+    ));
+  app.get("/api/senders", (c) => c.json(publicSenders(senders.current())));
+  // The progress of a folder-wide filing, for the integrator and page origin that started it:
+  // the token of one of its requests (kept as a hash; its 5 s may have passed) and the Origin.
+  app.get("/api/v1/batches/:batchId", (c) =>
+    c.json(
+      batches.read(
+        c.req.param("batchId"),
+        tokenHash(c.req.header("authorization")),
+        c.req.header("origin") ?? null,
+      ),
+      200,
+      { "cache-control": "no-store" },
+    ));
+  for (const kind of ["file", "folder"] as const) {
+    app.post(
+      `/api/pick-${kind}`,
+      bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }),
+      async (c) => {
+        if (!deps.pickers) {
+          throw new AppError("PICKER_UNAVAILABLE", "No native dialog is available");
+        }
+        return c.json(await deps.pickers.pick(kind));
+      },
+    );
+  }
 }
 
 /** The agent's own origins on its ports (http and https, 127.0.0.1 and localhost). */

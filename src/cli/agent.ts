@@ -5,9 +5,14 @@
  * @module
  */
 import { Command, Option } from "commander";
-import { agentConfig, type AgentRunFlags, runAgent } from "./agent_run.ts";
+import { runAgent } from "./agent_run.ts";
+import {
+  agentConfig,
+  type AgentRunFlags,
+  autostartOptions,
+  packageLauncher,
+} from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
-import { autostartOptions, packageLauncher } from "./first_start.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, portArg, textArg } from "./options.ts";
 import { printJson, say } from "./output.ts";
 import { addUpdateCommands } from "./update.ts";

@@ -7,7 +7,6 @@
  * @module
  */
 import {
-  acquireInstanceLock,
   createEarlyHandler,
   earlyAgentFlags,
   type EarlyHandler,
@@ -18,6 +17,7 @@ import {
 import type { Clock } from "../clock.ts";
 import { DEFAULT_AGENT_PORT } from "../defaults.ts";
 import { VERSION } from "../version.ts";
+import { lockAgent } from "./agent_lock.ts";
 import { resolveDataDir } from "./data_dir.ts";
 import { addSignal, serveLoopback, SIGNALS } from "./process.ts";
 
@@ -57,35 +57,6 @@ export interface EarlyEnv {
   /** Called when this data folder's agent already runs, before the exit (main.ts: open its
    * console, unless started by a `svc-agent://start` link). */
   readonly alreadyRunning?: (dataDir: string) => Promise<void>;
-}
-
-/**
- * One agent per user: take the instance lock in `dataDir`, or print the running agent and call
- * `alreadyRunning` (the caller then exits 0; docs/running.md § One instance per user).
- * @param dataDir the agent's data directory
- * @param e clock, output
- * @returns the lock (port 0 until the caller records the port), or null when an agent runs
- * @throws Error when the lock file cannot be written
- */
-export async function lockAgent(
-  dataDir: string,
-  e: Pick<EarlyEnv, "clock" | "print" | "alreadyRunning">,
-): Promise<InstanceLock | null> {
-  const lock = await acquireInstanceLock(dataDir, {
-    pid: Deno.pid,
-    port: 0,
-    startedAt: new Date(e.clock.now()).toISOString(),
-    version: VERSION,
-  });
-  if ("running" in lock) {
-    const r = lock.running;
-    e.print(`Agent already running at ${r.url} (pid ${r.pid ?? "?"}, version ${r.version})`);
-    await e.alreadyRunning?.(dataDir).catch((err) =>
-      e.print(err instanceof Error ? err.message : String(err))
-    );
-    return null;
-  }
-  return lock;
 }
 
 /**

@@ -34,7 +34,7 @@ export async function consoleLinkOf(
 ): Promise<string> {
   const [{ LOCK_FILE }, { CONSOLE_SECRET_FILE }] = await Promise.all([
     import("../agent/start/mod.ts"),
-    import("./serve_agent.ts"),
+    import("./agent_stores.ts"),
   ]);
   const read = (name: string) => Deno.readTextFile(joinPath(os, dataDir, name));
   const port = await read(LOCK_FILE).then((t) => Number(JSON.parse(t).port), () => 0);

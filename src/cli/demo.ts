@@ -7,7 +7,7 @@
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_AGENT_PORT, joinPath } from "../defaults.ts";
-import { packagedAssets } from "./agent_run.ts";
+import { packagedAssets } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
 import { portArg, textArg } from "./options.ts";
 import { silentLogger } from "../log.ts";
@@ -38,33 +38,10 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
       ...(o.eik ? { eik: o.eik } : {}),
     });
   }
-  const [{ AgentConfig, TokenServiceConfig }, { startTokenService }, { startAgent }, keys] =
-    await Promise.all([
-      import("../config.ts"),
-      import("./serve_token.ts"),
-      import("./serve_agent.ts"),
-      import("../token/mod.ts"),
-    ]);
   // A fresh directory unless --data-dir: the demo never touches the user's SVC_DATA_DIR.
   const base = o.dataDir ?? await Deno.makeTempDir({ prefix: "svc-demo-" });
-  const join = (...p: string[]) => joinPath(cli.os, ...p);
-  const ts = await startTokenService(
-    TokenServiceConfig.parse({ port: 0, dataDir: join(base, "token-service") }),
-    cliLogger(cli, "warn"),
-    {},
-    cli.clock,
-  );
-  const agent = await startAgent(
-    AgentConfig.parse({
-      port: o.port ?? cli.env.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT,
-      dataDir: join(base, "agent"),
-      tokenServiceUrl: ts.url,
-      openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
-    }),
-    cliLogger(cli, "info"),
-    { os: cli.os, clock: cli.clock, ...(await packagedAssets(cli.mainModule)) },
-  );
-  const { secret } = await keys.createApiKey(ts.store, {
+  const { ts, agent } = await startBoth(cli, o, base);
+  const { secret } = await (await import("../token/mod.ts")).createApiKey(ts.store, {
     mode: "test",
     now: cli.clock.now(),
     label: "demo",
@@ -108,6 +85,50 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
 function eikArg(v: string): string {
   if (!/^\d{9}(\d{4})?$/.test(v)) throw new InvalidArgumentError("Not an EIK (9 or 13 digits).");
   return v;
+}
+
+/** The token service (any free port) and the agent over it, in `base`: the stores and servers
+ * steps of each start (docs/architecture.md § The start), with the demo's settings. */
+async function startBoth(cli: Cli, o: DemoFlags, base: string) {
+  const [
+    { AgentConfig, TokenServiceConfig },
+    { tokenSettings },
+    { openTokenServiceStore },
+    { serveTokenService },
+    { openAgentStores },
+    { serveAgent },
+  ] = await Promise.all([
+    import("../config.ts"),
+    import("./token_settings.ts"),
+    import("./token_stores.ts"),
+    import("./token_servers.ts"),
+    import("./agent_stores.ts"),
+    import("./agent_servers.ts"),
+  ]);
+  const join = (...p: string[]) => joinPath(cli.os, ...p);
+  const tsSettings = await tokenSettings(
+    TokenServiceConfig.parse({ port: 0, dataDir: join(base, "token-service") }),
+    cliLogger(cli, "warn"),
+    {},
+  );
+  const ts = await serveTokenService(
+    tsSettings,
+    await openTokenServiceStore(tsSettings),
+    cli.clock,
+  );
+  const agentCfg = AgentConfig.parse({
+    port: o.port ?? cli.env.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT,
+    dataDir: join(base, "agent"),
+    tokenServiceUrl: ts.url,
+    openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
+  });
+  const stores = await openAgentStores(agentCfg, cliLogger(cli, "info"), cli);
+  const agent = await serveAgent(agentCfg, stores, {
+    os: cli.os,
+    clock: cli.clock,
+    ...(await packagedAssets(cli.mainModule)),
+  });
+  return { ts, agent };
 }
 
 /**

@@ -18,7 +18,7 @@
  * @module
  */
 import { consoleLinkOf } from "./agent_open.ts";
-import { packagedAssets } from "./agent_run.ts";
+import { packagedAssets } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
 import { silentLogger } from "../log.ts";
 import { cliLogger, say } from "./output.ts";
@@ -70,14 +70,23 @@ export function loopbackTokenUrl(url: string): { host: string; port: number } | 
  *   for, it is still starting, or the demo's token service cannot take the agent's URL
  */
 export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<void> {
-  const [{ AgentConfig, TokenServiceConfig }, { startTokenService }, keys, start, senders] =
-    await Promise.all([
-      import("../config.ts"),
-      import("./serve_token.ts"),
-      import("../token/mod.ts"),
-      import("../agent/start/mod.ts"),
-      import("../agent/senders/mod.ts"),
-    ]);
+  const [
+    { AgentConfig, TokenServiceConfig },
+    { tokenSettings },
+    { openTokenServiceStore },
+    { serveTokenService },
+    keys,
+    start,
+    senders,
+  ] = await Promise.all([
+    import("../config.ts"),
+    import("./token_settings.ts"),
+    import("./token_stores.ts"),
+    import("./token_servers.ts"),
+    import("../token/mod.ts"),
+    import("../agent/start/mod.ts"),
+    import("../agent/senders/mod.ts"),
+  ]);
   const dir = o.agentDataDir;
   const own = await start.findOwnAgent(dir, { os: cli.os });
   if (own?.state === "starting") {
@@ -106,7 +115,8 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
   const tsDir = await Deno.makeTempDir({ prefix: "svc-demo-ts-" });
   let ts;
   try {
-    ts = await startTokenService(
+    // The token service's start steps (docs/architecture.md § The start), with the demo's settings.
+    const settings = await tokenSettings(
       TokenServiceConfig.parse({
         port: listen.port,
         host: listen.host,
@@ -115,8 +125,8 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
       }),
       cliLogger(cli, "warn"),
       {},
-      cli.clock,
     );
+    ts = await serveTokenService(settings, await openTokenServiceStore(settings), cli.clock);
   } catch (e) {
     await Deno.remove(tsDir, { recursive: true }).catch(() => {});
     if (e instanceof Deno.errors.AddrInUse) {
@@ -143,25 +153,30 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
     consoleLink = () => consoleLinkOf(dir, cli.os);
     shutdownOnSignal(ts.server, silentLogger, stopTs);
   } else {
-    const { lockAgent } = await import("./agent_early.ts");
+    const { lockAgent } = await import("./agent_lock.ts");
     const lock = await lockAgent(dir, { clock: cli.clock, print: (l) => say(cli, l) });
     if (!lock) {
       await stopTs();
       throw new Error(`Another agent of ${dir} has just started; run the demo again.`);
     }
-    const { startAgent } = await import("./serve_agent.ts");
+    const [{ openAgentStores }, { serveAgent }] = await Promise.all([
+      import("./agent_stores.ts"),
+      import("./agent_servers.ts"),
+    ]);
     let agent;
     try {
-      agent = await startAgent(
-        AgentConfig.parse({
-          port: o.port ?? cli.env.SVC_AGENT_PORT ?? start.AGENT_PORTS[0],
-          dataDir: dir,
-          tokenServiceUrl: ts.url,
-          openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
-        }),
-        cliLogger(cli, "info"),
-        { os: cli.os, clock: cli.clock, ...(await packagedAssets(cli.mainModule)) },
-      );
+      // The agent's stores and servers steps (docs/architecture.md § The start).
+      const cfg = AgentConfig.parse({
+        port: o.port ?? cli.env.SVC_AGENT_PORT ?? start.AGENT_PORTS[0],
+        dataDir: dir,
+        tokenServiceUrl: ts.url,
+        openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
+      });
+      agent = await serveAgent(cfg, await openAgentStores(cfg, cliLogger(cli, "info"), cli), {
+        os: cli.os,
+        clock: cli.clock,
+        ...(await packagedAssets(cli.mainModule)),
+      });
     } catch (e) {
       await lock.release();
       await stopTs();

@@ -1,5 +1,6 @@
 /**
- * The portable package's first start (docs/install.md): once the agent serves, say where its data
+ * The agent's start, step 6 of 6 (docs/architecture.md § The start): the portable package's
+ * first start (docs/install.md). Once the agent serves, say where its data
  * lives, offer to start it at login (and to let pages start it with `svc-agent://start`) — the
  * person can decline —, open the console in the browser with a one-time link, and
  * remember that this was done (`<data>/first-start.json`). Only when running from the package
@@ -7,6 +8,7 @@
  * @module
  */
 import { joinPath } from "../defaults.ts";
+import type { AutostartOptions } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
 import { note, say } from "./output.ts";
 
@@ -22,40 +24,6 @@ export interface FirstStartRecord {
 }
 
 /**
- * The package's launcher when this program runs from the portable package.
- * @param cli the run's context (mainModule, OS)
- * @returns the launcher's absolute path, or null (running from source)
- */
-export async function packageLauncher(cli: Pick<Cli, "mainModule" | "os">): Promise<string | null> {
-  if (!cli.mainModule.endsWith("/app/svc-filing.js")) return null;
-  const url = new URL(cli.os === "windows" ? "../svc-filing.cmd" : "../svc-filing", cli.mainModule);
-  if (!(await Deno.stat(url).then((s) => s.isFile, () => false))) return null;
-  const path = decodeURIComponent(url.pathname);
-  return cli.os === "windows" ? path.replace(/^\/([A-Za-z]:)/, "$1").replaceAll("/", "\\") : path;
-}
-
-/**
- * How this program registers itself at login: the package's launcher (`<launcher> agent`), or
- * the command that started it from source (`agentCommand`).
- * @param cli the run's context (OS, environment, paths)
- * @returns the options of installAutostart / uninstallAutostart / autostartStatus
- */
-export async function autostartOptions(cli: Cli) {
-  const [{ agentCommand }, { denoCommandRunner }] = await Promise.all([
-    import("../agent/host/mod.ts"),
-    import("../command_runner.ts"),
-  ]);
-  return {
-    os: cli.os as "linux" | "darwin" | "windows",
-    env: cli.env,
-    command: await packageLauncher(cli).then((l) =>
-      l ? [l, "agent"] : agentCommand(cli.execPath, cli.mainModule)
-    ),
-    run: denoCommandRunner,
-  };
-}
-
-/**
  * Whether the answer to the autostart question is yes. An empty line at a terminal is the
  * default (yes); no input at all (stdin closed, nobody there) is no.
  * @param answer the line read ("" at end of input)
@@ -68,10 +36,19 @@ export function saysYes(answer: string, terminal: boolean): boolean {
   return ["y", "yes", "д", "да"].includes(a);
 }
 
+/** Where the first start runs: the package's launcher and how it registers itself. */
+export interface FirstStartPlace {
+  /** The package's launcher, or null when running from source (nothing to do). */
+  readonly launcher: string | null;
+  /** How installAutostart registers this program (agent_settings.ts). */
+  readonly autostart: AutostartOptions;
+}
+
 /**
- * Run the first start when it has not run yet for this data folder.
+ * Step 6: run the first start when it has not run yet for this data folder.
  * @param cli the run's context (output, stdin, environment, OS)
  * @param dataDir the agent's data folder
+ * @param place the package's launcher and the autostart options (step 1's settings)
  * @param url the agent's base URL (`http://127.0.0.1:PORT`)
  * @param openBrowser opens a URL in the default browser
  * @param consoleLink makes a one-time link that opens the console (absent: `/health` is opened)
@@ -81,13 +58,14 @@ export function saysYes(answer: string, terminal: boolean): boolean {
 export async function firstStart(
   cli: Cli,
   dataDir: string,
+  place: FirstStartPlace,
   url: string,
   openBrowser: (url: string) => void,
   consoleLink?: () => string,
 ): Promise<FirstStartRecord | null> {
   const marker = joinPath(cli.os, dataDir, FIRST_START_FILE);
   if (await Deno.stat(marker).then(() => true, () => false)) return null;
-  const launcher = await packageLauncher(cli);
+  const { launcher } = place;
   if (!launcher) return null;
   const { VERSION } = await import("../version.ts");
   say(cli, `First start: your data lives in ${dataDir} (senders, the journal of filings).`);
@@ -96,10 +74,8 @@ export async function firstStart(
   let autostart = "declined";
   if (saysYes(answer, Deno.stdin.isTerminal())) {
     try {
-      const [host, opts] = await Promise.all([
-        import("../agent/host/mod.ts"),
-        autostartOptions(cli),
-      ]);
+      const host = await import("../agent/host/mod.ts");
+      const opts = place.autostart;
       const { os, run } = opts;
       const st = await host.installAutostart(opts);
       say(cli, `Starts at login (${st.method}): ${st.location}`);

@@ -52,6 +52,15 @@ export function serveLoopbackTls(
   );
 }
 
+/**
+ * Load one module (group) after a macrotask turn: while the agent's phase 1 serves `/health`,
+ * no load blocks the event loop longer than one module group (BENCHMARKS.md § Agent cold start).
+ * @param load the dynamic import
+ * @returns what it loaded
+ */
+export const afterTurn = <T>(load: () => Promise<T>): Promise<T> =>
+  new Promise<void>((r) => setTimeout(r, 0)).then(load);
+
 /** The signals that stop the programs (SIGTERM does not exist on Windows). */
 export const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 

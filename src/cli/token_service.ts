@@ -4,47 +4,46 @@
  * @module
  */
 import { Command, Option } from "commander";
+import type { TokenServiceConfig } from "../config.ts";
+import type { SigningKeyView } from "../token/mod.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, portArg, textArg } from "./options.ts";
 import { cliLogger, note, printJson, say } from "./output.ts";
-import { shutdownOnSignal } from "./process.ts";
 
 interface TokenFlags {
   port?: number;
   minAgentVersion?: string;
 }
 
+/**
+ * `token-service`: its start as four steps, one function and file each (docs/architecture.md §
+ * The start): settings → store → server → serve.
+ */
 async function runTokenService(cli: Cli, cmd: Command): Promise<void> {
   const o = cmd.opts<TokenFlags>();
-  const [{ loadConfig, TOKEN_ENV, TokenServiceConfig }, { startTokenService }] = await Promise
-    .all([import("../config.ts"), import("./serve_token.ts")]);
-  const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, cli.env, {
-    port: o.port,
-    dataDir: dataDirOf(cli, cmd),
-    minAgentVersion: o.minAgentVersion,
-  });
-  const log = cliLogger(cli, cfg.logLevel);
-  const { url, server, service, store, drain } = await startTokenService(
-    cfg,
-    log,
+  const [
+    { readTokenSettings },
+    { openTokenServiceStore },
+    { serveTokenService },
+    { serveTokenUntilSignal },
+  ] = await Promise.all([
+    import("./token_settings.ts"),
+    import("./token_stores.ts"),
+    import("./token_servers.ts"),
+    import("./token_serving.ts"),
+  ]);
+  const settings = await readTokenSettings(
     cli.env,
-    cli.clock,
+    { port: o.port, dataDir: dataDirOf(cli, cmd), minAgentVersion: o.minAgentVersion },
+    (level) => cliLogger(cli, level),
   );
-  // Graceful (docs/token-service.md § Operations): /ready answers 503 and every answer closes
-  // its connection until no request came for 0.5 s (at most SVC_SHUTDOWN_DELAY_SECONDS), so the
-  // load balancer and keep-alive clients move on; then the listener closes, the running
-  // requests finish, usage is flushed and the store closed.
-  shutdownOnSignal(server, log, async () => {
-    await service.stop();
-    await store.close();
-  }, drain);
-  say(cli, `Token service: ${url}`);
-  cli.serving = true;
+  const store = await openTokenServiceStore(settings);
+  const running = await serveTokenService(settings, store, cli.clock);
+  serveTokenUntilSignal(cli, running, settings.log);
 }
 
 async function encryptKeys(cli: Cli, cmd: Command): Promise<void> {
-  const [{ loadConfig, TOKEN_ENV, TokenServiceConfig }, { encryptStoredSigningKeys }] =
-    await Promise.all([import("../config.ts"), import("./serve_token.ts")]);
+  const { loadConfig, TOKEN_ENV, TokenServiceConfig } = await import("../config.ts");
   const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, cli.env, { dataDir: dataDirOf(cli, cmd) });
   const out = await encryptStoredSigningKeys(cfg);
   if (cmd.opts<{ json?: boolean }>().json) return printJson(cli, out);
@@ -55,6 +54,36 @@ async function encryptKeys(cli: Cli, cmd: Command): Promise<void> {
     );
   }
   note(cli, `Signing keys encrypted with the secret of fingerprint ${out.secretFingerprint}.`);
+}
+
+/**
+ * `token-service encrypt-keys`: re-encrypt every stored signing key with SVC_SIGNING_KEY_SECRET
+ * (plain-text keys, and keys of SVC_SIGNING_KEY_SECRET_PREVIOUS).
+ * @param cfg the parsed TokenServiceConfig (data directory or SVC_DATABASE_URL, the secrets)
+ * @returns how each key is stored afterwards, and the secret's fingerprint
+ * @throws Error when SVC_SIGNING_KEY_SECRET is not set, or a key is encrypted with a secret that
+ *   is not configured
+ */
+async function encryptStoredSigningKeys(
+  cfg: TokenServiceConfig,
+): Promise<{ items: SigningKeyView[]; secretFingerprint: string }> {
+  const [{ signingKeyCipher }, { encryptSigningKeys, openTokenStore }] = await Promise.all([
+    import("./token_settings.ts"),
+    import("../token/mod.ts"),
+  ]);
+  const cipher = cfg.signingKeySecret ? await signingKeyCipher(cfg) : null;
+  if (!cipher) {
+    throw new Error("SVC_SIGNING_KEY_SECRET is not set: there is no secret to encrypt with");
+  }
+  const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
+  try {
+    return {
+      items: await encryptSigningKeys(store, cipher),
+      secretFingerprint: cipher.fingerprint,
+    };
+  } finally {
+    await store.close();
+  }
 }
 
 /** `token-service admin-invite`: a one-time link for an administrator of the desk. */

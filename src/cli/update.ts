@@ -12,7 +12,7 @@
 import { Command, Option } from "commander";
 import { joinPath } from "../defaults.ts";
 import { VERSION } from "../version.ts";
-import { agentConfig } from "./agent_run.ts";
+import { agentConfig } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, textArg } from "./options.ts";
 import { failureJson, isAppError, note, printJson, say } from "./output.ts";
@@ -45,26 +45,7 @@ async function update(cli: Cli, cmd: Command): Promise<void> {
     keys: u.UPDATE_PUBLIC_KEYS,
   });
   const available = check.relation === "newer";
-  if (o.check) {
-    const pkg = check.manifest.packages.find((p) => p.triple === Deno.build.target) ?? null;
-    const report = {
-      current: check.current,
-      latest: check.latest,
-      available,
-      published: check.manifest.published,
-      package: pkg && { target: pkg.target, url: pkg.url, size: pkg.size },
-    };
-    if (o.json) return printJson(cli, report);
-    say(cli, `Current: ${check.current}`);
-    say(cli, `Latest: ${check.latest} (published ${check.manifest.published})`);
-    say(
-      cli,
-      `Available: ${
-        available ? "yes" : check.relation === "older" ? "no (the published one is older)" : "no"
-      }`,
-    );
-    return;
-  }
+  if (o.check) return reportCheck(cli, o, check);
   u.requireNotDowngrade(check);
   const install = available ? await u.packagedInstall(cli.mainModule, cli.os) : null;
   if (!available || !install) {
@@ -117,6 +98,32 @@ async function update(cli: Cli, cmd: Command): Promise<void> {
   await prepared.lock.release(swap.pid);
   const outcome = await u.readOutcome(u.lastOutcomePath(cli.os, u.updatesDir(cli.os, cfg.dataDir)));
   await reportOutcome(cli, o, plan, outcome?.id === plan.id ? outcome : null, code);
+}
+
+/** `agent update --check`: what is published against this version. */
+function reportCheck(
+  cli: Cli,
+  o: UpdateFlags,
+  check: Awaited<ReturnType<Awaited<ReturnType<typeof load>>["checkForUpdate"]>>,
+): void {
+  const available = check.relation === "newer";
+  const pkg = check.manifest.packages.find((p) => p.triple === Deno.build.target) ?? null;
+  const report = {
+    current: check.current,
+    latest: check.latest,
+    available,
+    published: check.manifest.published,
+    package: pkg && { target: pkg.target, url: pkg.url, size: pkg.size },
+  };
+  if (o.json) return printJson(cli, report);
+  say(cli, `Current: ${check.current}`);
+  say(cli, `Latest: ${check.latest} (published ${check.manifest.published})`);
+  say(
+    cli,
+    `Available: ${
+      available ? "yes" : check.relation === "older" ? "no (the published one is older)" : "no"
+    }`,
+  );
 }
 
 /** Print the swap's outcome, or throw its failure. */

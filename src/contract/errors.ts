@@ -4,12 +4,14 @@
  * texts are not"; kinds PARAMETER, CREDENTIALS, PORTAL). The list is published in the OpenAPI
  * document as `components.schemas.ErrorCode` and `components.schemas.ErrorKind`.
  *
- * Statuses: the agent answers every error with 502 except token failures (401), a too-old
- * agent (426), an unknown path (404), an oversized body (413), a body not sent as JSON (415),
- * rate limits (429),
- * host/origin refusals (403/421) and a malformed journal query of its console (400); the token
- * service answers 400/401/402/403 as the spec says, 429 over a key's or integrator's budget and
- * 503 while its database is unreachable (docs/token-service.md § Rate limits, § Operations).
+ * Statuses, per service ({@link httpStatus}): the agent answers every error with 502 except token
+ * failures (401), a too-old agent (426), an unknown path (404), an oversized body (413), a body
+ * not sent as JSON (415), rate limits (429), host/origin refusals (403/421) and a malformed
+ * journal query of its console (400); the token service answers 400/401/402/403 as the spec says
+ * (a malformed body is a 400 there: an entry's `tokenStatus`), 429 over a key's or integrator's
+ * budget and 503 while its database is unreachable (docs/token-service.md § Rate limits,
+ * § Operations). An entry also says what its code tells of a failed filing's outcome
+ * (`filingFailure`, read by the agent's journal).
  * @module
  */
 
@@ -20,28 +22,51 @@ export type ErrorKind = "PARAMETER" | "CREDENTIALS" | "PORTAL";
 /** The error kinds in the order the spec lists them. */
 export const ERROR_KINDS: readonly ErrorKind[] = ["PARAMETER", "CREDENTIALS", "PORTAL"];
 
-/** One catalog entry: kind, HTTP status and a one-line description (English) for docs. */
+/** The two programs that answer with the catalog's errors. */
+export type ErrorService = "agent" | "token";
+
+/** What a failed filing's error says about the declaration when its portal adapter does not
+ * say it itself (`details.outcome`): it certainly never reached the authority ("not_filed", the
+ * journal's word), or the authority answered with a refusal ("refused"). Codes without one leave
+ * it "unknown". */
+export type FilingFailure = "not_filed" | "refused";
+
+/** One catalog entry: kind, HTTP status per service and a one-line description (English). */
 export interface ErrorSpec {
   readonly kind: ErrorKind;
+  /** The agent's HTTP status (interface-spec.md § Errors / Agent: 502 unless a transport-level
+   * refusal), and the token service's unless `tokenStatus` differs. The OpenAPI documents'
+   * `x-error-catalog` publish this one. */
   readonly status: number;
+  /** The token service's HTTP status where it differs from the agent's (interface-spec.md §
+   * Errors / Token service: a malformed request is a 400 there). */
+  readonly tokenStatus?: number;
   readonly description: string;
+  /** Set on the codes of a failed submit whose outcome the code alone tells. */
+  readonly filingFailure?: FilingFailure;
 }
 
-const p = (status: number, description: string): ErrorSpec => ({
-  kind: "PARAMETER",
-  status,
-  description,
-});
-const c = (status: number, description: string): ErrorSpec => ({
-  kind: "CREDENTIALS",
-  status,
-  description,
-});
-const portal = (status: number, description: string): ErrorSpec => ({
-  kind: "PORTAL",
-  status,
-  description,
-});
+/** What an entry may add to kind, status and description. */
+interface ErrorExtras {
+  readonly tokenStatus?: number;
+  readonly filingFailure?: FilingFailure;
+}
+
+const entry = (
+  kind: ErrorKind,
+  status: number,
+  description: string,
+  extras: ErrorExtras = {},
+): ErrorSpec => ({ kind, status, description, ...extras });
+const p = (status: number, description: string, extras?: ErrorExtras) =>
+  entry("PARAMETER", status, description, extras);
+const c = (status: number, description: string, extras?: ErrorExtras) =>
+  entry("CREDENTIALS", status, description, extras);
+const portal = (status: number, description: string, extras?: ErrorExtras) =>
+  entry("PORTAL", status, description, extras);
+/** The outcome a code tells of a failed submit (see {@link FilingFailure}). */
+const NOT_FILED = { filingFailure: "not_filed" } as const;
+const REFUSED = { filingFailure: "refused" } as const;
 
 /** The catalog: `errorCode → { kind, status, description }`. Never rename a key. */
 export const ERROR_CATALOG = {
@@ -52,8 +77,12 @@ export const ERROR_CATALOG = {
   ),
 
   // --- request shape (agent and token service) --------------------------------------------
-  VALIDATION_FAILED: p(502, "A body field is missing or invalid; `details.field` names it"),
-  INVALID_JSON: p(502, "The body is not valid JSON (or not a JSON object)"),
+  VALIDATION_FAILED: p(502, "A body field is missing or invalid; `details.field` names it", {
+    tokenStatus: 400,
+    // Refused while building the request, before any byte went out.
+    filingFailure: "not_filed",
+  }),
+  INVALID_JSON: p(502, "The body is not valid JSON (or not a JSON object)", { tokenStatus: 400 }),
   UNKNOWN_OPERATION: p(404, "No operation with this typeId exists"),
   NOT_FOUND: p(404, "No such route"),
   BODY_TOO_LARGE: p(413, "The request body exceeds the size limit"),
@@ -106,7 +135,11 @@ export const ERROR_CATALOG = {
   CONSOLE_INPUT_INVALID: p(400, "A console form field is missing or malformed; see `field`"),
 
   // --- agent: local input -----------------------------------------------------------------
-  LOCAL_INPUT_REQUIRED: p(502, "The operation needs a local file or folder (path or inline)"),
+  LOCAL_INPUT_REQUIRED: p(
+    502,
+    "The operation needs a local file or folder (path or inline)",
+    NOT_FILED,
+  ),
   LOCAL_PATH_INVALID: p(502, "The local path is not absolute or contains invalid characters"),
   LOCAL_PATH_NOT_FOUND: p(502, "The local file or folder does not exist"),
   LOCAL_PATH_UNREADABLE: c(502, "The local file or folder cannot be read (permissions)"),
@@ -114,8 +147,12 @@ export const ERROR_CATALOG = {
   INLINE_INPUT_INVALID: p(502, "_inlineFile/_inlineDir is malformed (name or base64 content)"),
   FILE_TOO_LARGE: p(502, "A local or inline file exceeds the size limit"),
   TOO_MANY_FILES: p(502, "The folder or inline directory holds more files than the limit"),
-  FILE_PARSE_ERROR: p(502, "A declaration file is malformed; details list file, line and field"),
-  FILE_KIND_UNKNOWN: p(502, "A file is not a recognised NRA file format"),
+  FILE_PARSE_ERROR: p(
+    502,
+    "A declaration file is malformed; details list file, line and field",
+    NOT_FILED,
+  ),
+  FILE_KIND_UNKNOWN: p(502, "A file is not a recognised NRA file format", NOT_FILED),
   FILE_KIND_MISMATCH: p(
     502,
     "A file is of another declaration than the operation files (e.g. a D6 for dec731, a VAT ledger for etz62); `details` name what was found and what was expected",
@@ -131,31 +168,61 @@ export const ERROR_CATALOG = {
   PICKER_TIMEOUT: c(502, "The dialog was not answered within 600 s"),
 
   // --- agent: signing and senders' certificates -------------------------------------------
-  PIN_INCORRECT: c(502, "The PIN was wrong; the batch stopped to protect the token from lock-out"),
-  PIN_LOCKED: c(502, "The token's PIN is locked"),
-  KEYSTORE_UNAVAILABLE: c(502, "The sender's key store (token, card, file) cannot be opened"),
-  PKCS11_MODULE_MISSING: c(502, "The PKCS#11 module (QES middleware) is not installed"),
-  PKCS11_MODULE_WRONG_ARCH: c(502, "The PKCS#11 module is built for another CPU architecture"),
-  CERTIFICATE_INVALID: c(502, "The sender's certificate is expired, not yet valid or unusable"),
-  SIGNING_FAILED: c(502, "The CMS/PKCS#7 signature could not be produced"),
+  PIN_INCORRECT: c(
+    502,
+    "The PIN was wrong; the batch stopped to protect the token from lock-out",
+    NOT_FILED,
+  ),
+  PIN_LOCKED: c(502, "The token's PIN is locked", NOT_FILED),
+  KEYSTORE_UNAVAILABLE: c(
+    502,
+    "The sender's key store (token, card, file) cannot be opened",
+    NOT_FILED,
+  ),
+  PKCS11_MODULE_MISSING: c(502, "The PKCS#11 module (QES middleware) is not installed", NOT_FILED),
+  PKCS11_MODULE_WRONG_ARCH: c(
+    502,
+    "The PKCS#11 module is built for another CPU architecture",
+    NOT_FILED,
+  ),
+  CERTIFICATE_INVALID: c(
+    502,
+    "The sender's certificate is expired, not yet valid or unusable",
+    NOT_FILED,
+  ),
+  SIGNING_FAILED: c(502, "The CMS/PKCS#7 signature could not be produced", NOT_FILED),
 
   // --- agent: portal ----------------------------------------------------------------------
-  PORTAL_UNREACHABLE: portal(502, "The authority's portal could not be reached"),
+  PORTAL_UNREACHABLE: portal(502, "The authority's portal could not be reached", NOT_FILED),
   PORTAL_TIMEOUT: portal(502, "The authority's portal did not answer in time"),
   PORTAL_SERVER_ERROR: portal(502, "The authority's portal answered with a 5xx status"),
-  PORTAL_REJECTED: portal(502, "The authority's portal refused the request"),
+  PORTAL_REJECTED: portal(502, "The authority's portal refused the request", REFUSED),
   PORTAL_BAD_RESPONSE: portal(502, "The authority's portal answered with an unexpected body"),
-  PORTAL_AUTH_FAILED: c(502, "The agent's portal API credentials (OAuth2 client) were refused"),
-  PORTAL_NOT_CONFIGURED: c(502, "Live mode needs the portal API settings in the agent's config"),
+  PORTAL_AUTH_FAILED: c(
+    502,
+    "The agent's portal API credentials (OAuth2 client) were refused",
+    REFUSED,
+  ),
+  PORTAL_NOT_CONFIGURED: c(
+    502,
+    "Live mode needs the portal API settings in the agent's config",
+    NOT_FILED,
+  ),
   PORTAL_OPERATION_UNSUPPORTED: portal(
     502,
     "The authority's public API does not offer this operation",
+    NOT_FILED,
   ),
-  CERTIFICATE_NOT_RECOGNISED: c(502, "The authority did not recognise the certificate or its user"),
-  NO_POWER_OF_ATTORNEY: c(502, "The certificate holds no power of attorney for this EIK"),
+  CERTIFICATE_NOT_RECOGNISED: c(
+    502,
+    "The authority did not recognise the certificate or its user",
+    REFUSED,
+  ),
+  NO_POWER_OF_ATTORNEY: c(502, "The certificate holds no power of attorney for this EIK", REFUSED),
   DOCUMENT_SIGNATURE_MISMATCH: portal(
     502,
     "The authority found the signature does not match the file",
+    REFUSED,
   ),
   AGENT_INTERNAL_ERROR: portal(502, "An unexpected failure inside the agent (a bug; see its log)"),
   FILING_OUTCOME_UNKNOWN: portal(
@@ -253,7 +320,34 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
 /**
- * The one error class of the product. `status` and `kind` come from the catalog; `details`
+ * The HTTP status a service answers a code with, from the catalog.
+ * @param code catalog code
+ * @param service "agent" or "token" (the token service)
+ * @returns the entry's `tokenStatus` at the token service when it has one, else its `status`
+ * @example
+ * ```ts
+ * httpStatus("VALIDATION_FAILED", "agent"); // 502
+ * httpStatus("VALIDATION_FAILED", "token"); // 400
+ * ```
+ */
+export function httpStatus(code: ErrorCode, service: ErrorService): number {
+  const spec: ErrorSpec = ERROR_CATALOG[code];
+  return service === "token" ? spec.tokenStatus ?? spec.status : spec.status;
+}
+
+/**
+ * What a code tells of a failed submit's outcome, from the catalog (see {@link FilingFailure}).
+ * @param code catalog code
+ * @returns "not_filed", "refused", or null when the code alone does not tell
+ */
+export function filingFailureOf(code: ErrorCode): FilingFailure | null {
+  const spec: ErrorSpec = ERROR_CATALOG[code];
+  return spec.filingFailure ?? null;
+}
+
+/**
+ * The one error class of the product. `status` and `kind` come from the catalog (`status` is
+ * the agent's; the token service answers {@link httpStatus}`(code, "token")`); `details`
  * travels to the client (never put secrets there); `cause` stays in logs.
  *
  * @example
@@ -268,7 +362,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   /** PARAMETER, CREDENTIALS or PORTAL. */
   readonly kind: ErrorKind;
-  /** HTTP status from the catalog. */
+  /** The agent's HTTP status from the catalog (the token service's: {@link httpStatus}). */
   readonly status: number;
   /** Client-visible structured details (field names, file/line, rejected EIKs). */
   readonly details?: Record<string, unknown>;

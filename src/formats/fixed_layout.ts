@@ -129,6 +129,7 @@ function recordFactory(
 ): (v: readonly unknown[]) => Record<string, unknown> {
   for (const n of names) {
     if (!IDENTIFIER.test(n) || n === "__proto__") {
+      // A programming error: the layout's own field table is wrong (never bad input).
       throw new Error(`Field table error: bad name ${n}`);
     }
   }
@@ -160,6 +161,7 @@ export function defineLayout<const F extends readonly FieldSpec[]>(
   let pos = 1;
   for (const f of fields) {
     if (f.start !== pos || f.length < 1) {
+      // A programming error: the layout's own field table is wrong (never bad input).
       throw new Error(`Field table error at ${f.code}: starts at ${f.start}, expected ${pos}`);
     }
     pos += f.length;
@@ -168,6 +170,7 @@ export function defineLayout<const F extends readonly FieldSpec[]>(
   const widths = options.widths ?? [width];
   for (const w of widths) {
     if (w !== width && !fields.some((f) => f.start - 1 + f.length === w)) {
+      // A programming error: the layout's own widths are wrong (never bad input).
       throw new Error(`Field table error: width ${w} does not end at a field boundary`);
     }
   }

@@ -80,7 +80,15 @@ export function formatName(attrs: readonly NameAttribute[]): string {
 export function parseCertificate(der: Uint8Array): ParsedCertificate {
   try {
     const asn = asn1js.fromBER(toArrayBuffer(der));
-    if (asn.offset === -1) throw new Error(asn.result.error);
+    if (asn.offset === -1) {
+      const reason = asn.result.error;
+      throw new AppError(
+        "CERTIFICATE_INVALID",
+        "The certificate cannot be parsed",
+        undefined,
+        reason,
+      );
+    }
     const cert = new pkijs.Certificate({ schema: asn.result });
     return { cert, subject: decodeName(cert.subject), issuer: decodeName(cert.issuer), der };
   } catch (e) {

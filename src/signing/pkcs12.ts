@@ -257,25 +257,8 @@ export function openPkcs12KeyStore(data: Uint8Array, options: Pkcs12Options = {}
       if (!key?.pkcs8) {
         throw new AppError("CERTIFICATE_INVALID", `${name} holds no private key for ${id}`);
       }
-      const alg = keyAlgorithmOf(parseCertificate(cert.der));
-      const params = alg === "RSA"
-        ? { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }
-        : alg === "EC-P256" || alg === "EC-P384" || alg === "EC-P521"
-        ? { name: "ECDSA", namedCurve: `P-${alg.slice(4)}` }
-        : undefined;
-      if (!params) throw new AppError("SIGNING_FAILED", `Unsupported key algorithm in ${name}`);
       try {
-        const k = await crypto.subtle.importKey("pkcs8", toArrayBuffer(key.pkcs8), params, false, [
-          "sign",
-        ]);
-        key.pkcs8.fill(0);
-        const sig = new Uint8Array(
-          await crypto.subtle.sign({ name: params.name, hash: "SHA-256" }, k, toArrayBuffer(tbs)),
-        );
-        return params.name === "ECDSA" ? ecdsaRawToDer(sig) : sig;
-      } catch (e) {
-        if (isAppError(e)) throw e;
-        throw new AppError("SIGNING_FAILED", `Signing with the key from ${name} failed`, {}, e);
+        return await signWithPkcs8(key.pkcs8, cert.der, tbs, name);
       } finally {
         for (const k of contents.keys) k.pkcs8?.fill(0);
       }
@@ -286,4 +269,38 @@ export function openPkcs12KeyStore(data: Uint8Array, options: Pkcs12Options = {}
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * Sign with a PKCS#8 private key (wiped afterwards): RSASSA-PKCS1-v1_5 or ECDSA with SHA-256, by
+ * the certificate's key algorithm.
+ * @returns the signature (DER ECDSA-Sig-Value for ECDSA)
+ * @throws AppError SIGNING_FAILED (unsupported algorithm, failed import or signature)
+ */
+async function signWithPkcs8(
+  pkcs8: Uint8Array,
+  certDer: Uint8Array,
+  tbs: Uint8Array,
+  name: string,
+): Promise<Uint8Array> {
+  const alg = keyAlgorithmOf(parseCertificate(certDer));
+  const params = alg === "RSA"
+    ? { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }
+    : alg === "EC-P256" || alg === "EC-P384" || alg === "EC-P521"
+    ? { name: "ECDSA", namedCurve: `P-${alg.slice(4)}` }
+    : undefined;
+  if (!params) throw new AppError("SIGNING_FAILED", `Unsupported key algorithm in ${name}`);
+  try {
+    const k = await crypto.subtle.importKey("pkcs8", toArrayBuffer(pkcs8), params, false, [
+      "sign",
+    ]);
+    pkcs8.fill(0);
+    const sig = new Uint8Array(
+      await crypto.subtle.sign({ name: params.name, hash: "SHA-256" }, k, toArrayBuffer(tbs)),
+    );
+    return params.name === "ECDSA" ? ecdsaRawToDer(sig) : sig;
+  } catch (e) {
+    if (isAppError(e)) throw e;
+    throw new AppError("SIGNING_FAILED", `Signing with the key from ${name} failed`, {}, e);
+  }
 }

@@ -4,6 +4,7 @@
  * Deno's `node:crypto` has no RC2. RC2 is obsolete; nothing here ever encrypts with it.
  * @module
  */
+import { AppError } from "../contract/mod.ts";
 
 /** RFC 2268 §2 PITABLE (a permutation of 0..255 derived from the digits of pi). */
 // deno-fmt-ignore
@@ -91,6 +92,10 @@ export function rc2DecryptBlock(K: Uint16Array, b: Uint8Array): void {
   }
 }
 
+/** A decryption that does not unpad: for a PKCS#12 file, its password is wrong. */
+const badPadding = (why: string) =>
+  new AppError("PIN_INCORRECT", "The PKCS#12 password is incorrect", undefined, why);
+
 /**
  * RC2-CBC decryption with PKCS#7 padding removal.
  *
@@ -99,7 +104,7 @@ export function rc2DecryptBlock(K: Uint16Array, b: Uint8Array): void {
  * @param iv 8-byte IV
  * @param data ciphertext (a multiple of 8 bytes)
  * @returns plaintext
- * @throws Error on a bad length or bad padding (a wrong password, for PKCS#12)
+ * @throws AppError PIN_INCORRECT on a bad length or bad padding (a wrong password, for PKCS#12)
  */
 export function rc2CbcDecrypt(
   key: Uint8Array,
@@ -107,7 +112,7 @@ export function rc2CbcDecrypt(
   iv: Uint8Array,
   data: Uint8Array,
 ): Uint8Array {
-  if (data.length === 0 || data.length % 8 !== 0) throw new Error("Bad RC2 ciphertext length");
+  if (data.length === 0 || data.length % 8 !== 0) throw badPadding("Bad RC2 ciphertext length");
   const K = rc2ExpandKey(key, effectiveBits);
   const out = new Uint8Array(data.length);
   let prev = iv;
@@ -119,9 +124,9 @@ export function rc2CbcDecrypt(
   }
   K.fill(0);
   const pad = out.at(-1);
-  if (pad === undefined || pad < 1 || pad > 8) throw new Error("Bad padding");
+  if (pad === undefined || pad < 1 || pad > 8) throw badPadding("Bad padding");
   for (let i = out.length - pad; i < out.length; i++) {
-    if (out[i] !== pad) throw new Error("Bad padding");
+    if (out[i] !== pad) throw badPadding("Bad padding");
   }
   return out.subarray(0, out.length - pad);
 }

@@ -4,14 +4,15 @@
  * `GET /.well-known/jwks.json`, `GET /health`, `GET /ready`, `GET /api/v1/openapi.json`; the integrator's
  * contract application `POST|GET /api/v1/applications` (authenticated with the integrator's own
  * key); and the admin API under `/admin/v1/*` (admin credential only; § Access phases).
- * Errors: `{error, errorCode, errorKind}` (+ `rejectedEiks` for 403) with 400/401/402/403; 429
- * over a key's or integrator's budget (`rate_limit.ts`), 503 while the database is unreachable.
+ * Errors: `{error, errorCode, errorKind, requestId}` (+ `rejectedEiks` for 403) with the error
+ * catalog's status for the token service — 400/401/402/403, 429 over a key's or integrator's
+ * budget (`rate_limit.ts`), 503 while the database is unreachable — written by errors_wire.ts.
  * Every request passes the edge (`edge.ts`: request id, access log, draining); the hot route is
  * `issue_route.ts`.
  * @module
  */
 import { Hono } from "hono";
-import { AppError, isAppError } from "../contract/mod.ts";
+import { AppError } from "../contract/mod.ts";
 import { buildTokenOpenApi } from "../contract/openapi/mod.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
@@ -19,15 +20,11 @@ import { authenticateKey, type IssueConfig, type IssueTimings } from "./issue.ts
 import { httpOriginList, issueRoute } from "./issue_route.ts";
 import type { SigningKeyCipher } from "./key_cipher.ts";
 import type { KeyRing } from "./signer.ts";
-import { isDatabaseUnavailable, type TokenStore } from "./store/mod.ts";
+import type { TokenStore } from "./store/mod.ts";
 import { type DrainState, readyRoute } from "./ops.ts";
 import { type AccessLogEntry, withEdge } from "./edge.ts";
-import {
-  limitRequest,
-  type RateLimiter,
-  rateLimitHeaders,
-  type RateLimitInfo,
-} from "./rate_limit.ts";
+import { limitRequest, type RateLimiter } from "./rate_limit.ts";
+import { errorAnswer } from "./errors_wire.ts";
 import {
   adminAuth,
   adminContractRoutes,
@@ -85,16 +82,6 @@ export interface TokenAppDeps {
   readonly serviceLog?: ServiceLog;
 }
 
-function errorBody(e: AppError) {
-  return {
-    error: e.message,
-    errorCode: e.code,
-    errorKind: e.kind,
-    ...(e.code === "EIK_NOT_ALLOWED" ? { rejectedEiks: e.details?.rejectedEiks ?? [] } : {}),
-    ...(e.details && e.code !== "EIK_NOT_ALLOWED" ? { details: e.details } : {}),
-  };
-}
-
 /**
  * Build the token service app.
  * @param deps store, key ring, clock, issuance config
@@ -102,50 +89,36 @@ function errorBody(e: AppError) {
  */
 export function createTokenApp(deps: TokenAppDeps): Hono {
   const app = new Hono();
-  const openapi = buildTokenOpenApi(VERSION);
-
-  app.onError((err, c) => {
-    if (isAppError(err) && err.code === "RATE_LIMITED") {
-      const info = err.details as unknown as RateLimitInfo & { retryAfter: number };
-      return c.json(errorBody(err), 429, {
-        "retry-after": String(info.retryAfter),
-        ...rateLimitHeaders(info),
-      });
-    }
-    if (!isAppError(err) && isDatabaseUnavailable(err)) {
-      // An outage, not a bug: retry later; the driver reconnects by itself.
-      return c.json(
-        {
-          error: "The token service's database cannot be reached; retry shortly",
-          errorCode: "DATABASE_UNAVAILABLE",
-          errorKind: "PORTAL",
-        },
-        503,
-        { "retry-after": "5" },
-      );
-    }
-    if (isAppError(err)) {
-      // Token-service validation errors are 400s (the agent's are 502).
-      const status = err.code === "VALIDATION_FAILED" || err.code === "INVALID_JSON"
-        ? 400
-        : err.status;
-      return c.json(errorBody(err), status as 400);
-    }
-    deps.log?.("unexpected error", { error: String(err) });
-    return c.json({
-      error: "Unexpected error in the token service",
-      errorCode: "SERVICE_INTERNAL_ERROR",
-      errorKind: "PORTAL",
-    }, 500);
-  });
-  app.notFound((c) =>
-    c.json({ error: "No such route", errorCode: "NOT_FOUND", errorKind: "PARAMETER" }, 404)
-  );
-
-  const allowedOrigins = originList(deps.store);
+  // The one mapping of errors to the wire (errors_wire.ts): statuses from the catalog.
+  app.onError((err, c) => errorAnswer(c, err, deps.log));
+  app.notFound((c) => errorAnswer(c, new AppError("NOT_FOUND", "No such route")));
   app.post("/api/v1/tokens/issue", issueRoute(deps));
+  applicationRoutes(app, deps);
+  // The pages for people: the integrators' profile and the administrators' desk (after the
+  // admin API, whose /admin/v1/* it must not take).
+  const web = webDeps(deps);
+  app.route(
+    "/profile",
+    profileRoutes({
+      ...web,
+      flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
+    }),
+  );
+  adminApiRoutes(app, deps);
+  app.route("/admin", deskRoutes(web));
+  publicRoutes(app, deps);
+  const log = deps.requestLog;
+  return withEdge(app, {
+    randomId: deps.randomId,
+    accessLog: deps.accessLog,
+    drain: deps.drain,
+    onAnswer: log ? (req, status, id, code) => log.finish(req, status, id, code) : undefined,
+  });
+}
 
-  const admin = {
+/** What the admin API's operations (and the integrators' applications) need. */
+function adminDeps(deps: TokenAppDeps) {
+  return {
     store: deps.store,
     clock: deps.clock,
     random: deps.random,
@@ -153,7 +126,26 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     reloadKeyRing: deps.reloadKeyRing,
     keyCipher: deps.keyCipher ?? null,
   };
-  // Phase 2: the integrator applies with its own (test or live) key.
+}
+
+/** What the pages for people (profile, desk) need. */
+function webDeps(deps: TokenAppDeps) {
+  const webLog: ServiceLog = deps.serviceLog ??
+    ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined);
+  return {
+    store: deps.store,
+    clock: deps.clock,
+    random: deps.random,
+    mailer: deps.mailer ?? null,
+    publicUrl: () => deps.config.issuer,
+    log: webLog,
+    flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
+  };
+}
+
+/** Phase 2 of access: the integrator applies for a contract with its own (test or live) key. */
+function applicationRoutes(app: Hono, deps: TokenAppDeps): void {
+  const admin = adminDeps(deps);
   app.post("/api/v1/applications", async (c) => {
     const now = deps.clock.now();
     const { key } = await authenticateKey(deps.store, c.req.header("authorization"), now);
@@ -168,35 +160,23 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     const items = await deps.store.listApplications({ integratorId: key.integratorId });
     return c.json({ items: items.map(applicationView) });
   });
+}
 
-  const webLog: ServiceLog = deps.serviceLog ??
-    ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined);
-  // The pages for people: the integrators' profile and the administrators' desk.
-  const web = {
-    store: deps.store,
-    clock: deps.clock,
-    random: deps.random,
-    mailer: deps.mailer ?? null,
-    publicUrl: () => deps.config.issuer,
-    log: webLog,
-    flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
-  };
-  app.route(
-    "/profile",
-    profileRoutes({
-      ...web,
-      flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
-    }),
-  );
-
-  // The admin API (automation, SVC_ADMIN_TOKEN); the desk at /admin is for people.
+/** The admin API (automation, SVC_ADMIN_TOKEN; audited); the desk at /admin is for people. */
+function adminApiRoutes(app: Hono, deps: TokenAppDeps): void {
+  const admin = adminDeps(deps);
   app.use("/admin/v1/*", adminAuth(deps.adminToken), auditAdminApi(deps.store, deps.clock));
   app.route("/admin/v1", adminKeyRoutes(admin));
   app.route("/admin/v1", adminContractRoutes(admin));
   app.route("/admin/v1", adminSigningKeyRoutes(admin));
   app.route("/admin/v1", adminOpenApiRoutes(VERSION));
-  app.route("/admin", deskRoutes(web));
+}
 
+/** The open routes: JWKS, health, readiness, the OpenAPI document, and for agents the page
+ * origins integrators registered (their CORS allow-list) and the agent versions. */
+function publicRoutes(app: Hono, deps: TokenAppDeps): void {
+  const openapi = buildTokenOpenApi(VERSION);
+  const allowedOrigins = originList(deps.store);
   app.get(
     "/.well-known/jwks.json",
     (c) => c.json(deps.keyRing().jwks(), 200, { "cache-control": "public, max-age=60" }),
@@ -207,19 +187,12 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   );
   readyRoute(app, { store: deps.store, drain: deps.drain });
   app.get("/api/v1/openapi.json", (c) => c.json(openapi));
-  // For agents: the page origins integrators registered (CORS allow-list), and versions.
   app.get(
     "/api/v1/allowed-origins",
     async (c) =>
-      c.json(
-        {
-          origins: await allowedOrigins(deps.clock.now()),
-        },
-        200,
-        {
-          "cache-control": "public, max-age=30",
-        },
-      ),
+      c.json({ origins: await allowedOrigins(deps.clock.now()) }, 200, {
+        "cache-control": "public, max-age=30",
+      }),
   );
   app.get("/api/v1/agent-version", (c) =>
     c.json(
@@ -230,13 +203,6 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
       200,
       { "cache-control": "public, max-age=60" },
     ));
-  const log = deps.requestLog;
-  return withEdge(app, {
-    randomId: deps.randomId,
-    accessLog: deps.accessLog,
-    drain: deps.drain,
-    onAnswer: log ? (req, status, id, code) => log.finish(req, status, id, code) : undefined,
-  });
 }
 
 /** Where the signed agent update manifest comes from: its compact JWS, or null (none). */
@@ -247,7 +213,7 @@ export type UpdateManifestSource = () => Promise<string | null>;
  * updates): the signed update manifest as published (a compact JWS, `application/jose`), which
  * agents verify with their built-in keys — the service only passes it on.
  * @param app the token app (its error handler answers the 404)
- * @param source the manifest's source (src/cli/serve_token.ts reads SVC_UPDATE_MANIFEST)
+ * @param source the manifest's source (src/cli/token_settings.ts reads SVC_UPDATE_MANIFEST)
  * @returns the app
  * @throws AppError UPDATE_NOT_PUBLISHED (404) from the route when none is published
  */

@@ -7,8 +7,8 @@
  *
  * - **Request ids**: every answer carries `X-Request-Id`, the request's own when it is well formed
  *   (a reverse proxy's id, so its log and the service's name the same request), else a new one;
- *   every JSON error body (4xx/5xx, whichever handler wrote it) repeats it as `requestId`
- *   (`TokenServiceError` in the OpenAPI documents).
+ *   the error answers (errors_wire.ts) repeat it as `requestId` in their body (`TokenServiceError`
+ *   in the OpenAPI documents) and tell the edge their `errorCode` for the request log.
  * - **Access log**: one entry per request once its answer is ready (method, path, status, ms,
  *   request id; never a header, query or body, so never a credential).
  * - **Draining** (a graceful shutdown, ops.ts): requests in flight are counted, and while draining
@@ -48,8 +48,16 @@ export interface EdgeOptions {
   ) => void;
 }
 
-/** The request id of each request in flight (for the audit log, audit.ts). */
-const requestIds = new WeakMap<Request, string>();
+/** What the edge knows of a request in flight. */
+interface InFlight {
+  /** Its `X-Request-Id`. */
+  readonly requestId: string;
+  /** The `errorCode` of its error answer, once one was written (errors_wire.ts). */
+  errorCode: string | null;
+}
+
+/** Each request in flight (request ids for the error bodies and the audit log, audit.ts). */
+const inFlight = new WeakMap<Request, InFlight>();
 
 /**
  * The request id the edge gave a request (its `X-Request-Id`).
@@ -57,7 +65,17 @@ const requestIds = new WeakMap<Request, string>();
  * @returns the id, or "" outside the edge (tests calling a sub-app directly)
  */
 export function requestIdOf(req: Request): string {
-  return requestIds.get(req) ?? "";
+  return inFlight.get(req)?.requestId ?? "";
+}
+
+/**
+ * Tell the edge the `errorCode` of a request's error answer (for the request log's `onAnswer`).
+ * @param req the request as the handler sees it (`c.req.raw`)
+ * @param code the catalog code answered
+ */
+export function noteErrorCode(req: Request, code: string): void {
+  const f = inFlight.get(req);
+  if (f) f.errorCode = code;
 }
 
 /** An id a caller or a proxy may give (nginx's `$request_id` is 32 hex digits, a UUID fits):
@@ -81,7 +99,8 @@ export function withEdge(app: Hono, o: EdgeOptions = {}): Hono {
     const t0 = timed ? performance.now() : 0;
     const given = request.headers.get("x-request-id");
     const requestId = given !== null && GIVEN_ID.test(given) ? given : randomId();
-    requestIds.set(request, requestId);
+    const flight: InFlight = { requestId, errorCode: null };
+    inFlight.set(request, flight);
     // Counted from here on, and uncounted in `finally` whatever happens.
     if (drain) {
       drain.inFlight = (drain.inFlight ?? 0) + 1;
@@ -91,9 +110,7 @@ export function withEdge(app: Hono, o: EdgeOptions = {}): Hono {
     try {
       res = await inner(request, env, executionCtx);
       res.headers.set("x-request-id", requestId);
-      let code: string | null = null;
-      if (res.status >= 400) [res, code] = await withRequestId(res, requestId);
-      onAnswer?.(request, res.status, requestId, code);
+      onAnswer?.(request, res.status, requestId, res.status >= 400 ? flight.errorCode : null);
       if (drain?.draining) res.headers.set("connection", "close");
       return res;
     } finally {
@@ -113,23 +130,4 @@ export function withEdge(app: Hono, o: EdgeOptions = {}): Hono {
     }
   };
   return app;
-}
-
-/** An error answer whose JSON object body repeats the request id as `requestId`, and the
- * body's `errorCode` (null when there is none). */
-async function withRequestId(
-  res: Response,
-  requestId: string,
-): Promise<[Response, string | null]> {
-  if (!res.headers.get("content-type")?.startsWith("application/json")) return [res, null];
-  const body = await res.clone().json().catch(() => null);
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return [res, null];
-  const code = typeof body.errorCode === "string" ? body.errorCode : null;
-  return [
-    new Response(JSON.stringify({ ...body, requestId }), {
-      status: res.status,
-      headers: res.headers,
-    }),
-    code,
-  ];
 }

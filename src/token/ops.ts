@@ -6,7 +6,8 @@
  * elsewhere while the running requests finish (the access log and the request count: edge.ts).
  * @module
  */
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
+import { AppError } from "../contract/mod.ts";
 import type { TokenStore } from "./store/mod.ts";
 
 /** Whether the instance is shutting down, and its traffic (shared by the app and the process
@@ -57,28 +58,24 @@ type NotReady = "shutting_down" | "database_unreachable" | "migrations_pending";
  * Add `GET /ready`: 200 `{status: "ready", schemaVersion}` when the database answers within the
  * timeout and every migration of this build is applied (newer ones are fine: an instance of the
  * previous release stays in rotation while the next one rolls out); else 503 `SERVICE_NOT_READY` with
- * `details.reason`.
- * @param app the token app
+ * `details.reason`, `Cache-Control: no-store` and `Retry-After: 5` (thrown for the app's error
+ * handler, errors_wire.ts).
+ * @param app the token app (its error handler answers the 503)
  * @param o store, draining state, timeout
  */
 export function readyRoute(app: Hono, o: ReadyOptions): void {
-  const notReady = (c: Context, reason: NotReady, extra: Record<string, unknown> = {}) =>
-    c.json(
-      {
-        error: reason === "shutting_down"
-          ? "The instance is shutting down"
-          : reason === "database_unreachable"
-          ? "The database cannot be reached"
-          : "The database's migrations are not current",
-        errorCode: "SERVICE_NOT_READY",
-        errorKind: "PORTAL",
-        details: { reason, ...extra },
-      },
-      503,
-      { "cache-control": "no-store", "retry-after": "5" },
+  const notReady = (reason: NotReady, extra: Record<string, unknown> = {}) =>
+    new AppError(
+      "SERVICE_NOT_READY",
+      reason === "shutting_down"
+        ? "The instance is shutting down"
+        : reason === "database_unreachable"
+        ? "The database cannot be reached"
+        : "The database's migrations are not current",
+      { reason, ...extra },
     );
   app.get("/ready", async (c) => {
-    if (o.drain?.draining) return notReady(c, "shutting_down");
+    if (o.drain?.draining) throw notReady("shutting_down");
     let timer: ReturnType<typeof setTimeout> | undefined;
     let status;
     try {
@@ -89,12 +86,12 @@ export function readyRoute(app: Hono, o: ReadyOptions): void {
         }),
       ]);
     } catch {
-      return notReady(c, "database_unreachable");
+      throw notReady("database_unreachable");
     } finally {
       clearTimeout(timer);
     }
     if (status.pending.length > 0) {
-      return notReady(c, "migrations_pending", { pending: status.pending });
+      throw notReady("migrations_pending", { pending: status.pending });
     }
     return c.json({ status: "ready", schemaVersion: status.applied }, 200, {
       "cache-control": "no-store",

@@ -22,6 +22,7 @@ import {
   createRateLimiter,
   leasedRateCounter,
   memoryRateCounter,
+  type RateLimiter,
   type RateLimitSettings,
 } from "./rate_limit.ts";
 
@@ -92,37 +93,9 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
   const reloadKeyRing = async () => {
     ring = await loadKeyRing(o.store, o.clock.now(), o.random, cipher);
   };
-  const usage = new UsageRecorder({
-    store: o.store,
-    flushMs: o.usageFlushMs,
-    onError: (e) => log("warn", "usage flush failed; will retry", { error: String(e) }),
-  });
-  const requestLog = new RequestLogRecorder({
-    store: o.store,
-    now: () => o.clock.now(),
-    flushMs: o.usageFlushMs,
-    keep: o.requestLog,
-    onError: (e) => log("warn", "request log flush failed; will retry", { error: String(e) }),
-  });
-  const scheduler = new NoticeScheduler({
-    store: o.store,
-    mailer: o.mailer ?? null,
-    clock: o.clock,
-    instanceId: o.instanceId,
-    intervalMs: o.noticeIntervalMs,
-    random: o.random,
-    log,
-  });
+  const { usage, requestLog, scheduler } = backgroundWork(o, log);
   const drain: DrainState = { draining: false };
-  const rateLimiter = o.rateLimits
-    ? createRateLimiter(
-      o.rateLimits,
-      o.sharedRateCounters
-        ? leasedRateCounter(o.store, (e) =>
-          log("warn", "could not delete old rate-limit windows", { error: String(e) }))
-        : memoryRateCounter(),
-    )
-    : undefined;
+  const rateLimiter = rateLimiterOf(o, log);
   const app = createTokenApp({
     store: o.store,
     keyRing: () => ring,
@@ -176,4 +149,46 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
       o.mailer?.close();
     },
   };
+}
+
+/** The work the service does besides answering: usage counting, the request log, e-mail
+ * notices (each started and stopped with the service). */
+function backgroundWork(o: TokenServiceOptions, log: ServiceLog) {
+  const usage = new UsageRecorder({
+    store: o.store,
+    flushMs: o.usageFlushMs,
+    onError: (e) => log("warn", "usage flush failed; will retry", { error: String(e) }),
+  });
+  const requestLog = new RequestLogRecorder({
+    store: o.store,
+    now: () => o.clock.now(),
+    flushMs: o.usageFlushMs,
+    keep: o.requestLog,
+    onError: (e) => log("warn", "request log flush failed; will retry", { error: String(e) }),
+  });
+  const scheduler = new NoticeScheduler({
+    store: o.store,
+    mailer: o.mailer ?? null,
+    clock: o.clock,
+    instanceId: o.instanceId,
+    intervalMs: o.noticeIntervalMs,
+    random: o.random,
+    log,
+  });
+  return { usage, requestLog, scheduler };
+}
+
+/** The budgets per key and integrator, their counters in memory or leased from the database
+ * (several instances on PostgreSQL), or none. */
+function rateLimiterOf(o: TokenServiceOptions, log: ServiceLog): RateLimiter | undefined {
+  if (!o.rateLimits) return undefined;
+  return createRateLimiter(
+    o.rateLimits,
+    o.sharedRateCounters
+      ? leasedRateCounter(
+        o.store,
+        (e) => log("warn", "could not delete old rate-limit windows", { error: String(e) }),
+      )
+      : memoryRateCounter(),
+  );
 }

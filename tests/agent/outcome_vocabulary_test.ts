@@ -8,7 +8,7 @@ import { equal } from "node:assert/strict";
 import { Hono } from "hono";
 import { AppError } from "../../src/contract/errors.ts";
 import { outcomeOf } from "../../src/agent/filing/outcome.ts";
-import { errorResponse } from "../../src/agent/http/errors_wire.ts";
+import { type AgentEnv, errorResponse } from "../../src/agent/http/errors_wire.ts";
 import { silentLogger } from "../../src/log.ts";
 
 const err = (outcome?: string, code: "PORTAL_UNREACHABLE" | "PORTAL_TIMEOUT" = "PORTAL_TIMEOUT") =>
@@ -23,7 +23,7 @@ Deno.test("outcomeOf(): not_filed, the deprecated not_sent, and the codes' fallb
 });
 
 Deno.test("the agent's wire still says details.outcome not_sent until its sunset", async () => {
-  const app = new Hono();
+  const app = new Hono<AgentEnv>();
   app.get("/x", () => {
     throw err("not_filed", "PORTAL_UNREACHABLE");
   });

@@ -6,12 +6,12 @@
 import { equal } from "node:assert/strict";
 import { Hono } from "hono";
 import { AppError } from "../../src/contract/errors.ts";
-import { errorResponse } from "../../src/agent/http/errors_wire.ts";
+import { type AgentEnv, errorResponse } from "../../src/agent/http/errors_wire.ts";
 import { silentLogger } from "../../src/log.ts";
 import { agentEnv } from "../_helpers/agent_env.ts";
 
 Deno.test("the agent answers UNKNOWN_TYPE_ID as the deprecated 404 UNKNOWN_OPERATION", async () => {
-  const app = new Hono();
+  const app = new Hono<AgentEnv>();
   app.get("/x", () => {
     throw new AppError("UNKNOWN_TYPE_ID", "No operation", { typeId: "nope" });
   });

@@ -15,7 +15,7 @@ import {
   verifyManifest,
   versionRelation,
 } from "../../src/agent/update/mod.ts";
-import { manifestFileSource } from "../../src/cli/serve_token.ts";
+import { manifestFileSource } from "../../src/cli/token_servers.ts";
 import {
   type BuildManifest,
   checkArchives,

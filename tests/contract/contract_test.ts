@@ -1,6 +1,12 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { ERROR_CATALOG, ERROR_CODES } from "../../src/contract/errors.ts";
+import {
+  ERROR_CATALOG,
+  ERROR_CODES,
+  type ErrorSpec,
+  filingFailureOf,
+  httpStatus,
+} from "../../src/contract/errors.ts";
 import { buildAgentOpenApi, buildTokenOpenApi } from "../../src/contract/openapi/mod.ts";
 import {
   getOperation,
@@ -110,6 +116,36 @@ Deno.test("every catalogued code has one kind and a status; agent errors are 502
   equal(ERROR_CATALOG.AGENT_UPDATE_REQUIRED.status, 426);
   equal(ERROR_CATALOG.EIK_LIMIT_REACHED.status, 402);
   equal(ERROR_CATALOG.EIK_NOT_ALLOWED.status, 403);
+});
+
+Deno.test("the catalog gives each code its status per service: a malformed body is 502 at the agent, 400 at the token service", () => {
+  equal(httpStatus("VALIDATION_FAILED", "agent"), 502);
+  equal(httpStatus("VALIDATION_FAILED", "token"), 400);
+  equal(httpStatus("INVALID_JSON", "agent"), 502);
+  equal(httpStatus("INVALID_JSON", "token"), 400);
+  // The codes of both services that the spec fixes (interface-spec.md § Errors / Token service).
+  equal(httpStatus("EIK_REQUIRED", "token"), 400);
+  equal(httpStatus("API_KEY_INVALID", "token"), 401);
+  equal(httpStatus("EIK_LIMIT_REACHED", "token"), 402);
+  equal(httpStatus("EIK_NOT_ALLOWED", "token"), 403);
+  equal(httpStatus("DATABASE_UNAVAILABLE", "token"), 503);
+  equal(httpStatus("SERVICE_INTERNAL_ERROR", "token"), 500);
+  for (const code of ERROR_CODES) {
+    const s: ErrorSpec = ERROR_CATALOG[code];
+    if (s.tokenStatus === undefined) equal(httpStatus(code, "token"), s.status, code);
+    else ok(s.tokenStatus >= 400 && s.tokenStatus < 600, code);
+  }
+});
+
+Deno.test("the catalog says which failed submits certainly never reached the authority and which it refused", () => {
+  equal(filingFailureOf("PORTAL_UNREACHABLE"), "not_sent");
+  equal(filingFailureOf("PIN_INCORRECT"), "not_sent");
+  equal(filingFailureOf("VALIDATION_FAILED"), "not_sent");
+  equal(filingFailureOf("PORTAL_REJECTED"), "refused");
+  equal(filingFailureOf("NO_POWER_OF_ATTORNEY"), "refused");
+  // A timeout or a 5xx may have been filed: the code alone does not tell.
+  equal(filingFailureOf("PORTAL_TIMEOUT"), null);
+  equal(filingFailureOf("PORTAL_SERVER_ERROR"), null);
 });
 
 Deno.test("README's operation table and docs/errors.md are generated from the contract and up to date", async () => {

@@ -1,3 +1,4 @@
+import type { AppError } from "../../src/contract/mod.ts";
 /** RC2 (RFC 2268) used to read legacy PKCS#12 files. */
 
 import assert from "node:assert/strict";
@@ -20,7 +21,16 @@ Deno.test("rc2DecryptBlock() reproduces the RFC 2268 §5 test vectors", () => {
 
 Deno.test("rc2CbcDecrypt() rejects bad lengths and bad padding", () => {
   const key = Uint8Array.fromHex("0102030405");
-  assert.throws(() => rc2CbcDecrypt(key, 40, new Uint8Array(8), new Uint8Array(7)), /length/);
-  assert.throws(() => rc2CbcDecrypt(key, 40, new Uint8Array(8), new Uint8Array(8)), /padding/);
+  // A wrong PKCS#12 password shows as either: PIN_INCORRECT, the reason kept as its cause.
+  const wrongPassword = (why: RegExp) => (e: unknown) =>
+    (e as AppError).code === "PIN_INCORRECT" && why.test(String((e as AppError).cause));
+  assert.throws(
+    () => rc2CbcDecrypt(key, 40, new Uint8Array(8), new Uint8Array(7)),
+    wrongPassword(/length/),
+  );
+  assert.throws(
+    () => rc2CbcDecrypt(key, 40, new Uint8Array(8), new Uint8Array(8)),
+    wrongPassword(/padding/),
+  );
   assert.throws(() => rc2ExpandKey(new Uint8Array(0), 40), RangeError);
 });

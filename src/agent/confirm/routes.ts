@@ -14,7 +14,7 @@ import { Hono } from "hono";
 import { AppError } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
-import { errorResponse } from "../http/mod.ts";
+import { type AgentEnv, errorResponse } from "../http/mod.ts";
 import type { ConfirmationManager } from "./manager.ts";
 import { readDecision } from "./decision.ts";
 import { type FollowedFiling, followedFilings } from "./follow.ts";
@@ -42,8 +42,8 @@ export function confirmRoutes(
     /** The journal rows filed under a dialog's requests, in words (absent: not followed). */
     followed?: (filingIds: readonly string[]) => FollowedFiling[];
   },
-): Hono {
-  const r = new Hono();
+): Hono<AgentEnv> {
+  const r = new Hono<AgentEnv>();
   r.onError((err, c) => errorResponse(c, err, deps.log));
   // The page's language: the accountant's choice on the console (a cookie of this origin).
   r.use("*", (c, next) => withLang(langOf(getCookie(c, LANG_COOKIE)), next));

@@ -23,7 +23,7 @@ export interface AutostartControl {
   set(on: boolean): Promise<AutostartStatus>;
 }
 
-/** The console's side effects, wired by `src/cli/serve_agent.ts`. */
+/** The console's side effects, wired by `src/cli/agent_servers.ts`. */
 export interface ConsoleDeps {
   /** The agent's data folder (agent.json, the journal). */
   readonly dataDir: string;

@@ -20,10 +20,14 @@ import {
   w,
 } from "./layout.ts";
 import type { ConsoleSession } from "./session.ts";
+import type { AgentEnv } from "../http/mod.ts";
 
 /** Hono variables of the console routes. */
 export type ConsoleEnv = {
-  Variables: { session: ConsoleSession; banner?: Bilingual | null };
+  Variables: AgentEnv["Variables"] & {
+    session: ConsoleSession;
+    banner?: Bilingual | null;
+  };
 };
 
 /** A console route's context. */

@@ -163,6 +163,21 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorCheck[]> {
     checkTokenService(d, tokenUrl, source),
     checkDataDir(d),
   ]);
+  const { file, check: fileCheck } = await agentFileCheck(d);
+  const [portal, found] = await Promise.all([
+    checkPortal(d, file),
+    d.discoverModules().catch(() => []),
+  ]);
+  const modules = modulesCheck(found);
+  const senders = [];
+  for (const s of file?.senders ?? []) senders.push(await checkSender(s, d, found));
+  return [port, ...token, dataDir, fileCheck, portal, modules, ...senders, lnaNote(file)];
+}
+
+/** The `agent-file` check: agent.json read (senders, allowed origins), or why not. */
+async function agentFileCheck(
+  d: Deps,
+): Promise<{ file: AgentFile | null; check: DoctorCheck }> {
   let file: AgentFile | null = null;
   let fileCheck: DoctorCheck;
   const fileTitle = t("agent.json", "agent.json");
@@ -199,14 +214,15 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorCheck[]> {
       ),
     );
   }
-  const [portal, found] = await Promise.all([
-    checkPortal(d, file),
-    d.discoverModules().catch(() => []),
-  ]);
+  return { file, check: fileCheck };
+}
+
+/** The `pkcs11-modules` check: the QES middleware found on this machine. */
+function modulesCheck(found: Awaited<ReturnType<Deps["discoverModules"]>>): DoctorCheck {
   const list = found.map((m) =>
     `${m.provider === m.middleware ? "" : `${m.provider}: `}${m.middleware} (${m.path})`
   ).join("; ");
-  const modules = check(
+  return check(
     "pkcs11-modules",
     true,
     t("PKCS#11 middleware", "Софтуер за карти и токени (PKCS#11)"),
@@ -216,9 +232,6 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorCheck[]> {
         "токени)",
     ),
   );
-  const senders = [];
-  for (const s of file?.senders ?? []) senders.push(await checkSender(s, d, found));
-  return [port, ...token, dataDir, fileCheck, portal, modules, ...senders, lnaNote(file)];
 }
 
 /** The language of {@link formatDoctorReport}. */

@@ -231,30 +231,7 @@ export async function checkTokenService(
   source: TokenServiceSource = "config",
 ): Promise<DoctorCheck[]> {
   const title = t("Token service and JWKS", "Услуга за токени и JWKS");
-  const env = source === "running-agent" || source === "this-agent"
-    ? t(
-      "the agent's --token-service or SVC_TOKEN_SERVICE_URL (restart the agent after a change)",
-      "--token-service или SVC_TOKEN_SERVICE_URL на агента (рестартирайте агента след промяна)",
-    )
-    : t("SVC_TOKEN_SERVICE_URL or --token-service", "SVC_TOKEN_SERVICE_URL или --token-service");
-  const from = source === "running-agent"
-    ? t(
-      " (the URL this data folder's running agent was started with)",
-      " (адресът, с който е стартиран работещият агент на тази папка с данни)",
-    )
-    : t("", "");
-  const clockTitle = t("Clock (against the token service)", "Часовник (спрямо услугата за токени)");
-  const noClock = (
-    why: Bilingual,
-    fix = t("Fix the token service check first", "Първо оправете проверката на услугата за токени"),
-  ) =>
-    check(
-      "clock",
-      "warn",
-      clockTitle,
-      t(`Not measured: ${why.en}`, `Не е измерен: ${why.bg}`),
-      fix,
-    );
+  const { env, from } = wordsOfSource(source);
   let url: URL;
   try {
     url = new URL("/.well-known/jwks.json", tokenServiceUrl);
@@ -298,6 +275,51 @@ export async function checkTokenService(
     ];
   }
   const date = Date.parse(res.headers.get("date") ?? "");
+  const svc = await jwksCheck(res, url, title, env, from);
+  return [svc, clockCheck(d.os, date, t0, t1)];
+}
+
+/** The setting that names the token service (`env`) and where its URL came from (`from`). */
+function wordsOfSource(source: TokenServiceSource): { env: Bilingual; from: Bilingual } {
+  const env = source === "running-agent" || source === "this-agent"
+    ? t(
+      "the agent's --token-service or SVC_TOKEN_SERVICE_URL (restart the agent after a change)",
+      "--token-service или SVC_TOKEN_SERVICE_URL на агента (рестартирайте агента след промяна)",
+    )
+    : t("SVC_TOKEN_SERVICE_URL or --token-service", "SVC_TOKEN_SERVICE_URL или --token-service");
+  const from = source === "running-agent"
+    ? t(
+      " (the URL this data folder's running agent was started with)",
+      " (адресът, с който е стартиран работещият агент на тази папка с данни)",
+    )
+    : t("", "");
+  return { env, from };
+}
+
+const CLOCK_TITLE = t("Clock (against the token service)", "Часовник (спрямо услугата за токени)");
+
+/** The clock check when it could not be measured. */
+function noClock(
+  why: Bilingual,
+  fix = t("Fix the token service check first", "Първо оправете проверката на услугата за токени"),
+): DoctorCheck {
+  return check(
+    "clock",
+    "warn",
+    CLOCK_TITLE,
+    t(`Not measured: ${why.en}`, `Не е измерен: ${why.bg}`),
+    fix,
+  );
+}
+
+/** The `token-service` check of the JWKS answer: Ed25519 keys, or what is wrong. */
+async function jwksCheck(
+  res: Response,
+  url: URL,
+  title: Bilingual,
+  env: Bilingual,
+  from: Bilingual,
+): Promise<DoctorCheck> {
   let body: { keys?: unknown } | null = null;
   if (res.ok) body = await res.json().catch(() => null);
   else await res.body?.cancel();
@@ -311,7 +333,7 @@ export async function checkTokenService(
     ? t(`${at} lists no keys`, `${at} не съдържа ключове`)
     : keys.map(jwkProblem).find((p) => p !== null) ?? null;
   const kids = keys.map((k) => k.kid).join(", ");
-  const svc = problem
+  return problem
     ? check(
       "token-service",
       false,
@@ -333,12 +355,16 @@ export async function checkTokenService(
         `${at}: ${keys.length} ключ(а) Ed25519, kid ${kids}${from.bg}`,
       ),
     );
+}
+
+/** The `clock` check from the answer's Date header and the request's round trip (ms). */
+function clockCheck(os: string, date: number, t0: number, t1: number): DoctorCheck {
   if (Number.isNaN(date)) {
     const fix = t(
       "Compare this PC's clock with an accurate clock by hand; enable automatic time",
       "Сравнете часовника на този компютър с точен часовник; включете автоматичната настройка на часа",
     );
-    return [svc, noClock(t("the answer has no Date header", "отговорът няма заглавие Date"), fix)];
+    return noClock(t("the answer has no Date header", "отговорът няма заглавие Date"), fix);
   }
   // Date has 1 s resolution: the server's time lies in [date, date + 1000).
   const skew = (t0 + t1) / 2 - (date + 500);
@@ -357,13 +383,28 @@ export async function checkTokenService(
         "спрямо услугата за токени") +
       " (токените важат 5 s; агентът допуска разминаване до 2 s)",
   );
-  const sync = d.os === "windows"
+  const abs = Math.abs(skew) / 1000;
+  const level = abs > 2 ? false : abs > 1 ? "warn" : true;
+  return check(
+    "clock",
+    level,
+    CLOCK_TITLE,
+    text,
+    level === true
+      ? null
+      : t(`Sync the clock: ${syncWords(os).en}`, `Сверете часовника: ${syncWords(os).bg}`),
+  );
+}
+
+/** How to set the clock automatically on this OS. */
+function syncWords(os: string): Bilingual {
+  return os === "windows"
     ? t(
       "Settings → Time & language → Date & time → Set time automatically, then Sync now",
       "Настройки → Час и език → Дата и час → Автоматично задаване на часа, след това " +
         "„Синхронизиране сега“",
     )
-    : d.os === "darwin"
+    : os === "darwin"
     ? t(
       "System Settings → General → Date & Time → Set time and date automatically",
       "Системни настройки → Общи → Дата и час → Автоматично задаване на часа и датата",
@@ -372,16 +413,4 @@ export async function checkTokenService(
       "`timedatectl set-ntp true` (or enable your NTP service)",
       "`timedatectl set-ntp true` (или включете вашата NTP услуга)",
     );
-  const abs = Math.abs(skew) / 1000;
-  const level = abs > 2 ? false : abs > 1 ? "warn" : true;
-  return [
-    svc,
-    check(
-      "clock",
-      level,
-      clockTitle,
-      text,
-      level === true ? null : t(`Sync the clock: ${sync.en}`, `Сверете часовника: ${sync.bg}`),
-    ),
-  ];
 }

@@ -3,7 +3,8 @@
  * filing of a declaration whose earlier attempt is unresolved or must wait (docs/journal.md):
  * - an error's outcome comes from `details.outcome` (the live portal sets it on every error of
  *   `submit`: "not_filed", "refused", "unknown"; the deprecated "not_sent" still means
- *   "not_filed"), else from its code; whatever cannot be placed
+ *   "not_filed"), else from its code (the error catalog's `filingFailure`,
+ *   src/contract/errors.ts); whatever cannot be placed
  *   is "unknown" — the journal never claims "not filed" without knowing;
  * - the same declaration (sender, EIK, kind, period, files' hash, mode) is not sent while an
  *   earlier attempt is "unknown" (FILING_UNRESOLVED) or running (FILING_IN_PROGRESS), nor before
@@ -11,32 +12,12 @@
  * The texts tell the user what to do; docs/journal.md says the same.
  * @module
  */
-import { AppError } from "../../contract/mod.ts";
+import { AppError, type FilingFailure, filingFailureOf } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import type { FilingRecord, Journal, SameDeclaration } from "./journal.ts";
 
 /** What became of a declaration whose portal call failed (the journal's own words). */
-export type FailureOutcome = "not_filed" | "refused" | "unknown";
-
-/** Codes after which the declaration certainly did not reach the authority (adapters that do
- * not say `details.outcome`, such as the test portal). */
-const NOT_FILED = new Set([
-  "PORTAL_UNREACHABLE",
-  "PORTAL_NOT_CONFIGURED",
-  "PORTAL_OPERATION_UNSUPPORTED",
-  "SIGNING_FAILED",
-  "PIN_INCORRECT",
-  "PIN_LOCKED",
-  "KEYSTORE_UNAVAILABLE",
-  "PKCS11_MODULE_MISSING",
-  "PKCS11_MODULE_WRONG_ARCH",
-  "CERTIFICATE_INVALID",
-  // Refused while building the request, before any byte went out:
-  "VALIDATION_FAILED",
-  "FILE_KIND_UNKNOWN",
-  "FILE_PARSE_ERROR",
-  "LOCAL_INPUT_REQUIRED",
-]);
+export type FailureOutcome = FilingFailure | "unknown";
 
 /**
  * The deprecated word for "not_filed" in `details.outcome`: the agent still sends it on its wire
@@ -44,19 +25,11 @@ const NOT_FILED = new Set([
  */
 const DEPRECATED_NOT_FILED = "not_sent";
 
-/** Codes of a refusal the authority answered (same fallback). */
-const REFUSED = new Set([
-  "PORTAL_AUTH_FAILED",
-  "PORTAL_REJECTED",
-  "CERTIFICATE_NOT_RECOGNISED",
-  "NO_POWER_OF_ATTORNEY",
-  "DOCUMENT_SIGNATURE_MISMATCH",
-]);
-
 /**
  * The outcome of a failed submit.
  * @param err the error
- * @returns `details.outcome` when the adapter set one, else by code; "unknown" otherwise
+ * @returns `details.outcome` when the adapter set one (the test portal does not), else what the
+ *   error catalog says of the code (`filingFailure`); "unknown" otherwise
  * @throws nothing
  */
 export function outcomeOf(err: AppError): FailureOutcome {
@@ -64,9 +37,7 @@ export function outcomeOf(err: AppError): FailureOutcome {
   if (o === "not_filed" || o === "refused" || o === "unknown") return o;
   // The word adapters used before the journal's vocabulary was theirs: still accepted.
   if (o === DEPRECATED_NOT_FILED) return "not_filed";
-  if (NOT_FILED.has(err.code)) return "not_filed";
-  if (REFUSED.has(err.code)) return "refused";
-  return "unknown";
+  return filingFailureOf(err.code) ?? "unknown";
 }
 
 /**

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, ERROR_CATALOG, type ErrorCode, isAppError } from "../../contract/mod.ts";
+import { AppError, type ErrorCode, httpStatus, isAppError } from "../../contract/mod.ts";
 import type { Logger } from "../../log.ts";
 import { AgentUpdateRequiredError } from "./auth.ts";
 
@@ -29,14 +29,47 @@ function wireDetails(details: Record<string, unknown>): Record<string, unknown> 
 }
 
 /**
+ * The body of an error answer (interface-spec.md § Errors / Agent: 502 and the other statuses),
+ * with a renamed code or word in its old form until the sunset ({@link DEPRECATED_WIRE_CODES}).
+ * @param e the error
+ * @param requestId the request's id, when it has one
+ * @returns `{error, errorCode, errorKind}`, `details` when the error has some, `requestId`
+ */
+export function errorBody(e: AppError, requestId?: string): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    error: e.message,
+    errorCode: wireCode(e.code),
+    errorKind: e.kind,
+  };
+  if (e.details) body.details = wireDetails(e.details);
+  if (requestId) body.requestId = requestId;
+  return body;
+}
+
+/** The code the agent's wire sends for a code (its deprecated name until the sunset). */
+const wireCode = (code: ErrorCode): ErrorCode => DEPRECATED_WIRE_CODES[code] ?? code;
+
+/** The agent's Hono environment: what its first middleware (app.ts) sets for every request. */
+export type AgentEnv = {
+  Variables: {
+    /** The request's id (`X-Request-Id`, `requestId` of error bodies and log lines). */
+    requestId: string;
+  };
+};
+
+/**
  * Build the response for an error.
- * @param c Hono context
+ * @param c Hono context (the request id read from its variables; absent outside the app)
  * @param err anything thrown
  * @param log logger for unexpected errors
  * @returns a JSON response
  */
-export function errorResponse(c: Context, err: unknown, log: Logger): Response {
-  const requestId = c.get("requestId" as never) as string | undefined;
+export function errorResponse<E extends AgentEnv>(
+  c: Context<E>,
+  err: unknown,
+  log: Logger,
+): Response {
+  const requestId: string | undefined = c.get("requestId");
   let e: AppError;
   if (isAppError(err)) {
     e = err;
@@ -57,16 +90,14 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
       errorKind: e.kind,
     }, 426);
   }
-  const code = DEPRECATED_WIRE_CODES[e.code] ?? e.code;
-  const { status, kind } = ERROR_CATALOG[code];
-  const body: Record<string, unknown> = { error: e.message, errorCode: code, errorKind: kind };
-  if (e.details) body.details = wireDetails(e.details);
-  if (requestId) body.requestId = requestId;
+  const body = errorBody(e, requestId);
   if (e.code === "RATE_LIMITED" && typeof e.details?.retryAfter === "number") {
     c.header("retry-after", String(e.details.retryAfter));
   }
+  const status = httpStatus(wireCode(e.code), "agent");
   if (status >= 500 || status < 400) {
-    log("warn", "operation failed", { requestId, errorCode: code });
+    log("warn", "operation failed", { requestId, errorCode: wireCode(e.code) });
   }
+  // NO_DATA (200) is never an error body: thrown by mistake, it is a 502 like any other.
   return c.json(body, (status === 200 ? 502 : status) as 502);
 }

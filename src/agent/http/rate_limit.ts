@@ -24,8 +24,9 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, httpStatus } from "../../contract/mod.ts";
 import { isPersonPage } from "./pages.ts";
+import { errorBody } from "./errors_wire.ts";
 
 /** Budgets: requests per window. */
 export interface RateLimitSettings {
@@ -107,18 +108,21 @@ export function confirmCaller(c: Context): ConfirmCaller {
 
 /** The constant refusal of each of the person's pages, in its own words. */
 const refusal = (what: string) =>
-  JSON.stringify({
-    error: `${what} answer only the agent's own pages, never another site`,
-    errorCode: "ORIGIN_NOT_ALLOWED",
-    errorKind: "PARAMETER",
-  });
+  JSON.stringify(
+    errorBody(
+      new AppError(
+        "ORIGIN_NOT_ALLOWED",
+        `${what} answer only the agent's own pages, never another site`,
+      ),
+    ),
+  );
 const CONFIRM_REFUSAL = refusal("The agent's confirmation pages");
 const CONSOLE_REFUSAL = refusal("The agent's console pages");
 
 /** The cheap refusal of a cross-site request: a constant body, no budget, no framing. */
 function refuseForeign(c: Context): Response {
   const body = c.req.path.startsWith("/confirm/") ? CONFIRM_REFUSAL : CONSOLE_REFUSAL;
-  return c.body(body, 403, {
+  return c.body(body, httpStatus("ORIGIN_NOT_ALLOWED", "agent") as 403, {
     "content-type": "application/json",
     "cache-control": "no-store",
     "cross-origin-resource-policy": "same-origin",

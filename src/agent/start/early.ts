@@ -197,6 +197,8 @@ export function createEarlyHandler(version: string, ports: () => readonly number
     }
     const ok = await phase2;
     if (!ok || !app) {
+      // Written out here rather than through the error catalog (contract/errors.ts): phase 1
+      // loads nothing of the contract; AGENT_INTERNAL_ERROR (PORTAL, 502) as the catalog says.
       return Response.json({
         error: "The agent failed to start (see its log)",
         errorCode: "AGENT_INTERNAL_ERROR",

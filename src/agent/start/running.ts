@@ -1,6 +1,6 @@
 /**
  * Which agent is this data folder's: the file `agent.running.json` the agent writes in its data
- * directory once it listens (`src/cli/serve_agent.ts`, for `agent` and `demo` alike) — its pid,
+ * directory once it listens (`src/cli/agent_servers.ts`, for `agent` and `demo` alike) — its pid,
  * port, HTTPS port, version and the token service URL it was started with — and
  * {@link findOwnAgent}, which tells this data folder's running agent apart from other agents on
  * the same machine (another user's, or another data folder's: the port range 17470–17479 is

@@ -95,6 +95,7 @@ export function defineDelimLayout<const F extends readonly DelimFieldSpec[]>(
 ): DelimLayout<F> {
   const template: Record<string, unknown> = {};
   fields.forEach((f, i) => {
+    // A programming error: the layout's own field table is wrong (never bad input).
     if (f.no !== i + 1) throw new Error(`Field table error: field ${f.name} numbered ${f.no}`);
     template[f.name] = f.type === "text" ? "" : f.type === "date" ? null : 0;
   });

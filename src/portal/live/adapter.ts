@@ -10,11 +10,10 @@
  * Implements nra-public-api.md §1–§9, as docs/live-portal.md describes.
  * @module
  */
-import {
-  AppError,
-  type SubmissionKind,
-  type SubmissionResult,
-  type SubmissionResultPayload,
+import type {
+  SubmissionKind,
+  SubmissionResult,
+  SubmissionResultPayload,
 } from "../../contract/mod.ts";
 import { silentLogger } from "../../log.ts";
 import type {
@@ -25,9 +24,9 @@ import type {
 } from "../adapter.ts";
 import { type CaFetch, caFetchFromFile } from "./ca_fetch.ts";
 import { assertLiveKind, checkLiveOperation, unsupportedReport } from "./capabilities.ts";
-import { type Endpoint, postToPortal, withOutcome } from "./http.ts";
+import { withOutcome } from "./http.ts";
+import { type ApiClient, callApi } from "./api_call.ts";
 import { certificateOf, identityOf } from "./identity.ts";
-import { classifyApiAnswer, type NraEnvelope } from "./nra_answer.ts";
 import { createTokenSource, type TokenSource } from "./oauth.ts";
 import { notAnNraDocumentId, resultPayloadOf, resultRefusalOf } from "./result_payload.ts";
 import {
@@ -47,10 +46,6 @@ export interface LivePortal extends PortalAdapter {
   /** Release the HTTP client made for `settings.caFile` (idempotent). */
   close(): Promise<void>;
 }
-
-type Outcome =
-  | { kind: "ok"; body: Record<string, unknown>; text: string }
-  | { kind: "refused"; envelope: NraEnvelope; text: string };
 
 /**
  * Create the live portal.
@@ -85,78 +80,18 @@ type Outcome =
 export function createLivePortal(settings: LivePortalSettings, deps: LivePortalDeps): LivePortal {
   const endpoints = liveEndpoints(settings);
   const log = deps.log ?? silentLogger;
-  const timeoutMs = settings.timeoutSeconds * 1000;
-  let ca: Promise<CaFetch> | null = null;
-  const getFetch = async (): Promise<typeof fetch> => {
-    if (deps.fetch) return deps.fetch;
-    if (!settings.caFile) return fetch;
-    ca ??= caFetchFromFile(settings.caFile).catch((e) => {
-      ca = null;
-      throw e;
-    });
-    return (await ca).fetch;
-  };
+  const { getFetch, closeFetch } = portalFetch(settings, deps);
   let tokens: TokenSource | null = null;
   const tokenSource = () =>
     tokens ??= createTokenSource(settings, endpoints, { getFetch, clock: deps.clock, log });
+  const client: ApiClient = {
+    tokenSource,
+    getFetch,
+    timeoutMs: settings.timeoutSeconds * 1000,
+    clock: deps.clock,
+    log,
+  };
 
-  async function callApi(
-    endpoint: Endpoint,
-    url: string,
-    body: unknown,
-    eik: string,
-    signal?: AbortSignal,
-  ): Promise<Outcome> {
-    const src = tokenSource();
-    const payload = JSON.stringify(body);
-    for (let attempt = 1;; attempt++) {
-      let token: string;
-      try {
-        token = await src.bearer(signal);
-      } catch (e) {
-        // No request carried the declaration yet, or the only one was refused (401).
-        throw withOutcome(e, attempt === 1 ? "not_filed" : "refused");
-      }
-      const answer = await postToPortal(await getFetch(), {
-        endpoint,
-        url,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          "Content-Type": "application/json",
-          Accept: "application/json",
-        },
-        body: payload,
-        timeoutMs,
-        signal,
-        now: () => deps.clock.now(),
-      });
-      const verdict = classifyApiAnswer(answer, endpoint, eik);
-      if (verdict.kind !== "auth") return { ...verdict, text: answer.text };
-      if (src.renewable && attempt === 1) {
-        log("info", "portal refused the token; renewing it once", {
-          endpoint,
-          httpStatus: verdict.httpStatus,
-          errorCode: verdict.errorCode,
-        });
-        src.invalidate();
-        continue;
-      }
-      throw new AppError(
-        "PORTAL_AUTH_FAILED",
-        src.renewable
-          ? "The NRA portal refused a newly issued token: check the API client's access"
-          : "The NRA portal refused the pre-issued access token (portal.accessToken)",
-        {
-          endpoint,
-          httpStatus: verdict.httpStatus,
-          errorCode: verdict.errorCode,
-          outcome: "refused",
-        },
-      );
-    }
-  }
-
-  let ownCaClosed = false;
   return {
     mode: "live",
     endpoints,
@@ -181,37 +116,8 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
      *   NO_POWER_OF_ATTORNEY, DOCUMENT_SIGNATURE_MISMATCH, the signer's PIN/key-store codes;
      *   each with `details.outcome` (not_filed, refused or unknown)
      */
-    async submit(input: SubmissionInput, ctx: PortalContext): Promise<SubmissionResult> {
-      let body: Awaited<ReturnType<typeof buildSubmitBody>>;
-      try {
-        assertLiveKind(input.kind, "submit", settings);
-        const certificate = certificateOf(ctx, true);
-        const identity = identityOf(input.eik, certificate);
-        // Credentials first: no PIN is asked for when the API client itself is refused.
-        await tokenSource().bearer(ctx.signal);
-        body = await buildSubmitBody(input.kind, input, identity, ctx.sign!);
-      } catch (e) {
-        throw withOutcome(e, "not_filed", true); // nothing left the machine
-      }
-      input.onSend?.();
-      const out = await callApi("submit", endpoints.submit, body, input.eik, ctx.signal);
-      if (out.kind === "refused") {
-        log("warn", "portal refused the declaration", {
-          kind: input.kind,
-          environment: settings.environment,
-          errorCode: out.envelope.errorCode,
-          httpStatus: out.envelope.httpStatus,
-        });
-        return refusedSubmission(out.envelope);
-      }
-      const result = acceptedSubmission(out.body, deps.clock.now());
-      log("info", "portal accepted the declaration", {
-        kind: input.kind,
-        environment: settings.environment,
-        files: body.files.length,
-        documentId: result.documentId,
-      });
-      return result;
+    submit(input: SubmissionInput, ctx: PortalContext): Promise<SubmissionResult> {
+      return submitLive(client, settings, input, ctx);
     },
 
     /**
@@ -219,20 +125,13 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
      * @throws AppError PORTAL_OPERATION_UNSUPPORTED, SIGNING_FAILED (no certificate),
      *   CERTIFICATE_INVALID and the transport/credential codes of submit
      */
-    async result(
+    result(
       kind: SubmissionKind,
       documentId: string,
       eik: string,
       ctx: PortalContext,
     ): Promise<SubmissionResultPayload> {
-      assertLiveKind(kind, "result", settings);
-      const url = endpoints.result;
-      const id = documentId.trim();
-      if (!/^\d{1,15}$/.test(id)) return notAnNraDocumentId(documentId, url);
-      const body = { ...identityOf(eik, certificateOf(ctx, false)), documentId: Number(id) };
-      const out = await callApi("result", url, body, eik, ctx.signal);
-      if (out.kind === "refused") return resultRefusalOf(out.envelope, out.text, url);
-      return resultPayloadOf(out.body, id, url);
+      return resultLive(client, settings, { kind, documentId, eik }, ctx);
     },
 
     /**
@@ -243,12 +142,97 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
       return Promise.reject(unsupportedReport(op.typeId));
     },
 
-    async close(): Promise<void> {
-      if (ownCaClosed || !ca) return;
-      ownCaClosed = true;
-      try {
-        (await ca).close();
-      } catch { /* the CA file never loaded */ }
-    },
+    close: closeFetch,
   };
+}
+
+/** The fetch of the portal's calls: the injected one, the global one, or one trusting
+ * `settings.caFile` (made on first use, closed by `closeFetch`, idempotent). */
+function portalFetch(settings: LivePortalSettings, deps: LivePortalDeps) {
+  let ca: Promise<CaFetch> | null = null;
+  let closed = false;
+  const getFetch = async (): Promise<typeof fetch> => {
+    if (deps.fetch) return deps.fetch;
+    if (!settings.caFile) return fetch;
+    ca ??= caFetchFromFile(settings.caFile).catch((e) => {
+      ca = null;
+      throw e;
+    });
+    return (await ca).fetch;
+  };
+  const closeFetch = async (): Promise<void> => {
+    if (closed || !ca) return;
+    closed = true;
+    try {
+      (await ca).close();
+    } catch { /* the CA file never loaded */ }
+  };
+  return { getFetch, closeFetch };
+}
+
+/**
+ * File one declaration live: sign each file, send the body, map the answer (the adapter's
+ * `submit`; its errors are documented there).
+ */
+async function submitLive(
+  client: ApiClient,
+  settings: LivePortalSettings,
+  input: SubmissionInput,
+  ctx: PortalContext,
+): Promise<SubmissionResult> {
+  let body: Awaited<ReturnType<typeof buildSubmitBody>>;
+  try {
+    assertLiveKind(input.kind, "submit", settings);
+    const certificate = certificateOf(ctx, true);
+    const identity = identityOf(input.eik, certificate);
+    // Credentials first: no PIN is asked for when the API client itself is refused.
+    await client.tokenSource().bearer(ctx.signal);
+    body = await buildSubmitBody(input.kind, input, identity, ctx.sign!);
+  } catch (e) {
+    throw withOutcome(e, "not_filed", true); // nothing left the machine
+  }
+  input.onSend?.();
+  const out = await callApi(
+    client,
+    "submit",
+    liveEndpoints(settings).submit,
+    body,
+    input.eik,
+    ctx.signal,
+  );
+  if (out.kind === "refused") {
+    client.log("warn", "portal refused the declaration", {
+      kind: input.kind,
+      environment: settings.environment,
+      errorCode: out.envelope.errorCode,
+      httpStatus: out.envelope.httpStatus,
+    });
+    return refusedSubmission(out.envelope);
+  }
+  const result = acceptedSubmission(out.body, client.clock.now());
+  client.log("info", "portal accepted the declaration", {
+    kind: input.kind,
+    environment: settings.environment,
+    files: body.files.length,
+    documentId: result.documentId,
+  });
+  return result;
+}
+
+/** The result (protocol) of a submission live (the adapter's `result`; its errors are
+ * documented there). */
+async function resultLive(
+  client: ApiClient,
+  settings: LivePortalSettings,
+  q: { readonly kind: SubmissionKind; readonly documentId: string; readonly eik: string },
+  ctx: PortalContext,
+): Promise<SubmissionResultPayload> {
+  assertLiveKind(q.kind, "result", settings);
+  const url = liveEndpoints(settings).result;
+  const id = q.documentId.trim();
+  if (!/^\d{1,15}$/.test(id)) return notAnNraDocumentId(q.documentId, url);
+  const body = { ...identityOf(q.eik, certificateOf(ctx, false)), documentId: Number(id) };
+  const out = await callApi(client, "result", url, body, q.eik, ctx.signal);
+  if (out.kind === "refused") return resultRefusalOf(out.envelope, out.text, url);
+  return resultPayloadOf(out.body, id, url);
 }

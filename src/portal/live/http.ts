@@ -80,7 +80,6 @@ export async function postToPortal(
 ): Promise<HttpAnswer> {
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
-  const unknown = fateUnknown(req.endpoint);
   let res: Response | null = null;
   let text: string;
   try {
@@ -93,39 +92,7 @@ export async function postToPortal(
     });
     text = await res.text();
   } catch (e) {
-    if (req.signal?.aborted) throw req.signal.reason;
-    if (timeout.aborted) {
-      throw new AppError(
-        "PORTAL_TIMEOUT",
-        `The NRA portal did not answer ${LABEL[req.endpoint]} within ${req.timeoutMs / 1000} s`,
-        { endpoint: req.endpoint, timeoutSeconds: req.timeoutMs / 1000, outcome: unknown },
-        e,
-      );
-    }
-    if (res) {
-      // The status line came, the body broke off.
-      const outcome = res.status >= 200 && res.status < 300 ? unknown : answeredOutcome(res.status);
-      throw new AppError(
-        "PORTAL_BAD_RESPONSE",
-        `The NRA portal's answer to ${LABEL[req.endpoint]} broke off (HTTP ${res.status})`,
-        {
-          endpoint: req.endpoint,
-          httpStatus: res.status,
-          outcome: req.endpoint === "submit" ? outcome : "not_filed",
-        },
-        e,
-      );
-    }
-    throw new AppError(
-      "PORTAL_UNREACHABLE",
-      `The NRA portal at ${originOf(req.url)} could not be reached for ${LABEL[req.endpoint]}`,
-      {
-        endpoint: req.endpoint,
-        origin: originOf(req.url),
-        outcome: neverConnected(e) ? "not_filed" : unknown,
-      },
-      e,
-    );
+    throw failedCall(e, req, timeout, res);
   }
   const retryAfterSeconds = parseRetryAfter(
     res.headers.get("retry-after"),
@@ -157,6 +124,50 @@ export async function postToPortal(
     retryAfter: res.headers.get("retry-after"),
     retryAfterSeconds,
   };
+}
+
+/** The error of a POST that did not end with a whole answer: the caller's abort reason, a
+ * time-out, an answer that broke off, or a portal never reached (`postToPortal`). */
+function failedCall(
+  e: unknown,
+  req: PortalRequest,
+  timeout: AbortSignal,
+  res: Response | null,
+): unknown {
+  const unknown = fateUnknown(req.endpoint);
+  if (req.signal?.aborted) return req.signal.reason;
+  if (timeout.aborted) {
+    return new AppError(
+      "PORTAL_TIMEOUT",
+      `The NRA portal did not answer ${LABEL[req.endpoint]} within ${req.timeoutMs / 1000} s`,
+      { endpoint: req.endpoint, timeoutSeconds: req.timeoutMs / 1000, outcome: unknown },
+      e,
+    );
+  }
+  if (res) {
+    // The status line came, the body broke off.
+    const outcome = res.status >= 200 && res.status < 300 ? unknown : answeredOutcome(res.status);
+    return new AppError(
+      "PORTAL_BAD_RESPONSE",
+      `The NRA portal's answer to ${LABEL[req.endpoint]} broke off (HTTP ${res.status})`,
+      {
+        endpoint: req.endpoint,
+        httpStatus: res.status,
+        outcome: req.endpoint === "submit" ? outcome : "not_filed",
+      },
+      e,
+    );
+  }
+  return new AppError(
+    "PORTAL_UNREACHABLE",
+    `The NRA portal at ${originOf(req.url)} could not be reached for ${LABEL[req.endpoint]}`,
+    {
+      endpoint: req.endpoint,
+      origin: originOf(req.url),
+      outcome: neverConnected(e) ? "not_filed" : unknown,
+    },
+    e,
+  );
 }
 
 /**

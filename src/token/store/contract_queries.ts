@@ -32,9 +32,9 @@ function fallBack(tx: Tx, k: ContractRecord, endedAt: number, fallbackMs: number
  * @returns the methods, as documented on {@link ContractStore}
  */
 export function contractQueries(db: Db): ContractStore {
-  const applications = tableReads(db, "applications", "submitted_at, id", applicationFromRow);
   const contracts = tableReads(db, "contracts", "starts_at, id", contractFromRow);
   const self: ContractStore = {
+    ...applicationQueries(db),
     async hasActiveContract(integratorId, at) {
       return (await self.contractState(integratorId, at)).active !== null;
     },
@@ -42,57 +42,6 @@ export function contractQueries(db: Db): ContractStore {
       const r = await db.get(sql`SELECT * FROM contracts WHERE integrator_id = ${integratorId}
         AND starts_at <= ${at} ORDER BY starts_at DESC, created_at DESC LIMIT 1`);
       return contractStateFromRow(r, at);
-    },
-    async createApplication(a) {
-      const n = await db.run(sql`INSERT INTO applications (id, integrator_id, company,
-        contact_email, intended_use, status, submitted_at, decided_at, decision_note,
-        contract_id) VALUES (${a.id}, ${a.integratorId}, ${a.company}, ${a.contactEmail},
-        ${a.intendedUse}, ${a.status}, ${a.submittedAt}, ${a.decidedAt}, ${a.decisionNote},
-        ${a.contractId}) ON CONFLICT DO NOTHING`);
-      return n > 0 ? { ok: true } : { ok: false, reason: "pending_exists" };
-    },
-    getApplication: (id) => applications.get(id),
-    listApplications: (f = {}) =>
-      applications.list({ status: f.status, integrator_id: f.integratorId }),
-    approveApplication(applicationId, k, at, note) {
-      return db.tx(function* (tx): Generator<Step, ApproveResult, unknown> {
-        const app = yield* tx.get(sql`SELECT integrator_id FROM applications
-          WHERE id = ${applicationId}`);
-        if (!app) return { ok: false, reason: "not_found" };
-        const integratorId = String(app.integrator_id);
-        yield* tx.lock(sql`SELECT id FROM integrators WHERE id = ${integratorId} FOR UPDATE`);
-        const fresh = yield* tx.get(sql`SELECT status FROM applications
-          WHERE id = ${applicationId} FOR UPDATE`);
-        if (fresh?.status !== "pending") return { ok: false, reason: "not_pending" };
-        const current = yield* tx.get(sql`UPDATE contracts SET status = 'superseded',
-          terminated_at = ${at} WHERE integrator_id = ${integratorId} AND status = 'active'
-          AND starts_at <= ${at} AND (ends_at IS NULL OR ends_at > ${at}) RETURNING id`);
-        // An active contract whose end passed but the scheduler has not processed yet.
-        yield* tx.run(sql`UPDATE contracts SET status = 'expired'
-          WHERE integrator_id = ${integratorId} AND status = 'active'
-          AND ends_at IS NOT NULL AND ends_at <= ${at}`);
-        yield* tx.run(sql`INSERT INTO contracts (id, integrator_id, application_id, company,
-          contact_email, status, starts_at, ends_at, terminated_at, termination_reason,
-          created_at) VALUES (${k.id}, ${k.integratorId}, ${k.applicationId}, ${k.company},
-          ${k.contactEmail}, 'active', ${k.startsAt}, ${k.endsAt}, NULL, NULL, ${k.createdAt})`);
-        yield* tx.run(sql`UPDATE applications SET status = 'approved', decided_at = ${at},
-          decision_note = ${note}, contract_id = ${k.id} WHERE id = ${applicationId}`);
-        const liftedKeys = yield* tx.run(sql`UPDATE api_keys SET expires_at = NULL
-          WHERE integrator_id = ${integratorId} AND mode = 'live' AND expires_at IS NOT NULL
-          AND expires_at > ${at}`);
-        yield* tx.run(sql`UPDATE integrators SET email = ${k.contactEmail}
-          WHERE id = ${integratorId} AND email IS NULL`);
-        const supersededId = current ? String(current.id) : null;
-        return { ok: true, contract: k, supersededId, liftedKeys };
-      });
-    },
-    async rejectApplication(applicationId, at, note) {
-      const r = await db.get(sql`UPDATE applications SET status = 'rejected',
-        decided_at = ${at}, decision_note = ${note}
-        WHERE id = ${applicationId} AND status = 'pending' RETURNING *`);
-      if (r) return { ok: true, application: applicationFromRow(r) };
-      const known = await self.getApplication(applicationId);
-      return { ok: false, reason: known ? "not_pending" : "not_found" };
     },
     getContract: (id) => contracts.get(id),
     listContracts: (f = {}) => contracts.list({ integrator_id: f.integratorId }),
@@ -149,4 +98,71 @@ export function contractQueries(db: Db): ContractStore {
     },
   };
   return self;
+}
+
+/** The integrators' applications for a contract, and their review (approval makes one). */
+function applicationQueries(
+  db: Db,
+): Pick<
+  ContractStore,
+  | "createApplication"
+  | "getApplication"
+  | "listApplications"
+  | "approveApplication"
+  | "rejectApplication"
+> {
+  const applications = tableReads(db, "applications", "submitted_at, id", applicationFromRow);
+  return {
+    async createApplication(a) {
+      const n = await db.run(sql`INSERT INTO applications (id, integrator_id, company,
+        contact_email, intended_use, status, submitted_at, decided_at, decision_note,
+        contract_id) VALUES (${a.id}, ${a.integratorId}, ${a.company}, ${a.contactEmail},
+        ${a.intendedUse}, ${a.status}, ${a.submittedAt}, ${a.decidedAt}, ${a.decisionNote},
+        ${a.contractId}) ON CONFLICT DO NOTHING`);
+      return n > 0 ? { ok: true } : { ok: false, reason: "pending_exists" };
+    },
+    getApplication: (id) => applications.get(id),
+    listApplications: (f = {}) =>
+      applications.list({ status: f.status, integrator_id: f.integratorId }),
+    approveApplication(applicationId, k, at, note) {
+      return db.tx(function* (tx): Generator<Step, ApproveResult, unknown> {
+        const app = yield* tx.get(sql`SELECT integrator_id FROM applications
+          WHERE id = ${applicationId}`);
+        if (!app) return { ok: false, reason: "not_found" };
+        const integratorId = String(app.integrator_id);
+        yield* tx.lock(sql`SELECT id FROM integrators WHERE id = ${integratorId} FOR UPDATE`);
+        const fresh = yield* tx.get(sql`SELECT status FROM applications
+          WHERE id = ${applicationId} FOR UPDATE`);
+        if (fresh?.status !== "pending") return { ok: false, reason: "not_pending" };
+        const current = yield* tx.get(sql`UPDATE contracts SET status = 'superseded',
+          terminated_at = ${at} WHERE integrator_id = ${integratorId} AND status = 'active'
+          AND starts_at <= ${at} AND (ends_at IS NULL OR ends_at > ${at}) RETURNING id`);
+        // An active contract whose end passed but the scheduler has not processed yet.
+        yield* tx.run(sql`UPDATE contracts SET status = 'expired'
+          WHERE integrator_id = ${integratorId} AND status = 'active'
+          AND ends_at IS NOT NULL AND ends_at <= ${at}`);
+        yield* tx.run(sql`INSERT INTO contracts (id, integrator_id, application_id, company,
+          contact_email, status, starts_at, ends_at, terminated_at, termination_reason,
+          created_at) VALUES (${k.id}, ${k.integratorId}, ${k.applicationId}, ${k.company},
+          ${k.contactEmail}, 'active', ${k.startsAt}, ${k.endsAt}, NULL, NULL, ${k.createdAt})`);
+        yield* tx.run(sql`UPDATE applications SET status = 'approved', decided_at = ${at},
+          decision_note = ${note}, contract_id = ${k.id} WHERE id = ${applicationId}`);
+        const liftedKeys = yield* tx.run(sql`UPDATE api_keys SET expires_at = NULL
+          WHERE integrator_id = ${integratorId} AND mode = 'live' AND expires_at IS NOT NULL
+          AND expires_at > ${at}`);
+        yield* tx.run(sql`UPDATE integrators SET email = ${k.contactEmail}
+          WHERE id = ${integratorId} AND email IS NULL`);
+        const supersededId = current ? String(current.id) : null;
+        return { ok: true, contract: k, supersededId, liftedKeys };
+      });
+    },
+    async rejectApplication(applicationId, at, note) {
+      const r = await db.get(sql`UPDATE applications SET status = 'rejected',
+        decided_at = ${at}, decision_note = ${note}
+        WHERE id = ${applicationId} AND status = 'pending' RETURNING *`);
+      if (r) return { ok: true, application: applicationFromRow(r) };
+      const known = await applications.get(applicationId);
+      return { ok: false, reason: known ? "not_pending" : "not_found" };
+    },
+  };
 }

@@ -26,26 +26,10 @@ const insertKey = (k: ApiKeyRecord) =>
  * @returns the methods, as documented on {@link ApiKeyStore}
  */
 export function keyQueries(db: Db): KeyQueries {
-  const integrators = tableReads(db, "integrators", "created_at, id", integratorFromRow);
   const keys = tableReads(db, "api_keys", "created_at, id", keyFromRow);
-  const self: KeyQueries = {
-    async createIntegrator(i) {
-      await db.run(sql`INSERT INTO integrators (id, name, email, locale, allowed_origins,
-        created_at) VALUES (${i.id}, ${i.name}, ${i.email}, ${i.locale ?? "bg"},
-        ${JSON.stringify(i.allowedOrigins)}, ${i.createdAt})`);
-    },
-    getIntegrator: (id) => integrators.get(id),
-    listIntegrators: () => integrators.list(),
-    async updateIntegrator(id, p) {
-      const cur = await self.getIntegrator(id);
-      if (!cur) return null;
-      const r = await db.get(sql`UPDATE integrators SET name = ${p.name ?? cur.name},
-        email = ${p.email === undefined ? cur.email : p.email},
-        locale = ${p.locale ?? cur.locale ?? "bg"},
-        allowed_origins = ${JSON.stringify(p.allowedOrigins ?? cur.allowedOrigins)}
-        WHERE id = ${id} RETURNING *`);
-      return r ? integratorFromRow(r) : null;
-    },
+  return {
+    ...integratorQueries(db),
+    ...signingKeyQueries(db),
     async createKey(k) {
       await db.run(insertKey(k));
     },
@@ -97,29 +81,49 @@ export function keyQueries(db: Db): KeyQueries {
         return true;
       });
     },
-    claimEiks(keyId, eiks, limit, at) {
-      const wanted = [...new Set(eiks)];
-      return db.tx(function* (tx): Generator<Step, ClaimResult, unknown> {
-        yield* tx.lock(sql`SELECT id FROM api_keys WHERE id = ${keyId} FOR UPDATE`);
-        const rows = yield* tx.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${keyId}`);
-        const have = new Set(rows.map((r) => String(r.eik)));
-        const fresh = wanted.filter((e) => !have.has(e));
-        if (limit !== null && have.size + fresh.length > limit) {
-          return { ok: false, used: have.size, limit };
-        }
-        if (fresh.length > 0) {
-          const values = tuples(fresh.map((eik) => [keyId, eik, at]));
-          yield* tx.run(sql`INSERT INTO key_eiks (key_id, eik, first_used_at) VALUES ${values}
-            ON CONFLICT DO NOTHING`);
-        }
-        return { ok: true };
-      });
-    },
+    claimEiks: (keyId, eiks, limit, at) => claimEiks(db, keyId, eiks, limit, at),
     async keyEiks(keyId) {
       const rows = await db.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${keyId}
         ORDER BY first_used_at, eik`);
       return rows.map((r) => String(r.eik));
     },
+  };
+}
+
+/** The integrators (companies with keys). */
+function integratorQueries(
+  db: Db,
+): Pick<KeyQueries, "createIntegrator" | "getIntegrator" | "listIntegrators" | "updateIntegrator"> {
+  const integrators = tableReads(db, "integrators", "created_at, id", integratorFromRow);
+  return {
+    async createIntegrator(i) {
+      await db.run(sql`INSERT INTO integrators (id, name, email, locale, allowed_origins,
+        created_at) VALUES (${i.id}, ${i.name}, ${i.email}, ${i.locale ?? "bg"},
+        ${JSON.stringify(i.allowedOrigins)}, ${i.createdAt})`);
+    },
+    getIntegrator: (id) => integrators.get(id),
+    listIntegrators: () => integrators.list(),
+    async updateIntegrator(id, p) {
+      const cur = await integrators.get(id);
+      if (!cur) return null;
+      const r = await db.get(sql`UPDATE integrators SET name = ${p.name ?? cur.name},
+        email = ${p.email === undefined ? cur.email : p.email},
+        locale = ${p.locale ?? cur.locale ?? "bg"},
+        allowed_origins = ${JSON.stringify(p.allowedOrigins ?? cur.allowedOrigins)}
+        WHERE id = ${id} RETURNING *`);
+      return r ? integratorFromRow(r) : null;
+    },
+  };
+}
+
+/** The token service's own signing keys (EdDSA, the JWKS). */
+function signingKeyQueries(
+  db: Db,
+): Pick<
+  KeyQueries,
+  "listSigningKeys" | "saveSigningKey" | "retireSigningKey" | "replaceSigningKeyPrivate"
+> {
+  return {
     async listSigningKeys() {
       const rows = await db.all(sql`SELECT * FROM signing_keys ORDER BY created_at, kid`);
       return rows.map(signingKeyFromRow);
@@ -139,5 +143,31 @@ export function keyQueries(db: Db): KeyQueries {
         WHERE kid = ${kid} AND private_jwk = ${from}`) > 0;
     },
   };
-  return self;
+}
+
+/** Add EIKs to a key's set within its limit, in one transaction that locks the key (the module
+ * comment; {@link ApiKeyStore.claimEiks}). */
+function claimEiks(
+  db: Db,
+  keyId: string,
+  eiks: readonly string[],
+  limit: number | null,
+  at: number,
+): Promise<ClaimResult> {
+  const wanted = [...new Set(eiks)];
+  return db.tx(function* (tx): Generator<Step, ClaimResult, unknown> {
+    yield* tx.lock(sql`SELECT id FROM api_keys WHERE id = ${keyId} FOR UPDATE`);
+    const rows = yield* tx.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${keyId}`);
+    const have = new Set(rows.map((r) => String(r.eik)));
+    const fresh = wanted.filter((e) => !have.has(e));
+    if (limit !== null && have.size + fresh.length > limit) {
+      return { ok: false, used: have.size, limit };
+    }
+    if (fresh.length > 0) {
+      const values = tuples(fresh.map((eik) => [keyId, eik, at]));
+      yield* tx.run(sql`INSERT INTO key_eiks (key_id, eik, first_used_at) VALUES ${values}
+          ON CONFLICT DO NOTHING`);
+    }
+    return { ok: true };
+  });
 }

@@ -101,6 +101,7 @@ export function where(filters: Readonly<Record<string, unknown>>): Sql {
   let head = " WHERE ";
   for (const [column, v] of Object.entries(filters)) {
     if (v === undefined || v === null) continue;
+    // A programming error: column names come from the store's own code, never from a request.
     if (!/^[a-z_]+$/.test(column)) throw new Error(`Not a column name: ${column}`);
     strings.push(`${head}${column} = `);
     values.push(v);

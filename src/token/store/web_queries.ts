@@ -77,6 +77,23 @@ class Exists extends Error {}
  */
 export function webQueries(db: Db): WebStore & Pick<ApiKeyStore, "createIntegratorWithUser"> {
   return {
+    ...peopleQueries(db),
+    ...sessionQueries(db),
+    ...passkeyQueries(db),
+    ...auditQueries(db),
+    ...requestLogQueries(db),
+  };
+}
+
+/** The people of the pages: their accounts. */
+function peopleQueries(db: Db): Pick<
+  WebStore & ApiKeyStore,
+  | "createIntegratorWithUser"
+  | "createWebUser"
+  | "findWebUser"
+  | "listWebUsers"
+> {
+  return {
     async createIntegratorWithUser(i, u) {
       try {
         return await db.tx(function* (tx) {
@@ -100,6 +117,21 @@ export function webQueries(db: Db): WebStore & Pick<ApiKeyStore, "createIntegrat
     listWebUsers: async (role) =>
       (await db.all(sql`SELECT * FROM web_users WHERE role = ${role} ORDER BY created_at, id`))
         .map(userFromRow),
+  };
+}
+
+/** The pages' one-time links and sessions. */
+function sessionQueries(db: Db): Pick<
+  WebStore,
+  | "createLink"
+  | "takeLink"
+  | "createSession"
+  | "getSession"
+  | "touchSession"
+  | "deleteSession"
+  | "pruneWeb"
+> {
+  return {
     async createLink(l) {
       await db.run(sql`INSERT INTO web_links (code_hash, purpose, email, payload, created_at,
         expires_at) VALUES (${l.codeHash}, ${l.purpose}, ${l.email}, ${JSON.stringify(l.payload)},
@@ -142,6 +174,14 @@ export function webQueries(db: Db): WebStore & Pick<ApiKeyStore, "createIntegrat
         await db.run(sql`DELETE FROM rate_limit_windows WHERE bucket LIKE 'w:%'
           AND window_start < ${expiredBefore}`);
     },
+  };
+}
+
+/** The people's passkeys (WebAuthn credentials). */
+function passkeyQueries(
+  db: Db,
+): Pick<WebStore, "addPasskey" | "findPasskey" | "listPasskeys" | "usePasskey"> {
+  return {
     async addPasskey(p) {
       return await db.run(sql`INSERT INTO web_passkeys (credential_id, user_id, public_key,
         counter, transports, created_at) VALUES (${p.credentialId}, ${p.userId}, ${p.publicKey},
@@ -162,6 +202,12 @@ export function webQueries(db: Db): WebStore & Pick<ApiKeyStore, "createIntegrat
       await db.run(sql`UPDATE web_passkeys SET counter = ${counter}, last_used_at = ${at}
         WHERE credential_id = ${credentialId}`);
     },
+  };
+}
+
+/** The audit log of administrators' and integrators' changes. */
+function auditQueries(db: Db): Pick<WebStore, "addAudit" | "listAudit"> {
+  return {
     async addAudit(e) {
       await db.run(sql`INSERT INTO audit_log (at, actor_kind, actor, integrator_id, action,
         target, detail, request_id) VALUES (${e.at}, ${e.actorKind}, ${e.actor},
@@ -183,50 +229,20 @@ export function webQueries(db: Db): WebStore & Pick<ApiKeyStore, "createIntegrat
         requestId: String(r.request_id),
       }));
     },
-    async addRequestLog(entries, daily) {
-      const logChunks: unknown[][][] = [];
-      for (let i = 0; i < entries.length; i += LOG_CHUNK) {
-        logChunks.push(
-          entries.slice(i, i + LOG_CHUNK).map((e) => [
-            e.at,
-            e.integratorId,
-            e.keyId,
-            e.typeId,
-            e.eiks,
-            e.status,
-            e.errorCode,
-            e.requestId,
-          ]),
-        );
-      }
-      const sorted = [...daily].sort((a, b) =>
-        dailyOrder(a) < dailyOrder(b) ? -1 : dailyOrder(a) > dailyOrder(b) ? 1 : 0
-      );
-      const dailyChunks: unknown[][][] = [];
-      for (let i = 0; i < sorted.length; i += LOG_CHUNK) {
-        dailyChunks.push(
-          sorted.slice(i, i + LOG_CHUNK).map((d) => [
-            d.day,
-            d.integratorId,
-            d.keyId,
-            d.typeId,
-            d.count,
-          ]),
-        );
-      }
-      // One transaction: one commit (one WAL sync on SQLite) per flush, not one per chunk.
-      await db.tx(function* (tx) {
-        for (const rows of logChunks) {
-          yield* tx.run(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
-            status, error_code, request_id) VALUES ${tuples(rows)}`);
-        }
-        for (const rows of dailyChunks) {
-          yield* tx.run(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
-            VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
-            DO UPDATE SET count = usage_daily.count + excluded.count`);
-        }
-      });
-    },
+  };
+}
+
+/** The request log of token requests and the daily usage totals. */
+function requestLogQueries(db: Db): Pick<
+  WebStore,
+  | "addRequestLog"
+  | "listRequestLog"
+  | "pruneRequestLog"
+  | "dailyUsageTotals"
+  | "listDailyUsage"
+> {
+  return {
+    addRequestLog: (entries, daily) => addRequestLog(db, entries, daily),
     async listRequestLog(f) {
       const key = f.keyId === undefined ? sql`` : sql` AND key_id = ${f.keyId}`;
       const status = f.status === undefined
@@ -265,3 +281,53 @@ export function webQueries(db: Db): WebStore & Pick<ApiKeyStore, "createIntegrat
 
 const dailyOrder = (d: DailyUsageRow) =>
   `${d.integratorId}\u0000${d.day}\u0000${d.keyId}\u0000${d.typeId}`;
+
+/** Append request log entries and add their counts to the daily usage, in one transaction. */
+async function addRequestLog(
+  db: Db,
+  entries: readonly RequestLogEntry[],
+  daily: readonly DailyUsageRow[],
+): Promise<void> {
+  const logChunks: unknown[][][] = [];
+  for (let i = 0; i < entries.length; i += LOG_CHUNK) {
+    logChunks.push(
+      entries.slice(i, i + LOG_CHUNK).map((e) => [
+        e.at,
+        e.integratorId,
+        e.keyId,
+        e.typeId,
+        e.eiks,
+        e.status,
+        e.errorCode,
+        e.requestId,
+      ]),
+    );
+  }
+  const sorted = [...daily].sort((a, b) =>
+    dailyOrder(a) < dailyOrder(b) ? -1 : dailyOrder(a) > dailyOrder(b) ? 1 : 0
+  );
+  const dailyChunks: unknown[][][] = [];
+  for (let i = 0; i < sorted.length; i += LOG_CHUNK) {
+    dailyChunks.push(
+      sorted.slice(i, i + LOG_CHUNK).map((d) => [
+        d.day,
+        d.integratorId,
+        d.keyId,
+        d.typeId,
+        d.count,
+      ]),
+    );
+  }
+  // One transaction: one commit (one WAL sync on SQLite) per flush, not one per chunk.
+  await db.tx(function* (tx) {
+    for (const rows of logChunks) {
+      yield* tx.run(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
+          status, error_code, request_id) VALUES ${tuples(rows)}`);
+    }
+    for (const rows of dailyChunks) {
+      yield* tx.run(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
+          VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
+          DO UPDATE SET count = usage_daily.count + excluded.count`);
+    }
+  });
+}

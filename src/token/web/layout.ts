@@ -10,7 +10,8 @@ import { type Bilingual, type Markup, PAGE_CSS, pageHeaders, t, tb } from "../..
 import { scriptTag, styleLink } from "../../web_assets.ts";
 import { PAGE_SCRIPTS, WEB_CSS } from "./assets.ts";
 import type { WebC } from "./guard.ts";
-import { isAppError } from "../../contract/mod.ts";
+import { httpStatus, isAppError } from "../../contract/mod.ts";
+import { noteErrorCode, requestIdOf } from "../edge.ts";
 import type { ServiceLog } from "../deps.ts";
 
 /** One entry of an application's navigation. */
@@ -119,11 +120,13 @@ export async function webErrorPage(
     log("error", "unexpected error on a web page", { error: String(err) });
     return c.text("Unexpected error", 500);
   }
-  const status = err.code === "VALIDATION_FAILED" ? 400 : err.status;
+  const status = httpStatus(err.code, "token");
   if (c.req.header("content-type")?.startsWith("application/json")) {
-    // The passkey ceremonies' fetch calls read JSON.
+    // The passkey ceremonies' fetch calls read JSON (with the request id, as the API's errors).
+    noteErrorCode(c.req.raw, err.code);
+    const requestId = requestIdOf(c.req.raw);
     return c.json(
-      { error: err.message, errorCode: err.code },
+      { error: err.message, errorCode: err.code, ...(requestId ? { requestId } : {}) },
       (status === 401 ? 403 : status) as 400,
       err.code === "RATE_LIMITED" ? { "retry-after": String(err.details?.retryAfter ?? 60) } : {},
     );

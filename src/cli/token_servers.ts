@@ -1,60 +1,29 @@
 /**
- * The composition of the token service (`token-service` and `demo`): its store (SQLite in the
- * data directory, or PostgreSQL with SVC_DATABASE_URL), mailer, notice scheduler and usage
- * flush, served on loopback (or SVC_TOKEN_HOST); the signing key secret (SVC_SIGNING_KEY_SECRET)
- * and `token-service encrypt-keys`.
+ * The token service's start, step 3 of 4 (docs/architecture.md § The start): its server — the
+ * service composed over the store (key ring, mailer, notice scheduler, usage flush, rate limits,
+ * access and request logs), the signed agent update manifest (SVC_UPDATE_MANIFEST), served on
+ * loopback (or SVC_TOKEN_HOST), and its background work started.
  * @module
  */
 import type { Clock } from "../clock.ts";
-import { loadConfig, type TokenServiceConfig } from "../config.ts";
 import type { Logger } from "../log.ts";
-import { ensurePrivateDirSync } from "../private_files.ts";
 import {
   agentUpdateRoute,
-  createSigningKeyCipher,
   createSmtpMailer,
   createTokenService,
-  encryptSigningKeys,
   isPostgresUrl,
-  openTokenStore,
   rateLimitSettings,
   type SigningKeyCipher,
-  type SigningKeyView,
   signingKeyViews,
   smtpSettings,
-  TOKEN_OPS_ENV,
-  TokenOpsConfig,
   type TokenService,
   type TokenStore,
   type UpdateManifestSource,
   waitUntilQuiet,
 } from "../token/mod.ts";
+import type { TokenServiceConfig } from "../config.ts";
+import type { TokenSettings } from "./token_settings.ts";
 import { serveLoopback } from "./process.ts";
-
-/**
- * The signing key secret's cipher (SVC_SIGNING_KEY_SECRET, SVC_SIGNING_KEY_SECRET_PREVIOUS), or
- * null. The PostgreSQL deployment refuses to start without a secret unless
- * SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true (docs/token-service.md § Signing keys at rest).
- * @param cfg the parsed TokenServiceConfig
- * @returns the cipher, or null (keys stay in plain text)
- * @throws Error for PostgreSQL without a secret and without the explicit opt-out
- */
-export async function signingKeyCipher(
-  cfg: TokenServiceConfig,
-): Promise<SigningKeyCipher | null> {
-  if (cfg.signingKeySecret) {
-    const previous = cfg.signingKeySecretPrevious ? [cfg.signingKeySecretPrevious] : [];
-    return await createSigningKeyCipher(cfg.signingKeySecret, previous);
-  }
-  if (isPostgresUrl(cfg.databaseUrl) && !cfg.allowPlaintextSigningKeys) {
-    throw new Error(
-      "Refusing to start: on PostgreSQL the signing keys are stored encrypted. Set " +
-        "SVC_SIGNING_KEY_SECRET (32+ random characters, e.g. openssl rand -base64 32), or " +
-        "SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true to keep them in plain text (not for production).",
-    );
-  }
-  return null;
-}
 
 /** Say how the signing keys are stored, once at start (never any key material). */
 async function reportKeysAtRest(
@@ -126,30 +95,6 @@ export async function manifestFileSource(
   return read;
 }
 
-/**
- * postgres@3.4.9 sends a query's bytes from a `setImmediate` callback (`nextWrite` in its
- * `connection.js`). When the server closes the connection between the query and that callback,
- * the callback writes to a socket already set to null and throws
- * `TypeError: Cannot read properties of null (reading 'write')` outside any promise, which would
- * end the process. By then the connection is closed and its queries have failed
- * (DATABASE_UNAVAILABLE, docs/token-service.md § Operations); the driver opens a new one for the
- * next query. Only that error is kept from ending the process, and it is logged; every other
- * uncaught error still ends it.
- * @param log where the kept error is reported (warn)
- */
-function keepAliveOnClosedPostgresWrite(log: Logger): void {
-  globalThis.addEventListener("error", (event) => {
-    const e = event.error;
-    if (
-      e instanceof TypeError && /reading 'write'/.test(e.message) &&
-      /postgres\/src\/connection\.js/.test(e.stack ?? "")
-    ) {
-      event.preventDefault();
-      log("warn", "database connection closed while a query was being sent", { error: e.message });
-    }
-  });
-}
-
 /** A running token service. */
 export interface RunningTokenService {
   readonly server: Deno.HttpServer<Deno.NetAddr>;
@@ -163,27 +108,19 @@ export interface RunningTokenService {
 }
 
 /**
- * Start the token service; it serves until the process ends.
- * @param cfg the parsed TokenServiceConfig
- * @param log the logger
- * @param env the environment (SVC_ADMIN_TOKEN, SVC_SMTP_*, SVC_NOTICE_INTERVAL_SECONDS, …)
+ * Step 3: compose the service over its store and serve it; it serves until the process ends.
+ * @param s the settings (step 1)
+ * @param store the open store (step 2; closed here when this step fails)
  * @param clock the clock
  * @returns the server, its URL, the store and the service (stop both on shutdown)
- * @throws Error "Invalid configuration: …" for bad variables; "Refusing to start: …" on PostgreSQL
- *   without SVC_SIGNING_KEY_SECRET (and without SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true); a
- *   signing key the configured secret does not open; listen and database errors as is
+ * @throws Error for a signing key the configured secret does not open; listen errors as is
  */
-export async function startTokenService(
-  cfg: TokenServiceConfig,
-  log: Logger,
-  env: Readonly<Record<string, string | undefined>>,
+export async function serveTokenService(
+  s: TokenSettings,
+  store: TokenStore,
   clock: Clock,
 ): Promise<RunningTokenService> {
-  const ops = loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, env, {});
-  const keyCipher = await signingKeyCipher(cfg);
-  ensurePrivateDirSync(cfg.dataDir);
-  if (cfg.databaseUrl && isPostgresUrl(cfg.databaseUrl)) keepAliveOnClosedPostgresWrite(log);
-  const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
+  const { cfg, ops, keyCipher, log } = s;
   const smtp = smtpSettings(ops);
   let issuer = cfg.issuer ?? "";
   let service: TokenService;
@@ -214,7 +151,7 @@ export async function startTokenService(
       log: (level, msg, fields) => log(level, msg, fields),
     });
     await reportKeysAtRest(store, keyCipher, cfg, log);
-    agentUpdateRoute(service.app, await manifestFileSource(env.SVC_UPDATE_MANIFEST, log));
+    agentUpdateRoute(service.app, await manifestFileSource(s.updateManifest, log));
     server = serveLoopback(service.app.fetch, cfg.port, cfg.host, 1);
   } catch (err) {
     await store.close();
@@ -230,30 +167,4 @@ export async function startTokenService(
     return waitUntilQuiet(service.drain, { maxMs: ops.shutdownDelaySeconds * 1000 });
   };
   return { server, url, store, service, drain };
-}
-
-/**
- * `token-service encrypt-keys`: re-encrypt every stored signing key with SVC_SIGNING_KEY_SECRET
- * (plain-text keys, and keys of SVC_SIGNING_KEY_SECRET_PREVIOUS).
- * @param cfg the parsed TokenServiceConfig (data directory or SVC_DATABASE_URL, the secrets)
- * @returns how each key is stored afterwards, and the secret's fingerprint
- * @throws Error when SVC_SIGNING_KEY_SECRET is not set, or a key is encrypted with a secret that
- *   is not configured
- */
-export async function encryptStoredSigningKeys(
-  cfg: TokenServiceConfig,
-): Promise<{ items: SigningKeyView[]; secretFingerprint: string }> {
-  const cipher = cfg.signingKeySecret ? await signingKeyCipher(cfg) : null;
-  if (!cipher) {
-    throw new Error("SVC_SIGNING_KEY_SECRET is not set: there is no secret to encrypt with");
-  }
-  const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
-  try {
-    return {
-      items: await encryptSigningKeys(store, cipher),
-      secretFingerprint: cipher.fingerprint,
-    };
-  } finally {
-    await store.close();
-  }
 }
