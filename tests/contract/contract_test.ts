@@ -138,9 +138,9 @@ Deno.test("the catalog gives each code its status per service: a malformed body 
 });
 
 Deno.test("the catalog says which failed submits certainly never reached the authority and which it refused", () => {
-  equal(filingFailureOf("PORTAL_UNREACHABLE"), "not_sent");
-  equal(filingFailureOf("PIN_INCORRECT"), "not_sent");
-  equal(filingFailureOf("VALIDATION_FAILED"), "not_sent");
+  equal(filingFailureOf("PORTAL_UNREACHABLE"), "not_filed");
+  equal(filingFailureOf("PIN_INCORRECT"), "not_filed");
+  equal(filingFailureOf("VALIDATION_FAILED"), "not_filed");
   equal(filingFailureOf("PORTAL_REJECTED"), "refused");
   equal(filingFailureOf("NO_POWER_OF_ATTORNEY"), "refused");
   // A timeout or a 5xx may have been filed: the code alone does not tell.

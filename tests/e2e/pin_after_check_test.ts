@@ -87,7 +87,9 @@ Deno.test({
           const shown = await (await fetch(url)).text();
           ok(shown.includes(`data-error-code="${code}"`), shown);
           ok(shown.includes("ПИН код не е поискан"), "the page says no PIN was asked");
-          ok(shown.includes("no PIN was asked"));
+          // The same page in English (the language switch's cookie).
+          const english = await (await fetch(url, { headers: { cookie: "svc_lang=en" } })).text();
+          ok(english.includes("no PIN was asked"), "and in English on the switch");
           ok(!shown.includes('name="pin"'));
           equal(pages(), before + 1, "no page opened for a PIN");
           deepStrictEqual(
