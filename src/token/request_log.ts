@@ -16,7 +16,13 @@
  * wait in memory: beyond that (a database outage) new entries are dropped and counted.
  * @module
  */
-import type { ApiKeyRecord, DailyUsageRow, RequestLogEntry, TokenStore } from "./store/mod.ts";
+import type {
+  ApiKeyRecord,
+  DailyUsageRow,
+  RequestLogEntry,
+  RequestLogWriter,
+  TokenStore,
+} from "./store/mod.ts";
 import { PeriodicFlush } from "./usage.ts";
 import { SESSION_IDLE_MS } from "./web/mod.ts";
 
@@ -28,6 +34,8 @@ export const USAGE_DAYS = 90;
 export const MAX_REQUEST_LOG_ROWS = 2_000_000;
 /** Entries waiting for a flush at most. */
 export const MAX_BUFFERED = 100_000;
+/** Entries that start a flush before the interval is over (keeps each batch small). */
+export const BATCH_ROWS = 1000;
 /** EIKs written per entry at most (a folder-wide request lists many). */
 const MAX_EIKS_SHOWN = 20;
 
@@ -61,6 +69,10 @@ export class RequestLogRecorder extends PeriodicFlush {
   #buf: RequestLogEntry[] = [];
   #daily = new Map<string, DailyUsageRow>();
   #flushing: Promise<void> = Promise.resolve();
+  /** A flush that has not yet taken the buffer. */
+  #queued: Promise<void> | null = null;
+  /** The store's writer while started (a worker thread on a SQLite file). */
+  #writer: RequestLogWriter | null = null;
   #prunedAt = 0;
   /** The UTC day of the last counted request: its bounds (epoch ms) and `YYYY-MM-DD`. */
   #dayFrom = 0;
@@ -149,18 +161,49 @@ export class RequestLogRecorder extends PeriodicFlush {
         });
       }
     }
-    if (this.flushMs === 0) void this.flush();
+    if (this.flushMs === 0 || this.#buf.length >= BATCH_ROWS) void this.flush();
   }
 
-  /** Write what is buffered (and prune at most every 10 minutes). @throws nothing */
+  /** Start the periodic flush, with the store's writer thread where it has one. */
+  override start(): void {
+    if (this.#writer === null && this.flushMs > 0) {
+      this.#writer = this.#o.store.requestLogWriter((e) => this.#o.onError?.(e));
+    }
+    super.start();
+  }
+
+  /** Stop the periodic flush, write what is buffered, end the writer thread. */
+  override async stop(): Promise<void> {
+    await super.stop();
+    const w = this.#writer;
+    this.#writer = null; // a later flush writes in this thread
+    await w?.close();
+  }
+
+  /** Whether the rows are written off the thread answering requests (a started recorder on a
+   * SQLite file). */
+  get offThread(): boolean {
+    return this.#writer?.offThread() ?? false;
+  }
+
+  /**
+   * Write what is buffered (and prune at most every 10 minutes). Flushes asked for while one is
+   * waiting to start share it: it takes everything buffered when it starts.
+   * @returns when what was buffered at the call is written (or kept after a failed write)
+   * @throws nothing
+   */
   override flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(async () => {
+    if (this.#queued) return this.#queued;
+    const next = this.#flushing.then(async () => {
+      this.#queued = null;
       const entries = this.#buf, daily = [...this.#daily.values()];
       if (entries.length || daily.length) {
         this.#buf = [];
         this.#daily = new Map();
         try {
-          await this.#o.store.addRequestLog(entries, daily);
+          await (this.#writer
+            ? this.#writer.write(entries, daily)
+            : this.#o.store.addRequestLog(entries, daily));
         } catch (e) {
           // Kept for the next flush (the log may then hold a chunk twice: a log, not billing).
           this.#buf = [...entries, ...this.#buf].slice(0, MAX_BUFFERED);
@@ -183,6 +226,8 @@ export class RequestLogRecorder extends PeriodicFlush {
           .catch((e) => this.#o.onError?.(e));
       }
     });
-    return this.#flushing;
+    this.#queued = next;
+    this.#flushing = next;
+    return next;
   }
 }

@@ -75,7 +75,9 @@ class Exists extends Error {}
  * @param db the database
  * @returns the {@link WebStore} methods
  */
-export function webQueries(db: Db): WebStore & Pick<KeyStore, "createIntegratorWithUser"> {
+export function webQueries(
+  db: Db,
+): Omit<WebStore, "requestLogWriter"> & Pick<KeyStore, "createIntegratorWithUser"> {
   return {
     async createIntegratorWithUser(i, u) {
       try {
