@@ -15,11 +15,15 @@
  *     [--issuance-only]
  *
  * The issuance server counts the request log as deployed; `SVC_BENCH_REQUEST_LOG=0` turns it
- * off, for a comparison of runs made back to back (BENCHMARKS.md § The profile).
+ * off, for a comparison of runs made back to back (BENCHMARKS.md § The profile). Issuance
+ * without the request log is also measured in the same rounds (the same server, requests with
+ * `X-Bench-No-Log`), and the two compared round by round. `SVC_BENCH_DATABASE_URL=postgres://…`
+ * puts the issuance server's token store on PostgreSQL (a scratch database: keys and rows are
+ * added to it).
  */
 import { parseArgs } from "node:util";
 import { TextLineStream } from "../tests/_helpers/lines.ts";
-import { createApiKey, loadKeyRing, sqliteTokenStore } from "../src/token/mod.ts";
+import { createApiKey, loadKeyRing, openTokenStore, sqliteTokenStore } from "../src/token/mod.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -31,6 +35,8 @@ const { values } = parseArgs({
   },
 });
 const SECONDS = Number(values.seconds);
+/** The token store of the issuance server on PostgreSQL (a scratch database), else SQLite. */
+const DATABASE_URL = Deno.env.get("SVC_BENCH_DATABASE_URL");
 const ROUNDS = Number(values.rounds);
 const CONN = Number(values.connections);
 const root = new URL("../", import.meta.url).pathname;
@@ -91,22 +97,24 @@ const rows: string[] = [];
 
 // 1. Token issuance.
 {
-  const store = sqliteTokenStore(`${dir}/token-service.sqlite`);
-  await store.migrate();
+  const store = await openTokenStore({ dataDir: dir, databaseUrl: DATABASE_URL });
   const { secret } = await createApiKey(store, { mode: "test", now: Date.now() });
   await store.close();
   const s = await startServer(["token", dir]);
   const base = `http://127.0.0.1:${s.port}`;
   const issueLua = `${bareLua}\nwrk.headers["Authorization"] = "Bearer ${secret}"`;
+  const noLogLua = `${issueLua}\nwrk.headers["X-Bench-No-Log"] = "1"`;
   const routes = {
     bare: () => wrk(`${base}/bare`, bareLua),
     bareSign: () => wrk(`${base}/bare-sign`, bareLua),
     bareSignHeaders: () => wrk(`${base}/bare-sign-headers`, issueLua),
     issue: () => wrk(`${base}/api/v1/tokens/issue`, issueLua),
+    issueNoLog: () => wrk(`${base}/api/v1/tokens/issue`, noLogLua),
   };
   for (const url of ["/bare", "/bare-sign", "/bare-sign-headers", "/api/v1/tokens/issue"]) {
     await wrk(`${base}${url}`, url === "/bare" ? bareLua : issueLua, 1); // warm-up
   }
+  await wrk(`${base}/api/v1/tokens/issue`, noLogLua, 1);
   const rounds: Record<keyof typeof routes, WrkResult>[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     rounds.push({
@@ -114,13 +122,14 @@ const rows: string[] = [];
       bareSign: await routes.bareSign(),
       bareSignHeaders: await routes.bareSignHeaders(),
       issue: await routes.issue(),
+      issueNoLog: await routes.issueNoLog(),
     });
   }
   const t = await (await fetch(`${base}/_timings`)).json();
   const total = t.keyLookupUs + t.policyUs + t.signingUs;
   s.child.kill();
   await s.child.status;
-  const refused = rounds.reduce((n, r) => n + r.issue.non2xx, 0);
+  const refused = rounds.reduce((n, r) => n + r.issue.non2xx + r.issueNoLog.non2xx, 0);
   if (refused > 0) throw new Error(`issuance: ${refused} non-2xx answers: result invalid`);
   const median = <T>(xs: T[], by: (x: T) => number) =>
     [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)]!;
@@ -128,7 +137,8 @@ const rows: string[] = [];
   const bareSign = median(rounds.map((r) => r.bareSign), (r) => r.rps);
   const bareSignHeaders = median(rounds.map((r) => r.bareSignHeaders), (r) => r.rps);
   const issue = median(rounds.map((r) => r.issue), (r) => r.rps);
-  const ratio = (key: keyof typeof routes, of: "bare" | "bareSign") =>
+  const issueNoLog = median(rounds.map((r) => r.issueNoLog), (r) => r.rps);
+  const ratio = (key: keyof typeof routes, of: keyof typeof routes) =>
     rounds.map((r) => 100 * r[key].rps / r[of].rps).sort((a, b) => a - b);
   const shown = (xs: number[]) =>
     `${xs[Math.floor(xs.length / 2)]!.toFixed(1)} % (${xs[0]!.toFixed(0)}–${
@@ -155,6 +165,15 @@ const rows: string[] = [];
     `| token issuance vs bare route + one signature | | | | **${
       shown(ratio("issue", "bareSign"))
     }** | ≥ 70 % |`,
+    `| token issuance without the request log (same server, X-Bench-No-Log) | ${
+      issueNoLog.rps.toFixed(0)
+    } | ${issueNoLog.p50} | ${issueNoLog.p99} | ${shown(ratio("issueNoLog", "bare"))} | |`,
+    `| token issuance without the request log vs bare route + one signature | | | | ${
+      shown(ratio("issueNoLog", "bareSign"))
+    } | |`,
+    `| token issuance with the request log vs without it | | | | ${
+      shown(ratio("issue", "issueNoLog"))
+    } | |`,
   );
   const n = t.requests; // incl. the warm-up
   console.error(
