@@ -3,8 +3,12 @@
  * (docs/token-service.md § The profile, request log). Every `POST /api/v1/tokens/issue` whose
  * key was recognised is noted on the issuance path without a database round trip (a small
  * object held per Request), completed by the edge with the answer's status, `errorCode` and
- * request id (edge.ts), buffered in memory and written in multi-row INSERTs every `flushMs`,
- * like usage counting (usage.ts). Never a secret, never a token: key id, typeId, EIKs, status,
+ * request id (edge.ts), buffered in memory and written every `flushMs` or as soon as
+ * {@link BATCH_ROWS} entries wait, like usage counting (usage.ts). While started (`start()` …
+ * `stop()`, the running service), the store's writer writes them: on a SQLite file a worker
+ * thread with its own connection, so the inserts do not hold the event loop that answers token
+ * requests (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
+ * thread. `stop()` writes what is buffered and ends the thread. Never a secret, never a token: key id, typeId, EIKs, status,
  * error code, request id. Requests without a known key (401 API_KEY_INVALID) belong to no
  * integrator and are not logged.
  *
@@ -57,6 +61,9 @@ export interface RequestLogOptions {
   /** Flush interval, ms (default 1000; 0 = after each request). */
   readonly flushMs?: number;
   readonly onError?: (e: unknown) => void;
+  /** Told when the store's writer thread could not be used and this thread writes instead
+   * (default: `onError`). */
+  readonly onFallback?: (e: Error) => void;
   /** `all` (default) keeps every request; `errors` only the refused ones (status ≥ 400) — the
    * successful ones are then only counted per day (SVC_REQUEST_LOG). */
   readonly keep?: "all" | "errors";
@@ -167,7 +174,9 @@ export class RequestLogRecorder extends PeriodicFlush {
   /** Start the periodic flush, with the store's writer thread where it has one. */
   override start(): void {
     if (this.#writer === null && this.flushMs > 0) {
-      this.#writer = this.#o.store.requestLogWriter((e) => this.#o.onError?.(e));
+      this.#writer = this.#o.store.requestLogWriter((e) =>
+        (this.#o.onFallback ?? this.#o.onError)?.(e)
+      );
     }
     super.start();
   }

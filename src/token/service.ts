@@ -103,6 +103,7 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     flushMs: o.usageFlushMs,
     keep: o.requestLog,
     onError: (e) => log("warn", "request log flush failed; will retry", { error: String(e) }),
+    onFallback: (e) => log("warn", "request log: writing in the main thread", { error: e.message }),
   });
   const scheduler = new NoticeScheduler({
     store: o.store,

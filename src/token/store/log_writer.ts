@@ -70,8 +70,9 @@ export function sqliteWorkerLogWriter(
   let nextId = 1;
   let worker: Worker | null = null;
   let failed = false;
+  let open: boolean | null = null; // null until the worker has answered
   let opened: (ok: boolean) => void = () => {};
-  const ready = new Promise<boolean>((r) => opened = r);
+  const ready = new Promise<boolean>((r) => opened = (ok) => r(open = ok));
   let closed: () => void = () => {};
   const url = URL.createObjectURL(
     new Blob([`(${logWriterWorker.toString()})();`], { type: "text/javascript" }),
@@ -120,30 +121,34 @@ export function sqliteWorkerLogWriter(
     giveUp(String(e));
   }
 
+  const post = (entries: readonly RequestLogEntry[], daily: readonly DailyUsageRow[]) => {
+    if (!worker) return inline.write(entries, daily);
+    const rows = new Array<unknown>(entries.length * 8);
+    let i = 0;
+    for (const e of entries) {
+      rows[i++] = e.at;
+      rows[i++] = e.integratorId;
+      rows[i++] = e.keyId;
+      rows[i++] = e.typeId;
+      rows[i++] = e.eiks;
+      rows[i++] = e.status;
+      rows[i++] = e.errorCode;
+      rows[i++] = e.requestId;
+    }
+    const days = daily.flatMap((d) => [d.day, d.integratorId, d.keyId, d.typeId, d.count]);
+    const id = nextId++;
+    const w = worker;
+    return new Promise<void>((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      w.postMessage({ kind: "write", id, rows, daily: days });
+    });
+  };
+
   return {
     offThread: () => !failed,
-    async write(entries, daily) {
-      if (!(await ready) || !worker) return inline.write(entries, daily);
-      const rows = new Array<unknown>(entries.length * 8);
-      let i = 0;
-      for (const e of entries) {
-        rows[i++] = e.at;
-        rows[i++] = e.integratorId;
-        rows[i++] = e.keyId;
-        rows[i++] = e.typeId;
-        rows[i++] = e.eiks;
-        rows[i++] = e.status;
-        rows[i++] = e.errorCode;
-        rows[i++] = e.requestId;
-      }
-      const days = daily.flatMap((d) => [d.day, d.integratorId, d.keyId, d.typeId, d.count]);
-      const id = nextId++;
-      const w = worker;
-      return new Promise<void>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        w.postMessage({ kind: "write", id, rows, daily: days });
-      });
-    },
+    // Once the worker is open, the batch is copied to it before write() returns.
+    write: (entries, daily) =>
+      open === null ? ready.then(() => post(entries, daily)) : post(entries, daily),
     async close() {
       if (!(await ready) || !worker) return;
       const w = worker;
