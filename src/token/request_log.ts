@@ -46,13 +46,8 @@ const MAX_EIKS_SHOWN = 20;
 const DAY_MS = 86_400_000;
 
 /** A request being answered. */
-interface Draft {
-  at: number;
-  integratorId: string;
-  keyId: string;
-  typeId: string;
-  eiks: string;
-}
+/** A request being answered; once answered, the buffered entry itself (one object a request). */
+type Draft = { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] };
 
 /** Options of {@link RequestLogRecorder}. */
 export interface RequestLogOptions {
@@ -102,6 +97,9 @@ export class RequestLogRecorder extends PeriodicFlush {
       keyId: key.id,
       typeId: "",
       eiks: "",
+      status: 0,
+      errorCode: null,
+      requestId: "",
     });
   }
 
@@ -138,16 +136,10 @@ export class RequestLogRecorder extends PeriodicFlush {
       return;
     }
     if (status >= 400 || this.#o.keep !== "errors") {
-      this.#buf.push({
-        at: d.at,
-        integratorId: d.integratorId,
-        keyId: d.keyId,
-        typeId: d.typeId,
-        eiks: d.eiks,
-        status,
-        errorCode: status < 400 ? null : errorCode,
-        requestId,
-      });
+      d.status = status;
+      d.errorCode = status < 400 ? null : errorCode;
+      d.requestId = requestId;
+      this.#buf.push(d);
     }
     if (status === 200) {
       if (d.at < this.#dayFrom || d.at >= this.#dayTo) {
