@@ -15,11 +15,19 @@
  *     [--issuance-only]
  *
  * The issuance server counts the request log as deployed; `SVC_BENCH_REQUEST_LOG=0` turns it
- * off, for a comparison of runs made back to back (BENCHMARKS.md § The profile).
+ * off, for a comparison of runs made back to back (BENCHMARKS.md § The profile). Issuance
+ * without the request log is also measured in the same rounds (the same server, requests with
+ * `X-Bench-No-Log`), and the two compared round by round, in throughput and in the CPU time the
+ * server's main thread (the one answering requests) spends per token, read from
+ * `/proc/<pid>/task/<pid>/stat` (Linux; counted until 1.2 s after each run, so that the request
+ * log's last flush is included): CPU time per token stays comparable on a loaded machine, where
+ * throughput follows the neighbours. `SVC_BENCH_DATABASE_URL=postgres://…`
+ * puts the issuance server's token store on PostgreSQL (a scratch database: keys and rows are
+ * added to it).
  */
 import { parseArgs } from "node:util";
 import { TextLineStream } from "../tests/_helpers/lines.ts";
-import { createApiKey, loadKeyRing, sqliteTokenStore } from "../src/token/mod.ts";
+import { createApiKey, loadKeyRing, openTokenStore, sqliteTokenStore } from "../src/token/mod.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -31,6 +39,8 @@ const { values } = parseArgs({
   },
 });
 const SECONDS = Number(values.seconds);
+/** The token store of the issuance server on PostgreSQL (a scratch database), else SQLite. */
+const DATABASE_URL = Deno.env.get("SVC_BENCH_DATABASE_URL");
 const ROUNDS = Number(values.rounds);
 const CONN = Number(values.connections);
 const root = new URL("../", import.meta.url).pathname;
@@ -40,6 +50,39 @@ interface WrkResult {
   p50: string;
   p99: string;
   non2xx: number;
+  /** Requests answered in the run. */
+  requests: number;
+  /** CPU time of the server's main thread per request, µs (issuance routes; NaN elsewhere). */
+  cpuUs: number;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ; 100 on Linux). */
+const USER_HZ = 100;
+
+/**
+ * CPU time the server's main thread (the one answering requests) has used so far.
+ * @param pid the server process
+ * @returns ms (resolution 10 ms), or NaN where /proc/<pid>/task/<pid>/stat does not exist
+ */
+async function mainThreadCpuMs(pid: number): Promise<number> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/task/${pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // from field 3 (state) on
+    return ((Number(f[11]) + Number(f[12])) * 1000) / USER_HZ; // utime + stime (fields 14, 15)
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * One wrk run, with the server main thread's CPU time per request counted until 1.2 s after
+ * it (the request log's flush of the run's last second falls on the run that caused it).
+ */
+async function wrkCpu(pid: number, url: string, lua: string): Promise<WrkResult> {
+  const before = await mainThreadCpuMs(pid);
+  const r = await wrk(url, lua);
+  await new Promise((ok) => setTimeout(ok, 1200));
+  return { ...r, cpuUs: ((await mainThreadCpuMs(pid) - before) * 1000) / r.requests };
 }
 
 async function wrk(url: string, lua: string, seconds = SECONDS): Promise<WrkResult> {
@@ -53,7 +96,8 @@ async function wrk(url: string, lua: string, seconds = SECONDS): Promise<WrkResu
   const p50 = /\s50%\s+(\S+)/.exec(text)?.[1] ?? "?";
   const p99 = /\s99%\s+(\S+)/.exec(text)?.[1] ?? "?";
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
-  return { rps, p50, p99, non2xx };
+  const requests = Number(/(\d+) requests in/.exec(text)?.[1] ?? 0);
+  return { rps, p50, p99, non2xx, requests, cpuUs: NaN };
 }
 
 async function startServer(args: string[]) {
@@ -88,25 +132,28 @@ wrk.headers["Content-Type"] = "application/json"`;
 
 const dir = await Deno.makeTempDir({ prefix: "svc-bench-" });
 const rows: string[] = [];
+const cpuLines: string[] = [];
 
 // 1. Token issuance.
 {
-  const store = sqliteTokenStore(`${dir}/token-service.sqlite`);
-  await store.migrate();
+  const store = await openTokenStore({ dataDir: dir, databaseUrl: DATABASE_URL });
   const { secret } = await createApiKey(store, { mode: "test", now: Date.now() });
   await store.close();
   const s = await startServer(["token", dir]);
   const base = `http://127.0.0.1:${s.port}`;
   const issueLua = `${bareLua}\nwrk.headers["Authorization"] = "Bearer ${secret}"`;
+  const noLogLua = `${issueLua}\nwrk.headers["X-Bench-No-Log"] = "1"`;
   const routes = {
     bare: () => wrk(`${base}/bare`, bareLua),
     bareSign: () => wrk(`${base}/bare-sign`, bareLua),
     bareSignHeaders: () => wrk(`${base}/bare-sign-headers`, issueLua),
-    issue: () => wrk(`${base}/api/v1/tokens/issue`, issueLua),
+    issue: () => wrkCpu(s.child.pid, `${base}/api/v1/tokens/issue`, issueLua),
+    issueNoLog: () => wrkCpu(s.child.pid, `${base}/api/v1/tokens/issue`, noLogLua),
   };
   for (const url of ["/bare", "/bare-sign", "/bare-sign-headers", "/api/v1/tokens/issue"]) {
     await wrk(`${base}${url}`, url === "/bare" ? bareLua : issueLua, 1); // warm-up
   }
+  await wrk(`${base}/api/v1/tokens/issue`, noLogLua, 1);
   const rounds: Record<keyof typeof routes, WrkResult>[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     rounds.push({
@@ -114,13 +161,14 @@ const rows: string[] = [];
       bareSign: await routes.bareSign(),
       bareSignHeaders: await routes.bareSignHeaders(),
       issue: await routes.issue(),
+      issueNoLog: await routes.issueNoLog(),
     });
   }
   const t = await (await fetch(`${base}/_timings`)).json();
   const total = t.keyLookupUs + t.policyUs + t.signingUs;
   s.child.kill();
   await s.child.status;
-  const refused = rounds.reduce((n, r) => n + r.issue.non2xx, 0);
+  const refused = rounds.reduce((n, r) => n + r.issue.non2xx + r.issueNoLog.non2xx, 0);
   if (refused > 0) throw new Error(`issuance: ${refused} non-2xx answers: result invalid`);
   const median = <T>(xs: T[], by: (x: T) => number) =>
     [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)]!;
@@ -128,7 +176,8 @@ const rows: string[] = [];
   const bareSign = median(rounds.map((r) => r.bareSign), (r) => r.rps);
   const bareSignHeaders = median(rounds.map((r) => r.bareSignHeaders), (r) => r.rps);
   const issue = median(rounds.map((r) => r.issue), (r) => r.rps);
-  const ratio = (key: keyof typeof routes, of: "bare" | "bareSign") =>
+  const issueNoLog = median(rounds.map((r) => r.issueNoLog), (r) => r.rps);
+  const ratio = (key: keyof typeof routes, of: keyof typeof routes) =>
     rounds.map((r) => 100 * r[key].rps / r[of].rps).sort((a, b) => a - b);
   const shown = (xs: number[]) =>
     `${xs[Math.floor(xs.length / 2)]!.toFixed(1)} % (${xs[0]!.toFixed(0)}–${
@@ -155,6 +204,34 @@ const rows: string[] = [];
     `| token issuance vs bare route + one signature | | | | **${
       shown(ratio("issue", "bareSign"))
     }** | ≥ 70 % |`,
+    `| token issuance without the request log (same server, X-Bench-No-Log) | ${
+      issueNoLog.rps.toFixed(0)
+    } | ${issueNoLog.p50} | ${issueNoLog.p99} | ${shown(ratio("issueNoLog", "bare"))} | |`,
+    `| token issuance without the request log vs bare route + one signature | | | | ${
+      shown(ratio("issueNoLog", "bareSign"))
+    } | |`,
+    `| token issuance with the request log vs without it | | | | ${
+      shown(ratio("issue", "issueNoLog"))
+    } | |`,
+  );
+  // Per round: the main thread's CPU time per token, and p99, with and without the log.
+  const per = (key: "issue" | "issueNoLog", f: (r: WrkResult) => number) =>
+    rounds.map((r) => f(r[key])).sort((a, b) => a - b);
+  const ms = (t: string) =>
+    Number.parseFloat(t) * (t.endsWith("us") ? 0.001 : t.endsWith("ms") ? 1 : 1000);
+  const med = (xs: number[]) => xs[Math.floor(xs.length / 2)]!;
+  const cpuRatio = rounds.map((r) => 100 * r.issue.cpuUs / r.issueNoLog.cpuUs).sort((a, b) =>
+    a - b
+  );
+  cpuLines.push(
+    `main thread CPU per token, median of rounds (range): with the request log ${
+      med(per("issue", (r) => r.cpuUs)).toFixed(1)
+    } µs, without ${med(per("issueNoLog", (r) => r.cpuUs)).toFixed(1)} µs; with ÷ without ${
+      shown(cpuRatio)
+    }`,
+    `p99, median of rounds: with the request log ${
+      med(per("issue", (r) => ms(r.p99))).toFixed(2)
+    } ms, without ${med(per("issueNoLog", (r) => ms(r.p99))).toFixed(2)} ms`,
   );
   const n = t.requests; // incl. the warm-up
   console.error(
@@ -312,4 +389,5 @@ console.log(
 );
 console.log("| route | req/s | p50 | p99 | vs bare | target |\n|---|---|---|---|---|---|");
 console.log(rows.join("\n"));
+if (cpuLines.length) console.log(`\n${cpuLines.join("\n")}`);
 await Deno.remove(dir, { recursive: true }).catch(() => {});

@@ -5,8 +5,9 @@
  * signature with the service's own key ring (BENCHMARKS.md: issuance against "bare route + one
  * signature"), and `POST /bare-sign-headers`: the same with issuance's HTTP shape (its request
  * header read and its seven answer header fields), which splits the difference between the two
- * into wire cost and issuance's own work. Prints `READY <port>` and, for the agent, confirms
- * nothing by itself.
+ * into wire cost and issuance's own work; and issuance without the request log, for requests
+ * carrying `X-Bench-No-Log`. `SVC_BENCH_DATABASE_URL=postgres://…` puts the token store on
+ * PostgreSQL. Prints `READY <port>` and, for the agent, confirms nothing by itself.
  *
  *   deno run -A scripts/bench_server.ts token|agent <dataDir> [tokenServiceUrl]
  */
@@ -22,9 +23,9 @@ import {
   type IssueTimings,
   loadKeyRing,
   memoryRateCounter,
+  openTokenStore,
   RequestLogRecorder,
   setRateLimitHeaders,
-  sqliteTokenStore,
 } from "../src/token/mod.ts";
 
 /** A budget as issuance answers it (the headers of `/bare-sign-headers`). */
@@ -42,12 +43,18 @@ bare.post("/bare", async (c) => c.json({ ok: true, echo: await c.req.json() }));
 
 let port = 0;
 let issued = 0;
-let inner: { fetch: (req: Request) => Response | Promise<Response> };
+/** What serves a request: the token app or the agent app. */
+type Fetcher = { fetch: (req: Request) => Response | Promise<Response> };
+let inner: Fetcher;
+let noLog: Fetcher | undefined;
 const timings: IssueTimings = { keyLookupUs: 0, policyUs: 0, signingUs: 0 };
 if (kind === "token") {
   await Deno.mkdir(dataDir!, { recursive: true });
-  const store = sqliteTokenStore(`${dataDir}/token-service.sqlite`);
-  await store.migrate();
+  // SVC_BENCH_DATABASE_URL: the token store on PostgreSQL instead (a scratch database).
+  const store = await openTokenStore({
+    dataDir: dataDir!,
+    databaseUrl: Deno.env.get("SVC_BENCH_DATABASE_URL"),
+  });
   const ring = await loadKeyRing(store, Date.now());
   const bareSign = async (c: Context) => {
     const body = await c.req.json();
@@ -70,25 +77,35 @@ if (kind === "token") {
     res.headers.set("x-request-id", crypto.randomUUID());
     return res;
   });
-  const requestLog = new RequestLogRecorder({ store, now: () => Date.now(), flushMs: 1000 });
-  requestLog.start();
-  const tokenApp = createTokenApp({
+  const requestLog = new RequestLogRecorder({
     store,
-    keyRing: () => ring,
-    clock: systemClock,
-    config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
-    timings,
-    // Both budgets counted, as deployed on SQLite (src/cli/token_servers.ts), high enough to refuse none.
-    rateLimiter: createRateLimiter(
-      { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
-      memoryRateCounter(),
-    ),
-    // The request log of token requests, as deployed (flushed every second); off with
-    // SVC_BENCH_REQUEST_LOG=0 to compare (BENCHMARKS.md § The profile).
-    requestLog: Deno.env.get("SVC_BENCH_REQUEST_LOG") === "0" ? undefined : requestLog,
+    now: () => Date.now(),
+    flushMs: 1000,
+    onError: (e) => console.error(`request log: ${e}`),
   });
-  tokenApp.get("/_timings", (c) => c.json({ ...timings, requests: issued }));
-  inner = tokenApp;
+  requestLog.start();
+  const tokenApp = (requestLog: RequestLogRecorder | undefined) =>
+    createTokenApp({
+      store,
+      keyRing: () => ring,
+      clock: systemClock,
+      config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
+      timings,
+      // Both budgets counted, as deployed on SQLite (src/cli/token_servers.ts), high enough to refuse none.
+      rateLimiter: createRateLimiter(
+        { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
+        memoryRateCounter(),
+      ),
+      requestLog,
+    });
+  // The request log of token requests, as deployed (flushed every second, on SQLite by its
+  // writer thread); off with SVC_BENCH_REQUEST_LOG=0 (BENCHMARKS.md § The profile).
+  const withLog = tokenApp(Deno.env.get("SVC_BENCH_REQUEST_LOG") === "0" ? undefined : requestLog);
+  withLog.get("/_timings", (c) => c.json({ ...timings, requests: issued }));
+  inner = withLog;
+  // The same issuance without the request log, asked for with `X-Bench-No-Log: 1`: both in
+  // the same interleaved rounds, so the machine's drift falls on both alike.
+  noLog = tokenApp(undefined);
 } else {
   inner = createAgentApp({
     clock: systemClock,
@@ -108,7 +125,8 @@ if (kind === "token") {
 const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
   const path = new URL(req.url).pathname;
   if (path === "/api/v1/tokens/issue") issued++;
-  return path === "/bare" || path.startsWith("/bare-sign") ? bare.fetch(req) : inner.fetch(req);
+  if (path === "/bare" || path.startsWith("/bare-sign")) return bare.fetch(req);
+  return noLog && req.headers.has("x-bench-no-log") ? noLog.fetch(req) : inner.fetch(req);
 });
 port = server.addr.port;
 console.log(`READY ${port}`);

@@ -5,11 +5,13 @@
  * (a new network namespace: only loopback), the source tree hidden (a tmpfs mounted over it
  * in a new mount namespace) and the package folder mounted read-only. The demo then issues a token, runs one test-mode operation end to
  * end, serves /health, the API docs' assets and the pages' own style sheets and scripts (embedded
- * in the bundle) at their hashed names. Needs `unshare` (util-linux), `ip`, `curl` and
+ * in the bundle) at their hashed names, and on its clean shutdown has written the token request
+ * to the request log through its writer thread. Needs `unshare` (util-linux), `ip`, `curl` and
  * `tar`; skips with a message when they are missing, fails instead when CI=true.
  */
 import * as assert from "node:assert/strict";
 import { dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { runBuild } from "../scripts/build.ts";
 import { buildPackages } from "../scripts/package.ts";
@@ -153,6 +155,16 @@ Deno.test({
       assert.ok((await Deno.stat(cache)).isDirectory);
       assert.equal(await Deno.stat(join(home, ".cache")).then(() => true, () => false), false);
       assert.equal(dirname(info!.file), ".");
+      // The token request was written to the request log by its writer thread, which the
+      // bundle starts from a blob: URL (src/token/store/log_writer.ts), on the clean shutdown.
+      assert.equal(log.includes("request log writer thread"), false, log);
+      const db = new DatabaseSync(join(home, "demo", "token-service", "token-service.sqlite"));
+      try {
+        const rows = db.prepare("SELECT type_id, status FROM request_log").all();
+        assert.deepEqual(rows.map((r) => [r.type_id, r.status]), [["nap_catalog", 200]], why);
+      } finally {
+        db.close();
+      }
     } finally {
       await Deno.remove(tmp, { recursive: true }).catch(() => {});
     }

@@ -3,8 +3,12 @@
  * (docs/token-service.md § The profile, request log). Every `POST /api/v1/tokens/issue` whose
  * key was recognised is noted on the issuance path without a database round trip (a small
  * object held per Request), completed by the edge with the answer's status, `errorCode` and
- * request id (edge.ts), buffered in memory and written in multi-row INSERTs every `flushMs`,
- * like usage counting (usage.ts). Never a secret, never a token: key id, typeId, EIKs, status,
+ * request id (edge.ts), buffered in memory and written every `flushMs` or as soon as
+ * {@link BATCH_ROWS} entries wait, like usage counting (usage.ts). While started (`start()` …
+ * `stop()`, the running service), the store's writer writes them: on a SQLite file a worker
+ * thread with its own connection, so the inserts do not hold the event loop that answers token
+ * requests (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
+ * thread. `stop()` writes what is buffered and ends the thread. Never a secret, never a token: key id, typeId, EIKs, status,
  * error code, request id. Requests without a known key (401 API_KEY_INVALID) belong to no
  * integrator and are not logged.
  *
@@ -16,7 +20,13 @@
  * wait in memory: beyond that (a database outage) new entries are dropped and counted.
  * @module
  */
-import type { ApiKeyRecord, DailyUsageRow, RequestLogEntry, TokenStore } from "./store/mod.ts";
+import type {
+  ApiKeyRecord,
+  DailyUsageRow,
+  RequestLogEntry,
+  RequestLogWriter,
+  TokenStore,
+} from "./store/mod.ts";
 import { PeriodicFlush } from "./usage.ts";
 import { SESSION_IDLE_MS } from "./web/mod.ts";
 
@@ -28,19 +38,16 @@ export const USAGE_DAYS = 90;
 export const MAX_REQUEST_LOG_ROWS = 2_000_000;
 /** Entries waiting for a flush at most. */
 export const MAX_BUFFERED = 100_000;
+/** Entries that start a flush before the interval is over (keeps each batch small). */
+export const BATCH_ROWS = 1000;
 /** EIKs written per entry at most (a folder-wide request lists many). */
 const MAX_EIKS_SHOWN = 20;
 
 const DAY_MS = 86_400_000;
 
 /** A request being answered. */
-interface Draft {
-  at: number;
-  integratorId: string;
-  keyId: string;
-  typeId: string;
-  eiks: string;
-}
+/** A request being answered; once answered, the buffered entry itself (one object a request). */
+type Draft = { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] };
 
 /** Options of {@link RequestLogRecorder}. */
 export interface RequestLogOptions {
@@ -49,6 +56,9 @@ export interface RequestLogOptions {
   /** Flush interval, ms (default 1000; 0 = after each request). */
   readonly flushMs?: number;
   readonly onError?: (e: unknown) => void;
+  /** Told when the store's writer thread could not be used and this thread writes instead
+   * (default: `onError`). */
+  readonly onFallback?: (e: Error) => void;
   /** `all` (default) keeps every request; `errors` only the refused ones (status ≥ 400) — the
    * successful ones are then only counted per day (SVC_REQUEST_LOG). */
   readonly keep?: "all" | "errors";
@@ -61,6 +71,10 @@ export class RequestLogRecorder extends PeriodicFlush {
   #buf: RequestLogEntry[] = [];
   #daily = new Map<string, DailyUsageRow>();
   #flushing: Promise<void> = Promise.resolve();
+  /** A flush that has not yet taken the buffer. */
+  #queued: Promise<void> | null = null;
+  /** The store's writer while started (a worker thread on a SQLite file). */
+  #writer: RequestLogWriter | null = null;
   #prunedAt = 0;
   /** The UTC day of the last counted request: its bounds (epoch ms) and `YYYY-MM-DD`. */
   #dayFrom = 0;
@@ -83,6 +97,9 @@ export class RequestLogRecorder extends PeriodicFlush {
       keyId: key.id,
       typeId: "",
       eiks: "",
+      status: 0,
+      errorCode: null,
+      requestId: "",
     });
   }
 
@@ -119,16 +136,10 @@ export class RequestLogRecorder extends PeriodicFlush {
       return;
     }
     if (status >= 400 || this.#o.keep !== "errors") {
-      this.#buf.push({
-        at: d.at,
-        integratorId: d.integratorId,
-        keyId: d.keyId,
-        typeId: d.typeId,
-        eiks: d.eiks,
-        status,
-        errorCode: status < 400 ? null : errorCode,
-        requestId,
-      });
+      d.status = status;
+      d.errorCode = status < 400 ? null : errorCode;
+      d.requestId = requestId;
+      this.#buf.push(d);
     }
     if (status === 200) {
       if (d.at < this.#dayFrom || d.at >= this.#dayTo) {
@@ -149,18 +160,51 @@ export class RequestLogRecorder extends PeriodicFlush {
         });
       }
     }
-    if (this.flushMs === 0) void this.flush();
+    if (this.flushMs === 0 || this.#buf.length >= BATCH_ROWS) void this.flush();
   }
 
-  /** Write what is buffered (and prune at most every 10 minutes). @throws nothing */
+  /** Start the periodic flush, with the store's writer thread where it has one. */
+  override start(): void {
+    if (this.#writer === null && this.flushMs > 0) {
+      this.#writer = this.#o.store.requestLogWriter((e) =>
+        (this.#o.onFallback ?? this.#o.onError)?.(e)
+      );
+    }
+    super.start();
+  }
+
+  /** Stop the periodic flush, write what is buffered, end the writer thread. */
+  override async stop(): Promise<void> {
+    await super.stop();
+    const w = this.#writer;
+    this.#writer = null; // a later flush writes in this thread
+    await w?.close();
+  }
+
+  /** Whether the rows are written off the thread answering requests (a started recorder on a
+   * SQLite file). */
+  get offThread(): boolean {
+    return this.#writer?.offThread() ?? false;
+  }
+
+  /**
+   * Write what is buffered (and prune at most every 10 minutes). Flushes asked for while one is
+   * waiting to start share it: it takes everything buffered when it starts.
+   * @returns when what was buffered at the call is written (or kept after a failed write)
+   * @throws nothing
+   */
   override flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(async () => {
+    if (this.#queued) return this.#queued;
+    const next = this.#flushing.then(async () => {
+      this.#queued = null;
       const entries = this.#buf, daily = [...this.#daily.values()];
       if (entries.length || daily.length) {
         this.#buf = [];
         this.#daily = new Map();
         try {
-          await this.#o.store.addRequestLog(entries, daily);
+          await (this.#writer
+            ? this.#writer.write(entries, daily)
+            : this.#o.store.addRequestLog(entries, daily));
         } catch (e) {
           // Kept for the next flush (the log may then hold a chunk twice: a log, not billing).
           this.#buf = [...entries, ...this.#buf].slice(0, MAX_BUFFERED);
@@ -183,6 +227,8 @@ export class RequestLogRecorder extends PeriodicFlush {
           .catch((e) => this.#o.onError?.(e));
       }
     });
-    return this.#flushing;
+    this.#queued = next;
+    this.#flushing = next;
+    return next;
   }
 }

@@ -165,6 +165,7 @@ function backgroundWork(o: TokenServiceOptions, log: ServiceLog) {
     flushMs: o.usageFlushMs,
     keep: o.requestLog,
     onError: (e) => log("warn", "request log flush failed; will retry", { error: String(e) }),
+    onFallback: (e) => log("warn", "request log: writing in the main thread", { error: e.message }),
   });
   const scheduler = new NoticeScheduler({
     store: o.store,

@@ -11,10 +11,12 @@ import { type Clock, systemClock } from "../../clock.ts";
 import { contractQueries } from "./contract_queries.ts";
 import { type IssueCacheOptions, type IssueCacheStats, withIssueCache } from "./issue_cache.ts";
 import { keyQueries } from "./key_queries.ts";
+import { inlineLogWriter, sqliteWorkerLogWriter } from "./log_writer.ts";
 import { migrate } from "./migrations.ts";
 import { noticeQueries } from "./notice_queries.ts";
 import { opsQueries } from "./ops_queries.ts";
 import type { Db, Dialect } from "./sql.ts";
+import { SqliteDb } from "./sqlite_db.ts";
 import type { TokenStore } from "./store.ts";
 import { webQueries } from "./web_queries.ts";
 
@@ -39,6 +41,7 @@ export function createSqlTokenStore(
   clock: Clock = systemClock,
   cache: IssueCacheOptions = {},
 ): SqlTokenStore {
+  const web = webQueries(db);
   return withIssueCache(
     {
       dialect: db.dialect,
@@ -48,7 +51,11 @@ export function createSqlTokenStore(
       ...contractQueries(db),
       ...noticeQueries(db),
       ...opsQueries(db),
-      ...webQueries(db),
+      ...web,
+      requestLogWriter: (onFallback: (e: Error) => void) =>
+        db instanceof SqliteDb && db.path !== ":memory:" && !db.path.startsWith("file::memory:")
+          ? sqliteWorkerLogWriter(db.path, web, onFallback)
+          : inlineLogWriter(web),
     },
     db,
     cache,

@@ -24,7 +24,7 @@ export class SqliteDb implements Db {
   readonly #cache = new Map<string, StatementSync>();
 
   /** @param path database file, or ":memory:" */
-  constructor(path: string) {
+  constructor(readonly path: string) {
     this.#db = new DatabaseSync(path);
     this.#db.exec(
       "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;",

@@ -102,6 +102,20 @@ export interface RequestLogEntry {
   readonly requestId: string;
 }
 
+/** Where a running recorder writes request log rows (log_writer.ts). */
+export interface RequestLogWriter {
+  /** Whether the rows are written by a worker thread (false: in the main thread). */
+  offThread(): boolean;
+  /**
+   * Append rows and add daily counts in one transaction.
+   * @returns once committed
+   * @throws the database's error when nothing was written (the caller keeps the rows)
+   */
+  write(entries: readonly RequestLogEntry[], daily: readonly DailyUsageRow[]): Promise<void>;
+  /** Finish: the worker's connection is closed and its thread ended. @throws nothing */
+  close(): Promise<void>;
+}
+
 /** Which request log rows to read (always one integrator's). */
 export interface RequestLogFilter {
   readonly integratorId: string;
@@ -164,6 +178,13 @@ export interface WebStore {
     entries: readonly RequestLogEntry[],
     daily: readonly DailyUsageRow[],
   ): Promise<void>;
+  /**
+   * A writer for a recorder that runs for a while (the service's periodic flush): on a SQLite
+   * file a worker thread with its own connection, otherwise {@link addRequestLog} (log_writer.ts).
+   * @param onFallback told when a worker could not be used and the main thread writes instead
+   * @returns the writer (close it when done)
+   */
+  requestLogWriter(onFallback: (e: Error) => void): RequestLogWriter;
   /** @returns one integrator's rows, newest first */
   listRequestLog(f: RequestLogFilter): Promise<RequestLogEntry[]>;
   /**

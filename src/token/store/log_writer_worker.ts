@@ -1,0 +1,97 @@
+/**
+ * The body of the request log's writer thread (log_writer.ts): a Web Worker with its own
+ * SQLite connection that appends request log rows and adds daily usage counts, so that the
+ * inserts (5–10 µs a row, BENCHMARKS.md § The profile) do not run on the thread answering
+ * token requests. The worker is started from a `blob:` URL holding this function's source,
+ * which exists in the source tree, in `dist/svc-filing.bundle.js` and in a compiled binary
+ * alike; so the function imports nothing (only `node:sqlite`, a runtime built-in, dynamically),
+ * names nothing outside itself, and receives its SQL from the main thread.
+ *
+ * Protocol (structured-cloned messages):
+ * - main → worker `{ kind: "open", path, logInsert, dailyUpsert }`; answer `{ kind: "open" }`
+ *   or `{ kind: "open", error }` (the database cannot be opened, a statement does not prepare).
+ * - main → worker `{ kind: "write", id, rows, daily }`: `rows` holds 8 values per log row
+ *   (at, integratorId, keyId, typeId, eiks, status, errorCode, requestId), `daily` 5 per daily
+ *   usage row (day, integratorId, keyId, typeId, count), written in one `BEGIN IMMEDIATE`
+ *   transaction; answer `{ kind: "write", id }` once committed, or `{ kind: "write", id, error }`
+ *   after a rollback (nothing of it written).
+ * - main → worker `{ kind: "close" }`: the connection is closed; answer `{ kind: "close" }`.
+ * @module
+ */
+
+/** The worker's entry point; run as `(${logWriterWorker})()` inside the worker. */
+export function logWriterWorker(): void {
+  const scope = globalThis as unknown as {
+    onmessage: ((e: MessageEvent) => void) | null;
+    postMessage(m: unknown): void;
+  };
+  // Types from node:sqlite, written out: this body may import nothing statically.
+  type Stmt = { run(...v: unknown[]): unknown };
+  type Conn = {
+    exec(q: string): void;
+    prepare(q: string): Stmt;
+    close(): void;
+    readonly isTransaction: boolean;
+  };
+  let db: Conn | null = null;
+  let logInsert: Stmt | null = null;
+  let dailyUpsert: Stmt | null = null;
+  // Messages are handled one at a time, in order (opening is asynchronous: the import).
+  let queue: Promise<void> = Promise.resolve();
+  scope.onmessage = (e: MessageEvent) => {
+    queue = queue.then(() => handle(e.data));
+  };
+
+  async function handle(m: Record<string, unknown>): Promise<void> {
+    if (m.kind === "open") {
+      try {
+        const sqlite = await import("node:sqlite");
+        const conn = new sqlite.DatabaseSync(String(m.path)) as unknown as Conn;
+        // The main connection set WAL mode on the file; this one waits up to 5 s for its lock.
+        conn.exec("PRAGMA busy_timeout = 5000;");
+        logInsert = conn.prepare(String(m.logInsert));
+        dailyUpsert = conn.prepare(String(m.dailyUpsert));
+        db = conn;
+        scope.postMessage({ kind: "open" });
+      } catch (err) {
+        scope.postMessage({ kind: "open", error: String(err) });
+      }
+      return;
+    }
+    if (m.kind === "close") {
+      db?.close();
+      db = null;
+      scope.postMessage({ kind: "close" });
+      return;
+    }
+    const id = m.id;
+    if (!db || !logInsert || !dailyUpsert) {
+      scope.postMessage({ kind: "write", id, error: "the request log database is not open" });
+      return;
+    }
+    const rows = m.rows as unknown[], daily = m.daily as unknown[];
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      for (let i = 0; i < rows.length; i += 8) {
+        logInsert.run(
+          rows[i],
+          rows[i + 1],
+          rows[i + 2],
+          rows[i + 3],
+          rows[i + 4],
+          rows[i + 5],
+          rows[i + 6],
+          rows[i + 7],
+        );
+      }
+      for (let i = 0; i < daily.length; i += 5) {
+        dailyUpsert.run(daily[i], daily[i + 1], daily[i + 2], daily[i + 3], daily[i + 4]);
+      }
+      db.exec("COMMIT");
+      scope.postMessage({ kind: "write", id });
+    } catch (err) {
+      if (db.isTransaction) db.exec("ROLLBACK");
+      scope.postMessage({ kind: "write", id, error: String(err) });
+    }
+  }
+}
