@@ -82,7 +82,7 @@ export class Journal {
   constructor(path: string) {
     this.#db = new DatabaseSync(path);
     this.#db.exec(
-      "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;",
+      "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;",
     );
     migrateJournal(this.#db);
   }

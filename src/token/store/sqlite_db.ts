@@ -26,8 +26,10 @@ export class SqliteDb implements Db {
   /** @param path database file, or ":memory:" */
   constructor(readonly path: string) {
     this.#db = new DatabaseSync(path);
+    // The busy timeout first: switching to WAL takes a lock too, and several processes (CLI
+    // commands, instances) may open one file at the same moment.
     this.#db.exec(
-      "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;",
+      "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;",
     );
   }
 
