@@ -6,7 +6,7 @@
  * contracts.ts) and is written to the audit log.
  * @module
  */
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, isAppError } from "../../contract/mod.ts";
 import { type Markup, t, tableOr } from "../../web_page.ts";
@@ -49,227 +49,303 @@ async function act(
 }
 
 /**
+ * The applications page: those waiting (approve / reject forms) and the last 50 decided.
+ * @param ctx store, clock, random
+ * @param c the request
+ * @param flash the outcome of an action just taken, if any
+ * @returns the HTML page (200); store errors propagate to the app's error handler
+ */
+async function applicationsPage(
+  ctx: DeskContext,
+  c: WebC,
+  flash: Flash | null = null,
+): Promise<Response> {
+  const list = (await ctx.store.listApplications()).reverse().map(applicationView);
+  const pending = list.filter((a) => a.status === "pending");
+  const decided = list.filter((a) => a.status !== "pending").slice(0, 50);
+  return sendWebPage(
+    c,
+    ctx.app,
+    "applications",
+    { bg: "Заявки за договор", en: "Contract applications" },
+    html`
+      <h2>${t("Чакащи", "Waiting")}</h2>
+      ${tableOr(
+        "pending",
+        [["Заявка", "Application"], ["Фирма", "Company"], ["Употреба", "Intended use"], null],
+        pending.map((a) =>
+          html`
+            <tr data-application="${a.id}">
+              <td class="mono">${a.id}<br>${iso(a.submittedAt)}</td>
+              <td>${a.company}<br><span class="small">${a.contactEmail}</span><br>
+                      <span class="mono small">${a.integratorId}</span></td>
+              <td>${a.intendedUse}</td>
+              <td>
+                <form method="post" action="${ctx.app.base}/applications/${a
+                  .id}/approve">${csrfField(c)}
+                        <label>${t(
+                          "До",
+                          "Until",
+                        )} <input type="date" name="endsAt" class="ends-at"></label>
+                        <input name="note" class="note" placeholder="note" maxlength="2000">
+                        <button class="primary approve">${t("Одобри", "Approve")}</button></form>
+                <form method="post" action="${ctx.app.base}/applications/${a
+                  .id}/reject">${csrfField(c)}
+                        <input name="note" class="note" placeholder="note" maxlength="2000">
+                        <button class="danger reject">${t("Откажи", "Reject")}</button></form>
+              </td>
+            </tr>
+          `
+        ),
+        t("Няма чакащи заявки.", "No applications waiting."),
+      )}
+      <h2>${t("Решени (последните 50)", "Decided (the last 50)")}</h2>
+      ${tableOr(
+        "decided",
+        [["Заявка", "Application"], ["Фирма", "Company"], ["Решение", "Decision"], [
+          "Бележка",
+          "Note",
+        ]],
+        decided.map((a) =>
+          html`
+            <tr>
+              <td class="mono">${a.id}</td>
+              <td>${a.company}</td>
+              <td>${stateText(a.status)} ${iso(a.decidedAt)}</td>
+              <td>${a.decisionNote ?? ""}</td>
+            </tr>
+          `
+        ),
+        t("Няма.", "None."),
+      )}
+    `,
+    200,
+    flash,
+  );
+}
+
+/**
+ * POST /applications/:id/approve: approve with an optional end date (form `endsAt`, a date) and
+ * a note, audit it and show the applications page with the outcome.
+ * @returns the applications page; `WEB_INPUT_INVALID` (a bad date) and the approval's own
+ * errors (unknown or decided application) are shown as the page's error flash
+ */
+async function approveHandler(
+  ctx: DeskContext,
+  c: Context<WebEnv, "/applications/:id/approve">,
+): Promise<Response> {
+  const f = await formOf(c);
+  const id = c.req.param("id");
+  return act(c, (c, f) => applicationsPage(ctx, c, f), async () => {
+    const endsAt = f.endsAt ? Date.parse(`${f.endsAt}T00:00:00Z`) : undefined;
+    if (endsAt !== undefined && Number.isNaN(endsAt)) {
+      throw new AppError("WEB_INPUT_INVALID", "The end date is not a date", { field: "endsAt" });
+    }
+    const res = await approveApplication(ctx, id, { endsAt, note: note(f.note) });
+    await auditDesk(ctx, c, "application.approve", id, res.contract.integratorId, {
+      contractId: res.contract.id,
+      endsAt: res.contract.endsAt,
+      note: note(f.note),
+    });
+    return {
+      kind: "ok",
+      bg: `Одобрена: договор ${res.contract.id}.`,
+      en: `Approved: contract ${res.contract.id}.`,
+    };
+  });
+}
+
+/**
+ * POST /applications/:id/reject: reject with a note, audit it and show the applications page.
+ * @returns the applications page; the rejection's errors are shown as its error flash
+ */
+async function rejectHandler(
+  ctx: DeskContext,
+  c: Context<WebEnv, "/applications/:id/reject">,
+): Promise<Response> {
+  const f = await formOf(c);
+  const id = c.req.param("id");
+  return act(c, (c, f) => applicationsPage(ctx, c, f), async () => {
+    const a = await rejectApplication(ctx, id, note(f.note));
+    await auditDesk(ctx, c, "application.reject", id, a.integratorId, { note: note(f.note) });
+    return { kind: "ok", bg: "Заявката е отказана.", en: "The application was rejected." };
+  });
+}
+
+/**
+ * The integrators page: each integrator with its keys in use and their allowed-EIKs editor.
+ * @param ctx store, clock, random
+ * @param c the request
+ * @param flash the outcome of an action just taken, if any
+ * @returns the HTML page (200); store errors propagate to the app's error handler
+ */
+async function integratorsPage(
+  ctx: DeskContext,
+  c: WebC,
+  flash: Flash | null = null,
+): Promise<Response> {
+  const [list, keys] = await Promise.all([ctx.store.listIntegrators(), ctx.store.listKeys()]);
+  const views = await Promise.all(
+    keys.filter((k) => k.revokedAt === null || k.revokedAt > ctx.clock.now()).map((k) =>
+      keyView(ctx, k)
+    ),
+  );
+  const rows: Markup[] = list.map((i) =>
+    html`
+      <tr data-integrator="${i.id}">
+        <td class="mono">${i.id}</td>
+        <td>${i.name}</td>
+        <td>${i.email ?? ""}</td>
+        <td>${views.filter((k) => k.integratorId === i.id).map((k) =>
+          html`
+            <form class="eiks" method="post"
+              action="${ctx.app.base}/keys/${k.id}/eiks">${csrfField(c)}<span class="mono">${k
+                .id}</span> ${k.mode} ${k.status}
+                        <input name="eiks" size="30" placeholder="всеки / any" value="${(k
+                          .allowedEiks ?? []).join(" ")}"> <button>${t(
+                            "Запиши ЕИК",
+                            "Save EIKs",
+                          )}</button></form>
+          `
+        )}</td>
+      </tr>
+    `
+  );
+  return sendWebPage(
+    c,
+    ctx.app,
+    "integrators",
+    { bg: "Интегратори и ключове", en: "Integrators and keys" },
+    html`<p class="muted">${
+      t(
+        "Разрешените ЕИК на ключ (празно = всеки) се сменят само тук или през admin API.",
+        "A key's allowed EIKs (empty = any) are changed only here or through the admin API.",
+      )
+    }</p>
+      ${
+      tableOr(
+        "integrators",
+        [["Интегратор", "Integrator"], ["Име", "Name"], ["Е-поща", "E-mail"], [
+          "Ключове (действащи)",
+          "Keys (in use)",
+        ]],
+        rows,
+        t("Няма интегратори.", "No integrators."),
+      )
+    }`,
+    200,
+    flash,
+  );
+}
+
+/**
+ * POST /keys/:id/eiks: set a key's allowed EIKs (form `eiks`, separated by spaces or commas;
+ * empty = any), audit it and show the integrators page.
+ * @returns the integrators page; `WEB_INPUT_INVALID` (an EIK not of 9 or 13 digits) and an
+ * unknown key are shown as its error flash
+ */
+async function saveKeyEiksHandler(
+  ctx: DeskContext,
+  c: Context<WebEnv, "/keys/:id/eiks">,
+): Promise<Response> {
+  const list = ((await formOf(c)).eiks ?? "").split(/[\s,]+/).filter((e) => e !== "");
+  const id = c.req.param("id");
+  return act(c, (c, f) => integratorsPage(ctx, c, f), async () => {
+    if (list.some((e) => !/^[0-9]{9}([0-9]{4})?$/.test(e))) {
+      throw new AppError("WEB_INPUT_INVALID", "An EIK has 9 or 13 digits", { field: "eiks" });
+    }
+    const k = await setKeyAllowedEiks(ctx, id, list.length ? list : null);
+    await auditDesk(ctx, c, "key.allowed-eiks", id, k.integratorId, { allowedEiks: list });
+    return { kind: "ok", bg: "ЕИК са записани.", en: "The EIKs were saved." };
+  });
+}
+
+/**
+ * The contracts page: every contract, newest first, with a terminate form on active ones.
+ * @param ctx store, clock, random
+ * @param c the request
+ * @param flash the outcome of an action just taken, if any
+ * @returns the HTML page (200); store errors propagate to the app's error handler
+ */
+async function contractsPage(
+  ctx: DeskContext,
+  c: WebC,
+  flash: Flash | null = null,
+): Promise<Response> {
+  const now = ctx.clock.now();
+  const list = (await ctx.store.listContracts()).reverse().map((x) => contractView(x, now));
+  return sendWebPage(
+    c,
+    ctx.app,
+    "contracts",
+    { bg: "Договори", en: "Contracts" },
+    tableOr(
+      "contracts",
+      [["Договор", "Contract"], ["Фирма", "Company"], ["Състояние", "State"], [
+        "От – до",
+        "From – until",
+      ], null],
+      list.map((v) =>
+        html`
+          <tr data-contract="${v.id}" data-status="${v.status}">
+            <td class="mono">${v.id}<br>${v.integratorId}</td>
+            <td>${v.company}</td>
+            <td>${stateText(v.status)}${v.terminationReason
+              ? html`<br>${v.terminationReason}`
+              : ""}</td>
+            <td>${iso(v.startsAt)} – ${iso(v.endsAt)}</td>
+            <td>${v.status === "active"
+              ? html`
+                <form method="post"
+                  action="${ctx.app.base}/contracts/${v.id}/terminate">${csrfField(
+                    c,
+                  )}<input name="reason" class="reason" placeholder="reason" required maxlength="2000">
+                              <button class="danger terminate">${t(
+                                "Прекрати",
+                                "Terminate",
+                              )}</button></form>
+              `
+              : ""}</td>
+          </tr>
+        `
+      ),
+      t("Няма договори.", "No contracts."),
+    ),
+    200,
+    flash,
+  );
+}
+
+/**
+ * POST /contracts/:id/terminate: terminate with a reason (form `reason`), audit it and show
+ * the contracts page.
+ * @returns the contracts page; the termination's errors (unknown or not active contract) are
+ * shown as its error flash
+ */
+async function terminateHandler(
+  ctx: DeskContext,
+  c: Context<WebEnv, "/contracts/:id/terminate">,
+): Promise<Response> {
+  const reason = note((await formOf(c)).reason);
+  const id = c.req.param("id");
+  return act(c, (c, f) => contractsPage(ctx, c, f), async () => {
+    const res = await terminateContract(ctx, id, reason);
+    await auditDesk(ctx, c, "contract.terminate", id, res.contract.integratorId, { reason });
+    return { kind: "ok", bg: "Договорът е прекратен.", en: "The contract was terminated." };
+  });
+}
+
+/**
  * The review routes.
  * @param r the desk's router
  * @param ctx store, clock, random
  */
 export function reviewRoutes(r: Hono<WebEnv>, ctx: DeskContext): void {
-  const applications = async (c: WebC, flash: Flash | null = null) => {
-    const list = (await ctx.store.listApplications()).reverse().map(applicationView);
-    const pending = list.filter((a) => a.status === "pending");
-    const decided = list.filter((a) => a.status !== "pending").slice(0, 50);
-    return sendWebPage(
-      c,
-      ctx.app,
-      "applications",
-      { bg: "Заявки за договор", en: "Contract applications" },
-      html`
-        <h2>${t("Чакащи", "Waiting")}</h2>
-        ${tableOr(
-          "pending",
-          [["Заявка", "Application"], ["Фирма", "Company"], ["Употреба", "Intended use"], null],
-          pending.map((a) =>
-            html`
-              <tr data-application="${a.id}">
-                <td class="mono">${a.id}<br>${iso(a.submittedAt)}</td>
-                <td>${a.company}<br><span class="small">${a.contactEmail}</span><br>
-                        <span class="mono small">${a.integratorId}</span></td>
-                <td>${a.intendedUse}</td>
-                <td>
-                  <form method="post" action="${ctx.app.base}/applications/${a
-                    .id}/approve">${csrfField(c)}
-                          <label>${t(
-                            "До",
-                            "Until",
-                          )} <input type="date" name="endsAt" class="ends-at"></label>
-                          <input name="note" class="note" placeholder="note" maxlength="2000">
-                          <button class="primary approve">${t("Одобри", "Approve")}</button></form>
-                  <form method="post" action="${ctx.app.base}/applications/${a
-                    .id}/reject">${csrfField(c)}
-                          <input name="note" class="note" placeholder="note" maxlength="2000">
-                          <button class="danger reject">${t("Откажи", "Reject")}</button></form>
-                </td>
-              </tr>
-            `
-          ),
-          t("Няма чакащи заявки.", "No applications waiting."),
-        )}
-        <h2>${t("Решени (последните 50)", "Decided (the last 50)")}</h2>
-        ${tableOr(
-          "decided",
-          [["Заявка", "Application"], ["Фирма", "Company"], ["Решение", "Decision"], [
-            "Бележка",
-            "Note",
-          ]],
-          decided.map((a) =>
-            html`
-              <tr>
-                <td class="mono">${a.id}</td>
-                <td>${a.company}</td>
-                <td>${stateText(a.status)} ${iso(a.decidedAt)}</td>
-                <td>${a.decisionNote ?? ""}</td>
-              </tr>
-            `
-          ),
-          t("Няма.", "None."),
-        )}
-      `,
-      200,
-      flash,
-    );
-  };
-  r.get("/applications", (c) => applications(c));
-  r.post("/applications/:id/approve", async (c) => {
-    const f = await formOf(c);
-    const id = c.req.param("id");
-    return act(c, applications, async () => {
-      const endsAt = f.endsAt ? Date.parse(`${f.endsAt}T00:00:00Z`) : undefined;
-      if (endsAt !== undefined && Number.isNaN(endsAt)) {
-        throw new AppError("WEB_INPUT_INVALID", "The end date is not a date", { field: "endsAt" });
-      }
-      const res = await approveApplication(ctx, id, { endsAt, note: note(f.note) });
-      await auditDesk(ctx, c, "application.approve", id, res.contract.integratorId, {
-        contractId: res.contract.id,
-        endsAt: res.contract.endsAt,
-        note: note(f.note),
-      });
-      return {
-        kind: "ok",
-        bg: `Одобрена: договор ${res.contract.id}.`,
-        en: `Approved: contract ${res.contract.id}.`,
-      };
-    });
-  });
-  r.post("/applications/:id/reject", async (c) => {
-    const f = await formOf(c);
-    const id = c.req.param("id");
-    return act(c, applications, async () => {
-      const a = await rejectApplication(ctx, id, note(f.note));
-      await auditDesk(ctx, c, "application.reject", id, a.integratorId, { note: note(f.note) });
-      return { kind: "ok", bg: "Заявката е отказана.", en: "The application was rejected." };
-    });
-  });
-
-  const integrators = async (c: WebC, flash: Flash | null = null) => {
-    const [list, keys] = await Promise.all([ctx.store.listIntegrators(), ctx.store.listKeys()]);
-    const views = await Promise.all(
-      keys.filter((k) => k.revokedAt === null || k.revokedAt > ctx.clock.now()).map((k) =>
-        keyView(ctx, k)
-      ),
-    );
-    const rows: Markup[] = list.map((i) =>
-      html`
-        <tr data-integrator="${i.id}">
-          <td class="mono">${i.id}</td>
-          <td>${i.name}</td>
-          <td>${i.email ?? ""}</td>
-          <td>${views.filter((k) => k.integratorId === i.id).map((k) =>
-            html`
-              <form class="eiks" method="post"
-                action="${ctx.app.base}/keys/${k.id}/eiks">${csrfField(c)}<span class="mono">${k
-                  .id}</span> ${k.mode} ${k.status}
-                          <input name="eiks" size="30" placeholder="всеки / any" value="${(k
-                            .allowedEiks ?? []).join(" ")}"> <button>${t(
-                              "Запиши ЕИК",
-                              "Save EIKs",
-                            )}</button></form>
-            `
-          )}</td>
-        </tr>
-      `
-    );
-    return sendWebPage(
-      c,
-      ctx.app,
-      "integrators",
-      { bg: "Интегратори и ключове", en: "Integrators and keys" },
-      html`<p class="muted">${
-        t(
-          "Разрешените ЕИК на ключ (празно = всеки) се сменят само тук или през admin API.",
-          "A key's allowed EIKs (empty = any) are changed only here or through the admin API.",
-        )
-      }</p>
-      ${
-        tableOr(
-          "integrators",
-          [["Интегратор", "Integrator"], ["Име", "Name"], ["Е-поща", "E-mail"], [
-            "Ключове (действащи)",
-            "Keys (in use)",
-          ]],
-          rows,
-          t("Няма интегратори.", "No integrators."),
-        )
-      }`,
-      200,
-      flash,
-    );
-  };
-  r.get("/integrators", (c) => integrators(c));
-  r.post("/keys/:id/eiks", async (c) => {
-    const list = ((await formOf(c)).eiks ?? "").split(/[\s,]+/).filter((e) => e !== "");
-    const id = c.req.param("id");
-    return act(c, integrators, async () => {
-      if (list.some((e) => !/^[0-9]{9}([0-9]{4})?$/.test(e))) {
-        throw new AppError("WEB_INPUT_INVALID", "An EIK has 9 or 13 digits", { field: "eiks" });
-      }
-      const k = await setKeyAllowedEiks(ctx, id, list.length ? list : null);
-      await auditDesk(ctx, c, "key.allowed-eiks", id, k.integratorId, { allowedEiks: list });
-      return { kind: "ok", bg: "ЕИК са записани.", en: "The EIKs were saved." };
-    });
-  });
-
-  const contracts = async (c: WebC, flash: Flash | null = null) => {
-    const now = ctx.clock.now();
-    const list = (await ctx.store.listContracts()).reverse().map((x) => contractView(x, now));
-    return sendWebPage(
-      c,
-      ctx.app,
-      "contracts",
-      { bg: "Договори", en: "Contracts" },
-      tableOr(
-        "contracts",
-        [["Договор", "Contract"], ["Фирма", "Company"], ["Състояние", "State"], [
-          "От – до",
-          "From – until",
-        ], null],
-        list.map((v) =>
-          html`
-            <tr data-contract="${v.id}" data-status="${v.status}">
-              <td class="mono">${v.id}<br>${v.integratorId}</td>
-              <td>${v.company}</td>
-              <td>${stateText(v.status)}${v.terminationReason
-                ? html`<br>${v.terminationReason}`
-                : ""}</td>
-              <td>${iso(v.startsAt)} – ${iso(v.endsAt)}</td>
-              <td>${v.status === "active"
-                ? html`
-                  <form method="post"
-                    action="${ctx.app.base}/contracts/${v.id}/terminate">${csrfField(
-                      c,
-                    )}<input name="reason" class="reason" placeholder="reason" required maxlength="2000">
-                                <button class="danger terminate">${t(
-                                  "Прекрати",
-                                  "Terminate",
-                                )}</button></form>
-                `
-                : ""}</td>
-            </tr>
-          `
-        ),
-        t("Няма договори.", "No contracts."),
-      ),
-      200,
-      flash,
-    );
-  };
-  r.get("/contracts", (c) => contracts(c));
-  r.post("/contracts/:id/terminate", async (c) => {
-    const reason = note((await formOf(c)).reason);
-    const id = c.req.param("id");
-    return act(c, contracts, async () => {
-      const res = await terminateContract(ctx, id, reason);
-      await auditDesk(ctx, c, "contract.terminate", id, res.contract.integratorId, { reason });
-      return { kind: "ok", bg: "Договорът е прекратен.", en: "The contract was terminated." };
-    });
-  });
+  r.get("/applications", (c) => applicationsPage(ctx, c));
+  r.post("/applications/:id/approve", (c) => approveHandler(ctx, c));
+  r.post("/applications/:id/reject", (c) => rejectHandler(ctx, c));
+  r.get("/integrators", (c) => integratorsPage(ctx, c));
+  r.post("/keys/:id/eiks", (c) => saveKeyEiksHandler(ctx, c));
+  r.get("/contracts", (c) => contractsPage(ctx, c));
+  r.post("/contracts/:id/terminate", (c) => terminateHandler(ctx, c));
 }

@@ -93,8 +93,7 @@ export async function createAdminInvite(
  * `/admin/v1/*` requests it lets pass untouched).
  * @param deps store, clock, mailer, public URL, log
  * @returns the sub-app
- */
-export function deskRoutes(deps: DeskDeps): Hono<WebEnv> {
+ */ export function deskRoutes(deps: DeskDeps): Hono<WebEnv> {
   const auth = deskAuth(deps.store, deps.clock, deps.publicUrl);
   const ctx: DeskContext = { ...deps, auth, app: DESK_APP };
   const r = new Hono<WebEnv>();
@@ -118,57 +117,9 @@ export function deskRoutes(deps: DeskDeps): Hono<WebEnv> {
     if (c.get("signedIn")) return c.redirect(`${DESK_APP.base}/applications`, 303);
     return signInPage(c, 200, null);
   });
-
-  r.get("/link", (c) =>
-    sendWebPage(
-      c,
-      DESK_APP,
-      null,
-      { bg: "Покана за администратор", en: "Administrator invitation" },
-      html`
-        <div class="card">
-          <form method="post" action="${DESK_APP.base}/link">
-                <input type="hidden" name="code" value="${c.req.query("code") ?? ""}">
-                <button class="primary" id="continue">${t("Продължи", "Continue")}</button></form>
-        </div>
-      `,
-    ));
-
-  r.post("/link", async (c) => {
-    await countAttempt(deps.store, deps.clock, [
-      [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-    ]);
-    const link = await auth.takeLink((await formOf(c)).code ?? "");
-    if (!link || link.purpose !== "admin-invite") {
-      return signInPage(c, 400, {
-        kind: "error",
-        bg: "Поканата вече е използвана или е изтекла.",
-        en: "The invitation was used already or has expired.",
-      });
-    }
-    let user = await deps.store.findWebUser("admin", link.email);
-    if (!user) {
-      const fresh = {
-        id: newId("adm", deps.random),
-        role: "admin" as const,
-        email: link.email,
-        integratorId: null,
-        createdAt: deps.clock.now(),
-        createdBy: link.payload.by ?? null,
-      };
-      await deps.store.createWebUser(fresh);
-      user = await deps.store.findWebUser("admin", link.email);
-    }
-    await auth.signIn(c, user!);
-    return c.redirect(`${DESK_APP.base}/admins`, 303);
-  });
-
-  r.post("/sign-out", async (c) => {
-    await auth.signOut(c);
-    c.set("signedIn", null);
-    return signInPage(c, 200, { kind: "ok", bg: "Излязохте.", en: "You signed out." });
-  });
-
+  r.get("/link", (c) => invitationPage(c));
+  r.post("/link", (c) => takeInvitationHandler(ctx, c));
+  r.post("/sign-out", (c) => signOutHandler(ctx, c));
   passkeyRoutes(r, {
     store: deps.store,
     clock: deps.clock,
@@ -178,79 +129,161 @@ export function deskRoutes(deps: DeskDeps): Hono<WebEnv> {
     log: deps.log,
     home: `${DESK_APP.base}/applications`,
   });
-
-  const admins = async (c: WebC, invite: string | null) => {
-    const me = c.get("signedIn")!;
-    const [list, mine] = await Promise.all([
-      deps.store.listWebUsers("admin"),
-      deps.store.listPasskeys(me.user.id),
-    ]);
-    return sendWebPage(
-      c,
-      DESK_APP,
-      "admins",
-      { bg: "Администратори", en: "Administrators" },
-      html`
-        <div class="card">
-          <h2>${t("Вашите passkeys", "Your passkeys")}: <span id="my-passkeys">${mine
-            .length}</span></h2>
-          ${mine.length ? "" : html`<p class="warn">${
-            t(
-              "Създайте passkey сега: поканата важи само веднъж.",
-              "Create a passkey now: the invitation works only once.",
-            )
-          }</p>`}
-          <button type="button" class="primary" id="passkey-register" data-base="${DESK_APP.base}"
-            data-csrf="${me.session.csrf}">${t("Създай passkey", "Create a passkey")}</button>
-          <p id="passkey-status" role="status"></p>
-        </div>
-        <div class="card">
-          <h2>${t("Покани администратор", "Invite an administrator")}</h2>
-          <form class="inline" method="post" action="${DESK_APP.base}/admins/invite">${csrfField(c)}
-            <input type="email" name="email" id="invite-email" required placeholder="admin@example.com">
-            <button id="invite">${t("Покани", "Invite")}</button></form>
-          ${invite
-            ? html`
-              <p>${t("Връзка (само сега, 30 минути):", "Link (shown only now, 30 minutes):")}</p>
-              <pre class="log" id="invite-link">${invite}</pre>
-            `
-            : ""}
-        </div>
-        ${tableOr(
-          "admins",
-          [["Е-поща", "E-mail"], ["От", "Since"], ["Поканен от", "Invited by"]],
-          list.map((u) =>
-            html`
-              <tr>
-                <td>${u.email}</td>
-                <td>${new Date(u.createdAt).toISOString().slice(0, 10)}</td>
-                <td>${u.createdBy ?? "token-service admin-invite"}</td>
-              </tr>
-            `
-          ),
-          t("Няма.", "None."),
-        )}
-      `,
-    );
-  };
-  r.get("/admins", (c) => admins(c, null));
-  r.post("/admins/invite", async (c) => {
-    const f = await formOf(c);
-    const email = (f.email ?? "").trim().toLowerCase();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return admins(c, null);
-    const me = c.get("signedIn")!.user;
-    const code = await auth.newLink("admin-invite", email, { by: me.email });
-    const url = `${deps.publicUrl()}${DESK_APP.base}/link?code=${code}`;
-    deps.mailer?.send(linkMail("admin-invite", email, url, newId("lnk", deps.random))).catch((e) =>
-      deps.log("warn", "admin invitation mail failed", { error: String(e) })
-    );
-    await auditDesk(ctx, c, "admin.invite", email, null);
-    return admins(c, url);
-  });
+  r.get("/admins", (c) => adminsPage(ctx, c, null));
+  r.post("/admins/invite", (c) => inviteAdminHandler(ctx, c));
 
   reviewRoutes(r, ctx);
   reportRoutes(r, ctx);
   return r;
+}
+
+/**
+ * GET /link: the page an invitation's link opens, with a button that posts its `code` (the
+ * link is taken only by that POST).
+ * @param c the request (query `code`)
+ * @returns the HTML page (200)
+ */
+function invitationPage(c: WebC): Promise<Response> {
+  return sendWebPage(
+    c,
+    DESK_APP,
+    null,
+    { bg: "Покана за администратор", en: "Administrator invitation" },
+    html`
+      <div class="card">
+        <form method="post" action="${DESK_APP.base}/link">
+              <input type="hidden" name="code" value="${c.req.query("code") ?? ""}">
+              <button class="primary" id="continue">${t("Продължи", "Continue")}</button></form>
+      </div>
+    `,
+  );
+}
+
+/**
+ * POST /link: take an administrator's invitation (form `code`), create the administrator on
+ * first use, sign them in and send them to the admins page (303) to create a passkey.
+ * @returns 303 to `/admin/admins`; the sign-in page with 400 when the invitation was used or
+ * has expired; `RATE_LIMITED` (through the app's error page) past the sign-in attempts per address
+ */
+async function takeInvitationHandler(ctx: DeskContext, c: WebC): Promise<Response> {
+  await countAttempt(ctx.store, ctx.clock, [
+    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
+  ]);
+  const link = await ctx.auth.takeLink((await formOf(c)).code ?? "");
+  if (!link || link.purpose !== "admin-invite") {
+    return signInPage(c, 400, {
+      kind: "error",
+      bg: "Поканата вече е използвана или е изтекла.",
+      en: "The invitation was used already or has expired.",
+    });
+  }
+  let user = await ctx.store.findWebUser("admin", link.email);
+  if (!user) {
+    const fresh = {
+      id: newId("adm", ctx.random),
+      role: "admin" as const,
+      email: link.email,
+      integratorId: null,
+      createdAt: ctx.clock.now(),
+      createdBy: link.payload.by ?? null,
+    };
+    await ctx.store.createWebUser(fresh);
+    user = await ctx.store.findWebUser("admin", link.email);
+  }
+  await ctx.auth.signIn(c, user!);
+  return c.redirect(`${DESK_APP.base}/admins`, 303);
+}
+
+/**
+ * POST /sign-out: end the desk session.
+ * @returns the sign-in page with a "signed out" flash
+ */
+async function signOutHandler(ctx: DeskContext, c: WebC): Promise<Response> {
+  await ctx.auth.signOut(c);
+  c.set("signedIn", null);
+  return signInPage(c, 200, { kind: "ok", bg: "Излязохте.", en: "You signed out." });
+}
+
+/**
+ * The admins page: the signed-in administrator's passkeys, the invitation form (with a new
+ * invitation's link shown once) and every administrator.
+ * @param ctx store, public URL
+ * @param c the request (signed in: the desk guard let it through)
+ * @param invite a link just made, shown once; null for none
+ * @returns the HTML page (200)
+ */
+async function adminsPage(ctx: DeskContext, c: WebC, invite: string | null): Promise<Response> {
+  const me = c.get("signedIn")!;
+  const [list, mine] = await Promise.all([
+    ctx.store.listWebUsers("admin"),
+    ctx.store.listPasskeys(me.user.id),
+  ]);
+  return sendWebPage(
+    c,
+    DESK_APP,
+    "admins",
+    { bg: "Администратори", en: "Administrators" },
+    html`
+      <div class="card">
+        <h2>${t("Вашите passkeys", "Your passkeys")}: <span id="my-passkeys">${mine
+          .length}</span></h2>
+        ${mine.length ? "" : html`<p class="warn">${
+          t(
+            "Създайте passkey сега: поканата важи само веднъж.",
+            "Create a passkey now: the invitation works only once.",
+          )
+        }</p>`}
+        <button type="button" class="primary" id="passkey-register" data-base="${DESK_APP.base}"
+          data-csrf="${me.session.csrf}">${t("Създай passkey", "Create a passkey")}</button>
+        <p id="passkey-status" role="status"></p>
+      </div>
+      <div class="card">
+        <h2>${t("Покани администратор", "Invite an administrator")}</h2>
+        <form class="inline" method="post" action="${DESK_APP.base}/admins/invite">${csrfField(c)}
+          <input type="email" name="email" id="invite-email" required placeholder="admin@example.com">
+          <button id="invite">${t("Покани", "Invite")}</button></form>
+        ${invite
+          ? html`
+            <p>${t("Връзка (само сега, 30 минути):", "Link (shown only now, 30 minutes):")}</p>
+            <pre class="log" id="invite-link">${invite}</pre>
+          `
+          : ""}
+      </div>
+      ${tableOr(
+        "admins",
+        [["Е-поща", "E-mail"], ["От", "Since"], ["Поканен от", "Invited by"]],
+        list.map((u) =>
+          html`
+            <tr>
+              <td>${u.email}</td>
+              <td>${new Date(u.createdAt).toISOString().slice(0, 10)}</td>
+              <td>${u.createdBy ?? "token-service admin-invite"}</td>
+            </tr>
+          `
+        ),
+        t("Няма.", "None."),
+      )}
+    `,
+  );
+}
+
+/**
+ * POST /admins/invite: make a one-time invitation (form `email`), mail it when SMTP is
+ * configured (a failed mail is logged, not shown), audit it and show its link once.
+ * @returns the admins page with the link; without one when the e-mail is not an address
+ */
+async function inviteAdminHandler(ctx: DeskContext, c: WebC): Promise<Response> {
+  const f = await formOf(c);
+  const email = (f.email ?? "").trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return adminsPage(ctx, c, null);
+  const me = c.get("signedIn")!.user;
+  const code = await ctx.auth.newLink("admin-invite", email, { by: me.email });
+  const url = `${ctx.publicUrl()}${DESK_APP.base}/link?code=${code}`;
+  ctx.mailer?.send(linkMail("admin-invite", email, url, newId("lnk", ctx.random))).catch((e) =>
+    ctx.log("warn", "admin invitation mail failed", { error: String(e) })
+  );
+  await auditDesk(ctx, c, "admin.invite", email, null);
+  return adminsPage(ctx, c, url);
 }
 
 function signInPage(c: WebC, status: 200 | 400, flash: Parameters<typeof sendWebPage>[6]) {

@@ -11,8 +11,13 @@ import type { Hono } from "hono";
 import { html, raw } from "hono/html";
 import { type Markup, t, tableOr } from "../../web_page.ts";
 import { REQUEST_LOG_DAYS, USAGE_DAYS } from "../request_log.ts";
-import type { DailyUsageRow, RequestLogFilter } from "../store/mod.ts";
-import { sendWebPage, type WebEnv } from "../web/mod.ts";
+import type {
+  ApiKeyRecord,
+  DailyUsageRow,
+  RequestLogEntry,
+  RequestLogFilter,
+} from "../store/mod.ts";
+import { sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { integratorOf } from "./keys_page.ts";
 
@@ -20,119 +25,180 @@ const DAY_MS = 86_400_000;
 /** Rows the log page shows at most. */
 export const LOG_PAGE_ROWS = 200;
 const COLORS = ["#123c69", "#0b6b2e", "#a15c00", "#7a2e8f", "#a11d00", "#2a7f9e", "#777777"];
-
 /**
  * The usage and log routes.
  * @param r the profile's router
  * @param ctx store, clock
  */
 export function activityRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
-  r.get("/usage", async (c) => {
-    await ctx.flushLog?.();
-    const now = ctx.clock.now();
-    const from = new Date(now - (USAGE_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-    const rows = await ctx.store.listDailyUsage(integratorOf(c), from);
-    return sendWebPage(
-      c,
-      ctx.app,
-      "usage",
-      { bg: "Използване", en: "Usage" },
-      usageBody(rows, now),
-    );
-  });
-
-  r.get("/log", async (c) => {
-    await ctx.flushLog?.();
-    const integratorId = integratorOf(c);
-    const q = c.req.query();
-    const status = q.status === "errors"
-      ? "errors" as const
-      : /^[1-5][0-9]{2}$/.test(q.status ?? "")
-      ? Number(q.status)
-      : undefined;
-    const keys = await ctx.store.listKeys({ integratorId });
-    const keyId = keys.some((k) => k.id === q.key) ? q.key : undefined;
-    const filter: RequestLogFilter = {
-      integratorId,
-      since: ctx.clock.now() - REQUEST_LOG_DAYS * DAY_MS,
-      keyId,
-      status,
-      limit: LOG_PAGE_ROWS,
-    };
-    const rows = await ctx.store.listRequestLog(filter);
-    return sendWebPage(
-      c,
-      ctx.app,
-      "log",
-      { bg: "Заявки за токени", en: "Token requests" },
-      html`
-        <form class="filters" method="get" action="${ctx.app.base}/log" id="log-filter">
-          <label>${t("Отговор", "Status")}<select name="status" id="filter-status">
-            ${[
-              ["", "всички / all"],
-              ["errors", "грешки / errors"],
-              ["200", "200"],
-              ["400", "400"],
-              [
-                "401",
-                "401",
-              ],
-              ["402", "402"],
-              ["403", "403"],
-              ["429", "429"],
-            ].map(([v, l]) =>
-              html`<option value="${v}" ${
-                String(status ?? "") === v ? raw("selected") : ""
-              }>${l}</option>`
-            )}
-          </select></label>
-          <label>${t("Ключ", "Key")}<select name="key" id="filter-key">
-            <option value="">${t("всички", "all")}</option>
-            ${keys.map((k) =>
-              html`<option value="${k.id}" ${k.id === keyId ? raw("selected") : ""}>${k.id}${
-                k.label ? ` (${k.label})` : ""
-              }</option>`
-            )}
-          </select></label>
-          <button id="apply-filter">${t("Покажи", "Show")}</button>
-        </form>
-        <p class="muted small">${t(
-          `Последните ${REQUEST_LOG_DAYS} дни, до ${LOG_PAGE_ROWS} реда, най-новите първи. Тайни и токени не се записват.`,
-          `The last ${REQUEST_LOG_DAYS} days, up to ${LOG_PAGE_ROWS} rows, newest first. Secrets and tokens are never recorded.`,
-        )}</p>
-        ${tableOr(
-          "log",
-          [
-            ["Време (UTC)", "Time (UTC)"],
-            ["Ключ", "Key"],
-            ["typeId", "typeId"],
-            ["ЕИК", "EIKs"],
-            ["HTTP", "HTTP"],
-            ["Код на грешка", "Error code"],
-            ["requestId", "requestId"],
-          ],
-          rows.map((e) =>
-            html`
-              <tr class="${e.status >= 400 ? "refused" : "issued"}" data-status="${e.status}">
-                <td>${new Date(e.at).toISOString().slice(0, 19).replace("T", " ")}</td>
-                <td class="mono">${e.keyId}</td>
-                <td class="mono">${e.typeId}</td>
-                <td class="mono">${e.eiks}</td>
-                <td class="${e.status >= 400 ? "bad" : "ok"}">${e.status}</td>
-                <td class="mono">${e.errorCode ?? ""}</td>
-                <td class="mono small">${e.requestId}</td>
-              </tr>
-            `
-          ),
-          t("Няма заявки за този избор.", "No requests for this choice."),
-        )}
-      `,
-    );
-  });
+  r.get("/usage", (c) => usagePage(ctx, c));
+  r.get("/log", (c) => logPage(ctx, c));
 }
 
-/** The chart and its table. */
-function usageBody(rows: readonly DailyUsageRow[], now: number): Markup {
+/**
+ * GET /usage: the signed-in integrator's tokens per day and typeId over the last
+ * {@link USAGE_DAYS} days.
+ * @returns the HTML page (200); store errors propagate to the app's error handler
+ */
+async function usagePage(ctx: ProfileContext, c: WebC): Promise<Response> {
+  await ctx.flushLog?.();
+  const now = ctx.clock.now();
+  const from = new Date(now - (USAGE_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+  const rows = await ctx.store.listDailyUsage(integratorOf(c), from);
+  return sendWebPage(
+    c,
+    ctx.app,
+    "usage",
+    { bg: "Използване", en: "Usage" },
+    usageBody(rows, now),
+  );
+}
+
+/**
+ * GET /log: the signed-in integrator's token requests of the last {@link REQUEST_LOG_DAYS}
+ * days, newest first, at most {@link LOG_PAGE_ROWS}; query `status` (`errors` or an HTTP
+ * status) and `key` (one of their keys) filter it, other values are ignored.
+ * @returns the HTML page (200); store errors propagate to the app's error handler
+ */
+async function logPage(ctx: ProfileContext, c: WebC): Promise<Response> {
+  await ctx.flushLog?.();
+  const integratorId = integratorOf(c);
+  const q = c.req.query();
+  const status = q.status === "errors"
+    ? "errors" as const
+    : /^[1-5][0-9]{2}$/.test(q.status ?? "")
+    ? Number(q.status)
+    : undefined;
+  const keys = await ctx.store.listKeys({ integratorId });
+  const keyId = keys.some((k) => k.id === q.key) ? q.key : undefined;
+  const filter: RequestLogFilter = {
+    integratorId,
+    since: ctx.clock.now() - REQUEST_LOG_DAYS * DAY_MS,
+    keyId,
+    status,
+    limit: LOG_PAGE_ROWS,
+  };
+  const rows = await ctx.store.listRequestLog(filter);
+  return sendWebPage(
+    c,
+    ctx.app,
+    "log",
+    { bg: "Заявки за токени", en: "Token requests" },
+    html`
+      ${logFilterForm(ctx.app.base, status, keys, keyId)}
+      <p class="muted small">${t(
+        `Последните ${REQUEST_LOG_DAYS} дни, до ${LOG_PAGE_ROWS} реда, най-новите първи. Тайни и токени не се записват.`,
+        `The last ${REQUEST_LOG_DAYS} days, up to ${LOG_PAGE_ROWS} rows, newest first. Secrets and tokens are never recorded.`,
+      )}</p>
+      ${logTable(rows)}
+    `,
+  );
+}
+
+/**
+ * The log's filter form: status (all, errors or one HTTP status) and key.
+ * @param base the profile's base path
+ * @param status the status chosen, if any
+ * @param keys the integrator's keys
+ * @param keyId the key chosen, if any
+ * @returns the form
+ */
+function logFilterForm(
+  base: string,
+  status: number | "errors" | undefined,
+  keys: readonly ApiKeyRecord[],
+  keyId: string | undefined,
+): Markup {
+  return html`
+    <form class="filters" method="get" action="${base}/log" id="log-filter">
+      <label>${t("Отговор", "Status")}<select name="status" id="filter-status">
+                ${[
+                  ["", "всички / all"],
+                  ["errors", "грешки / errors"],
+                  ["200", "200"],
+                  ["400", "400"],
+                  [
+                    "401",
+                    "401",
+                  ],
+                  ["402", "402"],
+                  ["403", "403"],
+                  ["429", "429"],
+                ].map(([v, l]) =>
+                  html`<option value="${v}" ${
+                    String(status ?? "") === v ? raw("selected") : ""
+                  }>${l}</option>`
+                )}
+              </select></label>
+      <label>${t("Ключ", "Key")}<select name="key" id="filter-key">
+                <option value="">${t("всички", "all")}</option>
+                ${keys.map((k) =>
+                  html`<option value="${k.id}" ${k.id === keyId ? raw("selected") : ""}>${k.id}${
+                    k.label ? ` (${k.label})` : ""
+                  }</option>`
+                )}
+              </select></label>
+      <button id="apply-filter">${t("Покажи", "Show")}</button>
+    </form>
+  `;
+}
+
+/**
+ * The log's table.
+ * @param rows the request log rows, newest first
+ * @returns the table, or a "none" line
+ */
+function logTable(rows: readonly RequestLogEntry[]): Markup {
+  return tableOr(
+    "log",
+    [
+      ["Време (UTC)", "Time (UTC)"],
+      ["Ключ", "Key"],
+      ["typeId", "typeId"],
+      ["ЕИК", "EIKs"],
+      ["HTTP", "HTTP"],
+      ["Код на грешка", "Error code"],
+      ["requestId", "requestId"],
+    ],
+    rows.map((e) =>
+      html`
+        <tr class="${e.status >= 400 ? "refused" : "issued"}" data-status="${e.status}">
+          <td>${new Date(e.at).toISOString().slice(0, 19).replace("T", " ")}</td>
+          <td class="mono">${e.keyId}</td>
+          <td class="mono">${e.typeId}</td>
+          <td class="mono">${e.eiks}</td>
+          <td class="${e.status >= 400 ? "bad" : "ok"}">${e.status}</td>
+          <td class="mono">${e.errorCode ?? ""}</td>
+          <td class="mono small">${e.requestId}</td>
+        </tr>
+      `
+    ),
+    t("Няма заявки за този избор.", "No requests for this choice."),
+  );
+}
+
+/** Tokens per day and series of the usage chart ({@link usageSeries}). */
+interface UsageSeries {
+  /** The days shown, oldest first (`YYYY-MM-DD`, UTC). */
+  readonly days: readonly string[];
+  /** Tokens per typeId over the whole period. */
+  readonly byType: ReadonlyMap<string, number>;
+  /** The series drawn: the busiest typeIds, then `…` for the rest when there are more. */
+  readonly legend: readonly string[];
+  /** Tokens per `day\u0000series`. */
+  readonly cells: ReadonlyMap<string, number>;
+  /** Tokens per day, in `days` order. */
+  readonly totals: readonly number[];
+}
+
+/**
+ * Group the daily rows into the chart's series: one per typeId for the {@link COLORS} less one
+ * busiest, the rest together as `…`.
+ * @param rows the integrator's daily usage
+ * @param now the time now (ms), the last day shown
+ * @returns the days, series and sums
+ */
+function usageSeries(rows: readonly DailyUsageRow[], now: number): UsageSeries {
   const days: string[] = [];
   for (let i = USAGE_DAYS - 1; i >= 0; i--) {
     days.push(new Date(now - i * DAY_MS).toISOString().slice(0, 10));
@@ -151,6 +217,15 @@ function usageBody(rows: readonly DailyUsageRow[], now: number): Markup {
   const totals = days.map((d) =>
     legend.reduce((s, k) => s + (cells.get(`${d}\u0000${k}`) ?? 0), 0)
   );
+  return { days, byType, legend, cells, totals };
+}
+
+/**
+ * The usage chart: stacked bars per day, drawn on the server (no script).
+ * @param s the series ({@link usageSeries})
+ * @returns the SVG's text (its typeIds escaped)
+ */
+function usageChartSvg({ days, legend, cells, totals }: UsageSeries): string {
   const max = Math.max(1, ...totals);
   const W = 720, H = 220, left = 44, right = 8, top = 12, bottom = 24;
   const bw = (W - left - right) / days.length;
@@ -177,15 +252,43 @@ function usageBody(rows: readonly DailyUsageRow[], now: number): Markup {
       j === 3 ? ' text-anchor="end"' : ""
     }>${days[i]!.slice(5)}</text>`
   ).join("");
-  const svg =
-    `<svg class="chart" id="usage-chart" role="img" aria-label="tokens per day" viewBox="0 0 ${W} ${H}" width="100%">${ticks}${bars}${labels}</svg>`;
-  const total = totals.reduce((a, b) => a + b, 0);
+  return `<svg class="chart" id="usage-chart" role="img" aria-label="tokens per day" viewBox="0 0 ${W} ${H}" width="100%">${ticks}${bars}${labels}</svg>`;
+}
+
+/**
+ * The usage table: tokens per day and typeId, newest day first.
+ * @param rows the integrator's daily usage
+ * @returns the table, or a "none" line
+ */
+function usageTable(rows: readonly DailyUsageRow[]): Markup {
   const dayRows = [...rows].sort((a, b) => a.day < b.day ? 1 : a.day > b.day ? -1 : 0);
   const grouped = new Map<string, number>();
   for (const r of dayRows) {
     const id = `${r.day}\u0000${r.typeId}`;
     grouped.set(id, (grouped.get(id) ?? 0) + r.count);
   }
+  return tableOr(
+    "usage",
+    [["Ден (UTC)", "Day (UTC)"], ["typeId", "typeId"], ["Токени", "Tokens"]],
+    [...grouped.entries()].map(([id, n]) => {
+      const [day, typeId] = id.split("\u0000");
+      return html`
+        <tr>
+          <td>${day}</td>
+          <td class="mono">${typeId}</td>
+          <td>${n}</td>
+        </tr>
+      `;
+    }),
+    t("Още няма издадени токени.", "No tokens issued yet."),
+  );
+}
+
+/** The chart and its table. */
+function usageBody(rows: readonly DailyUsageRow[], now: number): Markup {
+  const s = usageSeries(rows, now);
+  const { legend, byType } = s;
+  const total = s.totals.reduce((a, b) => a + b, 0);
   return html`
     <div class="two">
       <div class="card">
@@ -194,7 +297,7 @@ function usageBody(rows: readonly DailyUsageRow[], now: number): Markup {
             `Tokens in the last ${USAGE_DAYS} days`,
           )}:
             <strong id="usage-total">${total}</strong></p>
-          ${raw(svg)}
+          ${raw(usageChartSvg(s))}
           <p class="small">${legend.map((k, j) =>
             html`
               <span><svg width="10" height="10"><rect width="10" height="10" fill="${COLORS[
@@ -204,21 +307,7 @@ function usageBody(rows: readonly DailyUsageRow[], now: number): Markup {
           )}</p>
         </div>
       <div class="card">
-          ${tableOr(
-            "usage",
-            [["Ден (UTC)", "Day (UTC)"], ["typeId", "typeId"], ["Токени", "Tokens"]],
-            [...grouped.entries()].map(([id, n]) => {
-              const [day, typeId] = id.split("\u0000");
-              return html`
-                <tr>
-                  <td>${day}</td>
-                  <td class="mono">${typeId}</td>
-                  <td>${n}</td>
-                </tr>
-              `;
-            }),
-            t("Още няма издадени токени.", "No tokens issued yet."),
-          )}
+          ${usageTable(rows)}
         </div>
     </div>
   `;

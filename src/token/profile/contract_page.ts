@@ -9,9 +9,10 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, ApplicationSubmit } from "../../contract/mod.ts";
-import { t, tableOr } from "../../web_page.ts";
+import { type Markup, t, tableOr } from "../../web_page.ts";
 import { parseInput } from "../admin/mod.ts";
-import { contractView, submitApplication } from "../contracts.ts";
+import { type ContractView, contractView, submitApplication } from "../contracts.ts";
+import type { ApplicationRecord, NoticeRecord, UsageRow } from "../store/mod.ts";
 import { buildStatement, requireMonth, statementCsv } from "../statement.ts";
 import {
   csrfField,
@@ -86,6 +87,15 @@ export function contractRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
   });
 }
 
+/**
+ * The contract page: the integrator's phase, the application form (only while neither an
+ * application waits nor a contract is in force), their applications, contracts, monthly
+ * statements and the notices sent to them.
+ * @param c the request (signed in: the profile guard let it through)
+ * @param ctx store, clock, usage flush
+ * @param flash the outcome of an action just taken, if any
+ * @returns the HTML page (200); store errors propagate to the app's error handler
+ */
 async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
   const integratorId = integratorOf(c);
   const now = ctx.clock.now();
@@ -101,7 +111,40 @@ async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
   const inForce = views.find((v) => v.status === "active");
   const pending = applications.find((a) => a.status === "pending");
   const phase = inForce ? 3 : pending ? 2 : 1;
-  const phaseText = {
+  const base = ctx.app.base;
+  const user = c.get("signedIn")!.user;
+  return sendWebPage(
+    c,
+    ctx.app,
+    "contract",
+    { bg: "Договор", en: "Contract" },
+    html`
+      <div class="card">
+        <p id="phase" data-phase="${phase}"><strong>${phaseText(phase, inForce)}</strong></p>
+      </div>
+      ${pending || inForce ? "" : applyForm(c, base, integrator?.name ?? "", user.email)}
+      <h2>${t("Заявки", "Applications")}</h2>
+      ${applicationsTable(applications)}
+      <h2>${t("Договори", "Contracts")}</h2>
+      ${contractsTable(views)}
+      <h2>${t("Месечни справки", "Monthly statements")}</h2>
+      ${statementsTable(base, usage)}
+      <h2>${t("Изпратени известия", "Notices sent")}</h2>
+      ${noticesTable(notices)}
+    `,
+    200,
+    flash,
+  );
+}
+
+/**
+ * The phase line: 1 keys without a contract, 2 an application waits, 3 a contract in force.
+ * @param phase the integrator's phase
+ * @param inForce the contract in force (phase 3)
+ * @returns the line in both languages
+ */
+function phaseText(phase: 1 | 2 | 3, inForce: ContractView | undefined): Markup {
+  return {
     1: t(
       "Фаза 1: ключове без договор (реален ключ — 7 дни, до 3 ЕИК).",
       "Phase 1: keys without a contract (a live key: 7 days, up to 3 EIKs).",
@@ -116,123 +159,146 @@ async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
       } — keys without expiry or limit.`,
     ),
   }[phase];
+}
+
+/**
+ * The application form (POST `{base}/contract/apply`), prefilled with the company and e-mail.
+ * @param c the request (for the CSRF field)
+ * @param base the profile's base path
+ * @param company the integrator's name
+ * @param email the signed-in person's e-mail
+ * @returns the form's card
+ */
+function applyForm(c: WebC, base: string, company: string, email: string): Markup {
+  return html`
+    <div class="card">
+      <h2>${t("Заявка за договор", "Apply for a contract")}</h2>
+      <form class="stack" method="post" action="${base}/contract/apply" id="apply-form">${csrfField(
+        c,
+      )}
+              <label>${t(
+                "Фирма",
+                "Company",
+              )}<br><input name="company" id="apply-company" required maxlength="200" value="${company}"></label>
+              <label>${t(
+                "Е-поща за договора",
+                "E-mail for the contract",
+              )}<br><input type="email" name="contactEmail" id="apply-email" required value="${email}"></label>
+              <label>${t(
+                "За какво ще ползвате услугата",
+                "What you will use the service for",
+              )}<br>
+                <textarea name="intendedUse" id="apply-use" required maxlength="4000" rows="3" cols="60"></textarea></label>
+              <button class="primary" id="apply">${t("Подай заявка", "Apply")}</button>
+            </form>
+    </div>
+  `;
+}
+
+/**
+ * The applications table, newest first.
+ * @param applications the integrator's applications, oldest first
+ * @returns the table, or a "none" line
+ */
+function applicationsTable(applications: readonly ApplicationRecord[]): Markup {
+  return tableOr(
+    "applications",
+    [["Заявка", "Application"], ["Подадена", "Submitted"], ["Състояние", "State"], [
+      "Решение",
+      "Decided",
+    ], ["Бележка", "Note"]],
+    [...applications].reverse().map((a) =>
+      html`
+        <tr data-status="${a.status}">
+          <td class="mono">${a.id}</td>
+          <td>${day(a.submittedAt)}</td>
+          <td>${state(a.status)}</td>
+          <td>${day(a.decidedAt)}</td>
+          <td>${a.decisionNote ?? ""}</td>
+        </tr>
+      `
+    ),
+    t("Няма заявки.", "No applications."),
+  );
+}
+
+/**
+ * The contracts table.
+ * @param views the integrator's contracts as seen now, newest first
+ * @returns the table, or a "none" line
+ */
+function contractsTable(views: readonly ContractView[]): Markup {
+  return tableOr(
+    "contracts",
+    [["Договор", "Contract"], ["Състояние", "State"], ["От", "From"], ["До", "Until"], [
+      "Прекратен",
+      "Terminated",
+    ]],
+    views.map((v) =>
+      html`
+        <tr data-status="${v.status}">
+          <td class="mono">${v.id}</td>
+          <td>${state(v.status)}</td>
+          <td>${iso(v.startsAt)}</td>
+          <td>${iso(v.endsAt)}</td>
+          <td>${iso(v.terminatedAt)} ${v.terminationReason ?? ""}</td>
+        </tr>
+      `
+    ),
+    t("Няма договори.", "No contracts."),
+  );
+}
+
+/**
+ * The monthly statements table: tokens per contract and month, with a CSV link each.
+ * @param base the profile's base path
+ * @param usage the integrator's usage rows (rows without a contract are left out)
+ * @returns the table, or a "none" line
+ */
+function statementsTable(base: string, usage: readonly UsageRow[]): Markup {
   const months = new Map<string, number>();
   for (const u of usage) {
     if (u.contractId === "") continue;
     const id = `${u.contractId}\u0000${u.month}`;
     months.set(id, (months.get(id) ?? 0) + u.count);
   }
-  const base = ctx.app.base;
-  const user = c.get("signedIn")!.user;
-  return sendWebPage(
-    c,
-    ctx.app,
-    "contract",
-    { bg: "Договор", en: "Contract" },
-    html`
-      <div class="card">
-        <p id="phase" data-phase="${phase}"><strong>${phaseText}</strong></p>
-      </div>
-      ${pending || inForce ? "" : html`
-        <div class="card">
-          <h2>${t("Заявка за договор", "Apply for a contract")}</h2>
-          <form class="stack" method="post" action="${base}/contract/apply" id="apply-form">${csrfField(
-            c,
-          )}
-                  <label>${t(
-                    "Фирма",
-                    "Company",
-                  )}<br><input name="company" id="apply-company" required maxlength="200" value="${integrator
-                    ?.name ?? ""}"></label>
-                  <label>${t(
-                    "Е-поща за договора",
-                    "E-mail for the contract",
-                  )}<br><input type="email" name="contactEmail" id="apply-email" required value="${user
-                    .email}"></label>
-                  <label>${t(
-                    "За какво ще ползвате услугата",
-                    "What you will use the service for",
-                  )}<br>
-                    <textarea name="intendedUse" id="apply-use" required maxlength="4000" rows="3" cols="60"></textarea></label>
-                  <button class="primary" id="apply">${t("Подай заявка", "Apply")}</button>
-                </form>
-        </div>
-      `}
-      <h2>${t("Заявки", "Applications")}</h2>
-      ${tableOr(
-        "applications",
-        [["Заявка", "Application"], ["Подадена", "Submitted"], ["Състояние", "State"], [
-          "Решение",
-          "Decided",
-        ], ["Бележка", "Note"]],
-        [...applications].reverse().map((a) =>
-          html`
-            <tr data-status="${a.status}">
-              <td class="mono">${a.id}</td>
-              <td>${day(a.submittedAt)}</td>
-              <td>${state(a.status)}</td>
-              <td>${day(a.decidedAt)}</td>
-              <td>${a.decisionNote ?? ""}</td>
-            </tr>
-          `
-        ),
-        t("Няма заявки.", "No applications."),
-      )}
-      <h2>${t("Договори", "Contracts")}</h2>
-      ${tableOr(
-        "contracts",
-        [["Договор", "Contract"], ["Състояние", "State"], ["От", "From"], ["До", "Until"], [
-          "Прекратен",
-          "Terminated",
-        ]],
-        views.map((v) =>
-          html`
-            <tr data-status="${v.status}">
-              <td class="mono">${v.id}</td>
-              <td>${state(v.status)}</td>
-              <td>${iso(v.startsAt)}</td>
-              <td>${iso(v.endsAt)}</td>
-              <td>${iso(v.terminatedAt)} ${v.terminationReason ?? ""}</td>
-            </tr>
-          `
-        ),
-        t("Няма договори.", "No contracts."),
-      )}
-      <h2>${t("Месечни справки", "Monthly statements")}</h2>
-      ${tableOr(
-        "statements",
-        [["Договор", "Contract"], ["Месец", "Month"], ["Токени", "Tokens"], null],
-        [...months.entries()].map(([id, n]) => {
-          const [contractId, month] = id.split("\u0000");
-          return html`
-            <tr>
-              <td class="mono">${contractId}</td>
-              <td>${month}</td>
-              <td>${n}</td>
-              <td><a href="${base}/contract/statements/${contractId}/${month}.csv">CSV</a></td>
-            </tr>
-          `;
-        }),
-        t("Още няма справки.", "No statements yet."),
-      )}
-      <h2>${t("Изпратени известия", "Notices sent")}</h2>
-      ${tableOr(
-        "notices",
-        [["Известие", "Notice"], ["За", "About"], ["Състояние", "State"], ["Изпратено", "Sent"]],
-        notices.map((n) =>
-          html`
-            <tr>
-              <td>${n.kind}</td>
-              <td class="mono">${n.subjectId}</td>
-              <td>${n.status}</td>
-              <td>${day(n.sentAt)}</td>
-            </tr>
-          `
-        ),
-        t("Няма известия.", "No notices."),
-      )}
-    `,
-    200,
-    flash,
+  return tableOr(
+    "statements",
+    [["Договор", "Contract"], ["Месец", "Month"], ["Токени", "Tokens"], null],
+    [...months.entries()].map(([id, n]) => {
+      const [contractId, month] = id.split("\u0000");
+      return html`
+        <tr>
+          <td class="mono">${contractId}</td>
+          <td>${month}</td>
+          <td>${n}</td>
+          <td><a href="${base}/contract/statements/${contractId}/${month}.csv">CSV</a></td>
+        </tr>
+      `;
+    }),
+    t("Още няма справки.", "No statements yet."),
+  );
+}
+
+/**
+ * The table of e-mail notices sent to the integrator.
+ * @param notices the integrator's notices
+ * @returns the table, or a "none" line
+ */
+function noticesTable(notices: readonly NoticeRecord[]): Markup {
+  return tableOr(
+    "notices",
+    [["Известие", "Notice"], ["За", "About"], ["Състояние", "State"], ["Изпратено", "Sent"]],
+    notices.map((n) =>
+      html`
+        <tr>
+          <td>${n.kind}</td>
+          <td class="mono">${n.subjectId}</td>
+          <td>${n.status}</td>
+          <td>${day(n.sentAt)}</td>
+        </tr>
+      `
+    ),
+    t("Няма известия.", "No notices."),
   );
 }

@@ -40,126 +40,172 @@ export function normalEmail(v: string | undefined): string {
  * The sign-in side's routes.
  * @param r the profile's router
  * @param ctx store, clock, mailer, sessions
- */
-export function signInRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
-  const base = ctx.app.base;
-
+ */ export function signInRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
   r.get("/", (c) => {
-    if (c.get("signedIn")) return c.redirect(`${base}/keys`, 303);
+    if (c.get("signedIn")) return c.redirect(`${ctx.app.base}/keys`, 303);
     return signInPage(c, ctx, 200, null);
   });
+  r.post("/sign-up", (c) => signUpHandler(ctx, c));
+  r.post("/sign-in", (c) => signInHandler(ctx, c));
+  r.get("/link", (c) => linkPage(ctx, c));
+  r.post("/link", (c) => takeLinkHandler(ctx, c));
+  r.post("/sign-out", (c) => signOutHandler(ctx, c));
+}
 
-  /** Send a link mail without waiting for it (the answer takes as long whatever was sent). */
-  const mail = (kind: LinkMailKind, to: string, code: string) => {
-    const url = `${ctx.publicUrl()}${base}/link?code=${code}`;
-    if (!ctx.mailer) {
-      ctx.log("warn", "profile link not sent: SVC_SMTP_HOST is not set", { kind });
-      return;
-    }
-    ctx.mailer.send(linkMail(kind, to, url, newId("lnk", ctx.random))).catch((e) =>
-      ctx.log("warn", "profile link mail failed", { kind, error: String(e) })
-    );
-  };
+/**
+ * Send a link mail without waiting for it (the answer takes as long whatever was sent). Without
+ * SMTP, or when sending fails, it only logs a warning.
+ * @param ctx mailer, public URL, log
+ * @param kind which mail
+ * @param to the address
+ * @param code the link's one-time code
+ */
+function sendLinkMail(ctx: ProfileContext, kind: LinkMailKind, to: string, code: string): void {
+  const url = `${ctx.publicUrl()}${ctx.app.base}/link?code=${code}`;
+  if (!ctx.mailer) {
+    ctx.log("warn", "profile link not sent: SVC_SMTP_HOST is not set", { kind });
+    return;
+  }
+  ctx.mailer.send(linkMail(kind, to, url, newId("lnk", ctx.random))).catch((e) =>
+    ctx.log("warn", "profile link mail failed", { kind, error: String(e) })
+  );
+}
 
-  const limitLinks = (c: WebC, email: string) =>
-    countAttempt(ctx.store, ctx.clock, [
-      [`link:a:${clientAddress(c)}`, WEB_LIMITS.linkPerAddress],
-      [`link:e:${email}`, WEB_LIMITS.linkPerEmail],
-    ]);
+/**
+ * Count a link request against the limits per address and per e-mail.
+ * @throws AppError RATE_LIMITED past either limit
+ */
+function limitLinks(ctx: ProfileContext, c: WebC, email: string): Promise<void> {
+  return countAttempt(ctx.store, ctx.clock, [
+    [`link:a:${clientAddress(c)}`, WEB_LIMITS.linkPerAddress],
+    [`link:e:${email}`, WEB_LIMITS.linkPerEmail],
+  ]);
+}
 
-  r.post("/sign-up", async (c) => {
-    const f = await formOf(c);
-    const email = normalEmail(f.email);
-    const company = (f.company ?? "").trim();
-    if (company.length < 2 || company.length > 200) {
-      throw new AppError("WEB_INPUT_INVALID", "The company name needs 2 to 200 characters", {
-        field: "company",
-      });
-    }
-    const locale = f.locale === "en" ? "en" : "bg";
-    await limitLinks(c, email);
-    const known = await ctx.store.findWebUser("integrator", email);
-    if (known) mail("signin", email, await ctx.auth.newLink("signin", email));
-    else mail("signup", email, await ctx.auth.newLink("signup", email, { company, locale }));
-    return checkMail(c, ctx);
-  });
-
-  r.post("/sign-in", async (c) => {
-    const email = normalEmail((await formOf(c)).email);
-    await limitLinks(c, email);
-    // The same work whether the address has an account or not (only the mail differs, and it
-    // is sent after the answer): the time of the answer tells nothing either.
-    const code = await ctx.auth.newLink("signin", email);
-    if (await ctx.store.findWebUser("integrator", email)) mail("signin", email, code);
-    return checkMail(c, ctx);
-  });
-
-  r.get("/link", (c) => {
-    const code = c.req.query("code") ?? "";
-    return sendWebPage(
-      c,
-      ctx.app,
-      null,
-      { bg: "Вход с връзка от писмо", en: "Sign in with the mailed link" },
-      html`
-        <div class="card">
-          <form method="post" action="${base}/link">
-            <input type="hidden" name="code" value="${code}">
-            <p>${t("Натиснете, за да продължите.", "Press to continue.")}</p>
-            <button class="primary" id="continue">${t("Продължи", "Continue")}</button>
-          </form>
-        </div>
-      `,
-    );
-  });
-
-  r.post("/link", async (c) => {
-    await countAttempt(ctx.store, ctx.clock, [
-      [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-    ]);
-    const link = await ctx.auth.takeLink((await formOf(c)).code ?? "");
-    let user = link ? await ctx.store.findWebUser("integrator", link.email) : null;
-    if (link && !user && link.purpose === "signup") {
-      const now = ctx.clock.now();
-      const integratorId = newId("int", ctx.random);
-      const fresh = {
-        id: newId("usr", ctx.random),
-        role: "integrator" as const,
-        email: link.email,
-        integratorId,
-        createdAt: now,
-        createdBy: null,
-      };
-      const made = await ctx.store.createIntegratorWithUser({
-        id: integratorId,
-        name: link.payload.company ?? link.email,
-        email: link.email,
-        locale: link.payload.locale === "en" ? "en" : "bg",
-        allowedOrigins: [],
-        createdAt: now,
-      }, fresh);
-      user = made ? fresh : await ctx.store.findWebUser("integrator", link.email);
-      if (made) ctx.log("info", "integrator signed up", { integratorId });
-    }
-    if (!link || !user || (link.purpose !== "signup" && link.purpose !== "signin")) {
-      return signInPage(c, ctx, 400, {
-        kind: "error",
-        bg: "Тази връзка вече е използвана или е изтекла. Поискайте нова.",
-        en: "This link was used already or has expired. Ask for a new one.",
-      });
-    }
-    await ctx.auth.signIn(c, user);
-    return c.redirect(`${base}/keys`, 303);
-  });
-
-  r.post("/sign-out", async (c) => {
-    await ctx.auth.signOut(c);
-    c.set("signedIn", null);
-    return signInPage(c, ctx, 200, {
-      kind: "ok",
-      bg: "Излязохте от профила.",
-      en: "You signed out.",
+/**
+ * POST /sign-up (form `email`, `company`, `locale`): mail a sign-up link, or a sign-in link when
+ * the address has an account already.
+ * @returns the "check your mail" page, the same either way
+ * @throws AppError WEB_INPUT_INVALID (bad e-mail or company name), RATE_LIMITED
+ */
+async function signUpHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
+  const f = await formOf(c);
+  const email = normalEmail(f.email);
+  const company = (f.company ?? "").trim();
+  if (company.length < 2 || company.length > 200) {
+    throw new AppError("WEB_INPUT_INVALID", "The company name needs 2 to 200 characters", {
+      field: "company",
     });
+  }
+  const locale = f.locale === "en" ? "en" : "bg";
+  await limitLinks(ctx, c, email);
+  const known = await ctx.store.findWebUser("integrator", email);
+  if (known) sendLinkMail(ctx, "signin", email, await ctx.auth.newLink("signin", email));
+  else {sendLinkMail(
+      ctx,
+      "signup",
+      email,
+      await ctx.auth.newLink("signup", email, { company, locale }),
+    );}
+  return checkMail(c, ctx);
+}
+
+/**
+ * POST /sign-in (form `email`): mail a sign-in link when the address has an account.
+ * @returns the "check your mail" page, the same whether it has one or not
+ * @throws AppError WEB_INPUT_INVALID (bad e-mail), RATE_LIMITED
+ */
+async function signInHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
+  const email = normalEmail((await formOf(c)).email);
+  await limitLinks(ctx, c, email);
+  // The same work whether the address has an account or not (only the mail differs, and it
+  // is sent after the answer): the time of the answer tells nothing either.
+  const code = await ctx.auth.newLink("signin", email);
+  if (await ctx.store.findWebUser("integrator", email)) sendLinkMail(ctx, "signin", email, code);
+  return checkMail(c, ctx);
+}
+
+/**
+ * GET /link (query `code`): a page with one button that posts the code, so that opening the
+ * link does not use it up.
+ * @returns the HTML page (200)
+ */
+function linkPage(ctx: ProfileContext, c: WebC): Promise<Response> {
+  const code = c.req.query("code") ?? "";
+  return sendWebPage(
+    c,
+    ctx.app,
+    null,
+    { bg: "Вход с връзка от писмо", en: "Sign in with the mailed link" },
+    html`
+      <div class="card">
+        <form method="post" action="${ctx.app.base}/link">
+          <input type="hidden" name="code" value="${code}">
+          <p>${t("Натиснете, за да продължите.", "Press to continue.")}</p>
+          <button class="primary" id="continue">${t("Продължи", "Continue")}</button>
+        </form>
+      </div>
+    `,
+  );
+}
+
+/**
+ * POST /link (form `code`): take a one-time link; a sign-up link creates the integrator and
+ * its person first. Then a new session.
+ * @returns 303 to the keys page; the sign-in page with 400 when the link was used, has expired
+ * or is of another purpose
+ * @throws AppError RATE_LIMITED past the sign-in attempts per address
+ */
+async function takeLinkHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
+  await countAttempt(ctx.store, ctx.clock, [
+    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
+  ]);
+  const link = await ctx.auth.takeLink((await formOf(c)).code ?? "");
+  let user = link ? await ctx.store.findWebUser("integrator", link.email) : null;
+  if (link && !user && link.purpose === "signup") {
+    const now = ctx.clock.now();
+    const integratorId = newId("int", ctx.random);
+    const fresh = {
+      id: newId("usr", ctx.random),
+      role: "integrator" as const,
+      email: link.email,
+      integratorId,
+      createdAt: now,
+      createdBy: null,
+    };
+    const made = await ctx.store.createIntegratorWithUser({
+      id: integratorId,
+      name: link.payload.company ?? link.email,
+      email: link.email,
+      locale: link.payload.locale === "en" ? "en" : "bg",
+      allowedOrigins: [],
+      createdAt: now,
+    }, fresh);
+    user = made ? fresh : await ctx.store.findWebUser("integrator", link.email);
+    if (made) ctx.log("info", "integrator signed up", { integratorId });
+  }
+  if (!link || !user || (link.purpose !== "signup" && link.purpose !== "signin")) {
+    return signInPage(c, ctx, 400, {
+      kind: "error",
+      bg: "Тази връзка вече е използвана или е изтекла. Поискайте нова.",
+      en: "This link was used already or has expired. Ask for a new one.",
+    });
+  }
+  await ctx.auth.signIn(c, user);
+  return c.redirect(`${ctx.app.base}/keys`, 303);
+}
+
+/**
+ * POST /sign-out: end the session.
+ * @returns the sign-in page with a "signed out" flash
+ */
+async function signOutHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
+  await ctx.auth.signOut(c);
+  c.set("signedIn", null);
+  return signInPage(c, ctx, 200, {
+    kind: "ok",
+    bg: "Излязохте от профила.",
+    en: "You signed out.",
   });
 }
 

@@ -53,6 +53,14 @@ async function jsonBody(c: WebC): Promise<Record<string, unknown>> {
 
 const refused = () =>
   new AppError("WEB_INPUT_INVALID", "The passkey was not accepted", { field: "passkey" });
+/**
+ * The relying party: the public URL's host name as RP ID, its origin as the only origin.
+ * @throws TypeError when the public URL is not a URL (a configuration error)
+ */
+function relyingParty(d: PasskeyDeps): { rpID: string; origin: string } {
+  const u = new URL(d.publicUrl());
+  return { rpID: u.hostname, origin: u.origin };
+}
 
 /**
  * Add the passkey routes to an application's router.
@@ -61,103 +69,128 @@ const refused = () =>
  * @param d store, clock, sessions, role, public URL
  */
 export function passkeyRoutes(r: Hono<WebEnv>, d: PasskeyDeps): void {
-  const rp = () => {
-    const u = new URL(d.publicUrl());
-    return { rpID: u.hostname, origin: u.origin };
-  };
+  r.post("/passkeys/options", (c) => registrationOptionsHandler(d, c));
+  r.post("/passkeys", (c) => registerHandler(d, c));
+  r.post("/passkey/options", (c) => signInOptionsHandler(d, c));
+  r.post("/passkey/verify", (c) => signInVerifyHandler(d, c));
+}
 
-  r.post("/passkeys/options", async (c) => {
-    const user = c.get("signedIn")!.user;
-    const existing = await d.store.listPasskeys(user.id);
-    const options = await generateRegistrationOptions({
-      rpName: "svc-filing token service",
-      rpID: rp().rpID,
-      userName: user.email,
-      userID: new TextEncoder().encode(user.id),
-      attestationType: "none",
-      excludeCredentials: existing.map((p) => ({
-        id: p.credentialId,
-        transports: [...p.transports],
-      })),
-      authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
-    });
-    await d.auth.keepChallenge("passkey-register", options.challenge, user.id);
-    return c.json(options, 200, { "cache-control": "no-store" });
+/**
+ * POST /passkeys/options (signed in): the options to create a passkey for the person, their
+ * passkeys excluded; the challenge is kept for {@link registerHandler}.
+ * @returns 200 with the WebAuthn creation options (JSON, not cached)
+ */
+async function registrationOptionsHandler(d: PasskeyDeps, c: WebC): Promise<Response> {
+  const user = c.get("signedIn")!.user;
+  const existing = await d.store.listPasskeys(user.id);
+  const options = await generateRegistrationOptions({
+    rpName: "svc-filing token service",
+    rpID: relyingParty(d).rpID,
+    userName: user.email,
+    userID: new TextEncoder().encode(user.id),
+    attestationType: "none",
+    excludeCredentials: existing.map((p) => ({
+      id: p.credentialId,
+      transports: [...p.transports],
+    })),
+    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
   });
+  await d.auth.keepChallenge("passkey-register", options.challenge, user.id);
+  return c.json(options, 200, { "cache-control": "no-store" });
+}
 
-  r.post("/passkeys", async (c) => {
-    const user = c.get("signedIn")!.user;
-    const body = await jsonBody(c);
-    const { rpID, origin } = rp();
-    const v = await verifyRegistrationResponse({
-      // deno-lint-ignore no-explicit-any
-      response: body as any,
-      expectedChallenge: (ch) => d.auth.takeChallenge("passkey-register", ch, user.id),
-      expectedOrigin: origin,
-      expectedRPID: rpID,
-      requireUserVerification: false,
-    }).catch(() => ({ verified: false as const }));
-    if (!v.verified) throw refused();
-    const cred = v.registrationInfo.credential;
-    const added = await d.store.addPasskey({
-      credentialId: cred.id,
-      userId: user.id,
-      publicKey: cred.publicKey.toBase64({ alphabet: "base64url", omitPadding: true }),
-      counter: cred.counter,
-      transports: cred.transports ?? [],
-      createdAt: d.clock.now(),
-      lastUsedAt: null,
-    });
-    if (!added) throw new AppError("CONFLICT", "This passkey is registered already");
-    await audit(d.store, d.clock, c.req.raw, {
-      kind: d.role === "admin" ? "admin" : "integrator",
-      name: user.email,
-    }, { action: "passkey.add", target: cred.id.slice(0, 16), integratorId: user.integratorId });
-    return c.json({ ok: true }, 201);
+/**
+ * POST /passkeys (signed in): verify a new passkey against its kept challenge, store it and
+ * audit it.
+ * @returns 201 `{ ok: true }`
+ * @throws AppError WEB_INPUT_INVALID (not accepted), CONFLICT (registered already),
+ *   BODY_TOO_LARGE, INVALID_JSON
+ */
+async function registerHandler(d: PasskeyDeps, c: WebC): Promise<Response> {
+  const user = c.get("signedIn")!.user;
+  const body = await jsonBody(c);
+  const { rpID, origin } = relyingParty(d);
+  const v = await verifyRegistrationResponse({
+    // deno-lint-ignore no-explicit-any
+    response: body as any,
+    expectedChallenge: (ch) => d.auth.takeChallenge("passkey-register", ch, user.id),
+    expectedOrigin: origin,
+    expectedRPID: rpID,
+    requireUserVerification: false,
+  }).catch(() => ({ verified: false as const }));
+  if (!v.verified) throw refused();
+  const cred = v.registrationInfo.credential;
+  const added = await d.store.addPasskey({
+    credentialId: cred.id,
+    userId: user.id,
+    publicKey: cred.publicKey.toBase64({ alphabet: "base64url", omitPadding: true }),
+    counter: cred.counter,
+    transports: cred.transports ?? [],
+    createdAt: d.clock.now(),
+    lastUsedAt: null,
   });
+  if (!added) throw new AppError("CONFLICT", "This passkey is registered already");
+  await audit(d.store, d.clock, c.req.raw, {
+    kind: d.role === "admin" ? "admin" : "integrator",
+    name: user.email,
+  }, { action: "passkey.add", target: cred.id.slice(0, 16), integratorId: user.integratorId });
+  return c.json({ ok: true }, 201);
+}
 
-  r.post("/passkey/options", async (c) => {
-    await countAttempt(d.store, d.clock, [
-      [`passkey:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-    ]);
-    const options = await generateAuthenticationOptions({
-      rpID: rp().rpID,
-      userVerification: "preferred",
-    });
-    await d.auth.keepChallenge("passkey-signin", options.challenge, "");
-    return c.json(options, 200, { "cache-control": "no-store" });
+/**
+ * POST /passkey/options (no session): the options to sign in with a passkey; the challenge is
+ * kept for {@link signInVerifyHandler}.
+ * @returns 200 with the WebAuthn request options (JSON, not cached)
+ * @throws AppError RATE_LIMITED past the attempts per address
+ */
+async function signInOptionsHandler(d: PasskeyDeps, c: WebC): Promise<Response> {
+  await countAttempt(d.store, d.clock, [
+    [`passkey:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
+  ]);
+  const options = await generateAuthenticationOptions({
+    rpID: relyingParty(d).rpID,
+    userVerification: "preferred",
   });
+  await d.auth.keepChallenge("passkey-signin", options.challenge, "");
+  return c.json(options, 200, { "cache-control": "no-store" });
+}
 
-  r.post("/passkey/verify", async (c) => {
-    await countAttempt(d.store, d.clock, [
-      [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-    ]);
-    const body = await jsonBody(c);
-    const found = typeof body.id === "string" ? await d.store.findPasskey(body.id) : null;
-    if (!found || found.user.role !== d.role) throw refused();
-    const { rpID, origin } = rp();
-    const v = await verifyAuthenticationResponse({
-      // deno-lint-ignore no-explicit-any
-      response: body as any,
-      expectedChallenge: (ch) => d.auth.takeChallenge("passkey-signin", ch, ""),
-      expectedOrigin: origin,
-      expectedRPID: rpID,
-      credential: {
-        id: found.passkey.credentialId,
-        publicKey: Uint8Array.fromBase64(found.passkey.publicKey, { alphabet: "base64url" }),
-        counter: found.passkey.counter,
-        transports: [...found.passkey.transports],
-      },
-      requireUserVerification: false,
-    }).catch(() => ({ verified: false as const, authenticationInfo: null }));
-    if (!v.verified || !v.authenticationInfo) throw refused();
-    await d.store.usePasskey(
-      found.passkey.credentialId,
-      v.authenticationInfo.newCounter,
-      d.clock.now(),
-    );
-    await d.auth.signIn(c, found.user);
-    d.log("info", "signed in with a passkey", { userId: found.user.id });
-    return c.json({ ok: true, redirect: d.home });
-  });
+/**
+ * POST /passkey/verify (no session): verify a passkey of this app's role against its kept
+ * challenge, then start a session.
+ * @returns 200 `{ ok: true, redirect }` with the home page to go to
+ * @throws AppError WEB_INPUT_INVALID (unknown, of another role or not accepted), RATE_LIMITED,
+ *   BODY_TOO_LARGE, INVALID_JSON
+ */
+async function signInVerifyHandler(d: PasskeyDeps, c: WebC): Promise<Response> {
+  await countAttempt(d.store, d.clock, [
+    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
+  ]);
+  const body = await jsonBody(c);
+  const found = typeof body.id === "string" ? await d.store.findPasskey(body.id) : null;
+  if (!found || found.user.role !== d.role) throw refused();
+  const { rpID, origin } = relyingParty(d);
+  const v = await verifyAuthenticationResponse({
+    // deno-lint-ignore no-explicit-any
+    response: body as any,
+    expectedChallenge: (ch) => d.auth.takeChallenge("passkey-signin", ch, ""),
+    expectedOrigin: origin,
+    expectedRPID: rpID,
+    credential: {
+      id: found.passkey.credentialId,
+      publicKey: Uint8Array.fromBase64(found.passkey.publicKey, { alphabet: "base64url" }),
+      counter: found.passkey.counter,
+      transports: [...found.passkey.transports],
+    },
+    requireUserVerification: false,
+  }).catch(() => ({ verified: false as const, authenticationInfo: null }));
+  if (!v.verified || !v.authenticationInfo) throw refused();
+  await d.store.usePasskey(
+    found.passkey.credentialId,
+    v.authenticationInfo.newCounter,
+    d.clock.now(),
+  );
+  await d.auth.signIn(c, found.user);
+  d.log("info", "signed in with a passkey", { userId: found.user.id });
+  return c.json({ ok: true, redirect: d.home });
 }
