@@ -24,6 +24,7 @@ import { silentLogger } from "../log.ts";
 import { cliLogger, say } from "./output.ts";
 import { shutdownOnSignal } from "./process.ts";
 import { demoFilingExample } from "./texts.ts";
+import { UserError } from "../user_error.ts";
 
 /** What `demo --agent-data-dir` is given. */
 export interface OwnAgentDemoFlags {
@@ -90,7 +91,7 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
   const dir = o.agentDataDir;
   const own = await start.findOwnAgent(dir, { os: cli.os });
   if (own?.state === "starting") {
-    throw new Error(
+    throw new UserError(
       `The agent of ${dir} is still starting; run the demo again in a few seconds.`,
     );
   }
@@ -102,7 +103,7 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
     const trusted = own.tokenServiceUrl;
     const at = trusted ? loopbackTokenUrl(trusted) : null;
     if (!trusted || !at) {
-      throw new Error(
+      throw new UserError(
         `The agent of ${dir} runs (port ${own.port}) and trusts the token service ` +
           `${trusted ?? "(not recorded)"}, which the demo cannot stand in for. Stop that agent ` +
           "(Ctrl+C, or close it from the tray/console), then run the demo again: it starts " +
@@ -130,7 +131,7 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
   } catch (e) {
     await Deno.remove(tsDir, { recursive: true }).catch(() => {});
     if (e instanceof Deno.errors.AddrInUse) {
-      throw new Error(
+      throw new UserError(
         `The agent of ${dir} trusts the token service ${issuer}, and something already listens ` +
           "there (your own token service?). Stop the agent and run the demo again: it then " +
           "starts the agent itself, trusting the demo's token service.",
@@ -157,7 +158,7 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
     const lock = await lockAgent(dir, { clock: cli.clock, print: (l) => say(cli, l) });
     if (!lock) {
       await stopTs();
-      throw new Error(`Another agent of ${dir} has just started; run the demo again.`);
+      throw new UserError(`Another agent of ${dir} has just started; run the demo again.`);
     }
     const [{ openAgentStores }, { serveAgent }] = await Promise.all([
       import("./agent_stores.ts"),
