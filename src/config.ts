@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_AGENT_PORT, DEFAULT_AUDIENCE, DEFAULT_TOKEN_PORT } from "./defaults.ts";
+import { UserError } from "./user_error.ts";
 
 export * from "./defaults.ts";
 
@@ -134,7 +135,7 @@ export function loadConfig<S extends z.ZodObject>(
       const f = String(i.path[0] ?? "");
       return `  ${source[f] ?? f}: ${i.message}`;
     });
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+    throw new UserError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   return r.data;
 }

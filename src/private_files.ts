@@ -11,6 +11,7 @@
  * programs use by default is already private to the user (docs/running.md).
  * @module
  */
+import { UserError } from "./user_error.ts";
 
 /** Mode of a data folder: read, write and enter for the owner only. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -35,7 +36,7 @@ function tighten(path: string, keep: number, os: string): void {
   try {
     Deno.chmodSync(path, mode & keep);
   } catch (e) {
-    throw new Error(
+    throw new UserError(
       `Cannot make ${path} private to its owner (chmod ${(mode & keep).toString(8)}): ` +
         `${(e as Error).message}. Use a folder of your own as the data directory.`,
     );

@@ -16,6 +16,7 @@ import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, portArg, textArg } from "./options.ts";
 import { printJson, say } from "./output.ts";
 import { addUpdateCommands } from "./update.ts";
+import { UserError } from "../user_error.ts";
 
 interface AgentFlags extends Record<string, unknown> {
   port?: number;
@@ -115,12 +116,12 @@ async function trustCertificate(cli: Cli, cmd: Command): Promise<void> {
   for (const [prog, args] of trustCommands(cli.os, tls.caFile, cli.env.HOME)) {
     say(cli, `$ ${prog} ${args.join(" ")}`);
     const out = await new Deno.Command(prog, { args }).output().catch((e: Error) => {
-      throw new Error(
+      throw new UserError(
         `Cannot run ${prog} (${e.message}); trust ${tls.caFile} by hand (see docs/https.md).`,
       );
     });
     if (!out.success) {
-      throw new Error(`${prog} failed; trust ${tls.caFile} by hand (see docs/https.md).`);
+      throw new UserError(`${prog} failed; trust ${tls.caFile} by hand (see docs/https.md).`);
     }
   }
   say(

@@ -10,6 +10,7 @@ import { joinPath } from "../defaults.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf } from "./options.ts";
 import { say } from "./output.ts";
+import { UserError } from "../user_error.ts";
 
 /** The sentence when no agent runs, naming the program as the person has it. */
 const notRunning = (program: string) =>
@@ -39,7 +40,7 @@ export async function consoleLinkOf(
   const read = (name: string) => Deno.readTextFile(joinPath(os, dataDir, name));
   const port = await read(LOCK_FILE).then((t) => Number(JSON.parse(t).port), () => 0);
   const secret = await read(CONSOLE_SECRET_FILE).then((t) => t.trim(), () => "");
-  if (!port || !secret) throw new Error(notRunning(program));
+  if (!port || !secret) throw new UserError(notRunning(program));
   let res: Response;
   try {
     res = await fetch(`http://127.0.0.1:${port}/console/links`, {
@@ -48,11 +49,11 @@ export async function consoleLinkOf(
       signal: AbortSignal.timeout(5_000),
     });
   } catch {
-    throw new Error(notRunning(program));
+    throw new UserError(notRunning(program));
   }
   const body = await res.json().catch(() => ({}));
   if (!res.ok || typeof body.url !== "string") {
-    throw new Error(
+    throw new UserError(
       `The agent on port ${port} refused the console link (${body.errorCode ?? res.status}); ` +
         "is it another user's agent? Restart yours and try again.",
     );

@@ -14,6 +14,7 @@ import { silentLogger } from "../log.ts";
 import { cliLogger, say } from "./output.ts";
 import { shutdownOnSignal } from "./process.ts";
 import { demoExample } from "./texts.ts";
+import { UserError } from "../user_error.ts";
 
 interface DemoFlags {
   port?: number;
@@ -26,7 +27,7 @@ interface DemoFlags {
 /** Start both programs and print the key and examples; they serve until Ctrl+C. */
 async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
   if (o.agentDataDir !== undefined) {
-    if (o.dataDir) throw new Error("--data-dir and --agent-data-dir cannot be used together.");
+    if (o.dataDir) throw new UserError("--data-dir and --agent-data-dir cannot be used together.");
     const { runOwnAgentDemo } = await import("./demo_agent.ts");
     const { resolveDataDir } = await import("./data_dir.ts");
     const agentDataDir = o.agentDataDir === true

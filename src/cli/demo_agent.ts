@@ -20,10 +20,13 @@
 import { consoleLinkOf } from "./agent_open.ts";
 import { packagedAssets } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
+import type { OwnAgent } from "../agent/start/mod.ts";
+import type { RunningTokenService } from "./token_servers.ts";
 import { silentLogger } from "../log.ts";
 import { cliLogger, say } from "./output.ts";
 import { shutdownOnSignal } from "./process.ts";
 import { demoFilingExample } from "./texts.ts";
+import { UserError } from "../user_error.ts";
 
 /** What `demo --agent-data-dir` is given. */
 export interface OwnAgentDemoFlags {
@@ -66,54 +69,99 @@ export function loopbackTokenUrl(url: string): { host: string; port: number } | 
  * Run the demo against the accountant's agent; it serves until Ctrl+C.
  * @param cli the run's context
  * @param o the agent's data folder, port, the example's company
- * @throws Error in sentences: the folder's agent trusts a token service the demo cannot stand in
+ * @throws UserError in sentences: the folder's agent trusts a token service the demo cannot stand in
  *   for, it is still starting, or the demo's token service cannot take the agent's URL
  */
 export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<void> {
-  const [
-    { AgentConfig, TokenServiceConfig },
-    { tokenSettings },
-    { openTokenServiceStore },
-    { serveTokenService },
-    keys,
-    start,
-    senders,
-  ] = await Promise.all([
-    import("../config.ts"),
-    import("./token_settings.ts"),
-    import("./token_stores.ts"),
-    import("./token_servers.ts"),
+  const [keys, start, senders] = await Promise.all([
     import("../token/mod.ts"),
     import("../agent/start/mod.ts"),
     import("../agent/senders/mod.ts"),
   ]);
   const dir = o.agentDataDir;
   const own = await start.findOwnAgent(dir, { os: cli.os });
+  const ts = await startDemoTokenService(cli, dir, own);
+  const agent = own ? joinRunningAgent(cli, dir, own, ts) : await startFolderAgent(
+    cli,
+    dir,
+    o.port ?? cli.env.SVC_AGENT_PORT ?? start.AGENT_PORTS[0],
+    ts,
+  );
+  const { secret } = await keys.createApiKey(ts.running.store, {
+    mode: "test",
+    now: cli.clock.now(),
+    label: "demo",
+  });
+  const file = await senders.readAgentFile(dir);
+  const sender = file.senders.filter((s) => s.active)[0] ?? null;
+  const link = await printDemo(cli, o, dir, ts.running.url, agent, secret, sender);
+  if (link && cli.env.SVC_OPEN_BROWSER !== "never") {
+    const { systemBrowserOpener } = await import("../agent/host/mod.ts");
+    systemBrowserOpener(cliLogger(cli, "warn"), cli.os)(link);
+  }
+  cli.serving = true;
+}
+
+/** The demo's token service, running, and how to stop it (and remove its folder). */
+interface DemoTokenService {
+  readonly running: RunningTokenService;
+  readonly stop: () => Promise<void>;
+}
+
+/** The agent the demo files through: its URL, its console link, started by the demo or not. */
+interface DemoAgent {
+  readonly url: string;
+  readonly consoleLink: () => Promise<string>;
+  readonly started: boolean;
+}
+
+/**
+ * Where the demo's token service listens: the running agent's own token service URL (a
+ * loopback one the demo can stand in for), or any free port for an agent the demo starts.
+ */
+function demoTokenServiceAt(
+  dir: string,
+  own: OwnAgent | null,
+): { listen: { host: string; port: number }; issuer?: string } {
   if (own?.state === "starting") {
-    throw new Error(
+    throw new UserError(
       `The agent of ${dir} is still starting; run the demo again in a few seconds.`,
     );
   }
-  // Where the demo's token service listens: the running agent's own token service URL, or any
-  // free port for an agent the demo starts.
-  let listen = { host: "127.0.0.1", port: 0 };
-  let issuer: string | undefined;
-  if (own) {
-    const trusted = own.tokenServiceUrl;
-    const at = trusted ? loopbackTokenUrl(trusted) : null;
-    if (!trusted || !at) {
-      throw new Error(
-        `The agent of ${dir} runs (port ${own.port}) and trusts the token service ` +
-          `${trusted ?? "(not recorded)"}, which the demo cannot stand in for. Stop that agent ` +
-          "(Ctrl+C, or close it from the tray/console), then run the demo again: it starts " +
-          "the agent of this folder itself, trusting the demo's token service until you stop it.",
-      );
-    }
-    listen = at;
-    issuer = trusted.replace(/\/$/, "");
+  if (!own) return { listen: { host: "127.0.0.1", port: 0 } };
+  const trusted = own.tokenServiceUrl;
+  const at = trusted ? loopbackTokenUrl(trusted) : null;
+  if (!trusted || !at) {
+    throw new UserError(
+      `The agent of ${dir} runs (port ${own.port}) and trusts the token service ` +
+        `${trusted ?? "(not recorded)"}, which the demo cannot stand in for. Stop that agent ` +
+        "(Ctrl+C, or close it from the tray/console), then run the demo again: it starts " +
+        "the agent of this folder itself, trusting the demo's token service until you stop it.",
+    );
   }
+  return { listen: at, issuer: trusted.replace(/\/$/, "") };
+}
+
+/** Start the demo's token service in a temporary folder (docs/architecture.md § The start). */
+async function startDemoTokenService(
+  cli: Cli,
+  dir: string,
+  own: OwnAgent | null,
+): Promise<DemoTokenService> {
+  const [
+    { TokenServiceConfig },
+    { tokenSettings },
+    { openTokenServiceStore },
+    { serveTokenService },
+  ] = await Promise.all([
+    import("../config.ts"),
+    import("./token_settings.ts"),
+    import("./token_stores.ts"),
+    import("./token_servers.ts"),
+  ]);
+  const { listen, issuer } = demoTokenServiceAt(dir, own);
   const tsDir = await Deno.makeTempDir({ prefix: "svc-demo-ts-" });
-  let ts;
+  let ts: RunningTokenService;
   try {
     // The token service's start steps (docs/architecture.md § The start), with the demo's settings.
     const settings = await tokenSettings(
@@ -130,7 +178,7 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
   } catch (e) {
     await Deno.remove(tsDir, { recursive: true }).catch(() => {});
     if (e instanceof Deno.errors.AddrInUse) {
-      throw new Error(
+      throw new UserError(
         `The agent of ${dir} trusts the token service ${issuer}, and something already listens ` +
           "there (your own token service?). Stop the agent and run the demo again: it then " +
           "starts the agent itself, trusting the demo's token service.",
@@ -138,83 +186,96 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
     }
     throw e;
   }
-  const stopTs = async () => {
+  const stop = async () => {
     await ts.server.shutdown();
     await ts.service.stop();
     await ts.store.close();
     await Deno.remove(tsDir, { recursive: true }).catch(() => {});
   };
-  let agentUrl: string;
-  let consoleLink: () => Promise<string>;
-  let stopAgent = () => Promise.resolve();
-  let started = false;
-  if (own) {
-    agentUrl = `http://127.0.0.1:${own.port}`;
-    consoleLink = () => consoleLinkOf(dir, cli.os);
-    shutdownOnSignal(ts.server, silentLogger, stopTs);
-  } else {
-    const { lockAgent } = await import("./agent_lock.ts");
-    const lock = await lockAgent(dir, { clock: cli.clock, print: (l) => say(cli, l) });
-    if (!lock) {
-      await stopTs();
-      throw new Error(`Another agent of ${dir} has just started; run the demo again.`);
-    }
-    const [{ openAgentStores }, { serveAgent }] = await Promise.all([
-      import("./agent_stores.ts"),
-      import("./agent_servers.ts"),
-    ]);
-    let agent;
-    try {
-      // The agent's stores and servers steps (docs/architecture.md § The start).
-      const cfg = AgentConfig.parse({
-        port: o.port ?? cli.env.SVC_AGENT_PORT ?? start.AGENT_PORTS[0],
-        dataDir: dir,
-        tokenServiceUrl: ts.url,
-        openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
-      });
-      agent = await serveAgent(cfg, await openAgentStores(cfg, cliLogger(cli, "info"), cli), {
-        os: cli.os,
-        clock: cli.clock,
-        ...(await packagedAssets(cli.mainModule)),
-      });
-    } catch (e) {
-      await lock.release();
-      await stopTs();
-      throw e;
-    }
-    await lock.update(agent.server.addr.port);
-    started = true;
-    const a = agent;
-    agentUrl = a.url;
-    consoleLink = () => Promise.resolve(a.consoleLink());
-    stopAgent = async () => {
-      await a.stop();
-      await a.server.shutdown();
-      a.journal.close();
-      await lock.release();
-    };
-    shutdownOnSignal(a.server, silentLogger, async () => {
-      await stopAgent();
-      await stopTs();
-    }, () => a.confirmations.declineAllPending());
+  return { running: ts, stop };
+}
+
+/** The folder's agent already runs: the demo files through it and stops only its own service. */
+function joinRunningAgent(cli: Cli, dir: string, own: OwnAgent, ts: DemoTokenService): DemoAgent {
+  shutdownOnSignal(ts.running.server, silentLogger, ts.stop);
+  return {
+    url: `http://127.0.0.1:${own.port}`,
+    consoleLink: () => consoleLinkOf(dir, cli.os),
+    started: false,
+  };
+}
+
+/** Start the folder's agent, trusting the demo's token service, until Ctrl+C stops both. */
+async function startFolderAgent(
+  cli: Cli,
+  dir: string,
+  port: string | number | undefined,
+  ts: DemoTokenService,
+): Promise<DemoAgent> {
+  const { AgentConfig } = await import("../config.ts");
+  const { lockAgent } = await import("./agent_lock.ts");
+  const lock = await lockAgent(dir, { clock: cli.clock, print: (l) => say(cli, l) });
+  if (!lock) {
+    await ts.stop();
+    throw new UserError(`Another agent of ${dir} has just started; run the demo again.`);
   }
-  const { secret } = await keys.createApiKey(ts.store, {
-    mode: "test",
-    now: cli.clock.now(),
-    label: "demo",
-  });
-  const file = await senders.readAgentFile(dir);
-  const active = file.senders.filter((s) => s.active);
-  const sender = active[0] ?? null;
+  const [{ openAgentStores }, { serveAgent }] = await Promise.all([
+    import("./agent_stores.ts"),
+    import("./agent_servers.ts"),
+  ]);
+  let agent;
+  try {
+    // The agent's stores and servers steps (docs/architecture.md § The start).
+    const cfg = AgentConfig.parse({
+      port,
+      dataDir: dir,
+      tokenServiceUrl: ts.running.url,
+      openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
+    });
+    agent = await serveAgent(cfg, await openAgentStores(cfg, cliLogger(cli, "info"), cli), {
+      os: cli.os,
+      clock: cli.clock,
+      ...(await packagedAssets(cli.mainModule)),
+    });
+  } catch (e) {
+    await lock.release();
+    await ts.stop();
+    throw e;
+  }
+  await lock.update(agent.server.addr.port);
+  const a = agent;
+  const stopAgent = async () => {
+    await a.stop();
+    await a.server.shutdown();
+    a.journal.close();
+    await lock.release();
+  };
+  shutdownOnSignal(a.server, silentLogger, async () => {
+    await stopAgent();
+    await ts.stop();
+  }, () => a.confirmations.declineAllPending());
+  return { url: a.url, consoleLink: () => Promise.resolve(a.consoleLink()), started: true };
+}
+
+/** Print what the demo runs and the filing example; returns the console link (null: none). */
+async function printDemo(
+  cli: Cli,
+  o: OwnAgentDemoFlags,
+  dir: string,
+  tsUrl: string,
+  agent: DemoAgent,
+  secret: string,
+  sender: { id: string; displayName: string } | null,
+): Promise<string | null> {
   say(cli, `Agent data folder: ${dir}`);
-  say(cli, `Token service: ${ts.url}`);
+  say(cli, `Token service: ${tsUrl}`);
   say(
     cli,
-    `Agent: ${agentUrl} (${
-      started ? "started by the demo for this folder until you stop it" : "already running"
+    `Agent: ${agent.url} (${
+      agent.started ? "started by the demo for this folder until you stop it" : "already running"
     })`,
   );
-  const link = await consoleLink().catch(() => null);
+  const link = await agent.consoleLink().catch(() => null);
   if (link) say(cli, `Console (one-time link, 10 minutes): ${link}`);
   say(cli, `Test key: ${secret}`);
   if (sender) {
@@ -229,7 +290,7 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
   const eik = o.eik ?? "121212121";
   say(
     cli,
-    demoFilingExample(ts.url, agentUrl, secret, cli.os, {
+    demoFilingExample(tsUrl, agent.url, secret, cli.os, {
       eik,
       ...previousMonth(cli.clock.now()),
       senderId: sender?.id ?? null,
@@ -241,9 +302,5 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
       "exports); the demo's caller in callers.json. The agent trusts this token service only " +
       "while the demo runs (docs/running.md § The demo with your own agent). Stop with Ctrl+C.",
   );
-  if (link && cli.env.SVC_OPEN_BROWSER !== "never") {
-    const { systemBrowserOpener } = await import("../agent/host/mod.ts");
-    systemBrowserOpener(cliLogger(cli, "warn"), cli.os)(link);
-  }
-  cli.serving = true;
+  return link;
 }

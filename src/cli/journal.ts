@@ -13,6 +13,7 @@ import { FILING_STATES } from "../filing_states.ts";
 import type { Cli } from "./context.ts";
 import { countArg, dataDirOf, dataDirOption, jsonOption, textArg } from "./options.ts";
 import { printJson, renderTable, say } from "./output.ts";
+import { UserError } from "../user_error.ts";
 
 interface JournalFlags {
   limit: number;
@@ -57,13 +58,13 @@ async function openJournal(cli: Cli, cmd: Command): Promise<Journal | null> {
       const dir = await Deno.stat(dataDir).catch(() => null);
       if (dir === null || dir.isDirectory) return null;
     }
-    throw new Error(`Cannot read the journal in ${dataDir}: ${(e as Error).message}`);
+    throw new UserError(`Cannot read the journal in ${dataDir}: ${(e as Error).message}`);
   }
   const { Journal } = await import("../agent/filing/mod.ts");
   try {
     return new Journal(path);
   } catch (e) {
-    throw new Error(`Cannot open the journal ${path}: ${(e as Error).message}`);
+    throw new UserError(`Cannot open the journal ${path}: ${(e as Error).message}`);
   }
 }
 
@@ -128,12 +129,12 @@ async function resolve(cli: Cli, id: string, cmd: Command): Promise<void> {
     cmd.error("error: journal resolve needs --filed or --not-filed", { exitCode: 2 });
   }
   const journal = await openJournal(cli, cmd);
-  if (!journal) throw new Error(`No filing "${id}": the journal is empty.`);
+  if (!journal) throw new UserError(`No filing "${id}": the journal is empty.`);
   try {
     const row = journal.get(id);
-    if (!row) throw new Error(`No filing "${id}" in the journal.`);
+    if (!row) throw new UserError(`No filing "${id}" in the journal.`);
     if (row.state !== "unknown") {
-      throw new Error(
+      throw new UserError(
         `Filing "${id}" is ${row.state}, not unknown: only a filing whose outcome is unknown ` +
           "can be resolved.",
       );
@@ -147,7 +148,7 @@ async function resolve(cli: Cli, id: string, cmd: Command): Promise<void> {
       by,
       new Date(cli.clock.now()),
     );
-    if (!done) throw new Error(`Filing "${id}" changed meanwhile; run journal list and retry.`);
+    if (!done) throw new UserError(`Filing "${id}" changed meanwhile; run journal list and retry.`);
     if (o.json) printJson(cli, done);
     else {
       say(

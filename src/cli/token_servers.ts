@@ -24,6 +24,7 @@ import {
 import type { TokenServiceConfig } from "../config.ts";
 import type { TokenSettings } from "./token_settings.ts";
 import { serveLoopback } from "./process.ts";
+import { UserError } from "../user_error.ts";
 
 /** Say how the signing keys are stored, once at start (never any key material). */
 async function reportKeysAtRest(
@@ -77,7 +78,7 @@ export async function manifestFileSource(
     try {
       jws = (await Deno.readTextFile(file)).trim();
       if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(jws)) {
-        throw new Error("it is not a compact JWS (scripts/sign_manifest.ts writes one)");
+        throw new UserError("it is not a compact JWS (scripts/sign_manifest.ts writes one)");
       }
       const payload = jws.split(".")[1]!.replaceAll("-", "+").replaceAll("_", "/");
       version = String(JSON.parse(atob(payload))?.version ?? "?");

@@ -9,6 +9,7 @@ import type { SigningKeyView } from "../token/mod.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, portArg, textArg } from "./options.ts";
 import { cliLogger, note, printJson, say } from "./output.ts";
+import { UserError } from "../user_error.ts";
 
 interface TokenFlags {
   port?: number;
@@ -73,7 +74,7 @@ async function encryptStoredSigningKeys(
   ]);
   const cipher = cfg.signingKeySecret ? await signingKeyCipher(cfg) : null;
   if (!cipher) {
-    throw new Error("SVC_SIGNING_KEY_SECRET is not set: there is no secret to encrypt with");
+    throw new UserError("SVC_SIGNING_KEY_SECRET is not set: there is no secret to encrypt with");
   }
   const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
   try {

@@ -14,6 +14,7 @@ import {
   TOKEN_OPS_ENV,
   TokenOpsConfig,
 } from "../token/mod.ts";
+import { UserError } from "../user_error.ts";
 
 /** Everything the later steps of the token service's start read, decided once. */
 export interface TokenSettings {
@@ -96,7 +97,7 @@ export async function signingKeyCipher(
     return await createSigningKeyCipher(cfg.signingKeySecret, previous);
   }
   if (isPostgresUrl(cfg.databaseUrl) && !cfg.allowPlaintextSigningKeys) {
-    throw new Error(
+    throw new UserError(
       "Refusing to start: on PostgreSQL the signing keys are stored encrypted. Set " +
         "SVC_SIGNING_KEY_SECRET (32+ random characters, e.g. openssl rand -base64 32), or " +
         "SVC_ALLOW_PLAINTEXT_SIGNING_KEYS=true to keep them in plain text (not for production).",

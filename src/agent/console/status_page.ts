@@ -22,6 +22,7 @@ import {
   formOf,
   sendPage,
 } from "./respond.ts";
+import { UserError } from "../../user_error.ts";
 
 /** What a probe of a server found ({@link reachable}). */
 type Probe = { ok: boolean; detail: string };
@@ -203,7 +204,7 @@ async function setAutostart(ctx: ConsoleContext, c: ConsoleC): Promise<Response>
   const what = both("status.start_at_login");
   const on = (await formOf(c)).on === "1";
   try {
-    if (!cd?.autostart) throw new Error("not available on this machine");
+    if (!cd?.autostart) throw new UserError("not available on this machine");
     const st = await cd.autostart.set(on);
     ctx.log("info", "console autostart", { on, installed: st.installed });
     return doneAndGo(c, "/", {

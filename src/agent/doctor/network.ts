@@ -100,88 +100,25 @@ export async function checkPort(d: Deps, self: SelfAgent | null): Promise<Doctor
   const free = states.find((s) => s.kind === "free")?.port;
   const running = self?.state === "running" ? self.port : 0;
   const ours = running || (self ? 0 : free ?? 0); // the port this folder's agent has or will take
-  let level: DoctorCheck["ok"] = true;
   const fixes: Bilingual[] = [];
-  let main: Bilingual;
-  if (self?.state === "running") {
-    const who = `pid ${self.pid ?? "?"}, version ${self.version}`;
-    const whoBg = `процес ${self.pid ?? "?"}, версия ${self.version}`;
-    main = t(
-      `This data folder's agent (${who}) listens on ${self.port}`,
-      `Агентът на тази папка с данни (${whoBg}) слуша на порт ${self.port}`,
-    );
-    if (!d.ports.includes(self.port)) {
-      level = "warn";
-      main = t(
-        `${main.en}, outside ${range}: pages that look for the agent there do not find it`,
-        `${main.bg}, извън ${range}: страниците, които търсят агента там, не го намират`,
-      );
-      fixes.push(t(
-        `Start the agent without --port / SVC_AGENT_PORT (it then uses ${range}), or give the ` +
-          "page this port.",
-        `Стартирайте агента без --port / SVC_AGENT_PORT (тогава ползва ${range}) или задайте ` +
-          "този порт на страницата.",
-      ));
-    }
-  } else if (self) {
-    main = t(
-      `This data folder's agent is starting (pid ${self.pid ?? "?"})`,
-      `Агентът на тази папка с данни стартира (процес ${self.pid ?? "?"})`,
-    );
-  } else if (free === first) {
-    main = t(
-      `Free: this data folder's agent will listen on ${first} (fallback ${range})`,
-      `Свободен: агентът на тази папка с данни ще слуша на ${first} (резервни ${range})`,
-    );
-  } else if (free !== undefined) {
-    level = "warn";
-    main = t(
-      `This data folder's agent is not running; it will listen on fallback port ${free}`,
-      `Агентът на тази папка с данни не работи; ще слуша на резервния порт ${free}`,
-    );
-  } else {
-    level = false;
-    main = t(
-      `All ports ${range} are in use, none by this data folder's agent`,
-      `Всички портове ${range} са заети, никой от агента на тази папка с данни`,
-    );
-  }
+  const own = ownPort(d, self, free, range);
+  let level = own.level;
+  if (own.fix) fixes.push(own.fix);
   const program = states[0]?.kind === "other" && ours !== first;
   const programNote = program
     ? t(`${first} is used by another program`, `${first} е зает от друга програма`)
     : null;
   if (program) {
-    const who = whoUses(first, d.os);
-    fixes.push(
-      level === false
-        ? t(
-          `Close the programs holding ${range} (${who.en}), then start the agent again.`,
-          `Затворете програмите, които заемат ${range} (${who.bg}), и стартирайте агента отново.`,
-        )
-        : t(
-          `Stop the program that holds port ${first} (${who.en}), or leave it: pages find the ` +
-            `agent by GET /health over ${range}.`,
-          `Спрете програмата, която заема порт ${first} (${who.bg}), или я оставете: страниците ` +
-            `намират агента чрез GET /health в ${range}.`,
-        ),
-    );
+    fixes.push(programFix(level, first, range, whoUses(first, d.os)));
     if (level === true) level = "warn";
   }
   // Pages probe the range in order: other agents before this folder's port are found first.
   const at = (port: number) => d.ports.includes(port) ? d.ports.indexOf(port) : d.ports.length;
   const below = others.filter((o) => ours > 0 ? at(o.port) < at(ours) : o.port === first);
-  if (below.length) {
+  const reachedFirst = below[0];
+  if (reachedFirst) {
     if (level === true) level = "warn";
-    fixes.push(t(
-      `Pages look for the agent from ${first} upward and reach the agent on ${below[0]!.port} ` +
-        "first. If it is yours (another data folder), stop it; on a computer shared by several " +
-        "users give each user's agent its own start port (--port or SVC_AGENT_PORT) and use " +
-        "that port in the page.",
-      `Страниците търсят агента от ${first} нагоре и първо достигат агента на ${below[0]!.port}. ` +
-        "Ако той е ваш (с друга папка с данни), спрете го; на компютър с няколко потребители " +
-        "задайте на агента на всеки потребител собствен начален порт (--port или " +
-        "SVC_AGENT_PORT) и ползвайте този порт в страницата.",
-    ));
+    fixes.push(belowFix(first, reachedFirst.port));
   }
   if (level === false && !program) {
     fixes.push(t(
@@ -189,8 +126,112 @@ export async function checkPort(d: Deps, self: SelfAgent | null): Promise<Doctor
       `Затворете програмите, които заемат ${range}, и стартирайте агента отново.`,
     ));
   }
-  const detail = join([main, programNote, othersNote(others)]);
+  const detail = join([own.main, programNote, othersNote(others)]);
   return check("port", level, title, detail, level === true ? null : joinFix(fixes));
+}
+
+/** Where this data folder's agent is or will be: the check's first line, its level and fix. */
+function ownPort(
+  d: Deps,
+  self: SelfAgent | null,
+  free: number | undefined,
+  range: string,
+): { level: DoctorCheck["ok"]; main: Bilingual; fix: Bilingual | null } {
+  const first = d.ports[0]!;
+  if (self?.state === "running") {
+    const who = `pid ${self.pid ?? "?"}, version ${self.version}`;
+    const whoBg = `процес ${self.pid ?? "?"}, версия ${self.version}`;
+    const main = t(
+      `This data folder's agent (${who}) listens on ${self.port}`,
+      `Агентът на тази папка с данни (${whoBg}) слуша на порт ${self.port}`,
+    );
+    if (d.ports.includes(self.port)) return { level: true, main, fix: null };
+    return {
+      level: "warn",
+      main: t(
+        `${main.en}, outside ${range}: pages that look for the agent there do not find it`,
+        `${main.bg}, извън ${range}: страниците, които търсят агента там, не го намират`,
+      ),
+      fix: t(
+        `Start the agent without --port / SVC_AGENT_PORT (it then uses ${range}), or give the ` +
+          "page this port.",
+        `Стартирайте агента без --port / SVC_AGENT_PORT (тогава ползва ${range}) или задайте ` +
+          "този порт на страницата.",
+      ),
+    };
+  }
+  if (self) {
+    return {
+      level: true,
+      main: t(
+        `This data folder's agent is starting (pid ${self.pid ?? "?"})`,
+        `Агентът на тази папка с данни стартира (процес ${self.pid ?? "?"})`,
+      ),
+      fix: null,
+    };
+  }
+  if (free === first) {
+    return {
+      level: true,
+      main: t(
+        `Free: this data folder's agent will listen on ${first} (fallback ${range})`,
+        `Свободен: агентът на тази папка с данни ще слуша на ${first} (резервни ${range})`,
+      ),
+      fix: null,
+    };
+  }
+  if (free !== undefined) {
+    return {
+      level: "warn",
+      main: t(
+        `This data folder's agent is not running; it will listen on fallback port ${free}`,
+        `Агентът на тази папка с данни не работи; ще слуша на резервния порт ${free}`,
+      ),
+      fix: null,
+    };
+  }
+  return {
+    level: false,
+    main: t(
+      `All ports ${range} are in use, none by this data folder's agent`,
+      `Всички портове ${range} са заети, никой от агента на тази папка с данни`,
+    ),
+    fix: null,
+  };
+}
+
+/** What to do about another program on the first port (all ports taken: close them all). */
+function programFix(
+  level: DoctorCheck["ok"],
+  first: number,
+  range: string,
+  who: Bilingual,
+): Bilingual {
+  return level === false
+    ? t(
+      `Close the programs holding ${range} (${who.en}), then start the agent again.`,
+      `Затворете програмите, които заемат ${range} (${who.bg}), и стартирайте агента отново.`,
+    )
+    : t(
+      `Stop the program that holds port ${first} (${who.en}), or leave it: pages find the ` +
+        `agent by GET /health over ${range}.`,
+      `Спрете програмата, която заема порт ${first} (${who.bg}), или я оставете: страниците ` +
+        `намират агента чрез GET /health в ${range}.`,
+    );
+}
+
+/** What to do about another agent that pages reach before this folder's agent. */
+function belowFix(first: number, port: number): Bilingual {
+  return t(
+    `Pages look for the agent from ${first} upward and reach the agent on ${port} ` +
+      "first. If it is yours (another data folder), stop it; on a computer shared by several " +
+      "users give each user's agent its own start port (--port or SVC_AGENT_PORT) and use " +
+      "that port in the page.",
+    `Страниците търсят агента от ${first} нагоре и първо достигат агента на ${port}. ` +
+      "Ако той е ваш (с друга папка с данни), спрете го; на компютър с няколко потребители " +
+      "задайте на агента на всеки потребител собствен начален порт (--port или " +
+      "SVC_AGENT_PORT) и ползвайте този порт в страницата.",
+  );
 }
 
 /** The URL without credentials or query, for messages. */

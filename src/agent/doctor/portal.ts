@@ -6,6 +6,7 @@
  * the test portal built in: there is nothing to reach.
  * @module
  */
+import type { Bilingual } from "../../contract/mod.ts";
 import type { AgentFile } from "../senders/mod.ts";
 import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t } from "./types.ts";
 
@@ -60,38 +61,56 @@ export async function checkPortal(d: Deps, file: AgentFile | null): Promise<Doct
     );
   }
   const at = `${base.protocol}//${base.host}${base.pathname}`;
-  const envName = p.environment === "production"
-    ? t("production", "реална (production)")
-    : t("the NRA's test environment", "тестовата среда на НАП");
-  let fetchFn = d.fetch;
-  let close = () => {};
-  if (p.caFile) {
-    try {
-      const { caFetchFromFile } = await import("../../portal/live/mod.ts");
-      const ca = await caFetchFromFile(p.caFile);
-      fetchFn = ca.fetch;
-      close = () => ca.close();
-    } catch (e) {
-      return check(
-        "portal",
-        false,
-        title,
-        t(msg(e), msg(e)),
-        t(
-          "Correct portal.caFile in agent.json or put the PEM file back",
-          "Поправете portal.caFile в agent.json или върнете PEM файла",
-        ),
-      );
-    }
-  }
-  let res: Response;
+  const via = await portalFetch(d, p, title);
+  if ("id" in via) return via;
+  const res = await askPortal(d, via, base, at, title);
+  if (!(res instanceof Response)) return res;
+  return answeredCheck(p, res, at, title);
+}
+
+type PortalSection = NonNullable<AgentFile["portal"]>;
+
+/** The fetch that reaches the portal (through `portal.caFile` when set), or the failed check. */
+async function portalFetch(
+  d: Deps,
+  p: PortalSection,
+  title: Bilingual,
+): Promise<{ fetch: typeof fetch; close: () => void } | DoctorCheck> {
+  if (!p.caFile) return { fetch: d.fetch, close: () => {} };
   try {
-    res = await fetchFn(base, {
+    const { caFetchFromFile } = await import("../../portal/live/mod.ts");
+    const ca = await caFetchFromFile(p.caFile);
+    return { fetch: ca.fetch, close: () => ca.close() };
+  } catch (e) {
+    return check(
+      "portal",
+      false,
+      title,
+      t(msg(e), msg(e)),
+      t(
+        "Correct portal.caFile in agent.json or put the PEM file back",
+        "Поправете portal.caFile в agent.json или върнете PEM файла",
+      ),
+    );
+  }
+}
+
+/** `HEAD` of the portal's base URL within the doctor's timeout: its answer, or the failed check. */
+async function askPortal(
+  d: Deps,
+  via: { fetch: typeof fetch; close: () => void },
+  base: URL,
+  at: string,
+  title: Bilingual,
+): Promise<Response | DoctorCheck> {
+  try {
+    const res = await via.fetch(base, {
       method: "HEAD",
       redirect: "manual",
       signal: AbortSignal.timeout(d.timeoutMs),
     });
     await res.body?.cancel();
+    return res;
   } catch (e) {
     const s = (d.timeoutMs / 1000).toFixed(1);
     const timedOut = e instanceof DOMException && e.name === "TimeoutError";
@@ -112,8 +131,20 @@ export async function checkPortal(d: Deps, file: AgentFile | null): Promise<Doct
       ),
     );
   } finally {
-    close();
+    via.close();
   }
+}
+
+/** The check once the portal answered: a server error, no credentials, or fine. */
+function answeredCheck(
+  p: PortalSection,
+  res: Response,
+  at: string,
+  title: Bilingual,
+): DoctorCheck {
+  const envName = p.environment === "production"
+    ? t("production", "реална (production)")
+    : t("the NRA's test environment", "тестовата среда на НАП");
   const answered = t(
     `${at} answers (HTTP ${res.status}); environment: ${envName.en}`,
     `${at} отговаря (HTTP ${res.status}); среда: ${envName.bg}`,

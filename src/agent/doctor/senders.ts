@@ -188,111 +188,144 @@ export async function checkSender(
   }
   const str = (...keys: string[]) =>
     keys.map((k) => ks[k]).find((v) => typeof v === "string") as string | undefined;
-  /** The failed check of a key store without its `keystore.<field>`, and where to set it. */
-  const missing = (field: string, what: Bilingual) =>
-    check(
-      id,
-      false,
-      title,
-      t(`keystore.${field} is missing`, `Липсва keystore.${field}`),
-      t(
-        `Set keystore.${field} to ${what.en} in agent.json`,
-        `Задайте в keystore.${field} ${what.bg} в agent.json`,
-      ),
-    );
+  const k: KeystoreCheck = { id, title, ks, d, str };
   try {
-    const certFile = str("certificateFile", "certFile");
-    if (certFile) {
-      const bytes = await Deno.readFile(certFile);
-      const pem = new TextDecoder().decode(bytes).match(
-        /-----BEGIN CERTIFICATE-----([^-]+)-----END/,
-      )?.[1];
-      const der = pem !== undefined ? Uint8Array.fromBase64(pem.replace(/\s+/g, "")) : bytes;
-      return certVerdict(id, title, [toCertificateInfo(der, certFile)], d);
-    }
-    if (ks.type === "pkcs12") {
-      const file = str("file", "path");
-      if (!file) return missing("file", t("the .p12/.pfx path", "пътя до .p12/.pfx файла"));
-      const store = openPkcs12KeyStore(await Deno.readFile(file), { name: file });
-      try {
-        return certVerdict(id, title, await store.listCertificates(), d, str("certId"));
-      } catch (e) {
-        if (e instanceof AppError && e.code === "PIN_INCORRECT") {
-          return check(
-            id,
-            true,
-            title,
-            t(
-              `${file} is readable; its certificate is encrypted and is checked when signing`,
-              `${file} може да се прочете; сертификатът в него е шифрован и се проверява при ` +
-                "подписване",
-            ),
-          );
-        }
-        throw e;
-      } finally {
-        await store.close();
-      }
-    }
-    if (ks.type === "pkcs11") {
-      const module = str("module", "modulePath");
-      if (!module) {
-        return missing(
-          "module",
-          t("the middleware's PKCS#11 library", "PKCS#11 библиотеката на софтуера за картата"),
-        );
-      }
-      const store = await d.openPkcs11(module, str("tokenLabel"));
-      try {
-        return certVerdict(id, title, await store.listCertificates(), d, str("certId"));
-      } finally {
-        await store.close();
-      }
-    }
-    if (ks.type === "windows" || ks.type === "macos") {
+    return await keystoreCheck(k);
+  } catch (e) {
+    return failedCheck(k, e, found);
+  }
+}
+
+/** One sender's key store as the doctor reads it. */
+interface KeystoreCheck {
+  readonly id: string;
+  readonly title: Bilingual;
+  readonly ks: Record<string, unknown>;
+  readonly d: Deps;
+  /** The first of `keys` that holds a string in the key store's reference. */
+  readonly str: (...keys: string[]) => string | undefined;
+}
+
+/** The failed check of a key store without its `keystore.<field>`, and where to set it. */
+function missing(k: KeystoreCheck, field: string, what: Bilingual): DoctorCheck {
+  return check(
+    k.id,
+    false,
+    k.title,
+    t(`keystore.${field} is missing`, `Липсва keystore.${field}`),
+    t(
+      `Set keystore.${field} to ${what.en} in agent.json`,
+      `Задайте в keystore.${field} ${what.bg} в agent.json`,
+    ),
+  );
+}
+
+/** The check by the key store's type (a certificate file, when named, is read instead). */
+async function keystoreCheck(k: KeystoreCheck): Promise<DoctorCheck> {
+  const { id, title, ks, d, str } = k;
+  const certFile = str("certificateFile", "certFile");
+  if (certFile) {
+    const bytes = await Deno.readFile(certFile);
+    const pem = new TextDecoder().decode(bytes).match(
+      /-----BEGIN CERTIFICATE-----([^-]+)-----END/,
+    )?.[1];
+    const der = pem !== undefined ? Uint8Array.fromBase64(pem.replace(/\s+/g, "")) : bytes;
+    return certVerdict(id, title, [toCertificateInfo(der, certFile)], d);
+  }
+  if (ks.type === "pkcs12") return await pkcs12Check(k);
+  if (ks.type === "pkcs11") return await pkcs11Check(k);
+  if (ks.type === "windows" || ks.type === "macos") {
+    return check(
+      id,
+      true,
+      title,
+      ks.type === "windows"
+        ? t(
+          "In the Windows certificate store: checked when signing (the OS asks for the PIN)",
+          "В хранилището за сертификати на Windows: проверява се при подписване " +
+            "(операционната система пита за PIN)",
+        )
+        : t(
+          "In the macOS Keychain: checked when signing (the OS asks for the PIN)",
+          "В Keychain на macOS: проверява се при подписване (операционната система пита за PIN)",
+        ),
+    );
+  }
+  return check(
+    id,
+    false,
+    title,
+    t(
+      `Unknown keystore type ${JSON.stringify(ks.type)}`,
+      `Непознат тип keystore ${JSON.stringify(ks.type)}`,
+    ),
+    t(
+      "Use type pkcs12, pkcs11, windows or macos (docs/signing.md)",
+      "Използвайте тип pkcs12, pkcs11, windows или macos (docs/signing.md)",
+    ),
+  );
+}
+
+/** A .p12/.pfx file: its certificates, or readable but encrypted (checked when signing). */
+async function pkcs12Check(k: KeystoreCheck): Promise<DoctorCheck> {
+  const { id, title, d, str } = k;
+  const file = str("file", "path");
+  if (!file) return missing(k, "file", t("the .p12/.pfx path", "пътя до .p12/.pfx файла"));
+  const store = openPkcs12KeyStore(await Deno.readFile(file), { name: file });
+  try {
+    return certVerdict(id, title, await store.listCertificates(), d, str("certId"));
+  } catch (e) {
+    if (e instanceof AppError && e.code === "PIN_INCORRECT") {
       return check(
         id,
         true,
         title,
-        ks.type === "windows"
-          ? t(
-            "In the Windows certificate store: checked when signing (the OS asks for the PIN)",
-            "В хранилището за сертификати на Windows: проверява се при подписване " +
-              "(операционната система пита за PIN)",
-          )
-          : t(
-            "In the macOS Keychain: checked when signing (the OS asks for the PIN)",
-            "В Keychain на macOS: проверява се при подписване (операционната система пита за PIN)",
-          ),
+        t(
+          `${file} is readable; its certificate is encrypted and is checked when signing`,
+          `${file} може да се прочете; сертификатът в него е шифрован и се проверява при ` +
+            "подписване",
+        ),
       );
     }
-    return check(
-      id,
-      false,
-      title,
-      t(
-        `Unknown keystore type ${JSON.stringify(ks.type)}`,
-        `Непознат тип keystore ${JSON.stringify(ks.type)}`,
-      ),
-      t(
-        "Use type pkcs12, pkcs11, windows or macos (docs/signing.md)",
-        "Използвайте тип pkcs12, pkcs11, windows или macos (docs/signing.md)",
-      ),
-    );
-  } catch (e) {
-    const fix = ks.type === "pkcs11"
-      ? pkcs11Fix(e, d, found)
-      : e instanceof Deno.errors.NotFound
-      ? t(
-        "Put the file back or correct its path in agent.json",
-        "Върнете файла или поправете пътя до него в agent.json",
-      )
-      : e instanceof Deno.errors.PermissionDenied
-      ? t("Give this user read access to the file", "Дайте на този потребител право да чете файла")
-      : t(
-        "Export the certificate with its private key again as a .p12/.pfx file",
-        "Експортирайте отново сертификата с частния ключ като .p12/.pfx файл",
-      );
-    return check(id, false, title, t(msg(e), msg(e)), fix);
+    throw e;
+  } finally {
+    await store.close();
   }
+}
+
+/** A card or token through its middleware's PKCS#11 library: the certificates on it. */
+async function pkcs11Check(k: KeystoreCheck): Promise<DoctorCheck> {
+  const { id, title, d, str } = k;
+  const module = str("module", "modulePath");
+  if (!module) {
+    return missing(
+      k,
+      "module",
+      t("the middleware's PKCS#11 library", "PKCS#11 библиотеката на софтуера за картата"),
+    );
+  }
+  const store = await d.openPkcs11(module, str("tokenLabel"));
+  try {
+    return certVerdict(id, title, await store.listCertificates(), d, str("certId"));
+  } finally {
+    await store.close();
+  }
+}
+
+/** The failed check of a key store that could not be read, with the fix for its kind. */
+function failedCheck(k: KeystoreCheck, e: unknown, found: ModuleCandidate[]): DoctorCheck {
+  const fix = k.ks.type === "pkcs11"
+    ? pkcs11Fix(e, k.d, found)
+    : e instanceof Deno.errors.NotFound
+    ? t(
+      "Put the file back or correct its path in agent.json",
+      "Върнете файла или поправете пътя до него в agent.json",
+    )
+    : e instanceof Deno.errors.PermissionDenied
+    ? t("Give this user read access to the file", "Дайте на този потребител право да чете файла")
+    : t(
+      "Export the certificate with its private key again as a .p12/.pfx file",
+      "Експортирайте отново сертификата с частния ключ като .p12/.pfx файл",
+    );
+  return check(k.id, false, k.title, t(msg(e), msg(e)), fix);
 }

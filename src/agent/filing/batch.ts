@@ -120,8 +120,6 @@ export async function runBatch(
   o: BatchRunOptions = {},
 ): Promise<BatchResult> {
   const tracker = o.tracker;
-  const now = o.now ?? Date.now;
-  const sleep = o.sleep ?? sleepMs;
   const listed = new Set(claims.eiks ?? []);
   const groups = [...scan.groups.entries()].sort(([a], [b]) => a.localeCompare(b));
   const chosen = groups.filter(([eik]) => listed.has(eik));
@@ -135,19 +133,72 @@ export async function runBatch(
       documents: chosen.reduce((n, [, g]) => n + g.files.length, 0),
     }),
   );
-  const items: (Item | null)[] = groups.map(() => null);
-  const queue: number[] = [];
-  const put = (i: number, item: Item, queued: boolean) => {
-    items[i] = item;
-    tracker?.record({
-      eik: item.eik,
-      outcome: item.outcome,
-      errorCode: item.errorCode,
-      filingId: item.filingId ?? null,
-      documentId: item.result?.documentId ?? null,
-    }, queued);
+  const run: BatchRun = {
+    op,
+    body,
+    groups,
+    submit: (input) => submit(input, ctx),
+    tracker,
+    now: o.now ?? Date.now,
+    sleep: o.sleep ?? sleepMs,
+    items: groups.map(() => null),
+    queue: [],
+    stop: null,
+    pausedUntil: 0,
+    waits: new Map(),
   };
-  const row = (eik: string, g: SubmissionFiles, rest: Partial<Item>): Item => ({
+  groups.forEach(([eik, g], i) => {
+    if (!listed.has(eik)) put(run, i, row(eik, g, { outcome: "skipped" }), false);
+    else if (g.error) {
+      put(run, i, row(eik, g, { errorCode: g.error.code, error: g.error.message }), false);
+    } else run.queue.push(i);
+  });
+  tracker?.plan(groups.length, run.queue.length);
+  tracker?.phase("filing");
+  const n = Math.max(1, Math.min(o.concurrency ?? DEFAULT_BATCH_CONCURRENCY, 32));
+  await Promise.all(
+    Array.from({ length: Math.min(n, Math.max(1, run.queue.length)) }, () => worker(run)),
+  );
+  tracker?.current(null);
+  return batchResult(run.items as Item[], chosen.length, scan);
+}
+
+/** The state of one batch while its companies are filed (shared by the workers). */
+interface BatchRun {
+  readonly op: BatchOperation;
+  readonly body: BatchBody;
+  readonly groups: [string, SubmissionFiles][];
+  readonly submit: (input: SubmissionInput) => Promise<SubmissionResult>;
+  readonly tracker: BatchRunOptions["tracker"];
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+  /** One row per group, in the groups' order (null until decided). */
+  readonly items: (Item | null)[];
+  /** The groups still to file (indexes); a group the portal asked to wait for goes first. */
+  readonly queue: number[];
+  /** A wrong or locked PIN: the rest of the batch is not sent. */
+  stop: AppError | null;
+  /** Nothing is sent before this instant (ms; the portal asked the batch to wait). */
+  pausedUntil: number;
+  /** How many times each group waited. */
+  readonly waits: Map<number, number>;
+}
+
+/** Record a group's row (and tell the progress tracker). */
+function put(run: BatchRun, i: number, item: Item, queued: boolean): void {
+  run.items[i] = item;
+  run.tracker?.record({
+    eik: item.eik,
+    outcome: item.outcome,
+    errorCode: item.errorCode,
+    filingId: item.filingId ?? null,
+    documentId: item.result?.documentId ?? null,
+  }, queued);
+}
+
+/** A group's row: failed unless `rest` says otherwise. */
+function row(eik: string, g: SubmissionFiles, rest: Partial<Item>): Item {
+  return {
     eik,
     files: g.names,
     outcome: "failed",
@@ -155,88 +206,82 @@ export async function runBatch(
     errorCode: null,
     error: null,
     ...rest,
-  });
-  groups.forEach(([eik, g], i) => {
-    if (!listed.has(eik)) put(i, row(eik, g, { outcome: "skipped" }), false);
-    else if (g.error) {
-      put(i, row(eik, g, { errorCode: g.error.code, error: g.error.message }), false);
-    } else queue.push(i);
-  });
-  tracker?.plan(groups.length, queue.length);
-  tracker?.phase("filing");
-
-  let stop: AppError | null = null;
-  let pausedUntil = 0;
-  const waits = new Map<number, number>();
-  const fileOne = async (i: number): Promise<void> => {
-    const [eik, g] = groups[i]!;
-    if (stop) {
-      return put(i, row(eik, g, { errorCode: stop.code, error: stop.message }), true);
-    }
-    tracker?.current(eik);
-    try {
-      const request = {
-        eik,
-        ...("year" in body ? { year: body.year, month: body.month } : {}),
-        ...("fund" in body && body.fund !== undefined ? { fund: body.fund } : {}),
-      };
-      const result = await submit({ kind: op.kind, eik, request, files: g.files }, ctx);
-      put(
-        i,
-        row(eik, g, {
-          outcome: result.success ? "submitted" : "failed",
-          result,
-          errorCode: result.success ? null : "PORTAL_REJECTED",
-          error: result.success ? null : result.errorMessage,
-        }),
-        true,
-      );
-    } catch (e) {
-      const err = isAppError(e)
-        ? e
-        : new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure", undefined, e);
-      if (err.code === "PIN_INCORRECT" || err.code === "PIN_LOCKED") stop ??= err;
-      const wait = stop ? null : waitAsked(err);
-      const tries = waits.get(i) ?? 0;
-      if (wait !== null && wait <= MAX_RETRY_AFTER_S && tries < MAX_WAITS) {
-        // The portal asked the whole batch to wait: nothing is sent before the instant.
-        waits.set(i, tries + 1);
-        pausedUntil = Math.max(pausedUntil, now() + wait * 1000);
-        tracker?.waitUntil(pausedUntil);
-        queue.unshift(i);
-        return;
-      }
-      const filingId = typeof err.details?.filingId === "string" ? err.details.filingId : null;
-      put(
-        i,
-        row(eik, g, {
-          outcome: isUnknown(err) ? "unknown" : "failed",
-          errorCode: err.code,
-          error: err.message,
-          ...(filingId ? { filingId } : {}),
-        }),
-        true,
-      );
-    }
   };
-  const worker = async () => {
-    for (;;) {
-      const left = pausedUntil - now();
-      if (left > 0) {
-        await sleep(left);
-        continue;
-      }
-      tracker?.waitUntil(null);
-      const i = queue.shift();
-      if (i === undefined) return;
-      await fileOne(i);
-    }
-  };
-  const n = Math.max(1, Math.min(o.concurrency ?? DEFAULT_BATCH_CONCURRENCY, 32));
-  await Promise.all(Array.from({ length: Math.min(n, Math.max(1, queue.length)) }, worker));
-  tracker?.current(null);
+}
 
-  const done = items as Item[];
+/** One worker: files the queue's next group once no wait asked by the portal is running. */
+async function worker(run: BatchRun): Promise<void> {
+  for (;;) {
+    const left = run.pausedUntil - run.now();
+    if (left > 0) {
+      await run.sleep(left);
+      continue;
+    }
+    run.tracker?.waitUntil(null);
+    const i = run.queue.shift();
+    if (i === undefined) return;
+    await fileOne(run, i);
+  }
+}
+
+/** File group `i`: its row, or back to the queue's head when the portal asked to wait. */
+async function fileOne(run: BatchRun, i: number): Promise<void> {
+  const { body } = run;
+  const [eik, g] = run.groups[i]!;
+  if (run.stop) {
+    return put(run, i, row(eik, g, { errorCode: run.stop.code, error: run.stop.message }), true);
+  }
+  run.tracker?.current(eik);
+  try {
+    const request = {
+      eik,
+      ...("year" in body ? { year: body.year, month: body.month } : {}),
+      ...("fund" in body && body.fund !== undefined ? { fund: body.fund } : {}),
+    };
+    const result = await run.submit({ kind: run.op.kind, eik, request, files: g.files });
+    put(
+      run,
+      i,
+      row(eik, g, {
+        outcome: result.success ? "submitted" : "failed",
+        result,
+        errorCode: result.success ? null : "PORTAL_REJECTED",
+        error: result.success ? null : result.errorMessage,
+      }),
+      true,
+    );
+  } catch (e) {
+    const err = isAppError(e)
+      ? e
+      : new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure", undefined, e);
+    if (err.code === "PIN_INCORRECT" || err.code === "PIN_LOCKED") run.stop ??= err;
+    const wait = run.stop ? null : waitAsked(err);
+    const tries = run.waits.get(i) ?? 0;
+    if (wait !== null && wait <= MAX_RETRY_AFTER_S && tries < MAX_WAITS) {
+      // The portal asked the whole batch to wait: nothing is sent before the instant.
+      run.waits.set(i, tries + 1);
+      run.pausedUntil = Math.max(run.pausedUntil, run.now() + wait * 1000);
+      run.tracker?.waitUntil(run.pausedUntil);
+      run.queue.unshift(i);
+      return;
+    }
+    const filingId = typeof err.details?.filingId === "string" ? err.details.filingId : null;
+    put(
+      run,
+      i,
+      row(eik, g, {
+        outcome: isUnknown(err) ? "unknown" : "failed",
+        errorCode: err.code,
+        error: err.message,
+        ...(filingId ? { filingId } : {}),
+      }),
+      true,
+    );
+  }
+}
+
+/** The batch's answer: counts, status and one error line (failures, unknowns, scan problems). */
+function batchResult(done: Item[], chosen: number, scan: BatchScan): BatchResult {
   const submitted = done.filter((i) => i.outcome === "submitted").length;
   const failed = done.filter((i) => i.outcome === "failed").length;
   const unknown = done.filter((i) => i.outcome === "unknown").length;
@@ -244,7 +289,7 @@ export async function runBatch(
   const problems = scan.problems.map((p) => `${p.path}: ${p.error}`);
   const bad = failed + unknown;
   return {
-    status: bad === 0 ? "ok" : submitted > 0 ? "partial" : chosen.length > 0 ? "error" : "ok",
+    status: bad === 0 ? "ok" : submitted > 0 ? "partial" : chosen > 0 ? "error" : "ok",
     items: done,
     submitted,
     skipped,
@@ -252,10 +297,10 @@ export async function runBatch(
     unknown,
     totalScanned: scan.totalScanned,
     error: [
-      ...(failed > 0 ? [`${failed} of ${chosen.length} companies failed`] : []),
+      ...(failed > 0 ? [`${failed} of ${chosen} companies failed`] : []),
       ...(unknown > 0
         ? [
-          `${unknown} of ${chosen.length} companies were sent and their outcome is unknown: ` +
+          `${unknown} of ${chosen} companies were sent and their outcome is unknown: ` +
           "check them on the NRA portal, then resolve them (journal resolve, or the console's " +
           "Filings page)",
         ]

@@ -134,18 +134,9 @@ export async function fileSubmission(
   ctx: PortalContext,
   meta: FilingMeta,
 ): Promise<SubmissionResult> {
-  const files = input.files.map((f) => ({ ...f, numRecords: f.numRecords ?? recordCount(f) }));
+  const files = countedFiles(input);
   const hash = filesHash(files);
-  const scope = `${meta.mode}|${meta.integrator ?? ""}`;
-  // The key names one filing: the same key with another operation, company or content is another
-  // filing, never a replay of the first answer.
-  const content = createHash("sha256").update(JSON.stringify(input.request)).update(hash ?? "")
-    .digest("hex");
-  const key = meta.idempotencyKey
-    ? `${scope}|key:${meta.idempotencyKey}|${meta.typeId}|${input.eik}|${content}`
-    : meta.batchId && hash
-    ? `${scope}|batch:${meta.batchId}|${meta.typeId}|${input.eik}|${hash}`
-    : null;
+  const key = filingKey(input, hash, meta);
   const journal = deps.journal;
   if (!journal) return portal.submit({ ...input, files }, ctx);
   const inFlight = running.get(journal) ?? { byKey: new Map(), ids: new Set<string>() };
@@ -154,27 +145,7 @@ export async function fileSubmission(
     throw new AppError("FILING_IN_PROGRESS", "The same filing is running; retry when it finishes");
   }
   const now = new Date(deps.clock.now());
-  const row: NewFiling = {
-    id: (deps.randomId ?? randomId)(),
-    idempotencyKey: key,
-    typeId: meta.typeId,
-    kind: input.kind,
-    eik: input.eik,
-    period: meta.period,
-    batchId: meta.batchId,
-    filesSha256: hash,
-    files: files.map((f) => ({
-      name: f.name,
-      kind: f.kind,
-      numRecords: f.numRecords,
-      sha256: createHash("sha256").update(f.bytes).digest("hex"),
-    })),
-    senderId: ctx.sender?.id ?? null,
-    mode: meta.mode,
-    integrator: meta.integrator,
-    request: input.request as Record<string, unknown>,
-    origin: meta.origin ?? null,
-  };
+  const row = newFiling(deps, input, files, hash, key, ctx, meta);
   // From here to the row's insert nothing awaits: the checks and the row are one step.
   const prior = key ? journal.byKey(key) : null;
   if (prior?.state === "filed") {
@@ -200,33 +171,7 @@ export async function fileSubmission(
     id = prior.id;
   } else journal.supersede(prior.id, row, now); // it reached the authority: a row of its own
   meta.onRow?.(id);
-  const run = (async () => {
-    await deps.hold?.("before_send", id);
-    const at = new Date(deps.clock.now());
-    // "unknown" from the moment the adapter sends it (after the signature): a filing that
-    // waits for the sender's key is still "pending" and was never sent.
-    let sent = false;
-    const onSend = () => {
-      if (sent) return;
-      sent = true;
-      journal.markSent(id, at);
-    };
-    let result: SubmissionResult;
-    try {
-      // The EIK of a natural person (an EGN) is masked by the logger (src/log.ts).
-      deps.log("info", "portal submit", { filingId: id, typeId: meta.typeId, eik: input.eik });
-      result = await portal.submit({ ...input, files, clientRef: id, at, onSend }, ctx);
-    } catch (e) {
-      const err = isAppError(e)
-        ? e
-        : new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure", undefined, e);
-      throw recordFailure(journal, id, err, new Date(deps.clock.now()));
-    }
-    await deps.hold?.("after_send", id);
-    journal.answer(id, result, new Date(deps.clock.now()));
-    await deps.hold?.("after_answer", id);
-    return result;
-  })();
+  const run = sendJournaled(deps, journal, portal, { ...input, files }, ctx, meta, id);
   inFlight.ids.add(id);
   if (key) inFlight.byKey.set(key, run);
   try {
@@ -235,4 +180,95 @@ export async function fileSubmission(
     inFlight.ids.delete(id);
     if (key) inFlight.byKey.delete(key);
   }
+}
+
+/** The input's files, each with its record count. */
+function countedFiles(input: SubmissionInput) {
+  return input.files.map((f) => ({ ...f, numRecords: f.numRecords ?? recordCount(f) }));
+}
+
+/**
+ * The key that names one filing: the same key with another operation, company or content is
+ * another filing, never a replay of the first answer. From the Idempotency-Key, else the batch
+ * id (with files), else none.
+ */
+function filingKey(input: SubmissionInput, hash: string | null, meta: FilingMeta): string | null {
+  const scope = `${meta.mode}|${meta.integrator ?? ""}`;
+  const content = createHash("sha256").update(JSON.stringify(input.request)).update(hash ?? "")
+    .digest("hex");
+  return meta.idempotencyKey
+    ? `${scope}|key:${meta.idempotencyKey}|${meta.typeId}|${input.eik}|${content}`
+    : meta.batchId && hash
+    ? `${scope}|batch:${meta.batchId}|${meta.typeId}|${input.eik}|${hash}`
+    : null;
+}
+
+/** The journal row of this attempt (not yet written). */
+function newFiling(
+  deps: FilingDeps,
+  input: SubmissionInput,
+  files: ReturnType<typeof countedFiles>,
+  hash: string | null,
+  key: string | null,
+  ctx: PortalContext,
+  meta: FilingMeta,
+): NewFiling {
+  return {
+    id: (deps.randomId ?? randomId)(),
+    idempotencyKey: key,
+    typeId: meta.typeId,
+    kind: input.kind,
+    eik: input.eik,
+    period: meta.period,
+    batchId: meta.batchId,
+    filesSha256: hash,
+    files: files.map((f) => ({
+      name: f.name,
+      kind: f.kind,
+      numRecords: f.numRecords,
+      sha256: createHash("sha256").update(f.bytes).digest("hex"),
+    })),
+    senderId: ctx.sender?.id ?? null,
+    mode: meta.mode,
+    integrator: meta.integrator,
+    request: input.request as Record<string, unknown>,
+    origin: meta.origin ?? null,
+  };
+}
+
+/** Send row `id` to the portal and journal each step: sent, then its answer or its failure. */
+async function sendJournaled(
+  deps: FilingDeps,
+  journal: Journal,
+  portal: PortalAdapter,
+  input: SubmissionInput,
+  ctx: PortalContext,
+  meta: FilingMeta,
+  id: string,
+): Promise<SubmissionResult> {
+  await deps.hold?.("before_send", id);
+  const at = new Date(deps.clock.now());
+  // "unknown" from the moment the adapter sends it (after the signature): a filing that
+  // waits for the sender's key is still "pending" and was never sent.
+  let sent = false;
+  const onSend = () => {
+    if (sent) return;
+    sent = true;
+    journal.markSent(id, at);
+  };
+  let result: SubmissionResult;
+  try {
+    // The EIK of a natural person (an EGN) is masked by the logger (src/log.ts).
+    deps.log("info", "portal submit", { filingId: id, typeId: meta.typeId, eik: input.eik });
+    result = await portal.submit({ ...input, clientRef: id, at, onSend }, ctx);
+  } catch (e) {
+    const err = isAppError(e)
+      ? e
+      : new AppError("AGENT_INTERNAL_ERROR", "Unexpected failure", undefined, e);
+    throw recordFailure(journal, id, err, new Date(deps.clock.now()));
+  }
+  await deps.hold?.("after_send", id);
+  journal.answer(id, result, new Date(deps.clock.now()));
+  await deps.hold?.("after_answer", id);
+  return result;
 }

@@ -13,6 +13,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { SubmissionResult } from "../../contract/mod.ts";
 import type { FilingState } from "../../filing_states.ts";
+import { UserError } from "../../user_error.ts";
 
 export { FILING_STATES, type FilingState } from "../../filing_states.ts";
 
@@ -186,7 +187,7 @@ export function migrateJournal(db: DatabaseSync): void {
   try {
     const v = version(); // another process may have migrated meanwhile
     if (v > JOURNAL_VERSION) {
-      throw new Error(`The journal was written by a newer agent (version ${v})`);
+      throw new UserError(`The journal was written by a newer agent (version ${v})`);
     }
     const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
       .get("filings");

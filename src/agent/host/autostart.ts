@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import type { CommandRunner } from "../../command_runner.ts";
 import { AGENT_V8_FLAGS } from "../../defaults.ts";
 import { plistDocument, xmlText as xml } from "./plist.ts";
+import { UserError } from "../../user_error.ts";
 
 /** LaunchAgent label, Run value name and .desktop base name. */
 export const AUTOSTART_LABEL = "bg.svc.filing-agent";
@@ -72,7 +73,7 @@ const guiDomain = (o: AutostartOptions) => `gui/${o.uid ?? Deno.uid() ?? 501}`;
 
 const home = (o: AutostartOptions) => {
   const h = o.env.HOME ?? o.env.USERPROFILE;
-  if (!h) throw new Error("Cannot register autostart: HOME is not set");
+  if (!h) throw new UserError("Cannot register autostart: HOME is not set");
   return h;
 };
 
@@ -84,7 +85,7 @@ const desktopPath = (o: AutostartOptions) =>
   join(o.env.XDG_CONFIG_HOME || join(home(o), ".config"), "autostart", DESKTOP_NAME);
 /** Path of the Windows Startup-folder fallback. */
 const startupCmdPath = (o: AutostartOptions) => {
-  if (!o.env.APPDATA) throw new Error("Cannot register autostart: APPDATA is not set");
+  if (!o.env.APPDATA) throw new UserError("Cannot register autostart: APPDATA is not set");
   return join(
     o.env.APPDATA,
     "Microsoft",
@@ -207,7 +208,9 @@ export async function installAutostart(o: AutostartOptions): Promise<AutostartSt
     }
     const r = await o.run({ cmd: "launchctl", args: ["bootstrap", guiDomain(o), path] });
     if (r.code !== 0) {
-      throw new Error(`launchctl bootstrap ${guiDomain(o)} failed (${r.code}): ${r.stderr.trim()}`);
+      throw new UserError(
+        `launchctl bootstrap ${guiDomain(o)} failed (${r.code}): ${r.stderr.trim()}`,
+      );
     }
     return autostartStatus(o);
   }

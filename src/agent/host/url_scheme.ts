@@ -20,6 +20,7 @@ import type { CommandRunner } from "../../command_runner.ts";
 import { START_URL, URL_SCHEME } from "../start/mod.ts";
 import { desktopExecArg, windowsArg } from "./autostart.ts";
 import { plistDocument, xmlText as xml } from "./plist.ts";
+import { UserError } from "../../user_error.ts";
 
 const DESKTOP_NAME = "svc-agent-url.desktop";
 const CLASSES_KEY = `HKCU\\Software\\Classes\\${URL_SCHEME}`;
@@ -130,7 +131,7 @@ exec "$(dirname -- "$0")/../../../svc-filing" agent
 
 const desktopPath = (o: UrlSchemeOptions) => {
   const data = o.env.XDG_DATA_HOME ?? (o.env.HOME ? join(o.env.HOME, ".local", "share") : null);
-  if (!data) throw new Error("Cannot register the svc-agent: link handler: HOME is not set");
+  if (!data) throw new UserError("Cannot register the svc-agent: link handler: HOME is not set");
   return join(data, "applications", DESKTOP_NAME);
 };
 
@@ -149,7 +150,7 @@ export async function installUrlScheme(o: UrlSchemeOptions): Promise<UrlSchemeSt
       cmd: "xdg-mime",
       args: ["default", DESKTOP_NAME, `x-scheme-handler/${URL_SCHEME}`],
     });
-    if (r.code !== 0) throw new Error(`xdg-mime failed: ${r.stderr.trim() || r.code}`);
+    if (r.code !== 0) throw new UserError(`xdg-mime failed: ${r.stderr.trim() || r.code}`);
     return {
       installed: true,
       method: "xdg-mime",
@@ -167,7 +168,7 @@ export async function installUrlScheme(o: UrlSchemeOptions): Promise<UrlSchemeSt
       ]
     ) {
       const r = await o.run({ cmd: "reg", args });
-      if (r.code !== 0) throw new Error(`reg add failed: ${r.stderr.trim() || r.code}`);
+      if (r.code !== 0) throw new UserError(`reg add failed: ${r.stderr.trim() || r.code}`);
     }
     return { installed: true, method: "registry", location: CLASSES_KEY, detail: line };
   }
@@ -196,7 +197,7 @@ export async function uninstallUrlScheme(o: UrlSchemeOptions): Promise<UrlScheme
   if (o.os === "windows") {
     const r = await o.run({ cmd: "reg", args: ["delete", CLASSES_KEY, "/f"] });
     const missing = /unable to find|не може да намери/i.test(r.stderr);
-    if (r.code !== 0 && !missing) throw new Error(`reg delete failed: ${r.stderr.trim()}`);
+    if (r.code !== 0 && !missing) throw new UserError(`reg delete failed: ${r.stderr.trim()}`);
     return { installed: false, method: "registry", location: CLASSES_KEY, detail: "removed" };
   }
   return {

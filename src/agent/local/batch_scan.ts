@@ -97,66 +97,82 @@ export async function scanBatchTree(
   body: BatchBody,
   tree: FileTree,
 ): Promise<BatchScan> {
+  if (grouping.group === "vat_folders") return await scanVatFolders(body, tree);
+  if (grouping.group === "payroll_pairs") return await scanPayrollPairs(body, tree);
+  return await scanNotices(grouping.form === "62", body, tree);
+}
+
+/** VAT: one folder per return found (its deklar.txt), read as a whole; a second return of
+ * one EIK is refused (FILE_EIK_MISMATCH). */
+async function scanVatFolders(body: BatchBody, tree: FileTree): Promise<BatchScan> {
   const recursive = body.recursive;
   const period = bodyTaxPeriod(body);
   const groups = new Map<string, SubmissionFiles>();
-  if (grouping.group === "vat_folders") {
-    const { matches, scanned, problems } = await findFiles(tree, "deklar", period, recursive);
-    const { files } = await tree.list(recursive);
-    for (const m of matches) {
-      const folder = folderOf(files, m.file.folder);
-      try {
-        const g = await readVatFolder(folder, body);
-        groups.set(
-          m.eik,
-          groups.has(m.eik)
-            ? failed(
-              [m.file.path],
-              new AppError("FILE_EIK_MISMATCH", `Two VAT returns for EIK ${m.eik}`),
-            )
-            : g,
-        );
-      } catch (e) {
-        groups.set(m.eik, failed([m.file.path], e));
-      }
+  const { matches, scanned, problems } = await findFiles(tree, "deklar", period, recursive);
+  const { files } = await tree.list(recursive);
+  for (const m of matches) {
+    const folder = folderOf(files, m.file.folder);
+    try {
+      const g = await readVatFolder(folder, body);
+      groups.set(
+        m.eik,
+        groups.has(m.eik)
+          ? failed(
+            [m.file.path],
+            new AppError("FILE_EIK_MISMATCH", `Two VAT returns for EIK ${m.eik}`),
+          )
+          : g,
+      );
+    } catch (e) {
+      groups.set(m.eik, failed([m.file.path], e));
     }
-    return { groups, totalScanned: scanned, problems };
   }
-  if (grouping.group === "payroll_pairs") {
-    const d1 = await findFiles(tree, "d1", period, recursive);
-    const d6 = await findFiles(tree, "d6", period, recursive);
-    // Both scans walk the same tree: a folder that could not be walked is one problem.
-    const seen = new Set<string>();
-    const problems = [...d1.problems, ...d6.problems].filter((p) => {
-      const k = `${p.errorCode}\u0000${p.path}`;
-      return seen.has(k) ? false : (seen.add(k), true);
-    });
-    const by = new Map<string, { d1: Identified[]; d6: Identified[] }>();
-    const of = (eik: string) => by.get(eik) ?? by.set(eik, { d1: [], d6: [] }).get(eik)!;
-    for (const m of d1.matches) of(m.eik).d1.push(m);
-    for (const m of d6.matches) {
-      if (m.annual && m.period !== period) problems.push(annualNotFiled(m, body));
-      else of(m.eik).d6.push(m);
-    }
-    for (const [eik, g] of by) {
-      const names = [...g.d1, ...g.d6].map((m) => m.file.path);
-      const twice = g.d1.length > 1 ? g.d1 : g.d6.length > 1 ? g.d6 : null;
-      if (twice !== null) {
-        groups.set(eik, failed(names, ambiguous(eik, twice, body)));
-        continue;
-      }
-      try {
-        groups.set(eik, await readPayroll(g.d1[0]?.file ?? null, g.d6[0]?.file ?? null, body));
-      } catch (e) {
-        groups.set(eik, failed(names, e));
-      }
-    }
-    return { groups, totalScanned: d1.scanned, problems };
+  return { groups, totalScanned: scanned, problems };
+}
+
+/** Payroll: declarations 1 and 6 of the period paired by EIK (an annual declaration 6 of
+ * another period is a problem; two of one kind for an EIK are ambiguous). */
+async function scanPayrollPairs(body: BatchBody, tree: FileTree): Promise<BatchScan> {
+  const recursive = body.recursive;
+  const period = bodyTaxPeriod(body);
+  const groups = new Map<string, SubmissionFiles>();
+  const d1 = await findFiles(tree, "d1", period, recursive);
+  const d6 = await findFiles(tree, "d6", period, recursive);
+  // Both scans walk the same tree: a folder that could not be walked is one problem.
+  const seen = new Set<string>();
+  const problems = [...d1.problems, ...d6.problems].filter((p) => {
+    const k = `${p.errorCode}\u0000${p.path}`;
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+  const by = new Map<string, { d1: Identified[]; d6: Identified[] }>();
+  const of = (eik: string) => by.get(eik) ?? by.set(eik, { d1: [], d6: [] }).get(eik)!;
+  for (const m of d1.matches) of(m.eik).d1.push(m);
+  for (const m of d6.matches) {
+    if (m.annual && m.period !== period) problems.push(annualNotFiled(m, body));
+    else of(m.eik).d6.push(m);
   }
-  // Notices (XML).
-  const { files, problems } = await tree.list(recursive);
+  for (const [eik, g] of by) {
+    const names = [...g.d1, ...g.d6].map((m) => m.file.path);
+    const twice = g.d1.length > 1 ? g.d1 : g.d6.length > 1 ? g.d6 : null;
+    if (twice !== null) {
+      groups.set(eik, failed(names, ambiguous(eik, twice, body)));
+      continue;
+    }
+    try {
+      groups.set(eik, await readPayroll(g.d1[0]?.file ?? null, g.d6[0]?.file ?? null, body));
+    } catch (e) {
+      groups.set(eik, failed(names, e));
+    }
+  }
+  return { groups, totalScanned: d1.scanned, problems };
+}
+
+/** Notices (XML): every .xml file of the form asked (62, else 123), checked and grouped by its
+ * <eik>. */
+async function scanNotices(want62: boolean, body: BatchBody, tree: FileTree): Promise<BatchScan> {
+  const groups = new Map<string, SubmissionFiles>();
+  const { files, problems } = await tree.list(body.recursive);
   const xml = files.filter((f) => f.name.toLowerCase().endsWith(".xml"));
-  const want62 = grouping.form === "62";
   const dec = new TextDecoder("windows-1251");
   await pMap(xml, async (f) => {
     try {

@@ -10,7 +10,12 @@
 import type { Context } from "hono";
 import { AppError, type Family, isAppError, type OperationSpec } from "../../contract/mod.ts";
 import type { PortalAdapter, PortalContext } from "../../portal/mod.ts";
-import type { CompanyName, ConfirmationManager, ConfirmSubject } from "../confirm/mod.ts";
+import type {
+  CompanyName,
+  ConfirmationManager,
+  Confirmed,
+  ConfirmSubject,
+} from "../confirm/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import type { BatchBoard } from "../filing/mod.ts";
 import type { OperationClaims, TokenVerifier } from "../http/mod.ts";
@@ -144,26 +149,14 @@ export async function confirmSender(
   signal?: AbortSignal,
   afterConsent?: () => Promise<Partial<ConfirmWhat> | null>,
 ): Promise<PortalContext> {
-  const { c, deps, claims, batchId, cleanups, op, portal } = r;
+  const { c, deps, claims, op, portal } = r;
   const use = keyUseOf(op.family);
   // Before anything is asked or read: what the portal of the token's mode would refuse anyway.
   portal.check?.(op);
   const usable = sendersFor(deps.senders, claims.mode);
   const requested = c.req.header("x-svc-sender-id") ?? null;
   checkRequestedSender(deps.senders, usable, requested);
-  const subject = {
-    ...what,
-    companies: companiesOf(what, portal),
-    batchId,
-    senderId: requested,
-    typeId: op.typeId,
-    filing: op.family === "submission" || op.family === "batch" ? op.kind : null,
-    integratorId: claims.intg ?? claims.sub ?? "unknown",
-    integratorName: claims.intgName ?? claims.intg ?? "Unknown integrator",
-    origin: claims.origin ?? null,
-    mode: claims.mode,
-    ...(afterConsent ? { checkAfterConsent: true } : {}),
-  };
+  const subject = subjectFor(r, what, requested, afterConsent !== undefined);
   subjects.set(c, subject);
   const keyed = claims.mode === "live" && use !== "none";
   const checked = keyed
@@ -198,29 +191,72 @@ export async function confirmSender(
   if (!signs || read === null) deps.confirmations.checked(subject, null);
   // Nothing to sign (no listed company's files passed): no key store, no PIN.
   if (!keyed || read === null) return { sender };
-  let pin = chosen.pin;
-  if (signs) {
-    if (!chosen.pinLater) {
-      const e = new AppError(
-        "SENDER_NOT_CHOSEN",
-        "This batch was confirmed without a PIN (to read results only); file with a new " +
-          "X-Svc-Batch-Id so that the page asks for the signature's PIN",
-      );
-      deps.confirmations.checked(subject, e);
-      throw e;
-    }
-    pin = await deps.confirmations.pin(subject, read ?? {}, { ...sender, needsPin: true }, {
-      signal,
-    });
+  const pin = signs ? await pinOnPage(r, subject, chosen, read ?? {}, sender, signal) : chosen.pin;
+  return await openSender(r, subject, sender, p.ref, pin, use);
+}
+
+/** The subject the page shows: what the request files, for whom, asked by which integrator. */
+function subjectFor(
+  r: ConfirmRequest,
+  what: ConfirmWhat,
+  requested: string | null,
+  checkAfterConsent: boolean,
+): ConfirmSubject {
+  const { claims, batchId, op, portal } = r;
+  return {
+    ...what,
+    companies: companiesOf(what, portal),
+    batchId,
+    senderId: requested,
+    typeId: op.typeId,
+    filing: op.family === "submission" || op.family === "batch" ? op.kind : null,
+    integratorId: claims.intg ?? claims.sub ?? "unknown",
+    integratorName: claims.intgName ?? claims.intg ?? "Unknown integrator",
+    origin: claims.origin ?? null,
+    mode: claims.mode,
+    ...(checkAfterConsent ? { checkAfterConsent: true } : {}),
+  };
+}
+
+/** The PIN step after the checks (a batch confirmed without a PIN cannot sign: refused). */
+async function pinOnPage(
+  r: ConfirmRequest,
+  subject: ConfirmSubject,
+  chosen: Confirmed,
+  read: Partial<ConfirmWhat>,
+  sender: { id: string; displayName: string },
+  signal: AbortSignal | undefined,
+): Promise<string | null> {
+  const { confirmations } = r.deps;
+  if (!chosen.pinLater) {
+    const e = new AppError(
+      "SENDER_NOT_CHOSEN",
+      "This batch was confirmed without a PIN (to read results only); file with a new " +
+        "X-Svc-Batch-Id so that the page asks for the signature's PIN",
+    );
+    confirmations.checked(subject, e);
+    throw e;
   }
+  return await confirmations.pin(subject, read, { ...sender, needsPin: true }, { signal });
+}
+
+/** Open the chosen sender's key store; a wrong or locked PIN refuses the rest of the batch. */
+async function openSender(
+  r: ConfirmRequest,
+  subject: ConfirmSubject,
+  sender: { id: string; displayName: string },
+  ref: SenderPrecheck["ref"],
+  pin: string | null,
+  use: "certificate" | "sign",
+): Promise<PortalContext> {
   const refuseOnPin = (e: unknown) => {
     if (isAppError(e) && (e.code === "PIN_INCORRECT" || e.code === "PIN_LOCKED")) {
-      deps.confirmations.refuse(subject);
+      r.deps.confirmations.refuse(subject);
     }
     throw e;
   };
-  const live = await liveContext(sender, p.ref, pin, use).catch(refuseOnPin);
-  cleanups.push(live.close);
+  const live = await liveContext(sender, ref, pin, use).catch(refuseOnPin);
+  r.cleanups.push(live.close);
   if (use === "certificate") return live.ctx;
   const sign = live.ctx.sign!;
   return { ...live.ctx, sign: (bytes) => sign(bytes).catch(refuseOnPin) };

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { SenderConfig } from "./senders.ts";
+import { UserError } from "../../user_error.ts";
 
 /** Live portal settings (NRA public API, OAuth2 client credentials). */
 export const PortalSettings = z.object({
@@ -61,24 +62,24 @@ export async function readAgentFile(dataDir: string): Promise<AgentFile> {
     text = await Deno.readTextFile(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return AgentFile.parse({});
-    throw new Error(`Cannot read ${path}: ${(e as Error).message}`);
+    throw new UserError(`Cannot read ${path}: ${(e as Error).message}`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${path} is not valid JSON: ${(e as Error).message}`);
+    throw new UserError(`${path} is not valid JSON: ${(e as Error).message}`);
   }
   const r = AgentFile.safeParse(raw);
   if (!r.success) {
-    throw new Error(
+    throw new UserError(
       `Invalid ${path}:\n` +
         r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n"),
     );
   }
   const ids = r.data.senders.map((s) => s.id);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (dup) throw new Error(`Invalid ${path}:\n  senders: duplicate id "${dup}"`);
+  if (dup) throw new UserError(`Invalid ${path}:\n  senders: duplicate id "${dup}"`);
   return r.data;
 }
 

@@ -14,6 +14,7 @@
 import { joinPath } from "../../defaults.ts";
 import { ensurePrivateDirSync } from "../../private_files.ts";
 import { win32ProcessState } from "./win32_process.ts";
+import { UserError } from "../../user_error.ts";
 
 /** Name of the lock file in the data directory. */
 export const LOCK_FILE = "agent.lock";
@@ -248,7 +249,7 @@ export async function acquireInstanceLock(
       };
     }
   }
-  throw new Error(`Cannot take the agent lock ${path}: it keeps changing`);
+  throw new UserError(`Cannot take the agent lock ${path}: it keeps changing`);
 }
 
 /** Moves a stale lock aside; puts it back if another starter replaced it meanwhile. */

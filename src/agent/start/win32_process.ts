@@ -6,6 +6,7 @@
  * other program's output is read (`tasklist` is localized, and a stub under Wine).
  * @module
  */
+import { UserError } from "../../user_error.ts";
 
 const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
 const STILL_ACTIVE = 259;
@@ -40,12 +41,14 @@ export function win32ProcessState(pid: number): Win32ProcessState {
     const err = k.GetLastError();
     if (err === ERROR_INVALID_PARAMETER) return "none";
     if (err === ERROR_ACCESS_DENIED) return "denied";
-    throw new Error(`OpenProcess(${pid}) failed with Windows error ${err}`);
+    throw new UserError(`OpenProcess(${pid}) failed with Windows error ${err}`);
   }
   try {
     const code = new Uint32Array(1);
     if (!k.GetExitCodeProcess(h, code)) {
-      throw new Error(`GetExitCodeProcess(${pid}) failed with Windows error ${k.GetLastError()}`);
+      throw new UserError(
+        `GetExitCodeProcess(${pid}) failed with Windows error ${k.GetLastError()}`,
+      );
     }
     return code[0] === STILL_ACTIVE ? "running" : "exited";
   } finally {

@@ -19,6 +19,7 @@ import { acquireUpdateLock, type UpdateLock } from "./lock.ts";
 import { archiveKind, packageFor } from "./manifest.ts";
 import { probeHealth, readAgentLock } from "./processes.ts";
 import type { SwapPlan } from "./swap.ts";
+import { UserError } from "../../user_error.ts";
 
 /** Options of {@link prepareUpdate}. */
 export interface PrepareOptions {
@@ -155,9 +156,9 @@ export async function readSwapPlan(path: string): Promise<SwapPlan> {
   try {
     json = JSON.parse(await Deno.readTextFile(path));
   } catch (e) {
-    throw new Error(`Cannot read the swap plan ${path}: ${e instanceof Error ? e.message : e}`);
+    throw new UserError(`Cannot read the swap plan ${path}: ${e instanceof Error ? e.message : e}`);
   }
   const r = SwapPlanSchema.safeParse(json);
-  if (!r.success) throw new Error(`The swap plan ${path} is malformed`);
+  if (!r.success) throw new UserError(`The swap plan ${path} is malformed`);
   return r.data;
 }
