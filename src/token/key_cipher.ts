@@ -20,6 +20,7 @@
  */
 import { Buffer } from "node:buffer";
 import { type RandomBytes, systemRandom } from "./api_keys.ts";
+import { UserError } from "../user_error.ts";
 
 /** Shortest secret accepted, characters (32 random bytes in base64 are 44). */
 export const MIN_SIGNING_KEY_SECRET_LENGTH = 32;
@@ -102,11 +103,11 @@ export function sealedKeyOf(stored: string): SealedKey | null {
   try {
     j = JSON.parse(stored);
   } catch {
-    throw new Error("A stored signing key is not JSON");
+    throw new UserError("A stored signing key is not JSON");
   }
   if (j.enc && typeof j.enc.sid === "string") return j.enc;
   if (typeof j.d === "string") return null;
-  throw new Error("A stored signing key has neither a private part nor its ciphertext");
+  throw new UserError("A stored signing key has neither a private part nor its ciphertext");
 }
 
 /**
@@ -124,7 +125,7 @@ export async function createSigningKeyCipher(
 ): Promise<SigningKeyCipher> {
   for (const s of [secret, ...previous]) {
     if (s.length < MIN_SIGNING_KEY_SECRET_LENGTH) {
-      throw new Error(
+      throw new UserError(
         `The signing key secret must be at least ${MIN_SIGNING_KEY_SECRET_LENGTH} characters`,
       );
     }
@@ -161,7 +162,7 @@ export async function createSigningKeyCipher(
       if (enc === null) return stored;
       const by = known.find((k) => k.sid === enc.sid);
       if (!by) {
-        throw new Error(
+        throw new UserError(
           `The signing key secret does not open signing key ${kid}: it was encrypted with the ` +
             `secret of fingerprint ${enc.sid}, the configured secret's fingerprint is ` +
             `${current.sid}${
@@ -177,7 +178,7 @@ export async function createSigningKeyCipher(
         );
         return new TextDecoder().decode(pt);
       } catch {
-        throw new Error(
+        throw new UserError(
           `Signing key ${kid} cannot be decrypted: its stored ciphertext was altered or copied ` +
             "from another key",
         );
@@ -202,7 +203,7 @@ export async function openPrivateJwk(
   if (cipher) return await cipher.open(kid, stored);
   const enc = sealedKeyOf(stored);
   if (enc === null) return stored;
-  throw new Error(
+  throw new UserError(
     `Signing key ${kid} is encrypted at rest: set SVC_SIGNING_KEY_SECRET to the secret of ` +
       `fingerprint ${enc.sid}`,
   );

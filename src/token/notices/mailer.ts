@@ -5,6 +5,7 @@
  * @module
  */
 import nodemailer from "nodemailer";
+import { UserError } from "../../user_error.ts";
 
 /** One plain-text message. */
 export interface MailMessage {
@@ -66,7 +67,7 @@ export function createSmtpMailer(s: SmtpSettings): Mailer {
         headers: m.headers,
       });
       if (!info.accepted || info.accepted.length === 0) {
-        throw new Error(`SMTP server did not accept the message for ${m.to}`);
+        throw new UserError(`SMTP server did not accept the message for ${m.to}`);
       }
     },
     close() {

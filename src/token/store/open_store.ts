@@ -11,6 +11,7 @@ import { ensurePrivateDirSync, preparePrivateDbFileSync } from "../../private_fi
 import { openPgDb } from "./pg_db.ts";
 import { SqliteDb } from "./sqlite_db.ts";
 import { createSqlTokenStore, type SqlTokenStore } from "./sql_store.ts";
+import { UserError } from "../../user_error.ts";
 
 /** Options of {@link openTokenStore}. */
 export interface OpenStoreOptions {
@@ -58,7 +59,7 @@ export async function openTokenStore(opts: OpenStoreOptions): Promise<SqlTokenSt
   let store: SqlTokenStore;
   if (opts.databaseUrl) {
     if (!isPostgresUrl(opts.databaseUrl)) {
-      throw new Error("SVC_DATABASE_URL must start with postgres:// or postgresql://");
+      throw new UserError("SVC_DATABASE_URL must start with postgres:// or postgresql://");
     }
     store = createSqlTokenStore(openPgDb(opts.databaseUrl, { max: opts.poolSize }), opts.clock);
   } else {
