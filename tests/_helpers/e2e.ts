@@ -21,22 +21,18 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
-async function start(args: string[], env: Record<string, string>, banner: RegExp): Promise<Proc> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+/**
+ * Follow a process's JSON log lines (its stderr) as they come; a line that is not JSON is kept as
+ * `{msg: "raw", line}`.
+ * @returns the lines so far, and `waitLog(msg, timeoutMs = 10 s)`: the first line with that
+ *   message not taken yet (now or when it comes), taken; rejects at the time-out
+ */
+export function followLog(stderr: ReadableStream<Uint8Array>): Pick<Proc, "logs" | "waitLog"> {
   const logs: Record<string, unknown>[] = [];
-  const waiters: { msg: string; resolve: (l: Record<string, unknown>) => void; from: number }[] =
-    [];
+  const waiters: { msg: string; resolve: (l: Record<string, unknown>) => void }[] = [];
   (async () => {
     for await (
-      const line of child.stderr.pipeThrough(new TextDecoderStream()).pipeThrough(
-        new TextLineStream(),
-      )
+      const line of stderr.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())
     ) {
       let j: Record<string, unknown>;
       try {
@@ -53,6 +49,41 @@ async function start(args: string[], env: Record<string, string>, banner: RegExp
       }
     }
   })().catch(() => {});
+  return {
+    logs,
+    waitLog(msg, timeoutMs = 10_000) {
+      const seen = logs.find((l) => l.msg === msg && !(l as { _taken?: boolean })._taken);
+      if (seen) {
+        (seen as { _taken?: boolean })._taken = true;
+        return Promise.resolve(seen);
+      }
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(
+          () => reject(new Error(`timed out waiting for log "${msg}"`)),
+          timeoutMs,
+        );
+        waiters.push({
+          msg,
+          resolve: (l) => {
+            clearTimeout(t);
+            (l as { _taken?: boolean })._taken = true;
+            resolve(l);
+          },
+        });
+      });
+    },
+  };
+}
+
+async function start(args: string[], env: Record<string, string>, banner: RegExp): Promise<Proc> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    env: { NO_COLOR: "1", RUST_BACKTRACE: "0", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const { logs, waitLog } = followLog(child.stderr);
   const out = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream());
   const reader = out.getReader();
   let url = "";
@@ -77,28 +108,7 @@ async function start(args: string[], env: Record<string, string>, banner: RegExp
     url,
     logs,
     stdout,
-    waitLog(msg, timeoutMs = 10_000) {
-      const seen = logs.find((l) => l.msg === msg && !(l as { _taken?: boolean })._taken);
-      if (seen) {
-        (seen as { _taken?: boolean })._taken = true;
-        return Promise.resolve(seen);
-      }
-      return new Promise((resolve, reject) => {
-        const t = setTimeout(
-          () => reject(new Error(`timed out waiting for log "${msg}"`)),
-          timeoutMs,
-        );
-        waiters.push({
-          msg,
-          from: logs.length,
-          resolve: (l) => {
-            clearTimeout(t);
-            (l as { _taken?: boolean })._taken = true;
-            resolve(l);
-          },
-        });
-      });
-    },
+    waitLog,
     async stop() {
       try {
         child.kill("SIGTERM");

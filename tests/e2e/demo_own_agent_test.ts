@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { decide, launchChromium, skipBrowser } from "../_helpers/browser.ts";
 import { agentOpen } from "../_helpers/console_filing.ts";
-import { decideNext, freePort, MAIN, type Proc, startAgent } from "../_helpers/e2e.ts";
+import { decideNext, followLog, freePort, MAIN, type Proc, startAgent } from "../_helpers/e2e.ts";
 import { TextLineStream } from "../_helpers/lines.ts";
 import { writePkcs12, writeTestPki } from "../_helpers/pki.ts";
 import { skipUnless } from "../_helpers/require_tool.ts";
@@ -56,28 +56,7 @@ function spawnDemo(agentDir: string, port = 0) {
 
 async function startOwnDemo(agentDir: string): Promise<OwnDemo> {
   const child = spawnDemo(agentDir);
-  const logs: Record<string, unknown>[] = [];
-  const waiting: { msg: string; resolve: (l: Record<string, unknown>) => void }[] = [];
-  (async () => {
-    const errLines = child.stderr.pipeThrough(new TextDecoderStream()).pipeThrough(
-      new TextLineStream(),
-    );
-    for await (const line of errLines) {
-      let j: Record<string, unknown>;
-      try {
-        j = JSON.parse(line);
-      } catch {
-        j = { msg: "raw", line };
-      }
-      logs.push(j);
-      for (const w of [...waiting]) {
-        if (w.msg === j.msg) {
-          waiting.splice(waiting.indexOf(w), 1);
-          w.resolve(j);
-        }
-      }
-    }
-  })().catch(() => {});
+  const log = followLog(child.stderr);
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
     new TextLineStream(),
   ).getReader();
@@ -86,7 +65,7 @@ async function startOwnDemo(agentDir: string): Promise<OwnDemo> {
   let example = "";
   while (!lines.some((l) => l.startsWith("What stays in the data folder"))) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`demo exited early: ${lines.join("\n")} ${JSON.stringify(logs)}`);
+    if (done) throw new Error(`demo exited early: ${lines.join("\n")} ${JSON.stringify(log.logs)}`);
     lines.push(value);
     const m = /^([A-Z][^:]*): (\S+)/.exec(value);
     if (m) printed[m[1]!] = m[2]!;
@@ -99,17 +78,7 @@ async function startOwnDemo(agentDir: string): Promise<OwnDemo> {
     printed,
     example,
     lines,
-    log: {
-      logs,
-      waitLog: (msg, timeoutMs = 15_000) => {
-        const seen = logs.find((l) => l.msg === msg);
-        if (seen) return Promise.resolve(seen);
-        return new Promise((resolve, reject) => {
-          const t = setTimeout(() => reject(new Error(`no log "${msg}"`)), timeoutMs);
-          waiting.push({ msg, resolve: (l) => (clearTimeout(t), resolve(l)) });
-        });
-      },
-    },
+    log: { logs: log.logs, waitLog: (msg, timeoutMs = 15_000) => log.waitLog(msg, timeoutMs) },
     async stop(signal: Deno.Signal = "SIGINT") {
       child.kill(signal);
       return (await child.status).code;
