@@ -6,7 +6,7 @@
  * usage_monthly).
  * @module
  */
-import { type Db, type Row, sql, tuples } from "./sql.ts";
+import { type Db, type Row, type Sql, sql, tuples } from "./sql.ts";
 import type {
   AuditEntry,
   DailyUsageRow,
@@ -287,6 +287,30 @@ function requestLogQueries(db: Db): Pick<
 const dailyOrder = (d: DailyUsageRow) =>
   `${d.integratorId}\u0000${d.day}\u0000${d.keyId}\u0000${d.typeId}`;
 
+/**
+ * The daily counts as multi-row UPSERTs of {@link LOG_CHUNK} rows, sorted by their key (flushes of
+ * several instances then lock the rows in one order).
+ */
+function dailyUpserts(daily: readonly DailyUsageRow[]): Sql[] {
+  const sorted = [...daily].sort((a, b) =>
+    dailyOrder(a) < dailyOrder(b) ? -1 : dailyOrder(a) > dailyOrder(b) ? 1 : 0
+  );
+  const out: Sql[] = [];
+  for (let i = 0; i < sorted.length; i += LOG_CHUNK) {
+    const rows = sorted.slice(i, i + LOG_CHUNK).map((d) => [
+      d.day,
+      d.integratorId,
+      d.keyId,
+      d.typeId,
+      d.count,
+    ]);
+    out.push(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
+      VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
+      DO UPDATE SET count = usage_daily.count + excluded.count`);
+  }
+  return out;
+}
+
 /** Append request log entries and add their counts to the daily usage, in one transaction. */
 async function addRequestLog(
   db: Db,
@@ -294,47 +318,25 @@ async function addRequestLog(
   daily: readonly DailyUsageRow[],
 ): Promise<void> {
   if (db.dialect === "postgres") return await addRequestLogPg(db, entries, daily);
-  const logChunks: unknown[][][] = [];
+  const statements: Sql[] = [];
   for (let i = 0; i < entries.length; i += LOG_CHUNK) {
-    logChunks.push(
-      entries.slice(i, i + LOG_CHUNK).map((e) => [
-        e.at,
-        e.integratorId,
-        e.keyId,
-        e.typeId,
-        e.eiks,
-        e.status,
-        e.errorCode,
-        e.requestId,
-      ]),
-    );
+    const rows = entries.slice(i, i + LOG_CHUNK).map((e) => [
+      e.at,
+      e.integratorId,
+      e.keyId,
+      e.typeId,
+      e.eiks,
+      e.status,
+      e.errorCode,
+      e.requestId,
+    ]);
+    statements.push(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
+      status, error_code, request_id) VALUES ${tuples(rows)}`);
   }
-  const sorted = [...daily].sort((a, b) =>
-    dailyOrder(a) < dailyOrder(b) ? -1 : dailyOrder(a) > dailyOrder(b) ? 1 : 0
-  );
-  const dailyChunks: unknown[][][] = [];
-  for (let i = 0; i < sorted.length; i += LOG_CHUNK) {
-    dailyChunks.push(
-      sorted.slice(i, i + LOG_CHUNK).map((d) => [
-        d.day,
-        d.integratorId,
-        d.keyId,
-        d.typeId,
-        d.count,
-      ]),
-    );
-  }
+  statements.push(...dailyUpserts(daily));
   // One transaction: one commit (one WAL sync on SQLite) per flush, not one per chunk.
   await db.tx(function* (tx) {
-    for (const rows of logChunks) {
-      yield* tx.run(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
-          status, error_code, request_id) VALUES ${tuples(rows)}`);
-    }
-    for (const rows of dailyChunks) {
-      yield* tx.run(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
-          VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
-          DO UPDATE SET count = usage_daily.count + excluded.count`);
-    }
+    for (const q of statements) yield* tx.run(q);
   });
 }
 
@@ -351,9 +353,6 @@ async function addRequestLogPg(
   entries: readonly RequestLogEntry[],
   daily: readonly DailyUsageRow[],
 ): Promise<void> {
-  const sorted = [...daily].sort((a, b) =>
-    dailyOrder(a) < dailyOrder(b) ? -1 : dailyOrder(a) > dailyOrder(b) ? 1 : 0
-  );
   await db.tx(function* (tx) {
     for (let i = 0; i < entries.length; i += PG_LOG_CHUNK) {
       const part = entries.slice(i, i + PG_LOG_CHUNK);
@@ -364,17 +363,6 @@ async function addRequestLogPg(
         ${col("eiks")}::text[], ${col("status")}::int[], ${col("errorCode")}::text[],
         ${col("requestId")}::text[])`);
     }
-    for (let i = 0; i < sorted.length; i += LOG_CHUNK) {
-      const rows = sorted.slice(i, i + LOG_CHUNK).map((d) => [
-        d.day,
-        d.integratorId,
-        d.keyId,
-        d.typeId,
-        d.count,
-      ]);
-      yield* tx.run(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
-        VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
-        DO UPDATE SET count = usage_daily.count + excluded.count`);
-    }
+    for (const q of dailyUpserts(daily)) yield* tx.run(q);
   });
 }
