@@ -27,7 +27,9 @@ export interface Proc {
  * @returns the lines so far, and `waitLog(msg, timeoutMs = 10 s)`: the first line with that
  *   message not taken yet (now or when it comes), taken; rejects at the time-out
  */
-export function followLog(stderr: ReadableStream<Uint8Array>): Pick<Proc, "logs" | "waitLog"> {
+export function followLog(
+  stderr: ReadableStream<Uint8Array<ArrayBuffer>>,
+): Pick<Proc, "logs" | "waitLog"> {
   const logs: Record<string, unknown>[] = [];
   const waiters: { msg: string; resolve: (l: Record<string, unknown>) => void }[] = [];
   (async () => {
