@@ -34,15 +34,24 @@ function running(type: string, found: number | null, expected: number, line: num
   }, true);
 }
 
-/**
- * Check one VIES declaration.
- * @param records the parsed VIES.TXT records
- * @param ref filer and period to compare with
- * @param emit receives each finding
- * @returns nothing
- * @throws nothing
- */
-export function checkVies(records: readonly ViesRecord[], ref: ViesReference, emit: Emit): void {
+/** What one pass over a VIES file counts: records per type, sums (cents), TTR and CHR lines. */
+interface ViesTally {
+  vhrCount: number;
+  vtrCount: number;
+  virCount: number;
+  cosCount: number;
+  /** Sum of the VIR goods bases, cents. */
+  goods: number;
+  /** Sum of the VIR goods, triangular and services bases, cents. */
+  all: number;
+  /** 1-based line of the first TTR / CHR record, 0 when none. */
+  ttrLine: number;
+  chrLine: number;
+}
+
+/** One pass over the records: the counts and sums, and the per-record checks (period, VAT
+ * number against the reference, running numbers of VIR and COS). */
+function tallyVies(records: readonly ViesRecord[], ref: ViesReference, emit: Emit): ViesTally {
   let vhrCount = 0;
   let vtrCount = 0;
   let virCount = 0;
@@ -96,6 +105,12 @@ export function checkVies(records: readonly ViesRecord[], ref: ViesReference, em
         break;
     }
   }
+  return { vhrCount, vtrCount, virCount, cosCount, goods, all, ttrLine, chrLine };
+}
+
+/** The file's structure: VHR first, one VHR, one VTR, a TTR when there are VIR lines. */
+function checkViesStructure(records: readonly ViesRecord[], t: ViesTally, emit: Emit): void {
+  const { vhrCount, vtrCount, virCount, ttrLine } = t;
   const [first] = records;
   if (first !== undefined && first.recordType !== "VHR") {
     emit("VIES_STRUCTURE", 1, {
@@ -121,6 +136,11 @@ export function checkVies(records: readonly ViesRecord[], ref: ViesReference, em
       bg: "VIES има редове VIR, но няма запис TTR с общите суми",
     }, false);
   }
+}
+
+/** The declared counts (VHR's lines, CHR's COS lines) and TTR's totals against the lines. */
+function checkViesTotals(records: readonly ViesRecord[], t: ViesTally, emit: Emit): void {
+  const { virCount, cosCount, goods, all, ttrLine, chrLine } = t;
   const vhr = records.find((r) => r.recordType === "VHR");
   if (vhr !== undefined && vhr.recordType === "VHR") {
     const declared = vhr.lineCount ?? 0;
@@ -163,4 +183,18 @@ export function checkVies(records: readonly ViesRecord[], ref: ViesReference, em
       bg: `VIES CHR посочва ${chr.cosCount ?? 0} реда COS, а файлът има ${cosCount}`,
     }, false);
   }
+}
+
+/**
+ * Check one VIES declaration.
+ * @param records the parsed VIES.TXT records
+ * @param ref filer and period to compare with
+ * @param emit receives each finding
+ * @returns nothing
+ * @throws nothing
+ */
+export function checkVies(records: readonly ViesRecord[], ref: ViesReference, emit: Emit): void {
+  const t = tallyVies(records, ref, emit);
+  checkViesStructure(records, t, emit);
+  checkViesTotals(records, t, emit);
 }
