@@ -153,12 +153,7 @@ function checkLedgerLines(
  * ```
  */
 export function checkVatSet(set: VatSet): VatWarning[] {
-  const names = {
-    deklar: set.fileNames?.deklar ?? "DEKLAR.TXT",
-    pokupki: set.fileNames?.pokupki ?? "POKUPKI.TXT",
-    prodagbi: set.fileNames?.prodagbi ?? "PRODAGBI.TXT",
-    vies: set.fileNames?.vies ?? "VIES.TXT",
-  };
+  const names = fileNamesOf(set);
   const w = new WarningCollector();
   const d = set.deklar ?? null;
   const pok = set.pokupki ?? null;
@@ -176,61 +171,8 @@ export function checkVatSet(set: VatSet): VatWarning[] {
     checkLedgerLines(prod, names.prodagbi, "PRODAGBI", refVat, refPeriod, refFile, w);
   }
 
-  if (d !== null) {
-    const counts: Array<[number | null, Ledger | null, string, string]> = [
-      [d.salesDocumentCount, prod, "00-05", names.prodagbi],
-      [d.purchaseDocumentCount, pok, "00-06", names.pokupki],
-    ];
-    for (const [declared, ledger, code, file] of counts) {
-      if (ledger !== null && (declared ?? 0) !== ledger.length) {
-        w.add("DOCUMENT_COUNT_MISMATCH", names.deklar, 1, {
-          en: `DEKLAR ${code} declares ${
-            declared ?? 0
-          } documents but ${file} has ${ledger.length} lines`,
-          bg: `DEKLAR ${code} посочва ${
-            declared ?? 0
-          } документа, а ${file} има ${ledger.length} реда`,
-        });
-      }
-    }
-    if (prod !== null) {
-      for (const [dk, dcode, lks, lcode] of SALES_TOTALS) {
-        totalWarning(
-          w,
-          names.deklar,
-          dcode,
-          d[dk] as number | null,
-          prod,
-          lks,
-          `PRODAGBI ${lcode}`,
-        );
-      }
-    }
-    if (pok !== null) {
-      for (const [dk, dcode, lk, lcode] of PURCHASE_TOTALS) {
-        totalWarning(w, names.deklar, dcode, d[dk] as number | null, pok, [lk], `POKUPKI ${lcode}`);
-      }
-    }
-  }
-  if (prod !== null) {
-    for (const [i, row] of prod.entries()) {
-      for (const [tk, tcode, parts, pcode] of LINE_SUMS) {
-        const total = cents(row[tk] as number | null);
-        let sum = 0;
-        for (const p of parts) sum += cents(row[p] as number | null);
-        if (total !== sum) {
-          w.perLine("LINE_TOTAL_MISMATCH", names.prodagbi, i + 1, {
-            en: `PRODAGBI line ${i + 1}: ${tcode} is ${showCents(total)} but ${pcode} is ${
-              showCents(sum)
-            }`,
-            bg: `PRODAGBI ред ${i + 1}: ${tcode} е ${showCents(total)}, а ${pcode} е ${
-              showCents(sum)
-            }`,
-          });
-        }
-      }
-    }
-  }
+  if (d !== null) checkDeklarAgainstLedgers(d, pok, prod, names, w);
+  if (prod !== null) checkSalesLineSums(prod, names.prodagbi, w);
   if (set.vies !== undefined && set.vies !== null) {
     const emit: Emit = (code, line, text, perLine) =>
       perLine && line !== undefined
@@ -242,6 +184,85 @@ export function checkVatSet(set: VatSet): VatWarning[] {
     checkViesLinks({ deklar: d, prodagbi: prod, vies: set.vies }, names, w);
   }
   return w.result();
+}
+
+/** The four files' names as the warnings cite them (the set's own, else the NRA's). */
+function fileNamesOf(set: VatSet) {
+  return {
+    deklar: set.fileNames?.deklar ?? "DEKLAR.TXT",
+    pokupki: set.fileNames?.pokupki ?? "POKUPKI.TXT",
+    prodagbi: set.fileNames?.prodagbi ?? "PRODAGBI.TXT",
+    vies: set.fileNames?.vies ?? "VIES.TXT",
+  };
+}
+
+/** DEKLAR against the ledgers: the declared document counts (00-05, 00-06) and the totals. */
+function checkDeklarAgainstLedgers(
+  d: NonNullable<VatSet["deklar"]>,
+  pok: NonNullable<VatSet["pokupki"]> | null,
+  prod: NonNullable<VatSet["prodagbi"]> | null,
+  names: ReturnType<typeof fileNamesOf>,
+  w: WarningCollector,
+): void {
+  const counts: Array<[number | null, Ledger | null, string, string]> = [
+    [d.salesDocumentCount, prod, "00-05", names.prodagbi],
+    [d.purchaseDocumentCount, pok, "00-06", names.pokupki],
+  ];
+  for (const [declared, ledger, code, file] of counts) {
+    if (ledger !== null && (declared ?? 0) !== ledger.length) {
+      w.add("DOCUMENT_COUNT_MISMATCH", names.deklar, 1, {
+        en: `DEKLAR ${code} declares ${
+          declared ?? 0
+        } documents but ${file} has ${ledger.length} lines`,
+        bg: `DEKLAR ${code} посочва ${
+          declared ?? 0
+        } документа, а ${file} има ${ledger.length} реда`,
+      });
+    }
+  }
+  if (prod !== null) {
+    for (const [dk, dcode, lks, lcode] of SALES_TOTALS) {
+      totalWarning(
+        w,
+        names.deklar,
+        dcode,
+        d[dk] as number | null,
+        prod,
+        lks,
+        `PRODAGBI ${lcode}`,
+      );
+    }
+  }
+  if (pok !== null) {
+    for (const [dk, dcode, lk, lcode] of PURCHASE_TOTALS) {
+      totalWarning(w, names.deklar, dcode, d[dk] as number | null, pok, [lk], `POKUPKI ${lcode}`);
+    }
+  }
+}
+
+/** Each PRODAGBI line: its totals equal the sums of their parts (one warning per rule). */
+function checkSalesLineSums(
+  prod: NonNullable<VatSet["prodagbi"]>,
+  file: string,
+  w: WarningCollector,
+): void {
+  for (const [i, row] of prod.entries()) {
+    for (const [tk, tcode, parts, pcode] of LINE_SUMS) {
+      const total = cents(row[tk] as number | null);
+      let sum = 0;
+      for (const p of parts) sum += cents(row[p] as number | null);
+      if (total !== sum) {
+        w.perLine("LINE_TOTAL_MISMATCH", file, i + 1, {
+          en: `PRODAGBI line ${i + 1}: ${tcode} is ${showCents(total)} but ${pcode} is ${
+            showCents(sum)
+          }`,
+          bg: `PRODAGBI ред ${i + 1}: ${tcode} е ${showCents(total)}, а ${pcode} е ${
+            showCents(sum)
+          }`,
+        });
+      }
+    }
+  }
 }
 
 function totalWarning<R>(
