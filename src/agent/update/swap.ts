@@ -56,6 +56,135 @@ export interface SwapDeps extends ProcessDeps {
   readonly stopTimeoutMs?: number;
 }
 
+/** One swap's settings, worked out once from its plan. */
+interface SwapRun {
+  readonly plan: SwapPlan;
+  readonly d: SwapDeps;
+  readonly log: Logger;
+  /** ms the new (or restored) agent has to answer /health; ms a stopped agent may take. */
+  readonly healthMs: number;
+  readonly stopMs: number;
+  /** Where the installed package waits while the new one is tried. */
+  readonly aside: string;
+  readonly launcher: string;
+  readonly args: readonly string[];
+}
+
+function swapRun(plan: SwapPlan, d: SwapDeps): SwapRun {
+  const { os, install, dataDir } = plan;
+  return {
+    plan,
+    d,
+    log: d.log,
+    healthMs: d.healthTimeoutMs ?? 30_000,
+    stopMs: d.stopTimeoutMs ?? 30_000,
+    aside: asideOf(install),
+    launcher: joinPath(os, install, launcherName(os)),
+    args: ["agent", "--data-dir", dataDir, ...(plan.agent ? ["--port", `${plan.agent.port}`] : [])],
+  };
+}
+
+/** The outcome, written to last.json and logged. */
+async function finishSwap(
+  r: SwapRun,
+  outcome: UpdateOutcome["outcome"],
+  agentUrl: string | null,
+  reason: string | null,
+): Promise<UpdateOutcome> {
+  const { plan, d, log } = r;
+  const { os, dataDir, from, to } = plan;
+  const o: UpdateOutcome = {
+    id: plan.id,
+    outcome,
+    from,
+    to,
+    at: new Date(d.now()).toISOString(),
+    agentUrl,
+    reason,
+  };
+  await writeOutcome(lastOutcomePath(os, updatesDir(os, dataDir)), o).catch((e) =>
+    log("error", "cannot write last.json", { error: String(e) })
+  );
+  log(outcome === "updated" ? "info" : "error", "update done", { outcome, from, to, reason });
+  return o;
+}
+
+/** Start the package now in the install folder as `version` and wait for it. */
+async function startInstalled(r: SwapRun, version: string) {
+  const started = r.d.startAgent(r.launcher, [...r.args]);
+  r.log("info", "agent started", { version, pid: started.pid });
+  const h = await waitHealthy(r.plan.os, r.plan.dataDir, version, started, r.d, r.healthMs);
+  return { started, h };
+}
+
+/** Put the previous package back and restart it when it ran. */
+async function rollbackSwap(r: SwapRun, reason: string): Promise<UpdateOutcome> {
+  const { install, from } = r.plan;
+  r.log("warn", "rolling back", { reason });
+  try {
+    await removeIfPresent(`${install}.failed`);
+    await Deno.rename(install, `${install}.failed`).catch((e) => {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    });
+    await Deno.rename(r.aside, install);
+    await removeIfPresent(`${install}.failed`).catch(() => {});
+  } catch (e) {
+    return finishSwap(
+      r,
+      "failed",
+      null,
+      `${reason}; and ${r.aside} could not be put back: ${text(e)}`,
+    );
+  }
+  if (!r.plan.agent) return finishSwap(r, "rolled_back", null, reason);
+  const { h } = await startInstalled(r, from);
+  return "url" in h ? finishSwap(r, "rolled_back", h.url, reason) : finishSwap(
+    r,
+    "failed",
+    null,
+    `${reason}; and the previous version did not start: ${h.reason}`,
+  );
+}
+
+/** Move the installed package aside; when it cannot be, nothing changed: the old agent starts
+ * again and the outcome says so. @returns null when moved */
+async function moveAside(r: SwapRun): Promise<UpdateOutcome | null> {
+  const { install, from } = r.plan;
+  try {
+    await removeIfPresent(r.aside);
+    await Deno.rename(install, r.aside);
+    return null;
+  } catch (e) {
+    const reason = `${install} could not be moved aside: ${text(e)}`;
+    if (!r.plan.agent) return finishSwap(r, "rolled_back", null, reason);
+    const { h } = await startInstalled(r, from);
+    return finishSwap(r, "url" in h ? "rolled_back" : "failed", "url" in h ? h.url : null, reason);
+  }
+}
+
+/** Start the new package and keep it when it answers, else stop it and roll back. */
+async function tryNewAgent(r: SwapRun): Promise<UpdateOutcome> {
+  const { os, dataDir, to } = r.plan;
+  const { d, log } = r;
+  const { started, h } = await startInstalled(r, to);
+  if (!("url" in h)) {
+    await stopProcess(started.pid, d, 5_000, started.exited);
+    const lock = await readAgentLock(os, dataDir); // Windows: the runtime under the launcher
+    if (lock?.version === to && lock.pid !== started.pid) await stopProcess(lock.pid, d, 5_000);
+    return rollbackSwap(r, h.reason);
+  }
+  if (h.pid !== started.pid) log("info", "new agent answers", { pid: h.pid, url: h.url });
+  await removeIfPresent(r.aside).catch((e) =>
+    log("warn", "cannot remove the previous package", { folder: r.aside, error: String(e) })
+  );
+  if (!r.plan.agent) {
+    // None ran before the update: the new version was started only to check it.
+    await stopProcess(h.pid, d, r.stopMs, h.pid === started.pid ? started.exited : undefined);
+    return finishSwap(r, "updated", null, null);
+  }
+  return finishSwap(r, "updated", h.url, null);
+}
+
 /**
  * Swap the installed package for the staged one, with rollback.
  * @param plan the swap
@@ -64,102 +193,27 @@ export interface SwapDeps extends ProcessDeps {
  * @throws never: every failure ends in a rolled_back or failed outcome
  */
 export async function runSwap(plan: SwapPlan, d: SwapDeps): Promise<UpdateOutcome> {
-  const { os, install, dataDir, from, to, log } = { ...plan, log: d.log };
-  const healthMs = d.healthTimeoutMs ?? 30_000;
-  const stopMs = d.stopTimeoutMs ?? 30_000;
-  const aside = asideOf(install);
-  const launcher = joinPath(os, install, launcherName(os));
-  const args = [
-    "agent",
-    "--data-dir",
-    dataDir,
-    ...(plan.agent ? ["--port", `${plan.agent.port}`] : []),
-  ];
-  const finish = async (
-    outcome: UpdateOutcome["outcome"],
-    agentUrl: string | null,
-    reason: string | null,
-  ): Promise<UpdateOutcome> => {
-    const o: UpdateOutcome = {
-      id: plan.id,
-      outcome,
-      from,
-      to,
-      at: new Date(d.now()).toISOString(),
-      agentUrl,
-      reason,
-    };
-    await writeOutcome(lastOutcomePath(os, updatesDir(os, dataDir)), o).catch((e) =>
-      log("error", "cannot write last.json", { error: String(e) })
+  const r = swapRun(plan, d);
+  const { install, from, to } = plan;
+  r.log("info", "update swap", { from, to, install, staged: plan.staged, agent: plan.agent });
+  for (const pid of plan.waitPids) await waitExit(pid, d, r.stopMs);
+  if (plan.agent && !await stopProcess(plan.agent.pid, d, r.stopMs)) {
+    return finishSwap(
+      r,
+      "rolled_back",
+      null,
+      `the running agent (pid ${plan.agent.pid}) did not stop`,
     );
-    log(outcome === "updated" ? "info" : "error", "update done", { outcome, from, to, reason });
-    return o;
-  };
-  /** Start the package now in `install` as `version` and wait for it. */
-  const start = async (version: string) => {
-    const started = d.startAgent(launcher, args);
-    log("info", "agent started", { version, pid: started.pid });
-    const h = await waitHealthy(os, dataDir, version, started, d, healthMs);
-    return { started, h };
-  };
-  /** Put the previous package back and restart it when it ran. */
-  const rollback = async (reason: string): Promise<UpdateOutcome> => {
-    log("warn", "rolling back", { reason });
-    try {
-      await removeIfPresent(`${install}.failed`);
-      await Deno.rename(install, `${install}.failed`).catch((e) => {
-        if (!(e instanceof Deno.errors.NotFound)) throw e;
-      });
-      await Deno.rename(aside, install);
-      await removeIfPresent(`${install}.failed`).catch(() => {});
-    } catch (e) {
-      return finish("failed", null, `${reason}; and ${aside} could not be put back: ${text(e)}`);
-    }
-    if (!plan.agent) return finish("rolled_back", null, reason);
-    const { h } = await start(from);
-    return "url" in h
-      ? finish("rolled_back", h.url, reason)
-      : finish("failed", null, `${reason}; and the previous version did not start: ${h.reason}`);
-  };
-
-  log("info", "update swap", { from, to, install, staged: plan.staged, agent: plan.agent });
-  for (const pid of plan.waitPids) await waitExit(pid, d, stopMs);
-  if (plan.agent && !await stopProcess(plan.agent.pid, d, stopMs)) {
-    return finish("rolled_back", null, `the running agent (pid ${plan.agent.pid}) did not stop`);
   }
+  const unchanged = await moveAside(r);
+  if (unchanged) return unchanged;
   try {
-    await removeIfPresent(aside);
-    await Deno.rename(install, aside);
+    const how = await moveFolder(plan.staged, install, plan.os);
+    r.log("info", "new package in place", { how });
   } catch (e) {
-    // Nothing changed: start the old agent again.
-    const reason = `${install} could not be moved aside: ${text(e)}`;
-    if (!plan.agent) return finish("rolled_back", null, reason);
-    const { h } = await start(from);
-    return finish("url" in h ? "rolled_back" : "failed", "url" in h ? h.url : null, reason);
+    return rollbackSwap(r, `the new package could not be moved to ${install}: ${text(e)}`);
   }
-  try {
-    const how = await moveFolder(plan.staged, install, os);
-    log("info", "new package in place", { how });
-  } catch (e) {
-    return rollback(`the new package could not be moved to ${install}: ${text(e)}`);
-  }
-  const { started, h } = await start(to);
-  if (!("url" in h)) {
-    await stopProcess(started.pid, d, 5_000, started.exited);
-    const lock = await readAgentLock(os, dataDir); // Windows: the runtime under the launcher
-    if (lock?.version === to && lock.pid !== started.pid) await stopProcess(lock.pid, d, 5_000);
-    return rollback(h.reason);
-  }
-  if (h.pid !== started.pid) log("info", "new agent answers", { pid: h.pid, url: h.url });
-  await removeIfPresent(aside).catch((e) =>
-    log("warn", "cannot remove the previous package", { folder: aside, error: String(e) })
-  );
-  if (!plan.agent) {
-    // None ran before the update: the new version was started only to check it.
-    await stopProcess(h.pid, d, stopMs, h.pid === started.pid ? started.exited : undefined);
-    return finish("updated", null, null);
-  }
-  return finish("updated", h.url, null);
+  return tryNewAgent(r);
 }
 
 const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
