@@ -19,6 +19,115 @@ export interface DownloadOptions {
   readonly onProgress?: (received: number, size: number) => void;
 }
 
+/** A watchdog that aborts `signal` when {@link IdleWatch.touch} was not called for `idleMs`. */
+interface IdleWatch {
+  readonly signal: AbortSignal;
+  readonly idleMs: number;
+  touch(): void;
+  stop(): void;
+}
+
+function idleWatch(idleMs: number): IdleWatch {
+  const abort = new AbortController();
+  let timer = setTimeout(() => abort.abort(), idleMs);
+  return {
+    signal: abort.signal,
+    idleMs,
+    touch() {
+      clearTimeout(timer);
+      timer = setTimeout(() => abort.abort(), idleMs);
+    },
+    stop: () => clearTimeout(timer),
+  };
+}
+
+/** A file step that may fill the disk: UPDATE_DISK_FULL when it does. */
+async function onDisk<T>(dest: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    throw isDiskFull(e) ? diskFullError(parentOf(dest), "download", e) : e;
+  }
+}
+
+/**
+ * The package's answer with its body, refused when its status is not 2xx or it announces more
+ * bytes than the manifest signs.
+ * @throws AppError UPDATE_DOWNLOAD_FAILED, UPDATE_SIZE_MISMATCH (and {@link follow}'s)
+ */
+async function packageResponse(
+  pkg: UpdatePackage,
+  fetchFn: typeof fetch,
+  signal: AbortSignal,
+): Promise<Response & { body: ReadableStream<Uint8Array> }> {
+  const res = await follow(pkg, fetchFn, signal);
+  if (!res.ok || !res.body) {
+    await res.body?.cancel();
+    throw new AppError(
+      "UPDATE_DOWNLOAD_FAILED",
+      `Cannot download ${pkg.url}: HTTP ${res.status}`,
+      { url: pkg.url, status: res.status },
+    );
+  }
+  const announced = res.headers.get("content-length");
+  if (announced !== null && Number(announced) > pkg.size) {
+    await res.body.cancel();
+    throw sizeError(pkg, Number(announced), "the server announces");
+  }
+  return res as Response & { body: ReadableStream<Uint8Array> };
+}
+
+/**
+ * Stream the body into `file` while hashing it; exactly the signed size or it fails.
+ * @returns the SHA-256 of what was written (hex)
+ * @throws AppError UPDATE_DOWNLOAD_FAILED (stalled), UPDATE_SIZE_MISMATCH, UPDATE_DISK_FULL
+ */
+async function writeBody(
+  body: ReadableStream<Uint8Array>,
+  file: Deno.FsFile,
+  pkg: UpdatePackage,
+  dest: string,
+  watch: IdleWatch,
+  onProgress: DownloadOptions["onProgress"],
+): Promise<string> {
+  const hash = createHash("sha256");
+  const reader = body.getReader();
+  let received = 0;
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        if (watch.signal.aborted) {
+          throw new AppError(
+            "UPDATE_DOWNLOAD_FAILED",
+            `The download of ${pkg.url} stalled: no data for ${watch.idleMs / 1000} s`,
+            { url: pkg.url, received },
+            e,
+          );
+        }
+        // The connection ended before the body did: a truncated download.
+        throw sizeError(pkg, received, "the connection ended after", e);
+      }
+      if (chunk.done) break;
+      watch.touch();
+      const bytes = chunk.value;
+      received += bytes.length;
+      if (received > pkg.size) throw sizeError(pkg, received, "the server sent at least");
+      hash.update(bytes);
+      await onDisk(dest, async () => {
+        for (let n = 0; n < bytes.length;) n += await file.write(bytes.subarray(n));
+      });
+      onProgress?.(received, pkg.size);
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  if (received !== pkg.size) throw sizeError(pkg, received, "the server sent");
+  return hash.digest("hex");
+}
+
 /**
  * Download and verify a package.
  * @param pkg the manifest's package (url, size in bytes, sha256)
@@ -36,73 +145,16 @@ export async function downloadPackage(
   o: DownloadOptions = {},
 ): Promise<void> {
   const partial = `${dest}.partial`;
-  const idleMs = o.idleTimeoutMs ?? 60_000;
-  const abort = new AbortController();
-  let timer = setTimeout(() => abort.abort(), idleMs);
-  const touch = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => abort.abort(), idleMs);
-  };
+  const watch = idleWatch(o.idleTimeoutMs ?? 60_000);
   let file: Deno.FsFile | null = null;
-  let received = 0;
   try {
-    const res = await follow(pkg, o.fetch ?? fetch, abort.signal);
-    if (!res.ok || !res.body) {
-      await res.body?.cancel();
-      throw new AppError(
-        "UPDATE_DOWNLOAD_FAILED",
-        `Cannot download ${pkg.url}: HTTP ${res.status}`,
-        { url: pkg.url, status: res.status },
-      );
-    }
-    const announced = res.headers.get("content-length");
-    if (announced !== null && Number(announced) > pkg.size) {
-      await res.body.cancel();
-      throw sizeError(pkg, Number(announced), "the server announces");
-    }
-    try {
-      file = await Deno.open(partial, { write: true, create: true, truncate: true, mode: 0o600 });
-    } catch (e) {
-      throw isDiskFull(e) ? diskFullError(parentOf(dest), "download", e) : e;
-    }
-    const hash = createHash("sha256");
-    const reader = res.body.getReader();
-    try {
-      for (;;) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await reader.read();
-        } catch (e) {
-          if (abort.signal.aborted) {
-            throw new AppError(
-              "UPDATE_DOWNLOAD_FAILED",
-              `The download of ${pkg.url} stalled: no data for ${idleMs / 1000} s`,
-              { url: pkg.url, received },
-              e,
-            );
-          }
-          // The connection ended before the body did: a truncated download.
-          throw sizeError(pkg, received, "the connection ended after", e);
-        }
-        if (chunk.done) break;
-        touch();
-        received += chunk.value.length;
-        if (received > pkg.size) throw sizeError(pkg, received, "the server sent at least");
-        hash.update(chunk.value);
-        try {
-          for (let n = 0; n < chunk.value.length;) {
-            n += await file.write(chunk.value.subarray(n));
-          }
-        } catch (e) {
-          throw isDiskFull(e) ? diskFullError(parentOf(dest), "download", e) : e;
-        }
-        o.onProgress?.(received, pkg.size);
-      }
-    } finally {
-      await reader.cancel().catch(() => {});
-    }
-    if (received !== pkg.size) throw sizeError(pkg, received, "the server sent");
-    const sha256 = hash.digest("hex");
+    const res = await packageResponse(pkg, o.fetch ?? fetch, watch.signal);
+    const opened = await onDisk(
+      dest,
+      () => Deno.open(partial, { write: true, create: true, truncate: true, mode: 0o600 }),
+    );
+    file = opened;
+    const sha256 = await writeBody(res.body, opened, pkg, dest, watch, o.onProgress);
     if (sha256 !== pkg.sha256) {
       throw new AppError(
         "UPDATE_HASH_MISMATCH",
@@ -110,12 +162,8 @@ export async function downloadPackage(
         { expected: pkg.sha256, received: sha256 },
       );
     }
-    try {
-      await file.sync();
-    } catch (e) {
-      throw isDiskFull(e) ? diskFullError(parentOf(dest), "download", e) : e;
-    }
-    file.close();
+    await onDisk(dest, () => opened.sync());
+    opened.close();
     file = null;
     await Deno.rename(partial, dest);
   } catch (e) {
@@ -123,7 +171,7 @@ export async function downloadPackage(
     await Deno.remove(partial).catch(() => {});
     throw e;
   } finally {
-    clearTimeout(timer);
+    watch.stop();
   }
 }
 
