@@ -121,20 +121,22 @@ export function vatReturnTotals(eik: string, year: number, month: number): VatTo
   return buildVatReturn(eik, year, month, () => "").totals;
 }
 
-function buildVatReturn(
-  eik: string,
-  year: number,
-  month: number,
-  nameOf: (eik: string) => string,
-): VatReturnData {
-  const profile = companyProfile(eik);
-  const rng = rngFor(eik, "vat", year, month);
-  const currency = currencyOf(year);
-  const period = `${year}${pad2(month)}`;
-  const lastDay = daysInMonth(year, month);
-  const date = () => isoDate(year, month, rng.int(1, lastDay));
-  const invoiceBase = 1000 + ((year - 2020) * 12 + month - 1) * 80;
+/** What the lines of one VAT return are drawn with (in this order: sales, then purchases). */
+interface VatDraw {
+  readonly rng: ReturnType<typeof rngFor>;
+  readonly profile: ReturnType<typeof companyProfile>;
+  readonly currency: ReturnType<typeof currencyOf>;
+  /** A document date in the period (one draw). */
+  readonly date: () => string;
+  readonly nameOf: (eik: string) => string;
+  /** The period's first invoice number. */
+  readonly invoiceBase: number;
+}
 
+/** The sales ledger: domestic invoices (some credit notes, some to private persons), then the
+ * intra-EU supplies of an EU trader. */
+function drawSales(v: VatDraw): VatSaleLine[] {
+  const { rng, profile, currency, date, nameOf, invoiceBase } = v;
   const sales: VatSaleLine[] = [];
   const nDomestic = rng.int(2, Math.min(40, 3 + profile.scale * 2));
   const nEu = profile.euTrader ? rng.int(1, 3) : 0;
@@ -176,7 +178,12 @@ function buildVatReturn(
       baseZeroIntraEuSupplies: 0,
     });
   }
+  return sales;
+}
 
+/** The purchase ledger: invoices from suppliers, about one in ten without a tax credit. */
+function drawPurchases(v: VatDraw): VatPurchaseLine[] {
+  const { rng, profile, currency, date, nameOf } = v;
   const purchases: VatPurchaseLine[] = [];
   const nPurchases = rng.int(1 + (profile.scale >> 1), Math.min(40, 3 + profile.scale * 2));
   for (let i = 0; i < nPurchases; i++) {
@@ -197,7 +204,26 @@ function buildVatReturn(
       baseAndVatNoCredit: noCredit ? base + shareCents(base, 2000) : 0,
     });
   }
+  return purchases;
+}
 
+function buildVatReturn(
+  eik: string,
+  year: number,
+  month: number,
+  nameOf: (eik: string) => string,
+): VatReturnData {
+  const profile = companyProfile(eik);
+  const rng = rngFor(eik, "vat", year, month);
+  const currency = currencyOf(year);
+  const period = `${year}${pad2(month)}`;
+  const lastDay = daysInMonth(year, month);
+  const date = () => isoDate(year, month, rng.int(1, lastDay));
+  const invoiceBase = 1000 + ((year - 2020) * 12 + month - 1) * 80;
+  const v: VatDraw = { rng, profile, currency, date, nameOf, invoiceBase };
+  // The draws' order is part of the answer (the same period gives the same lines).
+  const sales = drawSales(v);
+  const purchases = drawPurchases(v);
   return {
     eik,
     vatNumber: vatNumberOf(eik),
