@@ -72,6 +72,76 @@ function refSlot(ref: string): number {
 }
 
 /**
+ * File one declaration with the test portal (after `submitDelayMs`).
+ * @param nextSeq the portal's next document number for an instant
+ * @throws AppError PORTAL_UNREACHABLE for the PORTAL_UNAVAILABLE special EIK; PORTAL_TIMEOUT
+ *   (outcome unknown) for the ANSWER_LOST one
+ */
+async function submitToTestPortal(
+  options: TestPortalOptions,
+  nextSeq: (now: Date) => number,
+  input: SubmissionInput,
+): Promise<SubmissionResult> {
+  input.onSend?.();
+  const delay = options.submitDelayMs ?? 0;
+  if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+  assertReachable(input.eik);
+  if (specialBehaviour(input.eik) === "ANSWER_LOST") {
+    throw new AppError(
+      "PORTAL_TIMEOUT",
+      `The test portal's answer was lost for EIK ${input.eik} (special test EIK)`,
+      { eik: input.eik, outcome: "unknown" },
+    );
+  }
+  const now = input.at ?? options.now();
+  const seq = input.clientRef ? seqOfInstant(now) + refSlot(input.clientRef) : nextSeq(now);
+  return submitDeclaration(input, { now, seq });
+}
+
+/**
+ * Answer a report operation of the registry with its generator; day-stable reports are
+ * memoized per calendar day in `memo` (at most MEMO_SIZE entries).
+ * @throws AppError PORTAL_OPERATION_UNSUPPORTED, PORTAL_UNREACHABLE
+ */
+function answerReportMemo<A extends ReportAnswer>(
+  options: TestPortalOptions,
+  memo: Map<string, unknown>,
+  op: ReportOperationOf<A>,
+  request: ReportRequestOf<A>,
+  ctx: PortalContext,
+): ReportResultOf<A> {
+  if (!Object.hasOwn(REPORT_ANSWERS, op.answer)) {
+    throw new AppError(
+      "PORTAL_OPERATION_UNSUPPORTED",
+      `The test portal has no report "${op.typeId}"`,
+      { typeId: op.typeId },
+    );
+  }
+  if ("eik" in request) assertReachable(request.eik);
+  const now = options.now();
+  const env = { now, senderId: ctx.sender?.id ?? null, files: NRA_FILE_KIT };
+  if (!op.dayStable) return answerReport(op.answer, request, env);
+  // A day-stable report is a pure function of the request and the day.
+  const key = `${op.typeId}|${now.toISOString().slice(0, 10)}|${JSON.stringify(request)}`;
+  let hit = memo.get(key) as ReportResultOf<A> | undefined;
+  if (hit === undefined) {
+    hit = answerReport(op.answer, request, env);
+    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+    memo.set(key, hit);
+  }
+  return hit;
+}
+
+/** A journaled filing's answer computed again from its send instant and reference (null without
+ * them, or for the ANSWER_LOST special EIK). */
+function reconcileTestFiling(input: SubmissionInput): SubmissionResult | null {
+  if (!input.clientRef || !input.at) return null;
+  if (specialBehaviour(input.eik) === "ANSWER_LOST") return null;
+  const seq = seqOfInstant(input.at) + refSlot(input.clientRef);
+  return submitDeclaration(input, { now: input.at, seq });
+}
+
+/**
  * Create the test portal.
  *
  * Implements interface-spec.md § What the service does, point 5; docs/test-portal.md.
@@ -123,20 +193,7 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
      *   (outcome unknown) for the ANSWER_LOST one
      */
     async submit(input: SubmissionInput, _ctx: PortalContext): Promise<SubmissionResult> {
-      input.onSend?.();
-      const delay = options.submitDelayMs ?? 0;
-      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-      assertReachable(input.eik);
-      if (specialBehaviour(input.eik) === "ANSWER_LOST") {
-        throw new AppError(
-          "PORTAL_TIMEOUT",
-          `The test portal's answer was lost for EIK ${input.eik} (special test EIK)`,
-          { eik: input.eik, outcome: "unknown" },
-        );
-      }
-      const now = input.at ?? options.now();
-      const seq = input.clientRef ? seqOfInstant(now) + refSlot(input.clientRef) : nextSeq(now);
-      return submitDeclaration(input, { now, seq });
+      return await submitToTestPortal(options, nextSeq, input);
     },
 
     /**
@@ -145,10 +202,7 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
      * again after a crash (and a re-send of the same reference gets the same documentId).
      */
     reconcile(input: SubmissionInput, _ctx: PortalContext): Promise<SubmissionResult | null> {
-      if (!input.clientRef || !input.at) return Promise.resolve(null);
-      if (specialBehaviour(input.eik) === "ANSWER_LOST") return Promise.resolve(null);
-      const seq = seqOfInstant(input.at) + refSlot(input.clientRef);
-      return Promise.resolve(submitDeclaration(input, { now: input.at, seq }));
+      return Promise.resolve(reconcileTestFiling(input));
     },
 
     /**
@@ -161,12 +215,10 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
       eik: string,
       _ctx: PortalContext,
     ): Promise<SubmissionResultPayload> {
-      try {
+      return Promise.resolve().then(() => {
         assertReachable(eik);
-        return Promise.resolve(submissionResult(kind, documentId, eik));
-      } catch (e) {
-        return Promise.reject(e);
-      }
+        return submissionResult(kind, documentId, eik);
+      });
     },
 
     /**
@@ -181,26 +233,7 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
       ctx: PortalContext,
     ): Promise<ReportResultOf<A>> {
       try {
-        if (!Object.hasOwn(REPORT_ANSWERS, op.answer)) {
-          throw new AppError(
-            "PORTAL_OPERATION_UNSUPPORTED",
-            `The test portal has no report "${op.typeId}"`,
-            { typeId: op.typeId },
-          );
-        }
-        if ("eik" in request) assertReachable(request.eik);
-        const now = options.now();
-        const env = { now, senderId: ctx.sender?.id ?? null, files: NRA_FILE_KIT };
-        if (!op.dayStable) return Promise.resolve(answerReport(op.answer, request, env));
-        // A day-stable report is a pure function of the request and the day.
-        const key = `${op.typeId}|${now.toISOString().slice(0, 10)}|${JSON.stringify(request)}`;
-        let hit = memo.get(key) as ReportResultOf<A> | undefined;
-        if (hit === undefined) {
-          hit = answerReport(op.answer, request, env);
-          if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
-          memo.set(key, hit);
-        }
-        return Promise.resolve(hit);
+        return Promise.resolve(answerReportMemo(options, memo, op, request, ctx));
       } catch (e) {
         return Promise.reject(e);
       }
