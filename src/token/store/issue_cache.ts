@@ -98,6 +98,177 @@ const WRITES = [
 ] as const satisfies readonly (keyof TokenStore)[];
 
 /**
+ * The cache's state and its steps: the keys by hash and by id, the loads in flight, the
+ * database's version as last seen, and its checks and notifications.
+ */
+class IssueCache {
+  readonly stats: IssueCacheStats = {
+    hits: 0,
+    misses: 0,
+    eikHits: 0,
+    versionChecks: 0,
+    notifications: 0,
+    listening: false,
+    drops: 0,
+  };
+  readonly byHash = new Map<string, Entry>();
+  readonly byId = new Map<string, Entry>();
+  /** Loads in flight: concurrent misses of one key (after a drop) share one; `gen` is the
+   * generation it started in (a drop forgets them). */
+  readonly loading = new Map<string, { gen: number; p: Promise<Entry | null> }>();
+  generation = 0;
+  #version: number | null = null;
+  /** performance.now() when the last completed check started. */
+  #checkedAt = -Infinity;
+  #checking: Promise<void> | null = null;
+  /** The version's notifications (PostgreSQL), from the first request on; null = not yet. */
+  listening: Promise<(() => Promise<void>) | null> | null = null;
+  /** This store's schema: notifications of other schemas of the database are not ours. */
+  #schema: string | null = null;
+  #loadsRunning = 0;
+  readonly #loadQueue: (() => void)[] = [];
+  readonly #refreshMs: number;
+  readonly #maxStaleMs: number;
+  readonly maxEntries: number;
+  readonly #maxLoads: number;
+
+  constructor(readonly store: TokenStore, readonly db: Db, o: IssueCacheOptions) {
+    this.#refreshMs = o.refreshMs ?? 250;
+    this.#maxStaleMs = o.maxStaleMs ?? 750;
+    this.maxEntries = o.maxEntries ?? 10_000;
+    this.#maxLoads = o.maxLoads ?? 8;
+  }
+
+  drop(): void {
+    this.generation++;
+    this.stats.drops++;
+    this.byHash.clear();
+    this.byId.clear();
+    this.loading.clear();
+  }
+
+  /**
+   * A version read from the database (`onlyNewer` = false: any other value drops the cache) or
+   * pushed by a notification (true: only a newer one, since a notification may arrive after a
+   * check that already read past it).
+   */
+  #seen(v: number, onlyNewer: boolean): void {
+    const version = this.#version;
+    if (version === v || (onlyNewer && version !== null && v < version)) return;
+    if (version !== null) this.drop();
+    this.#version = v;
+  }
+
+  #check(): Promise<void> {
+    this.#checking ??= (async () => {
+      const started = performance.now();
+      try {
+        const r = await this.db.get(sql`SELECT v FROM issue_cache_version WHERE id = 1`);
+        this.stats.versionChecks++;
+        this.#seen(r === undefined ? -1 : Number(r.v), false);
+        this.#checkedAt = Math.max(this.#checkedAt, started);
+      } finally {
+        this.#checking = null;
+      }
+    })();
+    return this.#checking;
+  }
+
+  #listen(): void {
+    this.listening = this.db.listen!(ISSUE_CACHE_CHANNEL, (payload) => {
+      const [from, v] = payload.split(" ");
+      if (from !== this.#schema) return;
+      this.stats.notifications++;
+      this.#seen(Number(v), true);
+    }, () => {
+      // (Re)connected: what was notified meanwhile is lost, so read the version once more.
+      // `listening` turns true once that read is done, so a caller that waits for it (tests)
+      // does not count the set-up's own check as a later one.
+      this.db.get(sql`SELECT current_schema() AS s`)
+        .then((r) => {
+          this.#schema = String(r?.s);
+          return this.#check().catch(() => {}); // the checks go on regardless
+        })
+        .then(() => (this.stats.listening = true))
+        .catch(() => {}); // no schema yet: the next (re)connect tries again
+    }).catch(() => (this.listening = null)); // tried again at the next request
+  }
+
+  /** Make sure the entries are at most `maxStaleMs` behind the database. */
+  async fresh(): Promise<void> {
+    if (this.listening === null && this.db.listen) this.#listen();
+    const age = performance.now() - this.#checkedAt;
+    if (age > this.#maxStaleMs) await this.#check();
+    else if (age > this.#refreshMs && this.#checking === null) {
+      this.#check().catch(() => {}); // retried next time
+    }
+  }
+
+  /** {@link IssueCache.read} with at most `maxLoads` at a time (first come, first served). */
+  async load(secretHash: string): Promise<Entry | null> {
+    if (this.#loadsRunning >= this.#maxLoads) {
+      await new Promise<void>((r) => this.#loadQueue.push(r));
+    } else this.#loadsRunning++;
+    try {
+      return await this.#read(secretHash);
+    } finally {
+      const next = this.#loadQueue.shift();
+      if (next) next(); // the slot passes on
+      else this.#loadsRunning--;
+    }
+  }
+
+  async #read(secretHash: string): Promise<Entry | null> {
+    // The key with its integrator's name and origins, as the store reads it by hash.
+    const key = await this.store.findKeyByHash(secretHash);
+    if (!key) return null;
+    const contracts = key.mode === "live"
+      ? (await this.db.all(sql`SELECT * FROM contracts WHERE integrator_id = ${key.integratorId}
+          ORDER BY starts_at DESC, created_at DESC`)).map(contractFromRow)
+      : [];
+    const eiks = key.mode === "live" ? await this.store.keyEiks(key.id) : [];
+    return { key, contracts, eiks: new Set(eiks) };
+  }
+
+  /** The entry of a key: cached, or loaded (one load per key at a time) and kept unless a drop
+   * overlapped the load. */
+  async entry(secretHash: string): Promise<Entry | null> {
+    const e = this.byHash.get(secretHash);
+    if (e) {
+      this.stats.hits++;
+      return e;
+    }
+    this.stats.misses++;
+    let f = this.loading.get(secretHash);
+    if (!f) {
+      const mine = {
+        gen: this.generation,
+        p: this.load(secretHash).finally(() => {
+          if (this.loading.get(secretHash) === mine) this.loading.delete(secretHash);
+        }),
+      };
+      this.loading.set(secretHash, mine);
+      f = mine;
+    }
+    const loaded = await f.p;
+    if (!loaded) return null;
+    // A load that overlapped a drop may have read rows older than the drop: not kept.
+    if (f.gen === this.generation && !this.byHash.has(secretHash)) this.#keep(secretHash, loaded);
+    return loaded;
+  }
+
+  #keep(secretHash: string, e: Entry): void {
+    if (this.byHash.size >= this.maxEntries) {
+      const oldest = this.byHash.keys().next().value!;
+      this.byId.delete(this.byHash.get(oldest)!.key.id);
+      this.byHash.delete(oldest);
+    }
+    this.byHash.set(secretHash, e);
+    this.byId.set(e.key.id, e);
+  }
+}
+
+/**
  * Put the issuance cache in front of a store.
  * @param store the store (its writes and reads)
  * @param db the database under it (the cache's own queries)
@@ -109,166 +280,22 @@ export function withIssueCache<S extends TokenStore>(
   db: Db,
   o: IssueCacheOptions = {},
 ): S & { issueCacheStats(): IssueCacheStats } {
-  const refreshMs = o.refreshMs ?? 250;
-  const maxStaleMs = o.maxStaleMs ?? 750;
-  const maxEntries = o.maxEntries ?? 10_000;
-  const maxLoads = o.maxLoads ?? 8;
-  let loadsRunning = 0;
-  const loadQueue: (() => void)[] = [];
-  const byHash = new Map<string, Entry>();
-  const byId = new Map<string, Entry>();
-  /** Loads in flight: concurrent misses of one key (after a drop) share one; `gen` is the
-   * generation it started in (a drop forgets them). */
-  const loading = new Map<string, { gen: number; p: Promise<Entry | null> }>();
-  const stats: IssueCacheStats = {
-    hits: 0,
-    misses: 0,
-    eikHits: 0,
-    versionChecks: 0,
-    notifications: 0,
-    listening: false,
-    drops: 0,
-  };
-  let generation = 0;
-  let version: number | null = null;
-  /** performance.now() when the last completed check started. */
-  let checkedAt = -Infinity;
-  let checking: Promise<void> | null = null;
-
-  const drop = () => {
-    generation++;
-    stats.drops++;
-    byHash.clear();
-    byId.clear();
-    loading.clear();
-  };
-
-  /**
-   * A version read from the database (`onlyNewer` = false: any other value drops the cache) or
-   * pushed by a notification (true: only a newer one, since a notification may arrive after a
-   * check that already read past it).
-   */
-  const seen = (v: number, onlyNewer: boolean) => {
-    if (version === v || (onlyNewer && version !== null && v < version)) return;
-    if (version !== null) drop();
-    version = v;
-  };
-
-  const check = (): Promise<void> => {
-    checking ??= (async () => {
-      const started = performance.now();
-      try {
-        const r = await db.get(sql`SELECT v FROM issue_cache_version WHERE id = 1`);
-        stats.versionChecks++;
-        seen(r === undefined ? -1 : Number(r.v), false);
-        checkedAt = Math.max(checkedAt, started);
-      } finally {
-        checking = null;
-      }
-    })();
-    return checking;
-  };
-
-  /** The version's notifications (PostgreSQL), from the first request on; null = not yet. */
-  let listening: Promise<(() => Promise<void>) | null> | null = null;
-  /** This store's schema: notifications of other schemas of the database are not ours. */
-  let schema: string | null = null;
-  const listen = () => {
-    listening = db.listen!(ISSUE_CACHE_CHANNEL, (payload) => {
-      const [from, v] = payload.split(" ");
-      if (from !== schema) return;
-      stats.notifications++;
-      seen(Number(v), true);
-    }, () => {
-      // (Re)connected: what was notified meanwhile is lost, so read the version once more.
-      // `listening` turns true once that read is done, so a caller that waits for it (tests)
-      // does not count the set-up's own check as a later one.
-      db.get(sql`SELECT current_schema() AS s`)
-        .then((r) => {
-          schema = String(r?.s);
-          return check().catch(() => {}); // the checks go on regardless
-        })
-        .then(() => (stats.listening = true))
-        .catch(() => {}); // no schema yet: the next (re)connect tries again
-    }).catch(() => (listening = null)); // tried again at the next request
-  };
-
-  /** Make sure the entries are at most `maxStaleMs` behind the database. */
-  const fresh = async () => {
-    if (listening === null && db.listen) listen();
-    const age = performance.now() - checkedAt;
-    if (age > maxStaleMs) await check();
-    else if (age > refreshMs && checking === null) check().catch(() => {}); // retried next time
-  };
-
-  /** {@link read} with at most `maxLoads` at a time (first come, first served). */
-  const load = async (secretHash: string): Promise<Entry | null> => {
-    if (loadsRunning >= maxLoads) await new Promise<void>((r) => loadQueue.push(r));
-    else loadsRunning++;
-    try {
-      return await read(secretHash);
-    } finally {
-      const next = loadQueue.shift();
-      if (next) next(); // the slot passes on
-      else loadsRunning--;
-    }
-  };
-
-  const read = async (secretHash: string): Promise<Entry | null> => {
-    // The key with its integrator's name and origins, as the store reads it by hash.
-    const key = await store.findKeyByHash(secretHash);
-    if (!key) return null;
-    const contracts = key.mode === "live"
-      ? (await db.all(sql`SELECT * FROM contracts WHERE integrator_id = ${key.integratorId}
-          ORDER BY starts_at DESC, created_at DESC`)).map(contractFromRow)
-      : [];
-    const eiks = key.mode === "live" ? await store.keyEiks(key.id) : [];
-    return { key, contracts, eiks: new Set(eiks) };
-  };
-
+  const c = new IssueCache(store, db, o);
   const cached: Partial<TokenStore> = {
     async close() {
-      const unlisten = await listening;
+      const unlisten = await c.listening;
       await unlisten?.().catch(() => {});
       await store.close();
     },
     async findKeyForIssue(secretHash: string, at: number): Promise<KeyForIssue | null> {
-      await fresh();
-      let e = byHash.get(secretHash);
-      if (e) stats.hits++;
-      else {
-        stats.misses++;
-        let f = loading.get(secretHash);
-        if (!f) {
-          const mine = {
-            gen: generation,
-            p: load(secretHash).finally(() => {
-              if (loading.get(secretHash) === mine) loading.delete(secretHash);
-            }),
-          };
-          loading.set(secretHash, mine);
-          f = mine;
-        }
-        const loaded = await f.p;
-        if (!loaded) return null;
-        e = loaded;
-        // A load that overlapped a drop may have read rows older than the drop: not kept.
-        if (f.gen === generation && !byHash.has(secretHash)) {
-          if (byHash.size >= maxEntries) {
-            const oldest = byHash.keys().next().value!;
-            byId.delete(byHash.get(oldest)!.key.id);
-            byHash.delete(oldest);
-          }
-          byHash.set(secretHash, e);
-          byId.set(e.key.id, e);
-        }
-      }
-      return { key: e.key, contract: stateAt(e.contracts, at) };
+      await c.fresh();
+      const e = await c.entry(secretHash);
+      return e ? { key: e.key, contract: stateAt(e.contracts, at) } : null;
     },
     async claimEiks(keyId, eiks, limit, at) {
-      const e = byId.get(keyId);
+      const e = c.byId.get(keyId);
       if (e && eiks.every((x) => e.eiks.has(x))) {
-        stats.eikHits++;
+        c.stats.eikHits++;
         return { ok: true };
       }
       const res = await store.claimEiks(keyId, eiks, limit, at);
@@ -287,9 +314,9 @@ export function withIssueCache<S extends TokenStore>(
       } finally {
         // The scheduler's tick expires contracts on every instance each minute: drop only
         // when one changed (or the call failed).
-        if (!(Array.isArray(out) && out.length === 0)) drop();
+        if (!(Array.isArray(out) && out.length === 0)) c.drop();
       }
     };
   }
-  return { ...store, ...cached, issueCacheStats: () => ({ ...stats }) };
+  return { ...store, ...cached, issueCacheStats: () => ({ ...c.stats }) };
 }
