@@ -14,7 +14,8 @@ import { join } from "node:path";
 import { type AgentFile, agentFilePath, readAgentFile } from "../senders/mod.ts";
 import { AGENT_PORTS, findOwnAgent, processAlive } from "../start/mod.ts";
 import { VERSION } from "../../version.ts";
-import { checkPort, checkTokenService, listenFree, type TokenServiceSource } from "./network.ts";
+import { checkPort, listenFree } from "./network.ts";
+import { checkTokenService, type TokenServiceSource } from "./token_service_check.ts";
 import { checkPortal } from "./portal.ts";
 import { checkSender } from "./senders.ts";
 import {

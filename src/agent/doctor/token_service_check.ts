@@ -1,0 +1,234 @@
+/**
+ * The token service checks of `agent doctor`: its JWKS (OKP/Ed25519 public keys with kid) and
+ * the clock skew measured from its `Date` header.
+ * @module
+ */
+import type { Bilingual } from "../../contract/mod.ts";
+import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t } from "./types.ts";
+
+const msg = (e: unknown) => {
+  if (!(e instanceof Error)) return String(e);
+  const cause = (e.cause as Error | undefined)?.message;
+  return cause ? `${e.message}: ${cause}` : e.message;
+};
+
+function shown(u: URL): string {
+  return `${u.protocol}//${u.host}${u.pathname}`;
+}
+
+function jwkProblem(k: Record<string, unknown>, i: number): Bilingual | null {
+  const kid = typeof k.kid === "string" && k.kid ? `"${k.kid}"` : null;
+  const name = t(kid ? `key ${kid}` : `key #${i + 1}`, kid ? `ключ ${kid}` : `ключ №${i + 1}`);
+  const say = (en: string, bg: string) => t(`${name.en} ${en}`, `${name.bg} ${bg}`);
+  if ("d" in k) return say('contains PRIVATE key material ("d")', 'съдържа ЧАСТЕН ключ ("d")');
+  if (k.kty !== "OKP" || k.crv !== "Ed25519") return say("is not OKP/Ed25519", "не е OKP/Ed25519");
+  if (typeof k.kid !== "string" || !k.kid) return say("has no kid", "няма kid");
+  if (typeof k.x !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(k.x)) {
+    return say("has a bad x", "има невалидно x");
+  }
+  return null;
+}
+
+/**
+ * Where the token service URL checked came from: given for this run, the configuration, the
+ * record of this data folder's running agent, or the agent the doctor runs in.
+ */
+export type TokenServiceSource = "flag" | "config" | "running-agent" | "this-agent";
+
+/**
+ * Token service check (GET /.well-known/jwks.json) and the clock check from its Date header.
+ * @param d resolved doctor deps
+ * @param tokenServiceUrl the URL to check
+ * @param source where it came from (named in the detail and the fix)
+ * @returns the `token-service` and `clock` checks
+ * @throws never
+ */
+export async function checkTokenService(
+  d: Deps,
+  tokenServiceUrl: string = d.tokenServiceUrl,
+  source: TokenServiceSource = "config",
+): Promise<DoctorCheck[]> {
+  const title = t("Token service and JWKS", "Услуга за токени и JWKS");
+  const { env, from } = wordsOfSource(source);
+  let url: URL;
+  try {
+    url = new URL("/.well-known/jwks.json", tokenServiceUrl);
+  } catch {
+    return [
+      check(
+        "token-service",
+        false,
+        title,
+        t("The token service URL is not a URL", "Адресът на услугата за токени не е валиден URL"),
+        t(`Set ${env.en}`, `Задайте ${env.bg}`),
+      ),
+      noClock(t("no token service URL", "няма адрес на услугата за токени")),
+    ];
+  }
+  let res: Response, t0: number, t1: number;
+  try {
+    t0 = d.now();
+    res = await d.fetch(url, { signal: AbortSignal.timeout(d.timeoutMs) });
+    t1 = d.now();
+  } catch (e) {
+    const why = msg(e).replace(/\/\/[^/@\s]+@/g, "//");
+    const now = `${url.protocol}//${url.host}`;
+    return [
+      check(
+        "token-service",
+        false,
+        title,
+        t(
+          `Cannot reach ${shown(url)}${from.en}: ${why}`,
+          `Няма връзка с ${shown(url)}${from.bg}: ${why}`,
+        ),
+        t(
+          `Check ${env.en} (now ${now}), the network, a proxy or firewall; open that URL in a ` +
+            "browser on this PC",
+          `Проверете ${env.bg} (сега ${now}), мрежата, прокси сървъра или защитната стена; ` +
+            "отворете този адрес в браузър на този компютър",
+        ),
+      ),
+      noClock(t("the token service is unreachable", "услугата за токени е недостъпна")),
+    ];
+  }
+  const date = Date.parse(res.headers.get("date") ?? "");
+  const svc = await jwksCheck(res, url, title, env, from);
+  return [svc, clockCheck(d.os, date, t0, t1)];
+}
+
+/** The setting that names the token service (`env`) and where its URL came from (`from`). */
+function wordsOfSource(source: TokenServiceSource): { env: Bilingual; from: Bilingual } {
+  const env = source === "running-agent" || source === "this-agent"
+    ? t(
+      "the agent's --token-service or SVC_TOKEN_SERVICE_URL (restart the agent after a change)",
+      "--token-service или SVC_TOKEN_SERVICE_URL на агента (рестартирайте агента след промяна)",
+    )
+    : t("SVC_TOKEN_SERVICE_URL or --token-service", "SVC_TOKEN_SERVICE_URL или --token-service");
+  const from = source === "running-agent"
+    ? t(
+      " (the URL this data folder's running agent was started with)",
+      " (адресът, с който е стартиран работещият агент на тази папка с данни)",
+    )
+    : t("", "");
+  return { env, from };
+}
+
+const CLOCK_TITLE = t("Clock (against the token service)", "Часовник (спрямо услугата за токени)");
+
+/** The clock check when it could not be measured. */
+function noClock(
+  why: Bilingual,
+  fix = t("Fix the token service check first", "Първо оправете проверката на услугата за токени"),
+): DoctorCheck {
+  return check(
+    "clock",
+    "warn",
+    CLOCK_TITLE,
+    t(`Not measured: ${why.en}`, `Не е измерен: ${why.bg}`),
+    fix,
+  );
+}
+
+/** The `token-service` check of the JWKS answer: Ed25519 keys, or what is wrong. */
+async function jwksCheck(
+  res: Response,
+  url: URL,
+  title: Bilingual,
+  env: Bilingual,
+  from: Bilingual,
+): Promise<DoctorCheck> {
+  let body: { keys?: unknown } | null = null;
+  if (res.ok) body = await res.json().catch(() => null);
+  else await res.body?.cancel();
+  const keys = Array.isArray(body?.keys) ? body.keys as Record<string, unknown>[] : [];
+  const at = shown(url);
+  const problem: Bilingual | null = !res.ok
+    ? t(`${at} answered HTTP ${res.status}`, `${at} отговори с HTTP ${res.status}`)
+    : body === null
+    ? t(`${at} did not return JSON`, `${at} не върна JSON`)
+    : keys.length === 0
+    ? t(`${at} lists no keys`, `${at} не съдържа ключове`)
+    : keys.map(jwkProblem).find((p) => p !== null) ?? null;
+  const kids = keys.map((k) => k.kid).join(", ");
+  return problem
+    ? check(
+      "token-service",
+      false,
+      title,
+      t(problem.en + from.en, problem.bg + from.bg),
+      t(
+        `Check that ${env.en} points at the token service (it serves /.well-known/jwks.json ` +
+          "with Ed25519 public keys); ask its operator if it does",
+        `Проверете дали ${env.bg} сочи към услугата за токени (тя публикува ` +
+          "/.well-known/jwks.json с публични ключове Ed25519); ако сочи, попитайте администратора ѝ",
+      ),
+    )
+    : check(
+      "token-service",
+      true,
+      title,
+      t(
+        `${at}: ${keys.length} Ed25519 key(s), kid ${kids}${from.en}`,
+        `${at}: ${keys.length} ключ(а) Ed25519, kid ${kids}${from.bg}`,
+      ),
+    );
+}
+
+/** The `clock` check from the answer's Date header and the request's round trip (ms). */
+function clockCheck(os: string, date: number, t0: number, t1: number): DoctorCheck {
+  if (Number.isNaN(date)) {
+    const fix = t(
+      "Compare this PC's clock with an accurate clock by hand; enable automatic time",
+      "Сравнете часовника на този компютър с точен часовник; включете автоматичната настройка на часа",
+    );
+    return noClock(t("the answer has no Date header", "отговорът няма заглавие Date"), fix);
+  }
+  // Date has 1 s resolution: the server's time lies in [date, date + 1000).
+  const skew = (t0 + t1) / 2 - (date + 500);
+  const s = (Math.abs(skew) / 1000).toFixed(1);
+  const margin = 500 + (t1 - t0) / 2; // Date resolution + half the round trip
+  const m = (margin / 1000).toFixed(1);
+  const within = Math.abs(skew) <= margin;
+  const text = t(
+    (within
+      ? `This PC's clock matches the token service (to ±${m} s)`
+      : `This PC's clock is about ${s} s ${skew > 0 ? "ahead of" : "behind"} the token service`) +
+      " (tokens live 5 s; the agent allows 2 s of skew)",
+    (within
+      ? `Часовникът на този компютър съвпада с този на услугата за токени (с точност ±${m} s)`
+      : `Часовникът на този компютър ${skew > 0 ? "избързва" : "изостава"} с около ${s} s ` +
+        "спрямо услугата за токени") +
+      " (токените важат 5 s; агентът допуска разминаване до 2 s)",
+  );
+  const abs = Math.abs(skew) / 1000;
+  const level = abs > 2 ? false : abs > 1 ? "warn" : true;
+  return check(
+    "clock",
+    level,
+    CLOCK_TITLE,
+    text,
+    level === true
+      ? null
+      : t(`Sync the clock: ${syncWords(os).en}`, `Сверете часовника: ${syncWords(os).bg}`),
+  );
+}
+
+/** How to set the clock automatically on this OS. */
+function syncWords(os: string): Bilingual {
+  return os === "windows"
+    ? t(
+      "Settings → Time & language → Date & time → Set time automatically, then Sync now",
+      "Настройки → Час и език → Дата и час → Автоматично задаване на часа, след това " +
+        "„Синхронизиране сега“",
+    )
+    : os === "darwin"
+    ? t(
+      "System Settings → General → Date & Time → Set time and date automatically",
+      "Системни настройки → Общи → Дата и час → Автоматично задаване на часа и датата",
+    )
+    : t(
+      "`timedatectl set-ntp true` (or enable your NTP service)",
+      "`timedatectl set-ntp true` (или включете вашата NTP услуга)",
+    );
+}
