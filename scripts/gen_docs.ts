@@ -6,7 +6,7 @@
  *
  *   deno run -A scripts/gen_docs.ts [--check]
  */
-import { ERROR_CATALOG, type ErrorSpec } from "../src/contract/errors.ts";
+import { ERROR_CATALOG, type ErrorSpec } from "../src/contract/error_catalog.ts";
 import { OPERATIONS } from "../src/contract/operations.ts";
 import { buildAgentOpenApi } from "../src/contract/openapi/mod.ts";
 import { VERSION } from "../src/version.ts";
@@ -44,7 +44,7 @@ export function errorsDoc(): string {
   );
   return `# Error catalog
 
-Generated from \`src/contract/errors.ts\` by \`deno run -A scripts/gen_docs.ts\`; do not edit by hand.
+Generated from \`src/contract/error_catalog.ts\` by \`deno run -A scripts/gen_docs.ts\`; do not edit by hand.
 Client code relies on \`errorCode\`, never on the \`error\` text. The same list is published as
 \`components.schemas.ErrorCode\` (and \`ErrorKind\`) in the OpenAPI document, with kind and status in
 \`x-error-catalog\`.
