@@ -160,8 +160,10 @@ Deno.test({
       assert.equal(log.includes("request log writer thread"), false, log);
       const db = new DatabaseSync(join(home, "demo", "token-service", "token-service.sqlite"));
       try {
-        const rows = db.prepare("SELECT type_id, status FROM request_log").all();
-        assert.deepEqual(rows.map((r) => [r.type_id, r.status]), [["nap_catalog", 200]], why);
+        // Stored in blocks (src/token/store/log_blocks.ts): [at, typeId, eiks, status, …].
+        const rows = db.prepare("SELECT body FROM request_log_blocks").all()
+          .flatMap((r) => JSON.parse(String(r.body)) as unknown[][]);
+        assert.deepEqual(rows.map((e) => [e[1], e[3]]), [["nap_catalog", 200]], why);
       } finally {
         db.close();
       }

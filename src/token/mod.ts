@@ -29,7 +29,7 @@ export {
 export { type DrainState, waitUntilQuiet } from "./ops.ts";
 export { createAdminInvite } from "./desk/mod.ts";
 export {
-  MAX_REQUEST_LOG_ROWS,
+  MAX_REQUEST_LOG_ENTRIES,
   REQUEST_LOG_DAYS,
   RequestLogRecorder,
   USAGE_DAYS,

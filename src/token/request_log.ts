@@ -4,7 +4,8 @@
  * key was recognised is noted on the issuance path without a database round trip (a small
  * object held per Request), completed by the edge with the answer's status, `errorCode` and
  * request id (edge.ts), buffered in memory and written every `flushMs` or as soon as
- * {@link BATCH_ROWS} entries wait, like usage counting (usage.ts). While started (`start()` …
+ * {@link BATCH_ROWS} entries wait ({@link THREAD_BATCH_ROWS} for a writer thread), like usage
+ * counting (usage.ts). While started (`start()` …
  * `stop()`, the running service), the store's writer writes them: on a SQLite file a worker
  * thread with its own connection, so the inserts do not hold the event loop that answers token
  * requests (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
@@ -12,8 +13,9 @@
  * error code, request id. Requests without a known key (401 API_KEY_INVALID) belong to no
  * integrator and are not logged.
  *
- * Bounds: rows older than {@link REQUEST_LOG_DAYS} days are deleted, and beyond
- * {@link MAX_REQUEST_LOG_ROWS} rows the oldest go first (pruned every 10 minutes by each
+ * Stored in blocks, one per API key and write (store/log_blocks.ts). Bounds: entries older than
+ * {@link REQUEST_LOG_DAYS} days are deleted, and beyond {@link MAX_REQUEST_LOG_ENTRIES} entries
+ * the oldest blocks go first (pruned every 10 minutes by each
  * instance, which then also deletes the pages' sessions idle for 8 hours, their links that
  * expired and their rate-limit windows older than an hour); daily usage is kept
  * {@link USAGE_DAYS} days. At most {@link MAX_BUFFERED} entries
@@ -34,12 +36,18 @@ import { SESSION_IDLE_MS } from "./web/mod.ts";
 export const REQUEST_LOG_DAYS = 7;
 /** Days the daily usage keeps. */
 export const USAGE_DAYS = 90;
-/** Rows the request log keeps at most (all integrators together). */
-export const MAX_REQUEST_LOG_ROWS = 2_000_000;
+/** Entries the request log keeps at most (all integrators together). */
+export const MAX_REQUEST_LOG_ENTRIES = 2_000_000;
 /** Entries waiting for a flush at most. */
 export const MAX_BUFFERED = 100_000;
-/** Entries that start a flush before the interval is over (keeps each batch small). */
+/** Entries that start a flush before the interval is over when this thread writes them (keeps
+ * each batch small; on PostgreSQL a batch is a round trip of this thread). */
 export const BATCH_ROWS = 1000;
+/** The same when the store's writer thread writes them (a SQLite file): few entries then wait in
+ * this thread's heap, where every young-generation garbage collection copies the ones kept (at
+ * 16,000 tokens a second, about 3 % of a token's CPU time with batches of 1,000, under 1 % with
+ * 100; BENCHMARKS.md § The profile). */
+export const THREAD_BATCH_ROWS = 100;
 /** EIKs written per entry at most (a folder-wide request lists many). */
 const MAX_EIKS_SHOWN = 20;
 
@@ -48,6 +56,9 @@ const DAY_MS = 86_400_000;
 /** A request being answered. */
 /** A request being answered; once answered, the buffered entry itself (one object a request). */
 type Draft = { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] };
+
+/** A request carrying its draft (see `RequestLogRecorder.#mark`). */
+type Carrier = Record<symbol, Draft | undefined>;
 
 /** Options of {@link RequestLogRecorder}. */
 export interface RequestLogOptions {
@@ -67,7 +78,9 @@ export interface RequestLogOptions {
 /** The batching writer of the request log and the daily usage. */
 export class RequestLogRecorder extends PeriodicFlush {
   readonly #o: RequestLogOptions;
-  readonly #drafts = new WeakMap<Request, Draft>();
+  /** The property under which a noted request carries its draft: a symbol of this recorder's
+   * own (cheaper than a WeakMap keyed by the short-lived requests, as in edge.ts). */
+  readonly #mark = Symbol("svc.requestLog.draft");
   #buf: RequestLogEntry[] = [];
   #daily = new Map<string, DailyUsageRow>();
   #flushing: Promise<void> = Promise.resolve();
@@ -91,7 +104,7 @@ export class RequestLogRecorder extends PeriodicFlush {
 
   /** Note a request of a recognised key (the issuance route, after authentication). */
   begin(req: Request, key: ApiKeyRecord, at: number): void {
-    this.#drafts.set(req, {
+    (req as unknown as Carrier)[this.#mark] = {
       at,
       integratorId: key.integratorId,
       keyId: key.id,
@@ -100,12 +113,12 @@ export class RequestLogRecorder extends PeriodicFlush {
       status: 0,
       errorCode: null,
       requestId: "",
-    });
+    };
   }
 
   /** Note what the body asked for (typeId, EIKs), as sent; ignored when not shaped so. */
   body(req: Request, raw: unknown): void {
-    const d = this.#drafts.get(req);
+    const d = (req as unknown as Carrier)[this.#mark];
     if (!d || raw === null || typeof raw !== "object") return;
     const b = raw as { typeId?: unknown; eik?: unknown; eiks?: unknown };
     if (typeof b.typeId === "string") d.typeId = b.typeId.slice(0, 64);
@@ -128,9 +141,9 @@ export class RequestLogRecorder extends PeriodicFlush {
    * @param errorCode its body's `errorCode`, or null
    */
   finish(req: Request, status: number, requestId: string, errorCode: string | null): void {
-    const d = this.#drafts.get(req);
+    const d = (req as unknown as Carrier)[this.#mark];
     if (!d) return;
-    this.#drafts.delete(req);
+    (req as unknown as Carrier)[this.#mark] = undefined;
     if (this.#buf.length >= MAX_BUFFERED) {
       this.dropped++;
       return;
@@ -160,7 +173,8 @@ export class RequestLogRecorder extends PeriodicFlush {
         });
       }
     }
-    if (this.flushMs === 0 || this.#buf.length >= BATCH_ROWS) void this.flush();
+    const full = this.#writer?.offThread() ? THREAD_BATCH_ROWS : BATCH_ROWS;
+    if (this.flushMs === 0 || this.#buf.length >= full) void this.flush();
   }
 
   /** Start the periodic flush, with the store's writer thread where it has one. */
@@ -219,7 +233,7 @@ export class RequestLogRecorder extends PeriodicFlush {
         const dayBefore = new Date(now - USAGE_DAYS * DAY_MS).toISOString().slice(0, 10);
         await this.#o.store.pruneRequestLog(
           now - REQUEST_LOG_DAYS * DAY_MS,
-          MAX_REQUEST_LOG_ROWS,
+          MAX_REQUEST_LOG_ENTRIES,
           dayBefore,
         ).catch((e) => this.#o.onError?.(e));
         // The pages' sessions idle for 8 hours, used or expired links, old rate-limit windows.

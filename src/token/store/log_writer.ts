@@ -1,9 +1,9 @@
 /**
  * Where the request log recorder (request_log.ts) writes its rows while the service runs
  * (docs/token-service.md § The request log). On a SQLite file the rows are written by a
- * worker thread with its own connection (log_writer_worker.ts), so that the inserts do not
- * hold the event loop that answers token requests (BENCHMARKS.md § The profile); the main
- * thread only copies each batch to the worker. On PostgreSQL, and on an in-memory SQLite
+ * worker thread with its own connection (log_writer_worker.ts), so that grouping the entries
+ * into blocks (log_blocks.ts) and the inserts do not hold the event loop that answers token
+ * requests (BENCHMARKS.md § The profile); the main thread only copies each batch to the worker. On PostgreSQL, and on an in-memory SQLite
  * database (one connection only), {@link RequestLogStore.addRequestLog} writes them, as
  * before: PostgreSQL's writes are asynchronous already.
  *
@@ -12,12 +12,14 @@
  * keeps it for the next flush), so no row is lost.
  * @module
  */
+import { BLOCK_SPAN_MS, packEntries, requestLogBlocks } from "./log_blocks.ts";
 import { logWriterWorker } from "./log_writer_worker.ts";
 import type { DailyUsageRow, RequestLogEntry, RequestLogWriter } from "./web_store.ts";
 
-/** The SQLite statements of the worker, one row each (the same columns as web_queries.ts). */
-export const SQLITE_LOG_INSERT = "INSERT INTO request_log (at, integrator_id, key_id, type_id, " +
-  "eiks, status, error_code, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+/** The SQLite statements of the worker, one block each (the same columns as
+ * request_log_queries.ts). */
+export const SQLITE_BLOCK_INSERT = "INSERT INTO request_log_blocks (integrator_id, key_id, " +
+  "first_at, last_at, entries, errors, body) VALUES (?, ?, ?, ?, ?, ?, ?)";
 /** The daily usage upsert of the worker, one row each. */
 export const SQLITE_DAILY_UPSERT = "INSERT INTO usage_daily (day, integrator_id, key_id, " +
   "type_id, count) VALUES (?, ?, ?, ?, ?) ON CONFLICT (integrator_id, day, key_id, type_id) " +
@@ -49,25 +51,6 @@ interface Waiting {
   reject(e: Error): void;
 }
 
-/** A batch as the writer thread takes it: each row's fields one after another (8 a log row, 5 a
- * daily count), one flat array each (cheaper to copy to a thread than objects). */
-function packBatch(entries: readonly RequestLogEntry[], daily: readonly DailyUsageRow[]) {
-  const rows = new Array<unknown>(entries.length * 8);
-  let i = 0;
-  for (const e of entries) {
-    rows[i++] = e.at;
-    rows[i++] = e.integratorId;
-    rows[i++] = e.keyId;
-    rows[i++] = e.typeId;
-    rows[i++] = e.eiks;
-    rows[i++] = e.status;
-    rows[i++] = e.errorCode;
-    rows[i++] = e.requestId;
-  }
-  const days = daily.flatMap((d) => [d.day, d.integratorId, d.keyId, d.typeId, d.count]);
-  return { rows, days };
-}
-
 /**
  * A writer on a worker thread with its own connection to the SQLite file at `path` (already
  * migrated by the main connection). The worker starts at once; writes made before it has
@@ -94,7 +77,10 @@ export function sqliteWorkerLogWriter(
   const ready = new Promise<boolean>((r) => opened = (ok) => r(open = ok));
   let closed: () => void = () => {};
   const url = URL.createObjectURL(
-    new Blob([`(${logWriterWorker.toString()})();`], { type: "text/javascript" }),
+    // The worker's body, given the block grouping as its argument (both name nothing outside).
+    new Blob([`(${logWriterWorker.toString()})(${requestLogBlocks.toString()});`], {
+      type: "text/javascript",
+    }),
   );
 
   const giveUp = (why: string) => {
@@ -133,8 +119,9 @@ export function sqliteWorkerLogWriter(
     worker.postMessage({
       kind: "open",
       path,
-      logInsert: SQLITE_LOG_INSERT,
+      blockInsert: SQLITE_BLOCK_INSERT,
       dailyUpsert: SQLITE_DAILY_UPSERT,
+      spanMs: BLOCK_SPAN_MS,
     });
   } catch (e) {
     giveUp(String(e));
@@ -142,7 +129,8 @@ export function sqliteWorkerLogWriter(
 
   const post = (entries: readonly RequestLogEntry[], daily: readonly DailyUsageRow[]) => {
     if (!worker) return inline.write(entries, daily);
-    const { rows, days } = packBatch(entries, daily);
+    const rows = packEntries(entries);
+    const days = daily.flatMap((d) => [d.day, d.integratorId, d.keyId, d.typeId, d.count]);
     const id = nextId++;
     const w = worker;
     return new Promise<void>((resolve, reject) => {

@@ -1,17 +1,20 @@
 /**
  * The body of the request log's writer thread (log_writer.ts): a Web Worker with its own
- * SQLite connection that appends request log rows and adds daily usage counts, so that the
- * inserts (5–10 µs a row, BENCHMARKS.md § The profile) do not run on the thread answering
- * token requests. The worker is started from a `blob:` URL holding this function's source,
- * which exists in the source tree, in `dist/svc-filing.bundle.js` and in a compiled binary
- * alike; so the function imports nothing (only `node:sqlite`, a runtime built-in, dynamically),
- * names nothing outside itself, and receives its SQL from the main thread.
+ * SQLite connection that groups request log entries into blocks (log_blocks.ts), appends them
+ * and adds daily usage counts, so that this work does not run on the thread answering token
+ * requests (BENCHMARKS.md § The profile). The worker is started from a `blob:` URL holding this
+ * function's source called with the grouping function's source, which exist in the source tree,
+ * in `dist/svc-filing.bundle.js` and in a compiled binary alike; so the function imports nothing
+ * (only `node:sqlite`, a runtime built-in, dynamically), names nothing outside itself and its
+ * argument, and receives its SQL from the main thread.
  *
  * Protocol (structured-cloned messages):
- * - main → worker `{ kind: "open", path, logInsert, dailyUpsert }`; answer `{ kind: "open" }`
- *   or `{ kind: "open", error }` (the database cannot be opened, a statement does not prepare).
- * - main → worker `{ kind: "write", id, rows, daily }`: `rows` holds 8 values per log row
- *   (at, integratorId, keyId, typeId, eiks, status, errorCode, requestId), `daily` 5 per daily
+ * - main → worker `{ kind: "open", path, blockInsert, dailyUpsert, spanMs }`; answer
+ *   `{ kind: "open" }` or `{ kind: "open", error }` (the database cannot be opened, a statement
+ *   does not prepare).
+ * - main → worker `{ kind: "write", id, rows, daily }`: `rows` holds 8 values per log entry
+ *   (at, integratorId, keyId, typeId, eiks, status, errorCode, requestId), grouped here into
+ *   blocks of at most `spanMs`; `daily` 5 per daily
  *   usage row (day, integratorId, keyId, typeId, count), written in one `BEGIN IMMEDIATE`
  *   transaction; answer `{ kind: "write", id }` once committed, or `{ kind: "write", id, error }`
  *   after a rollback (nothing of it written).
@@ -19,8 +22,13 @@
  * @module
  */
 
-/** The worker's entry point; run as `(${logWriterWorker})()` inside the worker. */
-export function logWriterWorker(): void {
+/**
+ * The worker's entry point; run as `(${logWriterWorker})(${requestLogBlocks})` inside the worker.
+ * @param blocksOf log_blocks.ts `requestLogBlocks`: a flat batch to blocks of 7 values each
+ */
+export function logWriterWorker(
+  blocksOf: (rows: readonly unknown[], spanMs: number) => unknown[],
+): void {
   const scope = globalThis as unknown as {
     onmessage: ((e: MessageEvent) => void) | null;
     postMessage(m: unknown): void;
@@ -34,7 +42,8 @@ export function logWriterWorker(): void {
     readonly isTransaction: boolean;
   };
   let db: Conn | null = null;
-  let logInsert: Stmt | null = null;
+  let blockInsert: Stmt | null = null;
+  let spanMs = 0;
   let dailyUpsert: Stmt | null = null;
   // Messages are handled one at a time, in order (opening is asynchronous: the import).
   let queue: Promise<void> = Promise.resolve();
@@ -47,9 +56,13 @@ export function logWriterWorker(): void {
       try {
         const sqlite = await import("node:sqlite");
         const conn = new sqlite.DatabaseSync(String(m.path)) as unknown as Conn;
-        // The main connection set WAL mode on the file; this one waits up to 5 s for its lock.
-        conn.exec("PRAGMA busy_timeout = 5000;");
-        logInsert = conn.prepare(String(m.logInsert));
+        // The main connection set WAL mode on the file; this one waits up to 5 s for its lock,
+        // and commits without an fsync each (synchronous NORMAL: in WAL mode the file stays
+        // consistent; an OS crash or a power cut may lose the last commits, as a crash of the
+        // service loses its last second of entries; docs/token-service.md § The request log).
+        conn.exec("PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;");
+        blockInsert = conn.prepare(String(m.blockInsert));
+        spanMs = Number(m.spanMs);
         dailyUpsert = conn.prepare(String(m.dailyUpsert));
         db = conn;
         scope.postMessage({ kind: "open" });
@@ -65,25 +78,16 @@ export function logWriterWorker(): void {
       return;
     }
     const id = m.id;
-    if (!db || !logInsert || !dailyUpsert) {
+    if (!db || !blockInsert || !dailyUpsert) {
       scope.postMessage({ kind: "write", id, error: "the request log database is not open" });
       return;
     }
     const rows = m.rows as unknown[], daily = m.daily as unknown[];
     try {
+      const blocks = blocksOf(rows, spanMs);
       db.exec("BEGIN IMMEDIATE");
-      for (let i = 0; i < rows.length; i += 8) {
-        logInsert.run(
-          rows[i],
-          rows[i + 1],
-          rows[i + 2],
-          rows[i + 3],
-          rows[i + 4],
-          rows[i + 5],
-          rows[i + 6],
-          rows[i + 7],
-        );
-      }
+      // A block a statement (a few a batch): the spread costs nothing that counts here.
+      for (let i = 0; i < blocks.length; i += 7) blockInsert.run(...blocks.slice(i, i + 7));
       for (let i = 0; i < daily.length; i += 5) {
         dailyUpsert.run(daily[i], daily[i + 1], daily[i + 2], daily[i + 3], daily[i + 4]);
       }

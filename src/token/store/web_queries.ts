@@ -1,17 +1,14 @@
 /**
  * {@link WebStore} on the one query layer (sql.ts): people, one-time links (taken by one
- * `UPDATE … RETURNING`, so a link works once across instances), sessions, the request log
- * (appended in chunks of multi-row INSERTs by the batching recorder, request_log.ts; on
- * PostgreSQL one array per column) and the daily usage counters (sorted multi-row UPSERTs, like
- * usage_monthly).
+ * `UPDATE … RETURNING`, so a link works once across instances), sessions, passkeys, the audit
+ * log, and the request log with the daily usage counters (request_log_queries.ts).
  * @module
  */
-import { type Db, type Row, type Sql, sql, tuples } from "./sql.ts";
+import { requestLogQueries } from "./request_log_queries.ts";
+import { type Db, type Row, sql } from "./sql.ts";
 import type {
   AuditEntry,
-  DailyUsageRow,
   PasskeyRecord,
-  RequestLogEntry,
   WebLink,
   WebRole,
   WebSession,
@@ -19,11 +16,6 @@ import type {
   WebUser,
 } from "./web_store.ts";
 import type { ApiKeyStore } from "./store.ts";
-
-/** Rows per INSERT of a request log flush (8 parameters each). */
-const LOG_CHUNK = 400;
-/** Rows per INSERT of a request log flush on PostgreSQL (8 array parameters). */
-const PG_LOG_CHUNK = 5000;
 
 const userFromRow = (r: Row): WebUser => ({
   id: String(r.id),
@@ -42,17 +34,6 @@ const linkFromRow = (r: Row): WebLink => ({
   createdAt: Number(r.created_at),
   expiresAt: Number(r.expires_at),
   usedAt: r.used_at == null ? null : Number(r.used_at),
-});
-
-const logFromRow = (r: Row): RequestLogEntry => ({
-  at: Number(r.at),
-  integratorId: String(r.integrator_id),
-  keyId: String(r.key_id),
-  typeId: String(r.type_id),
-  eiks: String(r.eiks),
-  status: Number(r.status),
-  errorCode: r.error_code == null ? null : String(r.error_code),
-  requestId: String(r.request_id),
 });
 
 const passkeyFromRow = (r: Row): PasskeyRecord => ({
@@ -235,134 +216,4 @@ function auditQueries(db: Db): Pick<WebStore, "addAudit" | "listAudit"> {
       }));
     },
   };
-}
-
-/** The request log of token requests and the daily usage totals. */
-function requestLogQueries(db: Db): Pick<
-  WebStore,
-  | "addRequestLog"
-  | "listRequestLog"
-  | "pruneRequestLog"
-  | "dailyUsageTotals"
-  | "listDailyUsage"
-> {
-  return {
-    addRequestLog: (entries, daily) => addRequestLog(db, entries, daily),
-    async listRequestLog(f) {
-      const key = f.keyId === undefined ? sql`` : sql` AND key_id = ${f.keyId}`;
-      const status = f.status === undefined
-        ? sql``
-        : f.status === "errors"
-        ? sql` AND status >= 400`
-        : sql` AND status = ${f.status}`;
-      return (await db.all(sql`SELECT * FROM request_log WHERE integrator_id = ${f.integratorId}
-        AND at >= ${f.since}${key}${status} ORDER BY at DESC LIMIT ${f.limit}`)).map(logFromRow);
-    },
-    async pruneRequestLog(before, maxRows, dayBefore) {
-      let n = await db.run(sql`DELETE FROM request_log WHERE at < ${before}`);
-      const cut = await db.get(sql`SELECT at FROM request_log ORDER BY at DESC
-        LIMIT 1 OFFSET ${maxRows}`);
-      if (cut) n += await db.run(sql`DELETE FROM request_log WHERE at <= ${Number(cut.at)}`);
-      await db.run(sql`DELETE FROM usage_daily WHERE day < ${dayBefore}`);
-      return n;
-    },
-    async dailyUsageTotals(fromDay) {
-      return (await db.all(sql`SELECT integrator_id, SUM(count) AS tokens FROM usage_daily
-        WHERE day >= ${fromDay} GROUP BY integrator_id ORDER BY tokens DESC, integrator_id`))
-        .map((r) => ({ integratorId: String(r.integrator_id), tokens: Number(r.tokens) }));
-    },
-    async listDailyUsage(integratorId, fromDay) {
-      return (await db.all(sql`SELECT * FROM usage_daily WHERE integrator_id = ${integratorId}
-        AND day >= ${fromDay} ORDER BY day, type_id, key_id`)).map((r) => ({
-        day: String(r.day),
-        integratorId: String(r.integrator_id),
-        keyId: String(r.key_id),
-        typeId: String(r.type_id),
-        count: Number(r.count),
-      }));
-    },
-  };
-}
-
-const dailyOrder = (d: DailyUsageRow) =>
-  `${d.integratorId}\u0000${d.day}\u0000${d.keyId}\u0000${d.typeId}`;
-
-/**
- * The daily counts as multi-row UPSERTs of {@link LOG_CHUNK} rows, sorted by their key (flushes of
- * several instances then lock the rows in one order).
- */
-function dailyUpserts(daily: readonly DailyUsageRow[]): Sql[] {
-  const sorted = [...daily].sort((a, b) =>
-    dailyOrder(a) < dailyOrder(b) ? -1 : dailyOrder(a) > dailyOrder(b) ? 1 : 0
-  );
-  const out: Sql[] = [];
-  for (let i = 0; i < sorted.length; i += LOG_CHUNK) {
-    const rows = sorted.slice(i, i + LOG_CHUNK).map((d) => [
-      d.day,
-      d.integratorId,
-      d.keyId,
-      d.typeId,
-      d.count,
-    ]);
-    out.push(sql`INSERT INTO usage_daily (day, integrator_id, key_id, type_id, count)
-      VALUES ${tuples(rows)} ON CONFLICT (integrator_id, day, key_id, type_id)
-      DO UPDATE SET count = usage_daily.count + excluded.count`);
-  }
-  return out;
-}
-
-/** Append request log entries and add their counts to the daily usage, in one transaction. */
-async function addRequestLog(
-  db: Db,
-  entries: readonly RequestLogEntry[],
-  daily: readonly DailyUsageRow[],
-): Promise<void> {
-  if (db.dialect === "postgres") return await addRequestLogPg(db, entries, daily);
-  const statements: Sql[] = [];
-  for (let i = 0; i < entries.length; i += LOG_CHUNK) {
-    const rows = entries.slice(i, i + LOG_CHUNK).map((e) => [
-      e.at,
-      e.integratorId,
-      e.keyId,
-      e.typeId,
-      e.eiks,
-      e.status,
-      e.errorCode,
-      e.requestId,
-    ]);
-    statements.push(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
-      status, error_code, request_id) VALUES ${tuples(rows)}`);
-  }
-  statements.push(...dailyUpserts(daily));
-  // One transaction: one commit (one WAL sync on SQLite) per flush, not one per chunk.
-  await db.tx(function* (tx) {
-    for (const q of statements) yield* tx.run(q);
-  });
-}
-
-/**
- * {@link WebStore.addRequestLog} on PostgreSQL: the log rows as one array per column
- * (`unnest`), {@link PG_LOG_CHUNK} rows a statement, so that the driver encodes 8 arrays
- * instead of 8 parameters a row (about a third of the CPU time of multi-row VALUES in the
- * service's process, BENCHMARKS.md § The profile); the daily counts as sorted multi-row
- * UPSERTs. One transaction.
- * @throws the database's error (nothing written)
- */
-async function addRequestLogPg(
-  db: Db,
-  entries: readonly RequestLogEntry[],
-  daily: readonly DailyUsageRow[],
-): Promise<void> {
-  await db.tx(function* (tx) {
-    for (let i = 0; i < entries.length; i += PG_LOG_CHUNK) {
-      const part = entries.slice(i, i + PG_LOG_CHUNK);
-      const col = <K extends keyof RequestLogEntry>(k: K) => part.map((e) => e[k]);
-      yield* tx.run(sql`INSERT INTO request_log (at, integrator_id, key_id, type_id, eiks,
-        status, error_code, request_id) SELECT * FROM unnest(${col("at")}::bigint[],
-        ${col("integratorId")}::text[], ${col("keyId")}::text[], ${col("typeId")}::text[],
-        ${col("eiks")}::text[], ${col("status")}::int[], ${col("errorCode")}::text[],
-        ${col("requestId")}::text[])`);
-    }
-    for (const q of dailyUpserts(daily)) yield* tx.run(q);
-  });
 }

@@ -173,7 +173,8 @@ export interface WebStore {
   addAudit(e: AuditEntry): Promise<void>;
   /** @returns audit entries, newest first, optionally of one integrator */
   listAudit(f: { integratorId?: string; limit: number }): Promise<AuditEntry[]>;
-  /** Append request log rows and add daily usage counts (chunked multi-row statements). */
+  /** Append request log entries (as blocks, log_blocks.ts) and add daily usage counts, in one
+   * transaction. */
   addRequestLog(
     entries: readonly RequestLogEntry[],
     daily: readonly DailyUsageRow[],
@@ -185,13 +186,14 @@ export interface WebStore {
    * @returns the writer (close it when done)
    */
   requestLogWriter(onFallback: (e: Error) => void): RequestLogWriter;
-  /** @returns one integrator's rows, newest first */
+  /** @returns one integrator's entries, newest first (at most `limit`) */
   listRequestLog(f: RequestLogFilter): Promise<RequestLogEntry[]>;
   /**
-   * Delete rows older than `before`, then the oldest beyond `maxRows`, and daily usage of days
-   * before `dayBefore`. @returns how many log rows were deleted
+   * Delete entries older than `before` (epoch ms), then the oldest blocks beyond `maxEntries`
+   * entries, and daily usage of days before `dayBefore` (`YYYY-MM-DD`).
+   * @returns how many log entries were deleted
    */
-  pruneRequestLog(before: number, maxRows: number, dayBefore: string): Promise<number>;
+  pruneRequestLog(before: number, maxEntries: number, dayBefore: string): Promise<number>;
   /** @returns tokens per integrator from `fromDay` on (one grouped query), most first */
   dailyUsageTotals(fromDay: string): Promise<{ integratorId: string; tokens: number }[]>;
   /** @returns one integrator's daily usage from `fromDay` on, by day */
