@@ -5,8 +5,11 @@
  * 100,000 request-log rows of the last 7 days (the signed-in integrator holding 10,000 of them,
  * the others 90 each) and 90 days of daily usage, on SQLite (a file, as deployed) or PostgreSQL
  * (`--pg`, SVC_TEST_DATABASE_URL). The baseline, measured in the same run and alternating with
- * the pages: the bare indexed `SELECT` of the rows the log page shows
- * (`store.listRequestLog`, 200 newest of the integrator's 7 days).
+ * the pages: the bare indexed `SELECT` of the request log blocks holding the 200 newest entries
+ * of the integrator's 7 days, through a connection of its own (the log is stored in blocks,
+ * src/token/store/log_blocks.ts; here, with one entry a minute, a block holds one entry: the
+ * reader's worst case). `store.listRequestLog` (the same query, the blocks decoded and
+ * filtered) is measured beside it.
  *
  * Each page is requested `--n` times in rounds that alternate the subjects; prints p50 and p95
  * per subject as a markdown table.
@@ -14,7 +17,10 @@
  * Usage: `deno run -A scripts/bench_profile.ts [--n 300] [--pg]`
  * @module
  */
+import { join } from "node:path";
 import process from "node:process";
+import { DatabaseSync } from "node:sqlite";
+import postgres from "postgres";
 import { parseArgs } from "node:util";
 import { systemClock } from "../src/clock.ts";
 import {
@@ -24,6 +30,7 @@ import {
   type TokenStore,
 } from "../src/token/mod.ts";
 import { hashSecret } from "../src/token/api_keys.ts";
+import { SQLITE_FILE } from "../src/token/store/open_store.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -33,19 +40,41 @@ const N = Number(values.n);
 const DAY = 86_400_000;
 const now = Date.now();
 
-async function openStore(): Promise<{ store: TokenStore; done: () => Promise<void> }> {
+/** The bare SELECT of the baseline: an integrator's newest blocks from `since` on. */
+const BARE = "SELECT key_id, last_at, body FROM request_log_blocks WHERE integrator_id = $1 " +
+  "AND last_at >= $2 ORDER BY last_at DESC LIMIT 200";
+
+async function openStore(): Promise<{
+  store: TokenStore;
+  bare: (integratorId: string, since: number) => Promise<unknown>;
+  done: () => Promise<void>;
+}> {
   if (values.pg) {
     const { freshPgSchema } = await import("../tests/_helpers/postgres.ts");
     const pg = await freshPgSchema();
     const store = await openTokenStore({ dataDir: "/nonexistent", databaseUrl: pg.url });
-    return { store, done: () => store.close().then(() => pg.drop()) };
+    const raw = postgres(pg.url, { max: 1, onnotice: () => {} });
+    return {
+      store,
+      bare: (i, since) => raw.unsafe(BARE, [i, since], { prepare: true }),
+      done: () => raw.end().then(() => store.close()).then(() => pg.drop()),
+    };
   }
   const dir = await Deno.makeTempDir({ prefix: "svc-bench-profile-" });
   const store = await openTokenStore({ dataDir: dir });
-  return { store, done: () => store.close().then(() => Deno.remove(dir, { recursive: true })) };
+  const raw = new DatabaseSync(join(dir, SQLITE_FILE));
+  const bare = raw.prepare(BARE.replace("$1", "?").replace("$2", "?"));
+  return {
+    store,
+    bare: (i, since) => Promise.resolve(bare.all(i, since)),
+    done: () => {
+      raw.close();
+      return store.close().then(() => Deno.remove(dir, { recursive: true }));
+    },
+  };
 }
 
-const { store, done } = await openStore();
+const { store, bare, done } = await openStore();
 console.error("filling: 1,000 integrators, 100,000 request log rows, 90 days of usage …");
 const TYPES = ["vat", "dec1_6", "debt_payments", "due_amounts", "vat_result"];
 for (let i = 0; i < 1000; i++) {
@@ -120,7 +149,11 @@ const page = (path: string) => async () => {
 };
 const subjects: [string, () => Promise<unknown>][] = [
   [
-    "bare indexed SELECT (listRequestLog, 200 newest of 7 days)",
+    "bare indexed SELECT (the blocks of the 200 newest of 7 days)",
+    () => bare("int_0000", now - 7 * DAY),
+  ],
+  [
+    "store.listRequestLog (the same, decoded; 200 newest)",
     () => store.listRequestLog({ integratorId: "int_0000", since: now - 7 * DAY, limit: 200 }),
   ],
   ["GET /profile/log (200 rows)", page("/profile/log")],
