@@ -7,6 +7,7 @@ const scripts: [string, string[]][] = [
   ["scripts/bench_http.ts", []],
   ["scripts/bench_issue_inproc.ts", []],
   ["scripts/bench_profile.ts", []],
+  ["scripts/bench_request_log.ts", []],
   ["scripts/bench_parse.ts", []],
   ["scripts/bench_scan.ts", []],
   ["scripts/bench_sign.ts", ["3"]],

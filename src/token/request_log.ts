@@ -4,8 +4,7 @@
  * key was recognised is noted on the issuance path without a database round trip (a small
  * object held per Request), completed by the edge with the answer's status, `errorCode` and
  * request id (edge.ts), buffered in memory and written every `flushMs` or as soon as
- * {@link BATCH_ROWS} entries wait ({@link THREAD_BATCH_ROWS} for a writer thread), like usage
- * counting (usage.ts). While started (`start()` …
+ * {@link BATCH_ROWS} entries wait, like usage counting (usage.ts). While started (`start()` …
  * `stop()`, the running service), the store's writer writes them: on a SQLite file a worker
  * thread with its own connection, so the inserts do not hold the event loop that answers token
  * requests (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
@@ -40,14 +39,10 @@ export const USAGE_DAYS = 90;
 export const MAX_REQUEST_LOG_ENTRIES = 2_000_000;
 /** Entries waiting for a flush at most. */
 export const MAX_BUFFERED = 100_000;
-/** Entries that start a flush before the interval is over when this thread writes them (keeps
- * each batch small; on PostgreSQL a batch is a round trip of this thread). */
+/** Entries that start a flush before the interval is over (keeps each batch small; on a SQLite
+ * file, one transaction of the writer thread a batch: smaller batches cost that thread more
+ * commits, BENCHMARKS.md § The profile). */
 export const BATCH_ROWS = 1000;
-/** The same when the store's writer thread writes them (a SQLite file): few entries then wait in
- * this thread's heap, where every young-generation garbage collection copies the ones kept (at
- * 16,000 tokens a second, about 3 % of a token's CPU time with batches of 1,000, under 1 % with
- * 100; BENCHMARKS.md § The profile). */
-export const THREAD_BATCH_ROWS = 100;
 /** EIKs written per entry at most (a folder-wide request lists many). */
 const MAX_EIKS_SHOWN = 20;
 
@@ -173,8 +168,7 @@ export class RequestLogRecorder extends PeriodicFlush {
         });
       }
     }
-    const full = this.#writer?.offThread() ? THREAD_BATCH_ROWS : BATCH_ROWS;
-    if (this.flushMs === 0 || this.#buf.length >= full) void this.flush();
+    if (this.flushMs === 0 || this.#buf.length >= BATCH_ROWS) void this.flush();
   }
 
   /** Start the periodic flush, with the store's writer thread where it has one. */

@@ -12,10 +12,10 @@
  * - main → worker `{ kind: "open", path, blockInsert, dailyUpsert, spanMs }`; answer
  *   `{ kind: "open" }` or `{ kind: "open", error }` (the database cannot be opened, a statement
  *   does not prepare).
- * - main → worker `{ kind: "write", id, rows, daily }`: `rows` holds 8 values per log entry
- *   (at, integratorId, keyId, typeId, eiks, status, errorCode, requestId), grouped here into
- *   blocks of at most `spanMs`; `daily` 5 per daily
- *   usage row (day, integratorId, keyId, typeId, count), written in one `BEGIN IMMEDIATE`
+ * - main → worker `{ kind: "write", id, rows, daily }`: `rows` is the JSON text of an array of
+ *   8 values per log entry (at, integratorId, keyId, typeId, eiks, status, errorCode,
+ *   requestId), grouped here into blocks of at most `spanMs`; `daily` holds 5 values per daily
+ *   usage row (day, integratorId, keyId, typeId, count); both written in one `BEGIN IMMEDIATE`
  *   transaction; answer `{ kind: "write", id }` once committed, or `{ kind: "write", id, error }`
  *   after a rollback (nothing of it written).
  * - main → worker `{ kind: "close" }`: the connection is closed; answer `{ kind: "close" }`.
@@ -82,9 +82,9 @@ export function logWriterWorker(
       scope.postMessage({ kind: "write", id, error: "the request log database is not open" });
       return;
     }
-    const rows = m.rows as unknown[], daily = m.daily as unknown[];
+    const daily = m.daily as unknown[];
     try {
-      const blocks = blocksOf(rows, spanMs);
+      const blocks = blocksOf(JSON.parse(String(m.rows)) as unknown[], spanMs);
       db.exec("BEGIN IMMEDIATE");
       // A block a statement (a few a batch): the spread costs nothing that counts here.
       for (let i = 0; i < blocks.length; i += 7) blockInsert.run(...blocks.slice(i, i + 7));

@@ -8,11 +8,7 @@
  */
 import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  BATCH_ROWS,
-  RequestLogRecorder,
-  THREAD_BATCH_ROWS,
-} from "../../../src/token/request_log.ts";
+import { BATCH_ROWS, RequestLogRecorder } from "../../../src/token/request_log.ts";
 import { sqliteWorkerLogWriter } from "../../../src/token/store/log_writer.ts";
 import type {
   ApiKeyRecord,
@@ -85,20 +81,18 @@ backendTest(
       ],
       "flush() resolves once the rows are committed",
     );
-    // A full batch is written before the interval (60 s here) is over: smaller to a writer
-    // thread (SQLite) than from this thread (PostgreSQL).
-    const full = log.offThread ? THREAD_BATCH_ROWS : BATCH_ROWS;
-    for (let i = 3; i < 3 + full; i++) note(log, i);
+    // A full batch is written before the interval (60 s here) is over.
+    for (let i = 3; i < 3 + BATCH_ROWS; i++) note(log, i);
     await new Promise((r) => setTimeout(r, 0)); // the batch's flush has taken the buffer
     note(log, 5000);
     note(log, 5001);
     await log.stop();
     equal(log.offThread, false, "the thread is ended");
-    deepStrictEqual(batches, [3, full, 2]);
+    deepStrictEqual(batches, [3, BATCH_ROWS, 2]);
     const all = await real.listRequestLog({ integratorId: "int_a", since: 0, limit: 5000 });
-    equal(all.length, 3 + full + 2, "no row lost, none twice");
+    equal(all.length, 3 + BATCH_ROWS + 2, "no row lost, none twice");
     equal(new Set(all.map((r) => r.requestId)).size, all.length);
-    equal((await real.listDailyUsage("int_a", "2026-11-01"))[0]?.count, 2 + full + 2);
+    equal((await real.listDailyUsage("int_a", "2026-11-01"))[0]?.count, 2 + BATCH_ROWS + 2);
     deepStrictEqual(errors, []);
   },
 );
