@@ -13,16 +13,8 @@
  */
 import { Hono } from "hono";
 import { parseArgs } from "node:util";
-import { systemClock } from "../src/clock.ts";
-import {
-  createApiKey,
-  createRateLimiter,
-  createTokenApp,
-  loadKeyRing,
-  memoryRateCounter,
-  openTokenStore,
-  RequestLogRecorder,
-} from "../src/token/mod.ts";
+import { createApiKey, loadKeyRing, openTokenStore, RequestLogRecorder } from "../src/token/mod.ts";
+import { bareSign, benchTokenApp } from "./bench/token_app.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -39,27 +31,11 @@ const { secret } = await createApiKey(store, { mode: "test", now: Date.now() });
 const ring = await loadKeyRing(store, Date.now());
 const requestLog = new RequestLogRecorder({ store, now: () => Date.now(), flushMs: 1000 });
 requestLog.start();
-const tokenApp = (log: RequestLogRecorder | undefined) =>
-  createTokenApp({
-    store,
-    keyRing: () => ring,
-    clock: systemClock,
-    config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
-    // Both budgets counted, as deployed on SQLite, high enough to refuse none.
-    rateLimiter: createRateLimiter(
-      { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
-      memoryRateCounter(),
-    ),
-    requestLog: log,
-  });
-const bare = new Hono().post("/api/v1/tokens/issue", async (c) => {
-  const body = await c.req.json();
-  const iat = Math.floor(Date.now() / 1000);
-  const jti = crypto.randomUUID();
-  const claims = { iss: "bench", aud: "svc-agent", sub: "bench", jti, ...body, mode: "test" };
-  const token = await ring.sign(claims, iat, iat + 5);
-  return c.json({ token, expiresAt: new Date((iat + 5) * 1000).toISOString(), jti });
-});
+const tokenApp = (log: RequestLogRecorder | undefined) => benchTokenApp(store, ring, log);
+const bare = new Hono().post(
+  "/api/v1/tokens/issue",
+  async (c) => c.json(await bareSign(ring, await c.req.json())),
+);
 const subjects: [string, { fetch: (r: Request) => Response | Promise<Response> }][] = [
   ["bare Hono route + one signature (baseline)", bare],
   ["issuance without the request log", tokenApp(undefined)],
@@ -116,8 +92,9 @@ for (const [k, [name]] of subjects.entries()) {
   );
 }
 const withLog = median(times[2]!), without = median(times[1]!);
+const signed = (x: number, digits: number) => `${x < 0 ? "−" : "+"}${Math.abs(x).toFixed(digits)}`;
 console.log(
-  `\nrequest log: +${(withLog - without).toFixed(2)} µs per token (${
-    (100 * (withLog / without - 1)).toFixed(1)
+  `\nrequest log: ${signed(withLog - without, 2)} µs per token (${
+    signed(100 * (withLog / without - 1), 1)
   } %)`,
 );

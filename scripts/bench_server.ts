@@ -11,22 +11,20 @@
  *
  *   deno run -A scripts/bench_server.ts token|agent <dataDir> [tokenServiceUrl]
  */
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { createRemoteJWKSet } from "jose";
 import { systemClock } from "../src/clock.ts";
 import { createAgentApp } from "../src/agent/app.ts";
 import { silentLogger } from "../src/log.ts";
 import { createTestPortal } from "../src/portal/test/adapter.ts";
 import {
-  createRateLimiter,
-  createTokenApp,
   type IssueTimings,
   loadKeyRing,
-  memoryRateCounter,
   openTokenStore,
   RequestLogRecorder,
   setRateLimitHeaders,
 } from "../src/token/mod.ts";
+import { bareSign, benchTokenApp } from "./bench/token_app.ts";
 
 /** A budget as issuance answers it (the headers of `/bare-sign-headers`). */
 const BUDGET = {
@@ -56,20 +54,13 @@ if (kind === "token") {
     databaseUrl: Deno.env.get("SVC_BENCH_DATABASE_URL"),
   });
   const ring = await loadKeyRing(store, Date.now());
-  const bareSign = async (c: Context) => {
-    const body = await c.req.json();
-    const iat = Math.floor(Date.now() / 1000);
-    const jti = crypto.randomUUID();
-    const claims = { iss: "bench", aud: "svc-agent", sub: "bench", jti, ...body, mode: "test" };
-    const token = await ring.sign(claims, iat, iat + 5);
-    return { token, expiresAt: new Date((iat + 5) * 1000).toISOString(), jti };
-  };
-  bare.post("/bare-sign", async (c) => c.json(await bareSign(c)));
+  bare.post("/bare-sign", async (c) => c.json(await bareSign(ring, await c.req.json())));
   // The same with issuance's HTTP shape: the Authorization header read, and the answer's seven
   // header fields (issuance's wire cost without its work).
   bare.post("/bare-sign-headers", async (c) => {
     const intg = c.req.header("authorization")?.slice(7, 16);
-    const res = new Response(JSON.stringify({ ...await bareSign(c), issuer: "bench", intg }), {
+    const signed = await bareSign(ring, await c.req.json());
+    const res = new Response(JSON.stringify({ ...signed, issuer: "bench", intg }), {
       headers: { "content-type": "application/json" },
     });
     res.headers.set("cache-control", "no-store");
@@ -84,20 +75,8 @@ if (kind === "token") {
     onError: (e) => console.error(`request log: ${e}`),
   });
   requestLog.start();
-  const tokenApp = (requestLog: RequestLogRecorder | undefined) =>
-    createTokenApp({
-      store,
-      keyRing: () => ring,
-      clock: systemClock,
-      config: { issuer: "bench", audience: "svc-agent", minAgentVersion: null },
-      timings,
-      // Both budgets counted, as deployed on SQLite (src/cli/token_servers.ts), high enough to refuse none.
-      rateLimiter: createRateLimiter(
-        { windowSeconds: 10, perKey: 1e9, perIntegrator: 1e9 },
-        memoryRateCounter(),
-      ),
-      requestLog,
-    });
+  const tokenApp = (log: RequestLogRecorder | undefined) =>
+    benchTokenApp(store, ring, log, timings);
   // The request log of token requests, as deployed (flushed every second, on SQLite by its
   // writer thread); off with SVC_BENCH_REQUEST_LOG=0 (BENCHMARKS.md § The profile).
   const withLog = tokenApp(Deno.env.get("SVC_BENCH_REQUEST_LOG") === "0" ? undefined : requestLog);
