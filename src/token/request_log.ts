@@ -8,17 +8,17 @@
  * `stop()`, the running service), the store's writer writes them: on a SQLite file a worker
  * thread with its own connection, so the inserts do not hold the event loop that answers token
  * requests (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
- * thread. `stop()` writes what is buffered and ends the thread. Never a secret, never a token: key id, typeId, EIKs, status,
- * error code, request id. Requests without a known key (401 API_KEY_INVALID) belong to no
- * integrator and are not logged.
+ * thread. `stop()` writes what is buffered and ends the thread. Never a secret, never a token:
+ * key id, typeId, EIKs, status, error code, request id. Requests without a known key (401
+ * API_KEY_INVALID) belong to no integrator and are not logged.
  *
  * Stored in blocks, one per API key and write (store/log_blocks.ts). Bounds: entries older than
  * {@link REQUEST_LOG_DAYS} days are deleted, and beyond {@link MAX_REQUEST_LOG_ENTRIES} entries
- * the oldest blocks go first (pruned every 10 minutes by each
- * instance, which then also deletes the pages' sessions idle for 8 hours, their links that
- * expired and their rate-limit windows older than an hour); daily usage is kept
- * {@link USAGE_DAYS} days. At most {@link MAX_BUFFERED} entries
- * wait in memory: beyond that (a database outage) new entries are dropped and counted.
+ * the oldest blocks go first (pruned every 10 minutes by each instance, which then also deletes
+ * the pages' sessions idle for 8 hours, their links that expired and their rate-limit windows
+ * older than an hour); daily usage is kept {@link USAGE_DAYS} days. At most
+ * {@link MAX_BUFFERED} entries wait in memory: beyond that (a database outage) new entries are
+ * dropped and counted.
  * @module
  */
 import type {
@@ -48,7 +48,6 @@ const MAX_EIKS_SHOWN = 20;
 
 const DAY_MS = 86_400_000;
 
-/** A request being answered. */
 /** A request being answered; once answered, the buffered entry itself (one object a request). */
 type Draft = { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] };
 

@@ -37,7 +37,7 @@ export const BLOCK_FIELDS = 7;
  * ```
  */
 export function packEntries(entries: readonly RequestLogEntry[]): unknown[] {
-  const rows = new Array<unknown>(entries.length * 8);
+  const rows = new Array<unknown>(entries.length * ENTRY_FIELDS);
   let i = 0;
   for (const e of entries) {
     rows[i++] = e.at;
@@ -146,15 +146,4 @@ export function blockEntries(integratorId: string, keyId: string, body: string):
     errorCode: e[4] == null ? null : String(e[4]),
     requestId: String(e[5] ?? ""),
   }));
-}
-
-/**
- * A block's body for entries of one key (the age prune's rewrite of a block it cuts).
- * @param entries the entries kept
- * @returns the JSON array {@link blockEntries} reads
- */
-export function blockBody(entries: readonly RequestLogEntry[]): string {
-  return JSON.stringify(
-    entries.map((e) => [e.at, e.typeId, e.eiks, e.status, e.errorCode, e.requestId]),
-  );
 }

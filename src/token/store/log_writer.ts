@@ -3,9 +3,10 @@
  * (docs/token-service.md § The request log). On a SQLite file the rows are written by a
  * worker thread with its own connection (log_writer_worker.ts), so that grouping the entries
  * into blocks (log_blocks.ts) and the inserts do not hold the event loop that answers token
- * requests (BENCHMARKS.md § The profile); the main thread only copies each batch to the worker. On PostgreSQL, and on an in-memory SQLite
- * database (one connection only), {@link RequestLogStore.addRequestLog} writes them, as
- * before: PostgreSQL's writes are asynchronous already.
+ * requests (BENCHMARKS.md § The profile); the main thread only copies each batch to the
+ * worker. On PostgreSQL, and on an in-memory SQLite database (one connection only),
+ * {@link RequestLogStore.addRequestLog} writes them, as before: PostgreSQL's writes are
+ * asynchronous already.
  *
  * A worker that cannot start or open the file (or dies) is replaced by the in-thread writer,
  * reported once through `onFallback`; a batch it had not committed is rejected (the recorder
@@ -130,8 +131,8 @@ export function sqliteWorkerLogWriter(
   const post = (entries: readonly RequestLogEntry[], daily: readonly DailyUsageRow[]) => {
     if (!worker) return inline.write(entries, daily);
     // As JSON text: a string crosses to the thread as one copy, where an array of 8 values an
-    // entry is serialised and rebuilt value by value (about 0.75 against 0.37 µs an entry in
-    // the two threads together; BENCHMARKS.md § The profile).
+    // entry is serialised and rebuilt value by value (with the grouping, 0.59 against 0.88 µs
+    // an entry in the two threads together; scripts/bench_request_log.ts).
     const rows = JSON.stringify(packEntries(entries));
     const days = daily.flatMap((d) => [d.day, d.integratorId, d.keyId, d.typeId, d.count]);
     const id = nextId++;

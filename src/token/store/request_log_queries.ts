@@ -9,7 +9,6 @@
 import {
   BLOCK_FIELDS,
   BLOCK_SPAN_MS,
-  blockBody,
   blockEntries,
   packEntries,
   requestLogBlocks,
@@ -125,10 +124,13 @@ async function pruneRequestLog(
         yield* tx.run(sql`DELETE FROM request_log_blocks WHERE id = ${b.id}`);
         continue;
       }
-      yield* tx.run(sql`UPDATE request_log_blocks SET
-        first_at = ${Math.min(...kept.map((e) => e.at))}, entries = ${kept.length},
-        errors = ${kept.filter((e) => e.status >= 400).length}, body = ${blockBody(kept)}
-        WHERE id = ${b.id}`);
+      // The kept entries of one key within one minute: one block, encoded as every block is.
+      const [, , first, , entries, errors, body] = requestLogBlocks(
+        packEntries(kept),
+        BLOCK_SPAN_MS,
+      );
+      yield* tx.run(sql`UPDATE request_log_blocks SET first_at = ${first}, entries = ${entries},
+        errors = ${errors}, body = ${body} WHERE id = ${b.id}`);
     }
     const total = yield* tx.get(sql`SELECT COALESCE(SUM(entries), 0) AS n
       FROM request_log_blocks`);
