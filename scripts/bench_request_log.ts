@@ -1,15 +1,15 @@
 /**
- * The request log's storage, per entry (BENCHMARKS.md § The profile, the request log in blocks):
- * what the writer thread does with a batch, timed in one process on a SQLite file of the token
- * store's schema, against baselines measured in the same run.
+ * The request log's cost per entry in each thread (BENCHMARKS.md § The profile, the request log
+ * in blocks), timed in one process on a SQLite file of the token store's schema, against
+ * baselines measured in the same run.
  *
- * 1. Storing: a batch written as a row per request into a table with the two indexes the log
- *    had (`(integrator_id, at)` and `(at)`), against the same batch as blocks
- *    (`request_log_blocks`, src/token/store/log_blocks.ts), both in one transaction a batch,
- *    `synchronous=NORMAL` as the writer thread commits.
- * 2. Crossing to the thread: a batch copied as an array of 8 values an entry
- *    (`structuredClone`, what `postMessage` does) against the same batch as JSON text, each
- *    with what the thread then does to group it into blocks.
+ * 1. The writer thread (storing): a batch written as a row per request into a table with the two
+ *    indexes the log had (`(integrator_id, at)` and `(at)`), against the same batch as the
+ *    ready blocks the recorder hands over (`request_log_blocks`, src/token/store/log_blocks.ts),
+ *    both in one transaction a batch, `synchronous=NORMAL` as the writer thread commits.
+ * 2. The request thread (noting and encoding): each entry added to a `BlockBuilder` and the
+ *    blocks taken (their bodies encoded) once a batch, as the recorder does, against the
+ *    cheapest hand-over of the same batch as text, `JSON.stringify` of the entries' objects.
  *
  * 64,000 entries of 50 keys, in batches of `--batch` (default 1,000); prints µs per entry.
  *
@@ -19,10 +19,15 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
-import { BLOCK_SPAN_MS, packEntries, requestLogBlocks } from "../src/token/store/log_blocks.ts";
+import {
+  BLOCK_SPAN_MS,
+  BlockBuilder,
+  blockValues,
+  requestLogBlocks,
+} from "../src/token/store/log_blocks.ts";
 import { SQLITE_BLOCK_INSERT } from "../src/token/store/log_writer.ts";
 import { openTokenStore, SQLITE_FILE } from "../src/token/store/open_store.ts";
-import type { RequestLogEntry } from "../src/token/store/mod.ts";
+import type { LogBlock, RequestLogEntry } from "../src/token/store/mod.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -41,8 +46,9 @@ const entries: RequestLogEntry[] = Array.from({ length: N }, (_, i) => ({
   errorCode: i % 10 === 0 ? "EIK_NOT_ALLOWED" : null,
   requestId: crypto.randomUUID(),
 }));
-const batches: unknown[][] = [];
-for (let i = 0; i < N; i += BATCH) batches.push(packEntries(entries.slice(i, i + BATCH)));
+const batches: RequestLogEntry[][] = [];
+for (let i = 0; i < N; i += BATCH) batches.push(entries.slice(i, i + BATCH));
+const blockBatches: LogBlock[][] = batches.map((b) => requestLogBlocks(b, BLOCK_SPAN_MS));
 
 /** A fresh store file (every migration applied) and a connection as the writer thread opens it. */
 async function freshFile(): Promise<{ db: DatabaseSync; done: () => Promise<void> }> {
@@ -54,9 +60,9 @@ async function freshFile(): Promise<{ db: DatabaseSync; done: () => Promise<void
 }
 
 /** µs per entry of `fn` over every batch. */
-function perEntry(fn: (batch: unknown[]) => void): number {
+function perEntry<T>(all: readonly T[], fn: (batch: T) => void): number {
   const t = performance.now();
-  for (const b of batches) fn(b);
+  for (const b of all) fn(b);
   return ((performance.now() - t) * 1000) / N;
 }
 
@@ -68,18 +74,18 @@ async function rowsPerRequest(): Promise<number> {
     CREATE INDEX rows_integrator ON request_log_rows (integrator_id, at);
     CREATE INDEX rows_at ON request_log_rows (at);`);
   const insert = db.prepare("INSERT INTO request_log_rows VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  const us = perEntry((b) => {
+  const us = perEntry(batches, (b) => {
     db.exec("BEGIN IMMEDIATE");
-    for (let i = 0; i < b.length; i += 8) {
+    for (const e of b) {
       insert.run(
-        b[i] as number,
-        b[i + 1] as string,
-        b[i + 2] as string,
-        b[i + 3] as string,
-        b[i + 4] as string,
-        b[i + 5] as number,
-        b[i + 6] as string | null,
-        b[i + 7] as string,
+        e.at,
+        e.integratorId,
+        e.keyId,
+        e.typeId,
+        e.eiks,
+        e.status,
+        e.errorCode,
+        e.requestId,
       );
     }
     db.exec("COMMIT");
@@ -91,10 +97,9 @@ async function rowsPerRequest(): Promise<number> {
 async function blocks(): Promise<number> {
   const { db, done } = await freshFile();
   const insert = db.prepare(SQLITE_BLOCK_INSERT);
-  const us = perEntry((b) => {
-    const bl = requestLogBlocks(b, BLOCK_SPAN_MS) as (string | number)[];
+  const us = perEntry(blockBatches, (bl) => {
     db.exec("BEGIN IMMEDIATE");
-    for (let i = 0; i < bl.length; i += 7) insert.run(...bl.slice(i, i + 7));
+    for (const b of bl) insert.run(...blockValues(b));
     db.exec("COMMIT");
   });
   await done();
@@ -106,12 +111,25 @@ const note = (k: string, v: number) => (results[k] ??= []).push(v);
 for (let round = 0; round < 5; round++) {
   note("rows", await rowsPerRequest());
   note("blocks", await blocks());
-  note("clone", perEntry((b) => requestLogBlocks(structuredClone(b), BLOCK_SPAN_MS)));
+  note("json", perEntry(batches, (b) => JSON.stringify(b)));
   note(
-    "json",
-    perEntry((b) =>
-      requestLogBlocks(JSON.parse(structuredClone(JSON.stringify(b))), BLOCK_SPAN_MS)
-    ),
+    "builder",
+    perEntry(batches, (b) => {
+      const builder = new BlockBuilder(BLOCK_SPAN_MS);
+      for (const e of b) {
+        builder.add(
+          e.integratorId,
+          e.keyId,
+          e.at,
+          e.typeId,
+          e.eiks,
+          e.status,
+          e.errorCode,
+          e.requestId,
+        );
+      }
+      builder.take();
+    }),
   );
 }
 const med = (k: string) => [...results[k]!].sort((a, b) => a - b)[2]!;
@@ -119,20 +137,18 @@ console.log(`\n${N} entries, batches of ${BATCH}, median of 5 rounds, µs per en
 console.log("| subject | µs per entry | ÷ baseline |");
 console.log("|---|---|---|");
 console.log(
-  `| store: a row per request, two indexes (baseline) | ${med("rows").toFixed(2)} | 1.00 |`,
+  `| writer thread: a row per request, two indexes (baseline) | ${med("rows").toFixed(2)} | 1.00 |`,
 );
 console.log(
-  `| store: blocks (grouping and JSON included) | ${med("blocks").toFixed(2)} | ${
+  `| writer thread: the ready blocks | ${med("blocks").toFixed(2)} | ${
     (med("blocks") / med("rows")).toFixed(2)
   } |`,
 );
 console.log(
-  `| to the thread: structuredClone of 8 values an entry, then grouped (baseline) | ${
-    med("clone").toFixed(2)
-  } | 1.00 |`,
+  `| request thread: JSON.stringify of the entries (baseline) | ${med("json").toFixed(2)} | 1.00 |`,
 );
 console.log(
-  `| to the thread: JSON text, parsed, then grouped | ${med("json").toFixed(2)} | ${
-    (med("json") / med("clone")).toFixed(2)
+  `| request thread: BlockBuilder, added and taken | ${med("builder").toFixed(2)} | ${
+    (med("builder") / med("json")).toFixed(2)
   } |`,
 );

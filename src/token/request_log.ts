@@ -3,8 +3,9 @@
  * (docs/token-service.md § The profile, request log). Every `POST /api/v1/tokens/issue` whose
  * key was recognised is noted on the issuance path without a database round trip (a small
  * object held per Request), completed by the edge with the answer's status, `errorCode` and
- * request id (edge.ts), buffered in memory and written every `flushMs` or as soon as
- * {@link BATCH_ROWS} entries wait, like usage counting (usage.ts). While started (`start()` …
+ * request id (edge.ts), added at once to its key's block (store/log_blocks.ts `BlockBuilder`,
+ * which encodes each block once at the flush) and written every `flushMs`
+ * or as soon as {@link BATCH_ROWS} entries wait, like usage counting (usage.ts). While started (`start()` …
  * `stop()`, the running service), the store's writer writes them: on a SQLite file a worker
  * thread with its own connection, so the inserts do not hold the event loop that answers token
  * requests (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
@@ -21,12 +22,14 @@
  * dropped and counted.
  * @module
  */
-import type {
-  ApiKeyRecord,
-  DailyUsageRow,
-  RequestLogEntry,
-  RequestLogWriter,
-  TokenStore,
+import {
+  type ApiKeyRecord,
+  BLOCK_SPAN_MS,
+  BlockBuilder,
+  type DailyUsageRow,
+  type LogBlock,
+  type RequestLogWriter,
+  type TokenStore,
 } from "./store/mod.ts";
 import { PeriodicFlush } from "./usage.ts";
 import { SESSION_IDLE_MS } from "./web/mod.ts";
@@ -48,8 +51,13 @@ const MAX_EIKS_SHOWN = 20;
 
 const DAY_MS = 86_400_000;
 
-/** A request being answered; once answered, the buffered entry itself (one object a request). */
-type Draft = { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] };
+/** A request being answered: what is known of it before its answer. */
+interface Draft {
+  readonly at: number;
+  readonly key: ApiKeyRecord;
+  typeId: string;
+  eiks: string;
+}
 
 /** A request carrying its draft (see `RequestLogRecorder.#mark`). */
 type Carrier = Record<symbol, Draft | undefined>;
@@ -75,8 +83,15 @@ export class RequestLogRecorder extends PeriodicFlush {
   /** The property under which a noted request carries its draft: a symbol of this recorder's
    * own (cheaper than a WeakMap keyed by the short-lived requests, as in edge.ts). */
   readonly #mark = Symbol("svc.requestLog.draft");
-  #buf: RequestLogEntry[] = [];
-  #daily = new Map<string, DailyUsageRow>();
+  /** The entries answered since the last flush, as blocks. */
+  #blocks = new BlockBuilder(BLOCK_SPAN_MS);
+  /** Blocks of a failed write, written again with the next flush. */
+  #retry: LogBlock[] = [];
+  #retryEntries = 0;
+  /** The current day's counts by key, then typeId (no string built a request). */
+  #daily = new Map<ApiKeyRecord, Map<string, { count: number; readonly row: DailyUsageRow }>>();
+  /** Counts of earlier days, and of a failed write, waiting for the next flush. */
+  #dailyEarlier: DailyUsageRow[] = [];
   #flushing: Promise<void> = Promise.resolve();
   /** A flush that has not yet taken the buffer. */
   #queued: Promise<void> | null = null;
@@ -98,16 +113,7 @@ export class RequestLogRecorder extends PeriodicFlush {
 
   /** Note a request of a recognised key (the issuance route, after authentication). */
   begin(req: Request, key: ApiKeyRecord, at: number): void {
-    (req as unknown as Carrier)[this.#mark] = {
-      at,
-      integratorId: key.integratorId,
-      keyId: key.id,
-      typeId: "",
-      eiks: "",
-      status: 0,
-      errorCode: null,
-      requestId: "",
-    };
+    (req as unknown as Carrier)[this.#mark] = { at, key, typeId: "", eiks: "" };
   }
 
   /** Note what the body asked for (typeId, EIKs), as sent; ignored when not shaped so. */
@@ -138,36 +144,48 @@ export class RequestLogRecorder extends PeriodicFlush {
     const d = (req as unknown as Carrier)[this.#mark];
     if (!d) return;
     (req as unknown as Carrier)[this.#mark] = undefined;
-    if (this.#buf.length >= MAX_BUFFERED) {
+    const blocks = this.#blocks;
+    if (blocks.size + this.#retryEntries >= MAX_BUFFERED) {
       this.dropped++;
       return;
     }
+    const { key } = d;
     if (status >= 400 || this.#o.keep !== "errors") {
-      d.status = status;
-      d.errorCode = status < 400 ? null : errorCode;
-      d.requestId = requestId;
-      this.#buf.push(d);
+      blocks.add(
+        key.integratorId,
+        key.id,
+        d.at,
+        d.typeId,
+        d.eiks,
+        status,
+        status < 400 ? null : errorCode,
+        requestId,
+      );
     }
     if (status === 200) {
       if (d.at < this.#dayFrom || d.at >= this.#dayTo) {
+        this.#dailyEarlier.push(...this.#dailyRows());
+        this.#daily.clear();
         this.#dayFrom = d.at - (d.at % DAY_MS);
         this.#dayTo = this.#dayFrom + DAY_MS;
         this.#day = new Date(this.#dayFrom).toISOString().slice(0, 10);
       }
-      const id = `${this.#day}\u0000${d.keyId}\u0000${d.typeId}`;
-      const row = this.#daily.get(id);
-      if (row) (row as { count: number }).count++;
+      let byType = this.#daily.get(key);
+      if (byType === undefined) this.#daily.set(key, byType = new Map());
+      const counted = byType.get(d.typeId);
+      if (counted !== undefined) counted.count++;
       else {
-        this.#daily.set(id, {
+        const row = {
           day: this.#day,
-          integratorId: d.integratorId,
-          keyId: d.keyId,
+          integratorId: key.integratorId,
+          keyId: key.id,
           typeId: d.typeId,
-          count: 1,
-        });
+          count: 0,
+        };
+        byType.set(d.typeId, { count: 1, row });
       }
     }
-    if (this.flushMs === 0 || this.#buf.length >= BATCH_ROWS) void this.flush();
+    if (this.flushMs === 0 || blocks.size >= BATCH_ROWS) void this.flush();
   }
 
   /** Start the periodic flush, with the store's writer thread where it has one. */
@@ -194,6 +212,29 @@ export class RequestLogRecorder extends PeriodicFlush {
     return this.#writer?.offThread() ?? false;
   }
 
+  /** The current day's counts as rows. */
+  #dailyRows(): DailyUsageRow[] {
+    const rows: DailyUsageRow[] = [];
+    for (const byType of this.#daily.values()) {
+      for (const { count, row } of byType.values()) rows.push({ ...row, count });
+    }
+    return rows;
+  }
+
+  /** Every count waiting, one row per day, key and typeId (a key may have been counted under
+   * two records of it, and a failed write's rows come back); the counters are then empty. */
+  #takeDaily(): DailyUsageRow[] {
+    const merged = new Map<string, DailyUsageRow>();
+    for (const d of [...this.#dailyEarlier, ...this.#dailyRows()]) {
+      const id = `${d.day}\u0000${d.keyId}\u0000${d.typeId}`;
+      const same = merged.get(id);
+      merged.set(id, same ? { ...d, count: same.count + d.count } : d);
+    }
+    this.#dailyEarlier = [];
+    this.#daily.clear();
+    return [...merged.values()];
+  }
+
   /**
    * Write what is buffered (and prune at most every 10 minutes). Flushes asked for while one is
    * waiting to start share it: it takes everything buffered when it starts.
@@ -204,18 +245,24 @@ export class RequestLogRecorder extends PeriodicFlush {
     if (this.#queued) return this.#queued;
     const next = this.#flushing.then(async () => {
       this.#queued = null;
-      const entries = this.#buf, daily = [...this.#daily.values()];
-      if (entries.length || daily.length) {
-        this.#buf = [];
-        this.#daily = new Map();
+      const blocks = [...this.#retry, ...this.#blocks.take()];
+      const daily = this.#takeDaily();
+      this.#retry = [];
+      this.#retryEntries = 0;
+      if (blocks.length || daily.length) {
         try {
           await (this.#writer
-            ? this.#writer.write(entries, daily)
-            : this.#o.store.addRequestLog(entries, daily));
+            ? this.#writer.write(blocks, daily)
+            : this.#o.store.addRequestLog(blocks, daily));
         } catch (e) {
-          // Kept for the next flush (the log may then hold a chunk twice: a log, not billing).
-          this.#buf = [...entries, ...this.#buf].slice(0, MAX_BUFFERED);
-          for (const d of daily) this.#daily.set(`${d.day}\u0000${d.keyId}\u0000${d.typeId}`, d);
+          // Kept for the next flush (the log may then hold a chunk twice: a log, not billing),
+          // the oldest first, as many as the buffer holds.
+          for (const b of blocks) {
+            if (this.#retryEntries + b.entries > MAX_BUFFERED) break;
+            this.#retry.push(b);
+            this.#retryEntries += b.entries;
+          }
+          this.#dailyEarlier.push(...daily);
           this.#o.onError?.(e);
           return;
         }

@@ -7,118 +7,159 @@
  * The reader (request_log_queries.ts) decodes the blocks of one integrator, newest first, and
  * filters their entries.
  *
- * {@link requestLogBlocks} also runs inside the request log's writer thread, which receives its
- * source as text (log_writer_worker.ts): it names nothing outside itself.
+ * Blocks are built as the requests are answered ({@link BlockBuilder}, in the request log's
+ * recorder), so the writer thread (log_writer_worker.ts) only inserts ready rows.
  * @module
  */
-import type { RequestLogEntry } from "./web_store.ts";
+import type { LogBlock, RequestLogEntry } from "./web_store.ts";
 
 /** The time one block covers at most, ms: the age prune then rewrites at most the blocks of the
  * last minute before its bound. */
 export const BLOCK_SPAN_MS = 60_000;
-/** Values per entry in a flat batch: at, integratorId, keyId, typeId, eiks, status, errorCode,
- * requestId. */
-export const ENTRY_FIELDS = 8;
-/** Values per block in a flat list of blocks: integrator_id, key_id, first_at, last_at,
- * entries, errors, body. */
-export const BLOCK_FIELDS = 7;
 
-/**
- * A batch of entries as one flat array, {@link ENTRY_FIELDS} values an entry (cheaper to copy to
- * a thread than objects).
- * @param entries the entries
- * @returns their values, one after another
- * @example
- * ```ts
- * import { packEntries } from "./log_blocks.ts";
- * const flat = packEntries([{ at: 1, integratorId: "int_a", keyId: "key_a", typeId: "vat",
- *   eiks: "121212121", status: 200, errorCode: null, requestId: "r1" }]);
- * if (flat.length !== 8 || flat[7] !== "r1") throw new Error("not packed");
- * ```
- */
-export function packEntries(entries: readonly RequestLogEntry[]): unknown[] {
-  const rows = new Array<unknown>(entries.length * ENTRY_FIELDS);
-  let i = 0;
-  for (const e of entries) {
-    rows[i++] = e.at;
-    rows[i++] = e.integratorId;
-    rows[i++] = e.keyId;
-    rows[i++] = e.typeId;
-    rows[i++] = e.eiks;
-    rows[i++] = e.status;
-    rows[i++] = e.errorCode;
-    rows[i++] = e.requestId;
-  }
-  return rows;
+interface OpenBlock {
+  integratorId: string;
+  keyId: string;
+  firstAt: number;
+  lastAt: number;
+  entries: number;
+  errors: number;
+  /** The entries as the body lists them (encoded once, when the block is taken). */
+  rows: unknown[][];
 }
 
 /**
- * Group a flat batch (see {@link packEntries}) into blocks: one per API key, a new one when an
- * entry would make a block cover more than `spanMs`. Self-contained (it runs in the writer
- * thread from its source text).
- * @param rows the batch, 8 values an entry
+ * Entries grouped into blocks as they come (the one encoder of a block's body): one open block
+ * per API key, closed when an entry would make it cover more than `spanMs`; each block's body is
+ * encoded once, when taken. The request log's recorder adds each answered request here, so a
+ * batch reaches the database (or the writer thread) as a few ready rows (BENCHMARKS.md § The
+ * profile).
+ * @example
+ * ```ts
+ * import { BlockBuilder } from "./log_blocks.ts";
+ * const b = new BlockBuilder(60_000);
+ * b.add("int_a", "key_a", 1000, "vat", "121212121", 200, null, "r1");
+ * b.add("int_a", "key_a", 1500, "vat", "121212121", 403, "EIK_NOT_ALLOWED", "r2");
+ * const block = b.take()[0]!;
+ * if (block.entries !== 2 || block.errors !== 1 || b.size !== 0) throw new Error("one block");
+ * if (JSON.parse(block.body)[1][4] !== "EIK_NOT_ALLOWED") throw new Error("as JSON");
+ * ```
+ */
+export class BlockBuilder {
+  readonly #spanMs: number;
+  readonly #open = new Map<string, OpenBlock>();
+  #closed: LogBlock[] = [];
+  /** Entries held (open and closed blocks). */
+  size = 0;
+
+  /** @param spanMs the most time one block covers, ms ({@link BLOCK_SPAN_MS}) */
+  constructor(spanMs: number = BLOCK_SPAN_MS) {
+    this.#spanMs = spanMs;
+  }
+
+  /**
+   * Add one entry (the fields of a {@link RequestLogEntry}; `at` in epoch ms).
+   */
+  add(
+    integratorId: string,
+    keyId: string,
+    at: number,
+    typeId: string,
+    eiks: string,
+    status: number,
+    errorCode: string | null,
+    requestId: string,
+  ): void {
+    const row = [at, typeId, eiks, status, errorCode, requestId];
+    this.size++;
+    let b = this.#open.get(keyId);
+    if (b !== undefined && b.integratorId === integratorId) {
+      const first = at < b.firstAt ? at : b.firstAt, last = at > b.lastAt ? at : b.lastAt;
+      if (last - first <= this.#spanMs) {
+        b.firstAt = first;
+        b.lastAt = last;
+        b.entries++;
+        if (status >= 400) b.errors++;
+        b.rows.push(row);
+        return;
+      }
+    }
+    if (b !== undefined) this.#closed.push(closed(b));
+    b = {
+      integratorId,
+      keyId,
+      firstAt: at,
+      lastAt: at,
+      entries: 1,
+      errors: status >= 400 ? 1 : 0,
+      rows: [row],
+    };
+    this.#open.set(keyId, b);
+  }
+
+  /** @returns every block held, closed ones first, then the open ones (now closed); the
+   *   builder is then empty */
+  take(): LogBlock[] {
+    const out = this.#closed;
+    for (const b of this.#open.values()) out.push(closed(b));
+    this.#closed = [];
+    this.#open.clear();
+    this.size = 0;
+    return out;
+  }
+}
+
+const closed = (b: OpenBlock): LogBlock => ({
+  integratorId: b.integratorId,
+  keyId: b.keyId,
+  firstAt: b.firstAt,
+  lastAt: b.lastAt,
+  entries: b.entries,
+  errors: b.errors,
+  body: JSON.stringify(b.rows),
+});
+
+/**
+ * Entries as blocks (see {@link BlockBuilder}), in the entries' order.
+ * @param entries the entries
  * @param spanMs the most time one block covers, ms ({@link BLOCK_SPAN_MS})
- * @returns the blocks, 7 values each: integrator_id, key_id, first_at, last_at (epoch ms),
- *   entries, errors (entries with status ≥ 400), body (JSON array of `[at, typeId, eiks,
- *   status, errorCode, requestId]`, in the batch's order)
+ * @returns the blocks
  * @example
  * ```ts
  * import { requestLogBlocks } from "./log_blocks.ts";
- * const rows = [1000, "int_a", "key_a", "vat", "121212121", 200, null, "r1",
- *   1500, "int_a", "key_a", "vat", "121212121", 403, "EIK_NOT_ALLOWED", "r2"];
- * const blocks = requestLogBlocks(rows, 60_000);
- * if (blocks.length !== 7 || blocks[4] !== 2 || blocks[5] !== 1) throw new Error("one block");
- * if (requestLogBlocks(rows, 100).length !== 14) throw new Error("two blocks");
+ * const e = { at: 1000, integratorId: "int_a", keyId: "key_a", typeId: "vat",
+ *   eiks: "121212121", status: 200, errorCode: null, requestId: "r1" };
+ * const two = [e, { ...e, at: 1500, status: 403, errorCode: "EIK_NOT_ALLOWED", requestId: "r2" }];
+ * if (requestLogBlocks(two).length !== 1) throw new Error("one block");
+ * if (requestLogBlocks(two, 100).length !== 2) throw new Error("two blocks");
  * ```
  */
-export function requestLogBlocks(rows: readonly unknown[], spanMs: number): unknown[] {
-  interface Open {
-    integratorId: unknown;
-    keyId: unknown;
-    first: number;
-    last: number;
-    errors: number;
-    body: unknown[][];
+export function requestLogBlocks(
+  entries: readonly RequestLogEntry[],
+  spanMs: number = BLOCK_SPAN_MS,
+): LogBlock[] {
+  const b = new BlockBuilder(spanMs);
+  for (const e of entries) {
+    b.add(e.integratorId, e.keyId, e.at, e.typeId, e.eiks, e.status, e.errorCode, e.requestId);
   }
-  const open = new Map<string, Open>();
-  const out: unknown[] = [];
-  const close = (b: Open) =>
-    out.push(
-      b.integratorId,
-      b.keyId,
-      b.first,
-      b.last,
-      b.body.length,
-      b.errors,
-      JSON.stringify(b.body),
-    );
-  for (let i = 0; i + 7 < rows.length; i += 8) {
-    const at = rows[i] as number, status = rows[i + 5] as number;
-    const id = `${rows[i + 1]}\u0000${rows[i + 2]}`;
-    let b = open.get(id);
-    if (b && (Math.max(b.last, at) - Math.min(b.first, at) > spanMs)) {
-      close(b);
-      b = undefined;
-    }
-    if (!b) {
-      b = {
-        integratorId: rows[i + 1],
-        keyId: rows[i + 2],
-        first: at,
-        last: at,
-        errors: 0,
-        body: [],
-      };
-      open.set(id, b);
-    }
-    if (at < b.first) b.first = at;
-    if (at > b.last) b.last = at;
-    if (status >= 400) b.errors++;
-    b.body.push([at, rows[i + 3], rows[i + 4], status, rows[i + 6], rows[i + 7]]);
-  }
-  for (const b of open.values()) close(b);
-  return out;
+  return b.take();
 }
+
+/**
+ * A block's values in the order of `request_log_blocks`' columns as written: integrator_id,
+ * key_id, first_at, last_at, entries, errors, body.
+ * @param b the block
+ * @returns its 7 values
+ */
+export const blockValues = (b: LogBlock): (string | number)[] => [
+  b.integratorId,
+  b.keyId,
+  b.firstAt,
+  b.lastAt,
+  b.entries,
+  b.errors,
+  b.body,
+];
 
 /**
  * The entries of a stored block.

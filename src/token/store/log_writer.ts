@@ -1,10 +1,10 @@
 /**
  * Where the request log recorder (request_log.ts) writes its rows while the service runs
- * (docs/token-service.md § The request log). On a SQLite file the rows are written by a
- * worker thread with its own connection (log_writer_worker.ts), so that grouping the entries
- * into blocks (log_blocks.ts) and the inserts do not hold the event loop that answers token
- * requests (BENCHMARKS.md § The profile); the main thread only copies each batch to the
- * worker. On PostgreSQL, and on an in-memory SQLite database (one connection only),
+ * (docs/token-service.md § The request log). On a SQLite file the blocks (log_blocks.ts, built
+ * by the recorder as requests are answered) are written by a worker thread with its own
+ * connection (log_writer_worker.ts), so that the inserts and their commit do not hold the event
+ * loop that answers token requests (BENCHMARKS.md § The profile); the main thread only copies
+ * each batch's few rows to the worker. On PostgreSQL, and on an in-memory SQLite database (one connection only),
  * {@link RequestLogStore.addRequestLog} writes them, as before: PostgreSQL's writes are
  * asynchronous already.
  *
@@ -13,9 +13,9 @@
  * keeps it for the next flush), so no row is lost.
  * @module
  */
-import { BLOCK_SPAN_MS, packEntries, requestLogBlocks } from "./log_blocks.ts";
+import { blockValues } from "./log_blocks.ts";
 import { logWriterWorker } from "./log_writer_worker.ts";
-import type { DailyUsageRow, RequestLogEntry, RequestLogWriter } from "./web_store.ts";
+import type { DailyUsageRow, LogBlock, RequestLogWriter } from "./web_store.ts";
 
 /** The SQLite statements of the worker, one block each (the same columns as
  * request_log_queries.ts). */
@@ -29,7 +29,7 @@ export const SQLITE_DAILY_UPSERT = "INSERT INTO usage_daily (day, integrator_id,
 /** What a request log writer falls back on: the store's own in-thread write. */
 export interface RequestLogStore {
   addRequestLog(
-    entries: readonly RequestLogEntry[],
+    blocks: readonly LogBlock[],
     daily: readonly DailyUsageRow[],
   ): Promise<void>;
 }
@@ -42,7 +42,7 @@ export interface RequestLogStore {
 export function inlineLogWriter(store: RequestLogStore): RequestLogWriter {
   return {
     offThread: () => false,
-    write: (entries, daily) => store.addRequestLog(entries, daily),
+    write: (blocks, daily) => store.addRequestLog(blocks, daily),
     close: () => Promise.resolve(),
   };
 }
@@ -78,8 +78,8 @@ export function sqliteWorkerLogWriter(
   const ready = new Promise<boolean>((r) => opened = (ok) => r(open = ok));
   let closed: () => void = () => {};
   const url = URL.createObjectURL(
-    // The worker's body, given the block grouping as its argument (both name nothing outside).
-    new Blob([`(${logWriterWorker.toString()})(${requestLogBlocks.toString()});`], {
+    // The worker's body (it names nothing outside itself).
+    new Blob([`(${logWriterWorker.toString()})();`], {
       type: "text/javascript",
     }),
   );
@@ -122,18 +122,15 @@ export function sqliteWorkerLogWriter(
       path,
       blockInsert: SQLITE_BLOCK_INSERT,
       dailyUpsert: SQLITE_DAILY_UPSERT,
-      spanMs: BLOCK_SPAN_MS,
     });
   } catch (e) {
     giveUp(String(e));
   }
 
-  const post = (entries: readonly RequestLogEntry[], daily: readonly DailyUsageRow[]) => {
-    if (!worker) return inline.write(entries, daily);
-    // As JSON text: a string crosses to the thread as one copy, where an array of 8 values an
-    // entry is serialised and rebuilt value by value (with the grouping, 0.59 against 0.88 µs
-    // an entry in the two threads together; scripts/bench_request_log.ts).
-    const rows = JSON.stringify(packEntries(entries));
+  const post = (blocks: readonly LogBlock[], daily: readonly DailyUsageRow[]) => {
+    if (!worker) return inline.write(blocks, daily);
+    // 7 values a block (a few a batch: each body crosses as one copy of its text).
+    const rows = blocks.flatMap(blockValues);
     const days = daily.flatMap((d) => [d.day, d.integratorId, d.keyId, d.typeId, d.count]);
     const id = nextId++;
     const w = worker;
@@ -146,8 +143,8 @@ export function sqliteWorkerLogWriter(
   return {
     offThread: () => !failed,
     // Once the worker is open, the batch is copied to it before write() returns.
-    write: (entries, daily) =>
-      open === null ? ready.then(() => post(entries, daily)) : post(entries, daily),
+    write: (blocks, daily) =>
+      open === null ? ready.then(() => post(blocks, daily)) : post(blocks, daily),
     async close() {
       if (!(await ready) || !worker) return;
       const w = worker;

@@ -1,34 +1,29 @@
 /**
  * The body of the request log's writer thread (log_writer.ts): a Web Worker with its own
- * SQLite connection that groups request log entries into blocks (log_blocks.ts), appends them
- * and adds daily usage counts, so that this work does not run on the thread answering token
+ * SQLite connection that appends request log blocks (log_blocks.ts) and adds daily usage
+ * counts, so that the inserts and their commit do not run on the thread answering token
  * requests (BENCHMARKS.md § The profile). The worker is started from a `blob:` URL holding this
- * function's source called with the grouping function's source, which exist in the source tree,
- * in `dist/svc-filing.bundle.js` and in a compiled binary alike; so the function imports nothing
- * (only `node:sqlite`, a runtime built-in, dynamically), names nothing outside itself and its
- * argument, and receives its SQL from the main thread.
+ * function's source, which exists in the source tree, in `dist/svc-filing.bundle.js` and in a
+ * compiled binary alike; so the function imports nothing (only `node:sqlite`, a runtime
+ * built-in, dynamically), names nothing outside itself, and receives its SQL from the main
+ * thread.
  *
  * Protocol (structured-cloned messages):
- * - main → worker `{ kind: "open", path, blockInsert, dailyUpsert, spanMs }`; answer
+ * - main → worker `{ kind: "open", path, blockInsert, dailyUpsert }`; answer
  *   `{ kind: "open" }` or `{ kind: "open", error }` (the database cannot be opened, a statement
  *   does not prepare).
- * - main → worker `{ kind: "write", id, rows, daily }`: `rows` is the JSON text of an array of
- *   8 values per log entry (at, integratorId, keyId, typeId, eiks, status, errorCode,
- *   requestId), grouped here into blocks of at most `spanMs`; `daily` holds 5 values per daily
- *   usage row (day, integratorId, keyId, typeId, count); both written in one `BEGIN IMMEDIATE`
+ * - main → worker `{ kind: "write", id, rows, daily }`: `rows` holds 7 values per block
+ *   (log_blocks.ts `blockValues`: integrator_id, key_id, first_at, last_at, entries, errors,
+ *   body); `daily` holds 5 values per daily usage row (day, integratorId, keyId, typeId,
+ *   count); both written in one `BEGIN IMMEDIATE`
  *   transaction; answer `{ kind: "write", id }` once committed, or `{ kind: "write", id, error }`
  *   after a rollback (nothing of it written).
  * - main → worker `{ kind: "close" }`: the connection is closed; answer `{ kind: "close" }`.
  * @module
  */
 
-/**
- * The worker's entry point; run as `(${logWriterWorker})(${requestLogBlocks})` inside the worker.
- * @param blocksOf log_blocks.ts `requestLogBlocks`: a flat batch to blocks of 7 values each
- */
-export function logWriterWorker(
-  blocksOf: (rows: readonly unknown[], spanMs: number) => unknown[],
-): void {
+/** The worker's entry point; run as `(${logWriterWorker})()` inside the worker. */
+export function logWriterWorker(): void {
   const scope = globalThis as unknown as {
     onmessage: ((e: MessageEvent) => void) | null;
     postMessage(m: unknown): void;
@@ -43,7 +38,6 @@ export function logWriterWorker(
   };
   let db: Conn | null = null;
   let blockInsert: Stmt | null = null;
-  let spanMs = 0;
   let dailyUpsert: Stmt | null = null;
   // Messages are handled one at a time, in order (opening is asynchronous: the import).
   let queue: Promise<void> = Promise.resolve();
@@ -62,7 +56,6 @@ export function logWriterWorker(
         // service loses its last second of entries; docs/token-service.md § The request log).
         conn.exec("PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;");
         blockInsert = conn.prepare(String(m.blockInsert));
-        spanMs = Number(m.spanMs);
         dailyUpsert = conn.prepare(String(m.dailyUpsert));
         db = conn;
         scope.postMessage({ kind: "open" });
@@ -82,12 +75,11 @@ export function logWriterWorker(
       scope.postMessage({ kind: "write", id, error: "the request log database is not open" });
       return;
     }
-    const daily = m.daily as unknown[];
+    const rows = m.rows as unknown[], daily = m.daily as unknown[];
     try {
-      const blocks = blocksOf(JSON.parse(String(m.rows)) as unknown[], spanMs);
       db.exec("BEGIN IMMEDIATE");
       // A block a statement (a few a batch): the spread costs nothing that counts here.
-      for (let i = 0; i < blocks.length; i += 7) blockInsert.run(...blocks.slice(i, i + 7));
+      for (let i = 0; i < rows.length; i += 7) blockInsert.run(...rows.slice(i, i + 7));
       for (let i = 0; i < daily.length; i += 5) {
         dailyUpsert.run(daily[i], daily[i + 1], daily[i + 2], daily[i + 3], daily[i + 4]);
       }

@@ -15,6 +15,7 @@ export {
 } from "./open_store.ts";
 export { isDatabaseUnavailable } from "./db_errors.ts";
 export { inForce } from "./rows.ts";
+export { BLOCK_SPAN_MS, BlockBuilder, requestLogBlocks } from "./log_blocks.ts";
 export { UsageWriteError } from "./records.ts";
 export type { IssueCacheOptions, IssueCacheStats } from "./issue_cache.ts";
 export type { Dialect } from "./sql.ts";

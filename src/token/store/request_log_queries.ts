@@ -6,15 +6,15 @@
  * docs/token-service.md § The request log.
  * @module
  */
-import {
-  BLOCK_FIELDS,
-  BLOCK_SPAN_MS,
-  blockEntries,
-  packEntries,
-  requestLogBlocks,
-} from "./log_blocks.ts";
+import { BLOCK_SPAN_MS, blockEntries, blockValues, requestLogBlocks } from "./log_blocks.ts";
 import { type Db, type Sql, sql, tuples } from "./sql.ts";
-import type { DailyUsageRow, RequestLogEntry, RequestLogFilter, WebStore } from "./web_store.ts";
+import type {
+  DailyUsageRow,
+  LogBlock,
+  RequestLogEntry,
+  RequestLogFilter,
+  WebStore,
+} from "./web_store.ts";
 
 /** Rows per multi-row INSERT or UPSERT (7 or 5 parameters each). */
 const ROWS_PER_INSERT = 400;
@@ -35,7 +35,7 @@ export function requestLogQueries(db: Db): Pick<
   | "listDailyUsage"
 > {
   return {
-    addRequestLog: (entries, daily) => addRequestLog(db, entries, daily),
+    addRequestLog: (blocks, daily) => addRequestLog(db, blocks, daily),
     listRequestLog: (f) => listRequestLog(db, f),
     pruneRequestLog: (before, maxEntries, dayBefore) =>
       pruneRequestLog(db, before, maxEntries, dayBefore),
@@ -125,12 +125,9 @@ async function pruneRequestLog(
         continue;
       }
       // The kept entries of one key within one minute: one block, encoded as every block is.
-      const [, , first, , entries, errors, body] = requestLogBlocks(
-        packEntries(kept),
-        BLOCK_SPAN_MS,
-      );
-      yield* tx.run(sql`UPDATE request_log_blocks SET first_at = ${first}, entries = ${entries},
-        errors = ${errors}, body = ${body} WHERE id = ${b.id}`);
+      const { firstAt, entries, errors, body } = requestLogBlocks(kept, BLOCK_SPAN_MS)[0]!;
+      yield* tx.run(sql`UPDATE request_log_blocks SET first_at = ${firstAt},
+        entries = ${entries}, errors = ${errors}, body = ${body} WHERE id = ${b.id}`);
     }
     const total = yield* tx.get(sql`SELECT COALESCE(SUM(entries), 0) AS n
       FROM request_log_blocks`);
@@ -153,26 +150,14 @@ async function pruneRequestLog(
   });
 }
 
-/**
- * The flat list of blocks (log_blocks.ts) as rows of {@link BLOCK_FIELDS} values.
- * @param blocks what {@link requestLogBlocks} returned
- */
-function blockRows(blocks: readonly unknown[]): unknown[][] {
-  const rows: unknown[][] = [];
-  for (let i = 0; i < blocks.length; i += BLOCK_FIELDS) {
-    rows.push(blocks.slice(i, i + BLOCK_FIELDS));
-  }
-  return rows;
-}
-
-/** Append request log entries (as blocks) and add their counts to the daily usage, in one
- * transaction. @throws the database's error (nothing written) */
+/** Append request log blocks and add their counts to the daily usage, in one transaction.
+ * @throws the database's error (nothing written) */
 async function addRequestLog(
   db: Db,
-  entries: readonly RequestLogEntry[],
+  blocks: readonly LogBlock[],
   daily: readonly DailyUsageRow[],
 ): Promise<void> {
-  const rows = blockRows(requestLogBlocks(packEntries(entries), BLOCK_SPAN_MS));
+  const rows = blocks.map(blockValues);
   const statements: Sql[] = [];
   if (db.dialect === "postgres" && rows.length > 0) {
     // One array per column (`unnest`): the driver encodes 7 arrays instead of 7 parameters a row.

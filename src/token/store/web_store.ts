@@ -102,16 +102,31 @@ export interface RequestLogEntry {
   readonly requestId: string;
 }
 
-/** Where a running recorder writes request log rows (log_writer.ts). */
+/** Request log entries of one API key within at most a minute, as stored: one row of
+ * `request_log_blocks` (log_blocks.ts). */
+export interface LogBlock {
+  readonly integratorId: string;
+  readonly keyId: string;
+  /** The oldest and the newest entry's time, epoch ms. */
+  readonly firstAt: number;
+  readonly lastAt: number;
+  /** Entries it holds, and those with a status ≥ 400. */
+  readonly entries: number;
+  readonly errors: number;
+  /** JSON array of `[at, typeId, eiks, status, errorCode, requestId]`, in the order added. */
+  readonly body: string;
+}
+
+/** Where a running recorder writes request log blocks (log_writer.ts). */
 export interface RequestLogWriter {
   /** Whether the rows are written by a worker thread (false: in the main thread). */
   offThread(): boolean;
   /**
-   * Append rows and add daily counts in one transaction.
+   * Append blocks and add daily counts in one transaction.
    * @returns once committed
-   * @throws the database's error when nothing was written (the caller keeps the rows)
+   * @throws the database's error when nothing was written (the caller keeps the blocks)
    */
-  write(entries: readonly RequestLogEntry[], daily: readonly DailyUsageRow[]): Promise<void>;
+  write(blocks: readonly LogBlock[], daily: readonly DailyUsageRow[]): Promise<void>;
   /** Finish: the worker's connection is closed and its thread ended. @throws nothing */
   close(): Promise<void>;
 }
@@ -173,10 +188,10 @@ export interface WebStore {
   addAudit(e: AuditEntry): Promise<void>;
   /** @returns audit entries, newest first, optionally of one integrator */
   listAudit(f: { integratorId?: string; limit: number }): Promise<AuditEntry[]>;
-  /** Append request log entries (as blocks, log_blocks.ts) and add daily usage counts, in one
+  /** Append request log blocks (log_blocks.ts) and add daily usage counts, in one
    * transaction. */
   addRequestLog(
-    entries: readonly RequestLogEntry[],
+    blocks: readonly LogBlock[],
     daily: readonly DailyUsageRow[],
   ): Promise<void>;
   /**

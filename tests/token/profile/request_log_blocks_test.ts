@@ -6,15 +6,15 @@
  * filter; the age prune rewrites a block that began before its bound; and a database of the
  * release that kept a row per request keeps its rows through the migration.
  */
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
 import { openTokenStore, SQLITE_FILE } from "../../../src/token/store/open_store.ts";
 import {
   BLOCK_SPAN_MS,
+  BlockBuilder,
   blockEntries,
-  packEntries,
   requestLogBlocks,
 } from "../../../src/token/store/log_blocks.ts";
 import type { RequestLogEntry, RequestLogFilter } from "../../../src/token/store/mod.ts";
@@ -47,15 +47,16 @@ Deno.test("request log blocks: one per key, split beyond the span, errors counte
     entry(NOW + 20, "key_a", "a2", 429),
     entry(NOW + BLOCK_SPAN_MS + 1, "key_a", "a3"), // a minute after a1: a new block
   ];
-  const flat = requestLogBlocks(packEntries(es), BLOCK_SPAN_MS);
-  const blocks = [];
-  for (let i = 0; i < flat.length; i += 7) blocks.push(flat.slice(i, i + 7));
-  deepStrictEqual(blocks.map((b) => b.slice(0, 6)), [
-    ["int_a", "key_a", NOW, NOW + 20, 2, 1], // closed when a3 came
-    ["int_a", "key_a", NOW + BLOCK_SPAN_MS + 1, NOW + BLOCK_SPAN_MS + 1, 1, 0],
-    ["int_a", "key_b", NOW + 10, NOW + 10, 1, 1],
-  ]);
-  const read = blocks.flatMap((b) => blockEntries(String(b[0]), String(b[1]), String(b[6])));
+  const blocks = requestLogBlocks(es, BLOCK_SPAN_MS);
+  deepStrictEqual(
+    blocks.map((b) => [b.integratorId, b.keyId, b.firstAt, b.lastAt, b.entries, b.errors]),
+    [
+      ["int_a", "key_a", NOW, NOW + 20, 2, 1], // closed when a3 came
+      ["int_a", "key_a", NOW + BLOCK_SPAN_MS + 1, NOW + BLOCK_SPAN_MS + 1, 1, 0],
+      ["int_a", "key_b", NOW + 10, NOW + 10, 1, 1],
+    ],
+  );
+  const read = blocks.flatMap((b) => blockEntries(b.integratorId, b.keyId, b.body));
   deepStrictEqual(
     read.sort((x, y) => x.at - y.at),
     es,
@@ -64,6 +65,46 @@ Deno.test("request log blocks: one per key, split beyond the span, errors counte
   // A body damaged by hand reads as no entries, never as an error of the page.
   deepStrictEqual(blockEntries("int_a", "key_a", "not json"), []);
   deepStrictEqual(blockEntries("int_a", "key_a", '{"at":1}'), []);
+});
+
+Deno.test("request log blocks: built entry by entry, taken between entries, every entry once", () => {
+  // Answers end out of order by a few ms (a block's first and last are its extremes), keys
+  // interleave, and the builder is taken at arbitrary points, as the recorder's flushes do.
+  const es: RequestLogEntry[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const at = NOW + i * 50 - (i % 7) * 3;
+    es.push(entry(at, `key_${i % 3}`, `r${i}`, i % 13 === 0 ? 403 : 200));
+  }
+  const b = new BlockBuilder(BLOCK_SPAN_MS);
+  const blocks = [];
+  for (const [i, e] of es.entries()) {
+    b.add(e.integratorId, e.keyId, e.at, e.typeId, e.eiks, e.status, e.errorCode, e.requestId);
+    if (i % 347 === 0) blocks.push(...b.take());
+    equal(b.size, i % 347 === 0 ? 0 : (i % 347), "size counts the entries held");
+  }
+  blocks.push(...b.take());
+  equal(b.size, 0);
+  for (const block of blocks) {
+    const read = blockEntries(block.integratorId, block.keyId, block.body);
+    equal(read.length, block.entries);
+    equal(read.filter((e) => e.status >= 400).length, block.errors);
+    equal(Math.min(...read.map((e) => e.at)), block.firstAt);
+    equal(Math.max(...read.map((e) => e.at)), block.lastAt);
+    ok(block.lastAt - block.firstAt <= BLOCK_SPAN_MS, "a block covers at most the span");
+    ok(read.every((e) => e.keyId === block.keyId));
+  }
+  const read = blocks.flatMap((x) => blockEntries(x.integratorId, x.keyId, x.body));
+  deepStrictEqual(
+    read.sort((x, y) => Number(x.requestId.slice(1)) - Number(y.requestId.slice(1))),
+    es,
+    "every entry once, every field as added",
+  );
+  // A typeId or EIKs as sent (quotes, backslashes, Cyrillic, control characters) come back.
+  const odd = { ...entry(NOW, "key_a", "q"), typeId: 'a"b\\c\u0001д', eiks: "12,\n" };
+  deepStrictEqual(
+    requestLogBlocks([odd]).flatMap((x) => blockEntries(x.integratorId, x.keyId, x.body)),
+    [odd],
+  );
 });
 
 /** What the store must answer: every entry, filtered and sorted newest first. */
@@ -96,7 +137,7 @@ backendTest(
         const status = i % 23 === 0 ? 429 : i % 11 === 0 ? 403 : 200;
         batch.push(entry(at, key, `r${n++}`, status, key === "key_x" ? "int_b" : "int_a"));
       }
-      await store.addRequestLog(batch, []);
+      await store.addRequestLog(requestLogBlocks(batch), []);
       all.push(...batch);
     }
     const filters: RequestLogFilter[] = [
@@ -123,13 +164,16 @@ backendTest(
 backendTest("the age prune rewrites a block that began before its bound", async (db) => {
   const store = await db.open();
   const before = NOW;
-  await store.addRequestLog([
-    entry(before - 90_000, "key_a", "gone-whole"), // its own block (90 s before the next)
-    entry(before - 30_000, "key_a", "gone-part"),
-    entry(before - 20_000, "key_a", "gone-part-2", 403),
-    entry(before + 10_000, "key_a", "kept"),
-    entry(before + 20_000, "key_a", "kept-error", 403),
-  ], []);
+  await store.addRequestLog(
+    requestLogBlocks([
+      entry(before - 90_000, "key_a", "gone-whole"), // its own block (90 s before the next)
+      entry(before - 30_000, "key_a", "gone-part"),
+      entry(before - 20_000, "key_a", "gone-part-2", 403),
+      entry(before + 10_000, "key_a", "kept"),
+      entry(before + 20_000, "key_a", "kept-error", 403),
+    ]),
+    [],
+  );
   equal(await store.pruneRequestLog(before, 1_000_000, "2000-01-01"), 3);
   deepStrictEqual(
     (await store.listRequestLog({ integratorId: "int_a", since: 0, limit: 9 })).map((e) =>

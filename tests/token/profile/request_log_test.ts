@@ -127,3 +127,54 @@ backendTest(
     equal((await store.listDailyUsage("int_a", "2026-11-01"))[0]?.count, 1);
   },
 );
+
+backendTest(
+  "daily usage: a failed write, a key under a fresh record and a day change add up to one row a day",
+  async (db) => {
+    const store = await db.open();
+    let failNext = false;
+    const flaky = new Proxy(store, {
+      get(t, p) {
+        if (p === "addRequestLog" && failNext) {
+          failNext = false;
+          return () => Promise.reject(new Error("database down"));
+        }
+        const v = Reflect.get(t, p);
+        return typeof v === "function" ? v.bind(t) : v;
+      },
+    });
+    const errors: unknown[] = [];
+    const log = new RequestLogRecorder({
+      store: flaky,
+      now: () => NOW,
+      flushMs: 1000,
+      onError: (e) => errors.push(e),
+    });
+    const vat = { typeId: "vat", eik: "121212121" };
+    const first = key("key_a", "int_a");
+    note(log, NOW - 300, first, vat, 200, null, "d1");
+    note(log, NOW - 200, first, vat, 200, null, "d2");
+    failNext = true;
+    await log.flush();
+    equal(errors.length, 1);
+    // The issuance cache reloaded the key: the same key, another record of it.
+    const again = key("key_a", "int_a");
+    note(log, NOW - 100, again, vat, 200, null, "d3");
+    note(log, NOW + DAY, again, vat, 200, null, "next-day");
+    note(log, NOW - 50, first, vat, 200, null, "d4"); // answered late: the day before again
+    note(log, NOW - 40, first, { typeId: "vies", eik: "121212121" }, 200, null, "d5");
+    await log.flush(); // one UPSERT a day, key and typeId (PostgreSQL refuses a row twice)
+    deepStrictEqual(errors.length, 1, "the second write succeeds");
+    deepStrictEqual(
+      (await store.listDailyUsage("int_a", "2026-11-01")).map((d) => [d.day, d.typeId, d.count]),
+      [["2026-11-27", "vat", 4], ["2026-11-27", "vies", 1], ["2026-11-28", "vat", 1]],
+    );
+    deepStrictEqual(
+      (await store.listRequestLog({ integratorId: "int_a", since: 0, limit: 9 })).map((r) =>
+        r.requestId
+      ),
+      ["next-day", "d5", "d4", "d3", "d2", "d1"],
+      "every entry once, newest first",
+    );
+  },
+);

@@ -10,6 +10,7 @@ import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import { BATCH_ROWS, RequestLogRecorder } from "../../../src/token/request_log.ts";
 import { sqliteWorkerLogWriter } from "../../../src/token/store/log_writer.ts";
+import { requestLogBlocks } from "../../../src/token/store/log_blocks.ts";
 import type {
   ApiKeyRecord,
   RequestLogEntry,
@@ -52,7 +53,9 @@ backendTest(
           const w = t.requestLogWriter(onFallback);
           return {
             offThread: () => w.offThread(),
-            write: (entries, daily) => (batches.push(entries.length), w.write(entries, daily)),
+            write: (blocks, daily) => (
+              batches.push(blocks.reduce((n, b) => n + b.entries, 0)), w.write(blocks, daily)
+            ),
             close: () => w.close(),
           };
         };
@@ -110,8 +113,8 @@ Deno.test("[token/sqlite] the writer thread rolls back a batch it cannot write, 
       entry("ok-1", 200),
       { ...entry("bad", 200), integratorId: null as unknown as string },
     ];
-    await rejects(w.write(bad, []), /NOT NULL/);
-    await w.write([entry("ok-2", 200)], [{
+    await rejects(w.write(requestLogBlocks(bad), []), /NOT NULL/);
+    await w.write(requestLogBlocks([entry("ok-2", 200)]), [{
       day: "2026-11-27",
       integratorId: "int_a",
       keyId: "key_a",
@@ -143,7 +146,7 @@ Deno.test("[token/sqlite] a writer thread that cannot open its file hands over t
       store,
       (e) => fallbacks.push(e),
     );
-    await w.write([entry("kept", 403)], []);
+    await w.write(requestLogBlocks([entry("kept", 403)]), []);
     equal(w.offThread(), false);
     equal(fallbacks.length, 1);
     match(fallbacks[0]!.message, /request log writer thread: .*writing in the main thread/);
