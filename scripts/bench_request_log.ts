@@ -5,11 +5,12 @@
  *
  * 1. The writer thread (storing): a batch written as a row per request into a table with the two
  *    indexes the log had (`(integrator_id, at)` and `(at)`), against the same batch as the
- *    ready blocks the recorder hands over (`request_log_blocks`, src/token/store/log_blocks.ts),
- *    both in one transaction a batch, `synchronous=NORMAL` as the writer thread commits.
- * 2. The request thread (noting and encoding): each entry added to a `BlockBuilder` and the
- *    blocks taken (their bodies encoded) once a batch, as the recorder does, against the
- *    cheapest hand-over of the same batch as text, `JSON.stringify` of the entries' objects.
+ *    blocks the recorder hands over (`request_log_blocks`, src/token/store/log_blocks.ts: each
+ *    block's JSON written from its columns, then inserted), both in one transaction a batch,
+ *    `synchronous=NORMAL` as the writer thread commits.
+ * 2. The request thread (noting): each entry added to a `BlockBuilder` and the blocks taken
+ *    once a batch, as the recorder does, against the cheapest hand-over of the same batch as
+ *    text, `JSON.stringify` of the entries' objects.
  *
  * 64,000 entries of 50 keys, in batches of `--batch` (default 1,000); prints µs per entry.
  *
@@ -140,7 +141,7 @@ console.log(
   `| writer thread: a row per request, two indexes (baseline) | ${med("rows").toFixed(2)} | 1.00 |`,
 );
 console.log(
-  `| writer thread: the ready blocks | ${med("blocks").toFixed(2)} | ${
+  `| writer thread: blocks, JSON written from their columns | ${med("blocks").toFixed(2)} | ${
     (med("blocks") / med("rows")).toFixed(2)
   } |`,
 );

@@ -7,8 +7,12 @@
  * The reader (request_log_queries.ts) decodes the blocks of one integrator, newest first, and
  * filters their entries.
  *
- * Blocks are built as the requests are answered ({@link BlockBuilder}, in the request log's
- * recorder), so the writer thread (log_writer_worker.ts) only inserts ready rows.
+ * While requests are answered, a block is held as columns ({@link BlockBuilder}, in the request
+ * log's recorder): an entry costs a few array appends and leaves no object of its own behind, so
+ * the thread answering token requests neither encodes it nor carries it through the engine's
+ * young-generation collections. The body's JSON is written by {@link blockBody} where the block
+ * is stored: in the writer thread on a SQLite file (log_writer_worker.ts, which receives its
+ * source as text: it names nothing outside itself), else by the store.
  * @module
  */
 import type { LogBlock, RequestLogEntry } from "./web_store.ts";
@@ -17,38 +21,54 @@ import type { LogBlock, RequestLogEntry } from "./web_store.ts";
  * last minute before its bound. */
 export const BLOCK_SPAN_MS = 60_000;
 
+/** A block being filled: its columns, with room for `at.length` entries. */
 interface OpenBlock {
-  integratorId: string;
-  keyId: string;
+  readonly integratorId: string;
+  readonly keyId: string;
   firstAt: number;
   lastAt: number;
   entries: number;
   errors: number;
-  /** The entries as the body lists them (encoded once, when the block is taken). */
-  rows: unknown[][];
+  at: Float64Array;
+  status: Int32Array;
+  typeId: Int32Array;
+  eiks: Int32Array;
+  errorCode: Int32Array;
+  requestIds: Uint8Array;
+  requestIdEnds: Uint32Array;
+  /** Bytes of `requestIds` used. */
+  bytes: number;
+  readonly strings: string[];
+  /** Each of `strings`' index. */
+  readonly index: Map<string, number>;
 }
 
+/** Entries a new block has room for (it doubles as it fills). */
+const FIRST_ROOM = 256;
+const utf8 = new TextEncoder();
+
 /**
- * Entries grouped into blocks as they come (the one encoder of a block's body): one open block
- * per API key, closed when an entry would make it cover more than `spanMs`; each block's body is
- * encoded once, when taken. The request log's recorder adds each answered request here, so a
- * batch reaches the database (or the writer thread) as a few ready rows (BENCHMARKS.md § The
- * profile).
+ * Entries grouped into blocks as they come: one open block per API key, closed when an entry
+ * would make it cover more than `spanMs`. Each entry is copied into its block's columns at once
+ * (numbers, indexes of texts, the request id's bytes), so it leaves no object behind for the
+ * engine's young-generation collections to carry, and a batch reaches the writer thread as a
+ * few contiguous arrays (BENCHMARKS.md § The profile).
  * @example
  * ```ts
- * import { BlockBuilder } from "./log_blocks.ts";
+ * import { BlockBuilder, blockBody } from "./log_blocks.ts";
  * const b = new BlockBuilder(60_000);
  * b.add("int_a", "key_a", 1000, "vat", "121212121", 200, null, "r1");
  * b.add("int_a", "key_a", 1500, "vat", "121212121", 403, "EIK_NOT_ALLOWED", "r2");
  * const block = b.take()[0]!;
  * if (block.entries !== 2 || block.errors !== 1 || b.size !== 0) throw new Error("one block");
- * if (JSON.parse(block.body)[1][4] !== "EIK_NOT_ALLOWED") throw new Error("as JSON");
+ * if (block.strings.length !== 3) throw new Error("each text once");
+ * if (JSON.parse(blockBody(block))[1][4] !== "EIK_NOT_ALLOWED") throw new Error("as JSON");
  * ```
  */
 export class BlockBuilder {
   readonly #spanMs: number;
   readonly #open = new Map<string, OpenBlock>();
-  #closed: LogBlock[] = [];
+  #closed: OpenBlock[] = [];
   /** Entries held (open and closed blocks). */
   size = 0;
 
@@ -70,54 +90,166 @@ export class BlockBuilder {
     errorCode: string | null,
     requestId: string,
   ): void {
-    const row = [at, typeId, eiks, status, errorCode, requestId];
     this.size++;
     let b = this.#open.get(keyId);
     if (b !== undefined && b.integratorId === integratorId) {
       const first = at < b.firstAt ? at : b.firstAt, last = at > b.lastAt ? at : b.lastAt;
-      if (last - first <= this.#spanMs) {
+      if (last - first > this.#spanMs) {
+        this.#closed.push(b);
+        b = undefined;
+      } else {
         b.firstAt = first;
         b.lastAt = last;
-        b.entries++;
-        if (status >= 400) b.errors++;
-        b.rows.push(row);
-        return;
       }
+    } else if (b !== undefined) {
+      this.#closed.push(b);
+      b = undefined;
     }
-    if (b !== undefined) this.#closed.push(closed(b));
-    b = {
-      integratorId,
-      keyId,
-      firstAt: at,
-      lastAt: at,
-      entries: 1,
-      errors: status >= 400 ? 1 : 0,
-      rows: [row],
-    };
-    this.#open.set(keyId, b);
+    if (b === undefined) {
+      b = openBlock(integratorId, keyId, at);
+      this.#open.set(keyId, b);
+    }
+    const n = b.entries++;
+    if (n === b.at.length) grow(b);
+    if (status >= 400) b.errors++;
+    b.at[n] = at;
+    b.status[n] = status;
+    b.typeId[n] = indexOf(b, typeId);
+    b.eiks[n] = indexOf(b, eiks);
+    b.errorCode[n] = errorCode === null ? -1 : indexOf(b, errorCode);
+    b.bytes = putText(b, requestId);
+    b.requestIdEnds[n] = b.bytes;
   }
 
   /** @returns every block held, closed ones first, then the open ones (now closed); the
    *   builder is then empty */
   take(): LogBlock[] {
     const out = this.#closed;
-    for (const b of this.#open.values()) out.push(closed(b));
+    for (const b of this.#open.values()) out.push(b);
     this.#closed = [];
     this.#open.clear();
     this.size = 0;
-    return out;
+    return out.map((b) => ({
+      integratorId: b.integratorId,
+      keyId: b.keyId,
+      firstAt: b.firstAt,
+      lastAt: b.lastAt,
+      entries: b.entries,
+      errors: b.errors,
+      at: b.at.slice(0, b.entries),
+      status: b.status.slice(0, b.entries),
+      typeId: b.typeId.slice(0, b.entries),
+      eiks: b.eiks.slice(0, b.entries),
+      errorCode: b.errorCode.slice(0, b.entries),
+      requestIds: b.requestIds.slice(0, b.bytes),
+      requestIdEnds: b.requestIdEnds.slice(0, b.entries),
+      strings: b.strings,
+    }));
   }
 }
 
-const closed = (b: OpenBlock): LogBlock => ({
-  integratorId: b.integratorId,
-  keyId: b.keyId,
-  firstAt: b.firstAt,
-  lastAt: b.lastAt,
-  entries: b.entries,
-  errors: b.errors,
-  body: JSON.stringify(b.rows),
-});
+function openBlock(integratorId: string, keyId: string, at: number): OpenBlock {
+  return {
+    integratorId,
+    keyId,
+    firstAt: at,
+    lastAt: at,
+    entries: 0,
+    errors: 0,
+    at: new Float64Array(FIRST_ROOM),
+    status: new Int32Array(FIRST_ROOM),
+    typeId: new Int32Array(FIRST_ROOM),
+    eiks: new Int32Array(FIRST_ROOM),
+    errorCode: new Int32Array(FIRST_ROOM),
+    requestIds: new Uint8Array(FIRST_ROOM * 40),
+    requestIdEnds: new Uint32Array(FIRST_ROOM),
+    bytes: 0,
+    strings: [],
+    index: new Map(),
+  };
+}
+
+/** Twice the room for entries. */
+function grow(b: OpenBlock): void {
+  const twice = <T extends Float64Array | Int32Array | Uint32Array>(a: T): T => {
+    const c = new (a.constructor as new (n: number) => T)(a.length * 2);
+    c.set(a);
+    return c;
+  };
+  b.at = twice(b.at);
+  b.status = twice(b.status);
+  b.typeId = twice(b.typeId);
+  b.eiks = twice(b.eiks);
+  b.errorCode = twice(b.errorCode);
+  b.requestIdEnds = twice(b.requestIdEnds);
+}
+
+/** Append a text's UTF-8 to the block's request id bytes. @returns the bytes used then */
+function putText(b: OpenBlock, text: string): number {
+  let pos = b.bytes;
+  if (pos + text.length * 3 > b.requestIds.length) {
+    const c = new Uint8Array(Math.max(b.requestIds.length * 2, pos + text.length * 3));
+    c.set(b.requestIds.subarray(0, pos));
+    b.requestIds = c;
+  }
+  const bytes = b.requestIds;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) { // not ASCII (never a request id the edge gives): the encoder, from here
+      return pos + utf8.encodeInto(text.slice(i), bytes.subarray(pos)).written;
+    }
+    bytes[pos++] = c;
+  }
+  return pos;
+}
+
+/** A text's index in a block's `strings`, added when new. */
+function indexOf(b: OpenBlock, text: string): number {
+  let i = b.index.get(text);
+  if (i === undefined) {
+    i = b.strings.push(text) - 1;
+    b.index.set(text, i);
+  }
+  return i;
+}
+
+/**
+ * A block's body as stored: a JSON array of `[at, typeId, eiks, status, errorCode, requestId]`,
+ * one an entry, in the order added. The one encoder of a body; self-contained (it also runs in
+ * the writer thread from its source text).
+ * @param b the block's columns
+ * @returns the JSON text
+ * @example
+ * ```ts
+ * import { BlockBuilder, blockBody } from "./log_blocks.ts";
+ * const b = new BlockBuilder();
+ * b.add("int_a", "key_a", 1000, "vat", "121212121", 200, null, "r1");
+ * const body = blockBody(b.take()[0]!);
+ * if (body !== '[[1000,"vat","121212121",200,null,"r1"]]') throw new Error(body);
+ * ```
+ */
+export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): string {
+  const { strings, requestIds, requestIdEnds } = b;
+  const decoder = new TextDecoder();
+  // The request ids: ASCII as a rule, then cut from one decoded text by their byte offsets.
+  const ids = decoder.decode(requestIds);
+  const ascii = ids.length === requestIds.length;
+  const rows = new Array<unknown[]>(b.entries);
+  let start = 0;
+  for (let i = 0; i < b.entries; i++) {
+    const end = requestIdEnds[i]!, code = b.errorCode[i]!;
+    rows[i] = [
+      b.at[i],
+      strings[b.typeId[i]!],
+      strings[b.eiks[i]!],
+      b.status[i],
+      code < 0 ? null : strings[code],
+      ascii ? ids.slice(start, end) : decoder.decode(requestIds.subarray(start, end)),
+    ];
+    start = end;
+  }
+  return JSON.stringify(rows);
+}
 
 /**
  * Entries as blocks (see {@link BlockBuilder}), in the entries' order.
@@ -147,7 +279,7 @@ export function requestLogBlocks(
 
 /**
  * A block's values in the order of `request_log_blocks`' columns as written: integrator_id,
- * key_id, first_at, last_at, entries, errors, body.
+ * key_id, first_at, last_at, entries, errors, body ({@link blockBody}).
  * @param b the block
  * @returns its 7 values
  */
@@ -158,7 +290,7 @@ export const blockValues = (b: LogBlock): (string | number)[] => [
   b.lastAt,
   b.entries,
   b.errors,
-  b.body,
+  blockBody(b),
 ];
 
 /**

@@ -1,10 +1,10 @@
 /**
  * Where the request log recorder (request_log.ts) writes its rows while the service runs
- * (docs/token-service.md § The request log). On a SQLite file the blocks (log_blocks.ts, built
- * by the recorder as requests are answered) are written by a worker thread with its own
- * connection (log_writer_worker.ts), so that the inserts and their commit do not hold the event
- * loop that answers token requests (BENCHMARKS.md § The profile); the main thread only copies
- * each batch's few rows to the worker. On PostgreSQL, and on an in-memory SQLite database (one connection only),
+ * (docs/token-service.md § The request log). On a SQLite file the blocks (log_blocks.ts, held
+ * as columns by the recorder as requests are answered) are written by a worker thread with its
+ * own connection (log_writer_worker.ts), so that encoding their JSON, the inserts and their
+ * commit do not hold the event loop that answers token requests (BENCHMARKS.md § The profile);
+ * the main thread only copies each batch's blocks to the worker. On PostgreSQL, and on an in-memory SQLite database (one connection only),
  * {@link RequestLogStore.addRequestLog} writes them, as before: PostgreSQL's writes are
  * asynchronous already.
  *
@@ -13,7 +13,7 @@
  * keeps it for the next flush), so no row is lost.
  * @module
  */
-import { blockValues } from "./log_blocks.ts";
+import { blockBody } from "./log_blocks.ts";
 import { logWriterWorker } from "./log_writer_worker.ts";
 import type { DailyUsageRow, LogBlock, RequestLogWriter } from "./web_store.ts";
 
@@ -78,8 +78,8 @@ export function sqliteWorkerLogWriter(
   const ready = new Promise<boolean>((r) => opened = (ok) => r(open = ok));
   let closed: () => void = () => {};
   const url = URL.createObjectURL(
-    // The worker's body (it names nothing outside itself).
-    new Blob([`(${logWriterWorker.toString()})();`], {
+    // The worker's body, given the body encoder as its argument (both name nothing outside).
+    new Blob([`(${logWriterWorker.toString()})(${blockBody.toString()});`], {
       type: "text/javascript",
     }),
   );
@@ -129,14 +129,14 @@ export function sqliteWorkerLogWriter(
 
   const post = (blocks: readonly LogBlock[], daily: readonly DailyUsageRow[]) => {
     if (!worker) return inline.write(blocks, daily);
-    // 7 values a block (a few a batch: each body crosses as one copy of its text).
-    const rows = blocks.flatMap(blockValues);
+    // The blocks as they are (a few a batch): their columns are copied to the thread, which
+    // writes their JSON.
     const days = daily.flatMap((d) => [d.day, d.integratorId, d.keyId, d.typeId, d.count]);
     const id = nextId++;
     const w = worker;
     return new Promise<void>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
-      w.postMessage({ kind: "write", id, rows, daily: days });
+      w.postMessage({ kind: "write", id, blocks, daily: days });
     });
   };
 

@@ -1,29 +1,33 @@
 /**
  * The body of the request log's writer thread (log_writer.ts): a Web Worker with its own
- * SQLite connection that appends request log blocks (log_blocks.ts) and adds daily usage
- * counts, so that the inserts and their commit do not run on the thread answering token
- * requests (BENCHMARKS.md § The profile). The worker is started from a `blob:` URL holding this
- * function's source, which exists in the source tree, in `dist/svc-filing.bundle.js` and in a
- * compiled binary alike; so the function imports nothing (only `node:sqlite`, a runtime
- * built-in, dynamically), names nothing outside itself, and receives its SQL from the main
- * thread.
+ * SQLite connection that encodes request log blocks (log_blocks.ts), appends them and adds daily
+ * usage counts, so that this work does not run on the thread answering token requests
+ * (BENCHMARKS.md § The profile). The worker is started from a `blob:` URL holding this
+ * function's source called with the body encoder's source, which exist in the source tree, in
+ * `dist/svc-filing.bundle.js` and in a compiled binary alike; so the function imports nothing
+ * (only `node:sqlite`, a runtime built-in, dynamically), names nothing outside itself and its
+ * argument, and receives its SQL from the main thread.
  *
  * Protocol (structured-cloned messages):
  * - main → worker `{ kind: "open", path, blockInsert, dailyUpsert }`; answer
  *   `{ kind: "open" }` or `{ kind: "open", error }` (the database cannot be opened, a statement
  *   does not prepare).
- * - main → worker `{ kind: "write", id, rows, daily }`: `rows` holds 7 values per block
- *   (log_blocks.ts `blockValues`: integrator_id, key_id, first_at, last_at, entries, errors,
- *   body); `daily` holds 5 values per daily usage row (day, integratorId, keyId, typeId,
- *   count); both written in one `BEGIN IMMEDIATE`
+ * - main → worker `{ kind: "write", id, blocks, daily }`: `blocks` are `LogBlock`s (web_store.ts:
+ *   a key's entries as columns), each written as one row with its body's JSON; `daily` holds 5
+ *   values per daily usage row (day, integratorId, keyId, typeId, count); both written in one
+ *   `BEGIN IMMEDIATE`
  *   transaction; answer `{ kind: "write", id }` once committed, or `{ kind: "write", id, error }`
  *   after a rollback (nothing of it written).
  * - main → worker `{ kind: "close" }`: the connection is closed; answer `{ kind: "close" }`.
  * @module
  */
+import type { LogBlock } from "./web_store.ts";
 
-/** The worker's entry point; run as `(${logWriterWorker})()` inside the worker. */
-export function logWriterWorker(): void {
+/**
+ * The worker's entry point; run as `(${logWriterWorker})(${blockBody})` inside the worker.
+ * @param bodyOf log_blocks.ts `blockBody`: a block's columns to its body's JSON text
+ */
+export function logWriterWorker(bodyOf: (b: LogBlock) => string): void {
   const scope = globalThis as unknown as {
     onmessage: ((e: MessageEvent) => void) | null;
     postMessage(m: unknown): void;
@@ -75,11 +79,21 @@ export function logWriterWorker(): void {
       scope.postMessage({ kind: "write", id, error: "the request log database is not open" });
       return;
     }
-    const rows = m.rows as unknown[], daily = m.daily as unknown[];
+    const blocks = m.blocks as LogBlock[], daily = m.daily as unknown[];
     try {
+      const bodies = blocks.map(bodyOf); // before the transaction: the lock is held less long
       db.exec("BEGIN IMMEDIATE");
-      // A block a statement (a few a batch): the spread costs nothing that counts here.
-      for (let i = 0; i < rows.length; i += 7) blockInsert.run(...rows.slice(i, i + 7));
+      for (const [i, b] of blocks.entries()) {
+        blockInsert.run(
+          b.integratorId,
+          b.keyId,
+          b.firstAt,
+          b.lastAt,
+          b.entries,
+          b.errors,
+          bodies[i],
+        );
+      }
       for (let i = 0; i < daily.length; i += 5) {
         dailyUpsert.run(daily[i], daily[i + 1], daily[i + 2], daily[i + 3], daily[i + 4]);
       }

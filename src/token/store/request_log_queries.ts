@@ -125,7 +125,9 @@ async function pruneRequestLog(
         continue;
       }
       // The kept entries of one key within one minute: one block, encoded as every block is.
-      const { firstAt, entries, errors, body } = requestLogBlocks(kept, BLOCK_SPAN_MS)[0]!;
+      const [, , firstAt, , entries, errors, body] = blockValues(
+        requestLogBlocks(kept, BLOCK_SPAN_MS)[0]!,
+      );
       yield* tx.run(sql`UPDATE request_log_blocks SET first_at = ${firstAt},
         entries = ${entries}, errors = ${errors}, body = ${body} WHERE id = ${b.id}`);
     }

@@ -113,8 +113,18 @@ export interface LogBlock {
   /** Entries it holds, and those with a status ≥ 400. */
   readonly entries: number;
   readonly errors: number;
-  /** JSON array of `[at, typeId, eiks, status, errorCode, requestId]`, in the order added. */
-  readonly body: string;
+  /** The entries as columns, in the order added (the stored body's JSON is written from them,
+   * log_blocks.ts `blockBody`): times (epoch ms), statuses, the typeIds, EIKs and error codes as
+   * indexes into `strings` (each text once a block; -1: no error code), and the request ids'
+   * UTF-8 one after another, each ending at its `requestIdEnds` (bytes). */
+  readonly at: Float64Array;
+  readonly status: Int32Array;
+  readonly typeId: Int32Array;
+  readonly eiks: Int32Array;
+  readonly errorCode: Int32Array;
+  readonly requestIds: Uint8Array;
+  readonly requestIdEnds: Uint32Array;
+  readonly strings: readonly string[];
 }
 
 /** Where a running recorder writes request log blocks (log_writer.ts). */
