@@ -226,7 +226,7 @@ for (const [k, [name]] of subjects.entries()) {
   // On SQLite the running service writes the rows through its writer thread
   // (src/token/store/log_writer.ts): this thread groups each batch into blocks (the recorder
   // does it as the requests are answered) and copies them to it, which write() does before it
-  // returns. Batches of 1,000 rows (BATCH_ROWS), as a busy service sends them.
+  // returns. Batches of 1,000 rows (a busy service sends up to BATCH_ROWS).
   let postUs = NaN, threadUs = NaN;
   const writer = store.requestLogWriter(() => {});
   if (writer.offThread()) {
