@@ -3,13 +3,13 @@
  * (docs/token-service.md § The profile, request log). Every `POST /api/v1/tokens/issue` whose
  * key was recognised is noted on the issuance path without a database round trip (a small
  * object held per Request), completed by the edge with the answer's status, `errorCode` and
- * request id (edge.ts), added at once to its key's block (store/log_blocks.ts `BlockBuilder`,
- * which encodes each block once at the flush) and written every `flushMs`
- * or as soon as {@link BATCH_ROWS} entries wait, like usage counting (usage.ts). While started
- * (`start()` …
- * `stop()`, the running service), the store's writer writes them: on a SQLite file a worker
- * thread with its own connection, so the inserts do not hold the event loop that answers token
- * requests (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
+ * request id (edge.ts), and added at once to its key's block as numbers in the block's columns
+ * (store/log_blocks.ts `BlockBuilder`: no object is left behind an entry). Blocks are written
+ * every `flushMs` or as soon as {@link BATCH_ROWS} entries wait, like usage counting (usage.ts).
+ * While started (`start()` … `stop()`, the running service), the store's writer writes them: on
+ * a SQLite file a worker thread with its own connection, which writes each block's JSON and
+ * inserts it, so neither holds the event loop that answers token requests
+ * (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
  * thread. `stop()` writes what is buffered and ends the thread. Never a secret, never a token:
  * key id, typeId, EIKs, status, error code, request id. Requests without a known key (401
  * API_KEY_INVALID) belong to no integrator and are not logged.

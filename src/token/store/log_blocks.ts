@@ -2,7 +2,7 @@
  * How the request log is stored (docs/token-service.md § The request log): in blocks, one row of
  * `request_log_blocks` per API key and flush, each holding the entries of at most
  * {@link BLOCK_SPAN_MS} as one JSON array. A block costs one row and two index entries in the
- * database for up to a thousand requests, where a row per request cost its two index entries
+ * database for up to 5,000 requests, where a row per request cost its two index entries
  * each (about 2 µs of the three to four a request took on SQLite; BENCHMARKS.md § The profile).
  * The reader (request_log_queries.ts) decodes the blocks of one integrator, newest first, and
  * filters their entries.
@@ -44,7 +44,7 @@ interface OpenBlock {
 }
 
 /** Entries a new block has room for (it doubles as it fills). */
-const FIRST_ROOM = 256;
+const FIRST_ROOM = 32;
 const utf8 = new TextEncoder();
 
 /**
