@@ -12,7 +12,8 @@
  * the thread answering token requests neither encodes it nor carries it through the engine's
  * young-generation collections. The body's JSON is written by {@link blockBody} where the block
  * is stored: in the writer thread on a SQLite file (log_writer_worker.ts, which receives its
- * source as text: it names nothing outside itself), else by the store.
+ * source and {@link blockValues}' as text: they name nothing outside themselves but
+ * `blockBody`), else by the store.
  * @module
  */
 import type { LogBlock, RequestLogEntry } from "./web_store.ts";
@@ -279,7 +280,8 @@ export function requestLogBlocks(
 
 /**
  * A block's values in the order of `request_log_blocks`' columns as written: integrator_id,
- * key_id, first_at, last_at, entries, errors, body ({@link blockBody}).
+ * key_id, first_at, last_at, entries, errors, body ({@link blockBody}). It names nothing else
+ * (it also runs in the writer thread from its source text, after `blockBody`'s).
  * @param b the block
  * @returns its 7 values
  */

@@ -13,7 +13,7 @@
  * keeps it for the next flush), so no row is lost.
  * @module
  */
-import { blockBody } from "./log_blocks.ts";
+import { blockBody, blockValues } from "./log_blocks.ts";
 import { logWriterWorker } from "./log_writer_worker.ts";
 import type { DailyUsageRow, LogBlock, RequestLogWriter } from "./web_store.ts";
 
@@ -78,8 +78,12 @@ export function sqliteWorkerLogWriter(
   const ready = new Promise<boolean>((r) => opened = (ok) => r(open = ok));
   let closed: () => void = () => {};
   const url = URL.createObjectURL(
-    // The worker's body, given the body encoder as its argument (both name nothing outside).
-    new Blob([`(${logWriterWorker.toString()})(${blockBody.toString()});`], {
+    // The worker's body, given a block's values (which names the body encoder, defined first
+    // under the name it has here, in the source and in a bundle alike).
+    new Blob([
+      `const ${blockBody.name} = ${blockBody.toString()};\n` +
+      `(${logWriterWorker.toString()})(${blockValues.toString()});`,
+    ], {
       type: "text/javascript",
     }),
   );

@@ -3,10 +3,10 @@
  * SQLite connection that encodes request log blocks (log_blocks.ts), appends them and adds daily
  * usage counts, so that this work does not run on the thread answering token requests
  * (BENCHMARKS.md § The profile). The worker is started from a `blob:` URL holding this
- * function's source called with the body encoder's source, which exist in the source tree, in
- * `dist/svc-filing.bundle.js` and in a compiled binary alike; so the function imports nothing
- * (only `node:sqlite`, a runtime built-in, dynamically), names nothing outside itself and its
- * argument, and receives its SQL from the main thread.
+ * function's source called with log_blocks.ts `blockValues` (after `blockBody`, which it names),
+ * which exist in the source tree, in `dist/svc-filing.bundle.js` and in a compiled binary alike;
+ * so the function imports nothing (only `node:sqlite`, a runtime built-in, dynamically), names
+ * nothing outside itself and its argument, and receives its SQL from the main thread.
  *
  * Protocol (structured-cloned messages):
  * - main → worker `{ kind: "open", path, blockInsert, dailyUpsert }`; answer
@@ -24,10 +24,10 @@
 import type { LogBlock } from "./web_store.ts";
 
 /**
- * The worker's entry point; run as `(${logWriterWorker})(${blockBody})` inside the worker.
- * @param bodyOf log_blocks.ts `blockBody`: a block's columns to its body's JSON text
+ * The worker's entry point; run as `(${logWriterWorker})(${blockValues})` inside the worker.
+ * @param valuesOf log_blocks.ts `blockValues`: a block's row, its body's JSON written
  */
-export function logWriterWorker(bodyOf: (b: LogBlock) => string): void {
+export function logWriterWorker(valuesOf: (b: LogBlock) => unknown[]): void {
   const scope = globalThis as unknown as {
     onmessage: ((e: MessageEvent) => void) | null;
     postMessage(m: unknown): void;
@@ -81,19 +81,9 @@ export function logWriterWorker(bodyOf: (b: LogBlock) => string): void {
     }
     const blocks = m.blocks as LogBlock[], daily = m.daily as unknown[];
     try {
-      const bodies = blocks.map(bodyOf); // before the transaction: the lock is held less long
+      const rows = blocks.map(valuesOf); // before the transaction: the lock is held less long
       db.exec("BEGIN IMMEDIATE");
-      for (const [i, b] of blocks.entries()) {
-        blockInsert.run(
-          b.integratorId,
-          b.keyId,
-          b.firstAt,
-          b.lastAt,
-          b.entries,
-          b.errors,
-          bodies[i],
-        );
-      }
+      for (const row of rows) blockInsert.run(...row);
       for (let i = 0; i < daily.length; i += 5) {
         dailyUpsert.run(daily[i], daily[i + 1], daily[i + 2], daily[i + 3], daily[i + 4]);
       }

@@ -32,20 +32,26 @@ function note(
   log.finish(req, status, id, code);
 }
 
-backendTest("request log: rows, daily usage, EIK cut, prune by age and cap, retry", async (db) => {
-  const store: TokenStore = await db.open();
-  let now = NOW;
-  let failNext = false;
+/** The store, whose next `addRequestLog` fails once `failNext()` was called. */
+function flakyStore(store: TokenStore): { flaky: TokenStore; failNext: () => void } {
+  let fail = false;
   const flaky = new Proxy(store, {
     get(t, p) {
-      if (p === "addRequestLog" && failNext) {
-        failNext = false;
+      if (p === "addRequestLog" && fail) {
+        fail = false;
         return () => Promise.reject(new Error("database down"));
       }
       const v = Reflect.get(t, p);
       return typeof v === "function" ? v.bind(t) : v;
     },
   });
+  return { flaky, failNext: () => fail = true };
+}
+
+backendTest("request log: rows, daily usage, EIK cut, prune by age and cap, retry", async (db) => {
+  const store: TokenStore = await db.open();
+  let now = NOW;
+  const { flaky, failNext } = flakyStore(store);
   const errors: unknown[] = [];
   const log = new RequestLogRecorder({
     store: flaky,
@@ -62,7 +68,7 @@ backendTest("request log: rows, daily usage, EIK cut, prune by age and cap, retr
   // Not noted (the edge tells every answer): nothing.
   log.finish(new Request("http://x/health"), 200, "r4", null);
 
-  failNext = true;
+  failNext();
   await log.flush();
   equal(errors.length, 1, "a failed write is reported");
   now = NOW + 1;
@@ -132,17 +138,7 @@ backendTest(
   "daily usage: a failed write, a key under a fresh record and a day change add up to one row a day",
   async (db) => {
     const store = await db.open();
-    let failNext = false;
-    const flaky = new Proxy(store, {
-      get(t, p) {
-        if (p === "addRequestLog" && failNext) {
-          failNext = false;
-          return () => Promise.reject(new Error("database down"));
-        }
-        const v = Reflect.get(t, p);
-        return typeof v === "function" ? v.bind(t) : v;
-      },
-    });
+    const { flaky, failNext } = flakyStore(store);
     const errors: unknown[] = [];
     const log = new RequestLogRecorder({
       store: flaky,
@@ -154,7 +150,7 @@ backendTest(
     const first = key("key_a", "int_a");
     note(log, NOW - 300, first, vat, 200, null, "d1");
     note(log, NOW - 200, first, vat, 200, null, "d2");
-    failNext = true;
+    failNext();
     await log.flush();
     equal(errors.length, 1);
     // The issuance cache reloaded the key: the same key, another record of it.
