@@ -17,6 +17,7 @@ import { runBuild } from "../scripts/build.ts";
 import { buildPackages } from "../scripts/package.ts";
 import { PACKAGE_TARGETS } from "../scripts/package/targets.ts";
 import { CONFIRM_ASSETS } from "../src/agent/confirm/mod.ts";
+import { blockEntries } from "../src/token/store/log_block_body.ts";
 import { WEBAUTHN_JS } from "../src/token/web/mod.ts";
 
 const CONFIRM_CSS = CONFIRM_ASSETS.find((a) => a.name === "confirm.css")!;
@@ -160,10 +161,11 @@ Deno.test({
       assert.equal(log.includes("request log writer thread"), false, log);
       const db = new DatabaseSync(join(home, "demo", "token-service", "token-service.sqlite"));
       try {
-        // Stored in blocks (src/token/store/log_blocks.ts): [at, typeId, eiks, status, …].
-        const rows = db.prepare("SELECT body FROM request_log_blocks").all()
-          .flatMap((r) => JSON.parse(String(r.body)) as unknown[][]);
-        assert.deepEqual(rows.map((e) => [e[1], e[3]]), [["nap_catalog", 200]], why);
+        // Stored in blocks, their bodies packed (src/token/store/log_block_body.ts) by the
+        // encoder the bundle gave the thread as source text.
+        const rows = db.prepare("SELECT key_id, body FROM request_log_blocks").all()
+          .flatMap((r) => blockEntries("", String(r.key_id), r.body as Uint8Array));
+        assert.deepEqual(rows.map((e) => [e.typeId, e.status]), [["nap_catalog", 200]], why);
       } finally {
         db.close();
       }

@@ -7,8 +7,8 @@
  * (store/log_blocks.ts `BlockBuilder`: no object is left behind an entry). Blocks are written
  * every `flushMs` or as soon as {@link BATCH_ROWS} entries wait, like usage counting (usage.ts).
  * While started (`start()` … `stop()`, the running service), the store's writer writes them: on
- * a SQLite file a worker thread with its own connection, which writes each block's JSON and
- * inserts it, so neither holds the event loop that answers token requests
+ * a SQLite file a worker thread with its own connection, which packs each block's body
+ * (store/log_block_body.ts) and inserts it, so neither holds the event loop that answers token requests
  * (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
  * thread. `stop()` writes what is buffered and ends the thread. Never a secret, never a token:
  * key id, typeId, EIKs, status, error code, request id. Requests without a known key (401

@@ -1,21 +1,22 @@
 /**
  * How the request log is stored (docs/token-service.md § The request log): in blocks, one row of
  * `request_log_blocks` per API key and flush, each holding the entries of at most
- * {@link BLOCK_SPAN_MS} as one JSON array. A block costs one row and two index entries in the
- * database for up to 5,000 requests, where a row per request cost its two index entries
- * each (about 2 µs of the three to four a request took on SQLite; BENCHMARKS.md § The profile).
- * The reader (request_log_queries.ts) decodes the blocks of one integrator, newest first, and
- * filters their entries.
+ * {@link BLOCK_SPAN_MS} as packed columns (log_block_body.ts). A block costs one row and two index
+ * entries in the database for up to 5,000 requests, where a row per request cost its two index
+ * entries each (about 2 µs of the three to four a request took on SQLite; BENCHMARKS.md § The
+ * profile). The reader (request_log_queries.ts) decodes the blocks of one integrator, newest
+ * first, and filters their entries.
  *
  * While requests are answered, a block is held as columns ({@link BlockBuilder}, in the request
  * log's recorder): an entry costs a few array appends and leaves no object of its own behind, so
  * the thread answering token requests neither encodes it nor carries it through the engine's
- * young-generation collections. The body's JSON is written by {@link blockBody} where the block
- * is stored: in the writer thread on a SQLite file (log_writer_worker.ts, which receives its
- * source and {@link blockValues}' as text: they name nothing outside themselves but
- * `blockBody`), else by the store.
+ * young-generation collections. The stored body is written from these columns where the block is
+ * stored: in the writer thread on a SQLite file (log_writer_worker.ts, which receives
+ * {@link blockValues}' source and log_block_body.ts `blockBody`'s as text: they name nothing
+ * outside themselves but `blockBody`), else by the store.
  * @module
  */
+import { blockBody } from "./log_block_body.ts";
 import type { LogBlock, RequestLogEntry } from "./web_store.ts";
 
 /** The time one block covers at most, ms: the age prune then rewrites at most the blocks of the
@@ -56,14 +57,14 @@ const utf8 = new TextEncoder();
  * few contiguous arrays (BENCHMARKS.md § The profile).
  * @example
  * ```ts
- * import { BlockBuilder, blockBody } from "./log_blocks.ts";
+ * import { BlockBuilder } from "./log_blocks.ts";
  * const b = new BlockBuilder(60_000);
  * b.add("int_a", "key_a", 1000, "vat", "121212121", 200, null, "r1");
  * b.add("int_a", "key_a", 1500, "vat", "121212121", 403, "EIK_NOT_ALLOWED", "r2");
  * const block = b.take()[0]!;
  * if (block.entries !== 2 || block.errors !== 1 || b.size !== 0) throw new Error("one block");
  * if (block.strings.length !== 3) throw new Error("each text once");
- * if (JSON.parse(blockBody(block))[1][4] !== "EIK_NOT_ALLOWED") throw new Error("as JSON");
+ * if (block.strings[block.errorCode[1]!] !== "EIK_NOT_ALLOWED") throw new Error("by index");
  * ```
  */
 export class BlockBuilder {
@@ -215,44 +216,6 @@ function indexOf(b: OpenBlock, text: string): number {
 }
 
 /**
- * A block's body as stored: a JSON array of `[at, typeId, eiks, status, errorCode, requestId]`,
- * one an entry, in the order added. The one encoder of a body; self-contained (it also runs in
- * the writer thread from its source text).
- * @param b the block's columns
- * @returns the JSON text
- * @example
- * ```ts
- * import { BlockBuilder, blockBody } from "./log_blocks.ts";
- * const b = new BlockBuilder();
- * b.add("int_a", "key_a", 1000, "vat", "121212121", 200, null, "r1");
- * const body = blockBody(b.take()[0]!);
- * if (body !== '[[1000,"vat","121212121",200,null,"r1"]]') throw new Error(body);
- * ```
- */
-export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): string {
-  const { strings, requestIds, requestIdEnds } = b;
-  const decoder = new TextDecoder();
-  // The request ids: ASCII as a rule, then cut from one decoded text by their byte offsets.
-  const ids = decoder.decode(requestIds);
-  const ascii = ids.length === requestIds.length;
-  const rows = new Array<unknown[]>(b.entries);
-  let start = 0;
-  for (let i = 0; i < b.entries; i++) {
-    const end = requestIdEnds[i]!, code = b.errorCode[i]!;
-    rows[i] = [
-      b.at[i],
-      strings[b.typeId[i]!],
-      strings[b.eiks[i]!],
-      b.status[i],
-      code < 0 ? null : strings[code],
-      ascii ? ids.slice(start, end) : decoder.decode(requestIds.subarray(start, end)),
-    ];
-    start = end;
-  }
-  return JSON.stringify(rows);
-}
-
-/**
  * Entries as blocks (see {@link BlockBuilder}), in the entries' order.
  * @param entries the entries
  * @param spanMs the most time one block covers, ms ({@link BLOCK_SPAN_MS})
@@ -285,7 +248,7 @@ export function requestLogBlocks(
  * @param b the block
  * @returns its 7 values
  */
-export const blockValues = (b: LogBlock): (string | number)[] => [
+export const blockValues = (b: LogBlock): (string | number | Uint8Array)[] => [
   b.integratorId,
   b.keyId,
   b.firstAt,
@@ -294,31 +257,3 @@ export const blockValues = (b: LogBlock): (string | number)[] => [
   b.errors,
   blockBody(b),
 ];
-
-/**
- * The entries of a stored block.
- * @param integratorId its `integrator_id`
- * @param keyId its `key_id`
- * @param body its `body` (see {@link requestLogBlocks})
- * @returns its entries, newest last as written; none when the body is not a JSON array of
- *   arrays (a row damaged by hand reads as empty rather than failing the page)
- */
-export function blockEntries(integratorId: string, keyId: string, body: string): RequestLogEntry[] {
-  let list: unknown;
-  try {
-    list = JSON.parse(body);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(list)) return [];
-  return list.filter(Array.isArray).map((e: unknown[]) => ({
-    at: Number(e[0]),
-    integratorId,
-    keyId,
-    typeId: String(e[1] ?? ""),
-    eiks: String(e[2] ?? ""),
-    status: Number(e[3]),
-    errorCode: e[4] == null ? null : String(e[4]),
-    requestId: String(e[5] ?? ""),
-  }));
-}

@@ -2,7 +2,7 @@
  * Where the request log recorder (request_log.ts) writes its rows while the service runs
  * (docs/token-service.md § The request log). On a SQLite file the blocks (log_blocks.ts, held
  * as columns by the recorder as requests are answered) are written by a worker thread with its
- * own connection (log_writer_worker.ts), so that encoding their JSON, the inserts and their
+ * own connection (log_writer_worker.ts), so that packing their bodies, the inserts and their
  * commit do not hold the event loop that answers token requests (BENCHMARKS.md § The profile);
  * the main thread only copies each batch's blocks to the worker. On PostgreSQL, and on an in-memory SQLite database (one connection only),
  * {@link RequestLogStore.addRequestLog} writes them, as before: PostgreSQL's writes are
@@ -13,7 +13,8 @@
  * keeps it for the next flush), so no row is lost.
  * @module
  */
-import { blockBody, blockValues } from "./log_blocks.ts";
+import { blockBody } from "./log_block_body.ts";
+import { blockValues } from "./log_blocks.ts";
 import { logWriterWorker } from "./log_writer_worker.ts";
 import type { DailyUsageRow, LogBlock, RequestLogWriter } from "./web_store.ts";
 
@@ -134,7 +135,7 @@ export function sqliteWorkerLogWriter(
   const post = (blocks: readonly LogBlock[], daily: readonly DailyUsageRow[]) => {
     if (!worker) return inline.write(blocks, daily);
     // The blocks as they are (a few a batch): their columns are copied to the thread, which
-    // writes their JSON.
+    // packs their bodies.
     const days = daily.flatMap((d) => [d.day, d.integratorId, d.keyId, d.typeId, d.count]);
     const id = nextId++;
     const w = worker;

@@ -1,9 +1,9 @@
 /**
  * The body of the request log's writer thread (log_writer.ts): a Web Worker with its own
- * SQLite connection that encodes request log blocks (log_blocks.ts), appends them and adds daily
+ * SQLite connection that packs request log blocks' bodies (log_block_body.ts), appends them and adds daily
  * usage counts, so that this work does not run on the thread answering token requests
  * (BENCHMARKS.md § The profile). The worker is started from a `blob:` URL holding this
- * function's source called with log_blocks.ts `blockValues` (after `blockBody`, which it names),
+ * function's source called with log_blocks.ts `blockValues` (after log_block_body.ts `blockBody`, which it names),
  * which exist in the source tree, in `dist/svc-filing.bundle.js` and in a compiled binary alike;
  * so the function imports nothing (only `node:sqlite`, a runtime built-in, dynamically), names
  * nothing outside itself and its argument, and receives its SQL from the main thread.
@@ -13,7 +13,7 @@
  *   `{ kind: "open" }` or `{ kind: "open", error }` (the database cannot be opened, a statement
  *   does not prepare).
  * - main → worker `{ kind: "write", id, blocks, daily }`: `blocks` are `LogBlock`s (web_store.ts:
- *   a key's entries as columns), each written as one row with its body's JSON; `daily` holds 5
+ *   a key's entries as columns), each written as one row with its packed body; `daily` holds 5
  *   values per daily usage row (day, integratorId, keyId, typeId, count); both written in one
  *   `BEGIN IMMEDIATE`
  *   transaction; answer `{ kind: "write", id }` once committed, or `{ kind: "write", id, error }`
@@ -25,7 +25,7 @@ import type { LogBlock } from "./web_store.ts";
 
 /**
  * The worker's entry point; run as `(${logWriterWorker})(${blockValues})` inside the worker.
- * @param valuesOf log_blocks.ts `blockValues`: a block's row, its body's JSON written
+ * @param valuesOf log_blocks.ts `blockValues`: a block's row, its body packed
  */
 export function logWriterWorker(valuesOf: (b: LogBlock) => unknown[]): void {
   const scope = globalThis as unknown as {

@@ -1,12 +1,14 @@
 /**
  * The request log of token requests and the daily usage counters on the one query layer
- * (sql.ts). The log is stored in blocks (log_blocks.ts): appended as multi-row INSERTs on
+ * (sql.ts). The log is stored in blocks (log_blocks.ts, their bodies packed by
+ * log_block_body.ts): appended as multi-row INSERTs on
  * SQLite and as one array per column on PostgreSQL, read newest block first, decoded and
  * filtered here; the daily counts are sorted multi-row UPSERTs, like usage_monthly.
  * docs/token-service.md § The request log.
  * @module
  */
-import { BLOCK_SPAN_MS, blockEntries, blockValues, requestLogBlocks } from "./log_blocks.ts";
+import { blockEntries } from "./log_block_body.ts";
+import { BLOCK_SPAN_MS, blockValues, requestLogBlocks } from "./log_blocks.ts";
 import { type Db, type Sql, sql, tuples } from "./sql.ts";
 import type {
   DailyUsageRow,
@@ -57,6 +59,9 @@ export function requestLogQueries(db: Db): Pick<
   };
 }
 
+/** A `body` as read: bytes from either database (a text only if a row was written by hand). */
+const bodyOf = (v: unknown): Uint8Array | string => v instanceof Uint8Array ? v : String(v);
+
 const newestFirst = (a: RequestLogEntry, b: RequestLogEntry) => b.at - a.at;
 
 /**
@@ -84,7 +89,7 @@ async function listRequestLog(db: Db, f: RequestLogFilter): Promise<RequestLogEn
         found.sort(newestFirst).length = f.limit;
         if (Number(b.last_at) < found[f.limit - 1]!.at) return found;
       }
-      const entries = blockEntries(f.integratorId, String(b.key_id), String(b.body));
+      const entries = blockEntries(f.integratorId, String(b.key_id), bodyOf(b.body));
       // The block's last written first: of equal times, the later request first.
       for (let i = entries.length - 1; i >= 0; i--) {
         if (wanted(entries[i]!)) found.push(entries[i]!);
@@ -117,7 +122,7 @@ async function pruneRequestLog(
       FROM request_log_blocks WHERE last_at < ${before + BLOCK_SPAN_MS}
       AND first_at < ${before}`);
     for (const b of cut) {
-      const kept = blockEntries(String(b.integrator_id), String(b.key_id), String(b.body))
+      const kept = blockEntries(String(b.integrator_id), String(b.key_id), bodyOf(b.body))
         .filter((e) => e.at >= before);
       n += Number(b.entries) - kept.length;
       if (kept.length === 0) { // only a damaged body reads as empty here
@@ -162,12 +167,15 @@ async function addRequestLog(
   const rows = blocks.map(blockValues);
   const statements: Sql[] = [];
   if (db.dialect === "postgres" && rows.length > 0) {
-    // One array per column (`unnest`): the driver encodes 7 arrays instead of 7 parameters a row.
+    // One array per column (`unnest`): the driver encodes 7 arrays instead of 7 parameters a row;
+    // the bodies as hex texts (npm:postgres sends no array of bytes), decoded by the server.
     const col = (k: number) => rows.map((r) => r[k]);
+    const bodies = rows.map((r) => (r[6] as Uint8Array).toHex());
     statements.push(sql`INSERT INTO request_log_blocks (integrator_id, key_id, first_at,
-      last_at, entries, errors, body) SELECT * FROM unnest(${col(0)}::text[], ${col(1)}::text[],
-      ${col(2)}::bigint[], ${col(3)}::bigint[], ${col(4)}::int[], ${col(5)}::int[],
-      ${col(6)}::text[])`);
+      last_at, entries, errors, body) SELECT i, k, f, l, n, e, decode(h, 'hex')
+      FROM unnest(${col(0)}::text[], ${col(1)}::text[], ${col(2)}::bigint[],
+      ${col(3)}::bigint[], ${col(4)}::int[], ${col(5)}::int[], ${bodies}::text[])
+      AS t(i, k, f, l, n, e, h)`);
   } else {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       statements.push(sql`INSERT INTO request_log_blocks (integrator_id, key_id, first_at,

@@ -113,8 +113,8 @@ export interface LogBlock {
   /** Entries it holds, and those with a status ≥ 400. */
   readonly entries: number;
   readonly errors: number;
-  /** The entries as columns, in the order added (the stored body's JSON is written from them,
-   * log_blocks.ts `blockBody`): times (epoch ms), statuses, the typeIds, EIKs and error codes as
+  /** The entries as columns, in the order added (the stored body is packed from them,
+   * log_block_body.ts `blockBody`): times (epoch ms), statuses, the typeIds, EIKs and error codes as
    * indexes into `strings` (each text once a block; -1: no error code), and the request ids'
    * UTF-8 one after another, each ending at its `requestIdEnds` (bytes). */
   readonly at: Float64Array;

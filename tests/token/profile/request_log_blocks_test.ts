@@ -4,7 +4,8 @@
  * flush, split when it would cover more than a minute (a damaged body reads as empty); listing
  * many blocks gives exactly the newest entries a plain sort of every entry gives, with each
  * filter; the age prune rewrites a block that began before its bound; and a database of the
- * release that kept a row per request keeps its rows through the migration.
+ * release that kept a row per request keeps its rows through the migrations to blocks of JSON and
+ * to packed bodies.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -13,11 +14,10 @@ import postgres from "postgres";
 import { openTokenStore, SQLITE_FILE } from "../../../src/token/store/open_store.ts";
 import {
   BLOCK_SPAN_MS,
-  blockBody,
   BlockBuilder,
-  blockEntries,
   requestLogBlocks,
 } from "../../../src/token/store/log_blocks.ts";
+import { blockBody, blockEntries } from "../../../src/token/store/log_block_body.ts";
 import type { RequestLogEntry, RequestLogFilter } from "../../../src/token/store/mod.ts";
 import { freshPgSchema, pgIgnored } from "../../_helpers/postgres.ts";
 import { backendTest } from "../../_helpers/token_env.ts";
@@ -202,13 +202,13 @@ const V7_LOG = `CREATE TABLE request_log (
   CREATE INDEX request_log_integrator ON request_log (integrator_id, at);
   CREATE INDEX request_log_at ON request_log (at);
   DROP TABLE request_log_blocks;
-  DELETE FROM schema_migrations WHERE version = 8;
+  DELETE FROM schema_migrations WHERE version >= 8;
   INSERT INTO request_log VALUES
     (${NOW - 2000}, 'int_a', 'key_a', 'vat', '121212121', 200, NULL, 'old-1'),
     (${NOW - 1000}, 'int_a', 'key_a', 'nope', '121212121', 400, 'UNKNOWN_TYPE_ID', 'old-2'),
     (${NOW - 500}, 'int_b', 'key_b', 'vat', '131313131,141414141', 200, NULL, 'old-3');`;
 
-/** After the migration: the old rows, each field as it was. */
+/** After the migrations: the old rows, each field as it was, and new blocks beside them. */
 async function assertMigrated(open: () => ReturnType<typeof openTokenStore>) {
   const store = await open();
   try {
@@ -227,6 +227,14 @@ async function assertMigrated(open: () => ReturnType<typeof openTokenStore>) {
       (await store.listRequestLog({ integratorId: "int_a", since: 0, status: "errors", limit: 9 }))
         .map((e) => e.requestId),
       ["old-2"],
+    );
+    // A block written now (packed) is read beside the migrated ones (JSON, as bytes).
+    const fresh = entry(NOW - 700, "key_a", crypto.randomUUID(), 403);
+    await store.addRequestLog(requestLogBlocks([fresh]), []);
+    deepStrictEqual(
+      (await store.listRequestLog({ integratorId: "int_a", since: 0, limit: 9 }))
+        .map((e) => e.requestId),
+      [fresh.requestId, "old-2", "old-1"],
     );
   } finally {
     await store.close();
