@@ -42,7 +42,8 @@ const DAY = 86_400_000;
 const now = Date.now();
 
 /** The bare SELECT of the baseline: an integrator's newest blocks from `since` on. */
-const BARE = "SELECT key_id, last_at, body FROM request_log_blocks WHERE integrator_id = $1 " +
+const BARE =
+  "SELECT key_id, last_at, body, packed FROM request_log_blocks WHERE integrator_id = $1 " +
   "AND last_at >= $2 ORDER BY last_at DESC LIMIT 200";
 
 async function openStore(): Promise<{

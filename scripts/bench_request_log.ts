@@ -116,9 +116,13 @@ function jsonBody(b: LogBlock): string {
   return JSON.stringify(rows);
 }
 
+/** The JSON blocks' insert as the writer thread ran it before (body, no packed column). */
+const JSON_BLOCK_INSERT = "INSERT INTO request_log_blocks (integrator_id, key_id, first_at, " +
+  "last_at, entries, errors, body) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
 async function blocks(body: "packed" | "json"): Promise<number> {
   const { db, done } = await freshFile();
-  const insert = db.prepare(SQLITE_BLOCK_INSERT);
+  const insert = db.prepare(body === "packed" ? SQLITE_BLOCK_INSERT : JSON_BLOCK_INSERT);
   const values = body === "packed" ? blockValues : (b: LogBlock) => {
     const v = blockValues(b);
     v[6] = jsonBody(b);

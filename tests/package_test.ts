@@ -163,8 +163,8 @@ Deno.test({
       try {
         // Stored in blocks, their bodies packed (src/token/store/log_block_body.ts) by the
         // encoder the bundle gave the thread as source text.
-        const rows = db.prepare("SELECT key_id, body FROM request_log_blocks").all()
-          .flatMap((r) => blockEntries("", String(r.key_id), r.body as Uint8Array));
+        const rows = db.prepare("SELECT key_id, packed FROM request_log_blocks").all()
+          .flatMap((r) => blockEntries("", String(r.key_id), r.packed as Uint8Array));
         assert.deepEqual(rows.map((e) => [e.typeId, e.status]), [["nap_catalog", 200]], why);
       } finally {
         db.close();

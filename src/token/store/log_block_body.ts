@@ -1,9 +1,9 @@
 /**
- * The stored body of a request log block (`request_log_blocks.body`, docs/token-service.md § The
- * request log): its entries as packed columns, about 25 bytes an entry where the entries' JSON
+ * The stored body of a request log block (`request_log_blocks.packed`, docs/token-service.md §
+ * The request log): its entries as packed columns, about 25 bytes an entry where the entries' JSON
  * took about 83, so that the writer thread has a third of the bytes to insert and commit and no
  * JSON to write (BENCHMARKS.md § The profile). {@link blockBody} writes it, {@link blockEntries}
- * reads it and the JSON arrays stored before it.
+ * reads it and the JSON arrays stored before it (in `body`, which a packed block leaves '').
  *
  * Layout (little-endian; `n` entries, `w` the width of a text index):
  *
@@ -121,8 +121,9 @@ const HEX_DIGITS = new TextEncoder().encode(
  * The entries of a stored block.
  * @param integratorId its `integrator_id`
  * @param keyId its `key_id`
- * @param body its `body`: the packed columns ({@link blockBody}), or the JSON array of
- *   `[at, typeId, eiks, status, errorCode, requestId]` a block held before (as bytes or text)
+ * @param body its `packed` columns ({@link blockBody}), or, in a block without, its `body`: the
+ *   JSON array of `[at, typeId, eiks, status, errorCode, requestId]` blocks held before (as
+ *   text or its UTF-8 bytes)
  * @returns its entries in the order written; none when the body is neither (a row damaged by
  *   hand reads as empty rather than failing the page)
  * @example

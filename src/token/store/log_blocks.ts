@@ -243,7 +243,7 @@ export function requestLogBlocks(
 
 /**
  * A block's values in the order of `request_log_blocks`' columns as written: integrator_id,
- * key_id, first_at, last_at, entries, errors, body ({@link blockBody}). It names nothing else
+ * key_id, first_at, last_at, entries, errors, packed ({@link blockBody}; `body` is written ''). It names nothing else
  * (it also runs in the writer thread from its source text, after `blockBody`'s).
  * @param b the block
  * @returns its 7 values

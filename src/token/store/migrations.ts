@@ -279,28 +279,14 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    // Request log bodies as bytes (log_block_body.ts: packed columns, a third of the JSON's
-    // size). The JSON bodies kept become their UTF-8 bytes, which the reader tells apart by
-    // their first byte; nothing is rewritten.
+    // Request log blocks with their bodies packed (log_block_body.ts: a third of the JSON's
+    // size) in a column of their own, `packed`; `body` holds '' then. Only added: an instance of
+    // the previous release, still running during a rolling deploy, keeps writing JSON into
+    // `body` (its `packed` is NULL), and the reader takes `packed` when there is one, else `body`.
     version: 9,
     sql: {
-      sqlite: `
-        CREATE TABLE request_log_blocks_9 (
-          id INTEGER PRIMARY KEY, integrator_id TEXT NOT NULL, key_id TEXT NOT NULL,
-          first_at INTEGER NOT NULL, last_at INTEGER NOT NULL, entries INTEGER NOT NULL,
-          errors INTEGER NOT NULL, body BLOB NOT NULL
-        );
-        INSERT INTO request_log_blocks_9 SELECT id, integrator_id, key_id, first_at, last_at,
-          entries, errors, CAST(body AS BLOB) FROM request_log_blocks;
-        DROP TABLE request_log_blocks;
-        ALTER TABLE request_log_blocks_9 RENAME TO request_log_blocks;
-        CREATE INDEX request_log_blocks_integrator ON request_log_blocks (integrator_id, last_at);
-        CREATE INDEX request_log_blocks_last ON request_log_blocks (last_at);
-      `,
-      postgres: `
-        ALTER TABLE request_log_blocks ALTER COLUMN body TYPE BYTEA
-          USING convert_to(body, 'UTF8');
-      `,
+      sqlite: "ALTER TABLE request_log_blocks ADD COLUMN packed BLOB;",
+      postgres: "ALTER TABLE request_log_blocks ADD COLUMN packed BYTEA;",
     },
   },
 ];

@@ -18,7 +18,7 @@ import type {
   WebStore,
 } from "./web_store.ts";
 
-/** Rows per multi-row INSERT or UPSERT (7 or 5 parameters each). */
+/** Rows per multi-row INSERT or UPSERT (8 or 5 parameters each). */
 const ROWS_PER_INSERT = 400;
 /** Blocks read per query while listing. */
 const BLOCKS_PER_READ = 64;
@@ -59,8 +59,10 @@ export function requestLogQueries(db: Db): Pick<
   };
 }
 
-/** A `body` as read: bytes from either database (a text only if a row was written by hand). */
-const bodyOf = (v: unknown): Uint8Array | string => v instanceof Uint8Array ? v : String(v);
+/** A block's body as read: `packed` (bytes) when there is one, else the JSON text of `body`
+ * (written so before schema version 9, or by an instance of that release since). */
+const bodyOf = (b: Record<string, unknown>): Uint8Array | string =>
+  b.packed instanceof Uint8Array ? b.packed : String(b.body);
 
 const newestFirst = (a: RequestLogEntry, b: RequestLogEntry) => b.at - a.at;
 
@@ -81,7 +83,7 @@ async function listRequestLog(db: Db, f: RequestLogFilter): Promise<RequestLogEn
     (status === undefined || (status === "errors" ? e.status >= 400 : e.status === status));
   const found: RequestLogEntry[] = [];
   for (let offset = 0;; offset += BLOCKS_PER_READ) {
-    const blocks = await db.all(sql`SELECT key_id, last_at, body FROM request_log_blocks
+    const blocks = await db.all(sql`SELECT key_id, last_at, body, packed FROM request_log_blocks
       WHERE integrator_id = ${f.integratorId} AND last_at >= ${f.since}${key}${errors}
       ORDER BY last_at DESC, id DESC LIMIT ${BLOCKS_PER_READ} OFFSET ${offset}`);
     for (const b of blocks) {
@@ -89,7 +91,7 @@ async function listRequestLog(db: Db, f: RequestLogFilter): Promise<RequestLogEn
         found.sort(newestFirst).length = f.limit;
         if (Number(b.last_at) < found[f.limit - 1]!.at) return found;
       }
-      const entries = blockEntries(f.integratorId, String(b.key_id), bodyOf(b.body));
+      const entries = blockEntries(f.integratorId, String(b.key_id), bodyOf(b));
       // The block's last written first: of equal times, the later request first.
       for (let i = entries.length - 1; i >= 0; i--) {
         if (wanted(entries[i]!)) found.push(entries[i]!);
@@ -118,11 +120,11 @@ async function pruneRequestLog(
     let n = Number(whole?.n ?? 0);
     yield* tx.run(sql`DELETE FROM request_log_blocks WHERE last_at < ${before}`);
     // A block covers at most BLOCK_SPAN_MS: one that began before the bound ends within it.
-    const cut = yield* tx.all(sql`SELECT id, integrator_id, key_id, entries, body
+    const cut = yield* tx.all(sql`SELECT id, integrator_id, key_id, entries, body, packed
       FROM request_log_blocks WHERE last_at < ${before + BLOCK_SPAN_MS}
       AND first_at < ${before}`);
     for (const b of cut) {
-      const kept = blockEntries(String(b.integrator_id), String(b.key_id), bodyOf(b.body))
+      const kept = blockEntries(String(b.integrator_id), String(b.key_id), bodyOf(b))
         .filter((e) => e.at >= before);
       n += Number(b.entries) - kept.length;
       if (kept.length === 0) { // only a damaged body reads as empty here
@@ -134,7 +136,8 @@ async function pruneRequestLog(
         requestLogBlocks(kept, BLOCK_SPAN_MS)[0]!,
       );
       yield* tx.run(sql`UPDATE request_log_blocks SET first_at = ${firstAt},
-        entries = ${entries}, errors = ${errors}, body = ${body} WHERE id = ${b.id}`);
+        entries = ${entries}, errors = ${errors}, body = '', packed = ${body}
+        WHERE id = ${b.id}`);
     }
     const total = yield* tx.get(sql`SELECT COALESCE(SUM(entries), 0) AS n
       FROM request_log_blocks`);
@@ -172,14 +175,15 @@ async function addRequestLog(
     const col = (k: number) => rows.map((r) => r[k]);
     const bodies = rows.map((r) => (r[6] as Uint8Array).toHex());
     statements.push(sql`INSERT INTO request_log_blocks (integrator_id, key_id, first_at,
-      last_at, entries, errors, body) SELECT i, k, f, l, n, e, decode(h, 'hex')
+      last_at, entries, errors, body, packed) SELECT i, k, f, l, n, e, '', decode(h, 'hex')
       FROM unnest(${col(0)}::text[], ${col(1)}::text[], ${col(2)}::bigint[],
       ${col(3)}::bigint[], ${col(4)}::int[], ${col(5)}::int[], ${bodies}::text[])
       AS t(i, k, f, l, n, e, h)`);
   } else {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      const some = rows.slice(i, i + ROWS_PER_INSERT).map((r) => [...r.slice(0, 6), "", r[6]]);
       statements.push(sql`INSERT INTO request_log_blocks (integrator_id, key_id, first_at,
-        last_at, entries, errors, body) VALUES ${tuples(rows.slice(i, i + ROWS_PER_INSERT))}`);
+        last_at, entries, errors, body, packed) VALUES ${tuples(some)}`);
     }
   }
   statements.push(...dailyUpserts(daily));

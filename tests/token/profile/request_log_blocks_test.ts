@@ -208,8 +208,18 @@ const V7_LOG = `CREATE TABLE request_log (
     (${NOW - 1000}, 'int_a', 'key_a', 'nope', '121212121', 400, 'UNKNOWN_TYPE_ID', 'old-2'),
     (${NOW - 500}, 'int_b', 'key_b', 'vat', '131313131,141414141', 200, NULL, 'old-3');`;
 
-/** After the migrations: the old rows, each field as it was, and new blocks beside them. */
-async function assertMigrated(open: () => ReturnType<typeof openTokenStore>) {
+/** A block as the release before packed bodies writes it (during a rolling deploy). */
+const PREVIOUS_RELEASE_BLOCK = `INSERT INTO request_log_blocks (integrator_id, key_id, first_at,
+  last_at, entries, errors, body) VALUES ('int_a', 'key_a', ${NOW - 1600}, ${NOW - 600}, 2, 0,
+  '[[${NOW - 1600},"vat","121212121",200,null,"prev-0"],
+    [${NOW - 600},"vat","121212121",200,null,"prev-1"]]')`;
+
+/** After the migrations: the old rows, each field as it was, and new blocks beside them, packed
+ * or written by an instance of the previous release. */
+async function assertMigrated(
+  open: () => ReturnType<typeof openTokenStore>,
+  asPreviousRelease: (q: string) => Promise<void>,
+) {
   const store = await open();
   try {
     deepStrictEqual(
@@ -228,13 +238,22 @@ async function assertMigrated(open: () => ReturnType<typeof openTokenStore>) {
         .map((e) => e.requestId),
       ["old-2"],
     );
-    // A block written now (packed) is read beside the migrated ones (JSON, as bytes).
+    // A block written now (packed) is read beside the migrated ones (JSON), and so is one an
+    // instance of the previous release writes meanwhile (JSON, no packed column).
     const fresh = entry(NOW - 700, "key_a", crypto.randomUUID(), 403);
     await store.addRequestLog(requestLogBlocks([fresh]), []);
+    await asPreviousRelease(PREVIOUS_RELEASE_BLOCK);
     deepStrictEqual(
       (await store.listRequestLog({ integratorId: "int_a", since: 0, limit: 9 }))
         .map((e) => e.requestId),
-      [fresh.requestId, "old-2", "old-1"],
+      ["prev-1", fresh.requestId, "old-2", "prev-0", "old-1"],
+    );
+    // The age prune deletes old-1's block and rewrites the JSON block without prev-0, packed.
+    equal(await store.pruneRequestLog(NOW - 1500, 1_000_000, "2000-01-01"), 2);
+    deepStrictEqual(
+      (await store.listRequestLog({ integratorId: "int_a", since: 0, limit: 9 }))
+        .map((e) => e.requestId),
+      ["prev-1", fresh.requestId, "old-2"],
     );
   } finally {
     await store.close();
@@ -251,7 +270,15 @@ Deno.test("[token/sqlite] a request log of a row per request is kept by the migr
     } finally {
       file.close();
     }
-    await assertMigrated(() => openTokenStore({ dataDir: dir }));
+    await assertMigrated(() => openTokenStore({ dataDir: dir }), (q) => {
+      const other = new DatabaseSync(join(dir, SQLITE_FILE));
+      try {
+        other.exec(q);
+      } finally {
+        other.close();
+      }
+      return Promise.resolve();
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -270,7 +297,17 @@ Deno.test({
       } finally {
         await sql.end();
       }
-      await assertMigrated(() => openTokenStore({ dataDir: "", databaseUrl: pg.url }));
+      await assertMigrated(
+        () => openTokenStore({ dataDir: "", databaseUrl: pg.url }),
+        async (q) => {
+          const other = postgres(pg.url, { max: 1, onnotice: () => {} });
+          try {
+            await other.unsafe(q);
+          } finally {
+            await other.end();
+          }
+        },
+      );
     } finally {
       await pg.drop();
     }
