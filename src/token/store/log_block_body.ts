@@ -9,7 +9,7 @@
  *
  * | bytes | field |
  * |---|---|
- * | 1 | format, 1 (a JSON body begins with `[`) |
+ * | 1 | format, 1 |
  * | 1 | flags: 1 = times as float64 (else uint32 ms after the base), 2 = request ids as 16-byte UUIDs (else uint32 byte lengths, then the UTF-8 bytes) |
  * | 1 | `w`: 1, 2 or 4 bytes |
  * | 1 | 0 |
@@ -122,8 +122,7 @@ const HEX_DIGITS = new TextEncoder().encode(
  * @param integratorId its `integrator_id`
  * @param keyId its `key_id`
  * @param body its `packed` columns ({@link blockBody}), or, in a block without, its `body`: the
- *   JSON array of `[at, typeId, eiks, status, errorCode, requestId]` blocks held before (as
- *   text or its UTF-8 bytes)
+ *   JSON array of `[at, typeId, eiks, status, errorCode, requestId]` blocks held before
  * @returns its entries in the order written; none when the body is neither (a row damaged by
  *   hand reads as empty rather than failing the page)
  * @example
@@ -140,11 +139,9 @@ export function blockEntries(
   body: Uint8Array | string,
 ): RequestLogEntry[] {
   try {
-    if (typeof body !== "string" && body[0] === PACKED_BODY) {
-      return packedEntries(integratorId, keyId, body);
-    }
-    const text = typeof body === "string" ? body : new TextDecoder().decode(body);
-    return jsonEntries(integratorId, keyId, JSON.parse(text));
+    return typeof body === "string"
+      ? jsonEntries(integratorId, keyId, JSON.parse(body))
+      : packedEntries(integratorId, keyId, body);
   } catch {
     return [];
   }
@@ -152,12 +149,12 @@ export function blockEntries(
 
 /** @throws RangeError or TypeError on a body cut short or not of this layout */
 function packedEntries(integratorId: string, keyId: string, body: Uint8Array): RequestLogEntry[] {
+  if (body[0] !== PACKED_BODY) throw new TypeError("not a packed body");
   const v = new DataView(body.buffer, body.byteOffset, body.byteLength);
   const flags = body[1]!, w = body[2]!;
   const n = v.getUint32(4, true), base = v.getFloat64(8, true);
   const textsEnd = 20 + v.getUint32(16, true);
-  const decoder = new TextDecoder();
-  const texts = JSON.parse(decoder.decode(body.subarray(20, textsEnd))) as unknown[];
+  const texts = JSON.parse(new TextDecoder().decode(body.subarray(20, textsEnd))) as unknown[];
   if (!Array.isArray(texts) || (w !== 1 && w !== 2 && w !== 4)) throw new TypeError("layout");
   const atBytes = flags & 1 ? 8 : 4;
   const at = textsEnd, status = at + atBytes * n, typeId = status + 2 * n;
@@ -167,7 +164,6 @@ function packedEntries(integratorId: string, keyId: string, body: Uint8Array): R
     w === 1 ? body[p]! : w === 2 ? v.getUint16(p, true) : v.getUint32(p, true);
   const text = (p: number) => String(texts[index(p)] ?? "");
   const requestIds = flags & 2 ? uuidTexts(body, ids, n) : rawTexts(v, body, ids, n);
-  if (requestIds.length !== n) throw new RangeError("request ids");
   const out = new Array<RequestLogEntry>(n);
   for (let i = 0; i < n; i++) {
     const code = index(errorCode + w * i);

@@ -101,7 +101,7 @@ Deno.test("request log body: cut short or grown, a body reads as no entries", ()
   deepStrictEqual(blockEntries("int_a", "key_a", new Uint8Array([PACKED_BODY, 0, 3, 0])), []);
 });
 
-Deno.test("request log body: a JSON body stored before reads as text or as bytes", () => {
+Deno.test("request log body: a JSON body stored before reads as it was written", () => {
   const json =
     '[[1000,"vat","121212121",200,null,"r1"],[1500,"nope","1",400,"UNKNOWN_TYPE_ID","r2"]]';
   const expected = [
@@ -125,5 +125,6 @@ Deno.test("request log body: a JSON body stored before reads as text or as bytes
     },
   ];
   deepStrictEqual(blockEntries("int_a", "key_a", json), expected);
-  deepStrictEqual(blockEntries("int_a", "key_a", new TextEncoder().encode(json)), expected);
+  // The same text as bytes is no packed body.
+  deepStrictEqual(blockEntries("int_a", "key_a", new TextEncoder().encode(json)), []);
 });
