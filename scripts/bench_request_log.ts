@@ -125,8 +125,7 @@ async function blocks(body: "packed" | "json"): Promise<number> {
   const insert = db.prepare(body === "packed" ? SQLITE_BLOCK_INSERT : JSON_BLOCK_INSERT);
   const values = body === "packed" ? blockValues : (b: LogBlock) => {
     const v = blockValues(b);
-    v[6] = jsonBody(b);
-    return v;
+    return [...v.slice(0, 6), jsonBody(b)];
   };
   const us = perEntry(blockBatches, (bl) => {
     db.exec("BEGIN IMMEDIATE");

@@ -243,10 +243,11 @@ export function requestLogBlocks(
 
 /**
  * A block's values in the order of `request_log_blocks`' columns as written: integrator_id,
- * key_id, first_at, last_at, entries, errors, packed ({@link blockBody}; `body` is written ''). It names nothing else
- * (it also runs in the writer thread from its source text, after `blockBody`'s).
+ * key_id, first_at, last_at, entries, errors, body ('': the JSON of blocks written before schema
+ * version 9), packed ({@link blockBody}). It names nothing else (it also runs in the writer
+ * thread from its source text, after `blockBody`'s).
  * @param b the block
- * @returns its 7 values
+ * @returns its 8 values
  */
 export const blockValues = (b: LogBlock): (string | number | Uint8Array)[] => [
   b.integratorId,
@@ -255,5 +256,6 @@ export const blockValues = (b: LogBlock): (string | number | Uint8Array)[] => [
   b.lastAt,
   b.entries,
   b.errors,
+  "",
   blockBody(b),
 ];

@@ -21,7 +21,7 @@ import type { DailyUsageRow, LogBlock, RequestLogWriter } from "./web_store.ts";
 /** The SQLite statements of the worker, one block each (the same columns as
  * request_log_queries.ts). */
 export const SQLITE_BLOCK_INSERT = "INSERT INTO request_log_blocks (integrator_id, key_id, " +
-  "first_at, last_at, entries, errors, body, packed) VALUES (?, ?, ?, ?, ?, ?, '', ?)";
+  "first_at, last_at, entries, errors, body, packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 /** The daily usage upsert of the worker, one row each. */
 export const SQLITE_DAILY_UPSERT = "INSERT INTO usage_daily (day, integrator_id, key_id, " +
   "type_id, count) VALUES (?, ?, ?, ?, ?) ON CONFLICT (integrator_id, day, key_id, type_id) " +

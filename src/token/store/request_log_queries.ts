@@ -132,11 +132,11 @@ async function pruneRequestLog(
         continue;
       }
       // The kept entries of one key within one minute: one block, encoded as every block is.
-      const [, , firstAt, , entries, errors, body] = blockValues(
+      const [, , firstAt, , entries, errors, body, packed] = blockValues(
         requestLogBlocks(kept, BLOCK_SPAN_MS)[0]!,
       );
       yield* tx.run(sql`UPDATE request_log_blocks SET first_at = ${firstAt},
-        entries = ${entries}, errors = ${errors}, body = '', packed = ${body}
+        entries = ${entries}, errors = ${errors}, body = ${body}, packed = ${packed}
         WHERE id = ${b.id}`);
     }
     const total = yield* tx.get(sql`SELECT COALESCE(SUM(entries), 0) AS n
@@ -170,20 +170,21 @@ async function addRequestLog(
   const rows = blocks.map(blockValues);
   const statements: Sql[] = [];
   if (db.dialect === "postgres" && rows.length > 0) {
-    // One array per column (`unnest`): the driver encodes 7 arrays instead of 7 parameters a row;
-    // the bodies as hex texts (npm:postgres sends no array of bytes), decoded by the server.
+    // One array per column (`unnest`): the driver encodes 8 arrays instead of 8 parameters a row;
+    // the packed bodies as hex texts (npm:postgres sends no array of bytes), decoded by the server.
     const col = (k: number) => rows.map((r) => r[k]);
-    const bodies = rows.map((r) => (r[6] as Uint8Array).toHex());
+    const packed = rows.map((r) => (r[7] as Uint8Array).toHex());
     statements.push(sql`INSERT INTO request_log_blocks (integrator_id, key_id, first_at,
-      last_at, entries, errors, body, packed) SELECT i, k, f, l, n, e, '', decode(h, 'hex')
+      last_at, entries, errors, body, packed) SELECT i, k, f, l, n, e, b, decode(h, 'hex')
       FROM unnest(${col(0)}::text[], ${col(1)}::text[], ${col(2)}::bigint[],
-      ${col(3)}::bigint[], ${col(4)}::int[], ${col(5)}::int[], ${bodies}::text[])
-      AS t(i, k, f, l, n, e, h)`);
+      ${col(3)}::bigint[], ${col(4)}::int[], ${col(5)}::int[], ${col(6)}::text[],
+      ${packed}::text[]) AS t(i, k, f, l, n, e, b, h)`);
   } else {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      const some = rows.slice(i, i + ROWS_PER_INSERT).map((r) => [...r.slice(0, 6), "", r[6]]);
       statements.push(sql`INSERT INTO request_log_blocks (integrator_id, key_id, first_at,
-        last_at, entries, errors, body, packed) VALUES ${tuples(some)}`);
+        last_at, entries, errors, body, packed) VALUES ${
+        tuples(rows.slice(i, i + ROWS_PER_INSERT))
+      }`);
     }
   }
   statements.push(...dailyUpserts(daily));
