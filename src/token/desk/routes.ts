@@ -15,6 +15,8 @@ import type { Clock } from "../../clock.ts";
 import { t, tableOr } from "../../web_page.ts";
 import { newId } from "../api_keys.ts";
 import type { TokenStore } from "../store/mod.ts";
+import { AppError } from "../../contract/mod.ts";
+import { audit, type AuditActor } from "../audit.ts";
 import { linkMail } from "../profile/mod.ts";
 import {
   clientAddress,
@@ -67,25 +69,55 @@ const OPEN = new Set([
 const deskAuth = (store: TokenStore, clock: Clock, publicUrl: () => string) =>
   new WebAuth(store, clock, DESK_COOKIE, DESK_APP.base, () => publicUrl().startsWith("https:"));
 
+/** Who made an invitation from the command line, as the audit log names it. */
+const CLI_INVITER = { kind: "cli", name: "token-service admin-invite" } as const;
+
 /**
- * A one-time invitation for an administrator (`token-service admin-invite`, and the desk).
+ * A one-time invitation for a new administrator (`token-service admin-invite`, and the desk),
+ * recorded in the audit log (`admin.invite`: who invited whom).
  * @param store the store
  * @param clock the clock
  * @param publicUrl the service's public URL
  * @param email the administrator's e-mail
+ * @param by who invites (the command line when not given)
  * @returns the link, good once for 30 minutes
+ * @throws AppError CONFLICT (409, `reason: "admin_exists"`) when the e-mail is an
+ *   administrator's already: they sign in with their own passkey, never with a link
  */
 export async function createAdminInvite(
   store: TokenStore,
   clock: Clock,
   publicUrl: string,
   email: string,
+  by: AuditActor = CLI_INVITER,
 ): Promise<string> {
-  const code = await deskAuth(store, clock, () => publicUrl).newLink(
-    "admin-invite",
-    email.trim().toLowerCase(),
-  );
+  const to = email.trim().toLowerCase();
+  await refuseExistingAdmin(store, to);
+  const code = await deskAuth(store, clock, () => publicUrl).newLink("admin-invite", to, {
+    by: by.name,
+  });
+  await store.addAudit({
+    at: clock.now(),
+    actorKind: by.kind,
+    actor: by.name,
+    integratorId: null,
+    action: "admin.invite",
+    target: to,
+    detail: "{}",
+    requestId: "",
+  });
   return `${publicUrl.replace(/\/$/, "")}${DESK_APP.base}/link?code=${code}`;
+}
+
+/** @throws AppError CONFLICT (`reason: "admin_exists"`) when `email` is an administrator's */
+async function refuseExistingAdmin(store: TokenStore, email: string): Promise<void> {
+  if (await store.findWebUser("admin", email)) {
+    throw new AppError(
+      "CONFLICT",
+      "This e-mail is an administrator's already: they sign in with their own passkey",
+      { reason: "admin_exists" },
+    );
+  }
 }
 
 /**
@@ -177,20 +209,29 @@ async function takeInvitationHandler(ctx: DeskContext, c: WebC): Promise<Respons
       en: "The invitation was used already or has expired.",
     });
   }
-  let user = await ctx.store.findWebUser("admin", link.email);
-  if (!user) {
-    const fresh = {
-      id: newId("adm", ctx.random),
-      role: "admin" as const,
-      email: link.email,
-      integratorId: null,
-      createdAt: ctx.clock.now(),
-      createdBy: link.payload.by ?? null,
-    };
-    await ctx.store.createWebUser(fresh);
-    user = await ctx.store.findWebUser("admin", link.email);
+  // An invitation makes a new administrator only: an existing one signs in with their own
+  // passkey (an invitation to their address, however it was made, opens nothing).
+  const fresh = {
+    id: newId("adm", ctx.random),
+    role: "admin" as const,
+    email: link.email,
+    integratorId: null,
+    createdAt: ctx.clock.now(),
+    createdBy: link.payload.by ?? null,
+  };
+  if (!(await ctx.store.createWebUser(fresh))) {
+    return signInPage(c, 400, {
+      kind: "error",
+      bg: "Този адрес вече е на администратор: влезте с вашия passkey.",
+      en: "This address is an administrator's already: sign in with your passkey.",
+    });
   }
-  await ctx.auth.signIn(c, user!);
+  await ctx.auth.signIn(c, fresh);
+  await audit(ctx.store, ctx.clock, c.req.raw, { kind: "admin", name: fresh.email }, {
+    action: "admin.join",
+    target: fresh.email,
+    detail: { invitedBy: fresh.createdBy },
+  });
   return c.redirect(`${DESK_APP.base}/admins`, 303);
 }
 
@@ -212,7 +253,13 @@ async function signOutHandler(ctx: DeskContext, c: WebC): Promise<Response> {
  * @param invite a link just made, shown once; null for none
  * @returns the HTML page (200)
  */
-async function adminsPage(ctx: DeskContext, c: WebC, invite: string | null): Promise<Response> {
+async function adminsPage(
+  ctx: DeskContext,
+  c: WebC,
+  invite: string | null,
+  status: 200 | 409 = 200,
+  flash: Parameters<typeof sendWebPage>[6] = null,
+): Promise<Response> {
   const me = c.get("signedIn")!;
   const [list, mine] = await Promise.all([
     ctx.store.listWebUsers("admin"),
@@ -264,6 +311,8 @@ async function adminsPage(ctx: DeskContext, c: WebC, invite: string | null): Pro
         t("Няма.", "None."),
       )}
     `,
+    status,
+    flash,
   );
 }
 
@@ -277,6 +326,13 @@ async function inviteAdminHandler(ctx: DeskContext, c: WebC): Promise<Response> 
   const email = (f.email ?? "").trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return adminsPage(ctx, c, null);
   const me = c.get("signedIn")!.user;
+  if (await ctx.store.findWebUser("admin", email)) {
+    return adminsPage(ctx, c, null, 409, {
+      kind: "error",
+      bg: "Този адрес вече е на администратор: той влиза със своя passkey.",
+      en: "This address is an administrator's already: they sign in with their own passkey.",
+    });
+  }
   const code = await ctx.auth.newLink("admin-invite", email, { by: me.email });
   const url = `${ctx.publicUrl()}${DESK_APP.base}/link?code=${code}`;
   ctx.mailer?.send(linkMail("admin-invite", email, url, newId("lnk", ctx.random))).catch((e) =>

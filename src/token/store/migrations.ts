@@ -289,6 +289,18 @@ export const MIGRATIONS: readonly Migration[] = [
       postgres: "ALTER TABLE request_log_blocks ADD COLUMN packed BYTEA;",
     },
   },
+  {
+    // An integrator's team and what each person can take back (docs/token-service.md § Team
+    // and roles, § Taking access back): every person of an integrator has a role (owner,
+    // developer, read-only; the person who signed up is the owner), and every session keeps
+    // the device it was opened on (the browser's User-Agent, shortened) for the sessions list.
+    version: 10,
+    sql: `
+      ALTER TABLE web_users ADD COLUMN member_role TEXT NOT NULL DEFAULT 'owner'
+        CHECK (member_role IN ('owner','developer','readonly'));
+      ALTER TABLE web_sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
+    `,
+  },
 ];
 
 /**

@@ -19,6 +19,7 @@ import type { Db, Dialect } from "./sql.ts";
 import { SqliteDb } from "./sqlite_db.ts";
 import type { TokenStore } from "./store.ts";
 import { webQueries } from "./web_queries.ts";
+import { teamQueries } from "./team_queries.ts";
 
 /** A {@link TokenStore} that says which database it runs on (diagnostics, tests). */
 export interface SqlTokenStore extends TokenStore {
@@ -52,6 +53,7 @@ export function createSqlTokenStore(
       ...noticeQueries(db),
       ...opsQueries(db),
       ...web,
+      ...teamQueries(db),
       requestLogWriter: (onFallback: (e: Error) => void) =>
         db instanceof SqliteDb && db.path !== ":memory:" && !db.path.startsWith("file::memory:")
           ? sqliteWorkerLogWriter(db.path, web, onFallback)

@@ -21,9 +21,11 @@ import type {
   UsageRow,
 } from "./records.ts";
 import type { WebStore, WebUser } from "./web_store.ts";
+import type { TeamStore } from "./team_store.ts";
 
 export type * from "./records.ts";
 export type * from "./web_store.ts";
+export type * from "./team_store.ts";
 
 /** "test" keys (`svc_test_`) reach the test portal only; "live" keys (`svc_live_`) file. */
 export type KeyMode = "test" | "live";
@@ -296,4 +298,4 @@ export interface OpsStore {
 
 /** The one storage interface of the token service. */
 export interface TokenStore
-  extends ApiKeyStore, ContractStore, NoticeStore, UsageStore, OpsStore, WebStore {}
+  extends ApiKeyStore, ContractStore, NoticeStore, UsageStore, OpsStore, WebStore, TeamStore {}

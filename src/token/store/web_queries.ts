@@ -5,6 +5,7 @@
  * @module
  */
 import { requestLogQueries } from "./request_log_queries.ts";
+import { webUserFromRow } from "./team_queries.ts";
 import { type Db, type Row, sql } from "./sql.ts";
 import type {
   AuditEntry,
@@ -17,14 +18,7 @@ import type {
 } from "./web_store.ts";
 import type { ApiKeyStore } from "./store.ts";
 
-const userFromRow = (r: Row): WebUser => ({
-  id: String(r.id),
-  role: r.role === "admin" ? "admin" : "integrator",
-  email: String(r.email),
-  integratorId: r.integrator_id == null ? null : String(r.integrator_id),
-  createdAt: Number(r.created_at),
-  createdBy: r.created_by == null ? null : String(r.created_by),
-});
+const userFromRow = webUserFromRow;
 
 const linkFromRow = (r: Row): WebLink => ({
   codeHash: String(r.code_hash),
@@ -47,9 +41,9 @@ const passkeyFromRow = (r: Row): PasskeyRecord => ({
 });
 
 const insertUser = (u: WebUser) =>
-  sql`INSERT INTO web_users (id, role, email, integrator_id, created_at, created_by)
-    VALUES (${u.id}, ${u.role}, ${u.email}, ${u.integratorId}, ${u.createdAt}, ${u.createdBy})
-    ON CONFLICT DO NOTHING`;
+  sql`INSERT INTO web_users (id, role, email, integrator_id, created_at, created_by,
+    member_role) VALUES (${u.id}, ${u.role}, ${u.email}, ${u.integratorId}, ${u.createdAt},
+    ${u.createdBy}, ${u.memberRole ?? "owner"}) ON CONFLICT DO NOTHING`;
 
 /** Thrown inside a transaction to roll it back when the person exists. */
 class Exists extends Error {}
@@ -129,12 +123,13 @@ function sessionQueries(db: Db): Pick<
       return r ? linkFromRow(r) : null;
     },
     async createSession(s: WebSession) {
-      await db.run(sql`INSERT INTO web_sessions (id_hash, user_id, csrf, created_at, last_seen)
-        VALUES (${s.idHash}, ${s.userId}, ${s.csrf}, ${s.createdAt}, ${s.lastSeen})`);
+      await db.run(sql`INSERT INTO web_sessions (id_hash, user_id, csrf, created_at, last_seen,
+        device) VALUES (${s.idHash}, ${s.userId}, ${s.csrf}, ${s.createdAt}, ${s.lastSeen},
+        ${s.device ?? ""})`);
     },
     async getSession(idHash) {
       const r = await db.get(sql`SELECT s.id_hash, s.user_id, s.csrf, s.created_at AS s_created,
-        s.last_seen, u.* FROM web_sessions s JOIN web_users u ON u.id = s.user_id
+        s.last_seen, s.device, u.* FROM web_sessions s JOIN web_users u ON u.id = s.user_id
         WHERE s.id_hash = ${idHash}`);
       if (!r) return null;
       return {
@@ -144,6 +139,7 @@ function sessionQueries(db: Db): Pick<
           csrf: String(r.csrf),
           createdAt: Number(r.s_created),
           lastSeen: Number(r.last_seen),
+          device: String(r.device ?? ""),
         },
         user: userFromRow(r),
       };

@@ -6,6 +6,8 @@
  * hashes of link codes and session ids are stored. Times are epoch milliseconds.
  * @module
  */
+import type { MemberRole } from "./team_store.ts";
+
 /** Who a person is on the web pages: an integrator's person, or an administrator. */
 export type WebRole = "integrator" | "admin";
 
@@ -20,6 +22,8 @@ export interface WebUser {
   readonly createdAt: number;
   /** The administrator who invited this one, or null. */
   readonly createdBy: string | null;
+  /** What an integrator's person may do (team_store.ts; `owner` when not given). */
+  readonly memberRole?: MemberRole;
 }
 
 /** What a one-time link is for. */
@@ -51,6 +55,8 @@ export interface WebSession {
   readonly csrf: string;
   readonly createdAt: number;
   readonly lastSeen: number;
+  /** The device it was opened on (browser and system, from the User-Agent), "" unknown. */
+  readonly device?: string;
 }
 
 /** A person's passkey (WebAuthn credential): its public key, never a secret. */
@@ -68,13 +74,13 @@ export interface PasskeyRecord {
 }
 
 /** Who made a change. */
-export type AuditActorKind = "integrator" | "admin" | "admin-api";
+export type AuditActorKind = "integrator" | "admin" | "admin-api" | "cli";
 
 /** One change, as the audit log keeps it. */
 export interface AuditEntry {
   readonly at: number;
   readonly actorKind: AuditActorKind;
-  /** The person's e-mail, or `SVC_ADMIN_TOKEN` for the admin API. */
+  /** The person's e-mail, `SVC_ADMIN_TOKEN` for the admin API, or the command (`cli`). */
   readonly actor: string;
   /** The integrator the change concerns, when one does. */
   readonly integratorId: string | null;

@@ -13,6 +13,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { randomToken } from "../../web_page.ts";
 import type { Clock } from "../../clock.ts";
 import { hashSecret } from "../api_keys.ts";
+import { deviceOf } from "./device.ts";
 import type { LinkPurpose, TokenStore, WebLink, WebSession, WebUser } from "../store/mod.ts";
 
 /** How long a one-time link can be used (30 minutes, in ms). */
@@ -150,6 +151,7 @@ export class WebAuth {
       csrf: randomToken(),
       createdAt: now,
       lastSeen: now,
+      device: deviceOf(c.req.header("user-agent")),
     });
     setCookie(c, this.cookie, id, {
       httpOnly: true,
