@@ -22,6 +22,8 @@ import type { ProfileContext, ProfileDeps } from "./deps.ts";
 import { keysRoutes } from "./keys_page.ts";
 import { signInRoutes } from "./sign_in.ts";
 import { activityRoutes } from "./activity_pages.ts";
+import { membersRoutes } from "./members_page.ts";
+import { memberRoleGuard } from "./roles.ts";
 
 export type { ProfileDeps } from "./deps.ts";
 
@@ -35,6 +37,7 @@ export const PROFILE_APP: WebApp = {
     { path: "/profile/log", id: "log", bg: "Заявки", en: "Request log" },
     { path: "/profile/contract", id: "contract", bg: "Договор", en: "Contract" },
     { path: "/profile/passkeys", id: "passkeys", bg: "Passkeys", en: "Passkeys" },
+    { path: "/profile/members", id: "members", bg: "Екип", en: "Team" },
   ],
 };
 
@@ -77,6 +80,7 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
       open: (p) => OPEN.has(p) || p.startsWith("/profile/assets/"),
     }),
   );
+  r.use("*", memberRoleGuard());
   webAssetRoutes(r);
   signInRoutes(r, ctx);
   passkeyRoutes(r, {
@@ -92,6 +96,7 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
   keysRoutes(r, ctx);
   activityRoutes(r, ctx);
   contractRoutes(r, ctx);
+  membersRoutes(r, ctx);
   return r;
 }
 

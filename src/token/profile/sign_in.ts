@@ -21,6 +21,13 @@ import {
 } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { linkMail, type LinkMailKind } from "./link_mail.ts";
+import { takeMemberInvite } from "./member_invite.ts";
+
+const INVITE_REFUSED = {
+  kind: "error",
+  bg: "Този адрес вече има профил: влезте с него.",
+  en: "This address has a profile already: sign in with it.",
+} as const;
 
 const EMAIL_RE = /^[^\s@<>,;"]{1,64}@[^\s@<>,;"]+\.[^\s@<>,;"]{2,}$/;
 
@@ -161,6 +168,13 @@ async function takeLinkHandler(ctx: ProfileContext, c: WebC): Promise<Response> 
     [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
   ]);
   const link = await ctx.auth.takeLink((await formOf(c)).code ?? "");
+  if (link?.purpose === "member-invite") {
+    // A team invitation makes a new person only (members_page.ts).
+    const member = await takeMemberInvite(ctx, link);
+    if (!member) return signInPage(c, ctx, 400, INVITE_REFUSED);
+    await ctx.auth.signIn(c, member);
+    return c.redirect(`${ctx.app.base}/passkeys`, 303);
+  }
   let user = link ? await ctx.store.findWebUser("integrator", link.email) : null;
   if (link && !user && link.purpose === "signup") {
     const now = ctx.clock.now();

@@ -33,7 +33,9 @@ export type LinkPurpose =
   | "admin-invite"
   | "admin-signin"
   | "passkey-register"
-  | "passkey-signin";
+  | "passkey-signin"
+  | "member-invite"
+  | "passkey-remove";
 
 /** A one-time link (its code is known only to the mail's reader; the store keeps its hash). */
 export interface WebLink {
