@@ -15,8 +15,15 @@ import { AppError } from "../../contract/mod.ts";
 import { t, tableOr } from "../../web_page.ts";
 import { newId } from "../api_keys.ts";
 import type { MemberRole, WebUser } from "../store/mod.ts";
-import { csrfField, type Flash, formOf, sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
-import { peopleMail } from "../web/people_mail.ts";
+import {
+  csrfField,
+  type Flash,
+  formOf,
+  peopleMail,
+  sendWebPage,
+  type WebC,
+  type WebEnv,
+} from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { auditProfile, integratorOf } from "./keys_page.ts";
 import { MEMBER_ROLES, roleText } from "./roles.ts";

@@ -6,8 +6,8 @@
  * @module
  */
 import { type Db, type Row, sql } from "./sql.ts";
-import type { MemberRole, TeamResult, TeamStore } from "./team_store.ts";
-import type { WebSession, WebUser } from "./web_store.ts";
+import type { TeamResult, TeamStore } from "./team_store.ts";
+import type { MemberRole, WebSession, WebUser } from "./web_store.ts";
 
 /** A person from a `web_users` row. */
 export const webUserFromRow = (r: Row): WebUser => ({

@@ -7,11 +7,7 @@
  * people concerned. Times are epoch milliseconds.
  * @module
  */
-import type { WebSession, WebUser } from "./web_store.ts";
-
-/** What a person of an integrator may do: everything (`owner`), keys but not the team or the
- * contract (`developer`), or only look (`readonly`). */
-export type MemberRole = "owner" | "developer" | "readonly";
+import type { MemberRole, WebSession, WebUser } from "./web_store.ts";
 
 /** Why a change to the team was refused. */
 export type TeamRefusal = "not_found" | "last_owner" | "last_admin" | "last_passkey";

@@ -6,7 +6,9 @@
  * hashes of link codes and session ids are stored. Times are epoch milliseconds.
  * @module
  */
-import type { MemberRole } from "./team_store.ts";
+/** What a person of an integrator may do: everything (`owner`), keys but not the team or the
+ * contract (`developer`), or only look (`readonly`); docs/token-service.md § Team and roles. */
+export type MemberRole = "owner" | "developer" | "readonly";
 
 /** Who a person is on the web pages: an integrator's person, or an administrator. */
 export type WebRole = "integrator" | "admin";

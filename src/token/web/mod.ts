@@ -8,3 +8,4 @@ export * from "./layout.ts";
 export * from "./sessions.ts";
 export * from "./passkeys.ts";
 export * from "./assets.ts";
+export * from "./people_mail.ts";
