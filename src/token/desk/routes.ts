@@ -23,8 +23,12 @@ import {
   countAttempt,
   csrfField,
   formOf,
+  PASSKEY_REMOVE_LINK,
+  passkeyRemovalRoutes,
   passkeyRoutes,
+  passkeyTable,
   sendWebPage,
+  sessionRoutes,
   WEB_LIMITS,
   type WebApp,
   webAssetRoutes,
@@ -36,6 +40,7 @@ import {
 } from "../web/mod.ts";
 import { auditDesk, type DeskContext, type DeskDeps } from "./deps.ts";
 import { reportRoutes } from "./report_pages.ts";
+import { adminPeopleRoutes } from "./admin_people.ts";
 import { reviewRoutes } from "./review_pages.ts";
 
 export type { DeskDeps } from "./deps.ts";
@@ -52,6 +57,7 @@ export const DESK_APP: WebApp = {
     { path: "/admin/usage", id: "usage", bg: "Използване", en: "Usage" },
     { path: "/admin/audit", id: "audit", bg: "Одит", en: "Audit" },
     { path: "/admin/admins", id: "admins", bg: "Администратори", en: "Admins" },
+    { path: "/admin/sessions", id: "sessions", bg: "Сесии", en: "Sessions" },
   ],
 };
 
@@ -64,6 +70,7 @@ const OPEN = new Set([
   "/admin/link",
   "/admin/passkey/options",
   "/admin/passkey/verify",
+  `/admin${PASSKEY_REMOVE_LINK}`,
 ]);
 
 const deskAuth = (store: TokenStore, clock: Clock, publicUrl: () => string) =>
@@ -163,6 +170,9 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
   });
   r.get("/admins", (c) => adminsPage(ctx, c, null));
   r.post("/admins/invite", (c) => inviteAdminHandler(ctx, c));
+  adminPeopleRoutes(r, ctx);
+  passkeyRemovalRoutes(r, ctx, `${DESK_APP.base}/admins`);
+  sessionRoutes(r, ctx);
 
   reviewRoutes(r, ctx);
   reportRoutes(r, ctx);
@@ -283,6 +293,7 @@ async function adminsPage(
         <button type="button" class="primary" id="passkey-register" data-base="${DESK_APP.base}"
           data-csrf="${me.session.csrf}">${t("Създай passkey", "Create a passkey")}</button>
         <p id="passkey-status" role="status"></p>
+        ${passkeyTable(c, DESK_APP, mine)}
       </div>
       <div class="card">
         <h2>${t("Покани администратор", "Invite an administrator")}</h2>
@@ -298,13 +309,21 @@ async function adminsPage(
       </div>
       ${tableOr(
         "admins",
-        [["Е-поща", "E-mail"], ["От", "Since"], ["Поканен от", "Invited by"]],
+        [["Е-поща", "E-mail"], ["От", "Since"], ["Поканен от", "Invited by"], ["", ""]],
         list.map((u) =>
           html`
-            <tr>
+            <tr data-admin="${u.email}">
               <td>${u.email}</td>
               <td>${new Date(u.createdAt).toISOString().slice(0, 10)}</td>
               <td>${u.createdBy ?? "token-service admin-invite"}</td>
+              <td>${u.id === me.user.id || list.length < 2 ? "" : html`
+                <form class="inline" method="post"
+                  action="${DESK_APP.base}/admins/${u.id}/remove">${csrfField(c)}
+                                <button class="danger admin-remove">${t(
+                                  "Премахни",
+                                  "Remove",
+                                )}</button></form>
+              `}</td>
             </tr>
           `
         ),

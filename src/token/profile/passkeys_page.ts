@@ -1,16 +1,14 @@
 /**
  * The profile's passkeys page (docs/token-service.md § The profile): the signed-in person's
- * passkeys (created, last used) and the button that registers one more (web/passkeys.ts).
+ * passkeys (created, last used) and the button that registers one more (web/passkeys.ts); each
+ * can be removed (web/passkey_list.ts).
  * @module
  */
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { t, tableOr } from "../../web_page.ts";
-import { sendWebPage, type WebEnv } from "../web/mod.ts";
+import { t } from "../../web_page.ts";
+import { passkeyTable, sendWebPage, type WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
-
-const when = (ms: number | null) =>
-  ms === null ? "—" : new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
 /**
  * The passkeys page.
@@ -36,23 +34,7 @@ export function passkeysPage(r: Hono<WebEnv>, ctx: ProfileContext): void {
             data-csrf="${s.session.csrf}">${t("Създай passkey", "Create a passkey")}</button>
           <p id="passkey-status" role="status"></p>
         </div>
-              ${tableOr(
-                "passkeys",
-                [["Passkey", "Passkey"], ["Създаден (UTC)", "Created (UTC)"], [
-                  "Последен вход (UTC)",
-                  "Last sign-in (UTC)",
-                ]],
-                list.map((p) =>
-                  html`
-                    <tr>
-                      <td class="mono">${p.credentialId.slice(0, 16)}…</td>
-                      <td>${when(p.createdAt)}</td>
-                      <td>${when(p.lastUsedAt)}</td>
-                    </tr>
-                  `
-                ),
-                t("Още нямате passkey.", "No passkey yet."),
-              )}
+        ${passkeyTable(c, ctx.app, list)}
       `,
     );
   });

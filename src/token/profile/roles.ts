@@ -24,7 +24,7 @@ const RANK: Record<MemberRole, number> = { owner: 2, developer: 1, readonly: 0 }
 
 /** A person's own credentials and session: any member changes these. */
 const OWN =
-  /^\/profile\/(sign-out|passkeys(\/.*)?|sessions\/end|link|sign-in|sign-up|passkey\/(options|verify))$/;
+  /^\/profile\/(sign-out|passkeys(\/.*)?|sessions\/end|link|sign-in|sign-up|passkey\/(options|verify|remove))$/;
 /** API keys: developers and owners. */
 const KEYS = /^\/profile\/keys(\/.*)?$/;
 

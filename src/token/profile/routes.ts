@@ -8,7 +8,10 @@
  */
 import { Hono } from "hono";
 import {
+  PASSKEY_REMOVE_LINK,
+  passkeyRemovalRoutes,
   passkeyRoutes,
+  sessionRoutes,
   type WebApp,
   webAssetRoutes,
   WebAuth,
@@ -37,6 +40,7 @@ export const PROFILE_APP: WebApp = {
     { path: "/profile/log", id: "log", bg: "Заявки", en: "Request log" },
     { path: "/profile/contract", id: "contract", bg: "Договор", en: "Contract" },
     { path: "/profile/passkeys", id: "passkeys", bg: "Passkeys", en: "Passkeys" },
+    { path: "/profile/sessions", id: "sessions", bg: "Сесии", en: "Sessions" },
     { path: "/profile/members", id: "members", bg: "Екип", en: "Team" },
   ],
 };
@@ -50,6 +54,7 @@ const OPEN = new Set([
   "/profile/link",
   "/profile/passkey/options",
   "/profile/passkey/verify",
+  `/profile${PASSKEY_REMOVE_LINK}`,
 ]);
 
 /** The session cookie's name. */
@@ -97,6 +102,8 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
   activityRoutes(r, ctx);
   contractRoutes(r, ctx);
   membersRoutes(r, ctx);
+  passkeyRemovalRoutes(r, ctx, `${PROFILE_APP.base}/passkeys`);
+  sessionRoutes(r, ctx);
   return r;
 }
 

@@ -9,3 +9,5 @@ export * from "./sessions.ts";
 export * from "./passkeys.ts";
 export * from "./assets.ts";
 export * from "./people_mail.ts";
+export * from "./passkey_list.ts";
+export * from "./session_list.ts";
