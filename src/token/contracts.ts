@@ -10,7 +10,11 @@
 import { AppError } from "../contract/mod.ts";
 import type { AdminDeps } from "./deps.ts";
 import { newId } from "./api_keys.ts";
-import { contractTerminatedDraft } from "./notices/mod.ts";
+import {
+  applicationNoticeDraft,
+  type ApplicationNoticeKind,
+  contractTerminatedDraft,
+} from "./notices/mod.ts";
 import { LIVE_KEY_LIFETIME_MS } from "./phases.ts";
 import {
   type ApplicationRecord,
@@ -117,7 +121,29 @@ export async function submitApplication(
   };
   const res = await d.store.createApplication(app);
   if (!res.ok) fail(res.reason, "application");
+  await notifyApplication(d, "application_received", app, null);
   return app;
+}
+
+/**
+ * Queue an application's mail (docs/token-service.md § Mails to the integrator), sent by the
+ * notice scheduler like the expiry notices, in the integrator's language. Queued after the
+ * decision is stored: a decision never waits for, or fails because of, a mail.
+ * @param d store, clock, random
+ * @param kind received, approved or rejected
+ * @param a the application as it is now
+ * @param contract the contract an approval made
+ */
+async function notifyApplication(
+  d: AdminDeps,
+  kind: ApplicationNoticeKind,
+  a: ApplicationRecord,
+  contract: ContractRecord | null,
+): Promise<void> {
+  const integrator = await d.store.getIntegrator(a.integratorId);
+  await d.store.enqueueNotice(
+    applicationNoticeDraft(kind, a, integrator, d.clock.now(), contract, d.random),
+  );
 }
 
 /**
@@ -170,6 +196,13 @@ export async function approveApplication(
   };
   const res = await d.store.approveApplication(applicationId, contract, now, o.note ?? null);
   if (!res.ok) fail(res.reason, `application "${applicationId}"`);
+  await notifyApplication(d, "application_approved", {
+    ...app,
+    status: "approved",
+    decidedAt: now,
+    decisionNote: o.note ?? null,
+    contractId: res.contract.id,
+  }, res.contract);
   return {
     contract: contractView(res.contract, now),
     supersededId: res.supersededId,
@@ -192,6 +225,7 @@ export async function rejectApplication(
 ): Promise<ApplicationRecord> {
   const res = await d.store.rejectApplication(applicationId, d.clock.now(), note);
   if (!res.ok) fail(res.reason, `application "${applicationId}"`);
+  await notifyApplication(d, "application_rejected", res.application, null);
   return res.application;
 }
 

@@ -167,11 +167,17 @@ export async function takeLink(
   return { cookie, csrf: csrfOf(page.text) };
 }
 
-/** Sign up a new integrator through the mailed link; its person is the owner. */
-export async function signUp(e: WebEnv, email: string, company: string): Promise<Browser> {
+/** Sign up a new integrator through the mailed link (mails in `locale`); its person is the
+ * owner. */
+export async function signUp(
+  e: WebEnv,
+  email: string,
+  company: string,
+  locale: "bg" | "en" = "en",
+): Promise<Browser> {
   const n = e.sink.messages.length;
   const r = await webReq(e.svcs[0]!, "/profile/sign-up", {
-    form: { email, company, locale: "en" },
+    form: { email, company, locale },
   });
   equal(r.status, 200);
   await r.body?.cancel();

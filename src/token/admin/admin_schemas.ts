@@ -244,7 +244,14 @@ export const UsageList = z.object({
 /** An e-mail notice and its delivery (times in epoch milliseconds, as stored). */
 export const Notice = z.object({
   id: z.string(),
-  kind: z.enum(["key_expiring", "contract_expiring", "contract_terminated"]),
+  kind: z.enum([
+    "key_expiring",
+    "contract_expiring",
+    "contract_terminated",
+    "application_received",
+    "application_approved",
+    "application_rejected",
+  ]),
   subjectId: z.string().meta({ description: "The key's or the contract's id" }),
   dueAt: epochMs,
   integratorId: z.string(),

@@ -19,3 +19,9 @@ export {
   type TickReport,
 } from "./notice_scheduler.ts";
 export { formatNoticeDate, type RenderedNotice, renderNotice } from "./notice_templates.ts";
+export {
+  applicationNoticeDraft,
+  type ApplicationNoticeKind,
+  isApplicationNotice,
+  renderApplicationNotice,
+} from "./application_notices.ts";

@@ -15,6 +15,7 @@
  * backoff up to `maxAttempts`, then marked `failed`.
  * @module
  */
+import { isApplicationNotice } from "./application_notices.ts";
 import type { Clock } from "../../clock.ts";
 import { newId, type RandomBytes, systemRandom } from "../api_keys.ts";
 import type { ServiceLog } from "../deps.ts";
@@ -161,6 +162,8 @@ export class NoticeScheduler {
   /** Why a claimed notice is no longer true, or null when it should go out. */
   async #staleReason(n: NoticeRecord, now: number): Promise<string | null> {
     const { store } = this.#o;
+    // An application's mail tells what happened; it stays true.
+    if (isApplicationNotice(n.kind)) return null;
     if (n.kind === "key_expiring") {
       const key = await store.getKey(n.subjectId);
       if (!key) return "key not found";

@@ -5,6 +5,11 @@
  * @module
  */
 import type { Locale, NoticeKind } from "../store/mod.ts";
+import {
+  type ApplicationNoticeKind,
+  isApplicationNotice,
+  renderApplicationNotice,
+} from "./application_notices.ts";
 
 /** A rendered notice. */
 export interface RenderedNotice {
@@ -35,7 +40,10 @@ type Params = Readonly<Record<string, string | number | null>>;
 const iso = (v: unknown) => new Date(Number(v)).toISOString();
 const date = (v: unknown, l: Locale) => formatNoticeDate(Number(v), l);
 
-const TEXTS: Record<Locale, Record<NoticeKind, (p: Params) => RenderedNotice>> = {
+const TEXTS: Record<
+  Locale,
+  Record<Exclude<NoticeKind, ApplicationNoticeKind>, (p: Params) => RenderedNotice>
+> = {
   bg: {
     key_expiring: (p) => ({
       subject: `API ключът ${p.keyId} изтича на ${date(p.expiresAt, "bg")}`,
@@ -118,5 +126,6 @@ const TEXTS: Record<Locale, Record<NoticeKind, (p: Params) => RenderedNotice>> =
  * @returns subject and plain text
  */
 export function renderNotice(kind: NoticeKind, locale: Locale, params: Params): RenderedNotice {
+  if (isApplicationNotice(kind)) return renderApplicationNotice(kind, locale, params);
   return TEXTS[locale][kind](params);
 }

@@ -25,6 +25,7 @@ import {
 } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { auditProfile, integratorOf } from "./keys_page.ts";
+import { applicationHistory } from "./application_history.ts";
 
 const day = (ms: number | null) => ms === null ? "—" : new Date(ms).toISOString().slice(0, 10);
 const iso = (s: string | null) => s === null ? "—" : s.slice(0, 10);
@@ -100,12 +101,13 @@ async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
   const integratorId = integratorOf(c);
   const now = ctx.clock.now();
   await ctx.flushUsage?.();
-  const [integrator, applications, contracts, notices, usage] = await Promise.all([
+  const [integrator, applications, contracts, notices, usage, audit] = await Promise.all([
     ctx.store.getIntegrator(integratorId),
     ctx.store.listApplications({ integratorId }),
     ctx.store.listContracts({ integratorId }),
     ctx.store.listNotices({ integratorId }),
     ctx.store.listUsage({ integratorId }),
+    ctx.store.listAudit({ integratorId, limit: 200 }),
   ]);
   const views = contracts.map((x) => contractView(x, now)).reverse();
   const inForce = views.find((v) => v.status === "active");
@@ -125,6 +127,8 @@ async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
       ${pending || inForce ? "" : applyForm(c, base, integrator?.name ?? "", user.email)}
       <h2>${t("Заявки", "Applications")}</h2>
       ${applicationsTable(applications)}
+      <h2>${t("История на заявките", "Applications' history")}</h2>
+      ${applicationHistory(audit, notices)}
       <h2>${t("Договори", "Contracts")}</h2>
       ${contractsTable(views)}
       <h2>${t("Месечни справки", "Monthly statements")}</h2>

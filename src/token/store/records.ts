@@ -59,8 +59,15 @@ export interface ContractState {
 }
 
 /** The three notices of the spec: 24 h before a key expires, 7 days before a contract
- * expires, and when a contract is terminated. */
-export type NoticeKind = "key_expiring" | "contract_expiring" | "contract_terminated";
+ * expires, and when a contract is terminated; and an application's mails: received, approved,
+ * rejected (notices/application_notices.ts). */
+export type NoticeKind =
+  | "key_expiring"
+  | "contract_expiring"
+  | "contract_terminated"
+  | "application_received"
+  | "application_approved"
+  | "application_rejected";
 
 /**
  * `pending` → claimed (`sending`, with a lease) → `sent`; a failed attempt goes back to
@@ -73,7 +80,7 @@ export type NoticeStatus = "pending" | "sending" | "sent" | "failed" | "cancelle
 export interface NoticeDraft {
   readonly id: string;
   readonly kind: NoticeKind;
-  /** Key id or contract id. */
+  /** Key id, contract id or application id. */
   readonly subjectId: string;
   /** When it is due (epoch ms): expiry − 24 h, end − 7 days, or the termination time. */
   readonly dueAt: number;

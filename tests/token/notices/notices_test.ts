@@ -107,7 +107,13 @@ backendTest(
       }
       const by = (h: string) =>
         sink.messages.filter((m) => m.headers.get("x-svc-notice")?.startsWith(h));
-      equal(sink.messages.length, 4, sink.messages.map((m) => m.subject).join("\n"));
+      // The expiry and termination notices; besides them each of the two applications behind
+      // the contracts had its "received" and "approved" mail, each sent once too.
+      const apps = sink.messages.filter((m) =>
+        m.headers.get("x-svc-notice")?.startsWith("application_")
+      );
+      equal(apps.length, 4, apps.map((m) => m.subject).join("\n"));
+      equal(sink.messages.length - apps.length, 4, sink.messages.map((m) => m.subject).join("\n"));
 
       const [keyB] = by(`key_expiring; subject=${kB.key.id}`);
       deepStrictEqual(keyB!.to, ["dev@beta.test"]);
@@ -140,7 +146,8 @@ backendTest(
       // Sent at the first tick at or after the due time, and recorded once.
       const notices = await a.store.listNotices();
       const sent = notices.filter((n) => n.status === "sent");
-      equal(sent.length, 4);
+      equal(sent.length, 8);
+      equal(sent.filter((n) => n.kind.startsWith("application_")).length, 4);
       for (const n of sent) ok(n.sentAt! >= n.dueAt && n.sentAt! < n.dueAt + 6 * HOUR, n.kind);
       equal(notices.find((n) => n.subjectId === kB.key.id)!.dueAt, T0 + 6 * DAY);
       equal(notices.find((n) => n.subjectId === cC)!.dueAt, T0 + 23 * DAY);

@@ -1,0 +1,169 @@
+/**
+ * The mails of an application's decisions (docs/token-service.md § Mails to the integrator):
+ * one when an application is received, one when it is approved (the contract, its dates and
+ * the administrator's note) and one when it is rejected (with the reason). Drafts go into the
+ * same notice queue as the expiry notices (notice_drafts.ts), so they are sent once across
+ * instances and retried like them, in the language the integrator chose at sign-up, to the
+ * application's contact e-mail. Pure texts: same notice, same mail.
+ * @module
+ */
+import { newId, type RandomBytes, systemRandom } from "../api_keys.ts";
+import type {
+  ApplicationRecord,
+  ContractRecord,
+  Integrator,
+  Locale,
+  NoticeDraft,
+  NoticeKind,
+} from "../store/mod.ts";
+
+/** A rendered mail (the shape of notice_templates.ts' RenderedNotice). */
+interface RenderedNotice {
+  readonly subject: string;
+  readonly text: string;
+}
+
+/** The notices of an application's way. */
+export type ApplicationNoticeKind = Extract<NoticeKind, `application_${string}`>;
+
+/** @returns whether a notice is one of an application's */
+export const isApplicationNotice = (k: NoticeKind): k is ApplicationNoticeKind =>
+  k.startsWith("application_");
+
+/**
+ * Draft of an application's mail, due at once.
+ * @param kind received, approved or rejected
+ * @param a the application (after the decision, for approved and rejected)
+ * @param integrator its integrator (locale; recipient when the application has no contact)
+ * @param now epoch ms
+ * @param contract the contract an approval made
+ * @param rnd random source for the notice id
+ * @returns the draft (subject: the application's id)
+ */
+export function applicationNoticeDraft(
+  kind: ApplicationNoticeKind,
+  a: ApplicationRecord,
+  integrator: Integrator | null,
+  now: number,
+  contract: ContractRecord | null = null,
+  rnd: RandomBytes = systemRandom,
+): NoticeDraft {
+  return {
+    id: newId("ntc", rnd),
+    kind,
+    subjectId: a.id,
+    dueAt: now,
+    integratorId: a.integratorId,
+    recipient: a.contactEmail || integrator?.email || null,
+    locale: integrator?.locale ?? "bg",
+    params: {
+      applicationId: a.id,
+      company: a.company,
+      note: a.decisionNote,
+      contractId: contract?.id ?? null,
+      startsAt: contract?.startsAt ?? null,
+      endsAt: contract?.endsAt ?? null,
+    },
+    createdAt: now,
+  };
+}
+
+type Params = Readonly<Record<string, string | number | null>>;
+
+const ymd = (v: string | number | null | undefined) =>
+  v == null ? "—" : new Date(Number(v)).toISOString().slice(0, 10);
+
+const TEXTS: Record<Locale, Record<ApplicationNoticeKind, (p: Params) => RenderedNotice>> = {
+  bg: {
+    application_received: (p) => ({
+      subject: `Заявката ${p.applicationId} е получена`,
+      text: [
+        `Здравейте,`,
+        ``,
+        `Получихме заявката за договор ${p.applicationId} на ${p.company}.`,
+        `Администратор ще я прегледа; ще ви пишем, когато реши. Състоянието ѝ е и в профила ` +
+        `ви, на страницата „Договор“.`,
+      ].join("\n"),
+    }),
+    application_approved: (p) => ({
+      subject: `Заявката ${p.applicationId} е одобрена`,
+      text: [
+        `Здравейте,`,
+        ``,
+        `Заявката ${p.applicationId} на ${p.company} е одобрена: договор ${p.contractId} ` +
+        `от ${ymd(p.startsAt)}` +
+        (p.endsAt == null ? ", без краен срок." : ` до ${ymd(p.endsAt)}.`),
+        `Реалните ви ключове вече са без срок и без ограничение на ЕИК.`,
+        ...(p.note ? [`Бележка на администратора: ${p.note}`] : []),
+      ].join("\n"),
+    }),
+    application_rejected: (p) => ({
+      subject: `Заявката ${p.applicationId} е отказана`,
+      text: [
+        `Здравейте,`,
+        ``,
+        `Заявката ${p.applicationId} на ${p.company} е отказана.`,
+        `Причина: ${p.note || "не е посочена"}.`,
+        `Можете да подадете нова заявка от профила си.`,
+      ].join("\n"),
+    }),
+  },
+  en: {
+    application_received: (p) => ({
+      subject: `Application ${p.applicationId} received`,
+      text: [
+        `Hello,`,
+        ``,
+        `We received the contract application ${p.applicationId} of ${p.company}.`,
+        `An administrator will review it; we will write when it is decided. Its state is ` +
+        `also on the Contract page of your profile.`,
+      ].join("\n"),
+    }),
+    application_approved: (p) => ({
+      subject: `Application ${p.applicationId} approved`,
+      text: [
+        `Hello,`,
+        ``,
+        `Application ${p.applicationId} of ${p.company} is approved: contract ${p.contractId} ` +
+        `from ${ymd(p.startsAt)}` +
+        (p.endsAt == null ? ", open-ended." : ` until ${ymd(p.endsAt)}.`),
+        `Your live keys now have no expiry and no EIK limit.`,
+        ...(p.note ? [`The administrator's note: ${p.note}`] : []),
+      ].join("\n"),
+    }),
+    application_rejected: (p) => ({
+      subject: `Application ${p.applicationId} rejected`,
+      text: [
+        `Hello,`,
+        ``,
+        `Application ${p.applicationId} of ${p.company} is rejected.`,
+        `Reason: ${p.note || "none given"}.`,
+        `You can submit a new application from your profile.`,
+      ].join("\n"),
+    }),
+  },
+};
+
+/**
+ * Render an application's notice.
+ * @param kind received, approved or rejected
+ * @param locale bg or en
+ * @param params the notice's stored parameters
+ * @returns subject and plain text
+ * @example
+ * ```ts
+ * import { equal, match } from "node:assert/strict";
+ * const m = renderApplicationNotice("application_rejected", "en", {
+ *   applicationId: "app_1", company: "One Ltd", note: "no company number",
+ * });
+ * equal(m.subject, "Application app_1 rejected");
+ * match(m.text, /Reason: no company number\./);
+ * ```
+ */
+export function renderApplicationNotice(
+  kind: ApplicationNoticeKind,
+  locale: Locale,
+  params: Params,
+): RenderedNotice {
+  return TEXTS[locale][kind](params);
+}
