@@ -29,6 +29,25 @@ import { auditProfile, integratorOf } from "./keys_page.ts";
 import { MEMBER_ROLES, roleText } from "./roles.ts";
 import { normalEmail } from "./sign_in.ts";
 
+/** The team's changes in words (the audit log's action codes stay in `data-action`). */
+const ACTIONS: Record<string, [string, string]> = {
+  "member.invite": ["покани член", "invited a member"],
+  "member.join": ["се присъедини", "joined"],
+  "member.role": ["промени роля", "changed a role"],
+  "member.remove": ["премахна член", "removed a member"],
+  "key.create": ["създаде ключ", "created a key"],
+  "key.revoke": ["отмени ключ", "revoked a key"],
+  "key.rotate": ["смени ключ", "rotated a key"],
+  "key.origins": ["промени адресите на ключ", "changed a key's origins"],
+  "passkey.add": ["добави passkey", "added a passkey"],
+  "passkey.remove": ["премахна passkey", "removed a passkey"],
+  "session.end": ["прекрати сесия", "ended a session"],
+  "application.submit": ["подаде заявка", "applied for a contract"],
+  "application.approve": ["одобрена заявка", "application approved"],
+  "application.reject": ["отказана заявка", "application rejected"],
+};
+const actionText = (a: string) => ACTIONS[a] ? t(...ACTIONS[a]!) : a;
+
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
@@ -202,10 +221,13 @@ async function membersPage(
         }</p>`}
       ${tableOr(
         "members",
-        [["Е-поща", "E-mail"], ["Роля", "Role"], ["От", "Since"], ["Поканен от", "Invited by"], [
-          "",
-          "",
-        ]],
+        [
+          ["Е-поща", "E-mail"],
+          ["Роля", "Role"],
+          ["От", "Since"],
+          ["Поканен от", "Invited by"],
+          null,
+        ],
         team.map((u) => {
           const role = u.memberRole ?? "owner";
           return html`
@@ -251,7 +273,7 @@ async function membersPage(
             <tr data-action="${a.action}">
               <td>${when(a.at)}</td>
               <td>${a.actor}</td>
-              <td class="mono">${a.action}</td>
+              <td>${actionText(a.action)}</td>
               <td class="mono">${a.target}</td>
             </tr>
           `

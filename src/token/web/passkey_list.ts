@@ -82,7 +82,7 @@ export function passkeyTable(c: WebC, app: WebApp, list: readonly PasskeyRecord[
     [["Passkey", "Passkey"], ["Създаден (UTC)", "Created (UTC)"], [
       "Последен вход (UTC)",
       "Last sign-in (UTC)",
-    ], ["", ""]],
+    ], null],
     list.map((p) =>
       html`
         <tr data-passkey="${p.credentialId}">

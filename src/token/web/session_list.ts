@@ -49,7 +49,7 @@ async function sessionsPage(d: CredentialDeps, c: WebC): Promise<Response> {
         [["Устройство", "Device"], ["Начало (UTC)", "Started (UTC)"], [
           "Последно видяна (UTC)",
           "Last seen (UTC)",
-        ], ["", ""]],
+        ], null],
         list.map((s) => {
           const mine = s.idHash === me.session.idHash;
           return html`
