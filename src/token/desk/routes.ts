@@ -309,7 +309,7 @@ async function adminsPage(
       </div>
       ${tableOr(
         "admins",
-        [["Е-поща", "E-mail"], ["От", "Since"], ["Поканен от", "Invited by"], ["", ""]],
+        [["Е-поща", "E-mail"], ["От", "Since"], ["Поканен от", "Invited by"], null],
         list.map((u) =>
           html`
             <tr data-admin="${u.email}">
