@@ -20,10 +20,12 @@ Deno.test("[token] the public OpenAPI document lists every public route, and rea
       Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`)
     ),
   );
-  // The pages of the profile and the desk are HTML; their JSON routes (passkeys) are documented.
+  // The pages of the profile and the desk are HTML (their forms too, e.g. removing a passkey);
+  // their JSON routes, the passkey ceremonies, are documented.
+  const ceremony = /\/(passkeys(\/options)?|passkey\/(options|verify))$/;
   const page = (r: { method: string; path: string }) =>
     (r.path.startsWith("/profile") || r.path.startsWith("/admin")) &&
-    !(r.method === "POST" && r.path.includes("/passkey"));
+    !(r.method === "POST" && ceremony.test(r.path));
   const routes = env.app.routes
     .filter((r) => r.method !== "ALL" && !r.path.startsWith("/admin/v1/") && !page(r))
     .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`);

@@ -202,7 +202,7 @@ const V7_LOG = `CREATE TABLE request_log (
   CREATE INDEX request_log_integrator ON request_log (integrator_id, at);
   CREATE INDEX request_log_at ON request_log (at);
   DROP TABLE request_log_blocks;
-  DELETE FROM schema_migrations WHERE version >= 8;
+  DELETE FROM schema_migrations WHERE version IN (8, 9);
   INSERT INTO request_log VALUES
     (${NOW - 2000}, 'int_a', 'key_a', 'vat', '121212121', 200, NULL, 'old-1'),
     (${NOW - 1000}, 'int_a', 'key_a', 'nope', '121212121', 400, 'UNKNOWN_TYPE_ID', 'old-2'),
