@@ -16,11 +16,13 @@ import { t, tableOr } from "../../web_page.ts";
 import { newId } from "../api_keys.ts";
 import type { MemberRole, WebUser } from "../store/mod.ts";
 import {
+  countAttempt,
   csrfField,
   type Flash,
   formOf,
   peopleMail,
   sendWebPage,
+  WEB_LIMITS,
   type WebC,
   type WebEnv,
 } from "../web/mod.ts";
@@ -88,7 +90,8 @@ const LAST_OWNER: Flash = {
 /**
  * POST /members/invite (form `email`, `role`): mail a one-time invitation.
  * @returns the members page (200) with a flash; 409 when the address has a profile already
- * @throws AppError WEB_INPUT_INVALID (bad e-mail or role)
+ * @throws AppError WEB_INPUT_INVALID (bad e-mail or role), RATE_LIMITED (past the link limit per
+ *   address, or per integrator: web/guard.ts WEB_LIMITS)
  */
 async function inviteHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
   const f = await formOf(c);
@@ -103,6 +106,12 @@ async function inviteHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
       en: "This address has a profile already (yours or another integrator's).",
     });
   }
+  // Invitations are mails sent on an owner's word: at most the link limits per address and per
+  // integrator, so that a profile cannot be used to flood someone's mailbox.
+  await countAttempt(ctx.store, ctx.clock, [
+    [`link:e:${email}`, WEB_LIMITS.linkPerEmail],
+    [`invite:i:${integratorId}`, WEB_LIMITS.linkPerAddress],
+  ]);
   const code = await ctx.auth.newLink("member-invite", email, {
     integratorId,
     role,

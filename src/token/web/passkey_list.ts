@@ -122,7 +122,8 @@ export function passkeyRemovalRoutes(r: Hono<WebEnv>, d: CredentialDeps, back: s
  * POST /passkeys/remove: remove one of the signed-in person's passkeys; for the last one mail a
  * confirmation link instead.
  * @returns 303 to `back`; for the last passkey a "check your mail" page
- * @throws AppError NOT_FOUND (not the person's passkey), CONFLICT (the last one and no SMTP)
+ * @throws AppError NOT_FOUND (not the person's passkey), CONFLICT (the last one and no SMTP),
+ *   RATE_LIMITED (past the link limit per e-mail)
  */
 async function removeHandler(d: CredentialDeps, c: WebC, back: string): Promise<Response> {
   const user = c.get("signedIn")!.user;
@@ -138,6 +139,7 @@ async function removeHandler(d: CredentialDeps, c: WebC, back: string): Promise<
       reason: "no_smtp",
     });
   }
+  await countAttempt(d.store, d.clock, [[`link:e:${user.email}`, WEB_LIMITS.linkPerEmail]]);
   const code = await d.auth.newLink("passkey-remove", user.email, {
     userId: user.id,
     credentialId: credential,

@@ -188,6 +188,18 @@ async function suite(e: WebEnv) {
   equal(late.status, 400);
   equal(cookieSet(late, "svc_profile"), null);
   await late.body?.cancel();
+
+  // Invitations are mails: an owner cannot flood an address with them.
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const r = await webReq(svc, "/profile/members/invite", {
+      form: { email: "flood@else.test", role: "readonly", csrf: dev.csrf },
+      cookie: dev.cookie,
+    });
+    statuses.push(r.status);
+    await r.body?.cancel();
+  }
+  deepStrictEqual(statuses, [200, 200, 200, 200, 200, 429]);
 }
 
 Deno.test("a team with roles on SQLite", async () => {
