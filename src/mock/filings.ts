@@ -15,7 +15,6 @@ import { incomeNumberOf, issueDocumentId, seqOfInstant } from "./document_id.ts"
 import { fullName } from "./names.ts";
 import { companyProfile, isTaxpayerId } from "./profile.ts";
 import { rngFor } from "./rng.ts";
-import { specialBehaviour } from "./special_eiks.ts";
 
 /** The periodic declarations the test portal keeps files for. */
 export type PeriodicKind = "vat" | "dec1_6";
@@ -64,7 +63,7 @@ const DEADLINE_DAY: Readonly<Record<PeriodicKind, number>> = { vat: 14, dec1_6: 
  * @throws nothing
  */
 export function filesPeriodically(eik: string, kind: PeriodicKind): boolean {
-  if (specialBehaviour(eik) === "NO_DATA" || !isTaxpayerId(eik)) return false;
+  if (!isTaxpayerId(eik)) return false;
   const p = companyProfile(eik);
   return kind === "vat" ? p.vatRegistered : p.employees > 0;
 }

@@ -57,6 +57,7 @@ export {
   seqOfInstant,
   verifyDocumentId,
 } from "./document_id.ts";
+export { type Verdict } from "./protocol_html.ts";
 export {
   PROTOCOL_URL_BASE,
   type SubmissionInputData,

@@ -17,7 +17,6 @@ import { currencyOf, inCurrency } from "./money.ts";
 import { payrollMonth, type PayrollTotals } from "./payroll_records.ts";
 import { companyProfile, isTaxpayerId, scaledRange } from "./profile.ts";
 import { type Rng, rngFor } from "./rng.ts";
-import { specialBehaviour } from "./special_eiks.ts";
 import { vatReturnTotals } from "./vat_records.ts";
 
 /** A payment against an obligation. */
@@ -80,13 +79,12 @@ export function cutoffOf(year: number, now: Date): string | null {
  * @param year the year of the due dates
  * @param now the injected clock's instant
  * @returns the obligations; [] for a debt-free year, a year outside 2020–2049 or not begun,
- *   an 11- or 12-digit EIK (no taxpayer has one) and the NO_DATA special EIK
+ *   and an 11- or 12-digit EIK (no taxpayer has one)
  * @throws nothing
  */
 export function yearObligations(eik: string, year: number, now: Date): Obligation[] {
   const cutoff = cutoffOf(year, now);
   if (cutoff === null || !inDataRange(year) || !isTaxpayerId(eik)) return [];
-  if (specialBehaviour(eik) === "NO_DATA") return [];
   const rng = rngFor(eik, "debt_payments", year);
   if (rng.chance(DEBT_FREE_SHARE)) return [];
   const latePayer = companyProfile(eik).latePayer;
