@@ -33,7 +33,7 @@ Client code relies on \`errorCode\`, never on the \`error\` text. The same list 
   every token failure (another typeId, expired, replayed, bad signature, EIK not covered); 426
   \`{agentVersion, error, requiredVersion}\` when the token requires a newer agent; 404/413/421/429/403
   for transport-level refusals as listed below. Never a 500.
-- **Token service**: 400, 401, 402, 403 (with \`rejectedEiks\`) as interface-spec.md says; the body is
+- **Token service**: 400, 401, 402, 403 (with \`rejectedEiks\`) as docs/tokens.md § Issuing says; the body is
   \`{error, errorCode, errorKind, requestId}\`. Body validation errors there are 400: the HTTP column
   names the token service's status where it differs from the agent's.
 

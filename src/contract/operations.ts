@@ -6,7 +6,7 @@
  * scan it uses, how a folder-wide batch groups the files, and which generator of the test
  * portal answers it. This is the ONE place that knows each operation: the agent and the portal
  * adapters dispatch on these fields, never on typeId strings (docs/architecture.md § Adding an
- * operation). Implements interface-spec.md § typeId values and § Authentication 4–5; the
+ * operation). Implements README.md § Operations and docs/tokens.md § Claims 4–5; the
  * typeIds the spec does not name follow the README's operations table.
  * @module
  */

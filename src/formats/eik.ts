@@ -1,7 +1,7 @@
 /**
  * EIK / Bulstat identifiers and VAT numbers. The check-digit rule is the public Bulstat
  * algorithm for 9- and 13-digit codes; VAT numbers are "BG" + 9 or 10 digits
- * (nra-formats.md §1.1 "Filer VAT number").
+ * (docs/nra-formats.md §1.1 "Filer VAT number").
  * @module
  */
 

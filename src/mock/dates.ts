@@ -1,7 +1,7 @@
 /**
  * Calendar helpers for the test portal, all in UTC and on ISO dates (`YYYY-MM-DD`), so that
  * no answer depends on the machine's time zone. "Now" is always a parameter. Implements the
- * date fields of interface-spec.md § DebtPaymentsResult and § DueAmountsResult (`date`).
+ * date fields of docs/test-portal.md § debt_payments (DebtPaymentsResult) and docs/test-portal.md § due_amounts (DueAmountsResult) (`date`).
  * @module
  */
 

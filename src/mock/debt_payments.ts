@@ -4,8 +4,8 @@
  * paid by the cut-off, what is outstanding (dueAmount − paidAmount, exact in cents) and the
  * interest on it; paidAllAmount is the total paid for the row's debt type in the result.
  * Amounts are in the year's currency (BGN up to 2025, EUR from 2026). Implements
- * interface-spec.md § DebtPaymentsResult and § Request shapes (DebtPaymentsRequest: type "0"
- * means all kinds).
+ * docs/test-portal.md § debt_payments (DebtPaymentsResult) and README.md § Operations
+ * (DebtPaymentsRequest: type "0" means all kinds).
  * @module
  */
 import type { DebtPaymentItem, DebtPaymentsResult } from "../contract/mod.ts";
@@ -23,7 +23,7 @@ export interface DebtPaymentsInput {
 /**
  * Debts and payments of (eik, year), filtered by debt type.
  *
- * Implements interface-spec.md § DebtPaymentsResult.
+ * Implements docs/test-portal.md § debt_payments (DebtPaymentsResult).
  * @param req eik, year, type ("0" = all; an id of debt_payments_types; an unknown id gives [])
  * @param now the injected clock's instant (cut-off: min(now, 31 December of the year))
  * @returns status ok with the rows (possibly none: the agent reports NO_DATA)

@@ -5,9 +5,8 @@
  * correction. Portal files, VAT monthly files and the debts report all read their filing date,
  * documentId and incoming number from here, so the reports agree with one another. A filing
  * exists for a caller only once its instant is not after the injected "now". Seed:
- * `${eik}|filing|${kind}|${year}|${month}`. Implements interface-spec.md
- * § Dec16PortalFilesResult and VatPortalFilesResult (incomeNumber, submittedAt, ids) and
- * § VatMonthlyFilesResult.
+ * `${eik}|filing|${kind}|${year}|${month}`. Implements docs/test-portal.md
+ * § Portal files (incomeNumber, submittedAt, ids of the portal files and monthly files).
  * @module
  */
 import { nextMonth } from "./dates.ts";
@@ -71,7 +70,7 @@ export function filesPeriodically(eik: string, kind: PeriodicKind): boolean {
 /**
  * Every filing of a period, independent of "now": the original first, then any correction.
  *
- * Implements docs/test-portal.md § Filings.
+ * Implements docs/test-portal.md § Portal files.
  * @param eik the EIK
  * @param kind vat or dec1_6
  * @param year the period's year

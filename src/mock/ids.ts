@@ -2,8 +2,8 @@
  * Bulgarian identifier check digits: the EIK / Bulstat (9 and 13 digits) and the EGN (10
  * digits), with validators and generators for fictitious, valid identifiers. The algorithms are
  * the official ones (Закон за търговския регистър и регистъра на ЮЛНЦ / Bulstat register for the
- * EIK; Закон за гражданската регистрация for the EGN). Implements interface-spec.md § Resources
- * (`eik`, 9 to 13 digits) and § TaxpayersResult (pinType BUS_BULSTAT, IND_EGN).
+ * EIK; Закон за гражданската регистрация for the EGN). Implements README.md § Operations
+ * (`eik`, 9 to 13 digits) and docs/test-portal.md § taxpayers (pinType BUS_BULSTAT, IND_EGN).
  * @module
  */
 import type { Rng } from "./rng.ts";

@@ -1,8 +1,8 @@
 /**
  * Money in the test portal: integer cents inside, a 2-decimal number on the wire, and the
  * currency rule of the period (BGN up to 2025-12-31, EUR from 2026-01-01, the day Bulgaria
- * adopted the euro). Implements interface-spec.md § DebtPaymentsResult / § DueAmountsResult
- * ("double" amounts) and src/contract/common.ts `Amount` ("EUR or BGN, 2 decimals").
+ * adopted the euro). Implements docs/test-portal.md § debt_payments (DebtPaymentsResult) /
+ * docs/test-portal.md § due_amounts (DueAmountsResult) ("double" amounts) and src/contract/common.ts `Amount` ("EUR or BGN, 2 decimals").
  * @module
  */
 

@@ -3,7 +3,7 @@
  * АД, ЕТ), towns and streets, goods and services, EU trading partners, plus the official
  * streamlined transliteration (Закон за транслитерацията) for e-mail addresses. Every string is
  * encodable in Windows-1251, so it can go into NRA files. Implements the "realistic" part of
- * interface-spec.md § What the service does, point 5.
+ * docs/test-portal.md § Test portal.
  * @module
  */
 import type { Rng } from "./rng.ts";

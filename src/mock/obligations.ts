@@ -6,8 +6,8 @@
  * lists the unpaid ones. The cut-off is min(now, 31 December of the year): obligations declared
  * after it and payments made after it are not shown, and interest runs to it. Everything is
  * drawn before filtering, so a later "now" only reveals rows, never changes them. Seed:
- * `${eik}|debt_payments|${year}`. Implements interface-spec.md § DebtPaymentsResult and
- * § DueAmountsResult (the rows behind them).
+ * `${eik}|debt_payments|${year}`. Implements docs/test-portal.md § debt_payments
+ * (DebtPaymentsResult) and § due_amounts (DueAmountsResult) (the rows behind them).
  * @module
  */
 import { addDays, daysBetween, isoDate, minDate, nextMonth, pad2, toIsoDate } from "./dates.ts";
@@ -74,7 +74,7 @@ export function cutoffOf(year: number, now: Date): string | null {
 /**
  * The obligations due in `year`, as at its cut-off, sorted by due date.
  *
- * Implements docs/test-portal.md § Debts and payments.
+ * Implements docs/test-portal.md § debt_payments (DebtPaymentsResult).
  * @param eik the taxpayer's EIK
  * @param year the year of the due dates
  * @param now the injected clock's instant

@@ -2,8 +2,8 @@
  * The seeded pseudo-random generator behind every test-portal answer. A key string such as
  * `${eik}|debt_payments|${year}` is hashed with SHA-256; the first 32 bits seed pure-rand's
  * xoroshiro128+, and helpers draw integers, picks, coin flips and money amounts from it.
- * Implements interface-spec.md § What the service does, point 5 ("The same EIK always yields
- * the same data") and architecture.md § Habits, Determinism (no Math.random, no Date.now).
+ * Implements docs/test-portal.md § Determinism (same EIK, same data; no Math.random, no
+ * Date.now).
  * @module
  */
 import { createHash } from "node:crypto";
@@ -18,7 +18,7 @@ export type KeyPart = string | number;
  * The 32-bit seed of a key: the first four bytes of SHA-256(key) read big-endian, as a signed
  * 32-bit integer (the input pure-rand expects).
  *
- * Implements architecture.md § Determinism ("a PRNG seeded by a hash of the EIK").
+ * Implements docs/test-portal.md § Determinism (a PRNG seeded by a hash of the EIK).
  * @param key the key string, e.g. `"121212121|debt_payments|2025"`
  * @returns the seed, an integer in [-2^31, 2^31)
  * @throws nothing
@@ -150,7 +150,7 @@ export class Rng {
  * A stream seeded from key parts joined with "|", e.g. `rngFor(eik, "vat", 2025, 3)` seeds
  * from `"<eik>|vat|2025|3"`.
  *
- * Implements architecture.md § Determinism (seed = hash of EIK, typeId and period).
+ * Implements docs/test-portal.md § Determinism (seed = hash of EIK, typeId and period).
  * @param parts the key parts
  * @returns a fresh {@link Rng}
  * @throws nothing

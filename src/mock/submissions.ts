@@ -3,8 +3,8 @@
  * self-verifying documentId (document_id.ts) with an incoming number and the injected clock's
  * time; `submissionResult` answers the result operation from the documentId alone (no server
  * state, so ids survive restarts). A period that has not begun is refused; what the special
- * test EIKs do is applied by the test portal (src/portal/test/special.ts), not here. Implements interface-spec.md § Submission result and
- * § SubmissionResultPayload.
+ * test EIKs do is applied by the test portal (src/portal/test/special.ts), not here.
+ * Implements docs/test-portal.md § Submissions and results.
  * @module
  */
 import type { SubmissionKind, SubmissionResult, SubmissionResultPayload } from "../contract/mod.ts";
@@ -61,7 +61,7 @@ function periodStart(request: Readonly<Record<string, unknown>>): [number, numbe
 /**
  * File one declaration with the test portal.
  *
- * Implements interface-spec.md § Submission result; docs/test-portal.md § Submissions.
+ * Implements docs/test-portal.md § Submissions and results; docs/test-portal.md § Submissions.
  * @param input kind, EIK, request body and files
  * @param clock `now` (the submission time) and `seq` (a unique sequence number from
  *   `seqOfInstant(now)` plus a counter; see document_id.ts)
@@ -105,7 +105,7 @@ export function submitDeclaration(
 /**
  * The result of a submission, from its documentId alone.
  *
- * Implements interface-spec.md § SubmissionResultPayload.
+ * Implements docs/test-portal.md § Submissions and results.
  * @param kind the submission kind of the result operation
  * @param documentId the id returned by the submit operation
  * @param eik the EIK of the result request

@@ -1,6 +1,6 @@
 /**
  * Detached CMS/PKCS#7 SignedData, the signature form the NRA expects in `base64EncodedPkcs7`
- * (nra-public-api.md §5): SHA-256, one SignerInfo identified by issuer and serial number,
+ * (docs/nra-api.md §5): SHA-256, one SignerInfo identified by issuer and serial number,
  * signed attributes contentType, signingTime, messageDigest and ESS signingCertificateV2, the
  * signer certificate in `certificates`, no encapsulated content. The private key never leaves its
  * store: the DER of the signed attributes goes to the signer's `sign()` (a KeyStore).
@@ -215,8 +215,8 @@ export function keyStoreSigner(store: KeyStore, cert: CertificateInfo, pin?: str
  * @example
  * ```ts
  * import { rejects } from "node:assert/strict";
- * // A signature made by signDetached: `const { certificate } = await verifyDetached(p7s, fileBytes)`.
- * // Bytes that are not one are refused:
+ * // A signature made by signDetached: `const { certificate } = await verifyDetached(p7s,
+ * fileBytes)`. // Bytes that are not one are refused:
  * const notASignature = new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x00]);
  * await rejects(verifyDetached(notASignature, new Uint8Array()), { code: "SIGNING_FAILED" });
  * ```

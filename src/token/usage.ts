@@ -1,5 +1,5 @@
 /**
- * Usage counting for monthly billing (interface-spec.md § Access phases, phase 3: "billing is
+ * Usage counting for monthly billing (docs/token-service.md § Access phases, phase 3: "billing is
  * monthly under the contract"). Every issued token adds 1 to a counter keyed by month (UTC),
  * integrator, contract in force (or ""), key, typeId and EIK; a folder-wide token adds 1 for
  * each of its EIKs. Counting happens in memory on the issuance path (no database round trip)

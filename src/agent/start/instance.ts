@@ -2,7 +2,7 @@
  * One agent per user: a lock file `agent.lock` in the data directory holding
  * `{pid, port, startedAt, version, instanceId}`, created with `createNew` (O_EXCL), and
  * discovery of a running agent over the documented port range 17470–17479 by `GET /health`
- * (`service: "svc-agent"`). See docs/running.md § Single instance.
+ * (`service: "svc-agent"`). See docs/running.md § One instance per user.
  *
  * A lock is live when its agent answers `/health` on the recorded port, or when its process
  * is alive and the lock is younger than the start-up grace (the agent is still starting). A
@@ -192,8 +192,8 @@ async function liveOwner(
  * import { ok } from "node:assert/strict";
  * const dir = await Deno.makeTempDir();
  * const startedAt = new Date().toISOString();
- * const r = await acquireInstanceLock(dir, { pid: Deno.pid, port: 0, startedAt, version: "0.1.0" });
- * if ("running" in r) console.log(`Agent already running at ${r.running.url}`);
+ * const r = await acquireInstanceLock(dir, { pid: Deno.pid, port: 0, startedAt, version: "0.1.0"
+ * }); if ("running" in r) console.log(`Agent already running at ${r.running.url}`);
  * ok(!("running" in r), "a new data folder's lock is this process's");
  * if (!("running" in r)) await r.release();
  * await Deno.remove(dir, { recursive: true });

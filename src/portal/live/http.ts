@@ -6,7 +6,7 @@
  * (nra_answer.ts, oauth.ts). Every error says in `details.outcome` what became of a declaration
  * the call carried ({@link CallOutcome}; docs/journal.md): the journal records it as "not_filed",
  * "refused" or "unknown". Implements docs/live-portal.md § Error mapping (transport part) over
- * nra-public-api.md §1–§2.
+ * docs/nra-api.md §1–§2.
  * @module
  */
 import { AppError, isAppError } from "../../contract/mod.ts";

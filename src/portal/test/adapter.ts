@@ -2,10 +2,9 @@
  * The test portal: a {@link PortalAdapter} in mode "test" that never touches the network and
  * answers every operation from the deterministic generators of src/mock (same EIK → same data).
  * Submissions get self-verifying documentIds numbered from the injected clock plus a counter;
- * reports are answered by the generator the registry names (src/mock/answers.ts); portal files are rendered through src/formats (nra_files.ts).
- * Implements interface-spec.md § What the service does, point 5 ("With a test key the agent
- * returns realistic fictitious data for any EIK, with no calls to the portal"); described in
- * docs/test-portal.md.
+ * reports are answered by the generator the registry names (src/mock/answers.ts); portal files are
+ * rendered through src/formats (nra_files.ts). Implements docs/test-portal.md (realistic
+ * fictitious data for any EIK, no call to the NRA; § Determinism).
  * @module
  */
 import {
@@ -132,7 +131,7 @@ function reconcileTestFiling(input: SubmissionInput): SubmissionResult | null {
 /**
  * Create the test portal.
  *
- * Implements interface-spec.md § What the service does, point 5; docs/test-portal.md.
+ * Implements docs/test-portal.md § Determinism.
  * @param options `now`, the injected clock
  * @returns a PortalAdapter with mode "test"; its `submit` numbers submissions from
  *   `seqOfInstant(now())` and a counter, so two submissions never share a documentId
@@ -143,8 +142,8 @@ function reconcileTestFiling(input: SubmissionInput): SubmissionResult | null {
  * import { REPORT_OPERATIONS } from "../../contract/mod.ts";
  * const portal = createTestPortal({ now: () => new Date("2026-03-15T10:00:00Z") });
  * const op = REPORT_OPERATIONS.find((o) => o.typeId === "debt_payments")!; // the registry entry
- * const request = op.request.parse({ eik: "121212121", year: 2025 }); // validated once, by the agent
- * const answer = await portal.report(op, request, { sender: null });
+ * const request = op.request.parse({ eik: "121212121", year: 2025 }); // validated once, by the
+ * agent const answer = await portal.report(op, request, { sender: null });
  * ok(answer);
  * ```
  */

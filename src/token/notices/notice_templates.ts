@@ -1,5 +1,5 @@
 /**
- * Bulgarian and English texts of the e-mail notices (interface-spec.md § Access phases), chosen
+ * Bulgarian and English texts of the e-mail notices (docs/token-service.md § Access phases), chosen
  * by the integrator's locale. Dates are shown in Bulgarian time (Europe/Sofia), with the exact
  * UTC instant in ISO 8601 alongside. Pure: same notice, same text.
  * @module
