@@ -326,8 +326,9 @@ export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
  * @returns the entry's `tokenStatus` at the token service when it has one, else its `status`
  * @example
  * ```ts
- * httpStatus("VALIDATION_FAILED", "agent"); // 502
- * httpStatus("VALIDATION_FAILED", "token"); // 400
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(httpStatus("VALIDATION_FAILED", "agent"), 502);
+ * deepStrictEqual(httpStatus("VALIDATION_FAILED", "token"), 400);
  * ```
  */
 export function httpStatus(code: ErrorCode, service: ErrorService): number {

@@ -26,9 +26,12 @@ export {
  *
  * @example
  * ```ts
- * const e = new AppError("VALIDATION_FAILED", 'Field "eik" must be 9 to 13 digits', { field: "eik"
- * }); e.status; // 502
- * e.kind; // "PARAMETER"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const e = new AppError("VALIDATION_FAILED", 'Field "eik" must be 9 to 13 digits', {
+ *   field: "eik",
+ * });
+ * deepStrictEqual(e.status, 502);
+ * deepStrictEqual(e.kind, "PARAMETER");
  * ```
  */
 export class AppError extends Error {

@@ -27,7 +27,8 @@ REPERTOIRE.delete("\u0098");
  * @throws nothing
  * @example
  * ```ts
- * decodeCp1251(new Uint8Array([0xcf, 0xf0, 0xe8])); // "При"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(decodeCp1251(new Uint8Array([0xcf, 0xf0, 0xe8])), "При");
  * ```
  */
 export function decodeCp1251(bytes: Uint8Array): string {

@@ -137,7 +137,8 @@ function decodeBare(
  * @throws AppError FILE_ENCODING_UNSUPPORTED when the file mixes UTF-8 and Windows-1251
  * @example
  * ```ts
- * decodeNraBytes(new Uint8Array([0xef, 0xbb, 0xbf, 0xcf]), "D.TXT"); // { text: "П", encoding: "windows-1251", bomLength: 3 }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(decodeNraBytes(new Uint8Array([0xef, 0xbb, 0xbf, 0xcf]), "D.TXT"), { text: "П", encoding: "windows-1251", bomLength: 3 });
  * ```
  */
 export function decodeNraBytes(

@@ -16,7 +16,8 @@ const DAY_MS = 86_400_000;
  * @throws RangeError when the parts do not form a real date
  * @example
  * ```ts
- * isoDate(2025, 3, 14); // "2025-03-14"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(isoDate(2025, 3, 14), "2025-03-14");
  * ```
  */
 export function isoDate(year: number, month: number, day: number): string {
@@ -55,7 +56,8 @@ export function toIsoDate(instant: Date): string {
  * @throws nothing
  * @example
  * ```ts
- * addDays("2025-12-31", 1); // "2026-01-01"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(addDays("2025-12-31", 1), "2026-01-01");
  * ```
  */
 export function addDays(iso: string, days: number): string {

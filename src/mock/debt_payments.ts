@@ -30,8 +30,12 @@ export interface DebtPaymentsInput {
  * @throws nothing
  * @example
  * ```ts
+ * import { ok } from "node:assert/strict";
  * const r = debtPayments({ eik: "121212121", year: 2025 }, new Date("2026-03-15T10:00:00Z"));
- * r.items.every((i) => i.outstandingAmount * 100 === Math.round((i.dueAmount - i.paidAmount) * 100));
+ * ok(r.items.length > 0);
+ * ok(r.items.every((i) =>
+ *   Math.round(i.outstandingAmount * 100) === Math.round((i.dueAmount - i.paidAmount) * 100)
+ * ));
  * ```
  */
 export function debtPayments(req: DebtPaymentsInput, now: Date): DebtPaymentsResult {

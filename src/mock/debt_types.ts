@@ -74,7 +74,8 @@ export function debtTypeById(id: string): DebtType | undefined {
  * @throws nothing
  * @example
  * ```ts
- * debtPaymentsTypes().rowCount; // 21
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(debtPaymentsTypes().rowCount, 21);
  * ```
  */
 export function debtPaymentsTypes(): DebtPaymentsTypesResult {

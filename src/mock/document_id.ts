@@ -80,8 +80,9 @@ export function instantOfSeq(seq: number): Date {
  * @throws RangeError when seq is not an 11-digit non-negative integer
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const id = issueDocumentId({ kind: "vat", eik: "121212121", seq: 20_000_000_000, count: 3 });
- * verifyDocumentId("vat", "121212121", id)?.count; // 3
+ * deepStrictEqual(verifyDocumentId("vat", "121212121", id)?.count, 3);
  * ```
  */
 export function issueDocumentId(parts: DocumentIdParts): string {

@@ -37,8 +37,9 @@ export interface DueAmountsInput {
  * @throws nothing
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const r = dueAmounts({ eik: "121212121" }, new Date("2026-03-15T10:00:00Z"));
- * r.year; // 2026
+ * deepStrictEqual(r.year, 2026);
  * ```
  */
 export function dueAmounts(req: DueAmountsInput, now: Date): DueAmountsResult {

@@ -203,7 +203,8 @@ const TRANSLIT: Readonly<Record<string, string>> = {
  * @throws nothing
  * @example
  * ```ts
- * slug("Вега Консулт"); // "vega-konsult"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(slug("Вега Консулт"), "vega-konsult");
  * ```
  */
 export function slug(text: string): string {

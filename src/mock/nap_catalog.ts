@@ -107,7 +107,8 @@ export function catalogEntryMatches(entry: NapCatalogEntry, filter: string): boo
  * @throws nothing
  * @example
  * ```ts
- * napCatalog({ filter: "ддс" }).matchedLinks > 0; // true
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(napCatalog({ filter: "ддс" }).matchedLinks > 0, true);
  * ```
  */
 export function napCatalog(req: { readonly filter?: string }): NapCatalogResult {

@@ -177,8 +177,9 @@ export function payrollRates(bornBefore1960: boolean): PayrollRates {
  * @throws nothing
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const p = payrollMonth("121212121", 2025, 3);
- * p.totals.zo === p.lines.reduce((s, l) => s + l.zoEmployer + l.zoInsured, 0); // true
+ * deepStrictEqual(p.totals.zo === p.lines.reduce((s, l) => s + l.zoEmployer + l.zoInsured, 0), true);
  * ```
  */
 export function payrollMonth(eik: string, year: number, month: number): PayrollMonth {

@@ -73,7 +73,8 @@ export interface CompanyProfile {
  * @throws nothing
  * @example
  * ```ts
- * companyProfile("121212121").name === companyProfile("121212121").name; // true
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(companyProfile("121212121").name === companyProfile("121212121").name, true);
  * ```
  */
 export function companyProfile(eik: string): CompanyProfile {

@@ -47,7 +47,8 @@ const NOTICE_KINDS: ReadonlySet<SubmissionKind> = new Set(["etz62", "etz123", "h
  * @throws nothing
  * @example
  * ```ts
- * escapeHtml('ЕТ "Иван" & <син>'); // "ЕТ &quot;Иван&quot; &amp; &lt;син&gt;"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(escapeHtml('ЕТ "Иван" & <син>'), "ЕТ &quot;Иван&quot; &amp; &lt;син&gt;");
  * ```
  */
 export function escapeHtml(s: string): string {

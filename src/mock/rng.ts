@@ -24,7 +24,8 @@ export type KeyPart = string | number;
  * @throws nothing
  * @example
  * ```ts
- * seedFromKey("121212121|taxpayers") === seedFromKey("121212121|taxpayers"); // true
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(seedFromKey("121212121|taxpayers") === seedFromKey("121212121|taxpayers"), true);
  * ```
  */
 export function seedFromKey(key: string): number {
@@ -37,9 +38,12 @@ export function seedFromKey(key: string): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual, ok } from "node:assert/strict";
  * const rng = rngFor("121212121", "taxpayers");
- * rng.int(1, 6); // the same value on every run
- * rng.amount(10, 20); // a number with at most 2 decimals
+ * const again = rngFor("121212121", "taxpayers");
+ * deepStrictEqual(rng.int(1, 6), again.int(1, 6)); // the same value on every run
+ * const amount = rng.amount(10, 20);
+ * ok(amount >= 10 && amount <= 20 && Math.round(amount * 100) === amount * 100); // 2 decimals
  * ```
  */
 export class Rng {
@@ -156,7 +160,11 @@ export class Rng {
  * @throws nothing
  * @example
  * ```ts
- * rngFor("121212121", "debt_payments", 2025).int(0, 9);
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   rngFor("121212121", "debt_payments", 2025).int(0, 9),
+ *   rngFor("121212121", "debt_payments", 2025).int(0, 9),
+ * );
  * ```
  */
 export function rngFor(...parts: KeyPart[]): Rng {

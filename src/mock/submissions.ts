@@ -70,11 +70,12 @@ function periodStart(request: Readonly<Record<string, unknown>>): [number, numbe
  * @throws RangeError when seq does not fit 11 digits (a clock before 2020 or after 2050)
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const r = submitDeclaration(
  *   { kind: "vat", eik: "121212121", request: { year: 2025, month: 3 }, files: [] },
  *   { now: new Date("2026-03-15T10:00:00Z"), seq: 19_322_280_000 },
  * );
- * r.success; // true
+ * deepStrictEqual(r.success, true);
  * ```
  */
 export function submitDeclaration(

@@ -42,7 +42,8 @@ function authorizationText(rng: Rng, active: boolean): string {
  * @throws nothing
  * @example
  * ```ts
- * taxpayers("acme").items.every((t) => t.pin.length === 9 || t.pinType === "IND_EGN"); // true
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(taxpayers("acme").items.every((t) => t.pin.length === 9 || t.pinType === "IND_EGN"), true);
  * ```
  */
 export function taxpayers(senderId: string | null): TaxpayersResult {

@@ -100,8 +100,9 @@ export interface VatReturnData {
  * @throws nothing
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const r = vatReturnData("121212121", 2025, 3);
- * r.totals.vat20 === r.sales.reduce((s, l) => s + l.vat20, 0); // true
+ * deepStrictEqual(r.totals.vat20 === r.sales.reduce((s, l) => s + l.vat20, 0), true);
  * ```
  */
 export function vatReturnData(eik: string, year: number, month: number): VatReturnData {

@@ -16,7 +16,8 @@ import { type ApiKeyRecord, type UsageRow, type UsageStore, UsageWriteError } fr
  * @returns `YYYY-MM` in UTC
  * @example
  * ```ts
- * monthOf(Date.UTC(2026, 10, 30, 23, 59)); // "2026-11"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(monthOf(Date.UTC(2026, 10, 30, 23, 59)), "2026-11");
  * ```
  */
 export function monthOf(ms: number): string {

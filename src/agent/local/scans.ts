@@ -68,8 +68,9 @@ export interface Identified {
  * @throws nothing
  * @example
  * ```ts
- * periodMatches("202613", "202612"); // true
- * periodMatches("202613", "202611"); // false
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(periodMatches("202613", "202612"), true);
+ * deepStrictEqual(periodMatches("202613", "202611"), false);
  * ```
  */
 export function periodMatches(found: string, wanted: string | null): boolean {

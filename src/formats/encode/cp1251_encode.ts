@@ -22,7 +22,8 @@ const UNASSIGNED = 0x98;
  *   file, line, 1-based position and the code point
  * @example
  * ```ts
- * encodeCp1251("При"); // Uint8Array [0xcf, 0xf0, 0xe8]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(encodeCp1251("При"), new Uint8Array([0xcf, 0xf0, 0xe8]));
  * ```
  */
 export function encodeCp1251(text: string, fileName = "file"): Uint8Array<ArrayBuffer> {

@@ -48,7 +48,8 @@ export const LIVE_UNSUPPORTED_SUBMISSIONS: Readonly<
  * @throws nothing
  * @example
  * ```ts
- * liveKinds({}); // ["dec1_6", "etz62", "high_fisc_risk"]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(liveKinds({}), ["dec1_6", "etz62", "high_fisc_risk"]);
  * ```
  */
 export function liveKinds(coverage: LiveCoverage = {}): readonly LiveSubmissionKind[] {

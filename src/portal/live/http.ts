@@ -216,8 +216,9 @@ export function withOutcome(e: unknown, outcome: CallOutcome, keep = false): unk
  * @throws nothing
  * @example
  * ```ts
- * parseRetryAfter("120", 0); // 120
- * parseRetryAfter("Thu, 01 Jan 1970 00:01:00 GMT", 0); // 60
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(parseRetryAfter("120", 0), 120);
+ * deepStrictEqual(parseRetryAfter("Thu, 01 Jan 1970 00:01:00 GMT", 0), 60);
  * ```
  */
 export function parseRetryAfter(value: string | null, nowMs: number): number | null {

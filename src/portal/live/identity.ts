@@ -33,7 +33,8 @@ const SERIAL_NUMBER_OID = "2.5.4.5";
  * @throws nothing
  * @example
  * ```ts
- * taxpayerPinTypeOf("121212121"); // "BUS_BULSTAT"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(taxpayerPinTypeOf("121212121"), "BUS_BULSTAT");
  * ```
  */
 export function taxpayerPinTypeOf(pin: string): "BUS_BULSTAT" | "IND_EGN" {

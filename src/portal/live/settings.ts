@@ -70,8 +70,13 @@ export type AuthMode = "client_credentials" | "access_token";
  * @throws nothing
  * @example
  * ```ts
- * liveEndpoints({ baseUrl: "https://public-api.nra.bg", environment: "test", timeoutSeconds: 30 })
- *   .submit; // "https://public-api.nra.bg/declaration/api-declarations-test/"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const e = liveEndpoints({
+ *   baseUrl: "https://public-api.nra.bg",
+ *   environment: "test",
+ *   timeoutSeconds: 30,
+ * });
+ * deepStrictEqual(e.submit, "https://public-api.nra.bg/declaration/api-declarations-test/");
  * ```
  */
 export function liveEndpoints(settings: LivePortalSettings): LiveEndpoints {

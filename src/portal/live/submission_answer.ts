@@ -42,7 +42,8 @@ function sofiaOffset(date: string): string {
  * @throws AppError PORTAL_BAD_RESPONSE when entryDate is not a date
  * @example
  * ```ts
- * submissionInstant("2026-03-01", Date.UTC(2026, 2, 15)); // "2026-02-28T22:00:00.000Z"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(submissionInstant("2026-03-01", Date.UTC(2026, 2, 15)), "2026-02-28T22:00:00.000Z");
  * ```
  */
 export function submissionInstant(entryDate: string, nowMs: number): string {

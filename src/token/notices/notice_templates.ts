@@ -21,7 +21,8 @@ const two = (n: number) => String(n).padStart(2, "0");
  * @returns the formatted date
  * @example
  * ```ts
- * formatNoticeDate(Date.UTC(2027, 0, 30, 8), "bg"); // "30.01.2027 10:00 ч."
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(formatNoticeDate(Date.UTC(2027, 0, 30, 8), "bg"), "30.01.2027 10:00 ч.");
  * ```
  */
 export function formatNoticeDate(ms: number, locale: Locale): string {
