@@ -215,8 +215,8 @@ export function keyStoreSigner(store: KeyStore, cert: CertificateInfo, pin?: str
  * @example
  * ```ts
  * import { rejects } from "node:assert/strict";
- * // A signature made by signDetached: `const { certificate } = await verifyDetached(p7s,
- * fileBytes)`. // Bytes that are not one are refused:
+ * // A signature made by signDetached: `const { certificate } = await verifyDetached(p7s, fileBytes)`.
+ * // Bytes that are not one are refused:
  * const notASignature = new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x00]);
  * await rejects(verifyDetached(notASignature, new Uint8Array()), { code: "SIGNING_FAILED" });
  * ```

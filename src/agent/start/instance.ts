@@ -192,8 +192,8 @@ async function liveOwner(
  * import { ok } from "node:assert/strict";
  * const dir = await Deno.makeTempDir();
  * const startedAt = new Date().toISOString();
- * const r = await acquireInstanceLock(dir, { pid: Deno.pid, port: 0, startedAt, version: "0.1.0"
- * }); if ("running" in r) console.log(`Agent already running at ${r.running.url}`);
+ * const r = await acquireInstanceLock(dir, { pid: Deno.pid, port: 0, startedAt, version: "0.1.0" });
+ * if ("running" in r) console.log(`Agent already running at ${r.running.url}`);
  * ok(!("running" in r), "a new data folder's lock is this process's");
  * if (!("running" in r)) await r.release();
  * await Deno.remove(dir, { recursive: true });

@@ -88,8 +88,8 @@ function parseRecord(text: string): RunningRecord | null {
  * const dir = await Deno.makeTempDir();
  * const tokenServiceUrl = "http://127.0.0.1:17480";
  * const startedAt = new Date().toISOString();
- * const rec = { pid: Deno.pid, port: 17470, tlsPort: null, startedAt, version: "0.1.0",
- * tokenServiceUrl }; await writeRunningRecord(dir, rec);
+ * const rec = { pid: Deno.pid, port: 17470, tlsPort: null, startedAt, version: "0.1.0", tokenServiceUrl };
+ * await writeRunningRecord(dir, rec);
  * equal((await readRunningRecord(dir))?.tokenServiceUrl, tokenServiceUrl);
  * await Deno.remove(dir, { recursive: true });
  * ```

@@ -73,8 +73,8 @@ export interface LivePortal extends PortalAdapter {
  * };
  * const portal = createLivePortal(settings, { clock: systemClock });
  * equal(portal.mode, "live");
- * console.log(portal.endpoints.submit); // filings: portal.submit(input, { sender, sign,
- * certificate }) await portal.close();
+ * console.log(portal.endpoints.submit); // filings: portal.submit(input, { sender, sign, certificate })
+ * await portal.close();
  * ```
  */
 export function createLivePortal(settings: LivePortalSettings, deps: LivePortalDeps): LivePortal {

@@ -142,8 +142,8 @@ function reconcileTestFiling(input: SubmissionInput): SubmissionResult | null {
  * import { REPORT_OPERATIONS } from "../../contract/mod.ts";
  * const portal = createTestPortal({ now: () => new Date("2026-03-15T10:00:00Z") });
  * const op = REPORT_OPERATIONS.find((o) => o.typeId === "debt_payments")!; // the registry entry
- * const request = op.request.parse({ eik: "121212121", year: 2025 }); // validated once, by the
- * agent const answer = await portal.report(op, request, { sender: null });
+ * const request = op.request.parse({ eik: "121212121", year: 2025 }); // validated once, by the agent
+ * const answer = await portal.report(op, request, { sender: null });
  * ok(answer);
  * ```
  */
