@@ -1,7 +1,7 @@
 /**
  * The reading fixtures (docs/formats.md § What is tolerated), for scripts/gen_format_fixtures.ts:
  * files as other programs, editors and `copy /b` leave them, made from the project's own
- * synthetic records with the published layouts (nra-formats.md) and what public writers are
+ * synthetic records with the published layouts (docs/nra-formats.md) and what public writers are
  * known to do — VIES records padded to 373 (VATTOOL's `line_length`), UTF-8/UTF-16 and
  * byte-order marks (editors' "Save as"), amounts left-aligned and trailing spaces trimmed,
  * blank lines, files joined with `copy /b` (each D1/D6 ends with 0x1A, §2.1), the 17-field
@@ -87,7 +87,7 @@ function zeroAmounts<R>(fields: readonly FieldSpec[], rs: readonly R[]): R[] {
 
 /**
  * A writer that left-aligns everything (numbers too, as TEMPO does with running numbers,
- * nra-formats.md §1.6), and an editor that then trims the trailing spaces of every line.
+ * docs/nra-formats.md §1.6), and an editor that then trims the trailing spaces of every line.
  */
 function leftAlignedTrimmed<R>(fields: readonly FieldSpec[], rs: readonly R[]): string {
   const layout = defineLayout(fields.map((f) => ({ ...f, align: "L" as const })));

@@ -1,6 +1,7 @@
 /**
  * Everything generated from the operation registry and the error catalog, in one task:
- * README.md's operation table and docs/errors.md (scripts/gen_docs.ts), the client's types
+ * docs/errors.md and the lists of operations in README.md and docs/*.md (scripts/gen_docs.ts,
+ * scripts/gen_doc_lists.ts), the client's types
  * `clients/ts/agent.d.ts` (scripts/gen_client.ts) and the test portal's golden files
  * `fixtures/golden/` (scripts/gen_golden.ts). With `--check` nothing is written and the exit
  * code is 1 when any of them is stale; tests/scripts/gen_check_test.ts runs that check in CI.

@@ -1,39 +1,17 @@
 /**
- * Regenerates the documentation tables that come from the contract: the operation table in
- * README.md (between `<!-- operations:start -->` and `<!-- operations:end -->`) and
- * docs/errors.md. `--check` exits 1 when a file is out of date. `deno task gen` runs it with the
- * other generators (scripts/gen.ts).
+ * Regenerates the documentation that comes from the contract: docs/errors.md, and the lists of
+ * operations in README.md and docs/*.md (the regions of scripts/gen_doc_lists.ts, each between
+ * `<!-- NAME:start -->` and `<!-- NAME:end -->`). `--check` exits 1 when a file is out of date.
+ * `deno task gen` runs it with the other generators (scripts/gen.ts).
  *
  *   deno run -A scripts/gen_docs.ts [--check]
  */
 import { ERROR_CATALOG, type ErrorSpec } from "../src/contract/error_catalog.ts";
-import { OPERATIONS } from "../src/contract/operations.ts";
-import { buildAgentOpenApi } from "../src/contract/openapi/mod.ts";
-import { VERSION } from "../src/version.ts";
+import { docRegions, fillRegions } from "./gen_doc_lists.ts";
+
+export { operationsTable } from "./gen_doc_lists.ts";
 
 const root = new URL("../", import.meta.url);
-
-/** The README operation table (markdown). */
-export function operationsTable(): string {
-  // deno-lint-ignore no-explicit-any
-  const paths = buildAgentOpenApi(VERSION).paths as any;
-  const ref = (s: { $ref?: string } | undefined) => s?.$ref?.split("/").at(-1);
-  const rows = OPERATIONS.map((o) => {
-    const post = paths[`/api/v1/operations/${o.typeId}`].post;
-    const req = ref(post.requestBody.content["application/json"].schema);
-    const res = ref(post.responses["200"].content["application/json"].schema);
-    return `| \`${o.typeId}\` | ${o.family} | ${req ?? ""} | ${
-      res ?? ""
-    } | ${o.scope} | ${o.localInput} | ${
-      o.needsSender ? "yes" : o.family === "local" ? "disk reads" : "no"
-    } | ${o.summary} |`;
-  });
-  return [
-    "| typeId | family | request | result | token scope | local input | sender confirmation | what it does |",
-    "|---|---|---|---|---|---|---|---|",
-    ...rows,
-  ].join("\n");
-}
 
 /** docs/errors.md. */
 export function errorsDoc(): string {
@@ -55,7 +33,7 @@ Client code relies on \`errorCode\`, never on the \`error\` text. The same list 
   every token failure (another typeId, expired, replayed, bad signature, EIK not covered); 426
   \`{agentVersion, error, requiredVersion}\` when the token requires a newer agent; 404/413/421/429/403
   for transport-level refusals as listed below. Never a 500.
-- **Token service**: 400, 401, 402, 403 (with \`rejectedEiks\`) as interface-spec.md says; the body is
+- **Token service**: 400, 401, 402, 403 (with \`rejectedEiks\`) as docs/tokens.md § Issuing says; the body is
   \`{error, errorCode, errorKind, requestId}\`. Body validation errors there are 400: the HTTP column
   names the token service's status where it differs from the agent's.
 
@@ -70,9 +48,11 @@ broken session never looks like "no data".
 
 ## Codes
 
+<!-- deno-fmt-ignore-start -->
 | errorCode | errorKind | HTTP | meaning |
-|---|---|---|---|
+| --- | --- | --- | --- |
 ${rows.join("\n")}
+<!-- deno-fmt-ignore-end -->
 `;
 }
 
@@ -80,14 +60,17 @@ async function update(
   path: string,
   make: (old: string) => string,
   check: boolean,
+  exact = false,
 ): Promise<boolean> {
   const url = new URL(path, root);
+  // The tables are unpadded in deno-fmt-ignore regions: one row more is one line of diff.
   const old = await Deno.readTextFile(url).catch(() => "");
   const next = make(old);
-  // deno fmt pads table cells and reflows text afterwards: compare the content only.
+  // deno fmt pads table cells and reflows text afterwards: compare the content only (the
+  // regions, unpadded and kept so by deno-fmt-ignore, compare exactly).
   const norm = (t: string) =>
     t.replace(/[ \t]*\|[ \t]*/g, "|").replace(/-{3,}/g, "---").replace(/\s+/g, " ");
-  if (norm(old) === norm(next)) return true;
+  if (exact ? old === next : norm(old) === norm(next)) return true;
   if (check) {
     console.error(`${path} is out of date: run deno task gen`);
     return false;
@@ -99,18 +82,19 @@ async function update(
 }
 
 /**
- * Write (or, with `check`, compare) README.md's operation table and docs/errors.md.
+ * Write (or, with `check`, compare) docs/errors.md and the generated regions of the docs.
  * @param check only compare; print what is stale
- * @returns whether both were up to date (or have been written)
+ * @returns whether all were up to date (or have been written)
+ * @throws Error when a file lost a region's markers
  */
 export async function genDocs(check: boolean): Promise<boolean> {
-  const okReadme = await update("README.md", (old) =>
-    old.replace(
-      /<!-- operations:start -->[\s\S]*<!-- operations:end -->/,
-      `<!-- operations:start -->\n${operationsTable()}\n<!-- operations:end -->`,
-    ), check);
-  const okErrors = await update("docs/errors.md", () => errorsDoc(), check);
-  return okReadme && okErrors;
+  let ok = await update("docs/errors.md", () => errorsDoc(), check);
+  const regions = docRegions();
+  for (const file of new Set(regions.map((r) => r.file))) {
+    const mine = regions.filter((r) => r.file === file);
+    ok = await update(file, (old) => fillRegions(old, mine, file), check, true) && ok;
+  }
+  return ok;
 }
 
 if (import.meta.main) {

@@ -2,12 +2,12 @@
  * Builds the synthetic NRA fixture files of src/formats (docs/formats.md § Fixtures and tools) FROM
  * THE FIELD TABLES, through the module's own writers: every file is
  * `encodeCp1251(writeX(records))`, with Cyrillic names, negative amounts where the format allows
- * them (not in D1: "amounts are always positive", nra-formats.md §2.1) and EIKs with valid Bulstat
- * check digits. Each file gets `<file>.expected.json` = { kind, file, canonicalFile, writeOptions?,
- * records }: parsing `file` gives `records`; writing `records` gives the bytes of `canonicalFile`.
- * No real NRA data is used (nra-formats.md §3: none is public). Deterministic: no clock, no
- * randomness. Run: `deno run -A scripts/gen_format_fixtures.ts` (then it runs `deno fmt` on the
- * JSON files).
+ * them (not in D1: "amounts are always positive", docs/nra-formats.md §2.1) and EIKs with valid
+ * Bulstat check digits. Each file gets `<file>.expected.json` = { kind, file, canonicalFile,
+ * writeOptions?, records }: parsing `file` gives `records`; writing `records` gives the bytes of
+ * `canonicalFile`. No real NRA data is used (docs/nra-formats.md §3: none is public).
+ * Deterministic: no clock, no randomness. Run: `deno run -A scripts/gen_format_fixtures.ts` (then
+ * it runs `deno fmt` on the JSON files).
  * @module
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -505,7 +505,7 @@ function fixtures(): Fixture[] {
  * with 0 lines, VDR, VTR and a TTR of zeros, but no VIR line. Beside DEKLAR.TXT (01-15 =
  * 3100.55, 01-17 = 750.00) and PRODAGBI.TXT it must give VIES_DEKLAR_MISMATCH and
  * VIES_LEDGER_MISMATCH warnings, where it used to pass silently.
- * Item 7: the annual D6 (month 13, nra-formats.md §2.2) as GO-D1D6 leaves it: block 1 with the
+ * Item 7: the annual D6 (month 13, docs/nra-formats.md §2.2) as GO-D1D6 leaves it: block 1 with the
  * year's income tax, every other number empty (null, written as an empty field), and the 0s
  * that are written kept as 0.
  */

@@ -1,8 +1,8 @@
 /**
  * Regenerate the golden outputs of the test portal: fixtures/golden/<eik>/<typeId>.json for the
- * pinned EIKs (docs/test-portal.md § Golden files); `--check` exits 1 when one is missing,
- * differs or is left over. Run it only when a change to the generated data is intended, then
- * review the diff. `deno task gen` runs it with the other generators (scripts/gen.ts).
+ * pinned EIKs (docs/test-portal.md § Pinned EIKs and golden files); `--check` exits 1 when one is
+ * missing, differs or is left over. Run it only when a change to the generated data is intended,
+ * then review the diff. `deno task gen` runs it with the other generators (scripts/gen.ts).
  *
  *   deno run -A scripts/gen_golden.ts [--check]
  *

@@ -1,7 +1,7 @@
 /**
- * A local HTTPS simulator of the NRA public API (nra-public-api.md §11): OAuth2 client credentials
+ * A local HTTPS simulator of the NRA public API (docs/nra-api.md §11): OAuth2 client credentials
  * at /oauth/token, the submit and result routes of both environments, the Bearer check (400
- * MALFORMED_TOKEN), the validation order of §11.3, detached CMS verification of each file against
+ * MALFORMED_TOKEN), the validation order of §11, detached CMS verification of each file against
  * its bytes and the certificate (pkijs; tests re-check with `openssl cms -verify`), a certificate
  * allow-list, a power-of-attorney map, stored submissions and Bulgarian HTML protocols. Faults can
  * be injected (delay, status with headers such as Retry-After, malformed JSON, expired token; and
@@ -9,7 +9,7 @@
  * unfiled after a delay). Tests use it through tests/_helpers/nra_simulator.ts (which adds a
  * PKCS#12 test sender). Runnable: `deno run -A scripts/nra_simulator.ts [--port N] [--save-dir DIR]
  * [--stub] [--latency-ms N]` (or the same with tests/_helpers/nra_simulator.ts). Codes marked
- * "designed" are not seen from the real NRA (docs/live-portal.md § Simulator).
+ * "designed" are not seen from the real NRA (docs/live-portal.md § The simulator).
  * @module
  */
 import "reflect-metadata";
@@ -118,7 +118,7 @@ export interface NraSimulator {
 
 /** The default OAuth2 client: both scopes. */
 export const SIM_CLIENT = { id: "sim-client", secret: "sim-secret" } as const;
-/** Scopes by environment (nra-public-api.md §2, inferred). */
+/** Scopes by environment (docs/nra-api.md §2, inferred). */
 export const SIM_SCOPES = {
   test: "es-api-external:submit-declaration-test",
   production: "es-api-external:submit-declaration",

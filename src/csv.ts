@@ -24,8 +24,9 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * @returns `s`, or `'` + `s` when it starts with `=`, `+`, `-`, `@`, a tab or a CR
  * @example
  * ```ts
- * guardFormula("=SUM(A1:A9)"); // "'=SUM(A1:A9)"
- * guardFormula("ACME Ltd"); // "ACME Ltd"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(guardFormula("=SUM(A1:A9)"), "'=SUM(A1:A9)");
+ * deepStrictEqual(guardFormula("ACME Ltd"), "ACME Ltd");
  * ```
  */
 export function guardFormula(s: string): string {
@@ -54,8 +55,11 @@ const OPTIONS = {
  * @throws nothing for the value types listed in the module doc
  * @example
  * ```ts
- * toCsv(["company", "tokens"], [["=cmd", 3], ["ACME, Ltd", -1]]);
- * // "company,tokens\r\n'=cmd,3\r\n\"ACME, Ltd\",-1\r\n"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   toCsv(["company", "tokens"], [["=cmd", 3], ["ACME, Ltd", -1]]),
+ *   "company,tokens\r\n'=cmd,3\r\n\"ACME, Ltd\",-1\r\n",
+ * );
  * ```
  */
 export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {

@@ -28,8 +28,9 @@ const PARTS = new Intl.DateTimeFormat("en-GB", {
  * @returns `YYYY-MM-DD HH:MM[:SS] ±HH:MM`, or `""` for null or an invalid time
  * @example
  * ```ts
- * localTime("2026-11-27T23:42:05.000Z"); // "2026-11-28 01:42:05 +02:00"
- * localTime("2026-07-01T09:00:00Z", false); // "2026-07-01 12:00 +03:00"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(localTime("2026-11-27T23:42:05.000Z"), "2026-11-28 01:42:05 +02:00");
+ * deepStrictEqual(localTime("2026-07-01T09:00:00Z", false), "2026-07-01 12:00 +03:00");
  * ```
  */
 export function localTime(at: string | Date | null, seconds = true): string {

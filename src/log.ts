@@ -34,8 +34,9 @@ const EGN_WEIGHTS = [2, 4, 8, 5, 10, 9, 7, 3, 6];
  * @throws nothing
  * @example
  * ```ts
- * maskPersonalId("8001010008"); // "80******08"
- * maskPersonalId("121212121"); // "121212121"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(maskPersonalId("8001010008"), "80******08");
+ * deepStrictEqual(maskPersonalId("121212121"), "121212121");
  * ```
  */
 export function maskPersonalId(id: string): string {

@@ -1,5 +1,5 @@
 /**
- * The record count of an NRA text file (`numRecords` of a submission's files, nra-formats.md
+ * The record count of an NRA text file (`numRecords` of a submission's files, docs/nra-formats.md
  * §4): used by the filing path and by the test portal alike, so it lives beside neither.
  * @module
  */

@@ -22,8 +22,9 @@ export type XlsxValue = string | number | boolean | null | undefined;
  * @returns the workbook's bytes (a ZIP archive)
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const bytes = await toXlsx("Декларации", ["Фирма", "Брой"], [["=cmd", 3]]);
- * bytes[0] === 0x50 && bytes[1] === 0x4b; // "PK": a ZIP archive
+ * deepStrictEqual([bytes[0], bytes[1]], [0x50, 0x4b]); // "PK": a ZIP archive
  * ```
  */
 export async function toXlsx(

@@ -1,9 +1,9 @@
 /**
  * The agent's HTTP app (Hono; never listens — `main.ts` serves it on 127.0.0.1 only):
  * `POST /api/v1/operations/:typeId`, `GET /api/senders`, `POST /api/pick-file`,
- * `POST /api/pick-folder`, `GET /api/v1/openapi.json`, `GET /health`, `GET /docs` (offline Swagger UI), and the confirmation
- * page `GET /confirm/:id` + `POST /confirm/:id/decision` (interface-spec.md § Endpoints); the
- * pages' style sheets and scripts at `GET /assets/<name>.<hash>.<ext>` (web_assets.ts).
+ * `POST /api/pick-folder`, `GET /api/v1/openapi.json`, `GET /health`, `GET /docs` (offline Swagger
+ * UI), and the confirmation page `GET /confirm/:id` + `POST /confirm/:id/decision`
+ * (docs/confirmation.md § Sender confirmation); the pages' style sheets and scripts at `GET /assets/<name>.<hash>.<ext>` (web_assets.ts).
  * @module
  */
 import { Hono } from "hono";

@@ -1,9 +1,9 @@
 /**
- * `admin …`: the operations of the token service's admin API (interface-spec.md § Access
- * phases) run directly on its database (SVC_DATABASE_URL, or SQLite in the data directory):
- * integrators, keys, applications, contracts, statements, usage. Text for people by default;
- * `--json` prints the admin API's JSON document (and a failure as its one-line error JSON on
- * standard error); `--format csv` for statements and usage. A new key's secret is printed once.
+ * `admin …`: the operations of the token service's admin API (docs/token-service.md
+ * § Access phases) run directly on its database (SVC_DATABASE_URL, or SQLite in the data
+ * directory): integrators, keys, applications, contracts, statements, usage. Text for people by
+ * default; `--json` prints the admin API's JSON document (and a failure as its one-line error JSON
+ * on standard error); `--format csv` for statements and usage. A new key's secret is printed once.
  * @module
  */
 import { Command, Option } from "commander";

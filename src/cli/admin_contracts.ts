@@ -1,5 +1,5 @@
 /**
- * `admin applications …` and `admin contracts …` (interface-spec.md § Access phases, phases
+ * `admin applications …` and `admin contracts …` (docs/token-service.md § Access phases, phases
  * 2–3; monthly billing): the same operations as `/admin/v1/applications` and
  * `/admin/v1/contracts`, statements included.
  * @module

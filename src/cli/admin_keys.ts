@@ -1,5 +1,5 @@
 /**
- * `admin integrators …` and `admin keys …` (interface-spec.md § Access phases): the same
+ * `admin integrators …` and `admin keys …` (docs/token-service.md § Access phases): the same
  * operations as `/admin/v1/integrators` and `/admin/v1/keys`.
  * @module
  */

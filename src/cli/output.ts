@@ -1,6 +1,6 @@
 /**
  * How commands print: a line, a JSON document (`--json`), a table or a record for people, and the
- * one sentence of a failure (docs/cli.md § Output).
+ * one sentence of a failure (docs/cli.md § Exit codes).
  * @module
  */
 import { jsonLogger, type Logger } from "../log.ts";

@@ -1,6 +1,6 @@
 /**
  * Non-operation wire shapes: token issue request/response, error bodies, senders, pickers and
- * health (interface-spec.md § Token issue, § Endpoints, § Errors).
+ * health (docs/tokens.md § Issuing, docs/errors.md § Wire format).
  * @module
  */
 import { z } from "zod";

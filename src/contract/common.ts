@@ -1,12 +1,12 @@
 /**
- * Shared field schemas of the contract (interface-spec.md § Resources and their fields):
+ * Shared field schemas of the contract (README.md § Operations):
  * `eik` (EIK / Bulstat, `^[0-9]{9,13}$`), `year` (1900–2999), `month` (1–12), status enums,
  * dates, and the inline local-input shapes `_inlineFile` / `_inlineDir`.
  * @module
  */
 import { z } from "zod";
 
-/** EIK / Bulstat: 9 to 13 digits (interface-spec.md § Resources). */
+/** EIK / Bulstat: 9 to 13 digits (README.md § Operations). */
 export const Eik = z.string().regex(/^[0-9]{9,13}$/, "must be 9 to 13 digits (EIK / Bulstat)")
   .meta({ example: "121212121", description: "EIK / Bulstat, 9 to 13 digits" });
 
@@ -76,8 +76,8 @@ export const InlineDir = z.object({
     "A local folder sent inline: files with relative `/`-separated paths and base64 content of their original bytes. Limits: 2,000 files, 20 MiB per file, 48 MiB in all; the whole body at most 64 MiB.",
 });
 
-/** Fields every operation body may carry for inline local input (interface-spec.md: "may
- * instead take the content inline, in the body fields `_inlineFile` or `_inlineDir`"). */
+/** Fields every operation body may carry for inline local input (docs/local-input.md
+ * § Where local input comes from: `_inlineFile` or `_inlineDir` instead of a path). */
 export const inlineFields = {
   _inlineFile: InlineFile.optional(),
   _inlineDir: InlineDir.optional(),

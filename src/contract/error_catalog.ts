@@ -1,7 +1,7 @@
 /**
  * The one error catalog of the product: every stable `errorCode`, its `errorKind` and the HTTP
- * status it travels with. Implements interface-spec.md § Errors ("Code constants are stable;
- * texts are not"; kinds PARAMETER, CREDENTIALS, PORTAL). The list is published in the OpenAPI
+ * status it travels with. Implements docs/errors.md § Wire format (codes are stable, texts
+ * are not; kinds PARAMETER, CREDENTIALS, PORTAL). The list is published in the OpenAPI
  * document as `components.schemas.ErrorCode` and `components.schemas.ErrorKind`.
  *
  * Statuses, per service ({@link httpStatus}): the agent answers every error with 502 except token
@@ -34,12 +34,12 @@ export type FilingFailure = "not_filed" | "refused";
 /** One catalog entry: kind, HTTP status per service and a one-line description (English). */
 export interface ErrorSpec {
   readonly kind: ErrorKind;
-  /** The agent's HTTP status (interface-spec.md § Errors / Agent: 502 unless a transport-level
+  /** The agent's HTTP status (docs/errors.md § Wire format: 502 unless a transport-level
    * refusal), and the token service's unless `tokenStatus` differs. The OpenAPI documents'
    * `x-error-catalog` publish this one. */
   readonly status: number;
-  /** The token service's HTTP status where it differs from the agent's (interface-spec.md §
-   * Errors / Token service: a malformed request is a 400 there). */
+  /** The token service's HTTP status where it differs from the agent's (docs/errors.md
+   * § Wire format: a malformed request is a 400 there). */
   readonly tokenStatus?: number;
   readonly description: string;
   /** Set on the codes of a failed submit whose outcome the code alone tells. */
@@ -326,8 +326,9 @@ export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
  * @returns the entry's `tokenStatus` at the token service when it has one, else its `status`
  * @example
  * ```ts
- * httpStatus("VALIDATION_FAILED", "agent"); // 502
- * httpStatus("VALIDATION_FAILED", "token"); // 400
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(httpStatus("VALIDATION_FAILED", "agent"), 502);
+ * deepStrictEqual(httpStatus("VALIDATION_FAILED", "token"), 400);
  * ```
  */
 export function httpStatus(code: ErrorCode, service: ErrorService): number {

@@ -1,7 +1,7 @@
 /**
  * The product's one error class, {@link AppError}, over the error catalog (error_catalog.ts:
- * every stable `errorCode`, its `errorKind` and its HTTP status per service; interface-spec.md §
- * Errors), re-exported here so that an error and its code come from one module.
+ * every stable `errorCode`, its `errorKind` and its HTTP status per service; docs/errors.md
+ * § Wire format), re-exported here so that an error and its code come from one module.
  * @module
  */
 import { ERROR_CATALOG, type ErrorCode, type ErrorKind } from "./error_catalog.ts";
@@ -26,9 +26,12 @@ export {
  *
  * @example
  * ```ts
- * const e = new AppError("VALIDATION_FAILED", 'Field "eik" must be 9 to 13 digits', { field: "eik" });
- * e.status; // 502
- * e.kind; // "PARAMETER"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const e = new AppError("VALIDATION_FAILED", 'Field "eik" must be 9 to 13 digits', {
+ *   field: "eik",
+ * });
+ * deepStrictEqual(e.status, 502);
+ * deepStrictEqual(e.kind, "PARAMETER");
  * ```
  */
 export class AppError extends Error {

@@ -1,8 +1,8 @@
 /**
  * Local file operations (scans, VAT parse) and folder-wide batch filings
- * (interface-spec.md § Local file scan results, § VatFilesParseResult, § typeId values).
+ * (docs/local-input.md § Scans, docs/local-input.md § vat_files_parse, README.md § Operations).
  * The batch request and result shapes are our design (the spec does not show them): see
- * docs/operations.md § Folder-wide operations.
+ * docs/local-input.md § Folder-wide filings.
  * @module
  */
 import { z } from "zod";
@@ -99,7 +99,7 @@ export const VatFilesScanResult = scanResult("VatFilesScanResult", VatFileItem);
 
 /**
  * VatFileSummary: one row per VAT file; status `ok` or the Bulgarian word `липсва`, the spec's
- * two values (interface-spec.md § VatFilesParseResult). A file that is present but cannot be
+ * two values (docs/local-input.md § vat_files_parse). A file that is present but cannot be
  * read or parsed is not usable, so it is `липсва` too; its `count` is null (a missing file's is
  * "-") and its parser error is in the result's `error`.
  */

@@ -18,8 +18,9 @@ const JSON_TYPE =
  * @returns true only for JSON
  * @example
  * ```ts
- * isJsonMediaType("application/json; charset=UTF-8"); // true
- * isJsonMediaType("text/plain;charset=UTF-8"); // false
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(isJsonMediaType("application/json; charset=UTF-8"), true);
+ * deepStrictEqual(isJsonMediaType("text/plain;charset=UTF-8"), false);
  * ```
  */
 export function isJsonMediaType(value: string | null | undefined): boolean {

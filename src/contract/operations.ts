@@ -6,7 +6,7 @@
  * scan it uses, how a folder-wide batch groups the files, and which generator of the test
  * portal answers it. This is the ONE place that knows each operation: the agent and the portal
  * adapters dispatch on these fields, never on typeId strings (docs/architecture.md § Adding an
- * operation). Implements interface-spec.md § typeId values and § Authentication 4–5; the
+ * operation). Implements README.md § Operations and docs/tokens.md § Claims 4–5; the
  * typeIds the spec does not name follow the README's operations table.
  * @module
  */
@@ -182,9 +182,10 @@ export function getOperation(typeId: string): OperationSpec | undefined {
  *
  * @example
  * ```ts
- * declarationName("vat"); // { bg: "Справка-декларация по ЗДДС", en: "VAT return" }
- * declarationName("dec1_6"); // { bg: "Декларации обр. 1 и 6", en: "Declarations form 1 and 6" }
- * declarationName("nope"); // { bg: "nope", en: "nope" }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(declarationName("vat"), { bg: "Справка-декларация по ЗДДС", en: "VAT return" });
+ * deepStrictEqual(declarationName("dec1_6"), { bg: "Декларации обр. 1 и 6", en: "Declarations form 1 and 6" });
+ * deepStrictEqual(declarationName("nope"), { bg: "nope", en: "nope" });
  * ```
  */
 export function declarationName(typeId: string): Bilingual {
@@ -205,8 +206,9 @@ export const TYPE_IDS: readonly string[] = OPERATIONS.map((o) => o.typeId);
  *
  * @example
  * ```ts
- * sampleRequest("debt_payments", "999999956"); // { eik: "999999956", year: 2025 }
- * sampleRequest("taxpayers"); // {}
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(sampleRequest("debt_payments", "999999956"), { eik: "999999956", year: 2025 });
+ * deepStrictEqual(sampleRequest("taxpayers"), {});
  * ```
  */
 export function sampleRequest(typeId: string, eik: string = SAMPLE_EIK): Record<string, unknown> {

@@ -1,7 +1,7 @@
 /**
  * Report request and result shapes: debts and payments, their types, due amounts, taxpayers,
- * the portal service catalog, and files downloaded from the portal (interface-spec.md
- * § Request shapes, § DebtPaymentsResult … § VatMonthlyFilesResult).
+ * the portal service catalog, and files downloaded from the portal (README.md
+ * § Operations; docs/test-portal.md § What each operation returns).
  * @module
  */
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
  * Submission request shapes, the shared submission result, and the result-retrieval shapes
- * (interface-spec.md § Request shapes, § Submission result, § SubmissionResultPayload).
+ * (README.md § Operations, docs/test-portal.md § Submissions and results).
  * @module
  */
 import { z } from "zod";
@@ -74,7 +74,7 @@ export const HighFiscRiskRequest = z.object({
 export const OditRequest = z.object({ eik: Eik, year: Year, month: Month, ...inlineFields })
   .meta({ id: "OditRequest" });
 
-/** Submission result shared by all submissions (interface-spec.md § Submission result). */
+/** Submission result shared by all submissions (docs/test-portal.md § Submissions and results). */
 export const SubmissionResult = z.object({
   success: z.boolean(),
   documentId: NStr,
@@ -102,7 +102,7 @@ export const Etz123ResultRequest = resultRequest("Etz123ResultRequest");
 export const HighFiscRiskResultRequest = resultRequest("HighFiscRiskResultRequest");
 export const OditResultRequest = resultRequest("OditResultRequest");
 
-/** SubmissionResultPayload (interface-spec.md § SubmissionResultPayload). */
+/** SubmissionResultPayload (docs/test-portal.md § Submissions and results). */
 export const SubmissionResultPayload = z.object({
   status: z.enum(["ok", "error"]),
   rawBody: z.string(),

@@ -1,9 +1,9 @@
 /**
  * Windows-1251 (cp1251) decoding for NRA files, and the check that a text has a Windows-1251
- * encoding. Implements nra-formats.md §1.1 ("Encoding: Windows-1251") and §2.1/§2.2 (D1/D6 are
- * "ANSI Windows-1251"); the tool choice (TextDecoder to decode, iconv-lite to encode) follows
- * toolchain.md §2. Encoding lives in `cp1251_encode.ts`, so that reading files does not load
- * iconv-lite (~4 MB and ~28 ms of the agent's start, BENCHMARKS.md § Agent cold start).
+ * encoding. Implements docs/nra-formats.md §1.1 (Windows-1251) and §2.1, §2.2 (D1/D6 are
+ * Windows-1251 too); the tool choice (TextDecoder to decode, iconv-lite to encode) follows
+ * docs/nra-formats.md §1.1. Encoding lives in `cp1251_encode.ts`, so that reading files does not
+ * load iconv-lite (~4 MB and ~28 ms of the agent's start, BENCHMARKS.md § Agent cold start).
  * @module
  */
 import { AppError } from "../contract/mod.ts";
@@ -21,13 +21,14 @@ REPERTOIRE.delete("\u0098");
  * Decode Windows-1251 bytes to a string. Every byte maps to a character, so decoding never
  * fails; the result has exactly one UTF-16 code unit per input byte.
  *
- * Implements nra-formats.md §1.1 (encoding) with `TextDecoder("windows-1251")`.
+ * Implements docs/nra-formats.md §1.1 (encoding) with `TextDecoder("windows-1251")`.
  * @param bytes raw file content
  * @returns the decoded text
  * @throws nothing
  * @example
  * ```ts
- * decodeCp1251(new Uint8Array([0xcf, 0xf0, 0xe8])); // "При"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(decodeCp1251(new Uint8Array([0xcf, 0xf0, 0xe8])), "При");
  * ```
  */
 export function decodeCp1251(bytes: Uint8Array): string {

@@ -3,7 +3,7 @@
  * on its own (`dec731`, `dec736`, `etz62`, `etz123`, `high_fisc_risk`, `odit`), run before the
  * confirmation page for inline input and before anything is signed or sent, the same in test and
  * live mode. What each kind is checked for is docs/local-input.md § What is checked per filing;
- * the formats are nra-formats.md § 4:
+ * the formats are docs/nra-formats.md § 4:
  *
  * - **ETZ notices** (art. 62, art. 123): well-formed XML, root `<etzemploy>` (form 62, the public
  *   XSD) or a root whose name holds "123" (form 123: the XSD exists, its root is not verified),

@@ -1,5 +1,5 @@
 /**
- * Which NRA file is this? Detection by content, following nra-formats.md "How to use this"
+ * Which NRA file is this? Detection by content, following docs/nra-formats.md "How to use this"
  * ("Detect VAT files by line width … not by file name"), §1.5 (VIES record markers), §1.6
  * (590 / 274 / 424, older 272 / 422), §2.1 (D1: 53 fields) and §2.2 (D6: 59 fields; names
  * starting NRA62007). The name weighs more than width heuristics (lines padded past their

@@ -1,7 +1,7 @@
 /**
  * EIK / Bulstat identifiers and VAT numbers. The check-digit rule is the public Bulstat
  * algorithm for 9- and 13-digit codes; VAT numbers are "BG" + 9 or 10 digits
- * (nra-formats.md §1.1 "Filer VAT number").
+ * (docs/nra-formats.md §1.1 "Filer VAT number").
  * @module
  */
 
@@ -29,7 +29,8 @@ function checkDigit(d: number[], from: number, wa: number[], wb: number[]): numb
  * @throws RangeError when `first8` is not 8 digits (a programming error)
  * @example
  * ```ts
- * eikCheckDigit("12345678"); // 6 → "123456786"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(eikCheckDigit("12345678"), 6); // so "123456786" is valid
  * ```
  */
 export function eikCheckDigit(first8: string): number {
@@ -44,7 +45,8 @@ export function eikCheckDigit(first8: string): number {
  * @throws nothing
  * @example
  * ```ts
- * isValidEik("123456786"); // true
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(isValidEik("123456786"), true);
  * ```
  */
 export function isValidEik(eik: string): boolean {

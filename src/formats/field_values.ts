@@ -3,7 +3,7 @@
  * (D1/D6). Parsers read `s` between `a` (inclusive) and `b` (exclusive) without slicing, trim
  * spaces and tabs first, and return `null` for an empty field and `undefined` for an invalid
  * one, so the hot loop allocates nothing for numbers and throws only once, with context.
- * Formats follow nra-formats.md §1.1 (amounts with a decimal point and 2 decimals, leading
+ * Formats follow docs/nra-formats.md §1.1 (amounts with a decimal point and 2 decimals, leading
  * "-"; dates dd/mm/yyyy; periods YYYYMM, VIES MM/YYYY) and §2.1 (D1 numbers "7.2").
  * @module
  */
@@ -40,7 +40,7 @@ export function trimEndAt(s: string, a: number, b: number): number {
 }
 
 /**
- * Parse a text field: the trimmed slice (nra-formats.md "trim() every field").
+ * Parse a text field: the trimmed slice (docs/nra-formats.md "trim() every field").
  * @param s text
  * @param a start (inclusive)
  * @param b end (exclusive)
@@ -187,7 +187,7 @@ export function isCalendarDate(y: number, m: number, d: number): boolean {
 }
 
 /**
- * Read a date `dd/mm/yyyy` (nra-formats.md §1.1) as the number yyyymmdd, without allocating.
+ * Read a date `dd/mm/yyyy` (docs/nra-formats.md §1.1) as the number yyyymmdd, without allocating.
  * @param s text
  * @param a start (inclusive)
  * @param b end (exclusive)
@@ -228,7 +228,7 @@ export function isoDateOfKey(key: number): string {
 }
 
 /**
- * Parse a date `dd/mm/yyyy` (nra-formats.md §1.1) into ISO `YYYY-MM-DD`.
+ * Parse a date `dd/mm/yyyy` (docs/nra-formats.md §1.1) into ISO `YYYY-MM-DD`.
  * @param s text
  * @param a start (inclusive)
  * @param b end (exclusive)
@@ -242,7 +242,7 @@ export function parseDateAt(s: string, a: number, b: number): string | null | un
 
 /**
  * Read a tax period `YYYYMM` (VAT ledgers, DEKLAR) or `MM/YYYY` (VIES) as the number yyyymm
- * (nra-formats.md §1.1 and §1.5), without allocating.
+ * (docs/nra-formats.md §1.1 and §1.5), without allocating.
  * @param s text
  * @param a start (inclusive)
  * @param b end (exclusive)

@@ -1,18 +1,18 @@
 /**
  * The field tables of the fixed-width engine (fixed_width.ts): field specs, the compiled layout
  * with its per-layout record factory, and the check whether a short line may be one whose
- * trailing spaces an editor trimmed (docs/formats.md). Implements nra-formats.md §1.1 and the
+ * trailing spaces an editor trimmed (docs/formats.md). Implements docs/nra-formats.md §1.1 and the
  * "How to use this" rules (1-based positions).
  * @module
  */
 
-/** How a field's characters are interpreted (nra-formats.md §1.1). */
+/** How a field's characters are interpreted (docs/nra-formats.md §1.1). */
 export type FieldType = "text" | "int" | "amount" | "date" | "period" | "decimal" | "code";
 
 /** Alignment inside the field: L = left, space-padded right; R = right, space-padded left. */
 export type Align = "L" | "R";
 
-/** One field of a fixed-width record, restated from a table of nra-formats.md. */
+/** One field of a fixed-width record, restated from a table of docs/nra-formats.md. */
 export interface FieldSpec {
   /** Code from the reference, e.g. "03-07" (VIES fields use "VIR-4" style codes). */
   readonly code: string;
@@ -41,7 +41,7 @@ export type RecordOf<F extends readonly FieldSpec[]> = {
   [K in F[number] as K["name"]]: FieldValue<K["type"]>;
 };
 
-/** How each value type is aligned when written (nra-formats.md §1.1: numbers right, the rest
+/** How each value type is aligned when written (docs/nra-formats.md §1.1: numbers right, the rest
  * left). */
 const ALIGN_OF: Readonly<Record<FieldType, Align>> = {
   text: "L",

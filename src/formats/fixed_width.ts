@@ -1,6 +1,6 @@
 /**
  * The one fixed-width engine for the VAT files (DEKLAR, POKUPKI, PRODAGBI, VIES), driven by
- * declarative field tables. Implements nra-formats.md §1.1 (fixed width, text left-aligned
+ * declarative field tables. Implements docs/nra-formats.md §1.1 (fixed width, text left-aligned
  * and space-padded, numbers right-aligned, amounts 2 decimals, dates dd/mm/yyyy, periods
  * YYYYMM) and the "How to use this" rules (1-based positions, trim every field).
  *

@@ -1,6 +1,6 @@
 /**
  * Writing side of the fixed-width engine (see fixed_width.ts): pads and aligns every field
- * exactly, and refuses — never truncates — values that do not fit. Implements nra-formats.md
+ * exactly, and refuses — never truncates — values that do not fit. Implements docs/nra-formats.md
  * §1.1 (text left-aligned and space-padded; numbers right-aligned; amounts with 2 decimals and
  * a leading "-"; CR LF after every record).
  * @module
@@ -110,7 +110,7 @@ function writeReason(f: FieldSpec): string {
 
 /**
  * Format records as canonical file text: one line per record, each followed by CR LF
- * (nra-formats.md §1.1; SKLADNIK expects CR LF after the last record too). No records give "".
+ * (docs/nra-formats.md §1.1; SKLADNIK expects CR LF after the last record too). No records give "".
  * @param layout the compiled table
  * @param records the records
  * @param file file name for messages

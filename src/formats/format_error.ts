@@ -9,7 +9,7 @@ import { AppError } from "../contract/mod.ts";
 
 /** A field as named in messages: its code (e.g. "03-07" or "3") and English label. */
 export interface FieldRef {
-  /** Code from nra-formats.md, e.g. "03-07", or the 1-based field number for D1/D6. */
+  /** Code from docs/nra-formats.md, e.g. "03-07", or the 1-based field number for D1/D6. */
   readonly code: string;
   /** English label, e.g. "document date". */
   readonly label: string;

@@ -3,7 +3,7 @@
  * comma-separated with a field count, or typed records with their widths), the file-name
  * prefixes it is known by, a label for messages, and its parser. `detect.ts` and
  * `parse_any.ts` work from this table only, so adding a format is its layout module plus one
- * row here (docs/architecture.md § Adding a file format). Layouts: nra-formats.md §1.5 (VIES
+ * row here (docs/architecture.md § Adding a file format). Layouts: docs/nra-formats.md §1.5 (VIES
  * record markers), §1.6 (590 / 274 / 424, older 272 / 422), §2.1 (D1: 53 fields) and §2.2
  * (D6: 59 fields).
  * @module

@@ -2,7 +2,7 @@
  * NRA file formats: read and write the Bulgarian NRA's VAT files (DEKLAR, POKUPKI, PRODAGBI,
  * VIES) and payroll declarations (D1 EMPL2021.TXT, D6 NRA62007.TXT), detect which file is
  * which, cross-check a VAT set, and encode/decode Windows-1251. Pure: no I/O, no clock, no
- * randomness. Layouts restated from shared/reference/nra-formats.md; see docs/formats.md.
+ * randomness. Layouts restated from docs/nra-formats.md; see docs/formats.md.
  * @module
  */
 export { decodeCp1251, firstUnencodableCp1251, unencodable } from "./cp1251.ts";

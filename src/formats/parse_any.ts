@@ -1,6 +1,6 @@
 /**
  * Parse any NRA file: detect its kind by content (detect.ts) and run the matching reader.
- * Implements nra-formats.md "How to use this" (detect by content, not name); when the content
+ * Implements docs/nra-formats.md "How to use this" (detect by content, not name); when the content
  * fits no format but the name says one, that format's reader runs, so its error — line,
  * field, what was found and what was expected — reaches the caller (docs/formats.md § Errors).
  * @module

@@ -1,6 +1,6 @@
 /**
  * Which character encoding an NRA file is saved in, and its text. The NRA wants Windows-1251
- * (nra-formats.md §1.1, §2.1, §2.2), but files re-saved by an editor or written by other
+ * (docs/nra-formats.md §1.1, §2.1, §2.2), but files re-saved by an editor or written by other
  * programs arrive as UTF-8 (with or without a byte-order mark), UTF-16, or Windows-1251 behind
  * a UTF-8 byte-order mark (docs/formats.md). Readers decode each correctly and warn
  * (`file_warnings.ts`); submissions refuse anything but plain Windows-1251 with
@@ -137,7 +137,8 @@ function decodeBare(
  * @throws AppError FILE_ENCODING_UNSUPPORTED when the file mixes UTF-8 and Windows-1251
  * @example
  * ```ts
- * decodeNraBytes(new Uint8Array([0xef, 0xbb, 0xbf, 0xcf]), "D.TXT"); // { text: "П", encoding: "windows-1251", bomLength: 3 }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(decodeNraBytes(new Uint8Array([0xef, 0xbb, 0xbf, 0xcf]), "D.TXT"), { text: "П", encoding: "windows-1251", bomLength: 3 });
  * ```
  */
 export function decodeNraBytes(

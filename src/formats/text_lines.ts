@@ -1,7 +1,7 @@
 /**
  * Splits decoded file text into records without copying: one `[start, end)` span per line.
  * Accepts CRLF and LF, with or without a line break after the last record, and a trailing
- * CTRL+Z (0x1A) end marker (nra-formats.md "How to use this", §1.1 and §2.1). Blank lines
+ * CTRL+Z (0x1A) end marker (docs/nra-formats.md "How to use this", §1.1 and §2.1). Blank lines
  * between records are skipped and noted (a warning, docs/formats.md); a 0x1A anywhere but at
  * the end — files joined with `copy /b` — is refused, naming the byte and its line: found at a
  * line's start here, and inside a line by {@link ctrlZInside} when that line fails to parse

@@ -1,8 +1,8 @@
 /**
- * One call for the agent's `vat_files_parse` operation (interface-spec.md VatFilesParseResult):
+ * One call for the agent's `vat_files_parse` operation (docs/local-input.md § vat_files_parse):
  * parse whichever of DEKLAR, POKUPKI, PRODAGBI and VIES are present, report each file's status
  * and count, collect errors without throwing for one bad file, and cross-check the files that
- * parsed (nra-formats.md §1; checks in check.ts). What the readers tolerated (another
+ * parsed (docs/nra-formats.md §1; checks in check.ts). What the readers tolerated (another
  * encoding, blank lines, short lines; file_warnings.ts) is in `readWarnings`.
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Calendar helpers for the test portal, all in UTC and on ISO dates (`YYYY-MM-DD`), so that
  * no answer depends on the machine's time zone. "Now" is always a parameter. Implements the
- * date fields of interface-spec.md § DebtPaymentsResult and § DueAmountsResult (`date`).
+ * date fields of docs/test-portal.md § debt_payments (DebtPaymentsResult) and docs/test-portal.md § due_amounts (DueAmountsResult) (`date`).
  * @module
  */
 
@@ -16,7 +16,8 @@ const DAY_MS = 86_400_000;
  * @throws RangeError when the parts do not form a real date
  * @example
  * ```ts
- * isoDate(2025, 3, 14); // "2025-03-14"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(isoDate(2025, 3, 14), "2025-03-14");
  * ```
  */
 export function isoDate(year: number, month: number, day: number): string {
@@ -55,7 +56,8 @@ export function toIsoDate(instant: Date): string {
  * @throws nothing
  * @example
  * ```ts
- * addDays("2025-12-31", 1); // "2026-01-01"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(addDays("2025-12-31", 1), "2026-01-01");
  * ```
  */
 export function addDays(iso: string, days: number): string {

@@ -4,8 +4,8 @@
  * paid by the cut-off, what is outstanding (dueAmount − paidAmount, exact in cents) and the
  * interest on it; paidAllAmount is the total paid for the row's debt type in the result.
  * Amounts are in the year's currency (BGN up to 2025, EUR from 2026). Implements
- * interface-spec.md § DebtPaymentsResult and § Request shapes (DebtPaymentsRequest: type "0"
- * means all kinds).
+ * docs/test-portal.md § debt_payments (DebtPaymentsResult) and README.md § Operations
+ * (DebtPaymentsRequest: type "0" means all kinds).
  * @module
  */
 import type { DebtPaymentItem, DebtPaymentsResult } from "../contract/mod.ts";
@@ -23,15 +23,19 @@ export interface DebtPaymentsInput {
 /**
  * Debts and payments of (eik, year), filtered by debt type.
  *
- * Implements interface-spec.md § DebtPaymentsResult.
+ * Implements docs/test-portal.md § debt_payments (DebtPaymentsResult).
  * @param req eik, year, type ("0" = all; an id of debt_payments_types; an unknown id gives [])
  * @param now the injected clock's instant (cut-off: min(now, 31 December of the year))
  * @returns status ok with the rows (possibly none: the agent reports NO_DATA)
  * @throws nothing
  * @example
  * ```ts
+ * import { ok } from "node:assert/strict";
  * const r = debtPayments({ eik: "121212121", year: 2025 }, new Date("2026-03-15T10:00:00Z"));
- * r.items.every((i) => i.outstandingAmount * 100 === Math.round((i.dueAmount - i.paidAmount) * 100));
+ * ok(r.items.length > 0);
+ * ok(r.items.every((i) =>
+ *   Math.round(i.outstandingAmount * 100) === Math.round((i.dueAmount - i.paidAmount) * 100)
+ * ));
  * ```
  */
 export function debtPayments(req: DebtPaymentsInput, now: Date): DebtPaymentsResult {

@@ -3,8 +3,8 @@
  * no local taxes, no customs duties), and the `debt_payments_types` generator. Codes are the
  * NRA's budget payment codes ("код за вид плащане"): 110000 taxes to the central budget,
  * 551111 ДОО / ГВРС / УчПФ, 561111 health insurance, 581111 ДЗПО; null where a type has no
- * payment code of its own. Implements interface-spec.md § DebtPaymentsTypesResult ("a global
- * table, identical for all taxpayers").
+ * payment code of its own. Implements docs/test-portal.md § debt_payments_types
+ * (DebtPaymentsTypesResult) ("a global table, identical for all taxpayers").
  * @module
  */
 import type { DebtPaymentsTypesResult } from "../contract/mod.ts";
@@ -69,12 +69,13 @@ export function debtTypeById(id: string): DebtType | undefined {
 /**
  * The `debt_payments_types` result: the global table, identical for every caller.
  *
- * Implements interface-spec.md § DebtPaymentsTypesResult.
+ * Implements docs/test-portal.md § debt_payments_types (DebtPaymentsTypesResult).
  * @returns status ok, rowCount and the items
  * @throws nothing
  * @example
  * ```ts
- * debtPaymentsTypes().rowCount; // 21
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(debtPaymentsTypes().rowCount, 21);
  * ```
  */
 export function debtPaymentsTypes(): DebtPaymentsTypesResult {

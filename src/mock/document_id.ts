@@ -4,8 +4,8 @@
  * digits: records or files submitted) and a 5-digit keyed checksum of (kind, eik, seq, count).
  * `result` can therefore tell an id the test portal issued from any other id without server
  * state, and ids survive restarts. The incoming number ("входящ номер") is derived from the same
- * data. Implements interface-spec.md § Submission result (documentId, incomeNumber) and
- * § SubmissionResultPayload ("error when … the document is missing").
+ * data. Implements docs/test-portal.md § Submissions and results (documentId, incomeNumber; an
+ * unknown id answers status error).
  * @module
  */
 import { createHmac } from "node:crypto";
@@ -80,8 +80,9 @@ export function instantOfSeq(seq: number): Date {
  * @throws RangeError when seq is not an 11-digit non-negative integer
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const id = issueDocumentId({ kind: "vat", eik: "121212121", seq: 20_000_000_000, count: 3 });
- * verifyDocumentId("vat", "121212121", id)?.count; // 3
+ * deepStrictEqual(verifyDocumentId("vat", "121212121", id)?.count, 3);
  * ```
  */
 export function issueDocumentId(parts: DocumentIdParts): string {

@@ -6,8 +6,8 @@
  * amount, rounded to the cent). Without a year the result covers the current year and the 4
  * before it (within 2020–2049), and its `year` field says the year the balances are for: the
  * last year covered (the current year, or 2049 past the data's range). Implements
- * interface-spec.md § DueAmountsResult ("totals are sums over items") and § Request shapes
- * (DueAmountsRequest: year optional).
+ * docs/test-portal.md § due_amounts (DueAmountsResult) ("totals are sums over items") and
+ * README.md § Operations (DueAmountsRequest: year optional).
  * @module
  */
 import type { DueAmountItem, DueAmountsResult } from "../contract/mod.ts";
@@ -29,7 +29,7 @@ export interface DueAmountsInput {
 /**
  * Unpaid obligations of (eik, year or all years) with exact totals.
  *
- * Implements interface-spec.md § DueAmountsResult.
+ * Implements docs/test-portal.md § due_amounts (DueAmountsResult).
  * @param req eik and an optional year
  * @param now the injected clock's instant (balances and currency as at now)
  * @returns status ok; year = the asked year, or without one the last year covered (the
@@ -37,8 +37,9 @@ export interface DueAmountsInput {
  * @throws nothing
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const r = dueAmounts({ eik: "121212121" }, new Date("2026-03-15T10:00:00Z"));
- * r.year; // 2026
+ * deepStrictEqual(r.year, 2026);
  * ```
  */
 export function dueAmounts(req: DueAmountsInput, now: Date): DueAmountsResult {

@@ -5,9 +5,8 @@
  * correction. Portal files, VAT monthly files and the debts report all read their filing date,
  * documentId and incoming number from here, so the reports agree with one another. A filing
  * exists for a caller only once its instant is not after the injected "now". Seed:
- * `${eik}|filing|${kind}|${year}|${month}`. Implements interface-spec.md
- * § Dec16PortalFilesResult and VatPortalFilesResult (incomeNumber, submittedAt, ids) and
- * § VatMonthlyFilesResult.
+ * `${eik}|filing|${kind}|${year}|${month}`. Implements docs/test-portal.md
+ * § Portal files (incomeNumber, submittedAt, ids of the portal files and monthly files).
  * @module
  */
 import { nextMonth } from "./dates.ts";
@@ -15,7 +14,6 @@ import { incomeNumberOf, issueDocumentId, seqOfInstant } from "./document_id.ts"
 import { fullName } from "./names.ts";
 import { companyProfile, isTaxpayerId } from "./profile.ts";
 import { rngFor } from "./rng.ts";
-import { specialBehaviour } from "./special_eiks.ts";
 
 /** The periodic declarations the test portal keeps files for. */
 export type PeriodicKind = "vat" | "dec1_6";
@@ -64,7 +62,7 @@ const DEADLINE_DAY: Readonly<Record<PeriodicKind, number>> = { vat: 14, dec1_6: 
  * @throws nothing
  */
 export function filesPeriodically(eik: string, kind: PeriodicKind): boolean {
-  if (specialBehaviour(eik) === "NO_DATA" || !isTaxpayerId(eik)) return false;
+  if (!isTaxpayerId(eik)) return false;
   const p = companyProfile(eik);
   return kind === "vat" ? p.vatRegistered : p.employees > 0;
 }
@@ -72,7 +70,7 @@ export function filesPeriodically(eik: string, kind: PeriodicKind): boolean {
 /**
  * Every filing of a period, independent of "now": the original first, then any correction.
  *
- * Implements docs/test-portal.md § Filings.
+ * Implements docs/test-portal.md § Portal files.
  * @param eik the EIK
  * @param kind vat or dec1_6
  * @param year the period's year

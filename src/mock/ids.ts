@@ -2,8 +2,8 @@
  * Bulgarian identifier check digits: the EIK / Bulstat (9 and 13 digits) and the EGN (10
  * digits), with validators and generators for fictitious, valid identifiers. The algorithms are
  * the official ones (Закон за търговския регистър и регистъра на ЮЛНЦ / Bulstat register for the
- * EIK; Закон за гражданската регистрация for the EGN). Implements interface-spec.md § Resources
- * (`eik`, 9 to 13 digits) and § TaxpayersResult (pinType BUS_BULSTAT, IND_EGN).
+ * EIK; Закон за гражданската регистрация for the EGN). Implements README.md § Operations
+ * (`eik`, 9 to 13 digits) and docs/test-portal.md § taxpayers (pinType BUS_BULSTAT, IND_EGN).
  * @module
  */
 import type { Rng } from "./rng.ts";
@@ -41,7 +41,8 @@ function assertDigits(s: string, n: number, what: string): void {
  * @throws RangeError when first8 is not 8 digits
  * @example
  * ```ts
- * eikCheckDigit9("12121212"); // 1 → "121212121"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(eikCheckDigit9("12121212"), 1); // so "121212121" is valid
  * ```
  */
 export function eikCheckDigit9(first8: string): number {
@@ -69,8 +70,9 @@ export function eikCheckDigit13(first12: string): number {
  * @throws nothing
  * @example
  * ```ts
- * isValidEik("121212121"); // true
- * isValidEik("121212122"); // false
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(isValidEik("121212121"), true);
+ * deepStrictEqual(isValidEik("121212122"), false);
  * ```
  */
 export function isValidEik(eik: string): boolean {

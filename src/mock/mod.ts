@@ -3,8 +3,7 @@
  * identifiers with valid check digits, and one generator per result family, each a pure
  * function of its request (plus an injected "now" where time matters). Nothing here calls
  * Math.random, Date.now or crypto.randomUUID, and nothing imports src/formats: portal files
- * take an injected {@link NraFileKit}. Implements interface-spec.md § What the service does,
- * point 5, and architecture.md § Determinism; see docs/test-portal.md.
+ * take an injected {@link NraFileKit}. Implements docs/test-portal.md § Determinism.
  * @module
  */
 export { type KeyPart, Rng, rngFor, seedFromKey } from "./rng.ts";
@@ -57,6 +56,7 @@ export {
   seqOfInstant,
   verifyDocumentId,
 } from "./document_id.ts";
+export { type Verdict } from "./protocol_html.ts";
 export {
   PROTOCOL_URL_BASE,
   type SubmissionInputData,

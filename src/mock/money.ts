@@ -1,8 +1,8 @@
 /**
  * Money in the test portal: integer cents inside, a 2-decimal number on the wire, and the
  * currency rule of the period (BGN up to 2025-12-31, EUR from 2026-01-01, the day Bulgaria
- * adopted the euro). Implements interface-spec.md § DebtPaymentsResult / § DueAmountsResult
- * ("double" amounts) and src/contract/common.ts `Amount` ("EUR or BGN, 2 decimals").
+ * adopted the euro). Implements docs/test-portal.md § debt_payments (DebtPaymentsResult) /
+ * docs/test-portal.md § due_amounts (DueAmountsResult) ("double" amounts) and src/contract/common.ts `Amount` ("EUR or BGN, 2 decimals").
  * @module
  */
 
@@ -24,8 +24,9 @@ export const EURO_YEAR = 2026;
  * @throws nothing
  * @example
  * ```ts
- * currencyOf(2025); // "BGN"
- * currencyOf(2026); // "EUR"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(currencyOf(2025), "BGN");
+ * deepStrictEqual(currencyOf(2026), "EUR");
  * ```
  */
 export function currencyOf(year: number): Currency {
@@ -39,7 +40,8 @@ export function currencyOf(year: number): Currency {
  * @throws RangeError when cents is not a safe integer
  * @example
  * ```ts
- * toAmount(123456); // 1234.56
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(toAmount(123456), 1234.56);
  * ```
  */
 export function toAmount(cents: number): number {
@@ -54,7 +56,8 @@ export function toAmount(cents: number): number {
  * @throws nothing
  * @example
  * ```ts
- * toCents(0.1 + 0.2); // 30
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(toCents(0.1 + 0.2), 30);
  * ```
  */
 export function toCents(amount: number): number {
@@ -81,7 +84,8 @@ export function sumCents(values: Iterable<number>): number {
  * @throws nothing
  * @example
  * ```ts
- * shareCents(10000, 2000); // 2000 (20 % of 100.00)
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(shareCents(10000, 2000), 2000); // (20 % of 100.00)
  * ```
  */
 export function shareCents(cents: number, basisPoints: number): number {
@@ -98,7 +102,8 @@ export function shareCents(cents: number, basisPoints: number): number {
  * @throws nothing
  * @example
  * ```ts
- * inCurrency(195583, "EUR"); // 100000 (1 000.00 EUR)
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(inCurrency(195583, "EUR"), 100000); // (1 000.00 EUR)
  * ```
  */
 export function inCurrency(bgnCents: number, currency: Currency): number {

@@ -3,7 +3,7 @@
  * АД, ЕТ), towns and streets, goods and services, EU trading partners, plus the official
  * streamlined transliteration (Закон за транслитерацията) for e-mail addresses. Every string is
  * encodable in Windows-1251, so it can go into NRA files. Implements the "realistic" part of
- * interface-spec.md § What the service does, point 5.
+ * docs/test-portal.md § Test portal.
  * @module
  */
 import type { Rng } from "./rng.ts";
@@ -203,7 +203,8 @@ const TRANSLIT: Readonly<Record<string, string>> = {
  * @throws nothing
  * @example
  * ```ts
- * slug("Вега Консулт"); // "vega-konsult"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(slug("Вега Консулт"), "vega-konsult");
  * ```
  */
 export function slug(text: string): string {

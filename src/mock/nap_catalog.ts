@@ -3,8 +3,8 @@
  * same for every caller, with a case-insensitive substring filter on the name, the category
  * (the spec's "title") and the URL. NATIVE links are the portal's own (REST) services, LEGACY
  * links the older PL/SQL ("pls") pages. The names are Bulgarian, the URLs fictitious paths on
- * https://portal.nra.bg. Implements interface-spec.md § NapCatalogResult and § Request shapes
- * (NapCatalogRequest: "substring of name, title or URL; empty means all").
+ * https://portal.nra.bg. Implements docs/test-portal.md § nap_catalog (NapCatalogResult) and
+ * README.md § Operations (NapCatalogRequest: "substring of name, title or URL; empty means all").
  * @module
  */
 import type { NapCatalogEntry, NapCatalogResult } from "../contract/mod.ts";
@@ -100,14 +100,15 @@ export function catalogEntryMatches(entry: NapCatalogEntry, filter: string): boo
 /**
  * The portal service catalog, filtered.
  *
- * Implements interface-spec.md § NapCatalogResult: totalLinks counts the whole catalog,
- * matchedLinks the entries after the filter, categories the distinct categories among them.
+ * Implements docs/test-portal.md § nap_catalog (NapCatalogResult): totalLinks counts the whole
+ * catalog, matchedLinks the entries after the filter, categories the distinct categories among them.
  * @param req `filter` (optional; empty = all)
  * @returns status ok with the matching entries in catalog order
  * @throws nothing
  * @example
  * ```ts
- * napCatalog({ filter: "ддс" }).matchedLinks > 0; // true
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(napCatalog({ filter: "ддс" }).matchedLinks > 0, true);
  * ```
  */
 export function napCatalog(req: { readonly filter?: string }): NapCatalogResult {

@@ -6,8 +6,8 @@
  * lists the unpaid ones. The cut-off is min(now, 31 December of the year): obligations declared
  * after it and payments made after it are not shown, and interest runs to it. Everything is
  * drawn before filtering, so a later "now" only reveals rows, never changes them. Seed:
- * `${eik}|debt_payments|${year}`. Implements interface-spec.md § DebtPaymentsResult and
- * § DueAmountsResult (the rows behind them).
+ * `${eik}|debt_payments|${year}`. Implements docs/test-portal.md § debt_payments
+ * (DebtPaymentsResult) and § due_amounts (DueAmountsResult) (the rows behind them).
  * @module
  */
 import { addDays, daysBetween, isoDate, minDate, nextMonth, pad2, toIsoDate } from "./dates.ts";
@@ -17,7 +17,6 @@ import { currencyOf, inCurrency } from "./money.ts";
 import { payrollMonth, type PayrollTotals } from "./payroll_records.ts";
 import { companyProfile, isTaxpayerId, scaledRange } from "./profile.ts";
 import { type Rng, rngFor } from "./rng.ts";
-import { specialBehaviour } from "./special_eiks.ts";
 import { vatReturnTotals } from "./vat_records.ts";
 
 /** A payment against an obligation. */
@@ -75,18 +74,17 @@ export function cutoffOf(year: number, now: Date): string | null {
 /**
  * The obligations due in `year`, as at its cut-off, sorted by due date.
  *
- * Implements docs/test-portal.md § Debts and payments.
+ * Implements docs/test-portal.md § debt_payments (DebtPaymentsResult).
  * @param eik the taxpayer's EIK
  * @param year the year of the due dates
  * @param now the injected clock's instant
  * @returns the obligations; [] for a debt-free year, a year outside 2020–2049 or not begun,
- *   an 11- or 12-digit EIK (no taxpayer has one) and the NO_DATA special EIK
+ *   and an 11- or 12-digit EIK (no taxpayer has one)
  * @throws nothing
  */
 export function yearObligations(eik: string, year: number, now: Date): Obligation[] {
   const cutoff = cutoffOf(year, now);
   if (cutoff === null || !inDataRange(year) || !isTaxpayerId(eik)) return [];
-  if (specialBehaviour(eik) === "NO_DATA") return [];
   const rng = rngFor(eik, "debt_payments", year);
   if (rng.chance(DEBT_FREE_SHARE)) return [];
   const latePayer = companyProfile(eik).latePayer;

@@ -4,8 +4,8 @@
  * the period's currency. The staff list is stable per EIK (seed `${eik}|staff`); the month's
  * days and sick leave vary (seed `${eik}|payroll|${year}|${month}`). Rates are the 2025 rates
  * for the 3rd labour category; the minimum wage and the insurable ceiling follow the year.
- * Implements the data behind interface-spec.md § Dec16PortalFilesResult (files of
- * nra-formats.md §2.1 EMPL2021.TXT and §2.2 NRA62007.TXT).
+ * Implements the data behind docs/test-portal.md § Portal files (files of
+ * docs/nra-formats.md §2.1 EMPL2021.TXT and §2.2 NRA62007.TXT).
  * @module
  */
 import { daysInMonth } from "./dates.ts";
@@ -177,8 +177,9 @@ export function payrollRates(bornBefore1960: boolean): PayrollRates {
  * @throws nothing
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const p = payrollMonth("121212121", 2025, 3);
- * p.totals.zo === p.lines.reduce((s, l) => s + l.zoEmployer + l.zoInsured, 0); // true
+ * deepStrictEqual(p.totals.zo === p.lines.reduce((s, l) => s + l.zoEmployer + l.zoInsured, 0), true);
  * ```
  */
 export function payrollMonth(eik: string, year: number, month: number): PayrollMonth {

@@ -7,8 +7,7 @@
  * portal layer (src/portal/test/nra_files.ts), which may import src/formats; src/mock stays
  * free of it (architecture.md § Layout, layer rule). A period with no filing at "now" (not yet
  * ended, not yet filed, or a taxpayer who does not file) answers status "error"
- * (declaration not found). Implements interface-spec.md § Dec16PortalFilesResult and
- * VatPortalFilesResult, § VatMonthlyFilesResult.
+ * (declaration not found). Implements docs/test-portal.md § Portal files.
  * @module
  */
 import type {
@@ -114,7 +113,7 @@ function filesAnswer<F, K extends string>(
 /**
  * The files of the VAT return in force for a period (the latest filing at `now`).
  *
- * Implements interface-spec.md § VatPortalFilesResult.
+ * Implements docs/test-portal.md § Portal files.
  * @param req eik, year, month
  * @param now the injected clock's instant
  * @param kit renders the files (src/portal/test/nra_files.ts)
@@ -138,7 +137,7 @@ export function vatPortalFiles(
 /**
  * The D1 and D6 files of the payroll declaration in force for a period.
  *
- * Implements interface-spec.md § Dec16PortalFilesResult.
+ * Implements docs/test-portal.md § Portal files.
  * @param req eik, year, month
  * @param now the injected clock's instant
  * @param kit renders the files
@@ -168,7 +167,7 @@ export function dec16PortalFiles(
  * parsed to JSON strings: `declaration` is the parsed DEKLAR record, `purchases` and `sales`
  * the parsed ledger lines, `vies` the parsed VIES records (absent without VIES.TXT).
  *
- * Implements interface-spec.md § VatMonthlyFilesResult.
+ * Implements docs/test-portal.md § Portal files.
  * @param req eik, year, month
  * @param now the injected clock's instant
  * @param kit renders and parses the files

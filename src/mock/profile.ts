@@ -2,8 +2,8 @@
  * The fictitious company behind an EIK: name, legal form, manager, address, size, staff and
  * VAT registration. Every generator that needs "who is this taxpayer" asks here, so the name in
  * DEKLAR.TXT, the staff count behind the D1 file and the size of the debts agree for one EIK.
- * Seed: `${eik}|profile` (stable across years). Implements interface-spec.md § What the
- * service does, point 5 ("realistic fictitious data for any EIK").
+ * Seed: `${eik}|profile` (stable across years). Implements docs/test-portal.md § Determinism
+ * (realistic fictitious data for any EIK).
  * @module
  */
 import { type Currency, inCurrency } from "./money.ts";
@@ -73,7 +73,8 @@ export interface CompanyProfile {
  * @throws nothing
  * @example
  * ```ts
- * companyProfile("121212121").name === companyProfile("121212121").name; // true
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(companyProfile("121212121").name === companyProfile("121212121").name, true);
  * ```
  */
 export function companyProfile(eik: string): CompanyProfile {

@@ -3,7 +3,7 @@
  * submission it issued, in Bulgarian and in the shape clients parse: "е приета" for an accepted
  * declaration, "отхвърлена" for a rejected one, the counts "Брой подадени" / "Брой приети" /
  * "Брой отхвърлени" for D1/D6 and "Общ брой вписани" / "Общ брой невписани" for ETZ notices
- * (nra-public-api.md §4). Implements interface-spec.md § SubmissionResultPayload (rawBody).
+ * (docs/nra-api.md §4). Implements docs/test-portal.md § Submissions and results (rawBody).
  * @module
  */
 import { escapeToBuffer } from "hono/utils/html";
@@ -47,7 +47,8 @@ const NOTICE_KINDS: ReadonlySet<SubmissionKind> = new Set(["etz62", "etz123", "h
  * @throws nothing
  * @example
  * ```ts
- * escapeHtml('ЕТ "Иван" & <син>'); // "ЕТ &quot;Иван&quot; &amp; &lt;син&gt;"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(escapeHtml('ЕТ "Иван" & <син>'), "ЕТ &quot;Иван&quot; &amp; &lt;син&gt;");
  * ```
  */
 export function escapeHtml(s: string): string {
@@ -112,7 +113,7 @@ function statusLine(d: ProtocolData): string {
 /**
  * The HTML protocol of a submission.
  *
- * Implements interface-spec.md § SubmissionResultPayload (rawBody, HTML).
+ * Implements docs/test-portal.md § Submissions and results (rawBody, HTML).
  * @param d what to show
  * @returns a complete UTF-8 HTML page
  * @throws nothing

@@ -2,8 +2,8 @@
  * The seeded pseudo-random generator behind every test-portal answer. A key string such as
  * `${eik}|debt_payments|${year}` is hashed with SHA-256; the first 32 bits seed pure-rand's
  * xoroshiro128+, and helpers draw integers, picks, coin flips and money amounts from it.
- * Implements interface-spec.md § What the service does, point 5 ("The same EIK always yields
- * the same data") and architecture.md § Habits, Determinism (no Math.random, no Date.now).
+ * Implements docs/test-portal.md § Determinism (same EIK, same data; no Math.random, no
+ * Date.now).
  * @module
  */
 import { createHash } from "node:crypto";
@@ -18,13 +18,14 @@ export type KeyPart = string | number;
  * The 32-bit seed of a key: the first four bytes of SHA-256(key) read big-endian, as a signed
  * 32-bit integer (the input pure-rand expects).
  *
- * Implements architecture.md § Determinism ("a PRNG seeded by a hash of the EIK").
+ * Implements docs/test-portal.md § Determinism (a PRNG seeded by a hash of the EIK).
  * @param key the key string, e.g. `"121212121|debt_payments|2025"`
  * @returns the seed, an integer in [-2^31, 2^31)
  * @throws nothing
  * @example
  * ```ts
- * seedFromKey("121212121|taxpayers") === seedFromKey("121212121|taxpayers"); // true
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(seedFromKey("121212121|taxpayers") === seedFromKey("121212121|taxpayers"), true);
  * ```
  */
 export function seedFromKey(key: string): number {
@@ -37,9 +38,12 @@ export function seedFromKey(key: string): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual, ok } from "node:assert/strict";
  * const rng = rngFor("121212121", "taxpayers");
- * rng.int(1, 6); // the same value on every run
- * rng.amount(10, 20); // a number with at most 2 decimals
+ * const again = rngFor("121212121", "taxpayers");
+ * deepStrictEqual(rng.int(1, 6), again.int(1, 6)); // the same value on every run
+ * const amount = rng.amount(10, 20);
+ * ok(amount >= 10 && amount <= 20 && Math.round(amount * 100) === amount * 100); // 2 decimals
  * ```
  */
 export class Rng {
@@ -150,13 +154,17 @@ export class Rng {
  * A stream seeded from key parts joined with "|", e.g. `rngFor(eik, "vat", 2025, 3)` seeds
  * from `"<eik>|vat|2025|3"`.
  *
- * Implements architecture.md § Determinism (seed = hash of EIK, typeId and period).
+ * Implements docs/test-portal.md § Determinism (seed = hash of EIK, typeId and period).
  * @param parts the key parts
  * @returns a fresh {@link Rng}
  * @throws nothing
  * @example
  * ```ts
- * rngFor("121212121", "debt_payments", 2025).int(0, 9);
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   rngFor("121212121", "debt_payments", 2025).int(0, 9),
+ *   rngFor("121212121", "debt_payments", 2025).int(0, 9),
+ * );
  * ```
  */
 export function rngFor(...parts: KeyPart[]): Rng {

@@ -1,10 +1,11 @@
 /**
  * Special test EIKs: a small, documented table of valid Bulstats for which the test portal
  * answers with a failure or an empty result on purpose, so integrators can exercise those paths
- * deterministically. Every other EIK gets ordinary fictitious data. Implements
- * interface-spec.md § Errors ("Submission results carry success=false …", "An empty result is
- * reported as NO_DATA", 502 for portal failures) for the test mode; listed in
- * docs/test-portal.md § Special EIKs.
+ * deterministically (a refused submission, a rejected declaration, NO_DATA — docs/errors.md
+ * § NO_DATA —, a portal failure answered 502). Every other EIK gets ordinary fictitious data.
+ * This is the table only: the test portal applies it in one place (src/portal/test/special.ts)
+ * to every report and submission. `deno task gen` writes it into docs/test-portal.md § Special
+ * EIKs.
  * @module
  */
 
@@ -49,8 +50,8 @@ export const SPECIAL_EIKS: readonly SpecialEik[] = [
   {
     eik: "999999931",
     behaviour: "NO_DATA",
-    description: "Reports are empty (debt_payments, due_amounts, vat_monthly_files: no items); " +
-      'portal files answer status "error" (declaration not found)',
+    description: 'Every report that names an EIK answers status "ok" with its lists empty and ' +
+      "its counts and totals 0: the agent marks it NO_DATA. Submissions are ordinary",
   },
   {
     eik: "999999949",
@@ -62,7 +63,7 @@ export const SPECIAL_EIKS: readonly SpecialEik[] = [
     behaviour: "ANSWER_LOST",
     description: "Submissions reach the portal but its answer is lost: errorCode PORTAL_TIMEOUT " +
       '(HTTP 502) with details.outcome "unknown"; the journal keeps the filing as unknown ' +
-      "until a person resolves it (after a restart too)",
+      "until a person resolves it, after a restart too (console → Filings, or journal resolve)",
   },
 ];
 
@@ -79,8 +80,9 @@ const BY_EIK: ReadonlyMap<string, SpecialBehaviour> = new Map(
  * @throws nothing
  * @example
  * ```ts
- * specialBehaviour("999999931"); // "NO_DATA"
- * specialBehaviour("121212121"); // null
+ * import { equal } from "node:assert/strict";
+ * equal(specialBehaviour("999999931"), "NO_DATA");
+ * equal(specialBehaviour("121212121"), null);
  * ```
  */
 export function specialBehaviour(eik: string | undefined | null): SpecialBehaviour | null {

@@ -2,9 +2,9 @@
  * Submissions in the test portal: `submitDeclaration` accepts a declaration and issues a
  * self-verifying documentId (document_id.ts) with an incoming number and the injected clock's
  * time; `submissionResult` answers the result operation from the documentId alone (no server
- * state, so ids survive restarts). Refusals and rejections happen only for the special test
- * EIKs and for periods that have not begun. Implements interface-spec.md § Submission result and
- * § SubmissionResultPayload.
+ * state, so ids survive restarts). A period that has not begun is refused; what the special
+ * test EIKs do is applied by the test portal (src/portal/test/special.ts), not here.
+ * Implements docs/test-portal.md § Submissions and results.
  * @module
  */
 import type { SubmissionKind, SubmissionResult, SubmissionResultPayload } from "../contract/mod.ts";
@@ -19,7 +19,6 @@ import {
 } from "./document_id.ts";
 import { companyProfile } from "./profile.ts";
 import { protocolHtml, type Verdict } from "./protocol_html.ts";
-import { specialBehaviour } from "./special_eiks.ts";
 
 /** A file as the test portal sees it (a subset of PortalAdapter's SubmissionFile). */
 export interface SubmittedFile {
@@ -62,33 +61,27 @@ function periodStart(request: Readonly<Record<string, unknown>>): [number, numbe
 /**
  * File one declaration with the test portal.
  *
- * Implements interface-spec.md § Submission result; docs/test-portal.md § Submissions.
+ * Implements docs/test-portal.md § Submissions and results; docs/test-portal.md § Submissions.
  * @param input kind, EIK, request body and files
  * @param clock `now` (the submission time) and `seq` (a unique sequence number from
  *   `seqOfInstant(now)` plus a counter; see document_id.ts)
  * @returns success with documentId, incomeNumber, submissionDate and nativeErrors []; or
- *   success=false with a Bulgarian errorMessage for the SUBMIT_REFUSED special EIK or a period
- *   that has not begun at `now`
+ *   success=false with a Bulgarian errorMessage for a period that has not begun at `now`
  * @throws RangeError when seq does not fit 11 digits (a clock before 2020 or after 2050)
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const r = submitDeclaration(
  *   { kind: "vat", eik: "121212121", request: { year: 2025, month: 3 }, files: [] },
  *   { now: new Date("2026-03-15T10:00:00Z"), seq: 19_322_280_000 },
  * );
- * r.success; // true
+ * deepStrictEqual(r.success, true);
  * ```
  */
 export function submitDeclaration(
   input: SubmissionInputData,
   clock: { readonly now: Date; readonly seq: number },
 ): SubmissionResult {
-  if (specialBehaviour(input.eik) === "SUBMIT_REFUSED") {
-    return refused(
-      `Документът не е приет: задълженото лице с ЕИК ${input.eik} няма право да подава ` +
-        "документи по електронен път (тестов ЕИК за отказ).",
-    );
-  }
   const start = periodStart(input.request);
   if (start !== null && Date.UTC(start[0], start[1] - 1, 1) > clock.now.getTime()) {
     const label = typeof input.request.month === "number"
@@ -110,24 +103,15 @@ export function submitDeclaration(
   };
 }
 
-function verdictOf(eik: string): Verdict {
-  switch (specialBehaviour(eik)) {
-    case "DECLARATION_REJECTED":
-      return "rejected";
-    case "PARTIALLY_ACCEPTED":
-      return "partial";
-    default:
-      return "accepted";
-  }
-}
-
 /**
  * The result of a submission, from its documentId alone.
  *
- * Implements interface-spec.md § SubmissionResultPayload.
+ * Implements docs/test-portal.md § Submissions and results.
  * @param kind the submission kind of the result operation
  * @param documentId the id returned by the submit operation
  * @param eik the EIK of the result request
+ * @param verdict what the protocol says of the declaration (default "accepted"; the test portal
+ *   passes its special EIKs' verdicts)
  * @returns status ok with the HTML protocol for an id the test portal issued for this kind and
  *   EIK; status error with a JSON body otherwise (never issued, other kind, other EIK)
  * @throws nothing
@@ -136,6 +120,7 @@ export function submissionResult(
   kind: SubmissionKind,
   documentId: string,
   eik: string,
+  verdict: Verdict = "accepted",
 ): SubmissionResultPayload {
   const rawBodyUrl = `${PROTOCOL_URL_BASE}/${kind}/${encodeURIComponent(documentId)}`;
   const parts = verifyDocumentId(kind, eik, documentId);
@@ -165,7 +150,7 @@ export function submissionResult(
       eik,
       taxpayerName: companyProfile(eik).name,
       count: parts.count,
-      verdict: verdictOf(eik),
+      verdict,
     }),
     rawBodyContentType: "text/html; charset=utf-8",
     rawBodyUrl,

@@ -3,7 +3,7 @@
  * power of attorney, derived from the sender id alone (seed `taxpayers|${senderId}`). Mostly
  * companies (BUS_BULSTAT, valid 9-digit Bulstats) plus a couple of natural persons (IND_EGN,
  * valid EGNs); the company names, e-mails and addresses come from the same profiles as every
- * other report. Implements interface-spec.md § TaxpayersResult.
+ * other report. Implements docs/test-portal.md § taxpayers (TaxpayersResult).
  * @module
  */
 import type { TaxpayerItem, TaxpayersResult } from "../contract/mod.ts";
@@ -36,13 +36,14 @@ function authorizationText(rng: Rng, active: boolean): string {
  * The taxpayers a sender may act for; the same sender id always gets the same list, different
  * senders get different lists.
  *
- * Implements interface-spec.md § TaxpayersResult.
+ * Implements docs/test-portal.md § taxpayers (TaxpayersResult).
  * @param senderId the sender's id (PortalContext.sender.id), or null for {@link DEFAULT_TEST_SENDER}
  * @returns status ok with 4–9 taxpayers
  * @throws nothing
  * @example
  * ```ts
- * taxpayers("acme").items.every((t) => t.pin.length === 9 || t.pinType === "IND_EGN"); // true
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(taxpayers("acme").items.every((t) => t.pin.length === 9 || t.pinType === "IND_EGN"), true);
  * ```
  */
 export function taxpayers(senderId: string | null): TaxpayersResult {

@@ -2,8 +2,8 @@
  * The structured VAT return of a fictitious taxpayer for one month: the sales ledger
  * (PRODAGBI), the purchase ledger (POKUPKI), the VIES lines for intra-EU supplies and the
  * DEKLAR totals computed from the ledgers, all amounts in integer cents of the period's
- * currency. Seed: `${eik}|vat|${year}|${month}`. Implements the data behind interface-spec.md
- * § VatPortalFilesResult / § VatMonthlyFilesResult (files of nra-formats.md §1.2–§1.5).
+ * currency. Seed: `${eik}|vat|${year}|${month}`. Implements the data behind docs/test-portal.md
+ * § Portal files (files of docs/nra-formats.md §1.2–§1.5).
  * @module
  */
 import { daysInMonth, isoDate, pad2 } from "./dates.ts";
@@ -13,7 +13,7 @@ import { fullName, randomEuPartner, randomGoods } from "./names.ts";
 import { companyProfile, ticketRange, vatNumberOf } from "./profile.ts";
 import { rngFor } from "./rng.ts";
 
-/** Fields shared by sales and purchase ledger lines (nra-formats.md §1.3, §1.4, fields 3–10). */
+/** Fields shared by sales and purchase ledger lines (docs/nra-formats.md §1.3, §1.4, fields 3–10). */
 export interface VatLedgerLine {
   readonly runningNumber: number;
   /** "01" invoice, "02" debit note, "03" credit note. */
@@ -50,7 +50,7 @@ export interface ViesLine {
   readonly goodsBase: number;
 }
 
-/** DEKLAR totals in cents (the non-zero cells of nra-formats.md §1.2). */
+/** DEKLAR totals in cents (the non-zero cells of docs/nra-formats.md §1.2). */
 export interface VatTotals {
   readonly totalTaxableBase: number;
   readonly totalVatCharged: number;
@@ -100,8 +100,9 @@ export interface VatReturnData {
  * @throws nothing
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const r = vatReturnData("121212121", 2025, 3);
- * r.totals.vat20 === r.sales.reduce((s, l) => s + l.vat20, 0); // true
+ * deepStrictEqual(r.totals.vat20 === r.sales.reduce((s, l) => s + l.vat20, 0), true);
  * ```
  */
 export function vatReturnData(eik: string, year: number, month: number): VatReturnData {

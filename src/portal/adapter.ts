@@ -2,8 +2,8 @@
  * The portal boundary: every operation that reaches the tax authority goes through one
  * `PortalAdapter`. Two implementations share this interface and one contract test suite: the
  * test adapter (`portal/test/`, deterministic fictitious data, never the network) and the live
- * adapter (`portal/live/`, the NRA public API). Implements interface-spec.md § What the service
- * does, point 5 ("With a test key the agent returns realistic fictitious data").
+ * adapter (`portal/live/`, the NRA public API). Implements README.md § How it fits together
+ * (test keys: realistic fictitious data, docs/test-portal.md; live keys: docs/live-portal.md).
  * @module
  */
 import type {

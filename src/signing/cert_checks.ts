@@ -4,7 +4,7 @@
  * statements (QcStatements 1.3.6.1.5.5.7.1.3 with QcCompliance 0.4.0.1862.1.1, ETSI EN 319 412-5)
  * and an issuer among the Bulgarian QES providers. Every check returns a reason a CLI can show.
  * The agency rejects unrecognised certificates (API_UNRECOGNIZED_CERTIFICATE_OR_USER,
- * nra-public-api.md §5), so these checks catch the obvious cases locally; they do not replace
+ * docs/nra-api.md §5), so these checks catch the obvious cases locally; they do not replace
  * chain, revocation or trusted-list validation (not done here).
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Reads an X.509 certificate (DER) into the fields the signing layer needs: names, serial,
  * validity, key algorithm and the holder's personal id (subject serialNumber, e.g.
- * `PNOBG-<EGN>`, which the NRA request carries as `userPin`; nra-public-api.md §3).
+ * `PNOBG-<EGN>`, which the NRA request carries as `userPin`; docs/nra-api.md §3).
  * @module
  */
 

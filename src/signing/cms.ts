@@ -1,6 +1,6 @@
 /**
  * Detached CMS/PKCS#7 SignedData, the signature form the NRA expects in `base64EncodedPkcs7`
- * (nra-public-api.md §5): SHA-256, one SignerInfo identified by issuer and serial number,
+ * (docs/nra-api.md §5): SHA-256, one SignerInfo identified by issuer and serial number,
  * signed attributes contentType, signingTime, messageDigest and ESS signingCertificateV2, the
  * signer certificate in `certificates`, no encapsulated content. The private key never leaves its
  * store: the DER of the signed attributes goes to the signer's `sign()` (a KeyStore).

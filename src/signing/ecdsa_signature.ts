@@ -27,7 +27,8 @@ function encodeInteger(bytes: Uint8Array): Uint8Array {
  * @throws AppError SIGNING_FAILED when the length is odd, zero or too large
  * @example
  * ```ts
- * ecdsaRawToDer(new Uint8Array(64).fill(1)).length; // 70
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(ecdsaRawToDer(new Uint8Array(64).fill(1)).length, 70);
  * ```
  */
 export function ecdsaRawToDer(raw: Uint8Array): Uint8Array {

@@ -1,7 +1,7 @@
 /**
  * Public API of the signing layer (docs/signing.md): key stores (PKCS#12 files, PKCS#11 modules,
  * the Windows certificate store, the macOS Keychain), PKCS#11 module discovery, certificate
- * checks, and detached CMS/PKCS#7 signatures as the NRA expects them (nra-public-api.md §5).
+ * checks, and detached CMS/PKCS#7 signatures as the NRA expects them (docs/nra-api.md §5).
  * See docs/signing.md.
  * @module
  */

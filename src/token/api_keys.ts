@@ -1,9 +1,9 @@
 /**
  * Secret API keys: `svc_test_` / `svc_live_` followed by 43 base64url characters (256 bits from
  * the injected random source). Only the SHA-256 hash is stored; the secret is returned once.
- * Lifetimes follow interface-spec.md § Access phases / § Limits (see `phases.ts`). Rotation
- * gives a key a new secret: a new key record inherits integrator, mode, label, allowed list,
- * expiry and EIK set, and the old key is revoked after an optional grace period.
+ * Lifetimes follow docs/token-service.md § Access phases / docs/token-service.md § Access phases
+ * (see `phases.ts`). Rotation gives a key a new secret: a new key record inherits integrator,
+ * mode, label, allowed list, expiry and EIK set, and the old key is revoked after an optional grace period.
  * @module
  */
 import { createHash } from "node:crypto";

@@ -1,14 +1,14 @@
 /**
  * The token service's HTTP app (Hono; never listens — `main.ts` serves it): `POST
- * /api/v1/tokens/issue` exactly per interface-spec.md § Endpoints / Token service,
- * `GET /.well-known/jwks.json`, `GET /health`, `GET /ready`, `GET /api/v1/openapi.json`; the integrator's
- * contract application `POST|GET /api/v1/applications` (authenticated with the integrator's own
- * key); and the admin API under `/admin/v1/*` (admin credential only; § Access phases).
- * Errors: `{error, errorCode, errorKind, requestId}` (+ `rejectedEiks` for 403) with the error
- * catalog's status for the token service — 400/401/402/403, 429 over a key's or integrator's
- * budget (`rate_limit.ts`), 503 while the database is unreachable — written by errors_wire.ts.
- * Every request passes the edge (`edge.ts`: request id, access log, draining); the hot route is
- * `issue_route.ts`.
+ * /api/v1/tokens/issue` exactly per docs/tokens.md § Issuing,
+ * `GET /.well-known/jwks.json`, `GET /health`, `GET /ready`, `GET /api/v1/openapi.json`; the
+ * integrator's contract application `POST|GET /api/v1/applications` (authenticated with the
+ * integrator's own key); and the admin API under `/admin/v1/*` (admin credential only;
+ * docs/token-service.md § Access phases). Errors: `{error, errorCode, errorKind, requestId}` (+
+ * `rejectedEiks` for 403) with the error catalog's status for the token service — 400/401/402/403,
+ * 429 over a key's or integrator's budget (`rate_limit.ts`), 503 while the database is unreachable
+ * — written by errors_wire.ts. Every request passes the edge (`edge.ts`: request id, access log,
+ * draining); the hot route is `issue_route.ts`.
  * @module
  */
 import { Hono } from "hono";

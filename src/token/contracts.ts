@@ -1,5 +1,5 @@
 /**
- * Applications and contracts (interface-spec.md § Access phases, phases 2 and 3): an integrator
+ * Applications and contracts (docs/token-service.md § Access phases, phases 2 and 3): an integrator
  * applies (company, contact e-mail, intended use); an administrator approves — the approval
  * date becomes the contract date — or rejects; a contract ends on its end date or when an
  * administrator terminates it. At the start, the integrator's live keys still valid lose their

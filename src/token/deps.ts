@@ -1,5 +1,5 @@
 /**
- * What the token service's operations are given (interface-spec.md § Access phases): the store,
+ * What the token service's operations are given (docs/token-service.md § Access phases): the store,
  * the clock and the random source, injected so tests run on a fake clock and a deterministic
  * random source. Shared by the admin API and CLI (`admin/`), the contract operations
  * (`contracts.ts`) and the integrator's application route (`app.ts`); it lives here so that

@@ -1,5 +1,5 @@
 /**
- * The token service's error answers (interface-spec.md § Errors / Token service;
+ * The token service's error answers (docs/errors.md § Wire format;
  * docs/errors.md): every error any route throws becomes an `AppError` of the catalog, answered
  * here with the catalog's status for the token service (`httpStatus(code, "token")`) and the
  * body `{error, errorCode, errorKind}` — plus `rejectedEiks` for EIK_NOT_ALLOWED, `details` when

@@ -1,8 +1,8 @@
 /**
- * Token issuance policy (interface-spec.md § Authentication, § Errors / Token service, § Access
- * phases): key check with the key's effective phase (401), typeId and EIK presence (400),
- * allowed list (403 with rejectedEiks), the 3-EIK limit of a live key without a contract (402),
- * then a 5-second EdDSA JWT bound to one typeId and its EIK(s), counted for billing.
+ * Token issuance policy (docs/tokens.md § Issuing, docs/errors.md § Wire format,
+ * docs/token-service.md § Access phases): key check with the key's effective phase (401), typeId
+ * and EIK presence (400), allowed list (403 with rejectedEiks), the 3-EIK limit of a live key
+ * without a contract (402), then a 5-second EdDSA JWT bound to one typeId and its EIK(s), counted for billing.
  * @module
  */
 import { AppError, getOperation } from "../contract/mod.ts";
@@ -12,7 +12,7 @@ import type { KeyRing } from "./signer.ts";
 import type { ApiKeyRecord, TokenStore } from "./store/mod.ts";
 import type { UsageRecorder } from "./usage.ts";
 
-/** Token lifetime, seconds (interface-spec.md § Limits). */
+/** Token lifetime, seconds (docs/tokens.md § Claims). */
 export const TOKEN_TTL_SECONDS = 5;
 
 /** Settings of issuance. */

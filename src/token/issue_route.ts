@@ -1,11 +1,11 @@
 /**
- * `POST /api/v1/tokens/issue` (interface-spec.md § Endpoints / Token service), the hot path of the
+ * `POST /api/v1/tokens/issue` (docs/tokens.md § Issuing), the hot path of the
  * token service: every agent operation needs a fresh token. One Hono handler and nothing else on
  * the route (the edge is a wrapper, edge.ts), so Hono calls it without composing a middleware
  * chain; the body is read without touching `Request.body` (which would build a stream) when a
  * `Content-Length` bounds it; the answer is built once with its headers. Measured against a bare
  * route plus one signature in BENCHMARKS.md § The issuance hot path. The order of the checks is
- * docs/token-service.md § "The order of an issuance's checks".
+ * docs/token-service.md § The order of an issuance's checks.
  * @module
  */
 import type { Context } from "hono";
@@ -40,10 +40,10 @@ export interface IssueRouteDeps extends IssueDeps {
 
 /**
  * The handler of `POST /api/v1/tokens/issue`: authenticate the key (401), refuse a body declared
- * too large (413) or not JSON (415) before counting the key's budgets (429), read and validate the body (413 for a
- * chunked one, 400), check the page origin (400, 403), apply the policy and sign (issue.ts: 400,
- * 403, 402). Errors are thrown as `AppError` for the app's error handler; every error after the
- * budgets were counted carries their `RateLimit-*` fields, as the 200 does.
+ * too large (413) or not JSON (415) before counting the key's budgets (429), read and validate the
+ * body (413 for a chunked one, 400), check the page origin (400, 403), apply the policy and sign
+ * (issue.ts: 400, 403, 402). Errors are thrown as `AppError` for the app's error handler; every
+ * error after the budgets were counted carries their `RateLimit-*` fields, as the 200 does.
  * @param deps store, key ring, config, clock, budgets, usage counter
  * @returns a Hono handler answering 200 with `IssuedToken`, `Cache-Control: no-store` and the
  *   tighter budget's `RateLimit-*` fields

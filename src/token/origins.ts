@@ -1,6 +1,6 @@
 /**
  * Web page origins the token service accepts (docs/token-service.md): a token binds the calling
- * page's origin (interface-spec.md § Authentication), and integrators and keys register the
+ * page's origin (docs/token-service.md § Page origins), and integrators and keys register the
  * origins agents allow (CORS). Only an http(s) origin as a browser serialises it in the `Origin`
  * header — `scheme://host[:port]` with scheme http or https — is accepted; `javascript:`,
  * `file:`, `data:`, `ftp:`, the opaque origin `"null"`, a URL with a path, query, fragment or

@@ -1,5 +1,5 @@
 /**
- * The access phases of interface-spec.md § What the service does, point 8, and § Limits, as one
+ * The access phases of docs/token-service.md § Access phases, as one
  * pure function of a key and its integrator's contract state:
  *
  * | key | contract in force | expiry | EIK limit |
@@ -18,11 +18,11 @@
 import type { ApiKeyRecord, ContractState } from "./store/mod.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
-/** 90 days in ms (test key lifetime, § Limits). */
+/** 90 days in ms (test key lifetime, docs/token-service.md § Access phases). */
 export const TEST_KEY_LIFETIME_MS = 90 * DAY_MS;
-/** 7 days in ms (live key lifetime before a contract, and after one ends; § Limits). */
+/** 7 days in ms (live key lifetime before a contract, and after one ends; docs/token-service.md § Access phases). */
 export const LIVE_KEY_LIFETIME_MS = 7 * DAY_MS;
-/** Distinct EIKs a live key may cover without a contract (§ Limits). */
+/** Distinct EIKs a live key may cover without a contract (docs/token-service.md § Access phases). */
 export const LIVE_EIK_LIMIT_WITHOUT_CONTRACT = 3;
 
 /** Which rules apply to a key right now. */
@@ -96,7 +96,7 @@ export function keyStatus(key: ApiKeyRecord, policy: KeyPolicy, now: number): Ke
 }
 
 /**
- * Expiry to store for a new key (§ Limits).
+ * Expiry to store for a new key (docs/token-service.md § Access phases).
  * @param mode test or live
  * @param contractInForce whether the integrator has a contract in force now
  * @param now epoch ms

@@ -1,5 +1,5 @@
 /**
- * The token service assembled from injected parts (interface-spec.md § What the service does,
+ * The token service assembled from injected parts (docs/token-service.md § Access phases,
  * points 1 and 8): the HTTP app (issue, applications, admin), the notice scheduler, the usage
  * recorder and the periodic reload of the signing key ring (rotations made by other instances
  * or the admin CLI). Never listens and never reads the environment: `main.ts` does.

@@ -1,5 +1,5 @@
 /**
- * Settings of the token service's administration, notices and billing (interface-spec.md
+ * Settings of the token service's administration, notices and billing (docs/token-service.md
  * § Access phases), read by `main.ts` with `loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, env, {})`
  * next to `TokenServiceConfig` (which already has SVC_DATABASE_URL). Secrets (admin token, SMTP
  * password) stay in this object and are handed only to the admin guard and to nodemailer.

@@ -1,5 +1,5 @@
 /**
- * Monthly statements per contract (interface-spec.md § Access phases, phase 3: "billing is
+ * Monthly statements per contract (docs/token-service.md § Access phases, phase 3: "billing is
  * monthly under the contract"), as JSON and CSV. A statement lists the tokens issued with the
  * contract in force during one UTC month, per key, typeId and EIK (a folder-wide token counts
  * once for each EIK it covers), with totals. Prices are not part of the spec; the statement is

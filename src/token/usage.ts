@@ -1,5 +1,5 @@
 /**
- * Usage counting for monthly billing (interface-spec.md § Access phases, phase 3: "billing is
+ * Usage counting for monthly billing (docs/token-service.md § Access phases, phase 3: "billing is
  * monthly under the contract"). Every issued token adds 1 to a counter keyed by month (UTC),
  * integrator, contract in force (or ""), key, typeId and EIK; a folder-wide token adds 1 for
  * each of its EIKs. Counting happens in memory on the issuance path (no database round trip)
@@ -16,7 +16,8 @@ import { type ApiKeyRecord, type UsageRow, type UsageStore, UsageWriteError } fr
  * @returns `YYYY-MM` in UTC
  * @example
  * ```ts
- * monthOf(Date.UTC(2026, 10, 30, 23, 59)); // "2026-11"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(monthOf(Date.UTC(2026, 10, 30, 23, 59)), "2026-11");
  * ```
  */
 export function monthOf(ms: number): string {

@@ -5,11 +5,12 @@
  * exactly the edits the recipe lists, checks that `deno task gen --check` then fails, runs
  * `deno task gen`, checks that the changed files are exactly those the recipe names, and runs
  * the registry-driven suites of the copy — the contract, the test portal, the portal contract,
- * the golden files and the end-to-end run over HTTP (token service and agent as programs) —
+ * the special test EIKs, the golden files and the end-to-end run over HTTP (token service and agent as programs) —
  * which pick the new report up with no other edit.
  */
 import { deepStrictEqual, equal, match, notEqual, ok } from "node:assert/strict";
 import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { Buffer } from "node:buffer";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PINNED_EIKS } from "../mock/_support.ts";
@@ -61,6 +62,8 @@ export function vatRefunds(req: ReportRequestOf<"vatRefunds">): ReportResultOf<"
 const GENERATED = [
   "README.md",
   "clients/ts/agent.d.ts",
+  "docs/live-portal.md",
+  "docs/test-portal.md",
   ...PINNED_EIKS.map((eik) => `fixtures/golden/${eik}/vat_refunds.json`),
 ];
 
@@ -134,6 +137,12 @@ Deno.test("a new report is its schemas, a registry row and a generator; deno tas
     const fresh = await run(copy, ["run", "-A", "scripts/gen.ts", "--check"]);
     equal(fresh.code, 0, fresh.out);
     ok(readFileSync(join(copy, "README.md"), "utf8").includes("`vat_refunds`"));
+    // One row more is one line more: the generated tables are not re-padded.
+    const lines = (t: string) => t.split("\n");
+    const readmeBefore = lines(Buffer.from(edited.get("README.md")!, "latin1").toString("utf8"));
+    const readmeAfter = lines(readFileSync(join(copy, "README.md"), "utf8"));
+    deepStrictEqual(readmeAfter.filter((l) => !readmeBefore.includes(l)).length, 1);
+    deepStrictEqual(readmeBefore.filter((l) => !readmeAfter.includes(l)), []);
 
     const suites = await run(copy, [
       "test",
@@ -141,6 +150,7 @@ Deno.test("a new report is its schemas, a registry row and a generator; deno tas
       "tests/contract/contract_test.ts",
       "tests/portal/test_adapter_test.ts",
       "tests/portal/contract_test.ts",
+      "tests/portal/special_eiks_test.ts",
       "tests/mock/golden_test.ts",
     ]);
     equal(suites.code, 0, suites.out.slice(-4000));

@@ -1,7 +1,7 @@
 /**
  * The shapes of the sender confirmation: what a request asks the user ({@link ConfirmSubject}),
  * the senders offered, the user's answer, and one dialog shared by the requests of a batch
- * ({@link Dialog}), with its bounds (interface-spec.md § States and transitions, § Limits).
+ * ({@link Dialog}), with its bounds (docs/confirmation.md § What a confirmed batch covers).
  * @module
  */
 import type { Bilingual } from "../../contract/mod.ts";
@@ -10,7 +10,7 @@ import type { CompanyName, FileFigures } from "../local/mod.ts";
 
 export type { CompanyName, FileFigures };
 
-/** Batch memory, ms (interface-spec.md § Limits: 10 minutes). */
+/** Batch memory, ms (docs/confirmation.md § What a confirmed batch covers: 10 minutes). */
 export const BATCH_TTL_MS = 10 * 60 * 1000;
 /** Default dialog time-out, ms (our choice: 5 minutes; config `confirmTimeoutSeconds`). */
 export const DEFAULT_CONFIRM_TIMEOUT_MS = 5 * 60 * 1000;

@@ -18,8 +18,9 @@ const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/gu;
  *
  * @example
  * ```ts
- * visible("/home/u/Documents/\u202eTXT.exe"); // "/home/u/Documents/⟨U+202E⟩TXT.exe"
- * visible("tab\there"); // "tab⟨U+0009⟩here"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(visible("/home/u/Documents/\u202eTXT.exe"), "/home/u/Documents/⟨U+202E⟩TXT.exe");
+ * deepStrictEqual(visible("tab\there"), "tab⟨U+0009⟩here");
  * ```
  */
 export function visible(s: string): string {
@@ -36,7 +37,8 @@ export function visible(s: string): string {
  *
  * @example
  * ```ts
- * hiddenIn("a\u202Eb\u202Ec\u200Bd"); // ["⟨U+202E⟩", "⟨U+200B⟩"]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(hiddenIn("a\u202Eb\u202Ec\u200Bd"), ["⟨U+202E⟩", "⟨U+200B⟩"]);
  * ```
  */
 export function hiddenIn(s: string): string[] {

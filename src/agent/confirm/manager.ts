@@ -1,5 +1,5 @@
 /**
- * The sender confirmation state machine of interface-spec.md § States and transitions:
+ * The sender confirmation state machine of docs/confirmation.md § What a confirmed batch covers:
  * no confirmation held → dialog shown → batch confirmed (10 minutes) | batch refused (decline or
  * time-out; later requests of the batch get SENDER_NOT_CHOSEN at once, no new dialog).
  * Concurrent requests of one batch share one dialog. A batch is keyed by the token's

@@ -7,7 +7,7 @@
  * Chrome/Edge Local Network Access notes. Every check in English and Bulgarian. Runs from the CLI
  * or inside the agent (`selfPort`). Every side effect (fetch, clock, port probe, process check,
  * file reads, PKCS#11) is injectable. Output never contains PINs, key material, API keys, portal
- * credentials or personal ids. See docs/running.md § Doctor.
+ * credentials or personal ids. See docs/running.md § Diagnostics.
  * @module
  */
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 /**
  * Folder-wide filings (`dec1_6_batch`, `vat_batch`, `etz62_batch`, `etz123_batch`;
- * interface-spec.md § typeId values: "The agent submits only the documents of listed companies
+ * README.md § Operations: "The agent submits only the documents of listed companies
  * and marks the others skipped"). One sender confirmation — one PIN, one key store session —
  * covers the whole batch. The companies go through a small bounded pipeline
  * (docs/local-input.md § Folder-wide filings): one signature at a time on the sender's key,

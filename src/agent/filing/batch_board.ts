@@ -4,7 +4,7 @@
  * by the console (the person at the machine). An entry holds counts and EIKs only — never
  * paths, file contents, PINs or tokens (a token is kept as its SHA-256). It answers only the
  * integrator and page origin that started the batch, and is forgotten 10 minutes after the
- * batch ends (the confirmation's memory, interface-spec.md § States and transitions).
+ * batch ends (the confirmation's memory, docs/confirmation.md § What a confirmed batch covers).
  * @module
  */
 import { createHash } from "node:crypto";

@@ -3,7 +3,7 @@
  * `launchctl bootstrap gui/<uid>`), a Windows `HKCU\…\Run` value (`reg add`; a `.cmd` in the
  * Startup folder when `reg` fails), or an XDG autostart `.desktop` file on Linux. The OS, the
  * environment (HOME, APPDATA, XDG_CONFIG_HOME), the command and the command runner are injected;
- * only the Linux branch was run for real here (docs/running.md § Autostart).
+ * only the Linux branch was run for real here (docs/running.md § Start at login).
  * @module
  */
 import { dirname, join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * Native file and folder dialogs (interface-spec.md § Endpoints: pick-file / pick-folder,
+ * Native file and folder dialogs (docs/local-input.md § Native pickers: pick-file / pick-folder,
  * 600-second time-out): zenity, then kdialog on Linux; `osascript` on macOS; PowerShell
  * (WinForms dialogs) on Windows. One dialog at a time (PICKER_BUSY), a cancel is a normal
  * result `{ path: null, cancelled: true }`, the time-out kills the dialog (PICKER_TIMEOUT), no
@@ -11,7 +11,7 @@
 import { AppError } from "../../contract/mod.ts";
 import type { Pickers, PickResult } from "./pickers.ts";
 
-/** Picker time-out, ms (interface-spec.md § Limits). */
+/** Picker time-out, ms (docs/local-input.md § Native pickers). */
 export const PICKER_TIMEOUT_MS = 600_000;
 
 /** One way to show a dialog: program, arguments, and how its exit code reads. */

@@ -1,6 +1,6 @@
 /**
- * Verification of the per-operation JWT (interface-spec.md § Authentication 2–4, our design for
- * "Claims inside the token and how the agent verifies its signature", docs/tokens.md):
+ * Verification of the per-operation JWT (docs/tokens.md § Verification by the agent 2–4, our
+ * design for "Claims inside the token and how the agent verifies its signature", docs/tokens.md):
  * EdDSA only, signature against the token service's JWKS (cached; refetched on an unknown
  * `kid`), `iss`, `aud`, `exp` with at most 2 s leeway, `typeId` equal to the path, `jti` used
  * once, `minAgentVersion` not above ours (else 426).

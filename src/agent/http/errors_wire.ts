@@ -1,5 +1,5 @@
 /**
- * Maps errors to the agent's wire format (interface-spec.md § Errors / Agent):
+ * Maps errors to the agent's wire format (docs/errors.md § Wire format):
  * 401 for token failures, 426 `AgentUpdateRequired {agentVersion, error, requiredVersion}`,
  * 502 `{error, errorCode, errorKind}` for every other catalogued error, and the catalog's own
  * status for transport-level refusals (404, 413, 421, 429, 403). Never a 500.
@@ -29,7 +29,7 @@ function wireDetails(details: Record<string, unknown>): Record<string, unknown> 
 }
 
 /**
- * The body of an error answer (interface-spec.md § Errors / Agent: 502 and the other statuses),
+ * The body of an error answer (docs/errors.md § Wire format: 502 and the other statuses),
  * with a renamed code or word in its old form until the sunset ({@link DEPRECATED_WIRE_CODES}).
  * @param e the error
  * @param requestId the request's id, when it has one

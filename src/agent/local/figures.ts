@@ -19,8 +19,9 @@ const FIRST_EURO_PERIOD = "202601";
  * @throws nothing
  * @example
  * ```ts
- * currencyOfPeriod("202512"); // "BGN"
- * currencyOfPeriod("202601"); // "EUR"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(currencyOfPeriod("202512"), "BGN");
+ * deepStrictEqual(currencyOfPeriod("202601"), "EUR");
  * ```
  */
 export function currencyOfPeriod(period: string | null): PeriodCurrency | null {

@@ -1,5 +1,5 @@
 /**
- * Files to be filed must be plain Windows-1251, as the NRA accepts them (nra-formats.md §1.1,
+ * Files to be filed must be plain Windows-1251, as the NRA accepts them (docs/nra-formats.md §1.1,
  * §2.1). A submission refuses UTF-8, UTF-16 and byte-order marks with FILE_ENCODING_UNSUPPORTED
  * naming each file and its encoding (docs/formats.md); the agent never converts, since what it
  * signs and sends must be the accountant's own bytes. Reading and scans decode such files and

@@ -1,5 +1,5 @@
 /**
- * The `files` of a scan result (interface-spec.md § Local file scan results): each match's
+ * The `files` of a scan result (docs/local-input.md § Scans): each match's
  * content as UTF-8 text, decoded from whatever encoding the file was saved in (Windows-1251,
  * or UTF-8/UTF-16 with a warning naming the file, docs/formats.md). A file that cannot be
  * decoded (UTF-8 and Windows-1251 mixed) becomes a problem, never a garbled name.

@@ -1,14 +1,14 @@
 /**
- * Local scans: `dec1_files_scan`, `dec6_files_scan`, `vat_files_scan` (interface-spec.md § Local
- * file scan results) and `vat_files_parse` (§ VatFilesParseResult).
+ * Local scans: `dec1_files_scan`, `dec6_files_scan`, `vat_files_scan` (docs/local-input.md
+ * § Scans) and `vat_files_parse` (§ vat_files_parse).
  *
  * Scans walk `rootFolder` (recursive by default), examine every `.TXT` file (DEKLAR.TXT files
  * for the VAT scan; those count in `totalScanned`), recognise the kind by content, read the
  * employer EIK and period from the first record, and return the matches of the period with
  * their content as UTF-8 (a D6 for month 13 — the annual declaration of a year — is a match of
- * that year's December: {@link periodMatches}). A file that cannot be read or parsed goes to `problems` and never
- * aborts the scan. Only recognised NRA files are ever returned, so a scan cannot be used to read
- * arbitrary files.
+ * that year's December: {@link periodMatches}). A file that cannot be read or parsed goes to
+ * `problems` and never aborts the scan. Only recognised NRA files are ever returned, so a scan
+ * cannot be used to read arbitrary files.
  * @module
  */
 import { isAppError, type LocalRun } from "../../contract/mod.ts";
@@ -49,7 +49,7 @@ export interface Identified {
   readonly eik: string;
   /** "YYYYMM" as the file writes it; "YYYY13" for an annual D6. */
   readonly period: string;
-  /** An annual D6 (month 13, nra-formats.md §2.2): it covers the whole year. */
+  /** An annual D6 (month 13, docs/nra-formats.md §2.2): it covers the whole year. */
   readonly annual: boolean;
   /** Payroll correction code of the first record (0 regular, 1 corrective, 8 deleting), or
    * null (VAT returns; an empty field). */
@@ -59,8 +59,8 @@ export interface Identified {
 
 /**
  * Whether a file of period `found` answers a search for `wanted`: the same period, or — for
- * the annual D6 of a year (month 13, nra-formats.md §2.2), which no request can name (months
- * are 1–12, interface-spec.md § Limits) — a search for the December of that year, the last
+ * the annual D6 of a year (month 13, docs/nra-formats.md §2.2), which no request can name (months
+ * are 1–12, docs/local-input.md § Scans) — a search for the December of that year, the last
  * month the declaration covers.
  * @param found the file's period "YYYYMM" ("YYYY13": annual)
  * @param wanted the requested period "YYYYMM", or null for any
@@ -68,8 +68,9 @@ export interface Identified {
  * @throws nothing
  * @example
  * ```ts
- * periodMatches("202613", "202612"); // true
- * periodMatches("202613", "202611"); // false
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(periodMatches("202613", "202612"), true);
+ * deepStrictEqual(periodMatches("202613", "202611"), false);
  * ```
  */
 export function periodMatches(found: string, wanted: string | null): boolean {
@@ -186,12 +187,12 @@ export async function runScan(
   };
 }
 
-/** The spec's word for a file that is not there (interface-spec.md § VatFileSummary). */
+/** The spec's word for a file that is not there (docs/local-input.md § vat_files_parse). */
 const MISSING = "липсва";
 
 /**
  * `vat_files_parse`: parse and cross-check DEKLAR.TXT, POKUPKI.TXT, PRODAGBI.TXT (and VIES.TXT)
- * of one folder (interface-spec.md § VatFilesParseResult). Status ok (all three parsed),
+ * of one folder (docs/local-input.md § vat_files_parse). Status ok (all three parsed),
  * partial (some), error (none). A row is `ok` with its record count, or `липсва` — the spec's
  * two values — with count "-" for a missing file and null for one that is present but cannot
  * be read or parsed; `error` holds the read and parser errors joined with " ; " (null when no

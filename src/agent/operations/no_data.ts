@@ -1,5 +1,5 @@
 /**
- * The NO_DATA rule (interface-spec.md § Errors: "An empty result is reported as NO_DATA in
+ * The NO_DATA rule (docs/errors.md § Wire format: "An empty result is reported as NO_DATA in
  * metadata.errorCode"; the full condition is ours, docs/errors.md § NO_DATA):
  * a result gets `metadata: { errorCode: "NO_DATA" }` exactly when its `status` is "ok" and its
  * list — `items` (reports, monthly files, batches) or `files` (portal files, scans) — is empty.

@@ -1,7 +1,7 @@
 /**
  * Senders: the people (with their QES) on whose behalf the agent files. Loaded from the agent's
- * config; `GET /api/senders` exposes only id, displayName and active (interface-spec.md
- * § Endpoints: "Certificates, personal ids and API keys are never returned"). Test mode works
+ * config; `GET /api/senders` exposes only id, displayName and active (certificates,
+ * personal ids and keys are never returned: docs/signing.md). Test mode works
  * without configured senders through one built-in fictitious sender.
  * @module
  */

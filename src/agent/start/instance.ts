@@ -2,7 +2,7 @@
  * One agent per user: a lock file `agent.lock` in the data directory holding
  * `{pid, port, startedAt, version, instanceId}`, created with `createNew` (O_EXCL), and
  * discovery of a running agent over the documented port range 17470–17479 by `GET /health`
- * (`service: "svc-agent"`). See docs/running.md § Single instance.
+ * (`service: "svc-agent"`). See docs/running.md § One instance per user.
  *
  * A lock is live when its agent answers `/health` on the recorded port, or when its process
  * is alive and the lock is younger than the start-up grace (the agent is still starting). A

@@ -4,7 +4,7 @@
  * port, HTTPS port, version and the token service URL it was started with — and
  * {@link findOwnAgent}, which tells this data folder's running agent apart from other agents on
  * the same machine (another user's, or another data folder's: the port range 17470–17479 is
- * shared by everyone on the computer). The doctor uses it (docs/running.md § Doctor).
+ * shared by everyone on the computer). The doctor uses it (docs/running.md § Diagnostics).
  *
  * A record or a lock counts only while its process is alive and its port answers `GET /health`
  * as `svc-agent`: a record left by a killed agent (the demo ends on Ctrl+C without clean-up)

@@ -41,8 +41,9 @@ const fill = (s: string, vars?: Vars): string =>
  * @returns the text
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { w, withLang } from "./mod.ts";
- * withLang("en", () => w("nav.status")); // "Status"
+ * deepStrictEqual(withLang("en", () => w("nav.status")), "Status");
  * ```
  */
 export function w(key: TextKey, vars?: Vars): string {
@@ -83,8 +84,9 @@ export function pluralRules(lang: Lang): Intl.PluralRules {
  * @param vars other placeholders
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { count, withLang } from "./mod.ts";
- * withLang("bg", () => count("count.rows", 1)); // "1 ред"
+ * deepStrictEqual(withLang("bg", () => count("count.rows", 1)), "1 ред");
  * ```
  */
 export function count(key: CountKey, n: number, vars?: Vars): string {

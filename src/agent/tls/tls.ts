@@ -1,8 +1,8 @@
 /**
  * Optional HTTPS on loopback (docs/https.md), for Safari, which blocks `http://` calls from
  * `https://` pages. The agent makes its own certificate authority, name-constrained to
- * `localhost`, `127.0.0.1` and `::1` (RFC 5280 § 4.2.1.10) so that even if it is trusted it can
- * vouch for nothing else, issues one server certificate with it, and **discards the CA's
+ * `localhost`, `127.0.0.1` and `::1` (RFC 5280, section 4.2.1.10) so that even if it is trusted it
+ * can vouch for nothing else, issues one server certificate with it, and **discards the CA's
  * private key** at once: no other certificate can ever be issued under that root. The user
  * trusts the CA in the OS store with `agent trust-certificate` (see {@link trustCommands}).
  * Files in `<dataDir>/tls/` (a 0700 folder): ca.pem, server.pem, server.key (0600).

@@ -1,6 +1,6 @@
 /**
- * The agent's OpenAPI 3.0.3 document (served at `/api/v1/openapi.json`, interface-spec.md
- * § Versioning), built from the contract, never written by hand.
+ * The agent's OpenAPI 3.0.3 document (served at `/api/v1/openapi.json`, docs/integrators.md
+ * § 8. OpenAPI documents and their lint), built from the contract, never written by hand.
  * @module
  */
 import { z } from "@hono/zod-openapi";

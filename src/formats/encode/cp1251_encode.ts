@@ -1,6 +1,6 @@
 /**
- * Windows-1251 (cp1251) encoding with iconv-lite (toolchain.md §2), for writing NRA files.
- * Implements nra-formats.md §1.1 (encoding); canonical NRA files are cp1251. Kept apart from
+ * Windows-1251 (cp1251) encoding with iconv-lite (docs/nra-formats.md §1.1), for writing NRA files.
+ * Implements docs/nra-formats.md §1.1 (encoding); canonical NRA files are cp1251. Kept apart from
  * `cp1251.ts` so that only writers load iconv-lite.
  * @module
  */
@@ -14,7 +14,7 @@ const UNASSIGNED = 0x98;
  * Encode a string as Windows-1251 bytes with iconv-lite, refusing characters that have no
  * Windows-1251 byte instead of writing "?" (or the unassigned byte 0x98, for U+FFFD) for them.
  *
- * Implements nra-formats.md §1.1 (encoding); canonical NRA files are cp1251.
+ * Implements docs/nra-formats.md §1.1 (encoding); canonical NRA files are cp1251.
  * @param text the text to encode (for example the output of a `writeX()` function)
  * @param fileName file name used in error messages (default "file")
  * @returns a plain Uint8Array (not a Node Buffer) with one byte per character
@@ -22,7 +22,8 @@ const UNASSIGNED = 0x98;
  *   file, line, 1-based position and the code point
  * @example
  * ```ts
- * encodeCp1251("При"); // Uint8Array [0xcf, 0xf0, 0xe8]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(encodeCp1251("При"), new Uint8Array([0xcf, 0xf0, 0xe8]));
  * ```
  */
 export function encodeCp1251(text: string, fileName = "file"): Uint8Array<ArrayBuffer> {

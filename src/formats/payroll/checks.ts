@@ -1,5 +1,5 @@
 /**
- * Checks of the solid payroll fields (nra-formats.md §2.1 "Key fields for a scanner" and §2.2
+ * Checks of the solid payroll fields (docs/nra-formats.md §2.1 "Key fields for a scanner" and §2.2
  * "Rely only on fields 1, 2, 7 and 8"): EIK/Bulstat digits, month and year.
  * @module
  */

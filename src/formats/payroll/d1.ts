@@ -1,6 +1,6 @@
 /**
  * D1 — Декларация обр. 1 (data on the insured person), file EMPL2021.TXT: 53 comma-separated
- * fields per record. Field table restated from nra-formats.md §2.1 (source OFFICIAL-D1, the
+ * fields per record. Field table restated from docs/nra-formats.md §2.1 (source OFFICIAL-D1, the
  * NRA's own 2021 format document). Solid fields checked on read and write: 1 (month 1-12),
  * 2 (year), 3 (employer EIK/Bulstat).
  * @module
@@ -17,7 +17,7 @@ import { type FileReader, fileReader } from "../text_lines.ts";
 
 const f = delimField;
 
-/** EMPL2021.TXT field table (nra-formats.md §2.1). Sizes: text = max characters; numbers =
+/** EMPL2021.TXT field table (docs/nra-formats.md §2.1). Sizes: text = max characters; numbers =
  * max digits before the decimal point ("7.2" → 7). */
 // deno-fmt-ignore
 export const D1_FIELDS = [
@@ -76,7 +76,7 @@ export const D1_FIELDS = [
   f(53, "sourceFlag", "source flag", "text", 13),
 ] as const;
 
-/** The compiled D1 layout (nra-formats.md §2.1). */
+/** The compiled D1 layout (docs/nra-formats.md §2.1). */
 export const D1_LAYOUT = defineDelimLayout(D1_FIELDS, {
   checks: { 1: checkMonth(12), 2: checkYear, 3: checkEik },
   nonNegative: true,
@@ -87,7 +87,7 @@ export const D1_LAYOUT = defineDelimLayout(D1_FIELDS, {
 export type D1Record = DelimRecordOf<typeof D1_FIELDS>;
 
 /**
- * Parse EMPL2021.TXT (nra-formats.md §2.1): 53 fields per record.
+ * Parse EMPL2021.TXT (docs/nra-formats.md §2.1): 53 fields per record.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF; the 0x1A end marker is optional
  * @param fileName name used in error messages (default "EMPL2021.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines)

@@ -1,7 +1,7 @@
 /**
  * D6 — Декларация обр. 6 (data on amounts owed), files NRA62007*.TXT: 59 comma-separated
  * fields per record (6 head fields, 4 blocks of 13, a source flag). Layout restated from
- * nra-formats.md §2.2 (sources NRA6-JS and GO-D1D6; no official document). Only fields 1
+ * docs/nra-formats.md §2.2 (sources NRA6-JS and GO-D1D6; no official document). Only fields 1
  * (EIK), 2 (name), 7 (month, 1-13) and 8 (year) are solid and checked; the other fields are
  * typed but lenient: no code lists or ranges are enforced.
  *
@@ -17,7 +17,7 @@ import { type FileReader, fileReader } from "../text_lines.ts";
 
 const f = delim.delimField;
 
-/** One block of 13 fields (nra-formats.md §2.2 "block +0 … +12"), numbered from `first`. */
+/** One block of 13 fields (docs/nra-formats.md §2.2 "block +0 … +12"), numbered from `first`. */
 // deno-fmt-ignore
 const block = <const B extends 1 | 2 | 3 | 4>(b: B, first: number) => [
   f(first, `block${b}Month`, `block ${b} month`, "int", 2),
@@ -35,7 +35,7 @@ const block = <const B extends 1 | 2 | 3 | 4>(b: B, first: number) => [
   f(first + 12, `block${b}IncomeTax2`, `block ${b} income tax amount 2`, "amount", 13),
 ] as const;
 
-/** NRA62007.TXT field table (nra-formats.md §2.2): fields 1–6, blocks 7–19, 20–32, 33–45,
+/** NRA62007.TXT field table (docs/nra-formats.md §2.2): fields 1–6, blocks 7–19, 20–32, 33–45,
  * 46–58, and field 59. */
 export const D6_FIELDS = [
   f(1, "eik", "EIK/Bulstat or EGN", "text", 13),
@@ -51,7 +51,7 @@ export const D6_FIELDS = [
   f(59, "sourceFlag", "source flag", "text", 13),
 ] as const;
 
-/** The compiled D6 layout (nra-formats.md §2.2). */
+/** The compiled D6 layout (docs/nra-formats.md §2.2). */
 export const D6_LAYOUT = delim.defineDelimLayout(D6_FIELDS, {
   checks: { 1: checkEik, 2: checkNonEmpty, 7: checkMonth(13), 8: checkYear },
 });
@@ -78,7 +78,7 @@ const EMPTY_PROBE = delim.defineDelimLayout(
 );
 
 /**
- * Parse NRA62007*.TXT (nra-formats.md §2.2): 59 fields per record.
+ * Parse NRA62007*.TXT (docs/nra-formats.md §2.2): 59 fields per record.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF; the 0x1A end marker is optional
  * @param fileName name used in error messages (default "NRA62007.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines)

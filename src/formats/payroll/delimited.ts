@@ -1,6 +1,6 @@
 /**
  * The comma-separated engine for the payroll files D1 (EMPL2021.TXT) and D6 (NRA62007.TXT):
- * a quote-aware tokenizer plus typed fields driven by a table. Implements nra-formats.md §2.1
+ * a quote-aware tokenizer plus typed fields driven by a table. Implements docs/nra-formats.md §2.1
  * (fields separated by commas; character fields in double quotes; numeric fields unquoted and
  * 0 when empty; CR LF after each record; CTRL+Z 0x1A at the end; Windows-1251) and §2.2.
  *
@@ -26,7 +26,7 @@ import { parseEachLine } from "../text_lines.ts";
 /** Value type of a comma-separated field: "text" is the reference's "C" type (quoted). */
 export type DelimType = "text" | "int" | "amount" | "decimal" | "date";
 
-/** One field of a D1/D6 record, restated from nra-formats.md §2.1 / §2.2. */
+/** One field of a D1/D6 record, restated from docs/nra-formats.md §2.1 / §2.2. */
 export interface DelimFieldSpec {
   /** 1-based field number (also used as the field code in messages). */
   readonly no: number;

@@ -1,6 +1,6 @@
 /**
  * Employer and period of a payroll file, from the solid fields only: D1 fields 3 (EIK),
- * 1 (month), 2 (year) (nra-formats.md §2.1 "Key fields for a scanner"); D6 fields 1 (EIK),
+ * 1 (month), 2 (year) (docs/nra-formats.md §2.1 "Key fields for a scanner"); D6 fields 1 (EIK),
  * 7 (month), 8 (year) (§2.2 "Period … Employer"). The record count is what the NRA API calls
  * `numRecords` (§4).
  *
@@ -14,7 +14,7 @@
 import type { D1Record } from "./d1.ts";
 import type { D6Record } from "./d6.ts";
 
-/** The month a D6 uses for the annual declaration of a year (nra-formats.md §2.2). */
+/** The month a D6 uses for the annual declaration of a year (docs/nra-formats.md §2.2). */
 export const ANNUAL_MONTH = 13;
 
 /** Employer, period and record count of one D1 or D6 file. */

@@ -1,6 +1,6 @@
 /**
  * Cross-checks of a VAT set (DEKLAR + POKUPKI + PRODAGBI [+ VIES]), returned as warnings,
- * never errors (nra-formats.md "How to use this": "Treat record-count mismatches … as
+ * never errors (docs/nra-formats.md "How to use this": "Treat record-count mismatches … as
  * warnings"). Rules: filer VAT number on every line = DEKLAR 00-01 (§1.1); one period across
  * the files (§1.1, §1.5); DEKLAR 00-05/00-06 vs ledger line counts (§1.2); running numbers
  * from 1 without gaps (§1.1); DEKLAR totals vs ledger sums (§1.2–§1.4); PRODAGBI line totals
@@ -35,7 +35,7 @@ export interface VatSet {
 
 type Ledger = readonly (PokupkiRecord | ProdagbiRecord)[];
 
-/** DEKLAR field ← sum of a sales-ledger field (nra-formats.md §1.2 vs §1.4). */
+/** DEKLAR field ← sum of a sales-ledger field (docs/nra-formats.md §1.2 vs §1.4). */
 const SALES_TOTALS: ReadonlyArray<[keyof DeklarRecord, string, (keyof ProdagbiRecord)[], string]> =
   [
     ["totalTaxableBase", "01-01", ["totalBase"], "02-10"],
@@ -60,7 +60,7 @@ const SALES_TOTALS: ReadonlyArray<[keyof DeklarRecord, string, (keyof ProdagbiRe
     ["baseExempt", "01-19", ["baseExempt"], "02-19"],
   ];
 
-/** DEKLAR field ← sum of a purchase-ledger field (nra-formats.md §1.2 vs §1.3). */
+/** DEKLAR field ← sum of a purchase-ledger field (docs/nra-formats.md §1.2 vs §1.3). */
 const PURCHASE_TOTALS: ReadonlyArray<[keyof DeklarRecord, string, keyof PokupkiRecord, string]> = [
   ["purchasesNoCredit", "01-30", "baseAndVatNoCredit", "03-30"],
   ["baseFullCredit", "01-31", "baseFullCredit", "03-31"],
@@ -70,7 +70,7 @@ const PURCHASE_TOTALS: ReadonlyArray<[keyof DeklarRecord, string, keyof PokupkiR
   ["annualAdjustment", "01-43", "annualAdjustment", "03-43"],
 ];
 
-/** PRODAGBI line rules (nra-formats.md §1.4): 02-10 and 02-20 are sums of their parts. */
+/** PRODAGBI line rules (docs/nra-formats.md §1.4): 02-10 and 02-20 are sums of their parts. */
 const LINE_SUMS: ReadonlyArray<[keyof ProdagbiRecord, string, (keyof ProdagbiRecord)[], string]> = [
   ["totalBase", "02-10", [
     "base20",

@@ -1,5 +1,5 @@
 /**
- * Cross-checks of a VIES declaration (nra-formats.md §1.5): one VHR and one VTR record, the
+ * Cross-checks of a VIES declaration (docs/nra-formats.md §1.5): one VHR and one VTR record, the
  * VHR line count, VIR/COS line numbers from 1, TTR totals vs the VIR lines, the CHR count vs
  * the COS lines, and filer/period against the rest of the VAT set.
  * @module

@@ -1,7 +1,7 @@
 /**
  * Cross-checks between the VIES declaration and the VAT return of the same period, the ones
  * the NRA applies when it compares them (totals and counts). Cells and fields from
- * nra-formats.md §1.2 (01-15 intra-EU supplies of goods, 01-17 services under art. 21(2)),
+ * docs/nra-formats.md §1.2 (01-15 intra-EU supplies of goods, 01-17 services under art. 21(2)),
  * §1.4 (02-07 customer, 02-15, 02-17, 02-25 triangular) and §1.5 (VIR: counterparty, goods к3,
  * triangular к4, services к5, the line's own period):
  *

@@ -1,6 +1,6 @@
 /**
  * DEKLAR.TXT — the VAT return (справка-декларация): one 590-character record. Field table
- * restated from nra-formats.md §1.2 (widths confirmed by §1.6: 151 + 21×15 + 4 + 8×15 = 590).
+ * restated from docs/nra-formats.md §1.2 (widths confirmed by §1.6: 151 + 21×15 + 4 + 8×15 = 590).
  * @module
  */
 import { defineLayout, fixedField, parseFixedLines, type RecordOf } from "../fixed_width.ts";
@@ -12,7 +12,7 @@ import { creditColumns, salesColumns } from "./ledger.ts";
 
 const f = fixedField;
 
-/** DEKLAR.TXT field table (nra-formats.md §1.2), in position order; the sales and tax-credit
+/** DEKLAR.TXT field table (docs/nra-formats.md §1.2), in position order; the sales and tax-credit
  * columns are those of PRODAGBI and POKUPKI whose sums they hold. */
 // deno-fmt-ignore
 export const DEKLAR_FIELDS = [
@@ -41,7 +41,7 @@ export const DEKLAR_FIELDS = [
   f("01-82", "refundArt92Para4", "refund under art. 92(4)", "amount", 576, 15),
 ] as const;
 
-/** The compiled DEKLAR layout: 590 characters (nra-formats.md §1.2, §1.6). */
+/** The compiled DEKLAR layout: 590 characters (docs/nra-formats.md §1.2, §1.6). */
 export const DEKLAR_LAYOUT = defineLayout(DEKLAR_FIELDS, { padFrom: 152 });
 
 /** One DEKLAR.TXT record; amounts in the filing currency with 2 decimals, null when blank. */
@@ -54,7 +54,7 @@ const readDeklarRecords = fileReader(
 );
 
 /**
- * Parse DEKLAR.TXT (nra-formats.md §1.2): exactly one 590-character record.
+ * Parse DEKLAR.TXT (docs/nra-formats.md §1.2): exactly one 590-character record.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
  * @param fileName name used in error messages
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines, short

@@ -1,5 +1,5 @@
 /**
- * What the two VAT ledgers share: fields 1–10, which POKUPKI.TXT (nra-formats.md §1.3) and
+ * What the two VAT ledgers share: fields 1–10, which POKUPKI.TXT (docs/nra-formats.md §1.3) and
  * PRODAGBI.TXT (§1.4) hold at the same positions with the same types, the reader, and the
  * writer that checks the line width (canonical, or the older width without the last field,
  * §1.6); and the amount columns each ledger shares with DEKLAR.TXT (§1.2).

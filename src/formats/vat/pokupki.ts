@@ -1,7 +1,7 @@
 /**
  * POKUPKI.TXT — the purchase ledger (дневник за покупките): one 274-character line per
  * document; older files without the last 2-character field 03-45 are 272 wide. Field table
- * restated from nra-formats.md §1.3 (width check in §1.6: 167 + 7×15 + 2 = 274).
+ * restated from docs/nra-formats.md §1.3 (width check in §1.6: 167 + 7×15 + 2 = 274).
  * @module
  */
 import { defineLayout, fixedField, type RecordOf } from "../fixed_width.ts";
@@ -12,7 +12,7 @@ export type { LedgerWriteOptions } from "./ledger.ts";
 
 const f = fixedField;
 
-/** POKUPKI.TXT field table (nra-formats.md §1.3), in position order. Codes 03-02/03-01 of
+/** POKUPKI.TXT field table (docs/nra-formats.md §1.3), in position order. Codes 03-02/03-01 of
  * the first two fields follow VATTOOL (§1.3 footnote: positions are what matter). */
 // deno-fmt-ignore
 export const POKUPKI_FIELDS = [
@@ -23,7 +23,7 @@ export const POKUPKI_FIELDS = [
   f("03-45", "specialCode", "art. 163a / 167a code", "code", 273, 2),
 ] as const;
 
-/** The compiled POKUPKI layout: 274 characters, 272 accepted (nra-formats.md §1.6); lines
+/** The compiled POKUPKI layout: 274 characters, 272 accepted (docs/nra-formats.md §1.6); lines
  * reaching into the amounts (≥ 168) whose trailing spaces were trimmed are read padded. */
 export const POKUPKI_LAYOUT = defineLayout(POKUPKI_FIELDS, { widths: [274, 272], padFrom: 168 });
 
@@ -33,7 +33,7 @@ export type PokupkiRecord = RecordOf<typeof POKUPKI_FIELDS>;
 const POKUPKI_FILE = ledgerFile(POKUPKI_LAYOUT, "POKUPKI.TXT");
 
 /**
- * Parse POKUPKI.TXT (nra-formats.md §1.3): lines of 274 or 272 characters.
+ * Parse POKUPKI.TXT (docs/nra-formats.md §1.3): lines of 274 or 272 characters.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
  * @param fileName name used in error messages (default "POKUPKI.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines, short
@@ -51,7 +51,7 @@ const POKUPKI_FILE = ledgerFile(POKUPKI_LAYOUT, "POKUPKI.TXT");
 export const parsePokupki: FileReader<PokupkiRecord[]> = POKUPKI_FILE.parse;
 
 /**
- * Write POKUPKI.TXT text: one line per record, CR LF after each (nra-formats.md §1.1).
+ * Write POKUPKI.TXT text: one line per record, CR LF after each (docs/nra-formats.md §1.1).
  * @param records the records
  * @param options `lineWidth` 274 (default) or 272; `fileName` for messages (default "POKUPKI.TXT")
  * @returns the file text ("" for no records); encode it with `encodeCp1251`

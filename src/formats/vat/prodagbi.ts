@@ -1,7 +1,7 @@
 /**
  * PRODAGBI.TXT — the sales ledger (дневник за продажбите): one 424-character line per
  * document; older files without the last 2-character field 02-27 are 422 wide. Field table
- * restated from nra-formats.md §1.4 (width check in §1.6: 167 + 17×15 + 2 = 424).
+ * restated from docs/nra-formats.md §1.4 (width check in §1.6: 167 + 17×15 + 2 = 424).
  * @module
  */
 import { defineLayout, fixedField, type RecordOf } from "../fixed_width.ts";
@@ -10,7 +10,7 @@ import { ledgerFile, ledgerHead, type LedgerWriter, salesColumns } from "./ledge
 
 const f = fixedField;
 
-/** PRODAGBI.TXT field table (nra-formats.md §1.4), in position order; fields 1–10 sit at the
+/** PRODAGBI.TXT field table (docs/nra-formats.md §1.4), in position order; fields 1–10 sit at the
  * same positions as in POKUPKI. */
 // deno-fmt-ignore
 export const PRODAGBI_FIELDS = [
@@ -26,7 +26,7 @@ export const PRODAGBI_FIELDS = [
   f("02-27", "specialCode", "art. 163a / 167a code", "code", 423, 2),
 ] as const;
 
-/** The compiled PRODAGBI layout: 424 characters, 422 accepted (nra-formats.md §1.6); lines
+/** The compiled PRODAGBI layout: 424 characters, 422 accepted (docs/nra-formats.md §1.6); lines
  * reaching into the amounts (≥ 168) whose trailing spaces were trimmed are read padded. */
 export const PRODAGBI_LAYOUT = defineLayout(PRODAGBI_FIELDS, {
   widths: [424, 422],
@@ -39,7 +39,7 @@ export type ProdagbiRecord = RecordOf<typeof PRODAGBI_FIELDS>;
 const PRODAGBI_FILE = ledgerFile(PRODAGBI_LAYOUT, "PRODAGBI.TXT");
 
 /**
- * Parse PRODAGBI.TXT (nra-formats.md §1.4): lines of 424 or 422 characters.
+ * Parse PRODAGBI.TXT (docs/nra-formats.md §1.4): lines of 424 or 422 characters.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
  * @param fileName name used in error messages (default "PRODAGBI.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines, short
@@ -57,7 +57,7 @@ const PRODAGBI_FILE = ledgerFile(PRODAGBI_LAYOUT, "PRODAGBI.TXT");
 export const parseProdagbi: FileReader<ProdagbiRecord[]> = PRODAGBI_FILE.parse;
 
 /**
- * Write PRODAGBI.TXT text: one line per record, CR LF after each (nra-formats.md §1.1).
+ * Write PRODAGBI.TXT text: one line per record, CR LF after each (docs/nra-formats.md §1.1).
  * @param records the records
  * @param options `lineWidth` 424 (default) or 422; `fileName` for messages (default "PRODAGBI.TXT")
  * @returns the file text ("" for no records); encode it with `encodeCp1251`

@@ -1,6 +1,6 @@
 /**
  * Small facts about VAT files that the agent needs (filer, EIK, period, counts), read from the
- * solid fields of nra-formats.md §5 items 2–4: VAT number chars 1–15, DEKLAR period 66–71,
+ * solid fields of docs/nra-formats.md §5 items 2–4: VAT number chars 1–15, DEKLAR period 66–71,
  * counts 00-05/00-06; VIES period in VHR and filer in VTR.
  * @module
  */

@@ -1,8 +1,8 @@
 /**
  * VIES.TXT — the VIES declaration: one record type per line (VHR, VDR, VTR, TTR, VIR, CHR,
  * COS), each with its own width; amounts 12 characters; periods MM/YYYY. Field tables restated
- * from nra-formats.md §1.5 (widths in §5 item 4: 15/373/368/27/66/8/46). Shorter lines are read
- * as if space-padded, since trailing blank fields (e.g. the VIR period) may be trimmed.
+ * from docs/nra-formats.md §1.5 (widths in §5 item 4: 15/373/368/27/66/8/46). Shorter lines are
+ * read as if space-padded, since trailing blank fields (e.g. the VIR period) may be trimmed.
  * @module
  */
 import {
@@ -81,7 +81,7 @@ const COS_FIELDS = [
 const viesLayout = <const F extends readonly FieldSpec[]>(fields: F) =>
   defineLayout(fields, { padShort: true });
 
-/** The VIES layouts by record type (nra-formats.md §1.5), in TEMPO's record order. */
+/** The VIES layouts by record type (docs/nra-formats.md §1.5), in TEMPO's record order. */
 export const VIES_LAYOUTS = {
   VHR: viesLayout(VHR_FIELDS),
   VDR: viesLayout(VDR_FIELDS),
@@ -129,7 +129,7 @@ function layoutFor(marker: string): AnyLayout | undefined {
 }
 
 /**
- * Parse VIES.TXT (nra-formats.md §1.5): each line starts with its record type.
+ * Parse VIES.TXT (docs/nra-formats.md §1.5): each line starts with its record type.
  * @param input file bytes (cp1251) or decoded text; CRLF/LF, optional final break and 0x1A
  * @param fileName name used in error messages (default "VIES.TXT")
  * @param options `warnings`: where to append what was tolerated (encoding, blank lines)

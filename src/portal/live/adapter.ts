@@ -7,7 +7,7 @@
  * Every error `submit` throws says in `details.outcome` whether the declaration never reached
  * the NRA ("not_filed"), was refused by it ("refused") or may have been filed ("unknown"), so
  * the journal records the filing accordingly (http.ts CallOutcome; docs/journal.md).
- * Implements nra-public-api.md §1–§9, as docs/live-portal.md describes.
+ * Implements docs/nra-api.md §1–§9, as docs/live-portal.md describes.
  * @module
  */
 import type {
@@ -50,7 +50,7 @@ export interface LivePortal extends PortalAdapter {
 /**
  * Create the live portal.
  *
- * docs/live-portal.md; nra-public-api.md §1 (endpoints), §2 (OAuth2 client credentials with
+ * docs/live-portal.md; docs/nra-api.md §1 (endpoints), §2 (OAuth2 client credentials with
  * a token cached until `expires_in − 60 s` and renewed once on a 401/MALFORMED_TOKEN, or a
  * pre-issued JWT), §3 (submit body), §4 (result), §5 (signatures), §7 (errors), §9 (coverage).
  * @param settings agent.json `portal` (baseUrl, environment, tokenUrl, clientId, clientSecret,

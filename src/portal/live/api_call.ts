@@ -2,7 +2,7 @@
  * One call of the NRA public API by the live portal (adapter.ts): the bearer token of the API
  * client (oauth.ts; renewed once when the portal refuses it), the POST (http.ts), and its
  * answer classified (nra_answer.ts) as accepted or refused; a refused token and a transport
- * failure are thrown with `details.outcome` (nra-public-api.md §2, §7; docs/live-portal.md).
+ * failure are thrown with `details.outcome` (docs/nra-api.md §2, §7; docs/live-portal.md).
  * @module
  */
 import { AppError } from "../../contract/mod.ts";

@@ -22,6 +22,7 @@ export interface CaFetch {
  * @example
  * ```ts
  * import "reflect-metadata"; // @peculiar/x509 needs it loaded first
+ * import { ok } from "node:assert/strict";
  * import { X509CertificateGenerator } from "@peculiar/x509";
  * // agent.json's `portal.caFile` holds the PEM; here a throw-away self-signed CA
  * const alg = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
@@ -32,6 +33,7 @@ export interface CaFetch {
  *   signingAlgorithm: alg,
  * });
  * const ca = createCaFetch(caCert.toString("pem"));
+ * ok(typeof ca.fetch === "function");
  * // e.g. await ca.fetch("https://127.0.0.1:8443/oauth/token", { method: "POST" });
  * ca.close();
  * ```

@@ -2,11 +2,11 @@
  * What the NRA public API offers, and the clear refusal for what it does not: D1/D6
  * (`DEC_1_6`), ETZ art. 62 notices (`DEC_ETZ62`) and, unverified, high-fiscal-risk goods
  * notifications (`DEC_HIGH_FISC_RISK`); no report exists there. VAT returns are refused: no
- * public client shows a VAT service (nra-public-api.md §9). The assumed mapping (`DEC_VAT`,
+ * public client shows a VAT service (docs/nra-api.md §9). The assumed mapping (`DEC_VAT`,
  * submit_body.ts) is kept behind the explicit agent.json setting
  * `portal.experimentalVatService` (default false) until a real one is known. The agent asks
  * {@link checkLiveOperation} before any confirmation page or PIN.
- * Implements nra-public-api.md §9 (coverage), docs/live-portal.md).
+ * Implements docs/nra-api.md §9 (coverage), docs/live-portal.md).
  * @module
  */
 import { AppError, type Family, type SubmissionKind } from "../../contract/mod.ts";
@@ -29,7 +29,7 @@ export interface LiveCoverage {
   readonly experimentalVatService?: boolean;
 }
 
-/** Why each kind outside {@link LIVE_SUBMISSION_KINDS} is refused (nra-public-api.md §9). */
+/** Why each kind outside {@link LIVE_SUBMISSION_KINDS} is refused (docs/nra-api.md §9). */
 export const LIVE_UNSUPPORTED_SUBMISSIONS: Readonly<
   Record<Exclude<SubmissionKind, typeof LIVE_SUBMISSION_KINDS[number]>, string>
 > = {
@@ -48,7 +48,8 @@ export const LIVE_UNSUPPORTED_SUBMISSIONS: Readonly<
  * @throws nothing
  * @example
  * ```ts
- * liveKinds({}); // ["dec1_6", "etz62", "high_fisc_risk"]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(liveKinds({}), ["dec1_6", "etz62", "high_fisc_risk"]);
  * ```
  */
 export function liveKinds(coverage: LiveCoverage = {}): readonly LiveSubmissionKind[] {
@@ -74,7 +75,7 @@ export function isLiveKind(
 /**
  * Refuse a submission kind the public API does not cover (with these settings).
  *
- * Implements nra-public-api.md §9.
+ * Implements docs/nra-api.md §9.
  * @param kind the submission kind
  * @param operation "submit" or "result"
  * @param coverage agent.json `portal` (its `experimentalVatService`)
@@ -100,7 +101,7 @@ export function assertLiveKind(
 /**
  * The refusal of a report: the NRA public API offers declarations only.
  *
- * Implements nra-public-api.md §9 (no report services) and PortalAdapter.report.
+ * Implements docs/nra-api.md §9 (no report services) and PortalAdapter.report.
  * @param typeId the report typeId (debt_payments, due_amounts, taxpayers, nap_catalog, …)
  * @returns the error to throw
  * @throws nothing
@@ -120,7 +121,7 @@ export function unsupportedReport(typeId: string): AppError {
  * API files, results of such a kind; every report and portal-files operation is refused;
  * local reads never reach the portal.
  *
- * Implements nra-public-api.md §9 (docs/live-portal.md § Before the page).
+ * Implements docs/nra-api.md §9 (docs/live-portal.md § Before the page).
  * @param op the entry's typeId, family and kind
  * @param coverage agent.json `portal` (its `experimentalVatService`)
  * @returns nothing when the live portal can run it

@@ -6,7 +6,7 @@
  * (nra_answer.ts, oauth.ts). Every error says in `details.outcome` what became of a declaration
  * the call carried ({@link CallOutcome}; docs/journal.md): the journal records it as "not_filed",
  * "refused" or "unknown". Implements docs/live-portal.md § Error mapping (transport part) over
- * nra-public-api.md §1–§2.
+ * docs/nra-api.md §1–§2.
  * @module
  */
 import { AppError, isAppError } from "../../contract/mod.ts";
@@ -216,8 +216,9 @@ export function withOutcome(e: unknown, outcome: CallOutcome, keep = false): unk
  * @throws nothing
  * @example
  * ```ts
- * parseRetryAfter("120", 0); // 120
- * parseRetryAfter("Thu, 01 Jan 1970 00:01:00 GMT", 0); // 60
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(parseRetryAfter("120", 0), 120);
+ * deepStrictEqual(parseRetryAfter("Thu, 01 Jan 1970 00:01:00 GMT", 0), 60);
  * ```
  */
 export function parseRetryAfter(value: string | null, nowMs: number): number | null {

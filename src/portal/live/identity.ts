@@ -2,7 +2,7 @@
  * The identity fields every NRA public API call carries: the taxpayer (EIK → BUS_BULSTAT, a
  * 10-digit EGN → IND_EGN), the signing user (EGN from the certificate subject serialNumber
  * `PNOBG-<EGN>`, OID 2.5.4.5) and the certificate itself as `userSignatureBase64`. Implements
- * nra-public-api.md §3 (identity fields) and §6 (PIN types).
+ * docs/nra-api.md §3 (identity fields) and §6 (PIN types).
  * @module
  */
 import "reflect-metadata";
@@ -11,7 +11,7 @@ import { Buffer } from "node:buffer";
 import { AppError } from "../../contract/mod.ts";
 import type { PortalContext } from "../adapter.ts";
 
-/** The identity fields of a submit or result request (nra-public-api.md §3, §4). */
+/** The identity fields of a submit or result request (docs/nra-api.md §3, §4). */
 export interface NraIdentity {
   readonly taxpayerPin: string;
   readonly taxpayerPinType: "BUS_BULSTAT" | "IND_EGN";
@@ -27,13 +27,14 @@ const SERIAL_NUMBER_OID = "2.5.4.5";
  * The taxpayer PIN type of an identifier: 10 digits are an EGN (a natural person), anything
  * else an EIK/Bulstat of a legal entity.
  *
- * Implements nra-public-api.md §6 (`taxpayerPinType`).
+ * Implements docs/nra-api.md §6 (`taxpayerPinType`).
  * @param pin the EIK or EGN
  * @returns IND_EGN or BUS_BULSTAT
  * @throws nothing
  * @example
  * ```ts
- * taxpayerPinTypeOf("121212121"); // "BUS_BULSTAT"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(taxpayerPinTypeOf("121212121"), "BUS_BULSTAT");
  * ```
  */
 export function taxpayerPinTypeOf(pin: string): "BUS_BULSTAT" | "IND_EGN" {
@@ -44,7 +45,7 @@ export function taxpayerPinTypeOf(pin: string): "BUS_BULSTAT" | "IND_EGN" {
  * The EGN of the certificate holder from the subject serialNumber (`PNOBG-<EGN>`, or a bare
  * 10-digit value), parsed with @peculiar/x509.
  *
- * Implements nra-public-api.md §3 (`userPin` from the certificate subject serialNumber).
+ * Implements docs/nra-api.md §3 (`userPin` from the certificate subject serialNumber).
  * @param certificate the signer certificate, DER
  * @returns the 10-digit EGN
  * @throws AppError CERTIFICATE_INVALID when the certificate cannot be parsed or its subject has
@@ -97,7 +98,7 @@ export function certificateOf(ctx: PortalContext, needSign: boolean): Uint8Array
 /**
  * The identity fields for an EIK and a certificate.
  *
- * Implements nra-public-api.md §3 (taxpayerPin, taxpayerPinType, userPin, userPinType,
+ * Implements docs/nra-api.md §3 (taxpayerPin, taxpayerPinType, userPin, userPinType,
  * userSignatureBase64).
  * @param eik the taxpayer's EIK (or EGN)
  * @param certificate the signer certificate, DER

@@ -2,7 +2,7 @@
  * Interpretation of a (non-5xx) answer of the NRA public API: the JSON of a 2xx, a token
  * problem to renew once, a credential or signature failure thrown as its catalog code, or a
  * refusal of the request (the NRA error envelope) for the caller to report. Implements
- * nra-public-api.md §7 (envelope, error codes) and docs/live-portal.md; the table is
+ * docs/nra-api.md §7 (envelope, error codes) and docs/live-portal.md; the table is
  * repeated in docs/live-portal.md.
  * @module
  */
@@ -10,7 +10,7 @@ import { AppError, type ErrorCode } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import { type Endpoint, endpointLabel, fateUnknown, type HttpAnswer } from "./http.ts";
 
-/** The NRA error envelope (nra-public-api.md §7), with the HTTP status it came with. */
+/** The NRA error envelope (docs/nra-api.md §7), with the HTTP status it came with. */
 export interface NraEnvelope {
   readonly httpStatus: number;
   readonly errorCode: string;
@@ -109,7 +109,7 @@ export function envelopeDetails(env: NraEnvelope): Record<string, unknown> {
 /**
  * Classify an API answer (submit or result).
  *
- * Implements nra-public-api.md §7 and docs/live-portal.md. Order: 2xx → ok (JSON object
+ * Implements docs/nra-api.md §7 and docs/live-portal.md. Order: 2xx → ok (JSON object
  * required); 401 or a token errorCode → auth; 429 → PORTAL_REJECTED (with the envelope's
  * details when there is one, and `retryAfterSeconds`); a mapped errorCode → thrown; 403 →
  * PORTAL_AUTH_FAILED; any other envelope → refused; 3xx or 400 without an envelope →

@@ -3,7 +3,7 @@
  * token endpoint, cached until `expires_in − 60 s`, renewable) or a pre-issued JWT used as is
  * (its `exp` is checked against the clock — also by `check()`, before the user is asked for a
  * PIN; not renewable). Secrets never reach a log line or an error. Implements
- * nra-public-api.md §2 and docs/live-portal.md § Authentication.
+ * docs/nra-api.md §2 and docs/live-portal.md § Authentication.
  * @module
  */
 import { decodeJwt } from "jose";
@@ -18,9 +18,9 @@ import {
   type LivePortalSettings,
 } from "./settings.ts";
 
-/** Seconds taken off `expires_in` before a cached token is renewed (nra-public-api.md §2). */
+/** Seconds taken off `expires_in` before a cached token is renewed (docs/nra-api.md §2). */
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 60;
-/** `expires_in` assumed when the token answer has none (nra-public-api.md §2). */
+/** `expires_in` assumed when the token answer has none (docs/nra-api.md §2). */
 export const DEFAULT_EXPIRES_IN_SECONDS = 3600;
 
 /** A source of Bearer tokens. */
@@ -58,7 +58,7 @@ export interface TokenSourceDeps {
 /**
  * Create the token source for the settings.
  *
- * Implements nra-public-api.md §2 (client credentials: form body `grant_type`, `client_id`,
+ * Implements docs/nra-api.md §2 (client credentials: form body `grant_type`, `client_id`,
  * `client_secret`; answer `access_token`, `expires_in`; direct token: `exp` claim).
  * @param settings the portal settings (credentials, time-out)
  * @param endpoints the token URL and the scope the environment needs

@@ -3,7 +3,7 @@
  * SubmissionResultPayload: the decoded protocol (`base64FullHtmlResultInfo`, else
  * `base64HtmlResult`, else `base64Result`) with its content type and the result URL; a refusal
  * or an answer without a protocol becomes status "error" with the reason. Implements
- * nra-public-api.md §4 and interface-spec.md § SubmissionResultPayload.
+ * docs/nra-api.md §4 and docs/live-portal.md § Result.
  * @module
  */
 import { Buffer } from "node:buffer";
@@ -44,7 +44,7 @@ function dataContentType(text: string): string {
 /**
  * The payload of a 2xx result answer.
  *
- * Implements nra-public-api.md §4 (result fields; no machine-readable verdict, so the protocol
+ * Implements docs/nra-api.md §4 (result fields; no machine-readable verdict, so the protocol
  * is returned as it is for the caller to read).
  * @param body the JSON answer
  * @param documentId the requested documentId (for the error text)

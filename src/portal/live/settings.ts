@@ -2,7 +2,7 @@
  * Settings, injected dependencies and endpoints of the live portal (the NRA public API client).
  * The settings mirror agent.json `portal` (src/agent/senders/agent_file.ts `PortalSettings`,
  * the zod schema that validates them and reports every invalid field at start) without
- * importing the agent layer. Implements nra-public-api.md §1 (base URL, production and test
+ * importing the agent layer. Implements docs/nra-api.md §1 (base URL, production and test
  * paths, token endpoint) and §2 (which credential is used).
  * @module
  */
@@ -22,7 +22,7 @@ export interface LivePortalSettings {
   readonly clientId?: string;
   /** OAuth2 client secret (never logged, never in an error). */
   readonly clientSecret?: string;
-  /** A pre-issued JWT used directly as the Bearer token (nra-public-api.md §2, form 2). */
+  /** A pre-issued JWT used directly as the Bearer token (docs/nra-api.md §2, form 2). */
   readonly accessToken?: string;
   /** Time-out of one HTTP call, in seconds (fractions allowed). */
   readonly timeoutSeconds: number;
@@ -30,7 +30,7 @@ export interface LivePortalSettings {
   readonly caFile?: string;
   /**
    * File `vat` / `vat_batch` as the assumed, unverified `DEC_VAT` service with `DEC_VAT_*` file
-   * types (nra-public-api.md §9 lists no VAT service). Default false: they are refused with
+   * types (docs/nra-api.md §9 lists no VAT service). Default false: they are refused with
    * PORTAL_OPERATION_UNSUPPORTED before any confirmation or PIN (capabilities.ts).
    */
   readonly experimentalVatService?: boolean;
@@ -54,7 +54,7 @@ export interface LiveEndpoints {
   readonly result: string;
   /** OAuth2 token endpoint. */
   readonly token: string;
-  /** The Bearer scope the environment needs (nra-public-api.md §2, inferred). */
+  /** The Bearer scope the environment needs (docs/nra-api.md §2, inferred). */
   readonly scope: string;
 }
 
@@ -64,14 +64,19 @@ export type AuthMode = "client_credentials" | "access_token";
 /**
  * The endpoints for the settings.
  *
- * Implements nra-public-api.md §1.
+ * Implements docs/nra-api.md §1.
  * @param settings baseUrl, environment and optional tokenUrl
  * @returns submit, result and token URLs and the expected scope
  * @throws nothing
  * @example
  * ```ts
- * liveEndpoints({ baseUrl: "https://public-api.nra.bg", environment: "test", timeoutSeconds: 30 })
- *   .submit; // "https://public-api.nra.bg/declaration/api-declarations-test/"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const e = liveEndpoints({
+ *   baseUrl: "https://public-api.nra.bg",
+ *   environment: "test",
+ *   timeoutSeconds: 30,
+ * });
+ * deepStrictEqual(e.submit, "https://public-api.nra.bg/declaration/api-declarations-test/");
  * ```
  */
 export function liveEndpoints(settings: LivePortalSettings): LiveEndpoints {
@@ -90,7 +95,7 @@ export function liveEndpoints(settings: LivePortalSettings): LiveEndpoints {
  * Which credential the settings provide: client credentials win when both clientId and
  * clientSecret are set (they can be renewed); otherwise the pre-issued accessToken.
  *
- * Implements nra-public-api.md §2.
+ * Implements docs/nra-api.md §2.
  * @param settings the portal settings
  * @returns the auth mode
  * @throws AppError PORTAL_NOT_CONFIGURED when neither credential is configured

@@ -2,8 +2,8 @@
  * The answer of the submit call as a SubmissionResult: `{entryNumber, entryDate, documentId}`
  * becomes success with documentId, incomeNumber and an ISO submissionDate; an NRA refusal
  * (error envelope) becomes success=false with `errorCode: i18nMessage; errors` and the NRA's
- * texts in nativeErrors. Implements nra-public-api.md §3 (response), §7 (envelope) and
- * interface-spec.md § Submission result. A 2xx answer it cannot read is PORTAL_BAD_RESPONSE with
+ * texts in nativeErrors. Implements docs/nra-api.md §3 (response), §7 (envelope) and
+ * docs/live-portal.md § Result. A 2xx answer it cannot read is PORTAL_BAD_RESPONSE with
  * `details.outcome: "unknown"`: the NRA may have filed the declaration (docs/journal.md).
  * @module
  */
@@ -42,7 +42,8 @@ function sofiaOffset(date: string): string {
  * @throws AppError PORTAL_BAD_RESPONSE when entryDate is not a date
  * @example
  * ```ts
- * submissionInstant("2026-03-01", Date.UTC(2026, 2, 15)); // "2026-02-28T22:00:00.000Z"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(submissionInstant("2026-03-01", Date.UTC(2026, 2, 15)), "2026-02-28T22:00:00.000Z");
  * ```
  */
 export function submissionInstant(entryDate: string, nowMs: number): string {
@@ -66,7 +67,7 @@ export function submissionInstant(entryDate: string, nowMs: number): string {
 /**
  * The SubmissionResult of a 2xx submit answer.
  *
- * Implements nra-public-api.md §3 (response `{entryNumber, entryDate, documentId}`).
+ * Implements docs/nra-api.md §3 (response `{entryNumber, entryDate, documentId}`).
  * @param body the JSON answer
  * @param nowMs the clock's now, epoch ms
  * @returns success with documentId = String(documentId), incomeNumber = entryNumber,
@@ -113,8 +114,8 @@ export function acceptedSubmission(
 /**
  * The SubmissionResult of a refusal: the NRA did not take the declaration.
  *
- * Implements nra-public-api.md §7 (P formats `errorCode: i18nMessage` then the errors joined
- * with "; ") and interface-spec.md § Submission result (success=false with errorMessage and
+ * Implements docs/nra-api.md §7 (P formats `errorCode: i18nMessage` then the errors joined
+ * with "; ") and docs/live-portal.md § Result (success=false with errorMessage and
  * nativeErrors).
  * @param env the NRA error envelope
  * @returns success=false; errorMessage `errorCode: i18nMessage; e1; e2`; nativeErrors

@@ -2,7 +2,7 @@
  * The JSON body of `POST …/api-declarations[-test]/` (`ApiDeclarationsSubmitInputDto`): the
  * identity fields, the service type, the D1/D6 period fields and one entry per file with its
  * Base64 bytes and the detached CMS/PKCS#7 signature over exactly those bytes. Implements
- * nra-public-api.md §3 (request JSON), §5 (signature) and §6 (enumerations).
+ * docs/nra-api.md §3 (request JSON), §5 (signature) and §6 (enumerations).
  * @module
  */
 import { extname } from "node:path";
@@ -12,7 +12,7 @@ import type { SubmissionFile, SubmissionInput } from "../adapter.ts";
 import type { LiveSubmissionKind } from "./capabilities.ts";
 import { base64, type NraIdentity } from "./identity.ts";
 
-/** One `files[]` entry (nra-public-api.md §3). */
+/** One `files[]` entry (docs/nra-api.md §3). */
 export interface NraFileDto {
   readonly fileName: string;
   readonly fileType: string;
@@ -25,7 +25,7 @@ export interface NraFileDto {
   readonly numRecords?: number;
 }
 
-/** The submit body (nra-public-api.md §3). */
+/** The submit body (docs/nra-api.md §3). */
 export interface NraSubmitBody extends NraIdentity {
   readonly serviceDocumentType: string;
   /** D1/D6 only: two-digit month, the same in both fields. */
@@ -38,7 +38,7 @@ export interface NraSubmitBody extends NraIdentity {
   readonly files: readonly NraFileDto[];
 }
 
-/** The service type of each live kind. DEC_HIGH_FISC_RISK is unverified (nra-public-api.md
+/** The service type of each live kind. DEC_HIGH_FISC_RISK is unverified (docs/nra-api.md
  * §6: named in a comment only). */
 export const SERVICE_DOCUMENT_TYPES: Readonly<Record<LiveSubmissionKind, string>> = {
   // Assumed, unverified: no public client files VAT through this API. Used only with
@@ -121,7 +121,7 @@ function typingOf(kind: LiveSubmissionKind, request: Readonly<Record<string, unk
     case "etz62":
       return (f: SubmissionFile) => xmlTyping(f, "DEC_ETZ62");
     case "high_fisc_risk": {
-      // Unverified: candidate enums DEC_FISC_RISK_<subtype> (nra-public-api.md §6).
+      // Unverified: candidate enums DEC_FISC_RISK_<subtype> (docs/nra-api.md §6).
       const subtype = String(request.subtype ?? "");
       if (!/^[A-Z_]+$/.test(subtype)) {
         throw new AppError("VALIDATION_FAILED", 'Field "subtype" is required', {
@@ -172,7 +172,7 @@ async function signFile(
 /**
  * Build the submit body, signing each file (one `sign` call per file, in order).
  *
- * Implements nra-public-api.md §3, §5 and §6: DEC_1_6 with DEC_1/DEC_6, txt/csv, numRecords
+ * Implements docs/nra-api.md §3, §5 and §6: DEC_1_6 with DEC_1/DEC_6, txt/csv, numRecords
  * (given, else counted by parsing), taxPeriodFrom/To "MM", year "YYYY", insuranceFund 0/1;
  * DEC_ETZ62 with DEC_ETZ62 xml files; DEC_HIGH_FISC_RISK with DEC_FISC_RISK_<subtype>
  * (unverified).

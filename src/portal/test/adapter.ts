@@ -2,10 +2,9 @@
  * The test portal: a {@link PortalAdapter} in mode "test" that never touches the network and
  * answers every operation from the deterministic generators of src/mock (same EIK → same data).
  * Submissions get self-verifying documentIds numbered from the injected clock plus a counter;
- * reports are answered by the generator the registry names (src/mock/answers.ts); portal files are rendered through src/formats (nra_files.ts).
- * Implements interface-spec.md § What the service does, point 5 ("With a test key the agent
- * returns realistic fictitious data for any EIK, with no calls to the portal"); described in
- * docs/test-portal.md.
+ * reports are answered by the generator the registry names (src/mock/answers.ts); portal files are
+ * rendered through src/formats (nra_files.ts). Implements docs/test-portal.md (realistic
+ * fictitious data for any EIK, no call to the NRA; § Determinism).
  * @module
  */
 import {
@@ -26,13 +25,13 @@ import {
   REPORT_ANSWERS,
   seqOfInstant,
   SPECIAL_EIKS,
-  specialBehaviour,
   type SpecialEik,
   submissionResult,
   submitDeclaration,
 } from "../../mock/mod.ts";
 import type { PortalAdapter, PortalContext, SubmissionInput } from "../adapter.ts";
 import { NRA_FILE_KIT } from "./nra_files.ts";
+import { specialRule } from "./special.ts";
 
 /** The special test EIKs (docs/test-portal.md § Special EIKs), re-exported from src/mock. */
 export { SPECIAL_EIKS, type SpecialEik };
@@ -49,16 +48,6 @@ export interface TestPortalOptions {
   /** Time each filing takes, ms (default 0): a batch in test mode takes a realistic time, so
    * its progress can be watched (the agent's setting SVC_TEST_PORTAL_DELAY_MS). */
   readonly submitDelayMs?: number;
-}
-
-function assertReachable(eik: unknown): void {
-  if (typeof eik === "string" && specialBehaviour(eik) === "PORTAL_UNAVAILABLE") {
-    throw new AppError(
-      "PORTAL_UNREACHABLE",
-      `The test portal is unreachable for EIK ${eik} (special test EIK)`,
-      { eik },
-    );
-  }
 }
 
 /** Memo entries kept (oldest dropped first). */
@@ -85,14 +74,8 @@ async function submitToTestPortal(
   input.onSend?.();
   const delay = options.submitDelayMs ?? 0;
   if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-  assertReachable(input.eik);
-  if (specialBehaviour(input.eik) === "ANSWER_LOST") {
-    throw new AppError(
-      "PORTAL_TIMEOUT",
-      `The test portal's answer was lost for EIK ${input.eik} (special test EIK)`,
-      { eik: input.eik, outcome: "unknown" },
-    );
-  }
+  const special = specialRule(input.eik).submit;
+  if (special) return special(input.eik);
   const now = input.at ?? options.now();
   const seq = input.clientRef ? seqOfInstant(now) + refSlot(input.clientRef) : nextSeq(now);
   return submitDeclaration(input, { now, seq });
@@ -101,7 +84,7 @@ async function submitToTestPortal(
 /**
  * Answer a report operation of the registry with its generator; day-stable reports are
  * memoized per calendar day in `memo` (at most MEMO_SIZE entries).
- * @throws AppError PORTAL_OPERATION_UNSUPPORTED, PORTAL_UNREACHABLE
+ * @throws AppError PORTAL_OPERATION_UNSUPPORTED, PORTAL_UNREACHABLE (special EIK)
  */
 function answerReportMemo<A extends ReportAnswer>(
   options: TestPortalOptions,
@@ -117,15 +100,19 @@ function answerReportMemo<A extends ReportAnswer>(
       { typeId: op.typeId },
     );
   }
-  if ("eik" in request) assertReachable(request.eik);
+  const special = specialRule("eik" in request ? request.eik : null).report;
   const now = options.now();
   const env = { now, senderId: ctx.sender?.id ?? null, files: NRA_FILE_KIT };
-  if (!op.dayStable) return answerReport(op.answer, request, env);
+  const answer = (): ReportResultOf<A> => {
+    const plain = answerReport(op.answer, request, env);
+    return special ? special(plain, op.result.shape) : plain;
+  };
+  if (!op.dayStable) return answer();
   // A day-stable report is a pure function of the request and the day.
   const key = `${op.typeId}|${now.toISOString().slice(0, 10)}|${JSON.stringify(request)}`;
   let hit = memo.get(key) as ReportResultOf<A> | undefined;
   if (hit === undefined) {
-    hit = answerReport(op.answer, request, env);
+    hit = answer();
     if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
     memo.set(key, hit);
   }
@@ -136,7 +123,7 @@ function answerReportMemo<A extends ReportAnswer>(
  * them, or for the ANSWER_LOST special EIK). */
 function reconcileTestFiling(input: SubmissionInput): SubmissionResult | null {
   if (!input.clientRef || !input.at) return null;
-  if (specialBehaviour(input.eik) === "ANSWER_LOST") return null;
+  if (specialRule(input.eik).answerLost) return null;
   const seq = seqOfInstant(input.at) + refSlot(input.clientRef);
   return submitDeclaration(input, { now: input.at, seq });
 }
@@ -144,7 +131,7 @@ function reconcileTestFiling(input: SubmissionInput): SubmissionResult | null {
 /**
  * Create the test portal.
  *
- * Implements interface-spec.md § What the service does, point 5; docs/test-portal.md.
+ * Implements docs/test-portal.md § Determinism.
  * @param options `now`, the injected clock
  * @returns a PortalAdapter with mode "test"; its `submit` numbers submissions from
  *   `seqOfInstant(now())` and a counter, so two submissions never share a documentId
@@ -216,8 +203,7 @@ export function createTestPortal(options: TestPortalOptions): PortalAdapter {
       _ctx: PortalContext,
     ): Promise<SubmissionResultPayload> {
       return Promise.resolve().then(() => {
-        assertReachable(eik);
-        return submissionResult(kind, documentId, eik);
+        return submissionResult(kind, documentId, eik, specialRule(eik).verdict);
       });
     },
 

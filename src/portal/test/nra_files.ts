@@ -4,8 +4,8 @@
  * `writeProdagbi`, `writeVies`, `writeD1`, `writeD6`), checks that the text has a Windows-1251
  * encoding, so each `content` is what the CP1251 file from the portal decodes to. Lives
  * in the portal layer because it joins src/mock and src/formats (architecture.md layer rule).
- * Implements interface-spec.md § Dec16PortalFilesResult / § VatPortalFilesResult ("content
- * (UTF-8, decoded from CP1251)") with the layouts of nra-formats.md §1.2–§1.5, §2.1, §2.2.
+ * Implements docs/test-portal.md § Portal files (content decoded
+ * from CP1251) with the layouts of docs/nra-formats.md §1.2–§1.5, §2.1, §2.2.
  * @module
  */
 import {

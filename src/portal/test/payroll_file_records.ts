@@ -2,19 +2,19 @@
  * Maps the mock's structured payroll (src/mock/payroll_records.ts, integer cents, rates in
  * basis points) to the format module's D1 (EMPL2021.TXT) and D6 (NRA62007.TXT) records:
  * upper-case text without quotes or commas, rates in percent, the NRA program's source flags.
- * Implements the data side of interface-spec.md § Dec16PortalFilesResult with the layouts of
- * nra-formats.md §2.1 and §2.2.
+ * Implements the data side of docs/test-portal.md § Portal files with the layouts of
+ * docs/nra-formats.md §2.1 and §2.2.
  * @module
  */
 import type { D1Record, D6Record } from "../../formats/mod.ts";
 import { type PayrollLine, type PayrollMonth, toAmount } from "../../mock/mod.ts";
 
-/** Source flag of D1 records written by the NRA's own program (nra-formats.md §2.1). */
+/** Source flag of D1 records written by the NRA's own program (docs/nra-formats.md §2.1). */
 const D1_SOURCE = "NRAD12008";
-/** Source flag of D6 records (nra-formats.md §2.2). */
+/** Source flag of D6 records (docs/nra-formats.md §2.2). */
 const D6_SOURCE = "NRAD62007";
 
-/** Upper case without the quotes and commas D1/D6 text may not hold (nra-formats.md §2.1). */
+/** Upper case without the quotes and commas D1/D6 text may not hold (docs/nra-formats.md §2.1). */
 function payrollText(s: string): string {
   return s.replace(/["„“,]/g, "").replace(/\s+/g, " ").trim().toUpperCase();
 }

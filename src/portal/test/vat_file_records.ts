@@ -2,8 +2,8 @@
  * Maps the mock's structured VAT return (src/mock/vat_records.ts, integer cents) to the format
  * module's DEKLAR, POKUPKI, PRODAGBI and VIES records (amounts in currency units, 2 decimals).
  * Cells the test portal never fills are written as 0.00; the DEKLAR coefficient 01-33 is
- * blank. Implements the data side of interface-spec.md § VatPortalFilesResult with the layouts
- * of nra-formats.md §1.2–§1.5.
+ * blank. Implements the data side of docs/test-portal.md § Portal files with the layouts
+ * of docs/nra-formats.md §1.2–§1.5.
  * @module
  */
 import type { DeklarRecord, PokupkiRecord, ProdagbiRecord, ViesRecord } from "../../formats/mod.ts";

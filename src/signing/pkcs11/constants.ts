@@ -57,7 +57,8 @@ const CKR_NAMES = new Map<number, string>(Object.entries(CKR).map(([k, v]) => [v
  * @throws never
  * @example
  * ```ts
- * ckrName(0xa0); // "CKR_PIN_INCORRECT"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(ckrName(0xa0), "CKR_PIN_INCORRECT");
  * ```
  */
 export function ckrName(rv: number): string {

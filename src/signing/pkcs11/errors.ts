@@ -41,7 +41,8 @@ const LOADER_PATTERNS: readonly [RegExp, ErrorCode, string][] = [
  * @throws never
  * @example
  * ```ts
- * classifyLoaderError("/x.so", "x.so: wrong ELF class: ELFCLASS32").code; // "PKCS11_MODULE_WRONG_ARCH"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(classifyLoaderError("/x.so", "x.so: wrong ELF class: ELFCLASS32").code, "PKCS11_MODULE_WRONG_ARCH");
  * ```
  */
 export function classifyLoaderError(

@@ -92,8 +92,10 @@ function release(path: string): void {
  * @throws AppError PKCS11_MODULE_MISSING, PKCS11_MODULE_WRONG_ARCH, KEYSTORE_UNAVAILABLE
  * @example
  * ```ts
+ * import { ok } from "node:assert/strict";
  * const store = await openPkcs11KeyStore({ modulePath: "/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so" });
  * const certs = await store.listCertificates();
+ * ok(Array.isArray(certs)); // one entry per certificate on the tokens the module sees
  * ```
  */
 export async function openPkcs11KeyStore(options: Pkcs11Options): Promise<Pkcs11KeyStore> {

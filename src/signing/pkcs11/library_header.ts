@@ -52,7 +52,8 @@ const PE_MACHINES: Record<number, string> = {
  * @throws never
  * @example
  * ```ts
- * parseLibraryHeader(new TextEncoder().encode("hello")).format; // "unknown"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(parseLibraryHeader(new TextEncoder().encode("hello")).format, "unknown");
  * ```
  */
 export function parseLibraryHeader(head: Uint8Array): LibraryHeader {

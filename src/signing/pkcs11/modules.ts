@@ -163,7 +163,9 @@ export async function fileExists(path: string): Promise<boolean> {
  * @throws never
  * @example
  * ```ts
+ * import { ok } from "node:assert/strict";
  * const found = await discoverPkcs11Modules("linux", async (p) => p.includes("softhsm"));
+ * ok(found.length > 0 && found.every((m) => JSON.stringify(m).includes("softhsm")));
  * ```
  */
 export async function discoverPkcs11Modules(

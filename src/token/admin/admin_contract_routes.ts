@@ -1,5 +1,5 @@
 /**
- * Admin HTTP API, part 2, under `/admin/v1` (interface-spec.md § Access phases, phases 2–3):
+ * Admin HTTP API, part 2, under `/admin/v1` (docs/token-service.md § Access phases, phases 2–3):
  * applications (approve, reject), contracts (list, terminate, monthly statement as JSON or CSV),
  * usage counters and notices (signing keys: admin_signing_routes.ts).
  * @module

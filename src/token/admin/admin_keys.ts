@@ -1,6 +1,6 @@
 /**
- * Administration of integrators and their keys (interface-spec.md § Access phases, § Authentication
- * point 6: "A key may be restricted to a list of EIKs"; only an administrator changes it). Shared
+ * Administration of integrators and their keys (docs/token-service.md § Access phases;
+ * § Allowed EIK list, revocation, rotation: only an administrator changes a key's EIKs). Shared
  * by the admin HTTP API and the admin CLI. Views never contain the secret or its hash; a new
  * secret is returned once, at creation or rotation.
  * @module

@@ -1,6 +1,7 @@
 /**
- * Admin HTTP API, part 1: integrators and keys under `/admin/v1` (interface-spec.md § Access
- * phases; § Authentication point 6: only an administrator changes a key's allowed EIKs). The
+ * Admin HTTP API, part 1: integrators and keys under `/admin/v1` (docs/token-service.md
+ * § Access phases; § Allowed EIK list, revocation, rotation: only an administrator changes a
+ * key's allowed EIKs). The
  * admin credential is checked by `admin_auth.ts` before these routes run; errors use the token
  * service's `{error, errorCode, errorKind}` body.
  * @module

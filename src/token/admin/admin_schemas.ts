@@ -1,5 +1,5 @@
 /**
- * Input schemas of the admin API and CLI and of `POST /api/v1/applications` (interface-spec.md
+ * Input schemas of the admin API and CLI and of `POST /api/v1/applications` (docs/token-service.md
  * § Access phases), and the one way to validate an input: the first problem becomes
  * `VALIDATION_FAILED` naming the field (400 on the token service). Below them, the schemas of
  * the admin API's answers, from which its OpenAPI document is generated (admin_openapi.ts checks

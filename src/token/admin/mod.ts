@@ -1,5 +1,5 @@
 /**
- * The admin side of the token service (interface-spec.md § Access phases): the admin
+ * The admin side of the token service (docs/token-service.md § Access phases): the admin
  * credential guard, the `/admin/v1` routes, the operations on integrators and keys shared by
  * the admin API and the CLI, the input and answer schemas, and the admin API's OpenAPI document
  * built from them. Everything outside `admin/` imports this file only.

@@ -1,5 +1,5 @@
 /**
- * Outgoing e-mail for the notices of interface-spec.md § Access phases: a small {@link Mailer}
+ * Outgoing e-mail for the notices of docs/token-service.md § Access phases: a small {@link Mailer}
  * interface (injected; tests use a real SMTP server on loopback) and its SMTP implementation
  * over nodemailer. The SMTP password is only handed to nodemailer, never logged.
  * @module

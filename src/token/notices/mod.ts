@@ -1,5 +1,5 @@
 /**
- * The e-mail notices of interface-spec.md § Access phases: drafts stored in the database, the
+ * The e-mail notices of docs/token-service.md § Access phases: drafts stored in the database, the
  * scheduler that claims and sends them exactly once across instances, their Bulgarian and
  * English texts, and the mailer (SMTP over nodemailer). Everything outside `notices/` imports
  * this file only.

@@ -1,5 +1,5 @@
 /**
- * The three e-mail notices of interface-spec.md § Access phases as database drafts, unique on
+ * The three e-mail notices of docs/token-service.md § Access phases as database drafts, unique on
  * (kind, subject, due time): 24 hours before a key expires, 7 days before a contract expires,
  * and when a contract is terminated. Dates are stored as epoch ms in `params`.
  * @module

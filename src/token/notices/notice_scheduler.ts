@@ -1,5 +1,5 @@
 /**
- * The notice scheduler inside the token service (interface-spec.md § Access phases: a notice
+ * The notice scheduler inside the token service (docs/token-service.md § Access phases: a notice
  * 24 hours before a key expires, 7 days before a contract expires, and when a contract is
  * terminated). Every `intervalMs` (injectable clock) each instance:
  *

@@ -1,5 +1,5 @@
 /**
- * Bulgarian and English texts of the e-mail notices (interface-spec.md § Access phases), chosen
+ * Bulgarian and English texts of the e-mail notices (docs/token-service.md § Access phases), chosen
  * by the integrator's locale. Dates are shown in Bulgarian time (Europe/Sofia), with the exact
  * UTC instant in ISO 8601 alongside. Pure: same notice, same text.
  * @module
@@ -26,7 +26,8 @@ const two = (n: number) => String(n).padStart(2, "0");
  * @returns the formatted date
  * @example
  * ```ts
- * formatNoticeDate(Date.UTC(2027, 0, 30, 8), "bg"); // "30.01.2027 10:00 ч."
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(formatNoticeDate(Date.UTC(2027, 0, 30, 8), "bg"), "30.01.2027 10:00 ч.");
  * ```
  */
 export function formatNoticeDate(ms: number, locale: Locale): string {

@@ -1,6 +1,6 @@
 /**
  * {@link ContractStore} on the one query layer: applications and contracts, with the key
- * changes of interface-spec.md § Access phases done in the same transaction (approval lifts the
+ * changes of docs/token-service.md § Access phases done in the same transaction (approval lifts the
  * expiry of live keys; termination and expiry give them the pre-contract rules again). On
  * PostgreSQL the integrator's row (approval) or the contract's row (termination) is locked
  * with `FOR UPDATE`, so concurrent approvals and terminations on several instances serialise;

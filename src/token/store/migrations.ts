@@ -5,7 +5,7 @@
  * Version numbers are those of every database created so far (1–3), so existing SQLite files
  * and PostgreSQL schemas open as they are (version 4, the issuance cache's version counter and
  * its triggers, is written once per database). Never edit an applied migration: add one. Version 2
- * adds what interface-spec.md § Access phases needs: integrator locale, key rotation,
+ * adds what docs/token-service.md § Access phases needs: integrator locale, key rotation,
  * applications, contract details, notices, usage counters, and one current signing key at a
  * time.
  * @module

@@ -1,5 +1,5 @@
 /**
- * The token service's storage (interface-spec.md § Access phases): the {@link TokenStore}
+ * The token service's storage (docs/token-service.md § Access phases): the {@link TokenStore}
  * interface and its records, and one implementation for SQLite and PostgreSQL over one query
  * layer (`sql.ts`). `openTokenStore()` opens either database and applies the migrations.
  * Everything outside `store/` imports this file only.

@@ -1,8 +1,8 @@
 /**
  * The one way to open the token service's database: PostgreSQL when a `postgres://` (or
  * `postgresql://`) URL is given (config `SVC_DATABASE_URL`), otherwise SQLite in
- * `<dataDir>/token-service.sqlite` (folder 0700, file 0600). Pending migrations are applied before it returns
- * (interface-spec.md § Access phases needs the keys, contracts, notices and usage tables).
+ * `<dataDir>/token-service.sqlite` (folder 0700, file 0600). Pending migrations are applied before
+ * it returns (docs/token-service.md § Access phases needs the keys, contracts, notices and usage tables).
  * @module
  */
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 /**
- * Records of the token service's business side (interface-spec.md § What the service does,
- * point 8 "Access phases"): contract applications, contracts, e-mail notices and monthly usage
+ * Records of the token service's business side (docs/token-service.md
+ * § Access phases): contract applications, contracts, e-mail notices and monthly usage
  * counters. Times are epoch milliseconds; `null` means "not set".
  * @module
  */
@@ -119,7 +119,7 @@ export type NoticeOutcome =
   | { readonly status: "cancelled" | "failed"; readonly at: number; readonly error: string }
   | { readonly status: "pending"; readonly retryAt: number; readonly error: string };
 
-/** Dimensions of a usage counter (interface-spec.md § Access phases, phase 3 billing). */
+/** Dimensions of a usage counter (docs/token-service.md § Access phases, phase 3 billing). */
 export interface UsageKey {
   /** `YYYY-MM` (UTC). */
   readonly month: string;

@@ -39,7 +39,9 @@ export class Sql {
  * @returns the query
  * @example
  * ```ts
- * sql`SELECT * FROM api_keys WHERE id = ${"key_1"}`; // SQLite: "… WHERE id = ?"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const q = sql`SELECT * FROM api_keys WHERE id = ${"key_1"}`; // SQLite: "… WHERE id = ?"
+ * deepStrictEqual([q.strings, q.values], [["SELECT * FROM api_keys WHERE id = ", ""], ["key_1"]]);
  * ```
  */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
@@ -91,8 +93,11 @@ export function tuples(rows: readonly (readonly unknown[])[]): Sql {
  * @throws Error when a key is not a plain column name (they come from code, never from input)
  * @example
  * ```ts
- * sql`SELECT * FROM contracts${where({ integrator_id: "acme" })} ORDER BY starts_at`;
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const q = sql`SELECT * FROM contracts${where({ integrator_id: "acme" })} ORDER BY starts_at`;
  * // SQLite: "SELECT * FROM contracts WHERE integrator_id = ? ORDER BY starts_at"
+ * deepStrictEqual(q.strings.join("?"), "SELECT * FROM contracts WHERE integrator_id = ? ORDER BY starts_at");
+ * deepStrictEqual(q.values, ["acme"]);
  * ```
  */
 export function where(filters: Readonly<Record<string, unknown>>): Sql {

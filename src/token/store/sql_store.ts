@@ -4,7 +4,7 @@
  * `notice_queries.ts`) over one {@link Db}, plus the migrations. Keys are stored only as a
  * SHA-256 hash of the secret. Every multi-row change (EIK claim, rotation, approval,
  * termination, expiry, usage flush) is one transaction, and the notice claim one statement, so
- * several service instances can share one database (interface-spec.md § Access phases).
+ * several service instances can share one database (docs/token-service.md § Access phases).
  * @module
  */
 import { type Clock, systemClock } from "../../clock.ts";

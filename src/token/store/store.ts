@@ -4,7 +4,7 @@
  * `openTokenStore` (`open_store.ts`). Keys are stored only as a SHA-256 hash of the secret;
  * the secret is shown once at creation. Every multi-row change (EIK claim, approval,
  * termination, notice claim, usage flush) is atomic, so several service instances can share one
- * database (interface-spec.md § Access phases). Times are epoch milliseconds.
+ * database (docs/token-service.md § Access phases). Times are epoch milliseconds.
  * @module
  */
 import type {
