@@ -32,6 +32,7 @@ import type { ArchiveEntry } from "./archive.ts";
 import { iconFile } from "./icon.ts";
 import { runCommand, type Runner } from "./runtime.ts";
 import { LAUNCHER_EXE } from "./launcher_exe.ts";
+import { MSI_MARKER } from "../../src/agent/update/install.ts";
 
 /** The Start-menu entry's name (and the name "Apps" shows). */
 export const START_MENU_NAME = "Агент за подаване към НАП";
@@ -255,7 +256,11 @@ export async function buildMsi(
   const stage = await Deno.makeTempDir({ prefix: "svc-msi-" });
   try {
     const files: MsiFile[] = [];
-    for (const e of entries) {
+    // The installer's own marker: `agent update` leaves an MSI install to the MSI.
+    const marker = new TextEncoder().encode(
+      `Installed by svc-filing-${version}-win-x64.msi. Update by installing a newer MSI.\r\n`,
+    );
+    for (const e of [...entries, { path: `svc-filing/${MSI_MARKER}`, bytes: marker }]) {
       const rel = e.path.replace(/^svc-filing\//, "");
       // wixl reads sources relative to its working folder.
       const source = join("files", ...rel.split("/"));

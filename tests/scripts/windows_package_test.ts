@@ -2,7 +2,8 @@
  * The Windows parts of the package build, without Windows (docs/install.md § Windows: the
  * installed program): the icons' ICO format, the installer's GUIDs (one UpgradeCode for every
  * version, a ProductCode per version), the WiX source's per-user scope, upgrade and
- * registrations, the version resource, and the tray's state from the console's batches.
+ * registrations, the version resource, the tray's state from the console's batches, and the
+ * MSI's marker that keeps `agent update` from swapping an installed program's folder.
  */
 import * as assert from "node:assert/strict";
 import { ICON_STATES, iconFile } from "../../scripts/package/icon.ts";
@@ -15,6 +16,8 @@ import {
   wixSource,
 } from "../../scripts/package/msi.ts";
 import { trayState } from "../../src/agent/console/tray_state.ts";
+import { installedByMsi, MSI_MARKER } from "../../src/agent/update/mod.ts";
+import { join } from "node:path";
 
 Deno.test("iconFile() writes an ICO with a 16×16 and a 32×32 image in the state's colour", () => {
   for (const state of Object.keys(ICON_STATES) as (keyof typeof ICON_STATES)[]) {
@@ -131,4 +134,19 @@ Deno.test("trayState(): filing with its count, attention after failures, else ru
     ]),
     { state: "filing", batchId: "b-running", done: 4, total: 10 },
   );
+});
+
+Deno.test("installedByMsi(): only an install with the MSI's marker is the installer's", async () => {
+  const root = await Deno.makeTempDir({ prefix: "svc-msi-marker-" });
+  try {
+    const install = { root, launcher: join(root, "svc-filing") };
+    assert.equal(await installedByMsi(install, "linux"), false);
+    await Deno.writeTextFile(
+      join(root, MSI_MARKER),
+      "Installed by svc-filing-0.1.0-win-x64.msi\r\n",
+    );
+    assert.equal(await installedByMsi(install, "linux"), true);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

@@ -18,6 +18,7 @@ import { buildUpdatePair, type UpdateFixture } from "../_helpers/update_packages
 import { skipWithoutWine, waitFor, type WineMachine, wineMachine } from "../_helpers/wine.ts";
 import { hasProgram } from "../_helpers/require_tool.ts";
 import { START_MENU_NAME } from "../../scripts/package/msi.ts";
+import { MSI_MARKER } from "../../src/agent/update/mod.ts";
 
 const TOOLS = ["wixl", "msibuild", "msiinfo", "objdump", "x86_64-w64-mingw32-windres"];
 const missing = TOOLS.filter((t) => !hasProgram(t));
@@ -126,7 +127,15 @@ Deno.test({
 
       await t.step("msiexec /i /qn: files, Start menu, Apps, Run value, svc-agent://", async () => {
         await mm.wine(["msiexec", "/i", oldMsi, "/qn"]);
-        for (const f of ["svc-filing.exe", "svc-filing.cmd", "runtime/deno.exe", "VERSION"]) {
+        for (
+          const f of [
+            "svc-filing.exe",
+            "svc-filing.cmd",
+            "runtime/deno.exe",
+            "VERSION",
+            MSI_MARKER,
+          ]
+        ) {
           assert.ok(await exists(join(program, f)), `${f} not installed`);
         }
         const app = await Deno.readTextFile(join(program, "app", "svc-filing.js"));
