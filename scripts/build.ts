@@ -13,7 +13,10 @@
  *    The host target's binary must print VERSION for `--version`.
  * 3. Per target, always: the portable package (scripts/package.ts): the official Deno runtime
  *    from npm, the bundle and its assets, launchers; reproducible zip / tar.gz archives,
- *    `dist/manifest.json`, and every archive in `dist/SHA256SUMS`.
+ *    `dist/manifest.json`, and every archive in `dist/SHA256SUMS`; for win-x64 also
+ *    `svc-filing.exe` (mingw-w64) in the zip and the per-user MSI (wixl), signed when
+ *    SVC_CODESIGN_PFX / SVC_CODESIGN_PASSWORD are set ("unsigned" otherwise; a missing tool is
+ *    a `SKIP` line).
  * Exit: 0 when everything asked for was built; 1 on a failure, or when a target was skipped
  * unless `--allow-skip`. Flags: `--out-dir DIR`, `--target T` (repeatable), `--bundle-only`,
  * `--no-packages`, `--no-trim` (embed all of node_modules).
@@ -296,7 +299,11 @@ if (import.meta.main) {
       targets: PACKAGE_TARGETS.filter((t) => wanted.includes(t.triple)),
       sourceDateEpoch: Deno.env.get("SOURCE_DATE_EPOCH"),
     });
-    const sums = [...r.built, r.bundle, ...infos.map((i) => join(outDir, i.file))];
+    const sums = [
+      ...r.built,
+      r.bundle,
+      ...infos.flatMap((i) => [i.file, ...(i.msi ? [i.msi.file] : [])]).map((f) => join(outDir, f)),
+    ];
     await Deno.writeTextFile(join(outDir, "SHA256SUMS"), await sha256sums(sums));
   } catch (e) {
     console.error(`FAIL portable packages: ${e instanceof Error ? e.message : String(e)}`);

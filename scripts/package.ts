@@ -5,6 +5,8 @@
  * ```
  * svc-filing/
  *   svc-filing | svc-filing.command | svc-filing.cmd   launchers (scripts/package/launchers.ts)
+ *   svc-filing.exe                                     Windows: the GUI launcher with the tray
+ *                                                      (scripts/package/launcher_exe.ts)
  *   SVC Filing Agent.app/                              macOS: Finder start, svc-agent:// links
  *   runtime/deno[.exe]                                 the official Deno runtime (npm @deno/*)
  *   app/svc-filing.js                                  the app, one bundle (`deno bundle`)
@@ -12,8 +14,13 @@
  *   README.txt, VERSION
  * ```
  *
- * plus `dist/manifest.json` (version, and per target: file, size in bytes, sha256, the runtime's
- * npm package and integrity) and `dist/SHA256SUMS`. Archives are reproducible and each must stay
+ * plus, for win-x64, the per-user installer `dist/svc-filing-<version>-win-x64.msi`
+ * (scripts/package/msi.ts), `svc-filing.exe` and the MSI signed with Authenticode when
+ * SVC_CODESIGN_PFX / SVC_CODESIGN_PASSWORD are set (scripts/package/codesign.ts), and
+ * `dist/manifest.json` (version, and per target: file, size in bytes, sha256, the runtime's
+ * npm package and integrity; the MSI's file, size and sha256) and `dist/SHA256SUMS`. Where
+ * mingw-w64 (`svc-filing.exe`) or wixl/msibuild (the MSI) is missing, that step is skipped with
+ * a `SKIP` line naming the tool (the zip is built without it). Archives are reproducible and each must stay
  * under 60 MB. Usage: `deno run -A scripts/package.ts [--out-dir DIR] [--target NAME]…
  * [--bundle FILE]` (`deno task build` runs it after the bundle and the `deno compile` probe).
  * @module
@@ -27,6 +34,7 @@ import { VERSION } from "../src/version.ts";
 import { type ArchiveEntry, fixedTime, tarGzArchive, zipArchive } from "./package/archive.ts";
 import { cmdLauncher, commandLauncher, packageReadme, shLauncher } from "./package/launchers.ts";
 import { fetchRuntime, runCommand, type Runner } from "./package/runtime.ts";
+import { type WindowsExtras, windowsExtras } from "./package/windows.ts";
 import {
   archiveName,
   MAX_ARCHIVE_BYTES,
@@ -58,6 +66,8 @@ export interface PackageInfo {
   readonly size: number;
   readonly sha256: string;
   readonly runtime: { readonly npm: string; readonly version: string; readonly integrity: string };
+  /** win-x64: the MSI built beside the zip (absent where wixl is missing). */
+  readonly msi?: { readonly file: string; readonly size: number; readonly sha256: string };
 }
 
 /** Options of {@link buildPackages}. */
@@ -73,6 +83,12 @@ export interface PackageOptions {
   readonly sourceDateEpoch?: string;
   readonly run?: Runner;
   readonly log?: (line: string) => void;
+  /** The version the bundle says (default src/version.ts): names, the MSI's version. */
+  readonly version?: string;
+  /** Build the MSI for win-x64 (default true; it still needs wixl and svc-filing.exe). */
+  readonly msi?: boolean;
+  /** The environment the signing settings come from (default Deno.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -83,6 +99,8 @@ const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
  * @param app the bundle's bytes
  * @param runtime the runtime binary
  * @param assets Swagger UI's files by name
+ * @param launcherExe Windows: `svc-filing.exe` (absent where mingw-w64 is missing)
+ * @param version the version the bundle says (README.txt, VERSION)
  * @returns the entries under `svc-filing/`
  */
 export function packageEntries(
@@ -90,14 +108,16 @@ export function packageEntries(
   app: Uint8Array,
   runtime: Uint8Array,
   assets: ReadonlyMap<string, Uint8Array>,
+  launcherExe?: Uint8Array,
+  version: string = VERSION,
 ): ArchiveEntry[] {
   const enc = (s: string) => new TextEncoder().encode(s);
   const root = "svc-filing";
   const entries: ArchiveEntry[] = [
     { path: `${root}/runtime/${t.binary}`, bytes: runtime, executable: true },
     { path: `${root}/app/svc-filing.js`, bytes: app },
-    { path: `${root}/README.txt`, bytes: enc(packageReadme(VERSION, t.name)) },
-    { path: `${root}/VERSION`, bytes: enc(`${VERSION}\n`) },
+    { path: `${root}/README.txt`, bytes: enc(packageReadme(version, t.name)) },
+    { path: `${root}/VERSION`, bytes: enc(`${version}\n`) },
     ...[...assets].map(([name, bytes]) => ({
       path: `${root}/app/assets/swagger-ui-dist/${name}`,
       bytes,
@@ -117,11 +137,14 @@ export function packageEntries(
     }
     if (l === "cmd") entries.push({ path: `${root}/svc-filing.cmd`, bytes: enc(cmdLauncher()) });
   }
+  if (launcherExe && t.launchers.includes("cmd")) {
+    entries.push({ path: `${root}/svc-filing.exe`, bytes: launcherExe, executable: true });
+  }
   if (os === "darwin") {
     // The .app wrapper: Finder start and the svc-agent:// link (src/agent/host/url_scheme.ts).
     const app = `${root}/SVC Filing Agent.app/Contents`;
     entries.push(
-      { path: `${app}/Info.plist`, bytes: enc(appInfoPlist(VERSION)) },
+      { path: `${app}/Info.plist`, bytes: enc(appInfoPlist(version)) },
       { path: `${app}/MacOS/svc-filing-agent`, bytes: enc(appExecutable()), executable: true },
     );
   }
@@ -139,6 +162,7 @@ export async function buildPackages(o: PackageOptions): Promise<PackageInfo[]> {
   const version = o.denoVersion ?? Deno.version.deno;
   const cacheDir = o.cacheDir ?? join(ROOT, ".deno", "runtimes");
   const mtime = fixedTime(o.sourceDateEpoch);
+  const appVersion = o.version ?? VERSION;
   const app = await Deno.readFile(o.bundle);
   const swagger = join(ROOT, "node_modules", "swagger-ui-dist");
   const assets = new Map<string, Uint8Array>();
@@ -147,8 +171,16 @@ export async function buildPackages(o: PackageOptions): Promise<PackageInfo[]> {
   const infos: PackageInfo[] = [];
   for (const t of o.targets ?? PACKAGE_TARGETS) {
     const rt = await fetchRuntime(t, version, cacheDir, o.run ?? runCommand);
-    const entries = packageEntries(t, app, rt.binary, assets);
-    const file = archiveName(VERSION, t);
+    const win: WindowsExtras | null = t.launchers.includes("cmd")
+      ? await windowsExtras({
+        outDir: o.outDir,
+        env: o.env ?? Deno.env.toObject(),
+        log,
+        version: appVersion,
+      })
+      : null;
+    const entries = packageEntries(t, app, rt.binary, assets, win?.launcherExe, appVersion);
+    const file = archiveName(appVersion, t);
     const out = join(o.outDir, file);
     if (t.archive === "zip") await Deno.writeFile(out, zipArchive(entries, mtime));
     else await tarGzArchive(entries, mtime, out);
@@ -156,6 +188,7 @@ export async function buildPackages(o: PackageOptions): Promise<PackageInfo[]> {
     if (bytes.length > MAX_ARCHIVE_BYTES) {
       throw new Error(`${file} is ${bytes.length} bytes, over the 60 MB limit`);
     }
+    const msi = win && (o.msi ?? true) ? await win.msi(appVersion, entries) : null;
     const info: PackageInfo = {
       target: t.name,
       triple: t.triple,
@@ -163,11 +196,12 @@ export async function buildPackages(o: PackageOptions): Promise<PackageInfo[]> {
       size: bytes.length,
       sha256: sha256(bytes),
       runtime: { npm: t.npm, version, integrity: rt.integrity },
+      ...(msi ? { msi } : {}),
     };
     infos.push(info);
     log(`ok   ${file} (${(info.size / 1048576).toFixed(1)} MB, runtime ${t.npm}@${version})`);
   }
-  const manifest = { name: "svc-filing", version: VERSION, packages: infos };
+  const manifest = { name: "svc-filing", version: appVersion, packages: infos };
   await Deno.writeTextFile(
     join(o.outDir, "manifest.json"),
     JSON.stringify(manifest, null, 2) + "\n",

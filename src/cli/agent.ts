@@ -10,6 +10,7 @@ import {
   agentConfig,
   type AgentRunFlags,
   autostartOptions,
+  backgroundLauncher,
   packageLauncher,
 } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
@@ -64,7 +65,7 @@ async function doctor(cli: Cli, cmd: Command): Promise<void> {
  * turns it into `agent`).
  */
 async function linkCommand(cli: Cli): Promise<string[]> {
-  const launcher = await packageLauncher(cli);
+  const launcher = await backgroundLauncher(cli, await packageLauncher(cli));
   if (launcher) return [launcher];
   const { agentCommand } = await import("../agent/host/mod.ts");
   return agentCommand(cli.execPath, cli.mainModule).slice(0, -1); // without "agent"
@@ -154,6 +155,10 @@ export function agentCommand(cli: Cli): Command {
       "open this user's agent console in the default browser (a one-time link, 10 minutes)",
     )
     .addOption(dataDirOption())
+    .addOption(
+      new Option("--lang <lang>", "open the console in this language (and keep it)")
+        .choices(["bg", "en"]),
+    )
     .action(async (_o, cmd: Command) => (await import("./agent_open.ts")).openConsole(cli, cmd));
   agent.command("doctor")
     .summary("check this machine; exit 1 when a check failed")

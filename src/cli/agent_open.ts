@@ -76,9 +76,12 @@ export async function openRunningConsole(
     os: string;
     print: (l: string) => void;
     program?: string;
+    /** The console's language to set as it opens ("bg" or "en"). */
+    lang?: string;
   },
 ): Promise<void> {
-  const url = await consoleLinkOf(dataDir, e.os, e.program);
+  const link = await consoleLinkOf(dataDir, e.os, e.program);
+  const url = e.lang ? `${link}&lang=${encodeURIComponent(e.lang)}` : link;
   if (e.env.SVC_OPEN_BROWSER !== "never") {
     const { systemBrowserOpener } = await import("../agent/host/mod.ts");
     systemBrowserOpener(() => {}, e.os)(url);
@@ -95,9 +98,11 @@ export async function openRunningConsole(
  */
 export async function openConsole(cli: Cli, cmd: Command): Promise<void> {
   const { programName } = await import("./program_name.ts");
+  const lang = cmd.opts().lang;
   await openRunningConsole(dataDirOf(cli, cmd), {
     ...cli,
     print: (l) => say(cli, l),
     program: programName(cli),
+    ...(typeof lang === "string" ? { lang } : {}),
   });
 }

@@ -107,8 +107,27 @@ export async function packageLauncher(cli: Pick<Cli, "mainModule" | "os">): Prom
 }
 
 /**
- * How this program registers itself at login: the package's launcher (`<launcher> agent`), or
- * the command that started it from source (`agentCommand`).
+ * The program the OS starts in the background (at login, for a `svc-agent://` link): on Windows
+ * the package's `svc-filing.exe` when it is there (no console window; docs/install.md § Windows:
+ * the installed program), else the package's launcher.
+ * @param cli the run's context (mainModule, OS)
+ * @param launcher the package's launcher (from {@link packageLauncher})
+ * @returns the path, or null (running from source)
+ */
+export async function backgroundLauncher(
+  cli: Pick<Cli, "mainModule" | "os">,
+  launcher: string | null,
+): Promise<string | null> {
+  if (!launcher || cli.os !== "windows") return launcher;
+  const exe = launcher.replace(/\.cmd$/i, ".exe");
+  const url = new URL("../svc-filing.exe", cli.mainModule);
+  return (await Deno.stat(url).then((s) => s.isFile, () => false)) ? exe : launcher;
+}
+
+/**
+ * How this program registers itself at login: the package's background launcher
+ * (`<svc-filing.exe | launcher> agent`, {@link backgroundLauncher}), or the command that started
+ * it from source (`agentCommand`).
  * @param cli the run's context (OS, environment, paths)
  * @param launcher the package's launcher when already known (else looked up)
  * @returns the options of installAutostart / uninstallAutostart / autostartStatus
@@ -121,7 +140,10 @@ export async function autostartOptions(
     import("../agent/host/mod.ts"),
     import("../command_runner.ts"),
   ]);
-  const l = launcher === undefined ? await packageLauncher(cli) : launcher;
+  const l = await backgroundLauncher(
+    cli,
+    launcher === undefined ? await packageLauncher(cli) : launcher,
+  );
   return {
     os: cli.os as "linux" | "darwin" | "windows",
     env: cli.env,

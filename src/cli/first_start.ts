@@ -69,25 +69,22 @@ export async function firstStart(
   if (!launcher) return null;
   const { VERSION } = await import("../version.ts");
   say(cli, `First start: your data lives in ${dataDir} (senders, the journal of filings).`);
-  say(cli, "Start the agent at login and let your accounting pages start it? [Y/n]");
-  const answer = await cli.readLine().catch(() => "");
+  const host = await import("../agent/host/mod.ts");
+  // The Windows installer registers the start at login itself: nothing to ask then.
+  const before = await host.autostartStatus(place.autostart).catch(() => null);
   let autostart = "declined";
-  if (saysYes(answer, Deno.stdin.isTerminal())) {
-    try {
-      const host = await import("../agent/host/mod.ts");
-      const opts = place.autostart;
-      const { os, run } = opts;
-      const st = await host.installAutostart(opts);
-      say(cli, `Starts at login (${st.method}): ${st.location}`);
-      const link = await host.installUrlScheme({ os, env: cli.env, command: [launcher], run });
-      say(cli, `Pages can start it with svc-agent://start (${link.method}).`);
-      autostart = "registered";
-    } catch (e) {
-      autostart = `failed: ${e instanceof Error ? e.message : String(e)}`;
-      note(cli, `Could not register the start at login: ${autostart.slice(8)}`);
-    }
+  if (before?.installed) {
+    say(cli, `Starts at login (${before.method}): ${before.location}`);
+    autostart = "registered";
   } else {
-    say(cli, `Not started at login; to do it later: ${launcher} agent install-autostart`);
+    say(cli, "Start the agent at login and let your accounting pages start it? [Y/n]");
+    const answer = await cli.readLine().catch(() => "");
+    autostart = saysYes(answer, Deno.stdin.isTerminal())
+      ? await register(cli, place.autostart, host)
+      : "declined";
+    if (autostart === "declined") {
+      say(cli, `Not started at login; to do it later: ${launcher} agent install-autostart`);
+    }
   }
   // The console, signed in by a one-time link (the person at the machine started it).
   const page = consoleLink?.() ?? `${url}/health`;
@@ -100,4 +97,26 @@ export async function firstStart(
   };
   await Deno.writeTextFile(marker, JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
   return record;
+}
+
+/** Register the start at login and the `svc-agent://` link; the record's word for the result. */
+async function register(
+  cli: Cli,
+  opts: AutostartOptions,
+  host: typeof import("../agent/host/mod.ts"),
+): Promise<string> {
+  try {
+    const { os, run } = opts;
+    const st = await host.installAutostart(opts);
+    say(cli, `Starts at login (${st.method}): ${st.location}`);
+    // The link starts what the login starts (svc-filing.exe on Windows), without `agent`.
+    const command = opts.command.slice(0, -1);
+    const link = await host.installUrlScheme({ os, env: cli.env, command, run });
+    say(cli, `Pages can start it with svc-agent://start (${link.method}).`);
+    return "registered";
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    note(cli, `Could not register the start at login: ${why}`);
+    return `failed: ${why}`;
+  }
 }

@@ -47,10 +47,16 @@ async function update(cli: Cli, cmd: Command): Promise<void> {
   const available = check.relation === "newer";
   if (o.check) return reportCheck(cli, o, check);
   u.requireNotDowngrade(check);
-  const install = available ? await u.packagedInstall(cli.mainModule, cli.os) : null;
+  const found = available ? await u.packagedInstall(cli.mainModule, cli.os) : null;
+  const msi = found ? await u.installedByMsi(found, cli.os) : false;
+  const install = msi ? null : found;
   if (!available || !install) {
     const why = !available
       ? `Up to date (${check.current}).`
+      : msi
+      ? `Version ${check.latest} is available (this is ${check.current}). This agent was ` +
+        "installed by the Windows installer: install the newer svc-filing-" +
+        `${check.latest}-win-x64.msi over it (docs/install.md § Windows: the installed program).`
       : `Version ${check.latest} is available (this is ${check.current}). This agent runs from ` +
         "source, so `agent update` only checks: update the checkout, or install the package " +
         "(docs/install.md).";

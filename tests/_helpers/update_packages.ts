@@ -101,7 +101,13 @@ export async function buildUpdatePair(
     await Deno.mkdir(out);
     const file = join(out, "svc-filing.bundle.js");
     await Deno.writeTextFile(file, bundleVariant(bundle, version, keys, prelude));
-    const [info] = await buildPackages({ bundle: file, outDir: out, targets, log: () => {} });
+    const [info] = await buildPackages({
+      bundle: file,
+      outDir: out,
+      targets,
+      log: () => {},
+      version,
+    });
     return { ...info!, path: join(out, info!.file), version };
   };
   const [o, n] = await Promise.all([

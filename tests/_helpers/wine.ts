@@ -216,6 +216,8 @@ async function buildOnce(): Promise<WineBuild> {
       outDir: dir,
       targets: PACKAGE_TARGETS.filter((t) => t.name === "win-x64"),
       log: () => {},
+      // The MSI is built by the installer's test (tests/windows/installer_test.ts) itself.
+      msi: false,
     });
     await Deno.rename(join(dir, info!.file), result.zip);
     await mustRun("unzip", ["-q", result.zip, "-d", dir]);

@@ -145,7 +145,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "[wine] start at login and the svc-agent:// link: the first start's yes, reg query, and off again",
+    "[wine] start at login and the svc-agent:// link name svc-filing.exe: the first start's yes, reg query, and off again",
   ignore,
   sanitizeResources: false,
   async fn() {
@@ -160,16 +160,16 @@ Deno.test({
     const record = JSON.parse(await Deno.readTextFile(join(data, "first-start.json")));
     assert.equal(record.autostart, "registered", await s.stdout());
     assert.equal((await stop(mm, s)).code, 0);
-    // The Run value starts the launcher with `agent`.
+    // The Run value starts the GUI launcher (svc-filing.exe, no console window) with `agent`.
     const run = await query(RUN, "/v", "SvcFilingAgent");
     assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, /SvcFilingAgent\s+REG_SZ\s+"?C:\\svc-filing\\svc-filing\.cmd"? agent/);
+    assert.match(run.stdout, /SvcFilingAgent\s+REG_SZ\s+"?C:\\svc-filing\\svc-filing\.exe"? agent/);
     // The link: URL Protocol, and the command that opens svc-agent://… with the launcher.
     const cls = await query(CLASSES, "/v", "URL Protocol");
     assert.equal(cls.code, 0, cls.stdout + cls.stderr);
     const open = await query(`${CLASSES}\\shell\\open\\command`);
     assert.equal(open.code, 0, open.stdout + open.stderr);
-    assert.match(open.stdout, /C:\\svc-filing\\svc-filing\.cmd.*"%1"/);
+    assert.match(open.stdout, /C:\\svc-filing\\svc-filing\.exe.*"%1"/);
     // `agent install-url-scheme` again is harmless; the uninstall commands remove both.
     assert.equal(
       (await mm.cli(["agent", "install-url-scheme"], { env: { SVC_DATA_DIR: winData } })).code,
@@ -215,13 +215,13 @@ Deno.test({
       assert.equal(on.code, 0, on.stdout + on.stderr);
       assert.match(
         on.stdout,
-        /SvcFilingAgent\s+REG_SZ\s+"?C:\\svc-filing\\svc-filing\.cmd"? agent/,
+        /SvcFilingAgent\s+REG_SZ\s+"?C:\\svc-filing\\svc-filing\.exe"? agent/,
       );
       const url = await mm.cli(["agent", "install-url-scheme"], { env });
       assert.equal(url.code, 0, url.stdout + url.stderr);
       const cmd = await mm.wine(["reg", "query", `${CLASSES}\\shell\\open\\command`]);
       assert.equal(cmd.code, 0, cmd.stdout + cmd.stderr);
-      assert.match(cmd.stdout, /C:\\svc-filing\\svc-filing\.cmd.*"%1"/);
+      assert.match(cmd.stdout, /C:\\svc-filing\\svc-filing\.exe.*"%1"/);
       // Off again: the console's button, and the uninstall command.
       await Promise.all([page.waitForNavigation(), page.click("#autostart-toggle")]);
       await page.waitForSelector("#autostart-toggle");

@@ -29,6 +29,7 @@ import { filingsExportRoutes } from "./filings_export.ts";
 import { receiptRoutes } from "./receipt_page.ts";
 import { sendersRoutes } from "./senders_page.ts";
 import { batchesRoutes } from "./batches_page.ts";
+import { trayStateRoutes } from "./tray_state.ts";
 
 export type { ConsoleEnv };
 
@@ -40,6 +41,7 @@ const OPEN_PATHS = new Set([
   "/console/open",
   "/console/links",
   "/console/language",
+  "/console/state",
   "/favicon.ico",
 ]);
 
@@ -105,6 +107,11 @@ function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       sameSite: "Strict",
       path: "/",
     });
+    // `agent open --lang` (the Windows tray's language) opens the console in that language.
+    const to = c.req.query("lang");
+    if (to === "bg" || to === "en") {
+      setCookie(c, LANG_COOKIE, to, { sameSite: "Strict", path: "/", maxAge: 400 * 24 * 3600 });
+    }
     ctx.log("info", "console opened", {});
     return c.redirect("/", 303);
   });
@@ -157,6 +164,7 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const guard = consoleGuard(ctx);
   for (const p of ["/", "/console", "/console/*", "/favicon.ico"]) r.use(p, limit, guard);
   r.route("/", entryRoutes(ctx));
+  r.route("/", trayStateRoutes(ctx));
   r.route("/", statusRoutes(ctx));
   r.route("/", toolsRoutes(ctx));
   r.route("/", filingsExportRoutes(ctx));

@@ -53,6 +53,20 @@ export async function packagedInstall(
   return st?.isFile ? { root, launcher } : null;
 }
 
+/** The file only the Windows installer (the MSI) puts in the install folder. */
+export const MSI_MARKER = "INSTALLED-BY-MSI.txt";
+
+/**
+ * Whether the install was made by the Windows installer: Windows Installer owns its files and
+ * "Apps" its version, so a folder swap would leave both wrong (docs/install.md § Updates).
+ * @param install the install
+ * @param os Deno.build.os
+ * @returns true when the MSI's marker file is there
+ */
+export async function installedByMsi(install: PackagedInstall, os: string): Promise<boolean> {
+  return await Deno.stat(joinPath(os, install.root, MSI_MARKER)).then((s) => s.isFile, () => false);
+}
+
 /**
  * The folder an install is moved to while the new version starts (and back on a rollback).
  * @param root the install's folder

@@ -32,7 +32,9 @@ export { type ExtractOptions, extractPackage } from "./extract.ts";
 export {
   asideOf,
   fileUrlPath,
+  installedByMsi,
   launcherName,
+  MSI_MARKER,
   type PackagedInstall,
   packagedInstall,
   requireSwappable,
