@@ -11,8 +11,9 @@
  * (store/log_block_body.ts) and inserts it, so neither holds the event loop that answers token requests
  * (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
  * thread. `stop()` writes what is buffered and ends the thread. Never a secret, never a token:
- * key id, typeId, EIKs, status, error code, request id. Requests without a known key (401
- * API_KEY_INVALID) belong to no integrator and are not logged.
+ * key id, typeId, EIKs, status, error code, request id. A revoked or expired key's refusal (401
+ * API_KEY_REVOKED, API_KEY_EXPIRED) is logged under that key; requests without a known key (401
+ * API_KEY_INVALID) belong to no integrator and are not (the access log has them).
  *
  * Stored in blocks, one per API key and write (store/log_blocks.ts). Bounds: entries older than
  * {@link REQUEST_LOG_DAYS} days are deleted, and beyond {@link MAX_REQUEST_LOG_ENTRIES} entries

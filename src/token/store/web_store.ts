@@ -146,9 +146,15 @@ export interface RequestLogFilter {
   readonly integratorId: string;
   /** Rows at or after (epoch ms). */
   readonly since: number;
+  /** Rows before (epoch ms); absent = up to now. */
+  readonly until?: number;
   readonly keyId?: string;
-  /** One HTTP status, or "errors" for every status ≥ 400. */
-  readonly status?: number | "errors";
+  /** Rows of these keys only (e.g. the integrator's test keys); absent = every key. */
+  readonly keyIds?: readonly string[];
+  /** One HTTP status, "errors" for every status ≥ 400, "ok" for every status below 400. */
+  readonly status?: number | "errors" | "ok";
+  /** The row of this request id (the `X-Request-Id` / `requestId` of its answer) only. */
+  readonly requestId?: string;
   /** Newest first, at most this many. */
   readonly limit: number;
 }
