@@ -170,6 +170,7 @@ Deno.test({
     equal(await page.textContent("#detail-type-id"), "vat");
     equal(await page.textContent("#detail-eiks"), "121212121");
     ok((await page.textContent("#detail-key"))!.includes("first"));
+    ok(/^\d+\.\d{3} ms$/.test((await page.textContent("#detail-latency"))!.trim()));
     await page.screenshot({ path: "docs/profile-log-detail.png", fullPage: true });
 
     // Rotation says until when the old secret works; revocation asks first.

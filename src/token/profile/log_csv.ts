@@ -26,6 +26,8 @@ export const LOG_CSV_HEADER = [
   "status",
   "error_code",
   "error_text",
+  "origin",
+  "latency_ms",
 ] as const;
 
 /**
@@ -58,6 +60,8 @@ export async function logCsv(ctx: ProfileContext, c: WebC): Promise<Response> {
         e.status,
         e.errorCode ?? "",
         errorText(e.errorCode),
+        e.origin ?? "",
+        e.latencyMs ?? "",
       ];
     }),
   );

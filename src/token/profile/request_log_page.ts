@@ -3,7 +3,7 @@
  * my request?". `GET /profile/log` lists the signed-in integrator's token requests of the last
  * {@link REQUEST_LOG_DAYS} days, newest first, filtered by dates, status, key, mode and request id
  * (the query of log_query.ts); `GET /profile/log/<requestId>` shows one request's detail with
- * its error code's text; `GET /profile/log.csv` exports what the filters choose (log_csv.ts).
+ * its error code's text, page origin and latency; `GET /profile/log.csv` exports what the filters choose (log_csv.ts).
  * Only the signed-in integrator's rows are ever read (the integrator id comes from the session).
  * @module
  */
@@ -144,6 +144,9 @@ function logTable(
   );
 }
 
+/** `1.234 ms`, or a dash when not recorded. */
+const latencyWords = (ms: number | null | undefined) => ms == null ? "—" : `${ms.toFixed(3)} ms`;
+
 /**
  * GET /log/:requestId: one request of the signed-in integrator's log.
  * @throws AppError NOT_FOUND (404) when no request of theirs in the last
@@ -203,6 +206,12 @@ async function detailPage(ctx: ProfileContext, c: WebC): Promise<Response> {
           html`<span class="mono">${e.typeId || "—"}</span>`,
         )}
         ${row("ЕИК", "EIKs", "detail-eiks", html`<span class="mono">${e.eiks || "—"}</span>`)}
+        ${row(
+          "Произход на страницата",
+          "Page origin",
+          "detail-origin",
+          html`<span class="mono">${e.origin ?? "—"}</span>`,
+        )}
         ${row("HTTP", "HTTP", "detail-status", String(e.status))}
         ${row(
           "Код на грешка",
@@ -211,6 +220,7 @@ async function detailPage(ctx: ProfileContext, c: WebC): Promise<Response> {
           html`<span class="mono">${e.errorCode ?? "—"}</span>`,
         )}
         ${row("Какво значи", "What it means", "detail-error-text", errorText(e.errorCode) || "—")}
+        ${row("Време за отговор", "Latency", "detail-latency", latencyWords(e.latencyMs))}
       </table>
       <p><a href="${ctx.app.base}/log" id="back-to-log">${t(
         "Към всички заявки",

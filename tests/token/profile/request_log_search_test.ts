@@ -1,10 +1,10 @@
 /**
  * "What happened to my request?" (docs/token-service.md § What an integrator sees): a revoked
  * or an expired key's 401 is logged under that key, an unknown key's is not (it names no
- * integrator); the log is read by request id, time range, status (errors, issued, one status),
+ * integrator); each entry keeps the page origin its body named and its latency; the log is read by request id, time range, status (errors, issued, one status),
  * one key and a list of keys (a mode), on SQLite and PostgreSQL.
  */
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { backendTest, tokenEnv } from "../../_helpers/token_env.ts";
 import { RequestLogRecorder } from "../../../src/token/request_log.ts";
 import type { ApiKeyRecord, TokenStore } from "../../../src/token/store/mod.ts";
@@ -14,12 +14,21 @@ Deno.test("[token] a revoked or expired key's 401 is in the log under its key; a
   const live = await env.newKey("test");
   const revoked = await env.newKey("test");
   await env.store.revokeKey(revoked.record.id, env.clock.now() - 1);
-  const ok = await env.issue(live.secret, { typeId: "vat", eik: "121212121" });
-  equal(ok.status, 200);
+  const issued = await env.issue(live.secret, { typeId: "vat", eik: "121212121" });
+  equal(issued.status, 200);
+  env.clock.advance(1000);
   const refused = await env.issue(revoked.secret, { typeId: "vat", eik: "121212121" });
   equal(refused.status, 401);
   const body = await refused.json();
   equal(body.errorCode, "API_KEY_REVOKED");
+  env.clock.advance(1000);
+  const elsewhere = await env.issue(live.secret, {
+    typeId: "vat",
+    eik: "121212121",
+    origin: "https://elsewhere.example",
+  });
+  equal(elsewhere.status, 200, "no origins registered: any page origin");
+  await elsewhere.body?.cancel();
   const unknown = await env.issue(`svc_test_${"A".repeat(43)}`, { typeId: "vat" });
   equal(unknown.status, 401);
   await unknown.body?.cancel();
@@ -30,10 +39,16 @@ Deno.test("[token] a revoked or expired key's 401 is in the log under its key; a
     limit: 10,
   });
   deepStrictEqual(
-    rows.map((r) => [r.keyId, r.status, r.errorCode]),
-    [[revoked.record.id, 401, "API_KEY_REVOKED"], [live.record.id, 200, null]],
+    rows.map((r) => [r.keyId, r.status, r.errorCode, r.origin]),
+    [
+      [live.record.id, 200, null, "https://elsewhere.example"],
+      [revoked.record.id, 401, "API_KEY_REVOKED", null],
+      [live.record.id, 200, null, null],
+    ],
   );
-  equal(rows[0]!.requestId, body.requestId, "found by the requestId of its answer");
+  equal(rows[1]!.requestId, body.requestId, "found by the requestId of its answer");
+  // The latency from the key's lookup to the answer, in ms with µs precision.
+  for (const r of rows) ok(typeof r.latencyMs === "number" && r.latencyMs > 0, String(r.latencyMs));
 });
 
 const NOW = Date.UTC(2026, 10, 27, 12);
