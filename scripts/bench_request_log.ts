@@ -50,6 +50,10 @@ const entries: RequestLogEntry[] = Array.from({ length: N }, (_, i) => ({
   status: i % 10 === 0 ? 403 : 200,
   errorCode: i % 10 === 0 ? "EIK_NOT_ALLOWED" : null,
   requestId: crypto.randomUUID(),
+  // As the service writes them since the body's format 2: the page origin the body named (one
+  // in three requests names none) and the latency in µs.
+  origin: i % 3 === 0 ? null : `https://app${i % 50}.example.com`,
+  latencyMs: (40 + (i % 200)) / 1000,
 }));
 const batches: RequestLogEntry[][] = [];
 for (let i = 0; i < N; i += BATCH) batches.push(entries.slice(i, i + BATCH));
@@ -157,6 +161,8 @@ for (let round = 0; round < 5; round++) {
           e.status,
           e.errorCode,
           e.requestId,
+          e.origin ?? null,
+          Math.round(e.latencyMs! * 1000),
         );
       }
       builder.take();

@@ -8,12 +8,14 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_AGENT_PORT, joinPath } from "../defaults.ts";
 import { packagedAssets } from "./agent_settings.ts";
+import { loopbackTokenUrl } from "./demo_agent.ts";
 import type { Cli } from "./context.ts";
 import { portArg, textArg } from "./options.ts";
 import { silentLogger } from "../log.ts";
 import { cliLogger, say } from "./output.ts";
 import { shutdownOnSignal } from "./process.ts";
 import { demoExample } from "./texts.ts";
+import { demoServing, sayDemoPages } from "./demo_sandbox.ts";
 import { UserError } from "../user_error.ts";
 
 interface DemoFlags {
@@ -64,7 +66,9 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
   );
   const link = agent.consoleLink();
   say(cli, `Data folder: ${base}${o.dataDir ? "" : " (removed when you stop the demo)"}`);
-  say(cli, `Token service: ${ts.url}`);
+  const at = ts.listenUrl === ts.url ? "" : ` (listening on ${ts.listenUrl})`;
+  say(cli, `Token service: ${ts.url}${at}`);
+  sayDemoPages(cli, ts, joinPath(cli.os, base, "token-service"));
   say(cli, `Agent: ${agent.url}`);
   if (agent.portHolder) {
     const { portHolderWords } = await import("../agent/start/mod.ts");
@@ -74,7 +78,8 @@ async function runDemo(cli: Cli, o: DemoFlags): Promise<void> {
   }
   say(cli, `Console (one-time link, 10 minutes): ${link}`);
   say(cli, `Test key: ${secret}`);
-  say(cli, demoExample(ts.url, agent.url, secret, cli.os));
+  // The examples call where it listens (a loopback address; `localhost` may try ::1 first).
+  say(cli, demoExample(ts.listenUrl, agent.url, secret, cli.os));
   if (cli.env.SVC_OPEN_BROWSER !== "never") {
     const { systemBrowserOpener } = await import("../agent/host/mod.ts");
     systemBrowserOpener(cliLogger(cli, "warn"), cli.os)(link);
@@ -88,8 +93,10 @@ function eikArg(v: string): string {
   return v;
 }
 
-/** The token service (any free port) and the agent over it, in `base`: the stores and servers
- * steps of each start (docs/architecture.md § The start), with the demo's settings. */
+/** The token service (any free port, or the port of a loopback SVC_TOKEN_ISSUER) and the agent over it, in `base`: the stores and servers steps of each start
+ * (docs/architecture.md § The start), with the demo's settings; the environment's operations
+ * settings (SVC_SMTP_*, SVC_ADMIN_TOKEN, …) and SVC_TOKEN_ISSUER apply, the demo's outbox keeps
+ * the mails (demo_sandbox.ts). */
 async function startBoth(cli: Cli, o: DemoFlags, base: string) {
   const [
     { AgentConfig, TokenServiceConfig },
@@ -107,16 +114,23 @@ async function startBoth(cli: Cli, o: DemoFlags, base: string) {
     import("./agent_servers.ts"),
   ]);
   const join = (...p: string[]) => joinPath(cli.os, ...p);
+  const issuer = cli.env.SVC_TOKEN_ISSUER?.replace(/\/$/, "") || undefined;
   const tsSettings = await tokenSettings(
-    TokenServiceConfig.parse({ port: 0, dataDir: join(base, "token-service") }),
+    TokenServiceConfig.parse({
+      port: (issuer && loopbackTokenUrl(issuer)?.port) || 0,
+      dataDir: join(base, "token-service"),
+      ...(issuer ? { issuer } : {}),
+    }),
     cliLogger(cli, "warn"),
-    {},
+    cli.env,
   );
   const ts = await serveTokenService(
     tsSettings,
     await openTokenServiceStore(tsSettings),
     cli.clock,
+    demoServing(cli),
   );
+  // The agent trusts the service's public URL (its tokens' issuer; `localhost` reaches it too).
   const agentCfg = AgentConfig.parse({
     port: o.port ?? cli.env.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT,
     dataDir: join(base, "agent"),

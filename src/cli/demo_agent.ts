@@ -26,6 +26,7 @@ import { silentLogger } from "../log.ts";
 import { cliLogger, say } from "./output.ts";
 import { shutdownOnSignal } from "./process.ts";
 import { demoFilingExample } from "./texts.ts";
+import { demoServing, sayDemoPages } from "./demo_sandbox.ts";
 import { UserError } from "../user_error.ts";
 
 /** What `demo --agent-data-dir` is given. */
@@ -94,7 +95,7 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
   });
   const file = await senders.readAgentFile(dir);
   const sender = file.senders.filter((s) => s.active)[0] ?? null;
-  const link = await printDemo(cli, o, dir, ts.running.url, agent, secret, sender);
+  const link = await printDemo(cli, o, dir, ts, agent, secret, sender);
   if (link && cli.env.SVC_OPEN_BROWSER !== "never") {
     const { systemBrowserOpener } = await import("../agent/host/mod.ts");
     systemBrowserOpener(cliLogger(cli, "warn"), cli.os)(link);
@@ -105,6 +106,8 @@ export async function runOwnAgentDemo(cli: Cli, o: OwnAgentDemoFlags): Promise<v
 /** The demo's token service, running, and how to stop it (and remove its folder). */
 interface DemoTokenService {
   readonly running: RunningTokenService;
+  /** Its data folder (temporary). */
+  readonly dataDir: string;
   readonly stop: () => Promise<void>;
 }
 
@@ -122,13 +125,19 @@ interface DemoAgent {
 function demoTokenServiceAt(
   dir: string,
   own: OwnAgent | null,
+  envIssuer: string | undefined,
 ): { listen: { host: string; port: number }; issuer?: string } {
   if (own?.state === "starting") {
     throw new UserError(
       `The agent of ${dir} is still starting; run the demo again in a few seconds.`,
     );
   }
-  if (!own) return { listen: { host: "127.0.0.1", port: 0 } };
+  if (!own) {
+    // SVC_TOKEN_ISSUER, when set, is the public URL (and its port, when a loopback one).
+    const issuer = envIssuer?.replace(/\/$/, "") || undefined;
+    const port = (issuer && loopbackTokenUrl(issuer)?.port) || 0;
+    return { listen: { host: "127.0.0.1", port }, ...(issuer ? { issuer } : {}) };
+  }
   const trusted = own.tokenServiceUrl;
   const at = trusted ? loopbackTokenUrl(trusted) : null;
   if (!trusted || !at) {
@@ -159,7 +168,7 @@ async function startDemoTokenService(
     import("./token_stores.ts"),
     import("./token_servers.ts"),
   ]);
-  const { listen, issuer } = demoTokenServiceAt(dir, own);
+  const { listen, issuer } = demoTokenServiceAt(dir, own, cli.env.SVC_TOKEN_ISSUER);
   const tsDir = await Deno.makeTempDir({ prefix: "svc-demo-ts-" });
   let ts: RunningTokenService;
   try {
@@ -172,9 +181,14 @@ async function startDemoTokenService(
         ...(issuer ? { issuer } : {}),
       }),
       cliLogger(cli, "warn"),
-      {},
+      cli.env,
     );
-    ts = await serveTokenService(settings, await openTokenServiceStore(settings), cli.clock);
+    ts = await serveTokenService(
+      settings,
+      await openTokenServiceStore(settings),
+      cli.clock,
+      demoServing(cli),
+    );
   } catch (e) {
     await Deno.remove(tsDir, { recursive: true }).catch(() => {});
     if (e instanceof Deno.errors.AddrInUse) {
@@ -192,7 +206,7 @@ async function startDemoTokenService(
     await ts.store.close();
     await Deno.remove(tsDir, { recursive: true }).catch(() => {});
   };
-  return { running: ts, stop };
+  return { running: ts, dataDir: tsDir, stop };
 }
 
 /** The folder's agent already runs: the demo files through it and stops only its own service. */
@@ -262,13 +276,16 @@ async function printDemo(
   cli: Cli,
   o: OwnAgentDemoFlags,
   dir: string,
-  tsUrl: string,
+  ts: DemoTokenService,
   agent: DemoAgent,
   secret: string,
   sender: { id: string; displayName: string } | null,
 ): Promise<string | null> {
+  const tsUrl = ts.running.listenUrl;
   say(cli, `Agent data folder: ${dir}`);
-  say(cli, `Token service: ${tsUrl}`);
+  const at = tsUrl === ts.running.url ? "" : ` (listening on ${tsUrl})`;
+  say(cli, `Token service: ${ts.running.url}${at}`);
+  sayDemoPages(cli, ts.running, ts.dataDir);
   say(
     cli,
     `Agent: ${agent.url} (${

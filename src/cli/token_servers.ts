@@ -12,6 +12,7 @@ import {
   createSmtpMailer,
   createTokenService,
   isPostgresUrl,
+  type Mailer,
   rateLimitSettings,
   type SigningKeyCipher,
   signingKeyViews,
@@ -99,8 +100,13 @@ export async function manifestFileSource(
 /** A running token service. */
 export interface RunningTokenService {
   readonly server: Deno.HttpServer<Deno.NetAddr>;
-  /** Its base URL, e.g. `http://127.0.0.1:17480`. */
+  /** Its public URL: the issuer (SVC_TOKEN_ISSUER), else where it listens, e.g.
+   * `http://127.0.0.1:17480`. */
   readonly url: string;
+  /** Where it listens, e.g. `http://127.0.0.1:17480` (the same as `url` without an issuer). */
+  readonly listenUrl: string;
+  /** The public URL of its pages for people (the profile, the desk): `url` unless the demo's. */
+  readonly webUrl: string;
   readonly store: TokenStore;
   readonly service: TokenService;
   /** Start draining (`/ready` 503, answers close their connections) and resolve once no request
@@ -108,22 +114,36 @@ export interface RunningTokenService {
   drain(): Promise<void>;
 }
 
+/** What the demo changes in step 3 (docs/token-service.md § The demo outbox). */
+export interface DemoServing {
+  /** The mailer, given the SMTP one (null: none configured): the demo's outbox. */
+  readonly mailer: (smtp: Mailer | null) => Mailer;
+  /** The public URL of the pages, from the port listened on: `http://localhost:<port>`
+   * (WebAuthn refuses an IP address as the relying party); also the issuer when none is set. */
+  readonly webUrl: (port: number) => string;
+}
+
 /**
  * Step 3: compose the service over its store and serve it; it serves until the process ends.
  * @param s the settings (step 1)
  * @param store the open store (step 2; closed here when this step fails)
  * @param clock the clock
- * @returns the server, its URL, the store and the service (stop both on shutdown)
+ * @param demo the demo's outbox and public URL (absent: SMTP, and the issuer for the pages)
+ * @returns the server, its URLs, the store and the service (stop both on shutdown)
  * @throws Error for a signing key the configured secret does not open; listen errors as is
  */
 export async function serveTokenService(
   s: TokenSettings,
   store: TokenStore,
   clock: Clock,
+  demo?: DemoServing,
 ): Promise<RunningTokenService> {
   const { cfg, ops, keyCipher, log } = s;
   const smtp = smtpSettings(ops);
+  const smtpMailer = smtp ? createSmtpMailer(smtp) : null;
+  const mailer = demo ? demo.mailer(smtpMailer) : smtpMailer;
   let issuer = cfg.issuer ?? "";
+  let webUrl = "";
   let service: TokenService;
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
@@ -141,7 +161,8 @@ export async function serveTokenService(
         };
       },
       adminToken: ops.adminToken ?? null,
-      mailer: smtp ? createSmtpMailer(smtp) : null,
+      mailer,
+      webUrl: () => webUrl,
       noticeIntervalMs: ops.noticeIntervalSeconds * 1000,
       usageFlushMs: ops.usageFlushSeconds * 1000,
       instanceId: ops.instanceId,
@@ -158,14 +179,16 @@ export async function serveTokenService(
     await store.close();
     throw err;
   }
-  const url = `http://${cfg.host}:${server.addr.port}`;
-  if (!issuer) issuer = url;
+  const listenUrl = `http://${cfg.host}:${server.addr.port}`;
+  webUrl = demo?.webUrl(server.addr.port) ?? "";
+  if (!issuer) issuer = webUrl || listenUrl;
+  if (!webUrl) webUrl = issuer;
   service.start();
-  if (!smtp) log("warn", "SVC_SMTP_HOST is not set: e-mail notices stay pending");
+  if (!mailer) log("warn", "SVC_SMTP_HOST is not set: e-mail notices stay pending");
   if (!ops.adminToken) log("info", "SVC_ADMIN_TOKEN is not set: the admin API is disabled");
   const drain = () => {
     service.drain.draining = true;
     return waitUntilQuiet(service.drain, { maxMs: ops.shutdownDelaySeconds * 1000 });
   };
-  return { server, url, store, service, drain };
+  return { server, url: issuer, listenUrl, webUrl, store, service, drain };
 }

@@ -13,7 +13,7 @@ import { shutdownOnSignal } from "./process.ts";
 import type { RunningTokenService } from "./token_servers.ts";
 
 /**
- * Step 4: serve until a signal stops the service; say where it listens.
+ * Step 4: serve until a signal stops the service; say its public URL and where it listens.
  * @param cli the run's context (`cli.serving` is set)
  * @param running the running service
  * @param log where "shutting down" goes
@@ -24,6 +24,8 @@ export function serveTokenUntilSignal(cli: Cli, running: RunningTokenService, lo
     await service.stop();
     await store.close();
   }, drain);
-  say(cli, `Token service: ${running.url}`);
+  // The public URL first (what integrators and agents use), then where it listens if elsewhere.
+  const at = running.listenUrl === running.url ? "" : ` (listening on ${running.listenUrl})`;
+  say(cli, `Token service: ${running.url}${at}`);
   cli.serving = true;
 }

@@ -44,6 +44,7 @@ import type { ServiceLog } from "./deps.ts";
 import { profileRoutes } from "./profile/mod.ts";
 import { auditAdminApi } from "./audit.ts";
 import { deskRoutes } from "./desk/mod.ts";
+import { DemoOutbox, OUTBOX_PATH, outboxRoutes } from "./outbox/mod.ts";
 
 /** Dependencies of {@link createTokenApp}. */
 export interface TokenAppDeps {
@@ -80,6 +81,10 @@ export interface TokenAppDeps {
   readonly mailer?: Mailer | null;
   /** The service's log at every level (the profile's sign-ins, failed link mails). */
   readonly serviceLog?: ServiceLog;
+  /** The public URL of the pages for people (links in mails, the passkeys' relying party);
+   * default the issuer. The demo's is `http://localhost:<port>` (docs/token-service.md § The
+   * demo outbox). */
+  readonly webUrl?: () => string;
 }
 
 /**
@@ -106,6 +111,8 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   );
   adminApiRoutes(app, deps);
   app.route("/admin", deskRoutes(web));
+  // The demo's outbox page exists only where the demo wired its outbox as the mailer.
+  if (deps.mailer instanceof DemoOutbox) app.route(OUTBOX_PATH, outboxRoutes(deps.mailer));
   publicRoutes(app, deps);
   const log = deps.requestLog;
   return withEdge(app, {
@@ -137,7 +144,7 @@ function webDeps(deps: TokenAppDeps) {
     clock: deps.clock,
     random: deps.random,
     mailer: deps.mailer ?? null,
-    publicUrl: () => deps.config.issuer,
+    publicUrl: deps.webUrl ?? (() => deps.config.issuer),
     log: webLog,
     flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
   };

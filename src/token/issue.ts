@@ -65,6 +65,8 @@ export interface AuthenticatedKey {
  * @param store token store
  * @param bearer the `Authorization` header value
  * @param now epoch ms
+ * @param known told of the key the secret names before a revoked or expired key is refused (the
+ *   request log keeps those refusals under their key)
  * @returns the key record and its effective policy
  * @throws AppError API_KEY_INVALID | API_KEY_EXPIRED | API_KEY_REVOKED (401)
  */
@@ -72,6 +74,7 @@ export async function authenticateKey(
   store: TokenStore,
   bearer: string | undefined,
   now: number,
+  known?: (key: ApiKeyRecord) => void,
 ): Promise<AuthenticatedKey> {
   const secret = bearerSecret(bearer);
   let hash = knownSecretHashes.get(secret);
@@ -85,6 +88,7 @@ export async function authenticateKey(
   if (!found) throw new AppError("API_KEY_INVALID", "The secret key is not valid");
   rememberSecretHash(secret, hash);
   const { key } = found;
+  known?.(key);
   if (key.revokedAt !== null && key.revokedAt <= now) {
     throw new AppError("API_KEY_REVOKED", "The secret key was revoked; issue a new key");
   }

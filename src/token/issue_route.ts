@@ -56,13 +56,16 @@ export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Respon
     const req = c.req.raw;
     const now = deps.clock.now();
     const t0 = performance.now();
+    // The request log notes the request as soon as its key is known: a revoked or expired
+    // key's 401 is kept under that key (request_log.ts).
+    const log = deps.requestLog;
     const auth = await authenticateKey(
       deps.store,
       req.headers.get("authorization") ?? undefined,
       now,
+      log ? (key) => log.begin(req, key, now) : undefined,
     );
     if (deps.timings) deps.timings.keyLookupUs += (performance.now() - t0) * 1000;
-    deps.requestLog?.begin(req, auth.key, now);
     // A body declared too large is refused before it spends the key's budget.
     const declared = declaredLength(req);
     if (declared !== null && declared > MAX_ISSUE_BODY_BYTES) tooLarge();

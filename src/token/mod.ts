@@ -41,6 +41,7 @@ export {
   type MailMessage,
   type SmtpSettings,
 } from "./notices/mod.ts";
+export { DemoOutbox, type OutboxMail } from "./outbox/mod.ts";
 export {
   createApiKey,
   type CreateKeyInput,

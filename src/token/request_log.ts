@@ -11,8 +11,10 @@
  * (store/log_block_body.ts) and inserts it, so neither holds the event loop that answers token requests
  * (store/log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
  * thread. `stop()` writes what is buffered and ends the thread. Never a secret, never a token:
- * key id, typeId, EIKs, status, error code, request id. Requests without a known key (401
- * API_KEY_INVALID) belong to no integrator and are not logged.
+ * key id, typeId, EIKs, page origin, status, error code, request id, latency (from the key's
+ * lookup to the answer, µs). A revoked or expired key's refusal (401
+ * API_KEY_REVOKED, API_KEY_EXPIRED) is logged under that key; requests without a known key (401
+ * API_KEY_INVALID) belong to no integrator and are not (the access log has them).
  *
  * Stored in blocks, one per API key and write (store/log_blocks.ts). Bounds: entries older than
  * {@link REQUEST_LOG_DAYS} days are deleted, and beyond {@link MAX_REQUEST_LOG_ENTRIES} entries
@@ -57,9 +59,12 @@ const DAY_MS = 86_400_000;
 /** A request being answered: what is known of it before its answer. */
 interface Draft {
   readonly at: number;
+  /** `performance.now()` when the key was found: the latency runs from it to the answer. */
+  readonly t0: number;
   readonly key: ApiKeyRecord;
   typeId: string;
   eiks: string;
+  origin: string | null;
 }
 
 /** A request carrying its draft (see `RequestLogRecorder.#mark`). */
@@ -116,15 +121,24 @@ export class RequestLogRecorder extends PeriodicFlush {
 
   /** Note a request of a recognised key (the issuance route, after authentication). */
   begin(req: Request, key: ApiKeyRecord, at: number): void {
-    (req as unknown as Carrier)[this.#mark] = { at, key, typeId: "", eiks: "" };
+    (req as unknown as Carrier)[this.#mark] = {
+      at,
+      t0: performance.now(),
+      key,
+      typeId: "",
+      eiks: "",
+      origin: null,
+    };
   }
 
-  /** Note what the body asked for (typeId, EIKs), as sent; ignored when not shaped so. */
+  /** Note what the body asked for (typeId, EIKs, page origin), as sent; ignored when not shaped
+   * so. */
   body(req: Request, raw: unknown): void {
     const d = (req as unknown as Carrier)[this.#mark];
     if (!d || raw === null || typeof raw !== "object") return;
-    const b = raw as { typeId?: unknown; eik?: unknown; eiks?: unknown };
+    const b = raw as { typeId?: unknown; eik?: unknown; eiks?: unknown; origin?: unknown };
     if (typeof b.typeId === "string") d.typeId = b.typeId.slice(0, 64);
+    if (typeof b.origin === "string") d.origin = b.origin.slice(0, 200);
     if (typeof b.eik === "string") {
       d.eiks = b.eik.slice(0, 13);
       return;
@@ -163,6 +177,8 @@ export class RequestLogRecorder extends PeriodicFlush {
         status,
         status < 400 ? null : errorCode,
         requestId,
+        d.origin,
+        Math.round((performance.now() - d.t0) * 1000),
       );
     }
     if (status === 200) {

@@ -60,6 +60,8 @@ export interface TokenServiceOptions {
   readonly accessLog?: boolean;
   /** Which token requests the request log keeps (SVC_REQUEST_LOG; default all). */
   readonly requestLog?: "all" | "errors";
+  /** The public URL of the pages for people, when not the issuer (the demo: app.ts). */
+  readonly webUrl?: () => string;
 }
 
 /** A running (or startable) token service. */
@@ -115,6 +117,7 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
     requestLog,
     mailer: o.mailer ?? null,
     serviceLog: log,
+    webUrl: o.webUrl,
     accessLog: o.accessLog ? (entry) => log("info", "request", { ...entry }) : undefined,
   });
   let reload: ReturnType<typeof setInterval> | undefined;

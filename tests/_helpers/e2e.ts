@@ -96,7 +96,8 @@ async function start(args: string[], env: Record<string, string>, banner: RegExp
     if (done) throw new Error(`${args[0]} exited early: ${JSON.stringify(logs)}`);
     stdout.push(value);
     const m = banner.exec(value);
-    if (m) url = m[1]!;
+    // `Token service: <public URL> (listening on <address>)`: the instance is where it listens.
+    if (m) url = m[2] ?? m[1]!;
   }
   (async () => {
     for (;;) {
@@ -129,7 +130,7 @@ export function startTokenService(
   return start(
     ["token-service", "--port", String(port), "--data-dir", dataDir],
     env,
-    /^Token service: (\S+)/,
+    /^Token service: (\S+)(?: \(listening on (\S+)\))?/,
   );
 }
 
@@ -249,6 +250,10 @@ export interface Demo {
   readonly agentUrl: string;
   /** The printed lines `Label: value` (Data folder, Console …, Test key). */
   readonly printed: Record<string, string>;
+  /** Every line printed so far (the banner, then e.g. the outbox's `Mail to …` lines). */
+  readonly lines: string[];
+  /** Its JSON log lines (stderr): the agent's "confirmation page opened", … */
+  readonly log: Pick<Proc, "logs" | "waitLog">;
   /** Stop it with a signal (SIGTERM, or SIGINT as Ctrl+C); resolves with its exit code. */
   stop(signal?: Deno.Signal): Promise<number>;
 }
@@ -273,25 +278,34 @@ export async function startDemo(
     env: { NO_COLOR: "1", SVC_OPEN_BROWSER: "never", ...o.env },
     stdin: "null",
     stdout: "piped",
-    stderr: "null",
+    stderr: "piped",
   }).spawn();
+  const log = followLog(child.stderr);
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
     new TextLineStream(),
   ).getReader();
   const seen: Record<string, string> = {};
+  const all: string[] = [];
   while (!seen["Test key"]) {
     const { value, done } = await lines.read();
     if (done) throw new Error(`demo exited early: ${JSON.stringify(seen)}`);
+    all.push(value);
     const m = /^([A-Z][^:]*): (\S+)/.exec(value);
     if (m) seen[m[1]!] = m[2]!;
   }
   (async () => {
-    while (!(await lines.read()).done) { /* drain */ }
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      all.push(value);
+    }
   })().catch(() => {});
   return {
     tokenServiceUrl: seen["Token service"]!,
     agentUrl: seen.Agent!,
     printed: seen,
+    lines: all,
+    log,
     async stop(signal: Deno.Signal = "SIGTERM") {
       child.kill(signal);
       return (await child.status).code;

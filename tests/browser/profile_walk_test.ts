@@ -329,6 +329,10 @@ async function walk(open: (dir: string, sink: SmtpSink) => Promise<Site>) {
     equal(await page.getAttribute("#phase", "data-phase"), "3");
     match((await page.textContent("#contracts"))!, /2031-01-31/);
     await shot(page, "profile-contract");
+    // Under a contract the live key's button no longer speaks of phase 1's limits.
+    await page.click("#nav-keys");
+    equal(await page.getAttribute("#create-keys", "data-contract"), "yes");
+    ok(!/7|3/.test((await page.textContent("#create-live-key"))!));
   } finally {
     await browser.close();
     await site.stop();

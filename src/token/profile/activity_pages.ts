@@ -1,29 +1,24 @@
 /**
  * The profile's usage and request log (docs/token-service.md § The profile): tokens per day
  * and per typeId over the last {@link USAGE_DAYS} days as a chart drawn on the server (SVG, no
- * script) with the numbers in a table beside it; the last {@link REQUEST_LOG_DAYS} days of token
- * requests of the integrator's keys (time, key, typeId, EIKs, status, error code, request id),
- * filterable by status and key. Only the signed-in integrator's rows are ever read (the
+ * script) with the numbers in a table beside it, then test and live apart and per key
+ * (usage_by_key.ts); the request log's pages are
+ * request_log_page.ts. Only the signed-in integrator's rows are ever read (the
  * integrator id comes from the session, never from the request).
  * @module
  */
 import type { Hono } from "hono";
 import { html, raw } from "hono/html";
 import { type Markup, t, tableOr } from "../../web_page.ts";
-import { REQUEST_LOG_DAYS, USAGE_DAYS } from "../request_log.ts";
-import type {
-  ApiKeyRecord,
-  DailyUsageRow,
-  RequestLogEntry,
-  RequestLogFilter,
-} from "../store/mod.ts";
+import { USAGE_DAYS } from "../request_log.ts";
+import type { DailyUsageRow } from "../store/mod.ts";
 import { sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { integratorOf } from "./keys_page.ts";
+import { requestLogRoutes } from "./request_log_page.ts";
+import { usageByKeyCard } from "./usage_by_key.ts";
 
 const DAY_MS = 86_400_000;
-/** Rows the log page shows at most. */
-export const LOG_PAGE_ROWS = 200;
 const COLORS = ["#123c69", "#0b6b2e", "#a15c00", "#7a2e8f", "#a11d00", "#2a7f9e", "#777777"];
 /**
  * The usage and log routes.
@@ -32,7 +27,7 @@ const COLORS = ["#123c69", "#0b6b2e", "#a15c00", "#7a2e8f", "#a11d00", "#2a7f9e"
  */
 export function activityRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
   r.get("/usage", (c) => usagePage(ctx, c));
-  r.get("/log", (c) => logPage(ctx, c));
+  requestLogRoutes(r, ctx);
 }
 
 /**
@@ -44,136 +39,17 @@ async function usagePage(ctx: ProfileContext, c: WebC): Promise<Response> {
   await ctx.flushLog?.();
   const now = ctx.clock.now();
   const from = new Date(now - (USAGE_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-  const rows = await ctx.store.listDailyUsage(integratorOf(c), from);
+  const integratorId = integratorOf(c);
+  const [rows, keys] = await Promise.all([
+    ctx.store.listDailyUsage(integratorId, from),
+    ctx.store.listKeys({ integratorId }),
+  ]);
   return sendWebPage(
     c,
     ctx.app,
     "usage",
     { bg: "Използване", en: "Usage" },
-    usageBody(rows, now),
-  );
-}
-
-/**
- * GET /log: the signed-in integrator's token requests of the last {@link REQUEST_LOG_DAYS}
- * days, newest first, at most {@link LOG_PAGE_ROWS}; query `status` (`errors` or an HTTP
- * status) and `key` (one of their keys) filter it, other values are ignored.
- * @returns the HTML page (200); store errors propagate to the app's error handler
- */
-async function logPage(ctx: ProfileContext, c: WebC): Promise<Response> {
-  await ctx.flushLog?.();
-  const integratorId = integratorOf(c);
-  const q = c.req.query();
-  const status = q.status === "errors"
-    ? "errors" as const
-    : /^[1-5][0-9]{2}$/.test(q.status ?? "")
-    ? Number(q.status)
-    : undefined;
-  const keys = await ctx.store.listKeys({ integratorId });
-  const keyId = keys.some((k) => k.id === q.key) ? q.key : undefined;
-  const filter: RequestLogFilter = {
-    integratorId,
-    since: ctx.clock.now() - REQUEST_LOG_DAYS * DAY_MS,
-    keyId,
-    status,
-    limit: LOG_PAGE_ROWS,
-  };
-  const rows = await ctx.store.listRequestLog(filter);
-  return sendWebPage(
-    c,
-    ctx.app,
-    "log",
-    { bg: "Заявки за токени", en: "Token requests" },
-    html`
-      ${logFilterForm(ctx.app.base, status, keys, keyId)}
-      <p class="muted small">${t(
-        `Последните ${REQUEST_LOG_DAYS} дни, до ${LOG_PAGE_ROWS} реда, най-новите първи. Тайни и токени не се записват.`,
-        `The last ${REQUEST_LOG_DAYS} days, up to ${LOG_PAGE_ROWS} rows, newest first. Secrets and tokens are never recorded.`,
-      )}</p>
-      ${logTable(rows)}
-    `,
-  );
-}
-
-/**
- * The log's filter form: status (all, errors or one HTTP status) and key.
- * @param base the profile's base path
- * @param status the status chosen, if any
- * @param keys the integrator's keys
- * @param keyId the key chosen, if any
- * @returns the form
- */
-function logFilterForm(
-  base: string,
-  status: number | "errors" | undefined,
-  keys: readonly ApiKeyRecord[],
-  keyId: string | undefined,
-): Markup {
-  return html`
-    <form class="filters" method="get" action="${base}/log" id="log-filter">
-      <label>${t("Отговор", "Status")}<select name="status" id="filter-status">
-                ${[
-                  ["", "всички / all"],
-                  ["errors", "грешки / errors"],
-                  ["200", "200"],
-                  ["400", "400"],
-                  [
-                    "401",
-                    "401",
-                  ],
-                  ["402", "402"],
-                  ["403", "403"],
-                  ["429", "429"],
-                ].map(([v, l]) =>
-                  html`<option value="${v}" ${
-                    String(status ?? "") === v ? raw("selected") : ""
-                  }>${l}</option>`
-                )}
-              </select></label>
-      <label>${t("Ключ", "Key")}<select name="key" id="filter-key">
-                <option value="">${t("всички", "all")}</option>
-                ${keys.map((k) =>
-                  html`<option value="${k.id}" ${k.id === keyId ? raw("selected") : ""}>${k.id}${
-                    k.label ? ` (${k.label})` : ""
-                  }</option>`
-                )}
-              </select></label>
-      <button id="apply-filter">${t("Покажи", "Show")}</button>
-    </form>
-  `;
-}
-
-/**
- * The log's table.
- * @param rows the request log rows, newest first
- * @returns the table, or a "none" line
- */
-function logTable(rows: readonly RequestLogEntry[]): Markup {
-  return tableOr(
-    "log",
-    [
-      ["Време (UTC)", "Time (UTC)"],
-      ["Ключ", "Key"],
-      ["typeId", "typeId"],
-      ["ЕИК", "EIKs"],
-      ["HTTP", "HTTP"],
-      ["Код на грешка", "Error code"],
-      ["requestId", "requestId"],
-    ],
-    rows.map((e) =>
-      html`
-        <tr class="${e.status >= 400 ? "refused" : "issued"}" data-status="${e.status}">
-          <td>${new Date(e.at).toISOString().slice(0, 19).replace("T", " ")}</td>
-          <td class="mono">${e.keyId}</td>
-          <td class="mono">${e.typeId}</td>
-          <td class="mono">${e.eiks}</td>
-          <td class="${e.status >= 400 ? "bad" : "ok"}">${e.status}</td>
-          <td class="mono">${e.errorCode ?? ""}</td>
-          <td class="mono small">${e.requestId}</td>
-        </tr>
-      `
-    ),
-    t("Няма заявки за този избор.", "No requests for this choice."),
+    html`${usageBody(rows, now)}${usageByKeyCard(rows, keys)}`,
   );
 }
 

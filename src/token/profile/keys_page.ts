@@ -1,8 +1,12 @@
 /**
  * The profile's keys (docs/token-service.md § The profile, keys): a test key at once (its
  * secret shown once, with a copy button and the `curl` line that uses it), a live key under
- * phase 1's rules (7 days, at most 3 EIKs before a contract), each key's mode, phase, expiry,
- * EIKs used and page origins; editing the origins, rotation with a grace period, revocation.
+ * phase 1's rules (7 days, at most 3 EIKs before a contract; the button and the note say so only
+ * then), each with a label; each key's label, mode, phase, status, created and last-used times
+ * (key_last_used.ts), expiry, EIKs used against its limit and page origins; editing the origins,
+ * rotation with a grace period (the message says until when the old secret works), revocation
+ * after a confirmation page. Every change answers 303 to the page (keys_flow.ts): a reload
+ * makes no second key.
  * Only the signed-in integrator's own keys: another's key id answers 404 as an unknown one.
  * Allowed EIKs stay an administrator's change.
  * @module
@@ -23,6 +27,8 @@ import type { ApiKeyRecord } from "../store/mod.ts";
 import { audit } from "../audit.ts";
 import { csrfField, type Flash, formOf, sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
+import { type FreshSecret, keepFresh, keysFlash, takeFresh } from "./keys_flow.ts";
+import { type LastUsed, lastUsedOf } from "./key_last_used.ts";
 
 /** Record a change the signed-in person made (audit.ts). */
 export function auditProfile(
@@ -81,8 +87,13 @@ const STATUSES: Record<KeyView["status"], [string, string]> = {
  * @param ctx store, clock, random
  */
 export function keysRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
-  r.get("/keys", (c) => keysPage(c, ctx, null, null));
+  const keysUrl = `${ctx.app.base}/keys`;
+  r.get("/keys", async (c) => {
+    const fresh = await takeFresh(c, ctx, integratorOf(c));
+    return keysPage(c, ctx, fresh, keysFlash(fresh, c.req.query("done")));
+  });
 
+  // Every change answers 303 to the page (keys_flow.ts): a reload repeats nothing.
   r.post("/keys", async (c) => {
     const f = await formOf(c);
     const mode = f.mode === "live" ? "live" : "test";
@@ -94,20 +105,16 @@ export function keysRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
       allowedEiks: null,
     });
     await auditProfile(ctx, c, "key.create", made.key.id, { mode, label });
-    return keysPage(c, ctx, { secret: made.secret, key: made.key }, {
-      kind: "ok",
-      bg: "Ключът е създаден. Копирайте тайната сега: показва се само веднъж.",
-      en: "The key was created. Copy the secret now: it is shown only once.",
-    });
+    keepFresh(c, ctx, { keyId: made.key.id, secret: made.secret });
+    return c.redirect(keysUrl, 303);
   });
 
   r.post("/keys/:id/origins", async (c) => {
     const k = await ownKey(ctx, c, c.req.param("id"));
     const lines = ((await formOf(c)).origins ?? "").split(/[\s,]+/).filter((l) => l !== "");
-    return await flashed(c, ctx, async () => {
+    return await changed(c, ctx, "origins", async () => {
       await setKeyAllowedOrigins(ctx, k.id, lines.length ? lines : null);
       await auditProfile(ctx, c, "key.origins", k.id, { allowedOrigins: lines });
-      return { kind: "ok", bg: "Адресите са записани.", en: "The origins were saved." };
     });
   });
 
@@ -116,21 +123,24 @@ export function keysRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
     const hours = Number((await formOf(c)).graceHours ?? "0");
     const grace = Number.isInteger(hours) && hours >= 0 && hours <= 720 ? hours : 0;
     const res = await rotateKeyNow(ctx, k.id, grace * 3600).catch((e) => e as Error);
-    if (res instanceof Error) return keysPage(c, ctx, null, failure(res));
+    if (res instanceof Error) return keysPage(c, ctx, null, failure(res), 400);
     await auditProfile(ctx, c, "key.rotate", k.id, { newKeyId: res.key.id, graceHours: grace });
-    return keysPage(c, ctx, { secret: res.secret, key: res.key }, {
-      kind: "ok",
-      bg: `Новата тайна е показана веднъж; старата работи още ${grace} ч.`,
-      en: `The new secret is shown once; the old one keeps working ${grace} h.`,
-    });
+    const until = res.previous.revokedAt ? Date.parse(res.previous.revokedAt) : ctx.clock.now();
+    keepFresh(c, ctx, { keyId: res.key.id, secret: res.secret, rotated: { from: k.id, until } });
+    return c.redirect(keysUrl, 303);
+  });
+
+  // The revocation asks first, on a page of its own; its form makes it.
+  r.get("/keys/:id/revoke", async (c) => {
+    const k = await ownKey(ctx, c, c.req.param("id"));
+    return revokePage(c, ctx, await keyView(ctx, k));
   });
 
   r.post("/keys/:id/revoke", async (c) => {
     const k = await ownKey(ctx, c, c.req.param("id"));
-    return await flashed(c, ctx, async () => {
+    return await changed(c, ctx, "revoked", async () => {
       await revokeKeyNow(ctx, k.id);
       await auditProfile(ctx, c, "key.revoke", k.id);
-      return { kind: "ok", bg: "Ключът е отменен.", en: "The key was revoked." };
     });
   });
 }
@@ -140,35 +150,65 @@ const failure = (e: unknown): Flash => {
   return { kind: "error", bg: `Неуспешно: ${e.message}`, en: e.code };
 };
 
-async function flashed(c: WebC, ctx: ProfileContext, act: () => Promise<Flash>) {
-  let flash: Flash;
+/** Make a change: 303 to the page with `?done=<done>`, or the page with the error (400). */
+async function changed(c: WebC, ctx: ProfileContext, done: string, act: () => Promise<void>) {
   try {
-    flash = await act();
+    await act();
   } catch (e) {
-    flash = failure(e);
+    return keysPage(c, ctx, null, failure(e), 400);
   }
-  return keysPage(c, ctx, null, flash, flash.kind === "ok" ? 200 : 400);
+  return c.redirect(`${ctx.app.base}/keys?done=${done}`, 303);
 }
 
-/** The secret of a key just made, shown once. */
-interface Fresh {
-  readonly secret: string;
-  readonly key: KeyView;
+/** GET /keys/:id/revoke: what revoking the key does, and the button that does it. */
+function revokePage(c: WebC, ctx: ProfileContext, k: KeyView): Promise<Response> {
+  const open = k.status === "active" || k.status === "revoking";
+  return sendWebPage(
+    c,
+    ctx.app,
+    "keys",
+    { bg: "Отмяна на ключ", en: "Revoke a key" },
+    html`
+      <div class="card" id="revoke-confirm" data-key="${k.id}">
+        <p><strong>${k.label ?? ""}</strong> <span class="mono">${k.id}</span> (${k.mode})</p>
+        <p>${t(
+          "Заявките с този ключ ще бъдат отказвани веднага, на всички инстанции, с 401 API_KEY_REVOKED. Отмяната е окончателна.",
+          "Requests with this key will be refused at once, on every instance, with 401 API_KEY_REVOKED. A revocation cannot be undone.",
+        )}</p>
+        ${open
+          ? html`
+            <form class="inline" method="post"
+              action="${ctx.app.base}/keys/${k.id}/revoke">${csrfField(
+                c,
+              )}<button class="danger" id="confirm-revoke">${t(
+                "Да, отмени ключа",
+                "Yes, revoke the key",
+              )}</button></form>
+          `
+          : html`<p class="muted">${t("Ключът вече не действа.", "The key no longer works.")}</p>`}
+        <a href="${ctx.app.base}/keys" id="cancel-revoke">${t("Назад", "Back")}</a>
+      </div>
+    `,
+  );
 }
 
 async function keysPage(
   c: WebC,
   ctx: ProfileContext,
-  fresh: Fresh | null,
+  fresh: FreshSecret | null,
   flash: Flash | null,
   status: 200 | 400 = 200,
 ): Promise<Response> {
+  await ctx.flushLog?.();
   const integratorId = integratorOf(c);
-  const integrator = await ctx.store.getIntegrator(integratorId);
-  const keys = await Promise.all(
-    (await ctx.store.listKeys({ integratorId })).reverse().map((k) => keyView(ctx, k)),
-  );
-  const base = ctx.app.base;
+  const now = ctx.clock.now();
+  const [integrator, records, contract] = await Promise.all([
+    ctx.store.getIntegrator(integratorId),
+    ctx.store.listKeys({ integratorId }),
+    ctx.store.contractState(integratorId, now),
+  ]);
+  const keys = await Promise.all(records.reverse().map((k) => keyView(ctx, k)));
+  const used = await lastUsedOf(ctx.store, integratorId, records, now);
   return sendWebPage(
     c,
     ctx.app,
@@ -176,33 +216,7 @@ async function keysPage(
     { bg: "API ключове", en: "API keys" },
     html`
       ${fresh ? secretCard(ctx, fresh) : ""}
-      <div class="card">
-        <p>${t("Интегратор", "Integrator")}: <strong id="integrator-name">${integrator?.name ??
-          ""}</strong>
-          <span class="muted mono">${integratorId}</span></p>
-        <form class="inline" method="post" action="${base}/keys">${csrfField(c)}
-          <input type="hidden" name="mode" value="test">
-          <label>${t(
-            "Етикет",
-            "Label",
-          )} <input name="label" id="test-label" maxlength="200"></label>
-          <button class="primary" id="create-test-key">${t(
-            "Нов тестов ключ",
-            "New test key",
-          )}</button>
-        </form>
-        <form class="inline" method="post" action="${base}/keys">${csrfField(c)}
-          <input type="hidden" name="mode" value="live">
-          <button id="create-live-key">${t(
-            "Нов реален ключ (7 дни, до 3 ЕИК)",
-            "New live key (7 days, up to 3 EIKs)",
-          )}</button>
-        </form>
-        <p class="muted small">${t(
-          "Тестовите ключове важат 90 дни и стигат само до тестовия портал. Реален ключ преди договор важи 7 дни и за до 3 ЕИК; по договор — без срок и без ограничение.",
-          "Test keys last 90 days and reach the test portal only. A live key before a contract lasts 7 days for up to 3 EIKs; under a contract, no expiry and no limit.",
-        )}</p>
-      </div>
+      ${createCard(c, ctx.app.base, integratorId, integrator?.name ?? "", contract.active !== null)}
       ${tableOr(
         "keys",
         [
@@ -210,12 +224,14 @@ async function keysPage(
           ["Вид", "Mode"],
           ["Фаза", "Phase"],
           ["Състояние", "Status"],
+          ["Създаден", "Created"],
+          ["Последно ползван", "Last used"],
           ["Изтича", "Expires"],
           ["ЕИК", "EIKs used"],
           ["Адреси на страници", "Allowed origins"],
           null,
         ],
-        keys.map((k) => keyRow(c, ctx, k)),
+        keys.map((k) => keyRow(c, ctx, k, used.get(k.id) ?? null)),
         t("Още нямате ключове.", "No keys yet."),
       )}
     `,
@@ -224,18 +240,79 @@ async function keysPage(
   );
 }
 
-function keyRow(c: WebC, ctx: ProfileContext, k: KeyView): Markup {
+/** The integrator, and the two forms that make keys; the live key's words follow the phase. */
+function createCard(
+  c: WebC,
+  base: string,
+  integratorId: string,
+  name: string,
+  contract: boolean,
+): Markup {
+  const form = (mode: "test" | "live", button: Markup) =>
+    html`<form class="inline" method="post" action="${base}/keys">${csrfField(c)}
+      <input type="hidden" name="mode" value="${mode}">
+      <label>${t("Етикет", "Label")} <input name="label" id="${mode}-label" maxlength="200"
+        placeholder="${mode === "test" ? "staging" : "production"}"></label>
+      ${button}</form>`;
+  return html`
+    <div class="card" id="create-keys" data-contract="${contract ? "yes" : "no"}">
+      <p>${t("Интегратор", "Integrator")}: <strong id="integrator-name">${name}</strong>
+        <span class="muted mono">${integratorId}</span></p>
+      ${form(
+        "test",
+        html`<button class="primary" id="create-test-key">${
+          t("Нов тестов ключ", "New test key")
+        }</button>`,
+      )}
+      ${form(
+        "live",
+        html`<button id="create-live-key">${
+          contract
+            ? t("Нов реален ключ", "New live key")
+            : t("Нов реален ключ (7 дни, до 3 ЕИК)", "New live key (7 days, up to 3 EIKs)")
+        }</button>`,
+      )}
+      <p class="muted small" id="key-limits">${contract
+        ? t(
+          "Тестовите ключове важат 90 дни и стигат само до тестовия портал. Реалните ключове по договора ви са без срок и без ограничение на ЕИК.",
+          "Test keys last 90 days and reach the test portal only. Live keys under your contract have no expiry and no EIK limit.",
+        )
+        : t(
+          "Тестовите ключове важат 90 дни и стигат само до тестовия портал. Реален ключ преди договор важи 7 дни и за до 3 ЕИК; по договор — без срок и без ограничение.",
+          "Test keys last 90 days and reach the test portal only. A live key before a contract lasts 7 days for up to 3 EIKs; under a contract, no expiry and no limit.",
+        )}</p>
+    </div>
+  `;
+}
+
+/** The words of a key's last use. */
+const lastUsedWords = (u: LastUsed): Markup | string =>
+  u === null ? t("никога", "never") : "at" in u ? when(new Date(u.at).toISOString()) : u.day;
+
+function keyRow(c: WebC, ctx: ProfileContext, k: KeyView, used: LastUsed): Markup {
   const base = `${ctx.app.base}/keys/${k.id}`;
   const phase = PHASES[k.phase] ?? [k.phase, k.phase];
   const open = k.status === "active";
   return html`
     <tr data-key="${k.id}">
-      <td><span class="mono">${k.id}</span>${k.label ? html`<br>${k.label}` : ""}</td>
+      <td>${k.label
+        ? html`<strong class="key-label">${k.label}</strong><br>`
+        : ""}<span class="mono">${k.id}</span></td>
       <td>${k.mode === "live" ? t("реален", "live") : t("тестов", "test")}</td>
       <td>${t(phase[0], phase[1])}</td>
-      <td class="status" data-status="${k.status}">${t(...STATUSES[k.status])}</td>
+      <td class="status" data-status="${k.status}">${t(
+        ...STATUSES[k.status],
+      )}${k.status === "revoking" && k.revokedAt
+        ? html`<br><span class="small">${t("работи до", "works until")} ${
+          when(k.revokedAt)
+        } UTC</span>`
+        : ""}</td>
+      <td class="created">${when(k.createdAt)}</td>
+      <td class="last-used">${lastUsedWords(used)}</td>
       <td>${when(k.expiresAt)}</td>
-      <td>${k.eikLimit === null ? "—" : `${k.eiksUsed.length} / ${k.eikLimit}`}${k.allowedEiks
+      <td class="eik-limit">${k.eikLimit === null
+        ? "—"
+        : `${k.eiksUsed.length} / ${k.eikLimit}`}${k.allowedEiks
         ? html`<br><span class="small muted">${k.allowedEiks.join(", ")}</span>`
         : ""}</td>
       <td>${open
@@ -247,22 +324,22 @@ function keyRow(c: WebC, ctx: ProfileContext, k: KeyView): Markup {
       <td>${open
         ? html`
           <form class="inline" method="post" action="${base}/rotate">${csrfField(c)}
-                <select name="graceHours" aria-label="grace"><option value="0">0 h</option>
-                  <option value="24" selected>24 h</option><option value="168">7 d</option></select>
+                <label class="small">${t("старата тайна работи още", "old secret keeps working")}
+                <select name="graceHours" class="grace"><option value="0">0 h</option>
+                  <option value="24" selected>24 h</option><option value="168">7 d</option></select></label>
                 <button class="rotate">${t("Смени тайната", "Rotate")}</button></form>
-          <form class="inline" method="post" action="${base}/revoke">${csrfField(c)}
-                <button class="danger revoke">${t("Отмени", "Revoke")}</button></form>
+          <a class="button danger revoke" href="${base}/revoke">${t("Отмени…", "Revoke…")}</a>
         `
         : ""}</td>
     </tr>
   `;
 }
 
-function secretCard(ctx: ProfileContext, f: Fresh): Markup {
+function secretCard(ctx: ProfileContext, f: FreshSecret): Markup {
   const curl =
     `curl -s -X POST ${ctx.publicUrl()}/api/v1/tokens/issue -H "Authorization: Bearer ${f.secret}" -H "Content-Type: application/json" -d '{"typeId":"vat","eik":"121212121"}'`;
   return html`
-    <div class="card secret" id="fresh-key" data-key="${f.key.id}">
+    <div class="card secret" id="fresh-key" data-key="${f.keyId}">
       <p><strong>${t(
         "Тайна на ключа (само сега)",
         "The key's secret (shown only now)",

@@ -9,7 +9,7 @@
  *
  * | bytes | field |
  * |---|---|
- * | 1 | format, 1 |
+ * | 1 | format: 2 (1: a body written before the origins and latencies, read as well) |
  * | 1 | flags: 1 = times as float64 (else uint32 ms after the base), 2 = request ids as 16-byte UUIDs (else uint32 byte lengths, then the UTF-8 bytes) |
  * | 1 | `w`: 1, 2 or 4 bytes |
  * | 1 | 0 |
@@ -20,13 +20,21 @@
  * | 4n or 8n | the times |
  * | 2n | the HTTP statuses, uint16 |
  * | 3·w·n | the typeIds', then the EIKs', then the error codes' indexes into the texts (all bits set: no error code) |
+ * | w·n | format 2: the page origins' indexes into the texts (all bits set: none) |
+ * | 4n | format 2: the latencies, uint32 µs (all bits set: not recorded) |
  * | … | the request ids |
+ *
+ * Format 2 added the origin and latency columns (docs/token-service.md § The request log); a
+ * format-1 body reads with both null. An instance of an earlier release reads a format-2 body as
+ * no entries (it shows the blocks of the newer instances only after its own upgrade).
  * @module
  */
 import type { LogBlock, RequestLogEntry } from "./web_store.ts";
 
-/** The first byte of a packed body. */
-export const PACKED_BODY = 1;
+/** The first byte of a packed body as written now. */
+export const PACKED_BODY = 2;
+/** The first byte of a packed body written before the origins and latencies (still read). */
+export const PACKED_BODY_V1 = 1;
 
 /**
  * A block's body as stored (the layout above). The one encoder of a body; self-contained: it
@@ -41,7 +49,7 @@ export const PACKED_BODY = 1;
  * const [b] = requestLogBlocks([{ at: 1000, integratorId: "int_a", keyId: "key_a",
  *   typeId: "vat", eiks: "121212121", status: 200, errorCode: null, requestId }]);
  * const body = blockBody(b!);
- * if (body.length !== 20 + '["vat","121212121"]'.length + 4 + 2 + 3 + 16) throw new Error("size");
+ * if (body.length !== 20 + '["vat","121212121"]'.length + 4 + 2 + 3 + 1 + 4 + 16) throw new Error("size");
  * if (blockEntries("int_a", "key_a", body)[0]!.requestId !== requestId) throw new Error("read");
  * ```
  */
@@ -78,9 +86,11 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
   const texts = new TextEncoder().encode(JSON.stringify(b.strings));
   const w = b.strings.length < 0xff ? 1 : b.strings.length < 0xffff ? 2 : 4;
   const idBytes = uuids ? 16 * n : 4 * n + (n === 0 ? 0 : ends[n - 1]!);
-  const out = new Uint8Array(20 + texts.length + n * ((wholeMs ? 4 : 8) + 2 + 3 * w) + idBytes);
+  const out = new Uint8Array(
+    20 + texts.length + n * ((wholeMs ? 4 : 8) + 2 + 4 * w + 4) + idBytes,
+  );
   const v = new DataView(out.buffer);
-  out[0] = 1; // PACKED_BODY (this function names nothing outside itself)
+  out[0] = 2; // PACKED_BODY (this function names nothing outside itself)
   out[1] = (wholeMs ? 0 : 1) | (uuids ? 2 : 0);
   out[2] = w;
   v.setUint32(4, n, true);
@@ -94,7 +104,7 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
     p += wholeMs ? 4 : 8;
   }
   for (let i = 0; i < n; i++, p += 2) v.setUint16(p, b.status[i]!, true);
-  for (const col of [b.typeId, b.eiks, b.errorCode]) {
+  for (const col of [b.typeId, b.eiks, b.errorCode, b.origin]) {
     for (let i = 0; i < n; i++, p += w) {
       // -1 (no error code) becomes all bits set
       if (w === 1) out[p] = col[i]! & 0xff;
@@ -102,6 +112,7 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
       else v.setUint32(p, col[i]! >>> 0, true);
     }
   }
+  for (let i = 0; i < n; i++, p += 4) v.setUint32(p, b.latencyUs[i]!, true);
   if (uuids) out.set(packed, p);
   else {
     for (let i = 0, start = 0; i < n; start = ends[i++]!, p += 4) {
@@ -149,7 +160,8 @@ export function blockEntries(
 
 /** @throws RangeError or TypeError on a body cut short or not of this layout */
 function packedEntries(integratorId: string, keyId: string, body: Uint8Array): RequestLogEntry[] {
-  if (body[0] !== PACKED_BODY) throw new TypeError("not a packed body");
+  const format = body[0];
+  if (format !== PACKED_BODY && format !== PACKED_BODY_V1) throw new TypeError("not packed");
   const v = new DataView(body.buffer, body.byteOffset, body.byteLength);
   const flags = body[1]!, w = body[2]!;
   const n = v.getUint32(4, true), base = v.getFloat64(8, true);
@@ -158,7 +170,9 @@ function packedEntries(integratorId: string, keyId: string, body: Uint8Array): R
   if (!Array.isArray(texts) || (w !== 1 && w !== 2 && w !== 4)) throw new TypeError("layout");
   const atBytes = flags & 1 ? 8 : 4;
   const at = textsEnd, status = at + atBytes * n, typeId = status + 2 * n;
-  const eiks = typeId + w * n, errorCode = eiks + w * n, ids = errorCode + w * n;
+  const eiks = typeId + w * n, errorCode = eiks + w * n, origin = errorCode + w * n;
+  const v2 = format === PACKED_BODY;
+  const latency = origin + (v2 ? w * n : 0), ids = latency + (v2 ? 4 * n : 0);
   const none = w === 4 ? 0xffffffff : (1 << (8 * w)) - 1;
   const index = (p: number) =>
     w === 1 ? body[p]! : w === 2 ? v.getUint16(p, true) : v.getUint32(p, true);
@@ -167,6 +181,8 @@ function packedEntries(integratorId: string, keyId: string, body: Uint8Array): R
   const out = new Array<RequestLogEntry>(n);
   for (let i = 0; i < n; i++) {
     const code = index(errorCode + w * i);
+    const from = v2 ? index(origin + w * i) : none;
+    const us = v2 ? v.getUint32(latency + 4 * i, true) : 0xffffffff;
     out[i] = {
       at: flags & 1 ? v.getFloat64(at + 8 * i, true) : base + v.getUint32(at + 4 * i, true),
       integratorId,
@@ -176,6 +192,8 @@ function packedEntries(integratorId: string, keyId: string, body: Uint8Array): R
       status: v.getUint16(status + 2 * i, true),
       errorCode: code === none ? null : text(errorCode + w * i),
       requestId: requestIds[i]!,
+      origin: from === none ? null : text(origin + w * i),
+      latencyMs: us === 0xffffffff ? null : us / 1000,
     };
   }
   return out;
@@ -226,5 +244,7 @@ function jsonEntries(integratorId: string, keyId: string, list: unknown): Reques
     status: Number(e[3]),
     errorCode: e[4] == null ? null : String(e[4]),
     requestId: String(e[5] ?? ""),
+    origin: null,
+    latencyMs: null,
   }));
 }

@@ -36,6 +36,8 @@ interface OpenBlock {
   typeId: Int32Array;
   eiks: Int32Array;
   errorCode: Int32Array;
+  origin: Int32Array;
+  latencyUs: Uint32Array;
   requestIds: Uint8Array;
   requestIdEnds: Uint32Array;
   /** Bytes of `requestIds` used. */
@@ -44,6 +46,9 @@ interface OpenBlock {
   /** Each of `strings`' index. */
   readonly index: Map<string, number>;
 }
+
+/** The latency of an entry that has none recorded (uint32's all bits). */
+export const NO_LATENCY = 0xffffffff;
 
 /** Entries a new block has room for (it doubles as it fills). */
 const FIRST_ROOM = 32;
@@ -80,7 +85,8 @@ export class BlockBuilder {
   }
 
   /**
-   * Add one entry (the fields of a {@link RequestLogEntry}; `at` in epoch ms).
+   * Add one entry (the fields of a {@link RequestLogEntry}; `at` in epoch ms; the latency in
+   * whole µs, {@link NO_LATENCY} when not recorded).
    */
   add(
     integratorId: string,
@@ -91,6 +97,8 @@ export class BlockBuilder {
     status: number,
     errorCode: string | null,
     requestId: string,
+    origin: string | null = null,
+    latencyUs: number = NO_LATENCY,
   ): void {
     this.size++;
     let b = this.#open.get(keyId);
@@ -119,6 +127,8 @@ export class BlockBuilder {
     b.typeId[n] = indexOf(b, typeId);
     b.eiks[n] = indexOf(b, eiks);
     b.errorCode[n] = errorCode === null ? -1 : indexOf(b, errorCode);
+    b.origin[n] = origin === null ? -1 : indexOf(b, origin);
+    b.latencyUs[n] = latencyUs >= 0 && latencyUs < NO_LATENCY ? latencyUs : NO_LATENCY;
     b.bytes = putText(b, requestId);
     b.requestIdEnds[n] = b.bytes;
   }
@@ -143,6 +153,8 @@ export class BlockBuilder {
       typeId: b.typeId.slice(0, b.entries),
       eiks: b.eiks.slice(0, b.entries),
       errorCode: b.errorCode.slice(0, b.entries),
+      origin: b.origin.slice(0, b.entries),
+      latencyUs: b.latencyUs.slice(0, b.entries),
       requestIds: b.requestIds.slice(0, b.bytes),
       requestIdEnds: b.requestIdEnds.slice(0, b.entries),
       strings: b.strings,
@@ -163,6 +175,8 @@ function openBlock(integratorId: string, keyId: string, at: number): OpenBlock {
     typeId: new Int32Array(FIRST_ROOM),
     eiks: new Int32Array(FIRST_ROOM),
     errorCode: new Int32Array(FIRST_ROOM),
+    origin: new Int32Array(FIRST_ROOM),
+    latencyUs: new Uint32Array(FIRST_ROOM),
     requestIds: new Uint8Array(FIRST_ROOM * 40),
     requestIdEnds: new Uint32Array(FIRST_ROOM),
     bytes: 0,
@@ -183,6 +197,8 @@ function grow(b: OpenBlock): void {
   b.typeId = twice(b.typeId);
   b.eiks = twice(b.eiks);
   b.errorCode = twice(b.errorCode);
+  b.origin = twice(b.origin);
+  b.latencyUs = twice(b.latencyUs);
   b.requestIdEnds = twice(b.requestIdEnds);
 }
 
@@ -236,7 +252,19 @@ export function requestLogBlocks(
 ): LogBlock[] {
   const b = new BlockBuilder(spanMs);
   for (const e of entries) {
-    b.add(e.integratorId, e.keyId, e.at, e.typeId, e.eiks, e.status, e.errorCode, e.requestId);
+    const us = e.latencyMs == null ? NO_LATENCY : Math.round(e.latencyMs * 1000);
+    b.add(
+      e.integratorId,
+      e.keyId,
+      e.at,
+      e.typeId,
+      e.eiks,
+      e.status,
+      e.errorCode,
+      e.requestId,
+      e.origin ?? null,
+      us,
+    );
   }
   return b.take();
 }

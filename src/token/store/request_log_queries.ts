@@ -70,7 +70,7 @@ const newestFirst = (a: RequestLogEntry, b: RequestLogEntry) => b.at - a.at;
  * One integrator's entries, newest first: its blocks are read newest first (the index on
  * integrator_id, last_at), {@link BLOCKS_PER_READ} a query, and decoded until no block left can
  * hold an entry newer than the `limit`-th found. A status filter of errors skips blocks without
- * one.
+ * one; the time range, a key and the list of keys skip blocks before they are decoded.
  */
 async function listRequestLog(db: Db, f: RequestLogFilter): Promise<RequestLogEntry[]> {
   if (f.limit <= 0) return [];
@@ -78,19 +78,29 @@ async function listRequestLog(db: Db, f: RequestLogFilter): Promise<RequestLogEn
   const key = f.keyId === undefined ? sql`` : sql` AND key_id = ${f.keyId}`;
   const errorsOnly = status === "errors" || (typeof status === "number" && status >= 400);
   const errors = errorsOnly ? sql` AND errors > 0` : sql``;
+  const until = f.until ?? Number.MAX_SAFE_INTEGER;
+  const before = f.until === undefined ? sql`` : sql` AND first_at < ${f.until}`;
+  const keyIds = f.keyIds === undefined ? null : new Set(f.keyIds);
   const wanted = (e: RequestLogEntry) =>
-    e.at >= f.since &&
-    (status === undefined || (status === "errors" ? e.status >= 400 : e.status === status));
+    e.at >= f.since && e.at < until &&
+    (f.requestId === undefined || e.requestId === f.requestId) &&
+    (status === undefined ||
+      (status === "errors"
+        ? e.status >= 400
+        : status === "ok"
+        ? e.status < 400
+        : e.status === status));
   const found: RequestLogEntry[] = [];
   for (let offset = 0;; offset += BLOCKS_PER_READ) {
     const blocks = await db.all(sql`SELECT key_id, last_at, body, packed FROM request_log_blocks
-      WHERE integrator_id = ${f.integratorId} AND last_at >= ${f.since}${key}${errors}
+      WHERE integrator_id = ${f.integratorId} AND last_at >= ${f.since}${before}${key}${errors}
       ORDER BY last_at DESC, id DESC LIMIT ${BLOCKS_PER_READ} OFFSET ${offset}`);
     for (const b of blocks) {
       if (found.length >= f.limit) {
         found.sort(newestFirst).length = f.limit;
         if (Number(b.last_at) < found[f.limit - 1]!.at) return found;
       }
+      if (keyIds !== null && !keyIds.has(String(b.key_id))) continue;
       const entries = blockEntries(f.integratorId, String(b.key_id), bodyOf(b));
       // The block's last written first: of equal times, the later request first.
       for (let i = entries.length - 1; i >= 0; i--) {

@@ -110,6 +110,11 @@ export interface RequestLogEntry {
   /** The answer's `errorCode`, null for 200. */
   readonly errorCode: string | null;
   readonly requestId: string;
+  /** The page origin the body named (`origin`), null when none (or in a body of format 1). */
+  readonly origin?: string | null;
+  /** From the key's lookup to the answer, ms (µs precision); null when not recorded (a body of
+   * format 1, or over 71 minutes). */
+  readonly latencyMs?: number | null;
 }
 
 /** Request log entries of one API key within at most a minute, as stored: one row of
@@ -135,6 +140,10 @@ export interface LogBlock {
   readonly requestIds: Uint8Array;
   readonly requestIdEnds: Uint32Array;
   readonly strings: readonly string[];
+  /** The page origins as indexes into `strings` (-1: none), and the latencies in µs
+   * (0xffffffff: not recorded). */
+  readonly origin: Int32Array;
+  readonly latencyUs: Uint32Array;
 }
 
 /** Where a running recorder writes request log blocks (log_writer.ts). */
@@ -156,9 +165,15 @@ export interface RequestLogFilter {
   readonly integratorId: string;
   /** Rows at or after (epoch ms). */
   readonly since: number;
+  /** Rows before (epoch ms); absent = up to now. */
+  readonly until?: number;
   readonly keyId?: string;
-  /** One HTTP status, or "errors" for every status ≥ 400. */
-  readonly status?: number | "errors";
+  /** Rows of these keys only (e.g. the integrator's test keys); absent = every key. */
+  readonly keyIds?: readonly string[];
+  /** One HTTP status, "errors" for every status ≥ 400, "ok" for every status below 400. */
+  readonly status?: number | "errors" | "ok";
+  /** The row of this request id (the `X-Request-Id` / `requestId` of its answer) only. */
+  readonly requestId?: string;
   /** Newest first, at most this many. */
   readonly limit: number;
 }

@@ -110,9 +110,15 @@ async function signUp(e: Env, email: string, company: string, planted?: string) 
 }
 
 async function createKey(e: Env, s: { cookie: string; csrf: string }) {
-  const page = await (await req(e, "/profile/keys", {
+  // POST → 303 → GET: the secret crosses the redirect in its own cookie (keys_flow.ts).
+  const made = await req(e, "/profile/keys", {
     form: { mode: "test", label: "", csrf: s.csrf },
     cookie: s.cookie,
+  });
+  equal(made.status, 303);
+  const fresh = /svc_profile_fresh=([^;]+)/.exec(made.headers.get("set-cookie") ?? "")![1]!;
+  const page = await (await req(e, "/profile/keys", {
+    cookie: `${s.cookie}; svc_profile_fresh=${fresh}`,
   })).text();
   return {
     secret: /<code id="secret">([^<]+)</.exec(page)![1]!,

@@ -39,6 +39,8 @@ const entry = (
   status,
   errorCode: status === 200 ? null : status === 429 ? "RATE_LIMITED" : "EIK_NOT_ALLOWED",
   requestId,
+  origin: null,
+  latencyMs: null,
 });
 
 Deno.test("request log blocks: one per key, split beyond the span, errors counted, read back", () => {

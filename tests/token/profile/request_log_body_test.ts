@@ -2,12 +2,18 @@
  * The request log block's stored body (src/token/store/log_block_body.ts; docs/token-service.md
  * § The request log): packed columns that give back every field as added, in each of the layout's
  * forms (request ids as UUIDs or as text, times as whole ms or not, text indexes of 1, 2 or 4
- * bytes); the size it is for; a body cut short or grown reads as no entries; the JSON bodies
+ * bytes; origins and latencies, recorded or not); the size it is for; a body cut short or grown
+ * reads as no entries; the format-1 bodies (before origins and latencies) and the JSON bodies
  * stored before still read.
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
 import fc from "fast-check";
-import { blockBody, blockEntries, PACKED_BODY } from "../../../src/token/store/log_block_body.ts";
+import {
+  blockBody,
+  blockEntries,
+  PACKED_BODY,
+  PACKED_BODY_V1,
+} from "../../../src/token/store/log_block_body.ts";
 import { requestLogBlocks } from "../../../src/token/store/log_blocks.ts";
 import type { RequestLogEntry } from "../../../src/token/store/mod.ts";
 
@@ -22,6 +28,8 @@ const entry = (i: number, over: Partial<RequestLogEntry> = {}): RequestLogEntry 
   status: i % 5 === 0 ? 400 : 200,
   errorCode: i % 5 === 0 ? "UNKNOWN_TYPE_ID" : null,
   requestId: crypto.randomUUID(),
+  origin: i % 3 === 0 ? null : "https://app.example.com",
+  latencyMs: i % 7 === 0 ? null : (1000 + i * 37) / 1000,
   ...over,
 });
 
@@ -34,14 +42,22 @@ function roundTrip(es: readonly RequestLogEntry[]): { body: Uint8Array; read: Re
   return { body, read: blockEntries("int_a", "key_a", body) };
 }
 
-Deno.test("request log body: UUID request ids and whole-ms times take 25 bytes an entry", () => {
+Deno.test("request log body: UUID request ids and whole-ms times take 30 bytes an entry", () => {
   const es = Array.from({ length: 1000 }, (_, i) => entry(i));
   const { body, read } = roundTrip(es);
   deepStrictEqual(read, es);
   const texts = new TextEncoder().encode(
-    JSON.stringify(["vat", "121212121", "nope", "UNKNOWN_TYPE_ID", "131313131,141414141"].sort()),
+    JSON.stringify([
+      "vat",
+      "121212121",
+      "https://app.example.com",
+      "nope",
+      "UNKNOWN_TYPE_ID",
+      "131313131,141414141",
+    ]),
   ).length;
-  equal(body.length, 20 + texts + 1000 * (4 + 2 + 3 + 16));
+  // time, status, 4 text indexes (typeId, EIKs, error code, origin), latency, request id
+  equal(body.length, 20 + texts + 1000 * (4 + 2 + 4 + 4 + 16));
   equal(body[1], 2, "flags: UUIDs, times as ms after the first");
 });
 
@@ -79,6 +95,8 @@ Deno.test("request log body: any entries come back as added (generated)", () => 
     errorCode: fc.option(text),
     // Well-formed Unicode (the bytes stored are UTF-8), as every id the edge keeps is.
     requestId: fc.oneof(fc.uuid(), fc.string({ unit: "grapheme", maxLength: 12 })),
+    origin: fc.option(text),
+    latencyMs: fc.option(fc.integer({ min: 0, max: 0xfffffffe }).map((us) => us / 1000)),
   }, { noNullPrototype: true });
   fc.assert(
     fc.property(fc.array(anEntry, { minLength: 1, maxLength: 40 }), (es) => {
@@ -99,6 +117,36 @@ Deno.test("request log body: cut short or grown, a body reads as no entries", ()
     deepStrictEqual(blockEntries("int_a", "key_a", grown), []);
   }
   deepStrictEqual(blockEntries("int_a", "key_a", new Uint8Array([PACKED_BODY, 0, 3, 0])), []);
+});
+
+/** A format-1 body (as written before the origins and latencies) of the same entries: the
+ * format-2 body without those two columns. */
+function formatOne(body: Uint8Array, n: number): Uint8Array {
+  const v = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const w = body[2]!, textsEnd = 20 + v.getUint32(16, true);
+  const atBytes = body[1]! & 1 ? 8 : 4;
+  const origins = textsEnd + n * (atBytes + 2 + 3 * w);
+  const ids = origins + n * (w + 4);
+  const out = new Uint8Array(body.length - n * (w + 4));
+  out.set(body.subarray(0, origins));
+  out.set(body.subarray(ids), origins);
+  out[0] = PACKED_BODY_V1;
+  return out;
+}
+
+Deno.test("request log body: a format-1 body still reads, without origins and latencies", () => {
+  for (const ids of [undefined, "my-order"]) {
+    const es = Array.from(
+      { length: 30 },
+      (_, i) => entry(i, ids ? { requestId: `${ids}-${i}` } : {}),
+    );
+    const { body } = roundTrip(es);
+    equal(body[0], PACKED_BODY);
+    deepStrictEqual(
+      blockEntries("int_a", "key_a", formatOne(body, es.length)),
+      es.map((e) => ({ ...e, origin: null, latencyMs: null })),
+    );
+  }
 });
 
 Deno.test("request log body: a JSON body stored before reads as it was written", () => {
