@@ -302,6 +302,10 @@ export const ERROR_CATALOG = {
     "The signed-in account may not open this page (e.g. an integrator on the desk)",
   ),
   WEB_INPUT_INVALID: p(400, "A profile or desk form field is missing or malformed; see `field`"),
+  WEB_ORIGIN_REQUIRED: c(
+    403,
+    "A profile or desk change without an `Origin` (or `Sec-Fetch-Site: same-origin`) of the service's public URL",
+  ),
   SERVICE_INTERNAL_ERROR: portal(500, "An unexpected failure in the token service"),
   DATABASE_UNAVAILABLE: portal(
     503,

@@ -2,7 +2,8 @@
  * What every request to the profile and the desk passes (docs/token-service.md § The profile,
  * security): cross-site requests refused by fetch metadata (`Sec-Fetch-Site`:
  * only same-origin requests and the person's own navigations — a link in a mail — get through)
- * and by `Origin` on every change; the session (optional on the sign-in pages); the session's
+ * and on every change by `Origin` (or `Sec-Fetch-Site: same-origin`) against the configured
+ * public URL, never the request's `Host`; the session (optional on the sign-in pages); the session's
  * CSRF token on every change (form field `csrf` or header `X-CSRF-Token`); a person of the
  * application's role only (an integrator's session never opens the desk). Rate limits on
  * links and sign-in attempts per address and per e-mail, counted in the store (shared by the
@@ -56,7 +57,8 @@ export interface GuardOptions {
  * The middleware of one web application.
  * @param o sessions, role, own origin, open paths
  * @returns Hono middleware
- * @throws AppError WEB_CROSS_SITE (403), WEB_SESSION_REQUIRED (401; a page GET is redirected to
+ * @throws AppError WEB_CROSS_SITE (403), WEB_ORIGIN_REQUIRED (403; see {@link checkChangeOrigin}),
+ *   WEB_SESSION_REQUIRED (401; a page GET is redirected to
  *   the sign-in instead), WEB_CSRF_INVALID (403), WEB_FORBIDDEN (403) for another role
  */
 export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
@@ -70,14 +72,7 @@ export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
     if (site && site !== "same-origin" && site !== "none" && !navigation) {
       throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
     }
-    if (change) {
-      // The public URL's origin, or the origin the request was made to (its scheme and Host:
-      // a browser never sends another site's Origin with them).
-      const sent = c.req.header("origin");
-      if (sent !== undefined && sent !== o.origin() && sent !== new URL(c.req.url).origin) {
-        throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
-      }
-    }
+    if (change) checkChangeOrigin(c.req.header("origin"), site, o.origin());
     const signedIn = await o.auth.current(c);
     if (signedIn && signedIn.user.role !== o.role) {
       throw new AppError("WEB_FORBIDDEN", "This page is not for this account");
@@ -98,6 +93,41 @@ export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
     }
     return await next();
   };
+}
+
+/**
+ * Where a change may come from (docs/token-service.md § The profile, security): its `Origin`
+ * is the configured public URL's origin, or, when a browser sent no `Origin`, its fetch
+ * metadata says `Sec-Fetch-Site: same-origin`. The request's own `Host` is never compared: a
+ * forged `Host` with a matching `Origin` proves nothing.
+ * @param sent the `Origin` header, if any
+ * @param site the `Sec-Fetch-Site` header, if any
+ * @param own the public URL's origin (null when none is configured: every change is refused)
+ * @throws AppError WEB_CROSS_SITE (403) for another origin, WEB_ORIGIN_REQUIRED (403) when
+ *   neither header vouches for the request
+ * @example
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * checkChangeOrigin("https://svc.example", undefined, "https://svc.example");
+ * checkChangeOrigin(undefined, "same-origin", "https://svc.example");
+ * throws(() => checkChangeOrigin(undefined, undefined, "https://svc.example"));
+ * throws(() => checkChangeOrigin("https://evil.example", "same-origin", "https://svc.example"));
+ * ```
+ */
+export function checkChangeOrigin(
+  sent: string | undefined,
+  site: string | undefined,
+  own: string | null,
+): void {
+  if (sent !== undefined) {
+    if (own !== null && sent === own) return;
+    throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
+  }
+  if (site === "same-origin" && own !== null) return;
+  throw new AppError(
+    "WEB_ORIGIN_REQUIRED",
+    "A change needs an Origin (or Sec-Fetch-Site: same-origin) of this service's public URL",
+  );
 }
 
 /** One rate limit: at most `max` attempts per `windowMs` for each bucket. */
