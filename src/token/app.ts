@@ -44,6 +44,7 @@ import type { ServiceLog } from "./deps.ts";
 import { profileRoutes } from "./profile/mod.ts";
 import { auditAdminApi } from "./audit.ts";
 import { deskRoutes } from "./desk/mod.ts";
+import { bodyLimits } from "./body_limits.ts";
 
 /** Dependencies of {@link createTokenApp}. */
 export interface TokenAppDeps {
@@ -92,6 +93,8 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   // The one mapping of errors to the wire (errors_wire.ts): statuses from the catalog.
   app.onError((err, c) => errorAnswer(c, err, deps.log));
   app.notFound((c) => errorAnswer(c, new AppError("NOT_FOUND", "No such route")));
+  // Bodies over their route's limit are refused before anything reads them (body_limits.ts).
+  bodyLimits(app);
   app.post("/api/v1/tokens/issue", issueRoute(deps));
   applicationRoutes(app, deps);
   // The pages for people: the integrators' profile and the administrators' desk (after the
