@@ -6,8 +6,8 @@
  * public URL, never the request's `Host`; the session (optional on the sign-in pages); the session's
  * CSRF token on every change (form field `csrf` or header `X-CSRF-Token`); a person of the
  * application's role only (an integrator's session never opens the desk). Rate limits on
- * links and sign-in attempts per address and per e-mail, counted in the store (shared by the
- * instances), answered 429 with `Retry-After`.
+ * links and sign-in attempts per client address, counted in the store (shared by the instances),
+ * answered 429 with `Retry-After`; the link mails to one e-mail address are capped silently.
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
@@ -136,12 +136,15 @@ export interface AttemptLimit {
   readonly windowMs: number;
 }
 
-/** The limits of the sign-in side (docs/token-service.md § The profile). */
+/** The limits of the sign-in side (docs/token-service.md § The profile, rate limits). */
 export const WEB_LIMITS = {
-  /** Link requests (sign-up, sign-in by mail) per e-mail address. */
-  linkPerEmail: { max: 5, windowMs: 15 * 60_000 },
-  /** Link requests per client address. */
+  /** Link requests (sign-up, sign-in by mail) per client address; over it, 429. */
   linkPerAddress: { max: 20, windowMs: 15 * 60_000 },
+  /** Link mails to one e-mail address asked for from one client address; over it, none is
+   * sent (silently: the answer is the same, never a 429 for the address's owner). */
+  mailPerEmailAndAddress: { max: 3, windowMs: 15 * 60_000 },
+  /** Link mails to one e-mail address from all client addresses; over it, none is sent. */
+  mailPerEmail: { max: 30, windowMs: 60 * 60_000 },
   /** Sign-in attempts (links used, passkeys) per client address. */
   signInPerAddress: { max: 30, windowMs: 15 * 60_000 },
 } as const satisfies Record<string, AttemptLimit>;
@@ -168,8 +171,7 @@ export async function countAttempt(
   const now = clock.now();
   for (const [bucket, limit] of checks) {
     const start = now - (now % limit.windowMs);
-    const [hits] = await store.hitRateWindows([`w:${bucket}`], start);
-    if (hits! > limit.max) {
+    if (!(await hitWindow(store, bucket, limit, start))) {
       const retryAfter = Math.max(1, Math.ceil((start + limit.windowMs - now) / 1000));
       throw new AppError("RATE_LIMITED", "Too many attempts; try again later", {
         retryAfter,
@@ -179,4 +181,34 @@ export async function countAttempt(
       });
     }
   }
+}
+
+/**
+ * Count an attempt against one bucket's limit without refusing anything: for caps that are kept
+ * silently (the link mails to one address).
+ * @param store the store
+ * @param clock the clock
+ * @param bucket the bucket, e.g. `mail:e:a@b.c`
+ * @param limit its limit
+ * @returns true while the bucket is within its limit (this attempt counted)
+ */
+export async function withinLimit(
+  store: TokenStore,
+  clock: Clock,
+  bucket: string,
+  limit: AttemptLimit,
+): Promise<boolean> {
+  const now = clock.now();
+  return await hitWindow(store, bucket, limit, now - (now % limit.windowMs));
+}
+
+/** One hit on a fixed window in the store; true while within the limit. */
+async function hitWindow(
+  store: TokenStore,
+  bucket: string,
+  limit: AttemptLimit,
+  start: number,
+): Promise<boolean> {
+  const [hits] = await store.hitRateWindows([`w:${bucket}`], start);
+  return hits! <= limit.max;
 }
