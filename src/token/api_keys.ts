@@ -7,7 +7,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { requireHttpOrigin } from "./origins.ts";
+import { requireRegistrableOrigin } from "./origins.ts";
 import { AppError } from "../contract/mod.ts";
 import { initialExpiry, LIVE_KEY_LIFETIME_MS } from "./phases.ts";
 import type { ApiKeyRecord, KeyMode, TokenStore } from "./store/mod.ts";
@@ -103,7 +103,7 @@ export async function createApiKey(
   input: CreateKeyInput,
 ): Promise<{ secret: string; record: ApiKeyRecord }> {
   const allowedOrigins = input.allowedOrigins?.map((o, i) =>
-    requireHttpOrigin(o, `allowedOrigins.${i}`)
+    requireRegistrableOrigin(o, `allowedOrigins.${i}`)
   );
   const integratorId = input.integratorId ?? DEFAULT_INTEGRATOR_ID;
   if (integratorId === DEFAULT_INTEGRATOR_ID && !(await store.getIntegrator(integratorId))) {
