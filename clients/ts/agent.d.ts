@@ -843,6 +843,8 @@ export interface components {
       | "WEB_CROSS_SITE"
       | "WEB_FORBIDDEN"
       | "WEB_INPUT_INVALID"
+      | "LIVE_TRIAL_OVER"
+      | "WEB_ORIGIN_REQUIRED"
       | "SERVICE_INTERNAL_ERROR"
       | "DATABASE_UNAVAILABLE"
       | "SERVICE_NOT_READY";

@@ -86,21 +86,6 @@ function latestVersionOf(tokenServiceUrl: string): () => string | null {
   return () => latest;
 }
 
-/** The page origins the token service publishes (its integrators' registered origins). */
-function publishedOrigins(tokenServiceUrl: string): () => Promise<string[]> {
-  return async () => {
-    const res = await fetch(new URL("/api/v1/allowed-origins", tokenServiceUrl), {
-      signal: AbortSignal.timeout(3000),
-    });
-    if (!res.ok) {
-      await res.body?.cancel();
-      return [];
-    }
-    const j = await res.json();
-    return Array.isArray(j.origins) ? j.origins.filter((o: unknown) => typeof o === "string") : [];
-  };
-}
-
 /** A filing that stops for good at the crash tests' hold point, or none. */
 function holdOf(holdAt: string | undefined, log: Logger): AgentDeps["hold"] {
   if (!holdAt) return undefined;
@@ -119,7 +104,9 @@ async function composeApp(
   at: Listening,
 ) {
   const { createRemoteJWKSet } = await afterTurn(() => import("jose"));
-  const { allowListPolicy } = await afterTurn(() => import("../agent/http/mod.ts"));
+  const { allowListPolicy, publishedOrigins } = await afterTurn(() =>
+    import("../agent/http/mod.ts")
+  );
   await afterTurn(() => import("../agent/confirm/mod.ts"));
   await afterTurn(() => import("../agent/operations/mod.ts"));
   const { createAgentApp } = await afterTurn(() => import("../agent/mod.ts"));

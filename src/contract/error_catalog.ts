@@ -289,7 +289,7 @@ export const ERROR_CATALOG = {
   API_KEY_REVOKED: c(401, "The secret key was revoked"),
   EIK_LIMIT_REACHED: c(
     402,
-    "The key's company limit is used up (3 EIKs for a live key without a contract)",
+    "The company limit is used up (3 EIKs for all live keys of an integrator together without a contract)",
   ),
   EIK_NOT_ALLOWED: c(403, "An EIK is not on the key's allowed list; see `rejectedEiks`"),
   ADMIN_UNAUTHORIZED: c(401, "The admin API needs the admin credential"),
@@ -302,6 +302,14 @@ export const ERROR_CATALOG = {
     "The signed-in account may not open this page (e.g. an integrator on the desk)",
   ),
   WEB_INPUT_INVALID: p(400, "A profile or desk form field is missing or malformed; see `field`"),
+  LIVE_TRIAL_OVER: c(
+    402,
+    "A live key without a contract: the integrator's 7 days (from its first live key) are over",
+  ),
+  WEB_ORIGIN_REQUIRED: c(
+    403,
+    "A profile or desk change without an `Origin` (or `Sec-Fetch-Site: same-origin`) of the service's public URL",
+  ),
   SERVICE_INTERNAL_ERROR: portal(500, "An unexpected failure in the token service"),
   DATABASE_UNAVAILABLE: portal(
     503,

@@ -7,8 +7,9 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { requireHttpOrigin } from "./origins.ts";
-import { initialExpiry } from "./phases.ts";
+import { requireRegistrableOrigin } from "./origins.ts";
+import { AppError } from "../contract/mod.ts";
+import { initialExpiry, LIVE_KEY_LIFETIME_MS } from "./phases.ts";
 import type { ApiKeyRecord, KeyMode, TokenStore } from "./store/mod.ts";
 
 export {
@@ -93,15 +94,16 @@ export interface CreateKeyInput {
  * @param input mode, integrator, label, allowed EIKs, time
  * @returns `{ secret, record }` — show `secret` to the user once, never log it
  * @throws AppError VALIDATION_FAILED when an allowed origin is not an http(s) origin
- *   (`details.field` "allowedOrigins.N"); Error from the store when the integrator does not
- *   exist (foreign key)
+ *   (`details.field` "allowedOrigins.N"); LIVE_TRIAL_OVER (402) for a live key without a contract
+ *   once the integrator's 7 days are over ({@link liveTrialExpiry}); Error from the store when
+ *   the integrator does not exist (foreign key)
  */
 export async function createApiKey(
   store: TokenStore,
   input: CreateKeyInput,
 ): Promise<{ secret: string; record: ApiKeyRecord }> {
   const allowedOrigins = input.allowedOrigins?.map((o, i) =>
-    requireHttpOrigin(o, `allowedOrigins.${i}`)
+    requireRegistrableOrigin(o, `allowedOrigins.${i}`)
   );
   const integratorId = input.integratorId ?? DEFAULT_INTEGRATOR_ID;
   if (integratorId === DEFAULT_INTEGRATOR_ID && !(await store.getIntegrator(integratorId))) {
@@ -119,8 +121,7 @@ export async function createApiKey(
   }
   const rnd = input.randomBytes ?? systemRandom;
   const secret = `svc_${input.mode}_${b64(rnd(32))}`;
-  const contract = input.mode === "live" &&
-    await store.hasActiveContract(integratorId, input.now);
+  const expiresAt = await liveTrialExpiry(store, integratorId, input.mode, input.now);
   const record: ApiKeyRecord = {
     id: newId("key", rnd),
     integratorId,
@@ -128,7 +129,7 @@ export async function createApiKey(
     secretHash: hashSecret(secret),
     label: input.label ?? null,
     createdAt: input.now,
-    expiresAt: initialExpiry(input.mode, contract, input.now),
+    expiresAt,
     revokedAt: null,
     allowedEiks: input.allowedEiks ?? null,
     allowedOrigins: allowedOrigins ? [...new Set(allowedOrigins)] : null,
@@ -136,6 +137,44 @@ export async function createApiKey(
   };
   await store.createKey(record);
   return { secret, record };
+}
+
+/**
+ * The stored expiry of a new key (docs/token-service.md § Access phases). A live key without a
+ * contract lasts 7 days, and is made only within the integrator's own 7 days, which run from its
+ * first live key (or from the end of its last contract): a new key cannot renew the trial.
+ * @param store the token store
+ * @param integratorId the key's integrator
+ * @param mode test or live
+ * @param now epoch ms
+ * @returns epoch ms, or null for a live key under a contract
+ * @throws AppError LIVE_TRIAL_OVER (402) when the integrator's 7 days are over
+ */
+export async function liveTrialExpiry(
+  store: TokenStore,
+  integratorId: string,
+  mode: KeyMode,
+  now: number,
+): Promise<number | null> {
+  if (mode === "test") return initialExpiry("test", false, now);
+  const state = await store.contractState(integratorId, now);
+  if (state.active) return initialExpiry("live", true, now);
+  const own = initialExpiry("live", false, now)!;
+  // After a contract, its end; before any, the integrator's first live key (revoked included).
+  const start = state.lastEndedAt ??
+    (await store.listKeys({ integratorId }))
+      .filter((k) => k.mode === "live")
+      .reduce((m, k) => Math.min(m, k.createdAt), Infinity);
+  if (start === Infinity) return own;
+  const end = start + LIVE_KEY_LIFETIME_MS;
+  if (end <= now) {
+    throw new AppError(
+      "LIVE_TRIAL_OVER",
+      "The 7 days of live keys without a contract are over; apply for a contract",
+      { trialEndedAt: new Date(end).toISOString() },
+    );
+  }
+  return own;
 }
 
 /**

@@ -45,6 +45,8 @@ import { profileRoutes } from "./profile/mod.ts";
 import { auditAdminApi } from "./audit.ts";
 import { deskRoutes } from "./desk/mod.ts";
 import { DemoOutbox, OUTBOX_PATH, outboxRoutes } from "./outbox/mod.ts";
+import { bodyLimits } from "./body_limits.ts";
+import { MAX_ORIGINS_PER_INTEGRATOR, MAX_PUBLISHED_ORIGINS, registrableOrigin } from "./origins.ts";
 
 /** Dependencies of {@link createTokenApp}. */
 export interface TokenAppDeps {
@@ -97,6 +99,8 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
   // The one mapping of errors to the wire (errors_wire.ts): statuses from the catalog.
   app.onError((err, c) => errorAnswer(c, err, deps.log));
   app.notFound((c) => errorAnswer(c, new AppError("NOT_FOUND", "No such route")));
+  // Bodies over their route's limit are refused before anything reads them (body_limits.ts).
+  bodyLimits(app);
   app.post("/api/v1/tokens/issue", issueRoute(deps));
   applicationRoutes(app, deps);
   // The pages for people: the integrators' profile and the administrators' desk (after the
@@ -194,13 +198,13 @@ function publicRoutes(app: Hono, deps: TokenAppDeps): void {
   );
   readyRoute(app, { store: deps.store, drain: deps.drain });
   app.get("/api/v1/openapi.json", (c) => c.json(openapi));
-  app.get(
-    "/api/v1/allowed-origins",
-    async (c) =>
-      c.json({ origins: await allowedOrigins(deps.clock.now()) }, 200, {
-        "cache-control": "public, max-age=30",
-      }),
-  );
+  app.get("/api/v1/allowed-origins", async (c) => {
+    const { body, etag } = await allowedOrigins(deps.clock.now());
+    const headers = { "cache-control": "public, max-age=30", etag };
+    // An agent that has this list already gets 304 without it.
+    if (c.req.header("if-none-match") === etag) return c.body(null, 304, headers);
+    return c.body(body, 200, { ...headers, "content-type": "application/json" });
+  });
   app.get("/api/v1/agent-version", (c) =>
     c.json(
       {
@@ -239,29 +243,43 @@ export function agentUpdateRoute(app: Hono, source: UpdateManifestSource | null)
 }
 
 /**
- * Every origin an integrator or a key in use registered (http(s) only): the agents' CORS
- * allow-list (`GET /api/v1/allowed-origins`), reloaded from the store at most every 30 s, since
- * agents fetch it on their own schedule. Issuance reads a key's origins with the key instead.
+ * The agents' CORS allow-list (`GET /api/v1/allowed-origins`; docs/token-service.md § Page
+ * origins): per integrator its own origins and those of its keys in use, https or http on
+ * loopback only, at most {@link MAX_ORIGINS_PER_INTEGRATOR} (the first registered), and at most
+ * {@link MAX_PUBLISHED_ORIGINS} in all; reloaded from the store at most every 30 s, with an
+ * ETag of the body's SHA-256 so that agents holding it get 304. Issuance reads a key's origins
+ * with the key instead.
  * @param store the store
- * @returns the list at an instant (epoch ms)
+ * @returns the body and its ETag at an instant (epoch ms)
  */
-function originList(store: TokenStore): (now: number) => Promise<string[]> {
+function originList(
+  store: TokenStore,
+): (now: number) => Promise<{ body: string; etag: string }> {
   let at = -Infinity;
-  let list: string[] = [];
+  let out = { body: "", etag: "" };
   return async (now) => {
     if (now - at > 30_000) {
-      const integrators = await store.listIntegrators();
-      const keys = await store.listKeys();
-      list = [
-        ...new Set([
-          ...integrators.flatMap((i) => i.allowedOrigins.flatMap(httpOriginList)),
-          ...keys.flatMap((k) =>
-            k.revokedAt === null ? (k.allowedOrigins ?? []).flatMap(httpOriginList) : []
-          ),
-        ]),
-      ];
+      const keysOf = Map.groupBy(await store.listKeys(), (k) => k.integratorId);
+      const all = new Set<string>();
+      for (const i of await store.listIntegrators()) {
+        const own = new Set<string>();
+        const add = (list: readonly string[] | null | undefined) => {
+          for (const o of (list ?? []).flatMap(httpOriginList)) {
+            if (own.size < MAX_ORIGINS_PER_INTEGRATOR && registrableOrigin(o)) own.add(o);
+          }
+        };
+        add(i.allowedOrigins);
+        for (const k of keysOf.get(i.id) ?? []) if (k.revokedAt === null) add(k.allowedOrigins);
+        for (const o of own) if (all.size < MAX_PUBLISHED_ORIGINS) all.add(o);
+      }
+      const body = JSON.stringify({ origins: [...all] });
+      const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
+      out = {
+        body,
+        etag: `"${new Uint8Array(digest).toBase64({ alphabet: "base64url", omitPadding: true })}"`,
+      };
       at = now;
     }
-    return list;
+    return out;
   };
 }

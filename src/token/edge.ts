@@ -85,6 +85,17 @@ export function noteErrorCode(req: Request, code: string): void {
   if (f) f.errorCode = code;
 }
 
+/**
+ * Carry the edge's mark to a request that replaces another (a middleware that buffered the body
+ * into a new `Request`, body_limits.ts), so its request id and error code stay known.
+ * @param from the request the edge marked
+ * @param to its replacement
+ */
+export function carryEdgeMark(from: Request, to: Request): void {
+  const f = (from as Marked)[FLIGHT];
+  if (f) (to as Marked)[FLIGHT] = f;
+}
+
 /** An id a caller or a proxy may give (nginx's `$request_id` is 32 hex digits, a UUID fits):
  * 1–128 letters, digits and `. _ : -`, so it can be logged as it is. */
 const GIVEN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

@@ -219,7 +219,7 @@ export async function issueToken(
     if (!res.ok) {
       throw new AppError(
         "EIK_LIMIT_REACHED",
-        `A live key without a contract covers at most ${res.limit} companies (EIKs)`,
+        `The live keys of an integrator without a contract cover at most ${res.limit} companies (EIKs) together`,
         { limit: res.limit, used: res.used },
       );
     }

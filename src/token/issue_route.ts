@@ -157,7 +157,7 @@ async function readChunked(req: Request, max: number): Promise<string> {
 }
 
 function tooLarge(): never {
-  throw new AppError("BODY_TOO_LARGE", "The body is too large");
+  throw new AppError("BODY_TOO_LARGE", "The body is too large", { limit: MAX_ISSUE_BODY_BYTES });
 }
 
 /** A stored origin as a list of its http(s) origin: empty for one saved before only http(s)

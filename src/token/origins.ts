@@ -62,3 +62,55 @@ export const HttpOrigin = z.string().max(2048).refine(
   (s) => httpOrigin(s) !== null,
   HTTP_ORIGIN_MESSAGE,
 ).transform((s) => httpOrigin(s)!);
+
+/** Most page origins one integrator has published to agents (its own and its keys' together;
+ * docs/token-service.md § Page origins). */
+export const MAX_ORIGINS_PER_INTEGRATOR = 10;
+
+/** Most origins in the published allow-list (`GET /api/v1/allowed-origins`) in all. */
+export const MAX_PUBLISHED_ORIGINS = 5000;
+
+/** The message of an origin that may not be registered for agents. */
+export const REGISTERED_ORIGIN_MESSAGE =
+  "must be an https origin (http only for localhost, 127.0.0.1 or [::1], any port)";
+
+/**
+ * Whether a serialised origin may be registered for agents to trust: https, or http on the
+ * loopback names only (a developer's page).
+ * @param origin a serialised origin ({@link httpOrigin})
+ * @returns true for `https://…`, `http://localhost[:port]`, `http://127.0.0.1[:port]`,
+ *   `http://[::1][:port]`
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(registrableOrigin("https://app.example.com"), true);
+ * equal(registrableOrigin("http://localhost:5173"), true);
+ * equal(registrableOrigin("http://app.example.com"), false);
+ * ```
+ */
+export function registrableOrigin(origin: string): boolean {
+  const u = URL.parse(origin);
+  if (!u) return false;
+  if (u.protocol === "https:") return true;
+  return u.protocol === "http:" &&
+    (u.hostname === "localhost" || u.hostname === "127.0.0.1" || u.hostname === "[::1]");
+}
+
+/**
+ * An origin to register (an integrator's or a key's), or VALIDATION_FAILED naming the field.
+ * @param text the value
+ * @param field the field's name (`allowedOrigins.0`)
+ * @returns the serialised origin
+ * @throws AppError VALIDATION_FAILED with `details.field`
+ */
+export function requireRegistrableOrigin(text: string, field: string): string {
+  const origin = requireHttpOrigin(text, field);
+  if (registrableOrigin(origin)) return origin;
+  throw new AppError("VALIDATION_FAILED", `Field "${field}" ${REGISTERED_ORIGIN_MESSAGE}`, {
+    field,
+    issues: [{ field, message: REGISTERED_ORIGIN_MESSAGE }],
+  });
+}
+
+/** A zod field of one origin to register: https, or http on loopback. */
+export const RegisteredOrigin = HttpOrigin.refine(registrableOrigin, REGISTERED_ORIGIN_MESSAGE);

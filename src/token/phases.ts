@@ -5,7 +5,7 @@
  * | key | contract in force | expiry | EIK limit |
  * |---|---|---|---|
  * | test | any | 90 days from creation | none |
- * | live | no (phase 1) | 7 days from creation | 3 distinct EIKs (persistent, per key) |
+ * | live | no (phase 1) | 7 days from creation | 3 distinct EIKs (persistent, all live keys of the integrator together) |
  * | live | yes (phase 3) | none | none |
  * | live | ended (expired/terminated) | 7 days from the end | 3 distinct EIKs |
  *

@@ -103,7 +103,8 @@ backendTest(
     t.clock.advance(360 * DAY - 1); // 1 ms before the default end (one year after approval)
     await expectStatus(t, k2.secret, E[4]!, 200);
 
-    // Termination: live keys get 7 days from now and 3 EIKs per key again.
+    // Termination: live keys get 7 days from now and 3 EIKs again, for all of them together
+    // (k1's three from before the contract fill them).
     const term = await t.adminJson("POST", `/contracts/${approved.contract.id}/terminate`, {
       reason: "Unpaid invoice",
     });
@@ -112,16 +113,20 @@ backendTest(
     const fb = await t.adminJson("GET", `/keys/${k2.key.id}`);
     equal(fb.expiresAt, new Date(t.clock.now() + 7 * DAY).toISOString());
     equal(fb.phase, "pre_contract");
-    for (const eik of E.slice(3, 6)) await expectStatus(t, k2.secret, eik, 200);
-    await expectStatus(t, k2.secret, E[0]!, 402, "EIK_LIMIT_REACHED");
+    await expectStatus(t, k2.secret, E[3]!, 402, "EIK_LIMIT_REACHED");
+    await expectStatus(t, k2.secret, E[0]!, 200, undefined); // k1 covers it: free
     await expectStatus(t, k1.secret, E[0]!, 200, undefined); // among its 3 pre-contract EIKs
     await expectStatus(t, k1.secret, E[5]!, 402, "EIK_LIMIT_REACHED");
     t.clock.advance(7 * DAY);
     await expectStatus(t, k1.secret, E[0]!, 401, "API_KEY_EXPIRED");
-    await expectStatus(t, k2.secret, E[3]!, 401, "API_KEY_EXPIRED");
+    await expectStatus(t, k2.secret, E[0]!, 401, "API_KEY_EXPIRED");
+    // The 7 days after the end are over: no new live key without a contract.
+    const late = await t.admin("POST", "/keys", { integratorId: "acme", mode: "live" });
+    equal(late.status, 402);
+    equal((await late.json()).errorCode, "LIVE_TRIAL_OVER");
 
     // Revocation.
-    const k3 = await newKey("live");
+    const k3 = await newKey("test");
     await expectStatus(t, k3.secret, E[0]!, 200);
     await t.adminJson("POST", `/keys/${k3.key.id}/revoke`);
     await expectStatus(t, k3.secret, E[0]!, 401, "API_KEY_REVOKED");

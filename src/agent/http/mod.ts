@@ -10,3 +10,4 @@ export * from "./host_guard.ts";
 export * from "./rate_limit.ts";
 export * from "./callers.ts";
 export * from "./pages.ts";
+export * from "./published_origins.ts";

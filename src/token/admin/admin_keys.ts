@@ -10,7 +10,7 @@ import { AppError } from "../../contract/mod.ts";
 import type { IntegratorCreate, IntegratorUpdate, KeyCreate } from "./admin_schemas.ts";
 import { createApiKey, newId, rotateApiKey } from "../api_keys.ts";
 import type { AdminDeps } from "../deps.ts";
-import { requireHttpOrigin } from "../origins.ts";
+import { MAX_ORIGINS_PER_INTEGRATOR, requireRegistrableOrigin } from "../origins.ts";
 import { keyPolicy, type KeyStatus, keyStatus, type Phase } from "../phases.ts";
 import type { ApiKeyRecord, Integrator } from "../store/mod.ts";
 
@@ -271,6 +271,13 @@ export async function setKeyAllowedOrigins(
 ): Promise<KeyView> {
   const list = origins === null
     ? null
-    : [...new Set(origins.map((o, i) => requireHttpOrigin(o, `allowedOrigins.${i}`)))];
+    : [...new Set(origins.map((o, i) => requireRegistrableOrigin(o, `allowedOrigins.${i}`)))];
+  if (list && list.length > MAX_ORIGINS_PER_INTEGRATOR) {
+    throw new AppError(
+      "VALIDATION_FAILED",
+      `Field "allowedOrigins" holds at most ${MAX_ORIGINS_PER_INTEGRATOR} origins`,
+      { field: "allowedOrigins" },
+    );
+  }
   return changedKey(d, id, await d.store.setAllowedOrigins(id, list));
 }

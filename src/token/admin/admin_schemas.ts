@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { AppError, ApplicationView, Eik } from "../../contract/mod.ts";
-import { HttpOrigin } from "../origins.ts";
+import { MAX_ORIGINS_PER_INTEGRATOR, RegisteredOrigin } from "../origins.ts";
 
 const email = z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an e-mail address");
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");
@@ -20,7 +20,7 @@ export const IntegratorCreate = z.object({
   name: z.string().min(1).max(200),
   email: email.nullable().default(null),
   locale: z.enum(["bg", "en"]).default("bg"),
-  allowedOrigins: z.array(HttpOrigin).max(50).default([]),
+  allowedOrigins: z.array(RegisteredOrigin).max(MAX_ORIGINS_PER_INTEGRATOR).default([]),
 }).meta({ id: "IntegratorCreate" });
 
 /** `PATCH /admin/v1/integrators/:id`. */
@@ -28,7 +28,7 @@ export const IntegratorUpdate = z.object({
   name: z.string().min(1).max(200).optional(),
   email: email.nullable().optional(),
   locale: z.enum(["bg", "en"]).optional(),
-  allowedOrigins: z.array(HttpOrigin).max(50).optional(),
+  allowedOrigins: z.array(RegisteredOrigin).max(MAX_ORIGINS_PER_INTEGRATOR).optional(),
 }).meta({ id: "IntegratorUpdate" });
 
 /** `POST /admin/v1/keys`. */
@@ -47,7 +47,7 @@ export const KeyRotate = z.object({
 
 /** `PUT /admin/v1/keys/:id/allowed-origins` (null = the integrator's origins). */
 export const AllowedOrigins = z.object({
-  allowedOrigins: z.array(HttpOrigin).min(1).max(50).nullable(),
+  allowedOrigins: z.array(RegisteredOrigin).min(1).max(MAX_ORIGINS_PER_INTEGRATOR).nullable(),
 }).meta({ id: "KeyAllowedOrigins" });
 
 /** `PUT /admin/v1/keys/:id/allowed-eiks` (null = any EIK). */

@@ -18,6 +18,7 @@ import {
   WEB_LIMITS,
   type WebC,
   type WebEnv,
+  withinLimit,
 } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { linkMail, type LinkMailKind } from "./link_mail.ts";
@@ -79,21 +80,71 @@ function sendLinkMail(ctx: ProfileContext, kind: LinkMailKind, to: string, code:
 }
 
 /**
- * Count a link request against the limits per address and per e-mail.
- * @throws AppError RATE_LIMITED past either limit
+ * Count a link request against the limit per client address (over it, 429: the asking address
+ * is refused, never the e-mail's owner asking from elsewhere).
+ * @throws AppError RATE_LIMITED past the limit
  */
-function limitLinks(ctx: ProfileContext, c: WebC, email: string): Promise<void> {
+function limitLinks(ctx: ProfileContext, c: WebC): Promise<void> {
   return countAttempt(ctx.store, ctx.clock, [
     [`link:a:${clientAddress(c)}`, WEB_LIMITS.linkPerAddress],
-    [`link:e:${email}`, WEB_LIMITS.linkPerEmail],
   ]);
+}
+
+/** What a sign-up asked for (absent on a sign-in). */
+interface SignUpAsk {
+  readonly company: string;
+  readonly locale: "bg" | "en";
+}
+
+/**
+ * The work behind a link request, done after the answer and the same for every address (the
+ * answer neither says nor takes longer when the address has an account; docs/token-service.md §
+ * Signing up and signing in): the silent caps on mails to one e-mail (per asking address, then
+ * in all), the look-up, a new link, the mail. A sign-in for an address without an account
+ * makes a link that is never mailed; a sign-up mails a sign-in link to a known address.
+ * Failures are logged, never answered.
+ * @param ctx store, clock, sessions, mailer, log
+ * @param email the normalised address
+ * @param address the asking client's address
+ * @param signUp the sign-up's fields, or null for a sign-in
+ */
+function deliverLink(
+  ctx: ProfileContext,
+  email: string,
+  address: string,
+  signUp: SignUpAsk | null,
+): void {
+  const work = async () => {
+    const mayMail = await withinLimit(
+      ctx.store,
+      ctx.clock,
+      `mail:ea:${email}:${address}`,
+      WEB_LIMITS.mailPerEmailAndAddress,
+    ) &&
+      await withinLimit(ctx.store, ctx.clock, `mail:e:${email}`, WEB_LIMITS.mailPerEmail);
+    const known = await ctx.store.findWebUser("integrator", email);
+    const code = known || !signUp
+      ? await ctx.auth.newLink("signin", email)
+      : await ctx.auth.newLink("signup", email, { ...signUp });
+    if (!mayMail) {
+      ctx.log("warn", "profile link mail not sent: too many for this address", {});
+      return;
+    }
+    if (known) sendLinkMail(ctx, "signin", email, code);
+    else if (signUp) sendLinkMail(ctx, "signup", email, code);
+  };
+  // After the answer is on its way: a timer, not a microtask, so none of it runs first.
+  setTimeout(() => {
+    work().catch((e) => ctx.log("warn", "profile link request failed", { error: String(e) }));
+  }, 0);
 }
 
 /**
  * POST /sign-up (form `email`, `company`, `locale`): mail a sign-up link, or a sign-in link when
- * the address has an account already.
+ * the address has an account already (after the answer: {@link deliverLink}).
  * @returns the "check your mail" page, the same either way
- * @throws AppError WEB_INPUT_INVALID (bad e-mail or company name), RATE_LIMITED
+ * @throws AppError WEB_INPUT_INVALID (bad e-mail or company name), RATE_LIMITED (per client
+ *   address)
  */
 async function signUpHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
   const f = await formOf(c);
@@ -105,30 +156,21 @@ async function signUpHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
     });
   }
   const locale = f.locale === "en" ? "en" : "bg";
-  await limitLinks(ctx, c, email);
-  const known = await ctx.store.findWebUser("integrator", email);
-  if (known) sendLinkMail(ctx, "signin", email, await ctx.auth.newLink("signin", email));
-  else {sendLinkMail(
-      ctx,
-      "signup",
-      email,
-      await ctx.auth.newLink("signup", email, { company, locale }),
-    );}
+  await limitLinks(ctx, c);
+  deliverLink(ctx, email, clientAddress(c), { company, locale });
   return checkMail(c, ctx);
 }
 
 /**
- * POST /sign-in (form `email`): mail a sign-in link when the address has an account.
+ * POST /sign-in (form `email`): mail a sign-in link when the address has an account (after the
+ * answer: {@link deliverLink}).
  * @returns the "check your mail" page, the same whether it has one or not
- * @throws AppError WEB_INPUT_INVALID (bad e-mail), RATE_LIMITED
+ * @throws AppError WEB_INPUT_INVALID (bad e-mail), RATE_LIMITED (per client address)
  */
 async function signInHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
   const email = normalEmail((await formOf(c)).email);
-  await limitLinks(ctx, c, email);
-  // The same work whether the address has an account or not (only the mail differs, and it
-  // is sent after the answer): the time of the answer tells nothing either.
-  const code = await ctx.auth.newLink("signin", email);
-  if (await ctx.store.findWebUser("integrator", email)) sendLinkMail(ctx, "signin", email, code);
+  await limitLinks(ctx, c);
+  deliverLink(ctx, email, clientAddress(c), null);
   return checkMail(c, ctx);
 }
 

@@ -156,15 +156,23 @@ function claimEiks(
 ): Promise<ClaimResult> {
   const wanted = [...new Set(eiks)];
   return db.tx(function* (tx): Generator<Step, ClaimResult, unknown> {
-    yield* tx.lock(sql`SELECT id FROM api_keys WHERE id = ${keyId} FOR UPDATE`);
-    const rows = yield* tx.all(sql`SELECT eik FROM key_eiks WHERE key_id = ${keyId}`);
+    // The limit is the integrator's (all its live keys together): its row is the lock, so two
+    // keys of one integrator claim one after the other.
+    yield* tx.lock(sql`SELECT i.id FROM integrators i JOIN api_keys k ON k.integrator_id = i.id
+      WHERE k.id = ${keyId} FOR UPDATE OF i`);
+    const rows = yield* tx.all(sql`SELECT DISTINCT e.eik AS eik FROM key_eiks e
+      JOIN api_keys k ON k.id = e.key_id
+      WHERE k.mode = 'live' AND k.integrator_id =
+        (SELECT integrator_id FROM api_keys WHERE id = ${keyId})`);
     const have = new Set(rows.map((r) => String(r.eik)));
     const fresh = wanted.filter((e) => !have.has(e));
     if (limit !== null && have.size + fresh.length > limit) {
       return { ok: false, used: have.size, limit };
     }
-    if (fresh.length > 0) {
-      const values = tuples(fresh.map((eik) => [keyId, eik, at]));
+    // The key's own set records what it used (the profile shows it); EIKs another key of the
+    // integrator covered are added to it too, free.
+    if (wanted.length > 0) {
+      const values = tuples(wanted.map((eik) => [keyId, eik, at]));
       yield* tx.run(sql`INSERT INTO key_eiks (key_id, eik, first_used_at) VALUES ${values}
           ON CONFLICT DO NOTHING`);
     }

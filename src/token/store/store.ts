@@ -153,8 +153,10 @@ export interface ApiKeyStore {
    */
   rotateKey(oldId: string, fresh: ApiKeyRecord, oldRevokedAt: number, at: number): Promise<boolean>;
   /**
-   * Atomically add EIKs to a key's persistent set unless the set would exceed `limit`
-   * distinct EIKs (a live key without a contract: 3). EIKs already in the set are free.
+   * Atomically add EIKs to a key's persistent set unless the EIKs of all live keys of its
+   * integrator together (revoked and expired ones included) would exceed `limit` distinct EIKs
+   * (live keys without a contract: 3; docs/token-service.md § Access phases). EIKs any of them
+   * already covers are free.
    */
   claimEiks(
     keyId: string,

@@ -2,11 +2,12 @@
  * What every request to the profile and the desk passes (docs/token-service.md § The profile,
  * security): cross-site requests refused by fetch metadata (`Sec-Fetch-Site`:
  * only same-origin requests and the person's own navigations — a link in a mail — get through)
- * and by `Origin` on every change; the session (optional on the sign-in pages); the session's
+ * and on every change by `Origin` (or `Sec-Fetch-Site: same-origin`) against the configured
+ * public URL, never the request's `Host`; the session (optional on the sign-in pages); the session's
  * CSRF token on every change (form field `csrf` or header `X-CSRF-Token`); a person of the
  * application's role only (an integrator's session never opens the desk). Rate limits on
- * links and sign-in attempts per address and per e-mail, counted in the store (shared by the
- * instances), answered 429 with `Retry-After`.
+ * links and sign-in attempts per client address, counted in the store (shared by the instances),
+ * answered 429 with `Retry-After`; the link mails to one e-mail address are capped silently.
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
@@ -56,7 +57,8 @@ export interface GuardOptions {
  * The middleware of one web application.
  * @param o sessions, role, own origin, open paths
  * @returns Hono middleware
- * @throws AppError WEB_CROSS_SITE (403), WEB_SESSION_REQUIRED (401; a page GET is redirected to
+ * @throws AppError WEB_CROSS_SITE (403), WEB_ORIGIN_REQUIRED (403; see {@link checkChangeOrigin}),
+ *   WEB_SESSION_REQUIRED (401; a page GET is redirected to
  *   the sign-in instead), WEB_CSRF_INVALID (403), WEB_FORBIDDEN (403) for another role
  */
 export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
@@ -70,14 +72,7 @@ export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
     if (site && site !== "same-origin" && site !== "none" && !navigation) {
       throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
     }
-    if (change) {
-      // The public URL's origin, or the origin the request was made to (its scheme and Host:
-      // a browser never sends another site's Origin with them).
-      const sent = c.req.header("origin");
-      if (sent !== undefined && sent !== o.origin() && sent !== new URL(c.req.url).origin) {
-        throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
-      }
-    }
+    if (change) checkChangeOrigin(c.req.header("origin"), site, o.origin());
     const signedIn = await o.auth.current(c);
     if (signedIn && signedIn.user.role !== o.role) {
       throw new AppError("WEB_FORBIDDEN", "This page is not for this account");
@@ -100,18 +95,56 @@ export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
   };
 }
 
+/**
+ * Where a change may come from (docs/token-service.md § The profile, security): its `Origin`
+ * is the configured public URL's origin, or, when a browser sent no `Origin`, its fetch
+ * metadata says `Sec-Fetch-Site: same-origin`. The request's own `Host` is never compared: a
+ * forged `Host` with a matching `Origin` proves nothing.
+ * @param sent the `Origin` header, if any
+ * @param site the `Sec-Fetch-Site` header, if any
+ * @param own the public URL's origin (null when none is configured: every change is refused)
+ * @throws AppError WEB_CROSS_SITE (403) for another origin, WEB_ORIGIN_REQUIRED (403) when
+ *   neither header vouches for the request
+ * @example
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * checkChangeOrigin("https://svc.example", undefined, "https://svc.example");
+ * checkChangeOrigin(undefined, "same-origin", "https://svc.example");
+ * throws(() => checkChangeOrigin(undefined, undefined, "https://svc.example"));
+ * throws(() => checkChangeOrigin("https://evil.example", "same-origin", "https://svc.example"));
+ * ```
+ */
+export function checkChangeOrigin(
+  sent: string | undefined,
+  site: string | undefined,
+  own: string | null,
+): void {
+  if (sent !== undefined) {
+    if (own !== null && sent === own) return;
+    throw new AppError("WEB_CROSS_SITE", "Cross-site requests are refused");
+  }
+  if (site === "same-origin" && own !== null) return;
+  throw new AppError(
+    "WEB_ORIGIN_REQUIRED",
+    "A change needs an Origin (or Sec-Fetch-Site: same-origin) of this service's public URL",
+  );
+}
+
 /** One rate limit: at most `max` attempts per `windowMs` for each bucket. */
 export interface AttemptLimit {
   readonly max: number;
   readonly windowMs: number;
 }
 
-/** The limits of the sign-in side (docs/token-service.md § The profile). */
+/** The limits of the sign-in side (docs/token-service.md § The profile, rate limits). */
 export const WEB_LIMITS = {
-  /** Link requests (sign-up, sign-in by mail) per e-mail address. */
-  linkPerEmail: { max: 5, windowMs: 15 * 60_000 },
-  /** Link requests per client address. */
+  /** Link requests (sign-up, sign-in by mail) per client address; over it, 429. */
   linkPerAddress: { max: 20, windowMs: 15 * 60_000 },
+  /** Link mails to one e-mail address asked for from one client address; over it, none is
+   * sent (silently: the answer is the same, never a 429 for the address's owner). */
+  mailPerEmailAndAddress: { max: 3, windowMs: 15 * 60_000 },
+  /** Link mails to one e-mail address from all client addresses; over it, none is sent. */
+  mailPerEmail: { max: 30, windowMs: 60 * 60_000 },
   /** Sign-in attempts (links used, passkeys) per client address. */
   signInPerAddress: { max: 30, windowMs: 15 * 60_000 },
 } as const satisfies Record<string, AttemptLimit>;
@@ -127,7 +160,7 @@ export function clientAddress(c: Context): string {
  * instances).
  * @param store the store
  * @param clock the clock
- * @param checks `[bucket, limit]` pairs, e.g. `["link:e:a@b.c", WEB_LIMITS.linkPerEmail]`
+ * @param checks `[bucket, limit]` pairs, e.g. `["link:e:a@b.c", WEB_LIMITS.mailPerEmail]`
  * @throws AppError RATE_LIMITED (429, `details.retryAfter` in seconds) when one is over
  */
 export async function countAttempt(
@@ -138,8 +171,7 @@ export async function countAttempt(
   const now = clock.now();
   for (const [bucket, limit] of checks) {
     const start = now - (now % limit.windowMs);
-    const [hits] = await store.hitRateWindows([`w:${bucket}`], start);
-    if (hits! > limit.max) {
+    if (!(await hitWindow(store, bucket, limit, start))) {
       const retryAfter = Math.max(1, Math.ceil((start + limit.windowMs - now) / 1000));
       throw new AppError("RATE_LIMITED", "Too many attempts; try again later", {
         retryAfter,
@@ -149,4 +181,34 @@ export async function countAttempt(
       });
     }
   }
+}
+
+/**
+ * Count an attempt against one bucket's limit without refusing anything: for caps that are kept
+ * silently (the link mails to one address).
+ * @param store the store
+ * @param clock the clock
+ * @param bucket the bucket, e.g. `mail:e:a@b.c`
+ * @param limit its limit
+ * @returns true while the bucket is within its limit (this attempt counted)
+ */
+export async function withinLimit(
+  store: TokenStore,
+  clock: Clock,
+  bucket: string,
+  limit: AttemptLimit,
+): Promise<boolean> {
+  const now = clock.now();
+  return await hitWindow(store, bucket, limit, now - (now % limit.windowMs));
+}
+
+/** One hit on a fixed window in the store; true while within the limit. */
+async function hitWindow(
+  store: TokenStore,
+  bucket: string,
+  limit: AttemptLimit,
+  start: number,
+): Promise<boolean> {
+  const [hits] = await store.hitRateWindows([`w:${bucket}`], start);
+  return hits! <= limit.max;
 }

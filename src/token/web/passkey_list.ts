@@ -139,7 +139,7 @@ async function removeHandler(d: CredentialDeps, c: WebC, back: string): Promise<
       reason: "no_smtp",
     });
   }
-  await countAttempt(d.store, d.clock, [[`link:e:${user.email}`, WEB_LIMITS.linkPerEmail]]);
+  await countAttempt(d.store, d.clock, [[`link:e:${user.email}`, WEB_LIMITS.mailPerEmail]]);
   const code = await d.auth.newLink("passkey-remove", user.email, {
     userId: user.id,
     credentialId: credential,
