@@ -156,9 +156,8 @@ Deno.test({
       equal(w.sim.received.length, 100);
       await verifyAll(w, csc.sim.signerCaPem, 98);
 
-      // The provider allows 20 hashes per approval: 10 companies (20 files) of October … the
-      // tree holds September only, so file the same companies' September again under new
-      // batch ids is refused by the journal; instead a fresh tree for October.
+      // The provider allows 20 hashes per approval: 25 other companies' October (50 files)
+      // take three approvals.
       const oct = join(w.dir, "clients-oct");
       const eiks2 = await writeCompanyTree(oct, 25, 2026, 10, 34_000_000);
       csc.sim.faults.maxHashes = 20;
@@ -231,6 +230,11 @@ Deno.test({
         (csc.sim.faults as Record<string, unknown>)[fault] = undefined;
         equal(r.json.errorCode, code, `${fault}: ${JSON.stringify(r.json)}`);
         ok(words.test(String(r.json.error)), `${fault}: ${r.json.error}`);
+        if (fault === "wrongSad") {
+          const details = r.json.details as Record<string, unknown>;
+          equal(details.providerError, "invalid_request", JSON.stringify(details));
+          equal(details.providerDescription, "SAD is invalid or expired");
+        }
         ok(r.status >= 400 && r.status < 500 || r.status === 502, `${fault}: ${r.status}`);
       }
       equal(w.sim.stats.submitCalls, 0, "nothing was sent to the NRA");
