@@ -19,6 +19,7 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { AppError } from "../../contract/mod.ts";
 import type { CscClient, CscCredential, CscKeyStore, PkceRequest } from "../../signing/mod.ts";
+export type { CscCredential } from "../../signing/mod.ts";
 
 const signing = () => import("../../signing/mod.ts");
 
