@@ -18,7 +18,13 @@
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { AppError } from "../../contract/mod.ts";
-import type { CscClient, CscCredential, CscKeyStore, PkceRequest } from "../../signing/mod.ts";
+import type {
+  CscApprove,
+  CscClient,
+  CscCredential,
+  CscKeyStore,
+  PkceRequest,
+} from "../../signing/mod.ts";
 export type { CscCredential } from "../../signing/mod.ts";
 
 const signing = () => import("../../signing/mod.ts");
@@ -189,7 +195,8 @@ export async function openRefreshToken(tokenFile: string): Promise<string> {
  * Open a cloud sender's key store: the kept refresh token becomes an access token on first
  * use (a rotated refresh token is kept again).
  * @param ref the sender's csc reference
- * @param approve the approval step of `oauth2code` credentials (absent: they cannot sign)
+ * @param approveWith the approval step of `oauth2code` credentials over the sender's client
+ *   (absent: they cannot sign)
  * @param onAuthorizations told how many approvals a signing takes
  * @returns the key store
  * @throws AppError KEYSTORE_UNAVAILABLE (unreadable CA file); sign-in and provider errors come
@@ -197,7 +204,7 @@ export async function openRefreshToken(tokenFile: string): Promise<string> {
  */
 export async function openCscSender(
   ref: CscRef,
-  approve?: Parameters<typeof import("../../signing/mod.ts").openCscKeyStore>[0]["approve"],
+  approveWith?: (client: CscClient) => CscApprove,
   onAuthorizations?: (parts: number, hashes: number) => void,
 ): Promise<CscKeyStore> {
   const client = await cscClient(ref, ref.timeoutSeconds ? ref.timeoutSeconds * 1000 : undefined);
@@ -209,7 +216,7 @@ export async function openCscSender(
       if (t.refreshToken) await sealRefreshToken(ref.tokenFile, t.refreshToken);
       return t.accessToken;
     },
-    ...(approve ? { approve } : {}),
+    ...(approveWith ? { approve: approveWith(client) } : {}),
     ...(onAuthorizations ? { onAuthorizations } : {}),
   });
 }

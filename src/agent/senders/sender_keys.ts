@@ -12,7 +12,13 @@
  */
 import { z } from "zod";
 import { AppError } from "../../contract/mod.ts";
-import type { CertificateInfo, CscKeyStore, KeyStore } from "../../signing/mod.ts";
+import type {
+  CertificateInfo,
+  CscApprove,
+  CscClient,
+  CscKeyStore,
+  KeyStore,
+} from "../../signing/mod.ts";
 import type { PortalContext, SenderRef } from "../../portal/mod.ts";
 import { CscRefFields, cscSigning, openCscSender } from "./csc_sender.ts";
 
@@ -192,6 +198,8 @@ export async function pickCertificate(
  * @param ref its key-store reference
  * @param pin the PIN typed on the confirmation page (never stored)
  * @param use `sign` (default) or `certificate` only (no `sign` in the context)
+ * @param approveWith a cloud sender's approval step at the provider (`oauth2code`; the agent's
+ *   page, confirm/remote_approval.ts)
  * @returns the context and a `close` for the key store
  * @throws AppError NO_SENDER_CONFIGURED (no key store), key-store errors
  */
@@ -200,6 +208,7 @@ export async function liveContext(
   ref: KeystoreRef | null,
   pin: string | null,
   use: "sign" | "certificate" = "sign",
+  approveWith?: (client: CscClient) => CscApprove,
 ): Promise<{ ctx: PortalContext; close: () => void }> {
   if (!ref) {
     throw new AppError(
@@ -211,7 +220,9 @@ export async function liveContext(
     const cert = await readCertificateFile(ref.certificateFile);
     return { ctx: { sender, certificate: cert.der }, close: () => {} };
   }
-  const store = await openSenderKeyStore(ref);
+  const store = ref.type === "csc"
+    ? await openCscSender(ref, approveWith)
+    : await openSenderKeyStore(ref);
   try {
     const cert = await pickCertificate(store, ref, pin ?? undefined);
     if (use === "certificate") {

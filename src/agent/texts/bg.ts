@@ -88,6 +88,7 @@ export const BG = {
   "count.checks_failed": { one: "{n} проверка не мина", other: "{n} проверки не минаха" },
   "count.expires_in_days": { one: "изтича след {n} ден", other: "изтича след {n} дни" },
   "count.filings": { one: "{n} декларация", other: "{n} декларации" },
+  "count.remote_signatures": { one: "{n} подпис за одобрение", other: "{n} подписа за одобрение" },
   "count.records": { one: "{n} запис", other: "{n} записа" },
   "count.rows": { one: "{n} ред", other: "{n} реда" },
   "count.warnings": { one: "{n} предупреждение", other: "{n} предупреждения" },

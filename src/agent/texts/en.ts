@@ -84,6 +84,10 @@ export const EN: {
   "count.checks_failed": { one: "{n} check failed", other: "{n} checks failed" },
   "count.expires_in_days": { one: "expires in {n} day", other: "expires in {n} days" },
   "count.filings": { one: "{n} filing", other: "{n} filings" },
+  "count.remote_signatures": {
+    one: "{n} signature to approve",
+    other: "{n} signatures to approve",
+  },
   "count.records": { one: "{n} record", other: "{n} records" },
   "count.rows": { one: "{n} line", other: "{n} lines" },
   "count.warnings": { one: "{n} warning", other: "{n} warnings" },
