@@ -43,7 +43,11 @@ async function serviceOf(dataDir: string, v: CscAddFlags) {
         `(known: ${known.map((k) => k.name).join(", ") || "none"})`,
     );
   }
-  return { serviceUrl: p.serviceUrl, clientId: v.clientId ?? p.clientId };
+  return {
+    serviceUrl: p.serviceUrl,
+    clientId: v.clientId ?? p.clientId,
+    ...(p.caFile ? { caFile: p.caFile } : {}),
+  };
 }
 
 /** Pick the credential: the one named, the only one, or the one the person types. */
@@ -133,7 +137,7 @@ export async function addCscSender(
   const { addSender, newTokenFile } = await senders();
   const service = await serviceOf(dataDir, v);
   const tokenFile = newTokenFile(resolve(dataDir));
-  const caFile = v.caFile ? resolve(v.caFile) : undefined;
+  const caFile = v.caFile ? resolve(v.caFile) : service.caFile;
   const ref = { ...service, tokenFile, ...(caFile ? { caFile } : {}) };
   const creds = await signInWithBrowser(cli, ref);
   const cred = await chooseCredential(cli, creds, v.credentialId);

@@ -60,6 +60,8 @@ export const CscProvider = z.object({
   name: z.string().min(1),
   serviceUrl: z.string().url(),
   clientId: z.string().min(1),
+  /** Extra CA certificates (PEM file) to trust for the service (a test service). */
+  caFile: z.string().optional(),
 });
 /** A known provider. */
 export type CscProvider = z.infer<typeof CscProvider>;
