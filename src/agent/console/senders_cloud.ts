@@ -128,6 +128,149 @@ function callbackPage(s: CloudSignIn | null): string {
   `);
 }
 
+/** The sign-ins under way and how a new one starts. */
+interface Cloud {
+  readonly h: CloudKit;
+  readonly pending: Map<string, CloudSignIn>;
+}
+
+/** Begin a sign-in and answer the page that leads to the provider. */
+async function startSignIn(
+  k: Cloud,
+  c: ConsoleC,
+  ref: CloudSignIn["ref"],
+  senderId: string | null,
+): Promise<Response> {
+  const callback = `http://127.0.0.1:${k.h.ctx.port()}/remote/sign-in/callback`;
+  const signIn = await beginCscSignIn(ref, callback);
+  const id = crypto.randomUUID();
+  const state = new URL(signIn.url).searchParams.get("state") ?? "";
+  k.pending.set(id, { id, state, signIn, ref, senderId, credentials: null, error: null });
+  setTimeout(() => k.pending.delete(id), 15 * 60_000);
+  k.h.ctx.log("info", "console cloud sign-in started", { service: ref.serviceUrl });
+  // A link, not a redirect: the console's pages may send forms to the agent only
+  // (`form-action 'self'`), and a redirect after a form counts as the form's target.
+  const body = html`
+    <h2>${w("senders.cloud_title")}</h2>
+    <p>${signIn.provider}</p>
+    <p><a id="cloud-go" class="button primary" href="${signIn.url}">${w("senders.cloud_go")}</a></p>
+  `;
+  return sendPage(c, "senders", both("senders.cloud_title"), body);
+}
+
+/** `POST /console/senders/cloud/sign-in`: a new cloud sender's sign-in. */
+async function signInAction(k: Cloud, c: ConsoleC): Promise<Response> {
+  try {
+    const service = await serviceOf(k.h, await formOf(c));
+    return await startSignIn(k, c, { ...service, tokenFile: newTokenFile(k.h.dataDir()) }, null);
+  } catch (e) {
+    return k.h.page(c, null, k.h.failed(e, both("senders.cloud_title")));
+  }
+}
+
+/** `POST /console/senders/:id/sign-in-again`: a cloud sender's new sign-in, same token file. */
+async function signInAgainAction(k: Cloud, c: ConsoleC): Promise<Response> {
+  try {
+    const { sender, ref } = await senderKeystore(k.h.dataDir(), c.req.param("id") ?? "");
+    if (ref.type !== "csc") throw new AppError("CONSOLE_INPUT_INVALID", "Not a cloud sender");
+    return await startSignIn(k, c, ref, sender.id);
+  } catch (e) {
+    return k.h.page(c, null, k.h.failed(e, both("senders.cloud_title")));
+  }
+}
+
+/** `GET /remote/sign-in/callback`: the provider sent the browser back. */
+async function callbackHandler(k: Cloud, c: ConsoleC): Promise<Response> {
+  const q = new URL(c.req.url).searchParams;
+  const s = [...k.pending.values()].find((x) => x.state === q.get("state") && !x.credentials);
+  if (s) {
+    try {
+      s.credentials = await s.signIn.finish(q);
+      k.h.ctx.log("info", "console cloud sign-in finished", { senderId: s.senderId });
+    } catch (e) {
+      s.error = e instanceof Error ? e.message : String(e);
+      k.h.ctx.log("warn", "console cloud sign-in failed", {});
+    }
+  }
+  return c.html(callbackPage(s ?? null), s ? 200 : 404);
+}
+
+/** One credential's row: its certificate facts and the form that adds it. */
+async function credentialRow(
+  k: Cloud,
+  s: CloudSignIn,
+  cred: CscCredential,
+  csrf: string,
+): Promise<Markup> {
+  const { toCertificateInfo } = await signing();
+  const ref = { type: "csc" as const, ...s.ref, certId: cred.id, authMode: cred.authMode };
+  const facts = await describeCertificate(
+    toCertificateInfo(cred.certificates[0]!, cred.id),
+    { ...ref, pin: cred.pin },
+    new URL(s.ref.serviceUrl).host,
+    k.h.ctx.clock.now(),
+  );
+  return html`
+    <tr class="cloud-cred">${certCells(facts)}</tr>
+    <tr>
+      <td colspan="5">
+        <form method="post" action="/console/senders/cloud/${s.id}/add">${csrfField(csrf)}
+          <input type="hidden" name="credentialId" value="${cred.id}">
+          <label>${w("senders.cloud_name")} <input name="displayName" required maxlength="200"
+            value="${facts.holderName}"></label>
+          <span class="small muted">${cred.authMode === "oauth2code"
+            ? w("senders.cloud_mode_app")
+            : w("senders.cloud_mode_pin")}</span>
+          <button class="primary add-cloud">${w("senders.add_as_sender")}</button></form>
+      </td>
+    </tr>
+  `;
+}
+
+/** `GET /console/senders/cloud/:id`: the signed-in user's credentials, to choose one. */
+async function credentialsPage(k: Cloud, c: ConsoleC): Promise<Response> {
+  const s = k.pending.get(c.req.param("id") ?? "");
+  if (!s?.credentials) {
+    return doneAndGo(c, "/console/senders", { kind: "error", ...both("senders.cloud_unknown") });
+  }
+  const csrf = c.get("session").csrf;
+  const rows = await Promise.all(s.credentials.map((cred) => credentialRow(k, s, cred, csrf)));
+  const body = html`<h2>${w("senders.cloud_choose")}</h2>${
+    tableOr(
+      "cloud-creds",
+      ["senders.holder", "senders.issuer", "senders.valid", "senders.kind", "senders.where"],
+      rows,
+      w("senders.no_certificate_found_on"),
+    )
+  }`;
+  return sendPage(c, "senders", both("senders.cloud_title"), body);
+}
+
+/** `POST /console/senders/cloud/:id/add`: the chosen credential becomes a sender. */
+async function addCloudAction(k: Cloud, c: ConsoleC): Promise<Response> {
+  const s = k.pending.get(c.req.param("id") ?? "");
+  const f = await formOf(c);
+  const cred = s?.credentials?.find((x) => x.id === f.credentialId);
+  try {
+    if (!s || !cred) {
+      throw new AppError("CONSOLE_INPUT_INVALID", "This sign-in has ended; sign in again");
+    }
+    const added = await addSender(k.h.dataDir(), {
+      displayName: f.displayName ?? "",
+      ref: { type: "csc", ...s.ref, certId: cred.id, authMode: cred.authMode, pin: cred.pin },
+    }, k.h.ctx.clock.now());
+    k.pending.delete(s.id);
+    await k.h.ctx.senders.reload();
+    k.h.ctx.log("info", "console added sender", { senderId: added.sender.id });
+    return doneAndGo(c, "/console/senders", {
+      kind: "ok",
+      ...both("senders.added", { name: added.sender.displayName }),
+    });
+  } catch (e) {
+    return k.h.page(c, null, k.h.failed(e, both("senders.adding_a_sender")));
+  }
+}
+
 /**
  * The cloud sender routes.
  * @param h the Senders page's kit
@@ -135,128 +278,11 @@ function callbackPage(s: CloudSignIn | null): string {
  */
 export function cloudRoutes(h: CloudKit): Hono<ConsoleEnv> {
   const r = new Hono<ConsoleEnv>();
-  const pending = new Map<string, CloudSignIn>();
-  const callback = () => `http://127.0.0.1:${h.ctx.port()}/remote/sign-in/callback`;
-  const start = async (c: ConsoleC, ref: CloudSignIn["ref"], senderId: string | null) => {
-    const signIn = await beginCscSignIn(ref, callback());
-    const id = crypto.randomUUID();
-    const state = new URL(signIn.url).searchParams.get("state") ?? "";
-    pending.set(id, { id, state, signIn, ref, senderId, credentials: null, error: null });
-    setTimeout(() => pending.delete(id), 15 * 60_000);
-    h.ctx.log("info", "console cloud sign-in started", { service: ref.serviceUrl });
-    // A link, not a redirect: the console's pages may send forms to the agent only
-    // (`form-action 'self'`), and a redirect after a form counts as the form's target.
-    const body = html`
-      <h2>${w("senders.cloud_title")}</h2>
-      <p>${signIn.provider}</p>
-      <p><a id="cloud-go" class="button primary" href="${signIn.url}">${w(
-        "senders.cloud_go",
-      )}</a></p>
-    `;
-    return sendPage(c, "senders", both("senders.cloud_title"), body);
-  };
-  r.post("/console/senders/cloud/sign-in", async (c) => {
-    try {
-      const service = await serviceOf(h, await formOf(c));
-      return await start(c, { ...service, tokenFile: newTokenFile(h.dataDir()) }, null);
-    } catch (e) {
-      return h.page(c, null, h.failed(e, both("senders.cloud_title")));
-    }
-  });
-  r.post("/console/senders/:id/sign-in-again", async (c) => {
-    try {
-      const { sender, ref } = await senderKeystore(h.dataDir(), c.req.param("id") ?? "");
-      if (ref.type !== "csc") throw new AppError("CONSOLE_INPUT_INVALID", "Not a cloud sender");
-      return await start(c, ref, sender.id);
-    } catch (e) {
-      return h.page(c, null, h.failed(e, both("senders.cloud_title")));
-    }
-  });
-  r.get("/remote/sign-in/callback", async (c) => {
-    const q = new URL(c.req.url).searchParams;
-    const s = [...pending.values()].find((x) => x.state === q.get("state") && !x.credentials);
-    if (s) {
-      try {
-        s.credentials = await s.signIn.finish(q);
-        h.ctx.log("info", "console cloud sign-in finished", { senderId: s.senderId });
-      } catch (e) {
-        s.error = e instanceof Error ? e.message : String(e);
-        h.ctx.log("warn", "console cloud sign-in failed", {});
-      }
-    }
-    return c.html(callbackPage(s ?? null), s ? 200 : 404);
-  });
-  r.get("/console/senders/cloud/:id", async (c) => {
-    const s = pending.get(c.req.param("id"));
-    if (!s?.credentials) {
-      return doneAndGo(c, "/console/senders", { kind: "error", ...both("senders.cloud_unknown") });
-    }
-    const { toCertificateInfo } = await signing();
-    const csrf = c.get("session").csrf;
-    const rows = await Promise.all(s.credentials.map(async (cred) => {
-      const ref = {
-        type: "csc" as const,
-        ...s.ref,
-        certId: cred.id,
-        authMode: cred.authMode,
-        pin: cred.pin,
-      };
-      const facts = await describeCertificate(
-        toCertificateInfo(cred.certificates[0]!, cred.id),
-        ref,
-        new URL(s.ref.serviceUrl).host,
-        h.ctx.clock.now(),
-      );
-      return html`
-        <tr class="cloud-cred">${certCells(facts)}</tr>
-        <tr>
-          <td colspan="5">
-            <form method="post" action="/console/senders/cloud/${s.id}/add">${csrfField(csrf)}
-                  <input type="hidden" name="credentialId" value="${cred.id}">
-                  <label>${w(
-                    "senders.cloud_name",
-                  )} <input name="displayName" required maxlength="200"
-                    value="${facts.holderName}"></label>
-                  <span class="small muted">${cred.authMode === "oauth2code"
-                    ? w("senders.cloud_mode_app")
-                    : w("senders.cloud_mode_pin")}</span>
-                  <button class="primary add-cloud">${w("senders.add_as_sender")}</button></form>
-          </td>
-        </tr>
-      `;
-    }));
-    const body = html`<h2>${w("senders.cloud_choose")}</h2>${
-      tableOr(
-        "cloud-creds",
-        ["senders.holder", "senders.issuer", "senders.valid", "senders.kind", "senders.where"],
-        rows,
-        w("senders.no_certificate_found_on"),
-      )
-    }`;
-    return sendPage(c, "senders", both("senders.cloud_title"), body);
-  });
-  r.post("/console/senders/cloud/:id/add", async (c) => {
-    const s = pending.get(c.req.param("id"));
-    const f = await formOf(c);
-    const cred = s?.credentials?.find((x) => x.id === f.credentialId);
-    try {
-      if (!s || !cred) {
-        throw new AppError("CONSOLE_INPUT_INVALID", "This sign-in has ended; sign in again");
-      }
-      const added = await addSender(h.dataDir(), {
-        displayName: f.displayName ?? "",
-        ref: { type: "csc", ...s.ref, certId: cred.id, authMode: cred.authMode, pin: cred.pin },
-      }, h.ctx.clock.now());
-      pending.delete(s.id);
-      await h.ctx.senders.reload();
-      h.ctx.log("info", "console added sender", { senderId: added.sender.id });
-      return doneAndGo(c, "/console/senders", {
-        kind: "ok",
-        ...both("senders.added", { name: added.sender.displayName }),
-      });
-    } catch (e) {
-      return h.page(c, null, h.failed(e, both("senders.adding_a_sender")));
-    }
-  });
+  const k: Cloud = { h, pending: new Map() };
+  r.post("/console/senders/cloud/sign-in", (c) => signInAction(k, c));
+  r.post("/console/senders/:id/sign-in-again", (c) => signInAgainAction(k, c));
+  r.get("/remote/sign-in/callback", (c) => callbackHandler(k, c));
+  r.get("/console/senders/cloud/:id", (c) => credentialsPage(k, c));
+  r.post("/console/senders/cloud/:id/add", (c) => addCloudAction(k, c));
   return r;
 }
