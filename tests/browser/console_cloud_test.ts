@@ -9,7 +9,7 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { CSC_CLIENT_ID, cscBrowser, startCscWorld } from "../_helpers/csc.ts";
+import { CSC_CLIENT_ID, CSC_PIN, cscBrowser, startCscWorld } from "../_helpers/csc.ts";
 import { startAgent, startTokenService } from "../_helpers/e2e.ts";
 import { agentOpen } from "../_helpers/console_filing.ts";
 import { skipBrowser } from "../_helpers/browser.ts";
@@ -80,6 +80,12 @@ Deno.test({
 
       // The provider revoked the sign-in: "Sign in again" seals a new one in the same file.
       csc.sim.revokeAll();
+      // The signature test says what to do, in words.
+      await page.fill("#senders input[name=pin]", CSC_PIN);
+      await page.click(".test-sender");
+      const expired = (await page.textContent("#flash"))!;
+      match(expired, /изтекъл или е отменен/);
+      match(expired, /Влезте отново/);
       await page.click(".sign-in-again");
       await page.click("#cloud-go");
       await page.click("#approve");
@@ -88,6 +94,13 @@ Deno.test({
       ok((await Deno.readTextFile(String(ref.tokenFile))) !== sealed, "a new sign-in is kept");
       await page.click("#cloud-continue");
       await page.waitForSelector(".sign-in-again");
+      // Signed in again: the signature test passes (signHash through the new sign-in).
+      await page.fill("#senders input[name=pin]", CSC_PIN);
+      await page.click(".test-sender");
+      ok(
+        (await page.getAttribute("#flash", "class"))?.includes("ok"),
+        await page.textContent("#flash") ?? "",
+      );
     } finally {
       await browser.close();
       await agent.stop();
