@@ -797,6 +797,8 @@ export interface components {
       | "PKCS11_MODULE_WRONG_ARCH"
       | "CERTIFICATE_INVALID"
       | "SIGNING_FAILED"
+      | "REMOTE_SIGN_IN_REQUIRED"
+      | "REMOTE_SIGNING_TIMEOUT"
       | "PORTAL_UNREACHABLE"
       | "PORTAL_TIMEOUT"
       | "PORTAL_SERVER_ERROR"

@@ -23,7 +23,12 @@ import {
   rateLimits,
   type TokenVerifier,
 } from "./http/mod.ts";
-import { CONFIRM_ASSETS, ConfirmationManager, confirmRoutes } from "./confirm/mod.ts";
+import {
+  CONFIRM_ASSETS,
+  ConfirmationManager,
+  confirmRoutes,
+  RemoteApprovals,
+} from "./confirm/mod.ts";
 import {
   CONSOLE_ASSETS,
   consoleRoutes,
@@ -65,6 +70,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
   const senders = senderBook(deps);
   const consoleSessions = new ConsoleSessions(deps.clock, deps.port);
   const batches = new BatchBoard(deps.clock);
+  const remoteApprovals = new RemoteApprovals(deps);
   const ports = () => [deps.port(), ...(deps.tlsPort?.() ? [deps.tlsPort()!] : [])];
 
   app.onError((err, c) => errorResponse(c, err, deps.log));
@@ -90,6 +96,8 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
       batches,
     }),
   );
+  // A cloud signature's approval at its provider (docs/signing.md § Remote signing).
+  app.route("/remote", remoteApprovals.routes());
   app.route("/docs", docsRoutes(deps.docsAssetsDir ? { assetsDir: deps.docsAssetsDir } : {}));
   const verifier: TokenVerifier = { ...deps.verifier, clock: deps.clock, jtis, agentVersion };
   app.post(
@@ -111,6 +119,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
         verifier,
         confirmations,
         batches,
+        remoteApprovals,
       });
       return c.json(result, 200, { "cache-control": "no-store" });
     },

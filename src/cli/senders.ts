@@ -26,6 +26,10 @@ interface AddFlags {
   macos?: string | true;
   pinStdin?: boolean;
   force?: boolean;
+  csc?: string;
+  clientId?: string;
+  credentialId?: string;
+  caFile?: string;
 }
 
 const senders = () => import("../agent/senders/mod.ts");
@@ -87,6 +91,11 @@ async function activate(cli: Cli, id: string, cmd: Command): Promise<void> {
 
 async function add(cli: Cli, cmd: Command): Promise<void> {
   const v = cmd.opts<AddFlags>();
+  if (v.csc) {
+    const { addCscSender } = await import("./senders_csc.ts");
+    const flags = { ...v, csc: v.csc };
+    return await addCscSender(cli, dataDirOf(cli, cmd), flags, v);
+  }
   const { addSender } = await senders();
   const { resolve } = await import("node:path");
   const ref: KeystoreRef | null = v.pkcs12
@@ -104,7 +113,7 @@ async function add(cli: Cli, cmd: Command): Promise<void> {
     ? { type: "macos", ...(typeof v.macos === "string" ? { label: v.macos } : {}) }
     : null;
   if (!ref) {
-    cmd.error("error: name the key store: --pkcs12, --pkcs11, --windows or --macos", {
+    cmd.error("error: name the key store: --pkcs12, --pkcs11, --windows, --macos or --csc", {
       exitCode: 2,
     });
   }
@@ -149,7 +158,7 @@ export function sendersCommand(cli: Cli): Command {
     .description(
       "The senders of this agent (QES holders, kept in agent.json in the data directory).",
     );
-  const stores = ["pkcs12", "pkcs11", "windows", "macos"];
+  const stores = ["pkcs12", "pkcs11", "windows", "macos", "csc"];
   const store = (flags: string, what: string) =>
     new Option(flags, what).conflicts(stores.filter((s) => !flags.startsWith(`--${s} `)));
   group.command("add")
@@ -171,6 +180,16 @@ export function sendersCommand(cli: Cli): Command {
     .option("--cert-id <id>", "PKCS#11: the certificate's id (e.g. id=01)")
     .addOption(store("--windows <thumbprint>", "the Windows certificate store, by thumbprint"))
     .addOption(store("--macos [label]", "the macOS Keychain (optionally by label)"))
+    .addOption(
+      store(
+        "--csc <service>",
+        "a cloud signature (CSC API v2): its service URL, or a provider's name in " +
+          "csc_providers.json; signs you in in the browser",
+      ),
+    )
+    .option("--client-id <id>", "CSC: the agent's OAuth client id at the provider")
+    .option("--credential-id <id>", "CSC: the credential to use (when you have several)")
+    .option("--ca-file <pem>", "CSC: extra CA certificates to trust for the service (tests)")
     .addOption(pinOption())
     .option("--force", "add it even when a certificate check fails (test certificates)")
     .addOption(dataDirOption())

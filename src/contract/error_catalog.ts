@@ -191,6 +191,16 @@ export const ERROR_CATALOG = {
     NOT_FILED,
   ),
   SIGNING_FAILED: c(502, "The CMS/PKCS#7 signature could not be produced", NOT_FILED),
+  REMOTE_SIGN_IN_REQUIRED: c(
+    502,
+    "The cloud signature service's sign-in expired or was revoked: sign in again (the console's Senders page or `senders add --csc`)",
+    NOT_FILED,
+  ),
+  REMOTE_SIGNING_TIMEOUT: c(
+    502,
+    "The cloud signature service did not answer in time; nothing was sent to the portal",
+    NOT_FILED,
+  ),
 
   // --- agent: portal ----------------------------------------------------------------------
   PORTAL_UNREACHABLE: portal(502, "The authority's portal could not be reached", NOT_FILED),

@@ -39,6 +39,12 @@ export interface PortalContext {
   readonly sender: SenderRef | null;
   /** The signing step (live mode): CMS/PKCS#7 detached signature over the bytes. */
   readonly sign?: (bytes: Uint8Array) => Promise<Uint8Array>;
+  /**
+   * Sign these files ahead, together (a cloud signature: one approval for all the hashes of a
+   * filing or a batch, docs/signing.md § Remote signing); `sign` then returns their signatures.
+   * A failure is reported by `sign`, for each file. Absent for keys that sign one at a time.
+   */
+  readonly prepareSignatures?: (files: readonly Uint8Array[]) => Promise<void>;
   /** The signer certificate (DER) for the portal's `userSignatureBase64`. */
   readonly certificate?: Uint8Array;
   readonly signal?: AbortSignal;

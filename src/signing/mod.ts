@@ -52,3 +52,16 @@ export {
   verifyDetached,
 } from "./cms.ts";
 export { ecdsaDerToRaw, ecdsaRawToDer } from "./ecdsa_signature.ts";
+export { signDetachedMany } from "./sign_many.ts";
+export {
+  type CscApprove,
+  type CscClientOptions,
+  type CscCredential,
+  type CscInfo,
+  type CscKeyStore,
+  type CscKeyStoreOptions,
+  type CscTokens,
+  openCscKeyStore,
+} from "./csc/mod.ts";
+export { CscClient } from "./csc/mod.ts";
+export { type AuthorizeScope, authorizeUrl, newPkceRequest, type PkceRequest } from "./csc/mod.ts";

@@ -12,3 +12,4 @@ export * from "./scope.ts";
 export { pageError } from "./check_texts.ts";
 export * from "./follow.ts";
 export { CONFIRM_ASSETS } from "./assets/mod.ts";
+export { type RemoteApprovalDeps, RemoteApprovals } from "./remote_approval.ts";

@@ -10,6 +10,8 @@
  * make active (the others become inactive), remove. Failures read as one sentence in both
  * languages (senders/messages.ts), never a stack trace.
  *
+ * A cloud signature (CSC API v2) is added by signing in at its provider (senders_cloud.ts).
+ *
  * Routes: `GET /console/senders`, `POST /console/senders/add`,
  * `POST /console/senders/:id/test|activate|remove` (here; the rows: senders_view.ts), and
  * senders_file.ts's.
@@ -41,6 +43,7 @@ import {
   pkcs12Form,
 } from "./senders_file.ts";
 import { alreadyOr, senderRow } from "./senders_view.ts";
+import { cloudRoutes, cloudSection } from "./senders_cloud.ts";
 import { type ConsoleC, type ConsoleEnv, doneAndGo, formOf, sendPage } from "./respond.ts";
 
 /** What the Senders handlers share: the context, the clock, discovery, the page and its errors. */
@@ -145,6 +148,7 @@ async function sendersPage(
       `
       : ""}
     ${picked || fileSection(csrf)}
+    ${await cloudSection(h.ctx.console?.dataDir ?? null, csrf)}
   `;
   return sendPage(c, "senders", title, body, flash?.kind === "error" ? 400 : 200, flash);
 }
@@ -238,6 +242,7 @@ export function sendersRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const h = sendersKit(ctx);
   r.get("/console/senders", (c) => h.page(c));
   r.route("/", fileRoutes(ctx, { page: h.page, failed: h.failed, dataDir: h.dataDir }));
+  r.route("/", cloudRoutes(h));
   r.post("/console/senders/add", (c) => addAction(h, c));
   r.post("/console/senders/:id/test", (c) => testAction(h, c));
   for (const action of ["activate", "remove"] as const) {

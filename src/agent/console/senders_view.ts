@@ -111,6 +111,14 @@ export function senderRow(
           "senders.make_active",
         )}</button></form>
     `}
+    ${(s.keystore as { type?: unknown } | undefined)?.type === "csc"
+      ? html`
+        <form method="post" action="/console/senders/${s.id}/sign-in-again"
+          class="inline">${csrfField(csrf)}<button class="sign-in-again">${w(
+            "senders.cloud_sign_in_again",
+          )}</button></form>
+      `
+      : ""}
     <form method="post" action="/console/senders/${s
       .id}/remove" class="inline">${csrfField(csrf)}
     <button class="danger remove-sender">${w("senders.remove")}</button></form></td>

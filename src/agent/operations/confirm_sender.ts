@@ -15,7 +15,9 @@ import type {
   ConfirmationManager,
   Confirmed,
   ConfirmSubject,
+  RemoteApprovals,
 } from "../confirm/mod.ts";
+import type { CscClient } from "../../signing/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import type { BatchBoard } from "../filing/mod.ts";
 import type { OperationClaims, TokenVerifier } from "../http/mod.ts";
@@ -35,6 +37,8 @@ export interface PipelineDeps extends AgentDeps {
   readonly confirmations: ConfirmationManager;
   /** The progress of folder-wide filings (absent: not tracked). */
   readonly batches?: BatchBoard;
+  /** Approvals of cloud signatures at their provider (absent: `oauth2code` cannot sign). */
+  readonly remoteApprovals?: RemoteApprovals;
 }
 
 /** What one request asks the user to confirm (the page shows it). */
@@ -255,7 +259,9 @@ async function openSender(
     }
     throw e;
   };
-  const live = await liveContext(sender, ref, pin, use).catch(refuseOnPin);
+  const remote = r.deps.remoteApprovals;
+  const approveWith = remote ? (client: CscClient) => remote.approveWith(client) : undefined;
+  const live = await liveContext(sender, ref, pin, use, approveWith).catch(refuseOnPin);
   r.cleanups.push(live.close);
   if (use === "certificate") return live.ctx;
   const sign = live.ctx.sign!;

@@ -98,6 +98,9 @@ export function checkKeystoreRef(raw: unknown): KeystoreRef {
   if (ref.type === "pkcs12" && !isAbsolute(ref.file)) {
     throw invalid("ref", "The PKCS#12 file's path must be absolute");
   }
+  if (ref.type === "csc" && !isAbsolute(ref.tokenFile)) {
+    throw invalid("ref", "The cloud signature's token file path must be absolute");
+  }
   if (ref.certificateFile !== undefined && !isAbsolute(ref.certificateFile)) {
     throw invalid("ref", "The certificate file's path must be absolute");
   }
@@ -208,6 +211,8 @@ function sourceLabelOf(ref: KeystoreRef): string {
       return "Windows certificate store (CurrentUser\\My)";
     case "macos":
       return "macOS Keychain";
+    case "csc":
+      return `${new URL(ref.serviceUrl).host} (cloud signature)`;
   }
 }
 

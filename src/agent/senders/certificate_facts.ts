@@ -15,7 +15,7 @@ import { type KeystoreRef, readKeystoreFile } from "./sender_keys.ts";
 const signing = () => import("../../signing/mod.ts");
 
 /** Where a certificate was found. */
-export type CertificateSource = "pkcs11" | "pkcs12" | "windows" | "macos";
+export type CertificateSource = "pkcs11" | "pkcs12" | "windows" | "macos" | "csc";
 
 /** One certificate as the Senders page shows it (nothing secret, the personal id masked). */
 export interface FoundCertificate {
@@ -101,6 +101,8 @@ function placeOf(ref: KeystoreRef): string {
       return ref.thumbprint;
     case "macos":
       return "";
+    case "csc":
+      return `${ref.serviceUrl}|${ref.clientId}`;
   }
 }
 

@@ -175,6 +175,16 @@ export function senderErrorText(e: unknown): SenderErrorText {
         "Тестовият подпис не можа да бъде създаден или проверен.",
         `The test signature could not be made or verified: ${e.message}.`,
       );
+    case "REMOTE_SIGN_IN_REQUIRED":
+      return t(
+        "Входът при доставчика на облачния подпис е изтекъл или е отменен. Натиснете „Влезте отново“ при подателя.",
+        'The sign-in at the cloud signature\'s provider expired or was revoked. Press "Sign in again" on the sender.',
+      );
+    case "REMOTE_SIGNING_TIMEOUT":
+      return t(
+        "Доставчикът на облачния подпис не отговори навреме. Нищо не е подадено; опитайте отново.",
+        "The cloud signature's provider did not answer in time. Nothing was filed; try again.",
+      );
     case "SENDER_NOT_FOUND":
       return t("Няма подател с този идентификатор.", "There is no sender with this id.");
     case "NO_SENDER_CONFIGURED":

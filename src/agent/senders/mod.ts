@@ -14,3 +14,4 @@ export * from "./actions.ts";
 export * from "./messages.ts";
 export * from "./check_words.ts";
 export * from "./kept_files.ts";
+export * from "./csc_sender.ts";

@@ -5,14 +5,22 @@
  * Key-store references in agent.json (never sent to pages):
  * `{ "type": "pkcs12", "file": "/abs/sender.p12" }`,
  * `{ "type": "pkcs11", "module": "/path/lib.so", "tokenLabel"?: "…", "certId"?: "pkcs11:…" }`,
- * `{ "type": "windows", "thumbprint": "…" }`, `{ "type": "macos", "label"?: "…" }`; each may
+ * `{ "type": "windows", "thumbprint": "…" }`, `{ "type": "macos", "label"?: "…" }`, a cloud
+ * signature `{ "type": "csc", … }` (csc_sender.ts); each may
  * add `"certificateFile": "/abs/cert.pem"` (PEM or DER), read without the PIN.
  * @module
  */
 import { z } from "zod";
 import { AppError } from "../../contract/mod.ts";
-import type { CertificateInfo, KeyStore } from "../../signing/mod.ts";
+import type {
+  CertificateInfo,
+  CscApprove,
+  CscClient,
+  CscKeyStore,
+  KeyStore,
+} from "../../signing/mod.ts";
 import type { PortalContext, SenderRef } from "../../portal/mod.ts";
+import { CscRefFields, cscSigning, openCscSender } from "./csc_sender.ts";
 
 /** The signing library (pkijs, @peculiar/x509) loads on first use: test-mode agents and the
  * agent's start never pay for it. */
@@ -32,6 +40,7 @@ export const KeystoreRef = z.discriminatedUnion("type", [
   refOf("pkcs11", { module: z.string().min(1), tokenLabel: z.string().optional() }),
   refOf("windows", { thumbprint: z.string().min(1) }),
   refOf("macos", { label: z.string().optional() }),
+  refOf("csc", CscRefFields),
 ]);
 /** Parsed key-store reference. */
 export type KeystoreRef = z.infer<typeof KeystoreRef>;
@@ -68,6 +77,9 @@ export function needsPin(
 ): boolean {
   if (ref === null) return false;
   if (use === "certificate") return ref.type === "pkcs12" && !certificateKnown;
+  // A cloud signature asks its PIN on the page in explicit mode; oauth2code is approved at the
+  // provider (docs/signing.md § Remote signing).
+  if (ref.type === "csc") return ref.authMode === "explicit" && ref.pin;
   return ref.type === "pkcs12" || ref.type === "pkcs11";
 }
 
@@ -106,6 +118,8 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
       const m = await signing();
       return m.openMacKeychain({ run: m.denoCommandRunner });
     }
+    case "csc":
+      return await openCscSender(ref);
   }
 }
 
@@ -184,6 +198,8 @@ export async function pickCertificate(
  * @param ref its key-store reference
  * @param pin the PIN typed on the confirmation page (never stored)
  * @param use `sign` (default) or `certificate` only (no `sign` in the context)
+ * @param approveWith a cloud sender's approval step at the provider (`oauth2code`; the agent's
+ *   page, confirm/remote_approval.ts)
  * @returns the context and a `close` for the key store
  * @throws AppError NO_SENDER_CONFIGURED (no key store), key-store errors
  */
@@ -192,6 +208,7 @@ export async function liveContext(
   ref: KeystoreRef | null,
   pin: string | null,
   use: "sign" | "certificate" = "sign",
+  approveWith?: (client: CscClient) => CscApprove,
 ): Promise<{ ctx: PortalContext; close: () => void }> {
   if (!ref) {
     throw new AppError(
@@ -203,12 +220,22 @@ export async function liveContext(
     const cert = await readCertificateFile(ref.certificateFile);
     return { ctx: { sender, certificate: cert.der }, close: () => {} };
   }
-  const store = await openSenderKeyStore(ref);
+  const store = ref.type === "csc"
+    ? await openCscSender(ref, approveWith)
+    : await openSenderKeyStore(ref);
   try {
     const cert = await pickCertificate(store, ref, pin ?? undefined);
     if (use === "certificate") {
       store.close();
       return { ctx: { sender, certificate: cert.der }, close: () => {} };
+    }
+    if (ref.type === "csc") {
+      // All files of a filing or a batch are approved at once (docs/signing.md § Remote signing).
+      const csc = cscSigning(store as CscKeyStore, cert, pin ?? undefined);
+      return {
+        ctx: { sender, certificate: cert.der, sign: csc.sign, prepareSignatures: csc.prepare },
+        close: () => store.close(),
+      };
     }
     const { keyStoreSigner, signDetached } = await signing();
     const signer = keyStoreSigner(store, cert, pin ?? undefined);

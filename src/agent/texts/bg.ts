@@ -88,6 +88,7 @@ export const BG = {
   "count.checks_failed": { one: "{n} проверка не мина", other: "{n} проверки не минаха" },
   "count.expires_in_days": { one: "изтича след {n} ден", other: "изтича след {n} дни" },
   "count.filings": { one: "{n} декларация", other: "{n} декларации" },
+  "count.remote_signatures": { one: "{n} подпис за одобрение", other: "{n} подписа за одобрение" },
   "count.records": { one: "{n} запис", other: "{n} записа" },
   "count.rows": { one: "{n} ред", other: "{n} реда" },
   "count.warnings": { one: "{n} предупреждение", other: "{n} предупреждения" },
@@ -337,4 +338,23 @@ export const BG = {
   "level.error": "грешка",
   // The confirmation page's texts (bg_confirm.ts).
   ...BG_CONFIRM,
+  "senders.cloud_title": "Облачен КЕП (при доставчик)",
+  "senders.cloud_explain":
+    "Подпис, който е при доставчика и се одобрява с PIN или в приложението му. Влезте при доставчика; агентът пази входа шифрован и никога не го показва.",
+  "senders.cloud_provider": "Доставчик",
+  "senders.cloud_no_providers":
+    "Няма списък с доставчици в папката с данни; въведете адреса на услугата.",
+  "senders.cloud_service_url": "Адрес на услугата",
+  "senders.cloud_client_id": "Идентификатор на клиента",
+  "senders.cloud_sign_in": "Влезте при доставчика",
+  "senders.cloud_go": "Към страницата за вход на доставчика",
+  "senders.cloud_sign_in_again": "Влезте отново",
+  "senders.cloud_signed_in": "Влязохте при доставчика.",
+  "senders.cloud_failed": "Влизането при доставчика не стана.",
+  "senders.cloud_unknown": "Това влизане вече не чака отговор; започнете отначало.",
+  "senders.cloud_continue": "Продължете в конзолата",
+  "senders.cloud_choose": "Изберете подписа, с който агентът да подава",
+  "senders.cloud_name": "Име на подателя",
+  "senders.cloud_mode_app": "одобрява се в приложението на доставчика",
+  "senders.cloud_mode_pin": "PIN при всяко подаване",
 } as const;

@@ -98,4 +98,14 @@ export const BG_CONFIRM = {
   "confirm.will_be_read": "Ще бъде прочетено",
   "confirm.you_can_close_this": "Можете да затворите този раздел.",
   "confirm.you_confirm_only_what": "Потвърждавате само новото; отказът отказва само него.",
+  "confirm.remote_approve_in_app": "Одобрете подписа в приложението на доставчика",
+  "confirm.remote_part":
+    "Доставчикът приема ограничен брой подписи наведнъж: това е одобрение {part} от {parts}.",
+  "confirm.remote_waiting": "Агентът чака одобрението…",
+  "confirm.remote_open_provider": "Отворете страницата на доставчика",
+  "confirm.remote_declining":
+    "Ако откажете при доставчика или не одобрите до 5 минути, нищо няма да бъде подадено.",
+  "confirm.remote_approved": "Подписът е одобрен. Подаването продължава.",
+  "confirm.remote_declined": "Подписът не е одобрен. Нищо не е подадено.",
+  "confirm.remote_unknown": "Това одобрение вече не чака отговор.",
 } as const;

@@ -84,6 +84,10 @@ export const EN: {
   "count.checks_failed": { one: "{n} check failed", other: "{n} checks failed" },
   "count.expires_in_days": { one: "expires in {n} day", other: "expires in {n} days" },
   "count.filings": { one: "{n} filing", other: "{n} filings" },
+  "count.remote_signatures": {
+    one: "{n} signature to approve",
+    other: "{n} signatures to approve",
+  },
   "count.records": { one: "{n} record", other: "{n} records" },
   "count.rows": { one: "{n} line", other: "{n} lines" },
   "count.warnings": { one: "{n} warning", other: "{n} warnings" },
@@ -331,4 +335,23 @@ export const EN: {
   "level.error": "error",
   // The confirmation page's texts (en_confirm.ts).
   ...EN_CONFIRM,
+  "senders.cloud_title": "Cloud signature (at a provider)",
+  "senders.cloud_explain":
+    "A signature held by its provider and approved with a PIN or in its app. Sign in at the provider; the agent keeps the sign-in encrypted and never shows it.",
+  "senders.cloud_provider": "Provider",
+  "senders.cloud_no_providers":
+    "No list of providers in the data folder; type the service's address.",
+  "senders.cloud_service_url": "Service address",
+  "senders.cloud_client_id": "Client id",
+  "senders.cloud_sign_in": "Sign in at the provider",
+  "senders.cloud_go": "To the provider's sign-in page",
+  "senders.cloud_sign_in_again": "Sign in again",
+  "senders.cloud_signed_in": "You are signed in at the provider.",
+  "senders.cloud_failed": "Signing in at the provider did not work.",
+  "senders.cloud_unknown": "This sign-in is no longer waiting; start again.",
+  "senders.cloud_continue": "Continue in the console",
+  "senders.cloud_choose": "Choose the signature the agent files with",
+  "senders.cloud_name": "Sender's name",
+  "senders.cloud_mode_app": "approved in the provider's app",
+  "senders.cloud_mode_pin": "PIN at each filing",
 };

@@ -99,4 +99,14 @@ export const EN_CONFIRM: { readonly [K in keyof typeof BG_CONFIRM]: string } = {
   "confirm.will_be_read": "Will be read",
   "confirm.you_can_close_this": "You can close this tab.",
   "confirm.you_confirm_only_what": "You confirm only what is new; declining refuses only that.",
+  "confirm.remote_approve_in_app": "Approve the signature in your provider's app",
+  "confirm.remote_part":
+    "The provider accepts a limited number of signatures at once: this is approval {part} of {parts}.",
+  "confirm.remote_waiting": "The agent is waiting for the approval…",
+  "confirm.remote_open_provider": "Open the provider's page",
+  "confirm.remote_declining":
+    "If you decline at the provider or do not approve within 5 minutes, nothing is filed.",
+  "confirm.remote_approved": "The signature is approved. Filing goes on.",
+  "confirm.remote_declined": "The signature was not approved. Nothing was filed.",
+  "confirm.remote_unknown": "This approval is no longer waiting.",
 };
