@@ -10,7 +10,7 @@
  * @module
  */
 import { AppError } from "../../contract/mod.ts";
-import { outside, scopeOf } from "./scope.ts";
+import { covers, scopeOf } from "./scope.ts";
 import { busy, type ConfirmDeps, gone, refusal } from "./refusals.ts";
 import { pageError } from "./check_texts.ts";
 import { newDialog, timeOut, waitOn } from "./waiting.ts";
@@ -101,8 +101,9 @@ export class ConfirmationManager {
             ),
           );
         }
-        // Inside what the user confirmed: silently. Beyond it: ask again for what is new.
-        if (outside(batch.scope!, subject) === null) return Promise.resolve(batch.confirmed!);
+        // One of the items the user confirmed (a retry): silently. Anything else: ask again,
+        // for the new requests only (docs/confirmation.md § What a confirmed batch covers).
+        if (covers(batch.scope!, subject)) return Promise.resolve(batch.confirmed!);
         return this.#extend(key!, batch, subject, senders, now, opts.signal);
       }
       if (batch.state === "refused") return Promise.reject(refusal());

@@ -50,6 +50,7 @@ export type ConfirmWhat = Pick<
   | "companies"
   | "figures"
   | "digests"
+  | "params"
 >;
 
 /** The request-scoped facts the confirmation needs: the request carries its operation. */
