@@ -6,9 +6,19 @@
  * a product of what different items showed. Each case below ran silently before the rule was
  * items (the last step of each case asked no page).
  */
-import { equal, match, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { agentEnv } from "../_helpers/agent_env.ts";
+import type { AppError } from "../../src/contract/mod.ts";
+import { FakeClock } from "../../src/clock.ts";
+import {
+  ConfirmationManager,
+  type ConfirmSubject,
+  type Dialog,
+  paramsOf,
+  renderConfirmPage,
+} from "../../src/agent/confirm/mod.ts";
+import { agentEnv, waitFor } from "../_helpers/agent_env.ts";
+import { sampleDeclarationFile } from "../_helpers/sample_files.ts";
 import { fixtureBytes } from "../formats/_helpers.ts";
 
 const A = "121212121";
@@ -222,3 +232,97 @@ for (const c of CASES) {
     }
   });
 }
+
+Deno.test("[agent] items: a declaration read from the disk is bound to its bytes: a retry reading other bytes asks again, showing them", async () => {
+  const e = await agentEnv();
+  const dir = await Deno.makeTempDir({ prefix: "svc-items-bytes-" });
+  try {
+    const file = join(dir, "notice.xml");
+    const original = sampleDeclarationFile("etz62", A).bytes;
+    const changed = new TextEncoder().encode(
+      `<etzemploy><eik>${A}</eik><contract><rowenum><egn>7501020018</egn></rowenum>` +
+        `</contract></etzemploy>`,
+    );
+    await Deno.writeFile(file, original);
+    const batchId = crypto.randomUUID();
+    const notice = {
+      typeId: "etz62",
+      eik: A,
+      body: { eik: A },
+      headers: { "x-svc-file-path": file },
+    };
+    const step = async (expect: "asks" | "silent", decline = false) => {
+      const { asked, answers } = await run(e, batchId, { send: [notice], expect, decline });
+      equal(asked, expect === "asks");
+      const body = await answers[0]!.json();
+      equal(body.errorCode, decline ? "SENDER_NOT_CHOSEN" : undefined, JSON.stringify(body));
+    };
+    await step("asks");
+    await step("silent");
+    // Other bytes at the same path: the page opens again and shows the file it read.
+    await Deno.writeFile(file, changed);
+    const before = e.opened.length;
+    const pending = e.call("etz62", await e.token({ typeId: "etz62", eik: A }), notice.body, {
+      "x-svc-batch-id": batchId,
+      ...notice.headers,
+    });
+    await waitFor(() => e.opened.length > before);
+    const page = await (await e.agent.app.request(e.opened.at(-1)!)).text();
+    match(page, /id="extension"/);
+    ok(page.includes("notice.xml"), "the page names the file read");
+    await e.decide("decline");
+    equal((await (await pending).json()).errorCode, "SENDER_NOT_CHOSEN");
+    equal(e.journal.list().length, 1, "the other bytes were not filed");
+    // Confirmed, they are covered too; and so are the first bytes still.
+    await step("asks");
+    await step("silent");
+    await Deno.writeFile(file, original);
+    await step("silent");
+    equal(e.journal.list().length, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[agent] items: in live mode the batch's kept PIN is answered only for a covered item", async () => {
+  const clock = new FakeClock(Date.UTC(2026, 9, 1));
+  const opened: Dialog[] = [];
+  const m = new ConfirmationManager({ clock, openPage: (_p, d) => opened.push(d) });
+  const sender = { id: "p12", displayName: "Иван Петров", needsPin: true };
+  const batchId = crypto.randomUUID();
+  const live = (eik: string, period: string): ConfirmSubject => ({
+    batchId,
+    senderId: null,
+    typeId: "vat",
+    filing: "vat",
+    summary: "VAT return",
+    eiks: [eik],
+    period,
+    files: [],
+    documents: null,
+    params: paramsOf({ eik, period }),
+    integratorId: "intg",
+    integratorName: "Demo",
+    origin: null,
+    mode: "live",
+  });
+  const first = m.confirm(live(A, "2026-08"), [sender]);
+  const d = opened[0]!;
+  m.decide(d.id, d.nonce, "confirm", "p12", "1234", d.version);
+  deepStrictEqual(await first, { senderId: "p12", pin: "1234" });
+  // The same item again: the kept PIN, silently.
+  deepStrictEqual(await m.confirm(live(A, "2026-08"), [sender]), { senderId: "p12", pin: "1234" });
+  equal(opened.length, 1);
+  // Another company, another period: no PIN without a page; declined, nothing is answered.
+  for (const other of [live(B, "2026-08"), live(A, "2025-01")]) {
+    let answered = false;
+    const asked = m.confirm(other, [sender]).then(() => (answered = true));
+    equal(opened.length, 2 + (other.eiks[0] === B ? 0 : 1));
+    await new Promise((r) => setTimeout(r, 5));
+    equal(answered, false, "the PIN waits for the page");
+    const x = opened.at(-1)!;
+    ok(!renderConfirmPage(x, clock.now()).includes('name="pin"'), "the batch's PIN, not asked");
+    m.decide(x.id, x.nonce, "decline", null, null, x.version);
+    await rejects(asked, (e: AppError) => e.code === "SENDER_NOT_CHOSEN");
+  }
+});

@@ -64,8 +64,11 @@ export interface ConfirmSubject {
 
 /** What a confirmed batch covers (src/agent/confirm/scope.ts): the items its pages showed. */
 export interface BatchScope {
-  /** The items the pages showed and the user confirmed, by their key (`itemKey`). */
-  readonly items: ReadonlySet<string>;
+  /** The items the pages showed and the user confirmed, by their key (`itemKey`); an item
+   * naming disk paths is added again with the SHA-256 of the files read there (`bindRead`). */
+  readonly items: Set<string>;
+  /** The items naming disk paths whose files were read once (their bytes are then in `items`). */
+  readonly bound: Set<string>;
   /** The declaration kinds those items file (the page's summary of the earlier scope). */
   readonly filings: ReadonlySet<SubmissionKind>;
   /** The companies (EIKs) those items name (the page's summary; a new one is marked). */

@@ -8,7 +8,9 @@
  * - the **period** the page showed;
  * - the **file set**: the paths on the disk the page showed (a file, or a folder-wide filing's
  *   folder), and the files sent by the page by their names and SHA-256 — the whole set, so a
- *   subset or a mix of two sets is another item;
+ *   subset or a mix of two sets is another item. A declaration's files read at a path are bound
+ *   to the item by their SHA-256 the first time ({@link bindRead}): a retry reading other bytes
+ *   there asks again, showing what it read;
  * - the request's **parameters** (its body without the inline files' bytes: a report's filters,
  *   a result's document id, a scan's folder and period).
  *
@@ -85,6 +87,7 @@ export function paramsOf(body: unknown): string {
  */
 export function scopeOf(subjects: readonly ConfirmSubject[], base?: BatchScope): BatchScope {
   const items = new Set(base?.items ?? []);
+  const bound = new Set(base?.bound ?? []);
   const filings = new Set<SubmissionKind>(base?.filings ?? []);
   const eiks = new Set(base?.eiks ?? []);
   for (const s of subjects) {
@@ -92,7 +95,7 @@ export function scopeOf(subjects: readonly ConfirmSubject[], base?: BatchScope):
     if (s.filing !== null) filings.add(s.filing);
     for (const e of s.eiks) eiks.add(e);
   }
-  return { items, filings, eiks };
+  return { items, bound, filings, eiks };
 }
 
 /**
@@ -115,4 +118,29 @@ export function covers(scope: BatchScope, subject: ItemOf): boolean {
 export function outside(scope: BatchScope, subject: ConfirmSubject): ScopeAddition | null {
   if (covers(scope, subject)) return null;
   return { eiks: subject.eiks.filter((e) => !scope.eiks.has(e)) };
+}
+
+/**
+ * Bind what a request read at its disk paths to its item (docs/confirmation.md § What a confirmed
+ * batch covers): the first time the item's files are read, their SHA-256 become part of what the
+ * batch covers; later, only the same bytes (or bytes a page showed since) are covered.
+ * @param scope the batch's confirmed scope (updated in place the first time)
+ * @param subject the request, as it was confirmed (its paths, not yet its files)
+ * @param read what its files hold, as the page shows it (files, digests, period, …)
+ * @returns true when the request may go on silently; false: it read other bytes than the batch
+ *   covers, and must ask again, showing `{ ...subject, ...read }`
+ */
+export function bindRead(
+  scope: BatchScope,
+  subject: ConfirmSubject,
+  read: Partial<ConfirmSubject>,
+): boolean {
+  const item = itemKey(subject);
+  if (!scope.items.has(item)) return true;
+  const withBytes = itemKey({ ...subject, ...read });
+  if (scope.items.has(withBytes)) return true;
+  if (scope.bound.has(item)) return false;
+  scope.bound.add(item);
+  scope.items.add(withBytes);
+  return true;
 }
