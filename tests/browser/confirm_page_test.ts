@@ -253,7 +253,7 @@ Deno.test({
           for (
             const s of [
               "В следващите 10 минути след потвърждението заявките на тази партида",
-              "без нов въпрос, от името на избрания подател, само ако искат показаното тук",
+              "без нов въпрос, от името на избрания подател, само ако повтарят точно показано тук искане",
               "отказва партидата за 10 минути",
             ]
           ) ok(scope.includes(s), `the batch note says "${s}":\n${scope}`);
@@ -291,7 +291,7 @@ Deno.test({
           for (
             const s of [
               "For 10 minutes after you confirm, requests of this batch",
-              "only as long as they ask what is shown here",
+              "only when they repeat a request shown here exactly",
               "opens this page again, for what is new only",
               "refuses the batch for 10 minutes",
             ]

@@ -5,7 +5,7 @@
  * no Origin, Referer or fetch metadata; a later request of the same batch filing an annual return
  * 731 opens the page again, showing only what is new ("This batch now also asks to file: Annual
  * tax return form 731 for 121212121, file …"); the user declines it, which refuses only that
- * request, and the batch's reads still run silently. Saves that page's screenshot
+ * request, and the batch's confirmed read, sent again, still runs silently. Saves that page's screenshot
  * (docs/confirmation-extension.png when SVC_UPDATE_SCREENSHOTS=1 or when it is missing).
  */
 import { equal, match, ok } from "node:assert/strict";
@@ -68,7 +68,7 @@ Deno.test({
         ),
       );
       ok(flood.includes(429), "the flood spent its own budget");
-      match(await first.innerText("#batch-scope"), /само ако искат показаното тук/);
+      match(await first.innerText("#batch-scope"), /само ако повтарят точно показано тук искане/);
       await decide(first, "confirm");
       equal((await read).status, 200);
       await first.close();
@@ -115,9 +115,9 @@ Deno.test({
       const refused = await filing;
       equal(refused.json.errorCode, "SENDER_NOT_CHOSEN");
       match(refused.json.error, /earlier confirmation stands/);
-      // The batch's earlier scope stays: a read of the company runs without a page.
+      // The batch's earlier item stays: the confirmed read, sent again, runs without a page.
       const pages = env.confirmationPages();
-      equal((await call(env, "due_amounts", { eik: EIK }, batchId)).status, 200);
+      equal((await call(env, "debt_payments", { eik: EIK, year: 2025 }, batchId)).status, 200);
       equal(env.confirmationPages(), pages);
       await page.close();
     } finally {

@@ -151,17 +151,19 @@ Deno.test("[client package] the built ESM runs nap_catalog, a batch with one con
     deepStrictEqual(seen.map((r) => [r.typeId, r.batchId]), [["nap_catalog", undefined]]);
 
     // One user action: a VAT filing of three companies' folders and a report, one batch id,
-    // one confirmation page, a fresh token per call.
+    // one confirmation page (sent together, the two requests join it: a confirmed batch covers
+    // the requests its page showed, docs/confirmation.md), a fresh token per call.
     const root = join(e.dir, "clients");
     const eiks = await writeCompanyTree(root, 3, 2026, 9);
     const batch = agent.batch();
     const filing = batch.call("vat_batch", { rootFolder: root, year: 2026, month: 9 }, { eiks });
-    await decideNext(e.agent, "confirm");
+    const report = batch.call("due_amounts", { eik: eiks[0]! });
+    await decideNext(e.agent, "confirm", undefined, 2);
     const filed = await filing;
     deepStrictEqual([filed.status, filed.submitted, filed.failed], ["ok", 3, 0]);
     deepStrictEqual(filed.items.map((i) => i.eik).sort(), [...eiks].sort());
     ok(filed.items.every((i) => i.result === null || i.result.success));
-    const due = await batch.call("due_amounts", { eik: eiks[0]! });
+    const due = await report;
     equal(due.status, "ok");
     deepStrictEqual(seen.slice(1).map((r) => [r.typeId, r.batchId, r.eik, r.eiks]), [
       ["vat_batch", batch.batchId, undefined, eiks],

@@ -37,6 +37,9 @@ export interface ConfirmSubject {
   /** Local paths the agent reads only after the user confirms, never looked at before the
    * decision. */
   readonly paths?: readonly ShownPath[];
+  /** The request's other parameters (its body without the inline files, canonical JSON): part
+   * of the item a confirmed batch covers (src/agent/confirm/scope.ts). */
+  readonly params?: string;
   readonly documents: number | null;
   /** The companies' names by EIK: from files already read, else from the portal of the
    * token's mode (the test portal's profile); an EIK without a name is shown alone. */
@@ -59,16 +62,17 @@ export interface ConfirmSubject {
   readonly checkAfterConsent?: boolean;
 }
 
-/** What a confirmed batch covers (src/agent/confirm/scope.ts). */
+/** What a confirmed batch covers (src/agent/confirm/scope.ts): the items its pages showed. */
 export interface BatchScope {
-  /** Declaration kinds confirmed to be filed (a submission's or folder-wide batch's `kind`). */
+  /** The items the pages showed and the user confirmed, by their key (`itemKey`); an item
+   * naming disk paths is added again with the SHA-256 of the files read there (`bindRead`). */
+  readonly items: Set<string>;
+  /** The items naming disk paths whose files were read once (their bytes are then in `items`). */
+  readonly bound: Set<string>;
+  /** The declaration kinds those items file (the page's summary of the earlier scope). */
   readonly filings: ReadonlySet<SubmissionKind>;
-  /** Companies (EIKs) the page showed. */
+  /** The companies (EIKs) those items name (the page's summary; a new one is marked). */
   readonly eiks: ReadonlySet<string>;
-  /** Resolved files and folders on the disk the page showed. */
-  readonly paths: readonly string[];
-  /** SHA-256 (hex) of the inline files the page showed. */
-  readonly inline: ReadonlySet<string>;
 }
 
 /** A batch's state in the manager (src/agent/confirm/manager.ts). */

@@ -10,7 +10,7 @@
  * @module
  */
 import { AppError } from "../../contract/mod.ts";
-import { outside, scopeOf } from "./scope.ts";
+import { bindRead, covers, scopeOf } from "./scope.ts";
 import { busy, type ConfirmDeps, gone, refusal } from "./refusals.ts";
 import { pageError } from "./check_texts.ts";
 import { newDialog, timeOut, waitOn } from "./waiting.ts";
@@ -101,8 +101,8 @@ export class ConfirmationManager {
             ),
           );
         }
-        // Inside what the user confirmed: silently. Beyond it: ask again for what is new.
-        if (outside(batch.scope!, subject) === null) return Promise.resolve(batch.confirmed!);
+        // One of the items the user confirmed (a retry): silently. Else ask again for it only.
+        if (covers(batch.scope!, subject)) return Promise.resolve(batch.confirmed!);
         return this.#extend(key!, batch, subject, senders, now, opts.signal);
       }
       if (batch.state === "refused") return Promise.reject(refusal());
@@ -312,6 +312,12 @@ export class ConfirmationManager {
     if (!d?.after?.checking.delete(subject)) return;
     if (error === null) d.after.passed++;
     else d.after.failed.push(pageError(subject.typeId, error));
+  }
+
+  /** Whether what a request read at its disk paths is covered by its batch (scope.ts `bindRead`). */
+  sameRead(subject: ConfirmSubject, read: Partial<ConfirmSubject>): boolean {
+    const b = this.#batches.get(batchKey(subject) ?? "");
+    return b?.state !== "confirmed" || !b.scope || bindRead(b.scope, subject, read);
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
  * The part of the confirmation page for a batch already confirmed whose request asks more
  * (docs/confirmation.md § What a confirmed batch covers): what the batch was confirmed for, and
- * only what is new — "This batch now also asks to file: Annual tax return form 731 for
- * 121212121, file …". Bulgarian first, the English beside it.
+ * only the requests that are not one of its items — "This batch now also asks to file: Annual
+ * tax return form 731 for 121212121, period 2025, file …" — in the page's language.
  * @module
  */
 import { currentLang, say, w } from "../texts/mod.ts";
@@ -33,16 +33,20 @@ export function extensionBlock(d: Dialog) {
     const n = kind ? KIND_NAMES[kind] : declarationName(s.typeId);
     const verb = w(kind ? "confirm.verb_file" : "confirm.verb_read");
     const lang = currentLang();
-    const files = [
-      ...add.paths.map((p) => p.resolved),
-      ...(kind || add.inline ? s.files : []),
-    ];
+    // The whole item is new: its paths and files, and its period (which may be all that differs).
+    const files = [...(s.paths ?? []).map((p) => p.resolved), ...s.files];
     return html`
       <li class="added"
         data-type-id="${visible(s.typeId)}">${verb}: ${visible(n[lang])}${forEiks(
           s.eiks,
           lang,
-        )}${files.length
+        )}${s.period
+          ? html`, <span class="period">${
+            w("confirm.for_the_period", {
+              period: visible(s.period),
+            })
+          }</span>`
+          : ""}${files.length
           ? html`<div>${
             files.map((f) =>
               html`

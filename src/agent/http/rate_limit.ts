@@ -3,7 +3,11 @@
  * memory): operations, native dialogs and confirmation pages each have their own budget.
  *
  * Operations and dialogs are counted per calling origin; requests without an `Origin` header
- * (local programs, the integrator's tests) share the key "local".
+ * (local programs, the integrator's tests) share the key "local". A browser's request from another
+ * site that is not CORS (no `Origin`: an `<img>`, a link, a form of an old browser) — fetch
+ * metadata `Sec-Fetch-Site: cross-site` or `same-site` — is refused with a cheap 403
+ * ORIGIN_NOT_ALLOWED before it is counted, so no web page can spend the local callers' budget
+ * (docs/confirmation.md § No website can block the page).
  *
  * The confirmation pages (`/confirm/*`) and the console (`/`, `/console/*`; pages.ts) are the
  * user's, so no website may spend their budget
@@ -118,10 +122,34 @@ const refusal = (what: string) =>
   );
 const CONFIRM_REFUSAL = refusal("The agent's confirmation pages");
 const CONSOLE_REFUSAL = refusal("The agent's console pages");
+const API_REFUSAL = JSON.stringify(
+  errorBody(
+    new AppError(
+      "ORIGIN_NOT_ALLOWED",
+      "The agent's API answers a web page only through CORS (fetch with its Origin), never an " +
+        "<img>, a link or a form of another site",
+    ),
+  ),
+);
+
+/**
+ * Whether a request to the API comes from a browser on another site without CORS: fetch metadata
+ * `cross-site`, or `same-site` (another origin of the same site, e.g. another port of this
+ * machine), and no `Origin`. A CORS request carries its `Origin` and is judged by the origin
+ * policy; a local program sends no fetch metadata.
+ */
+export function crossSiteWithoutCors(c: Context): boolean {
+  const site = c.req.header("sec-fetch-site");
+  return (site === "cross-site" || site === "same-site") && c.req.header("origin") === undefined;
+}
 
 /** The cheap refusal of a cross-site request: a constant body, no budget, no framing. */
-function refuseForeign(c: Context): Response {
-  const body = c.req.path.startsWith("/confirm/") ? CONFIRM_REFUSAL : CONSOLE_REFUSAL;
+function refuseForeign(c: Context, api = false): Response {
+  const body = api
+    ? API_REFUSAL
+    : c.req.path.startsWith("/confirm/")
+    ? CONFIRM_REFUSAL
+    : CONSOLE_REFUSAL;
   return c.body(body, httpStatus("ORIGIN_NOT_ALLOWED", "agent") as 403, {
     "content-type": "application/json",
     "cache-control": "no-store",
@@ -153,7 +181,8 @@ function unmarkedKey(c: Context, liveDialog: (id: string) => boolean): string {
  * @param liveDialog whether a confirmation dialog id names one still waiting (its page, opened
  *   in a browser without fetch metadata, then has a budget of its own)
  * @returns middleware routing each request to its budget (and refusing cross-site requests to
- *   `/confirm/*` and the console with 403 ORIGIN_NOT_ALLOWED)
+ *   `/confirm/*` and the console, and cross-site requests without CORS to the operations, the
+ *   batches' progress and the pickers, with 403 ORIGIN_NOT_ALLOWED)
  */
 export function rateLimits(
   overrides: Partial<RateLimitSettings> = {},
@@ -177,10 +206,12 @@ export function rateLimits(
   return async (c, next) => {
     const p = c.req.path;
     if (c.req.method === "OPTIONS") return await next();
-    if (p.startsWith("/api/v1/operations/") || p.startsWith("/api/v1/batches/")) {
-      return await ops(c, next);
-    }
-    if (p.startsWith("/api/pick-")) return await pick(c, next);
+    const api = p.startsWith("/api/v1/operations/") || p.startsWith("/api/v1/batches/");
+    const picker = p.startsWith("/api/pick-");
+    // Before any budget: another site's request that is not CORS spends none of it.
+    if ((api || picker) && crossSiteWithoutCors(c)) return refuseForeign(c, true);
+    if (api) return await ops(c, next);
+    if (picker) return await pick(c, next);
     if (isPersonPage(p)) {
       const caller = confirmCaller(c);
       if (caller === "foreign") return refuseForeign(c);

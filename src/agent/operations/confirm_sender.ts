@@ -54,6 +54,7 @@ export type ConfirmWhat = Pick<
   | "companies"
   | "figures"
   | "digests"
+  | "params"
 >;
 
 /** The request-scoped facts the confirmation needs: the request carries its operation. */
@@ -170,16 +171,13 @@ export async function confirmSender(
     )
     : usable.map((s) => ({ sender: s, ref: null, certificate: null, problem: null }));
   const offered = offerable(r, checked, requested);
-  const chosen = await deps.confirmations.confirm(
-    subject,
-    offered.map((p) => ({
-      id: p.sender.id,
-      displayName: p.sender.displayName,
-      needsPin: use !== "none" && needsPin(p.ref, use, p.certificate !== null),
-      ...(p.sender.qualified === false ? { qualified: false } : {}),
-    })),
-    { signal },
-  );
+  const choices = offered.map((p) => ({
+    id: p.sender.id,
+    displayName: p.sender.displayName,
+    needsPin: use !== "none" && needsPin(p.ref, use, p.certificate !== null),
+    ...(p.sender.qualified === false ? { qualified: false } : {}),
+  }));
+  let chosen = await deps.confirmations.confirm(subject, choices, { signal });
   const p = checked.find((x) => x.sender.id === chosen.senderId)!;
   const sender = { id: p.sender.id, displayName: p.sender.displayName };
   // A two-step page shows how the checks after its consent went; the PIN comes after them.
@@ -190,6 +188,13 @@ export async function confirmSender(
   } catch (e) {
     deps.confirmations.checked(subject, e);
     throw e;
+  }
+  // A path of the batch read again: bytes other than those its item covers ask again, showing
+  // what was read (docs/confirmation.md § What a confirmed batch covers); nothing is signed first.
+  if (read?.digests && !deps.confirmations.sameRead(subject, read)) {
+    const again: ConfirmSubject = { ...subject, ...read, checkAfterConsent: false };
+    subjects.set(c, again);
+    chosen = await deps.confirmations.confirm(again, choices, { signal });
   }
   const signs = keyed && use === "sign" && needsPin(p.ref) && chosen.pin === null;
   if (!signs || read === null) deps.confirmations.checked(subject, null);

@@ -43,7 +43,7 @@ import {
   type ConfirmWhat,
   subjectOf,
 } from "./confirm_sender.ts";
-import { followFiling, pageError, type ShownPath } from "../confirm/mod.ts";
+import { followFiling, pageError, paramsOf, type ShownPath } from "../confirm/mod.ts";
 import { markNoData } from "./no_data.ts";
 import { hasLocal, localSource, stringField, stripInline } from "./request.ts";
 
@@ -138,9 +138,14 @@ export const runBatchFamily: FamilyHandler<"batch"> = async (op, body, r) => {
       // The page names the companies as their files do (inline input was read first).
       const companies = [...scan.groups.values()].flatMap((g) => g.companies ?? []);
       return markNoData(
-        await runBatch(op, body, r.claims, scan, submit, (subject) => {
+        await runBatch(op, body, r.claims, scan, submit, async (subject) => {
           tracker?.phase("confirmation");
-          return ask(r, body, { ...subject, companies });
+          // The files of the listed companies by their bytes: the file set the batch covers.
+          const digests = await Promise.all(
+            subject.eiks.flatMap((eik) => scan.groups.get(eik)?.files ?? [])
+              .map((f) => sha256Hex(f.bytes)),
+          );
+          return ask(r, body, { ...subject, companies, digests });
         }, run),
       );
     }
@@ -314,6 +319,19 @@ async function portalContext(
   return await ask(r, body, { summary: op.summary, eiks: r.claims.eik ? [r.claims.eik] : [] });
 }
 
+/**
+ * The parameters of a request's item (docs/confirmation.md § What a confirmed batch covers): its
+ * body without the inline files (the item holds them by their SHA-256) and without the disk paths
+ * it names (the item holds them resolved, so `/a/b/../b` is `/a/b`).
+ */
+function itemParams(body: Body, paths: readonly ShownPath[]): string {
+  const sent = new Set(paths.map((p) => p.sent));
+  const rest = Object.entries(stripInline(body)).filter(([, v]) =>
+    !(typeof v === "string" && sent.has(v))
+  );
+  return paramsOf(Object.fromEntries(rest));
+}
+
 /** Ask the user (once per batch); the period defaults to the body's, lists to empty;
  * `afterConsent` runs between the user's consent and the opening of the sender's key store. */
 function ask(
@@ -329,6 +347,7 @@ function ask(
       period: displayPeriod(body),
       files: [],
       documents: null,
+      params: itemParams(body, what.paths ?? []),
       ...what,
     },
     r.c.req.raw.signal,

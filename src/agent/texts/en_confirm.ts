@@ -13,7 +13,7 @@ export const EN_CONFIRM: { readonly [K in keyof typeof BG_CONFIRM]: string } = {
   "confirm.as_the_files_declare": "As the files declare",
   "confirm.batch": "Batch",
   "confirm.batch_scope":
-    "For {minutes} minutes after you confirm, requests of this batch from the same integrator and page run without asking again, in the chosen sender's name, only as long as they ask what is shown here: filing the same declarations, reports and results for the same companies, reading the same files and folders (and the files inside them). A request that asks more — another declaration, another company, another file or folder — opens this page again, for what is new only.",
+    "For {minutes} minutes after you confirm, requests of this batch from the same integrator and page run without asking again, in the chosen sender's name, only when they repeat a request shown here exactly: the same declaration or report, for the same company and period, with the same files (the same content) or folder. Anything else — another company, another period, another declaration or report, another or a partial set of files — opens this page again, for what is new only.",
   "confirm.company_eik": "Company (EIK)",
   "confirm.confirm": "Confirm",
   "confirm.confirm_and_read": "Confirm and read",
@@ -39,6 +39,7 @@ export const EN_CONFIRM: { readonly [K in keyof typeof BG_CONFIRM]: string } = {
   "confirm.files": "Files",
   "confirm.files_2": "Files",
   "confirm.files_sent_by_the": "Files sent by the page",
+  "confirm.for_the_period": "period {period}",
   "confirm.from_page": "From page",
   "confirm.from_the_file": "(from the file)",
   "confirm.keep_tab_open": "Keep this tab open: the result appears here after the check.",
