@@ -43,6 +43,9 @@ export interface AgentServeOptions {
   readonly autostart?: AutostartControl;
   /** The OS user's name (who resolved an unknown filing in the console). */
   readonly osUser?: string;
+  /** The program's name as the person has it (`svc-filing`, `main.ts`): the console's
+   * sentences name `<program> agent open` and `<program> agent`. */
+  readonly program?: string;
 }
 
 /** A running agent. */
@@ -60,6 +63,8 @@ export interface RunningAgent {
   stop(): Promise<void>;
   /** Another agent on the usual port, when this one had to take another port; else null. */
   readonly portHolder: PortHolder | null;
+  /** Give the console and `agent stop` the shutdown step 5 installs (the one of SIGTERM). */
+  stopWith(stop: () => void): void;
 }
 
 /** Where the agent listens, known once it does (the app reads it per request). */
@@ -67,6 +72,8 @@ interface Listening {
   port: number;
   tlsPort: number | null;
   portHolder: PortHolder | null;
+  /** The shutdown of SIGTERM, once step 5 installed it. */
+  stop: (() => void) | null;
 }
 
 /** What the token service says of agent versions, for /health (refreshed every 10 minutes). */
@@ -180,6 +187,11 @@ async function composeApp(
       osUser: () => o.osUser || "console",
       livePortalUrl: file.portal?.baseUrl ?? null,
       portHolder: () => at.portHolder,
+      os: o.os,
+      openCommand: `${o.program ?? "svc-filing"} agent open`,
+      startCommand: `${o.program ?? "svc-filing"} agent`,
+      ...(cfg.openBrowser === "never" ? {} : { openBrowser: systemBrowserOpener(log, o.os) }),
+      stop: () => at.stop?.(),
     },
     originPolicy: async (origin) =>
       [`http://127.0.0.1:${at.port}`, `http://localhost:${at.port}`].includes(origin) ||
@@ -207,6 +219,7 @@ export async function serveAgent(
     port: early?.server.addr.port ?? cfg.port,
     tlsPort: null,
     portHolder: null,
+    stop: null,
   };
   const { app, confirmations, consoleSessions } = await composeApp(cfg, stores, o, at);
   const server = early?.server ?? serveLoopback(app.fetch, cfg.port);
@@ -250,6 +263,9 @@ export async function serveAgent(
     consoleLink: () => url + consoleSessions.newLink(),
     stop: () => stores.callers.flush(),
     portHolder: at.portHolder,
+    stopWith: (stop) => {
+      at.stop = stop;
+    },
   };
 }
 

@@ -19,7 +19,9 @@ import { errorResponse } from "../http/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { both } from "./layout.ts";
 import { LANG_COOKIE, langOf, withLang } from "../texts/mod.ts";
-import { type ConsoleEnv, formOf, howToOpen } from "./respond.ts";
+import { type ConsoleEnv, formOf } from "./respond.ts";
+import { consoleNext, howToOpen, openHelpRoutes } from "./open_help.ts";
+import { stopRoutes } from "./stop_page.ts";
 import { sameToken } from "./session.ts";
 import { portHolderWords } from "../start/mod.ts";
 import { statusRoutes } from "./status_page.ts";
@@ -40,6 +42,8 @@ const OPEN_PATHS = new Set([
   "/console/open",
   "/console/links",
   "/console/language",
+  "/console/reopen",
+  "/console/shutdown",
   "/favicon.ico",
 ]);
 
@@ -62,9 +66,13 @@ function consoleGuard(ctx: ConsoleContext): MiddlewareHandler<ConsoleEnv> {
     const holder = ctx.console?.portHolder?.() ?? null;
     c.set("banner", holder ? portHolderWords(holder, ctx.port()) : null);
     if (OPEN_PATHS.has(c.req.path)) return await next();
-    const session = ctx.sessions.get(getCookie(c, ctx.sessions.cookieName()));
+    const cookie = getCookie(c, ctx.sessions.cookieName());
+    const session = ctx.sessions.get(cookie);
     if (!session) {
-      if (c.req.method === "GET") return await howToOpen(c, null);
+      // A cookie this agent does not know: a session of before its restart, or expired.
+      if (c.req.method === "GET") {
+        return await howToOpen(ctx, c, cookie ? both("open.session_gone") : null);
+      }
       throw new AppError("CONSOLE_SESSION_REQUIRED", "Open the console with `agent open`");
     }
     c.set("session", session);
@@ -98,7 +106,7 @@ function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const s = ctx.sessions.redeem(c.req.query("code") ?? "");
     if (!s) {
       ctx.log("warn", "console link refused", {});
-      return howToOpen(c, both("console.this_link_was_used"));
+      return howToOpen(ctx, c, both("console.this_link_was_used"));
     }
     setCookie(c, ctx.sessions.cookieName(), s.id, {
       httpOnly: true,
@@ -106,7 +114,8 @@ function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       path: "/",
     });
     ctx.log("info", "console opened", {});
-    return c.redirect("/", 303);
+    // A link the page without a session had the agent open lands where that page was asked.
+    return c.redirect(consoleNext(c.req.query("next")), 303);
   });
 
   // `agent open` (same user: it can read the data folder) asks for a link.
@@ -135,7 +144,7 @@ function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
 
   r.post("/console/sign-out", (c) => {
     ctx.sessions.end(c.get("session").id);
-    return howToOpen(c, both("console.you_signed_out_of"));
+    return howToOpen(ctx, c, both("console.you_signed_out_of"));
   });
   return r;
 }
@@ -157,6 +166,8 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const guard = consoleGuard(ctx);
   for (const p of ["/", "/console", "/console/*", "/favicon.ico"]) r.use(p, limit, guard);
   r.route("/", entryRoutes(ctx));
+  r.route("/", openHelpRoutes(ctx));
+  r.route("/", stopRoutes(ctx));
   r.route("/", statusRoutes(ctx));
   r.route("/", toolsRoutes(ctx));
   r.route("/", filingsExportRoutes(ctx));
