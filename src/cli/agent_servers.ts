@@ -131,9 +131,11 @@ async function composeApp(
   await afterTurn(() => import("../agent/operations/mod.ts"));
   const { createAgentApp } = await afterTurn(() => import("../agent/mod.ts"));
   const { createLocalOps } = await afterTurn(() => import("../agent/local/mod.ts"));
-  const { createNativePickers, systemBrowserOpener } = await afterTurn(() =>
+  const { createNativePickers, sameUserCheck, systemBrowserOpener } = await afterTurn(() =>
     import("../agent/host/mod.ts")
   );
+  // One OS user per agent (docs/running.md § Shared PCs): Linux and Windows; not macOS.
+  const sameUser = sameUserCheck(o.os);
   const { file, log } = stores;
   const getKey = createRemoteJWKSet(
     new URL("/.well-known/jwks.json", cfg.tokenServiceUrl),
@@ -169,6 +171,7 @@ async function composeApp(
     ...(hold ? { hold } : {}),
     ...(o.docsAssetsDir ? { docsAssetsDir: o.docsAssetsDir } : {}),
     callers: stores.callers,
+    ...(sameUser ? { sameUser } : {}),
     console: {
       dataDir: cfg.dataDir,
       tokenServiceUrl: cfg.tokenServiceUrl,
