@@ -100,7 +100,11 @@ export function followedInWords(
         id,
         final: false,
         tone: "muted",
-        ...bothWith("follow.sending", (l) => ({ decl: decl[l] })),
+        // Test mode files with the test portal: never "sent to the NRA".
+        ...bothWith(
+          row.mode === "test" ? "follow.sending_test" : "follow.sending",
+          (l) => ({ decl: decl[l] }),
+        ),
         receipt,
       }];
     }

@@ -1,7 +1,8 @@
 /**
  * The texts of the agent's life on the accountant's desk in Bulgarian (part of the catalog in
  * `bg.ts`, which holds the rules for keys, placeholders and plural forms): stopping the agent,
- * how to open the console on this computer's system, a connection of another user.
+ * how to open the console on this computer's system, a connection of another user, and the
+ * accountant's records in words (a sender's password or PIN, test mode's words).
  * @module
  */
 
@@ -33,6 +34,9 @@ export const BG_DESK = {
     "Или натиснете бутона: агентът отваря конзолата в нов раздел на браузъра, на същата страница.",
   "open.opened":
     "Агентът отвори конзолата в нов раздел на браузъра. Ако не се появи, отворете я както е описано по-долу.",
+  "senders.secret_password": "парола",
+  "senders.secret_pin": "ПИН",
+  "follow.sending_test": "{decl}: изпраща се към тестовия портал…",
   "log.console stop": "спиране на агента от конзолата",
   "log.agent stop asked": "поискано спиране на агента (agent stop)",
   "log.console reopened": "конзолата е отворена отново от страницата без сесия",

@@ -31,6 +31,9 @@ export const EN_DESK: { readonly [K in keyof typeof BG_DESK]: string } = {
     "Or press the button: the agent opens the console in a new browser tab, on the same page.",
   "open.opened":
     "The agent opened the console in a new browser tab. If it does not appear, open it as below.",
+  "senders.secret_password": "password",
+  "senders.secret_pin": "PIN",
+  "follow.sending_test": "{decl}: being sent to the test portal…",
   "log.console stop": "agent stopped from the console",
   "log.agent stop asked": "agent stop asked (agent stop)",
   "log.console reopened": "console opened again from the page without a session",

@@ -1,0 +1,89 @@
+/**
+ * The accountant's records in words (docs/console.md), in process: a filing of test mode being
+ * sent is never "sent to the NRA" on the page that follows it; a sender's test field asks for the
+ * signature file's password or the token's PIN; Diagnostics shows the doctor's times in local
+ * time.
+ */
+import { equal, match, ok } from "node:assert/strict";
+import { waitFor } from "../_helpers/agent_env.ts";
+import { consoleEnv as env } from "../_helpers/console_env.ts";
+import { followedInWords } from "../../src/agent/console/filing_words.ts";
+import { senderRow } from "../../src/agent/console/senders_view.ts";
+import { withLang } from "../../src/agent/texts/mod.ts";
+import type { SenderConfig } from "../../src/agent/senders/mod.ts";
+
+Deno.test("console: a test-mode filing being sent is sent to the test portal, not the NRA", async () => {
+  let release: () => void = () => {};
+  let held = false;
+  const e = await env({}, {
+    portal: (p) => ({
+      ...p,
+      async submit(input, ctx) {
+        input.onSend?.();
+        held = true;
+        await new Promise<void>((r) => (release = r));
+        return await p.submit(input, ctx);
+      },
+    }),
+  });
+  const tok = await e.token({ typeId: "dec731", eik: "121212121" });
+  const filing = e.call("dec731", tok, { eik: "121212121", year: 2025 }, {
+    "x-svc-batch-id": crypto.randomUUID(),
+  });
+  await waitFor(() => e.opened.length === 1);
+  await e.decide("confirm");
+  await waitFor(() => held);
+  const [row] = e.journal.list();
+  equal(row!.mode, "test");
+  const [f] = followedInWords(e.journal, [row!.id]);
+  match(f!.bg, /изпраща се към тестовия портал/);
+  match(f!.en, /being sent to the test portal/);
+  ok(!/НАП|NRA/.test(f!.bg + f!.en), `${f!.bg} / ${f!.en}`);
+  release();
+  equal((await filing).status, 200);
+  await e.cleanup();
+});
+
+Deno.test("console senders: the test field asks a file's password and a token's PIN", async () => {
+  const sender = (id: string, keystore: Record<string, unknown>) =>
+    ({ id, displayName: id, active: true, keystore }) as unknown as SenderConfig;
+  const file = sender("file", { type: "pkcs12", file: "/x/a.p12" });
+  const token = sender("token", { type: "pkcs11", module: "/x/lib.so" });
+  const field = async (s: SenderConfig, lang: "bg" | "en") =>
+    /<input type="password" name="pin" placeholder="([^"]+)" aria-label="([^"]+)"/.exec(
+      String(await withLang(lang, () => senderRow(s, null, [file, token], "c"))),
+    )!.slice(1);
+  equal((await field(file, "bg")).join(), "парола,парола");
+  equal((await field(file, "en")).join(), "password,password");
+  equal((await field(token, "bg")).join(), "ПИН,ПИН");
+  equal((await field(token, "en")).join(), "PIN,PIN");
+});
+
+Deno.test("console diagnostics: the doctor's times in local time", async () => {
+  const e = await env({
+    doctor: () =>
+      Promise.resolve([{
+        id: "sender:a",
+        ok: "warn" as const,
+        title: "Sender a",
+        titleBg: "Подател a",
+        detail: "Ivan: Valid until 2027-01-31T22:00:00.000Z (20 days left)",
+        detailBg: "Ivan: Валиден до 2027-01-31T22:00:00.000Z (остават 20 дни)",
+        fix: "The certificate ends in 20 days",
+        fixBg: "Сертификатът изтича след 20 дни",
+      }]),
+  });
+  const s = await e.signIn();
+  const page = await (await e.req("/console/diagnostics", {
+    method: "POST",
+    headers: { cookie: s.cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf: s.csrf }),
+  })).text();
+  ok(!page.includes("T22:00:00.000Z"), "no UTC time");
+  match(
+    page,
+    /Валиден до 20(27-01-31|27-02-01) \d\d:\d\d(:\d\d)? [+-]\d\d:\d\d \(остават 20 дни\)/,
+  );
+  match(page, /Сертификатът изтича след 20 дни/);
+  await e.cleanup();
+});
