@@ -13,6 +13,7 @@ import type { HoldPoint, Journal } from "../agent/filing/mod.ts";
 import {
   agentPortRange,
   type InstanceLock,
+  otherAgentsOnRange,
   type PortHolder,
   removeRunningRecordSync,
   whoHoldsPort,
@@ -108,6 +109,20 @@ function publishedOrigins(tokenServiceUrl: string): () => Promise<string[]> {
   };
 }
 
+/** The other agents on the range, looked for at most every 5 s (none while this agent is the
+ * one that had to take another port: the banner then names the usual port's holder). */
+function otherAgentsLookup(at: Listening, range: readonly number[]) {
+  let last = { at: -Infinity, found: Promise.resolve([] as PortHolder[]) };
+  return (): Promise<PortHolder[]> => {
+    if (at.portHolder) return Promise.resolve([]);
+    const now = performance.now();
+    if (now - last.at > 5_000) {
+      last = { at: now, found: otherAgentsOnRange(at.port, range) };
+    }
+    return last.found;
+  };
+}
+
 /** A filing that stops for good at the crash tests' hold point, or none. */
 function holdOf(holdAt: string | undefined, log: Logger): AgentDeps["hold"] {
   if (!holdAt) return undefined;
@@ -190,6 +205,10 @@ async function composeApp(
       osUser: () => o.osUser || "console",
       livePortalUrl: file.portal?.baseUrl ?? null,
       portHolder: () => at.portHolder,
+      // This agent on the usual port: another on the range is one too many (looked for at
+      // most every 5 s, when a console page is drawn).
+      otherAgents: otherAgentsLookup(at, agentPortRange(cfg.port)),
+      program: o.program ?? "svc-filing",
       os: o.os,
       openCommand: `${o.program ?? "svc-filing"} agent open`,
       startCommand: `${o.program ?? "svc-filing"} agent`,

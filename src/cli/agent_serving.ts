@@ -11,6 +11,7 @@ import type { Phase1 } from "./agent_early.ts";
 import type { RunningAgent } from "./agent_servers.ts";
 import type { Cli } from "./context.ts";
 import { say } from "./output.ts";
+import { programName } from "./program_name.ts";
 import { removeSignal, shutdownOnSignal, SIGNALS } from "./process.ts";
 
 /**
@@ -40,7 +41,7 @@ export function serveUntilSignal(
   agent.stopWith(stop);
   say(cli, `Agent ready: ${agent.url} (${Math.round(performance.now() - (p1?.t0 ?? 0))} ms)`);
   if (agent.portHolder) {
-    const w = portHolderWords(agent.portHolder, agent.server.addr.port);
+    const w = portHolderWords(agent.portHolder, agent.server.addr.port, programName(cli));
     say(cli, `! ${w.en}`);
     say(cli, `! ${w.bg}`);
   }

@@ -30,7 +30,13 @@ Deno.test({
       };
       const agent = mm.spawn([], env);
       await agent.child.stdin.close();
-      await waitFor("the agent's address", async () => /^Agent: http/m.test(await agent.stdout()));
+      await waitFor(
+        "the agent's address",
+        async () => /^Agent: http/m.test(await agent.stdout()),
+        240_000,
+      ).catch(async (e) => {
+        throw new Error(`${e.message}\n${await agent.stdout()}\n${await agent.stderr()}`);
+      });
       const url = /^Agent: (http\S+)/m.exec(await agent.stdout())![1]!;
       // Loaded (phase 2): /health says "ok" instead of "starting".
       await waitFor("the agent loaded", async () => {

@@ -46,6 +46,11 @@ export interface ConsoleDeps {
   readonly discovery?: DiscoverDeps;
   /** Another agent on the usual port, when this one had to take another (start/port_holder.ts). */
   readonly portHolder?: () => PortHolder | null;
+  /** Other agents on the range's other ports (this agent holds the usual one), looked for now
+   * and then: each console page warns of the first (start/port_holder.ts). */
+  readonly otherAgents?: () => Promise<readonly PortHolder[]>;
+  /** The program's name as the person has it (`svc-filing`, `main.ts`), in commands shown. */
+  readonly program?: string;
   /** Deno.build.os of this agent: how the page without a session says to open the console. */
   readonly os?: string;
   /** The command that opens the console as the person has it (default `svc-filing agent open`). */

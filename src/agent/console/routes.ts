@@ -17,13 +17,13 @@ import { AppError } from "../../contract/mod.ts";
 import { FAVICON_HREF } from "../confirm/mod.ts";
 import { errorResponse } from "../http/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { both } from "./layout.ts";
+import { type Bilingual, both } from "./layout.ts";
 import { LANG_COOKIE, langOf, withLang } from "../texts/mod.ts";
 import { type ConsoleEnv, formOf } from "./respond.ts";
 import { consoleNext, howToOpen, openHelpRoutes } from "./open_help.ts";
 import { stopRoutes } from "./stop_page.ts";
 import { sameToken } from "./session.ts";
-import { portHolderWords } from "../start/mod.ts";
+import { otherAgentWords, portHolderWords } from "../start/mod.ts";
 import { statusRoutes } from "./status_page.ts";
 import { toolsRoutes } from "./tools_pages.ts";
 import { filingsRoutes } from "./filings_page.ts";
@@ -52,6 +52,19 @@ const localPath = (p: string | undefined): string =>
   p && p.startsWith("/") && !p.startsWith("//") && !p.includes("\\") ? p : "/";
 
 /**
+ * The two-agents warning on top of every page: this agent took another port because another
+ * agent holds the usual one; or this agent holds the usual one and another runs on the range
+ * (one too many) — each with how to stop the other (docs/running.md § Another agent).
+ */
+async function twoAgentsBanner(ctx: ConsoleContext): Promise<Bilingual | null> {
+  const program = ctx.console?.program ?? "svc-filing";
+  const holder = ctx.console?.portHolder?.() ?? null;
+  if (holder) return portHolderWords(holder, ctx.port(), program);
+  const [other] = await ctx.console?.otherAgents?.().catch(() => []) ?? [];
+  return other ? otherAgentWords(other, program) : null;
+}
+
+/**
  * The console's guard, in front of every console path: the page's language (texts/lang.ts), the
  * banner of another agent on the usual port, then — except on the open paths — the session
  * cookie (a GET without one is told how to open the console) and, on a POST, its CSRF token.
@@ -63,8 +76,7 @@ function consoleGuard(ctx: ConsoleContext): MiddlewareHandler<ConsoleEnv> {
     withLang(langOf(getCookie(c, LANG_COOKIE)), () => guarded(c, next));
   const guarded: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
     // Another agent on the usual port: said on top of every page (start/port_holder.ts).
-    const holder = ctx.console?.portHolder?.() ?? null;
-    c.set("banner", holder ? portHolderWords(holder, ctx.port()) : null);
+    c.set("banner", await twoAgentsBanner(ctx));
     if (OPEN_PATHS.has(c.req.path)) return await next();
     const cookie = getCookie(c, ctx.sessions.cookieName());
     const session = ctx.sessions.get(cookie);
