@@ -2,12 +2,14 @@
  * The accountant's records in words (docs/console.md), in process: a filing of test mode being
  * sent is never "sent to the NRA" on the page that follows it; a sender's test field asks for the
  * signature file's password or the token's PIN; Diagnostics shows the doctor's times in local
- * time.
+ * time; Filings, a receipt and the export name a declaration by its kind (a company of a
+ * folder-wide filing too) and the integrator by its name.
  */
-import { equal, match, ok } from "node:assert/strict";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { parse } from "csv-parse/sync";
 import { waitFor } from "../_helpers/agent_env.ts";
 import { consoleEnv as env } from "../_helpers/console_env.ts";
-import { followedInWords } from "../../src/agent/console/filing_words.ts";
+import { filingName, followedInWords } from "../../src/agent/console/filing_words.ts";
 import { senderRow } from "../../src/agent/console/senders_view.ts";
 import { withLang } from "../../src/agent/texts/mod.ts";
 import type { SenderConfig } from "../../src/agent/senders/mod.ts";
@@ -85,5 +87,79 @@ Deno.test("console diagnostics: the doctor's times in local time", async () => {
     /Валиден до 20(27-01-31|27-02-01) \d\d:\d\d(:\d\d)? [+-]\d\d:\d\d \(остават 20 дни\)/,
   );
   match(page, /Сертификатът изтича след 20 дни/);
+  await e.cleanup();
+});
+
+Deno.test("console filings: one name per declaration kind and the integrator's name, on the page, the receipt and the export", async () => {
+  const e = await env();
+  e.callers.record({
+    integrator: "acme",
+    integratorName: "Акме Софт ООД",
+    origin: "https://app.example",
+    mode: "test",
+  });
+  const base = {
+    idempotencyKey: null,
+    kind: "vat",
+    period: "2026-06",
+    filesSha256: null,
+    files: [],
+    senderId: "test-sender",
+    mode: "test" as const,
+    request: {},
+  };
+  const now = new Date();
+  // One company of a folder-wide filing, one VAT return alone, one of an integrator not known.
+  e.journal.begin({
+    ...base,
+    id: "b1",
+    typeId: "vat_batch",
+    eik: "121212121",
+    batchId: "bt",
+    integrator: "acme",
+  }, now);
+  e.journal.begin({
+    ...base,
+    id: "s1",
+    typeId: "vat",
+    eik: "131313131",
+    batchId: null,
+    integrator: "acme",
+  }, now);
+  e.journal.begin({
+    ...base,
+    id: "x1",
+    typeId: "vat",
+    eik: "141414141",
+    batchId: null,
+    integrator: "int_9f2",
+  }, now);
+  equal(filingName("vat_batch").bg, "Справка-декларация по ЗДДС");
+  deepEqual(filingName("vat_batch"), filingName("vat"));
+  const s = await e.signIn();
+  const get = async (path: string) =>
+    await (await e.req(path, { headers: { cookie: s.cookie } })).text();
+  const page = await get("/console/filings");
+  const row = (id: string) => {
+    const at = page.indexOf(`data-id="${id}"`);
+    return page.slice(at, page.indexOf("</tr>", at));
+  };
+  for (const id of ["b1", "s1"]) {
+    ok(row(id).includes(">Справка-декларация по ЗДДС<"), row(id));
+    ok(row(id).includes("Акме Софт ООД") && !row(id).includes(">acme<"), row(id));
+  }
+  ok(!page.includes("на няколко фирми"), "not the batch's name for a company's row");
+  ok(row("x1").includes("int_9f2"), "an integrator not known keeps its id");
+  const receipt = await get("/console/filings/b1");
+  match(receipt, /Справка-декларация по ЗДДС/);
+  match(receipt, /Акме Софт ООД/);
+  const csv = parse(await get("/console/filings/export?format=csv"), {
+    bom: true,
+    columns: true,
+  }) as Record<string, string>[];
+  const byEik = (eik: string) => csv.find((r) => r["ЕИК / ЕГН"] === eik)!;
+  equal(byEik("121212121")["Декларация"], "Справка-декларация по ЗДДС");
+  equal(byEik("121212121")["Интегратор"], "Акме Софт ООД");
+  equal(byEik("141414141")["Интегратор"], "int_9f2");
   await e.cleanup();
 });

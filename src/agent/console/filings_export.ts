@@ -13,18 +13,18 @@
  */
 import { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError, declarationName, isAppError } from "../../contract/mod.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
 import { localTime } from "../../local_time.ts";
 import { exportJournal, type FilingRecord } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { MODE_WORDS, type RowNames, rowNames, STATE_WORDS } from "./filing_words.ts";
+import { filingName, MODE_WORDS, type RowNames, rowNames, STATE_WORDS } from "./filing_words.ts";
 import { both, type Markup, w } from "./layout.ts";
 import { type ConsoleC, type ConsoleEnv, errorFlash, sendPage } from "./respond.ts";
 
 /** The columns of the accountant's export: Bulgarian heading, width (characters), value. */
 const COLUMNS: readonly (readonly [string, number, (r: FilingRecord, n: RowNames) => string])[] = [
   ["Създадена (местно време)", 27, (r) => localTime(r.createdAt)],
-  ["Декларация", 34, (r) => declarationName(r.typeId).bg],
+  ["Декларация", 34, (r) => filingName(r.typeId).bg],
   ["ЕИК / ЕГН", 14, (r) => r.eik],
   ["Фирма", 30, (r, n) => n.company(r) ?? ""],
   ["Период", 9, (r) => r.period ?? ""],
@@ -38,7 +38,7 @@ const COLUMNS: readonly (readonly [string, number, (r: FilingRecord, n: RowNames
     (r) => localTime(r.submissionDate) || (r.submissionDate ?? ""),
   ],
   ["Отговор на НАП / грешка", 40, (r) => r.state === "filed" ? "" : r.errorMessage ?? ""],
-  ["Интегратор", 18, (r) => r.integrator ?? ""],
+  ["Интегратор", 18, (r, n) => r.integrator === null ? "" : n.integrator(r.integrator)],
   ["Страница", 28, (r) => r.origin ?? ""],
   ["Среда", 9, (r) => MODE_WORDS[r.mode].bg],
   ["Файлове", 30, (r) => r.files.map((f) => f.name).join("; ")],

@@ -8,10 +8,9 @@
  * @module
  */
 import { html } from "hono/html";
-import { declarationName } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import { type FilingRecord, type FilingState, isFilingRunning } from "../filing/mod.ts";
-import { MODE_WORDS, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
+import { filingName, MODE_WORDS, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
 import { notQualifiedMark } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { exportLinks } from "./filings_export.ts";
@@ -86,7 +85,7 @@ export function filingRow(ctx: ConsoleContext): (row: FilingRecord, csrf: string
   const notQualified = (id: string | null) =>
     ctx.senders.current().find((s) => s.id === id)?.qualified === false;
   return (row, csrf) => {
-    const name = declarationName(row.typeId);
+    const name = filingName(row.typeId);
     const co = company(row);
     const sending = row.state === "unknown" && ctx.journal !== undefined &&
       isFilingRunning(ctx.journal, row.id);
@@ -94,7 +93,7 @@ export function filingRow(ctx: ConsoleContext): (row: FilingRecord, csrf: string
     return html`
       <tr data-id="${row.id}" data-state="${row.state}">
         <td class="small nowrap">${when(row.createdAt).replace(" ", "\n")}</td>
-        <td class="small">${row.integrator ?? "—"}<br><span class="muted">${say(
+        <td class="small">${names.integrator(row.integrator)}<br><span class="muted">${say(
           MODE_WORDS[row.mode],
         )}</span></td>
         <td><a class="receipt-link" href="/console/filings/${row.id}">${say(name)}</a></td>
