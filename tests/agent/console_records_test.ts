@@ -163,3 +163,55 @@ Deno.test("console filings: one name per declaration kind and the integrator's n
   equal(byEik("141414141")["Интегратор"], "int_9f2");
   await e.cleanup();
 });
+
+Deno.test("console filings: an error in words, its code and message only in the details", async () => {
+  const e = await env();
+  const base = {
+    idempotencyKey: null,
+    kind: "vat",
+    typeId: "vat",
+    period: "2026-06",
+    filesSha256: null,
+    files: [],
+    senderId: "test-sender",
+    mode: "test" as const,
+    request: {},
+    batchId: null,
+    integrator: "acme",
+  };
+  const now = new Date();
+  e.journal.begin({ ...base, id: "p1", eik: "121212121" }, now);
+  e.journal.notFiled("p1", "PIN_INCORRECT", "CKR_PIN_INCORRECT from C_Login", now);
+  e.journal.begin({ ...base, id: "r1", eik: "131313131" }, now);
+  e.journal.refuse("r1", "PORTAL_REJECTED", "Грешен ЕИК в записа.", now, null);
+  e.journal.begin({ ...base, id: "o1", eik: "141414141" }, now);
+  e.journal.notFiled("o1", "BATCH_ID_INVALID", "X-Svc-Batch-Id must be a GUID", now);
+  const s = await e.signIn();
+  const page = await (await e.req("/console/filings", { headers: { cookie: s.cookie } })).text();
+  const cell = (id: string) => {
+    const row = page.slice(page.indexOf(`data-id="${id}"`));
+    const at = row.indexOf('class="small error-words"');
+    return row.slice(at, row.indexOf("</td>", at));
+  };
+  const visible = (html: string) =>
+    html.replace(/<details\b[\s\S]*?<\/details>/g, " ").replace(/<[^>]+>/g, " ");
+  match(visible(cell("p1")), /Грешен ПИН: подаването спря/);
+  ok(!/PIN_INCORRECT|CKR_/.test(visible(cell("p1"))), "no code outside the details");
+  match(
+    cell("p1"),
+    /<details[^>]*><summary>подробности<\/summary><code class="error-code">PIN_INCORRECT<\/code><br>CKR_PIN_INCORRECT from C_Login/,
+  );
+  match(visible(cell("r1")), /НАП не прие декларацията\. Грешен ЕИК в записа\./);
+  match(visible(cell("o1")), /Подаването не успя \(причината е в подробностите\)/);
+  ok(!visible(cell("o1")).includes("GUID"));
+  const csv = parse(
+    await (await e.req("/console/filings/export?format=csv", { headers: { cookie: s.cookie } }))
+      .text(),
+    { bom: true, columns: true },
+  ) as Record<string, string>[];
+  const p1 = csv.find((r) => r["ЕИК / ЕГН"] === "121212121")!;
+  equal(p1["Отговор на НАП / грешка"], "Грешен ПИН: подаването спря, за да не се заключи картата.");
+  equal(p1["Код на грешката"], "PIN_INCORRECT");
+  equal(p1["Текст на грешката"], "CKR_PIN_INCORRECT from C_Login");
+  await e.cleanup();
+});
