@@ -27,7 +27,11 @@ new Journal(path).close(); // the schema
 fill(path, n);
 const journal = new Journal(path);
 const rows = journal.exportRows({});
-const names = { company: (r: { eik: string }) => `"Фирма ${r.eik}" ООД`, sender: () => "Иван" };
+const names = {
+  company: (r: { eik: string }) => `"Фирма ${r.eik}" ООД`,
+  sender: () => "Иван",
+  integrator: () => "Акме Софт ООД",
+};
 
 const bytes = (b: string | Uint8Array) =>
   typeof b === "string" ? new TextEncoder().encode(b).length : b.length;

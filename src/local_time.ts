@@ -44,3 +44,30 @@ export function localTime(at: string | Date | null, seconds = true): string {
   const time = `${p.hour}:${p.minute}${seconds ? `:${p.second}` : ""}`;
   return `${p.year}-${p.month}-${p.day} ${time} ${offset}`;
 }
+
+/**
+ * A time as a spreadsheet date: Bulgaria's local wall-clock time carried in a `Date`'s UTC fields
+ * (an Excel date has no zone: a cell shows the fields as they are), for exports that write real
+ * dates (src/xlsx.ts). The offset is lost; the column's heading says "local time".
+ * @param at an ISO 8601 string, a `Date`, or null
+ * @returns the wall-clock `Date`, or null for null or an invalid time
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(localWallClock("2026-07-01T09:00:00Z")?.toISOString(), "2026-07-01T12:00:00.000Z");
+ * equal(localWallClock("nonsense"), null);
+ * ```
+ */
+export function localWallClock(at: string | Date | null): Date | null {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) /.exec(localTime(at));
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+}

@@ -5,13 +5,18 @@
  *
  * Every string is written as a text cell (a shared or inline string, never a `<f>` formula), so
  * a cell that starts with `=` is shown, not run: the CSV's apostrophe guard (src/csv.ts) is not
- * needed here and would show as a stray `'`. Numbers stay numbers; null/undefined → empty cell.
+ * needed here and would show as a stray `'`. Numbers stay numbers, dates are date cells (Excel
+ * sorts, filters and computes with them); null/undefined → empty cell.
  * @module
  */
 import writeXlsxFile, { type SheetData } from "write-excel-file/universal";
 
-/** A cell value of {@link toXlsx}. */
-export type XlsxValue = string | number | boolean | null | undefined;
+/** A cell value of {@link toXlsx}: a `Date` is a real date cell (its UTC fields shown, as
+ * `yyyy-mm-dd hh:mm:ss`: pass local wall-clock time, src/local_time.ts `localWallClock`). */
+export type XlsxValue = string | number | boolean | Date | null | undefined;
+
+/** How a date cell is shown. */
+const DATE_FORMAT = "yyyy-mm-dd hh:mm:ss";
 
 /**
  * An `.xlsx` workbook of one sheet.
@@ -40,6 +45,8 @@ export async function toXlsx(
       ? { value: v, type: Number }
       : typeof v === "boolean"
       ? { value: v, type: Boolean }
+      : v instanceof Date
+      ? { value: v, type: Date, format: DATE_FORMAT }
       : { value: v, type: String };
   const data = [
     header.map((h) => ({ value: h, type: String, fontWeight: "bold" as const })),

@@ -772,6 +772,8 @@ export interface components {
       | "CONSOLE_CSRF_INVALID"
       | "CONSOLE_LINK_INVALID"
       | "CONSOLE_INPUT_INVALID"
+      | "AGENT_STOP_UNAVAILABLE"
+      | "PEER_OTHER_USER"
       | "LOCAL_INPUT_REQUIRED"
       | "LOCAL_PATH_INVALID"
       | "LOCAL_PATH_NOT_FOUND"

@@ -20,6 +20,7 @@ import {
   errorResponse,
   hostGuard,
   JtiCache,
+  peerGuard,
   rateLimits,
   type TokenVerifier,
 } from "./http/mod.ts";
@@ -176,6 +177,8 @@ function edge(
       origin: c.req.header("origin") ?? null,
     });
   });
+  // Another OS user's program gets nothing but /health (docs/running.md § Shared PCs).
+  if (deps.sameUser) app.use("*", peerGuard(deps.sameUser, ports, deps.log));
   app.use("*", hostGuard(ports));
   app.use(
     "*",

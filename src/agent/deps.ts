@@ -7,7 +7,13 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import type { PortalAdapter } from "../portal/mod.ts";
-import type { CallerBook, OriginPolicy, RateLimitSettings, TokenVerifier } from "./http/mod.ts";
+import type {
+  CallerBook,
+  OriginPolicy,
+  PeerCheck,
+  RateLimitSettings,
+  TokenVerifier,
+} from "./http/mod.ts";
 import type { SenderConfig } from "./senders/mod.ts";
 import type { LocalOps } from "./local/mod.ts";
 import type { Pickers } from "./host/mod.ts";
@@ -55,6 +61,9 @@ export interface AgentDeps {
   /** Filings of a folder-wide batch in flight to the portal at once (default 4; agent.json
    * `batch.concurrency`). */
   readonly batchConcurrency?: number;
+  /** Whether a connection's client runs as the agent's OS user (host/peer_owner.ts); absent:
+   * not checked (macOS, in-process tests). docs/running.md § Shared PCs. */
+  readonly sameUser?: PeerCheck;
   /** A new unique id (request ids, journal rows); default `crypto.randomUUID`. */
   readonly randomId?: () => string;
 }

@@ -1,6 +1,6 @@
 /**
  * `agent`: run the agent on 127.0.0.1 (phase 2 of its start when phase 1 already listens, see
- * src/cli/agent_early.ts), and its tools: `doctor`, `install-autostart`, `uninstall-autostart`,
+ * src/cli/agent_early.ts), and its tools: `open`, `stop`, `doctor`, `install-autostart`, `uninstall-autostart`,
  * `trust-certificate` (docs/running.md, docs/https.md).
  * @module
  */
@@ -14,7 +14,15 @@ import {
   packageLauncher,
 } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
-import { dataDirOf, dataDirOption, jsonOption, optsOf, portArg, textArg } from "./options.ts";
+import {
+  countArg,
+  dataDirOf,
+  dataDirOption,
+  jsonOption,
+  optsOf,
+  portArg,
+  textArg,
+} from "./options.ts";
 import { printJson, say } from "./output.ts";
 import { addUpdateCommands } from "./update.ts";
 import { UserError } from "../user_error.ts";
@@ -160,6 +168,19 @@ export function agentCommand(cli: Cli): Command {
         .choices(["bg", "en"]),
     )
     .action(async (_o, cmd: Command) => (await import("./agent_open.ts")).openConsole(cli, cmd));
+  agent.command("stop")
+    .description(
+      "stop this user's running agent cleanly: filings under way finish, confirmations waiting " +
+        'are declined (as on SIGTERM; the console\'s "Stop the agent" does the same)',
+    )
+    .addOption(dataDirOption())
+    .addOption(
+      new Option("--wait <seconds>", "how long to wait for the filings under way (default 120)")
+        .argParser(countArg),
+    )
+    .action(async (_o, cmd: Command) =>
+      (await import("./agent_stop.ts")).stopAgentCommand(cli, cmd)
+    );
   agent.command("doctor")
     .summary("check this machine; exit 1 when a check failed")
     .description(

@@ -50,6 +50,7 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
       ...(settings.docsAssetsDir ? { docsAssetsDir: settings.docsAssetsDir } : {}),
       autostart: await autostartControl(settings.autostart),
       osUser: settings.osUser,
+      program: (await import("./program_name.ts")).programName(cli),
     });
   } catch (err) {
     await lock.release();

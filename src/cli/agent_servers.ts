@@ -13,6 +13,7 @@ import type { HoldPoint, Journal } from "../agent/filing/mod.ts";
 import {
   agentPortRange,
   type InstanceLock,
+  otherAgentsOnRange,
   type PortHolder,
   removeRunningRecordSync,
   whoHoldsPort,
@@ -43,6 +44,9 @@ export interface AgentServeOptions {
   readonly autostart?: AutostartControl;
   /** The OS user's name (who resolved an unknown filing in the console). */
   readonly osUser?: string;
+  /** The program's name as the person has it (`svc-filing`, `main.ts`): the console's
+   * sentences name `<program> agent open` and `<program> agent`. */
+  readonly program?: string;
 }
 
 /** A running agent. */
@@ -60,6 +64,8 @@ export interface RunningAgent {
   stop(): Promise<void>;
   /** Another agent on the usual port, when this one had to take another port; else null. */
   readonly portHolder: PortHolder | null;
+  /** Give the console and `agent stop` the shutdown step 5 installs (the one of SIGTERM). */
+  stopWith(stop: () => void): void;
 }
 
 /** Where the agent listens, known once it does (the app reads it per request). */
@@ -67,6 +73,8 @@ interface Listening {
   port: number;
   tlsPort: number | null;
   portHolder: PortHolder | null;
+  /** The shutdown of SIGTERM, once step 5 installed it. */
+  stop: (() => void) | null;
 }
 
 /** What the token service says of agent versions, for /health (refreshed every 10 minutes). */
@@ -84,6 +92,20 @@ function latestVersionOf(tokenServiceUrl: string): () => string | null {
   refresh();
   Deno.unrefTimer(setInterval(refresh, 10 * 60_000));
   return () => latest;
+}
+
+/** The other agents on the range, looked for at most every 5 s (none while this agent is the
+ * one that had to take another port: the banner then names the usual port's holder). */
+function otherAgentsLookup(at: Listening, range: readonly number[]) {
+  let last = { at: -Infinity, found: Promise.resolve([] as PortHolder[]) };
+  return (): Promise<PortHolder[]> => {
+    if (at.portHolder) return Promise.resolve([]);
+    const now = performance.now();
+    if (now - last.at > 5_000) {
+      last = { at: now, found: otherAgentsOnRange(at.port, range) };
+    }
+    return last.found;
+  };
 }
 
 /** A filing that stops for good at the crash tests' hold point, or none. */
@@ -111,9 +133,11 @@ async function composeApp(
   await afterTurn(() => import("../agent/operations/mod.ts"));
   const { createAgentApp } = await afterTurn(() => import("../agent/mod.ts"));
   const { createLocalOps } = await afterTurn(() => import("../agent/local/mod.ts"));
-  const { createNativePickers, systemBrowserOpener } = await afterTurn(() =>
+  const { createNativePickers, sameUserCheck, systemBrowserOpener } = await afterTurn(() =>
     import("../agent/host/mod.ts")
   );
+  // One OS user per agent (docs/running.md § Shared PCs): Linux and Windows; not macOS.
+  const sameUser = sameUserCheck(o.os);
   const { file, log } = stores;
   const getKey = createRemoteJWKSet(
     new URL("/.well-known/jwks.json", cfg.tokenServiceUrl),
@@ -149,6 +173,7 @@ async function composeApp(
     ...(hold ? { hold } : {}),
     ...(o.docsAssetsDir ? { docsAssetsDir: o.docsAssetsDir } : {}),
     callers: stores.callers,
+    ...(sameUser ? { sameUser } : {}),
     console: {
       dataDir: cfg.dataDir,
       tokenServiceUrl: cfg.tokenServiceUrl,
@@ -167,6 +192,15 @@ async function composeApp(
       osUser: () => o.osUser || "console",
       livePortalUrl: file.portal?.baseUrl ?? null,
       portHolder: () => at.portHolder,
+      // This agent on the usual port: another on the range is one too many (looked for at
+      // most every 5 s, when a console page is drawn).
+      otherAgents: otherAgentsLookup(at, agentPortRange(cfg.port)),
+      program: o.program ?? "svc-filing",
+      os: o.os,
+      openCommand: `${o.program ?? "svc-filing"} agent open`,
+      startCommand: `${o.program ?? "svc-filing"} agent`,
+      ...(cfg.openBrowser === "never" ? {} : { openBrowser: systemBrowserOpener(log, o.os) }),
+      stop: () => at.stop?.(),
     },
     originPolicy: async (origin) =>
       [`http://127.0.0.1:${at.port}`, `http://localhost:${at.port}`].includes(origin) ||
@@ -194,6 +228,7 @@ export async function serveAgent(
     port: early?.server.addr.port ?? cfg.port,
     tlsPort: null,
     portHolder: null,
+    stop: null,
   };
   const { app, confirmations, consoleSessions } = await composeApp(cfg, stores, o, at);
   const server = early?.server ?? serveLoopback(app.fetch, cfg.port);
@@ -237,6 +272,9 @@ export async function serveAgent(
     consoleLink: () => url + consoleSessions.newLink(),
     stop: () => stores.callers.flush(),
     portHolder: at.portHolder,
+    stopWith: (stop) => {
+      at.stop = stop;
+    },
   };
 }
 

@@ -92,13 +92,14 @@ export function removeSignal(sig: Deno.Signal, fn: () => void): void {
  * @param log where "shutting down" goes
  * @param close called after the server has stopped (close stores, release the lock)
  * @param before called first (decline the pending confirmations; the token service's drain)
+ * @returns the same shutdown, for a stop asked otherwise (the agent's console, `agent stop`)
  */
 export function shutdownOnSignal(
   server: Deno.HttpServer,
   log: Logger,
   close: () => void | Promise<void> = () => {},
   before: () => void | Promise<void> = () => {},
-): void {
+): () => void {
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -110,6 +111,7 @@ export function shutdownOnSignal(
     Deno.exit(0);
   };
   for (const sig of SIGNALS) addSignal(sig, stop);
+  return () => void stop();
 }
 
 /**

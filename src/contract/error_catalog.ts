@@ -133,6 +133,14 @@ export const ERROR_CATALOG = {
   CONSOLE_CSRF_INVALID: c(403, "A console change lacks the page's CSRF token"),
   CONSOLE_LINK_INVALID: c(403, "The console link was used already, expired or is unknown"),
   CONSOLE_INPUT_INVALID: p(400, "A console form field is missing or malformed; see `field`"),
+  AGENT_STOP_UNAVAILABLE: c(
+    409,
+    "This agent cannot be stopped from its console or `agent stop` (the demo's agent): stop it where it runs",
+  ),
+  PEER_OTHER_USER: c(
+    403,
+    "The connection comes from a program of another OS user; the agent answers only the user it runs as",
+  ),
 
   // --- agent: local input -----------------------------------------------------------------
   LOCAL_INPUT_REQUIRED: p(

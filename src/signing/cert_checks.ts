@@ -26,6 +26,8 @@ export interface CertificateCheck {
   readonly reason: string;
   /** Which failure, for texts in other words (absent when `ok`). */
   readonly why?: CertificateFailure;
+  /** The validity check of a valid certificate: whole days left until it ends. */
+  readonly daysLeft?: number;
 }
 
 /** Why a check failed: stable names a page turns into words. */
@@ -84,6 +86,7 @@ function checkValidity(notBefore: Date, notAfter: Date, now: Date): CertificateC
     check: "validity",
     ok: true,
     reason: `Valid until ${iso(notAfter)} (${days} days left)`,
+    daysLeft: days,
   };
 }
 

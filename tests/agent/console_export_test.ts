@@ -76,7 +76,20 @@ Deno.test("console export: one batch as CSV and Excel, local times, the formula 
     const [sheet] = await readXlsxFile(new Blob([bytes]));
     const [head, ...data] = sheet!.data as unknown[][];
     equal(data.length, 2);
-    equal(data[0]![head!.indexOf("Отговор на НАП / грешка")], INJECTION, "shown as written");
+    equal(data[0]![head!.indexOf("Текст на грешката")], INJECTION, "shown as written");
+    equal(data[0]![head!.indexOf("Код на грешката")], "PORTAL_REJECTED");
+    equal(
+      data[0]![head!.indexOf("Отговор на НАП / грешка")],
+      `НАП не прие декларацията. ${INJECTION}`,
+      "the words, then the NRA's own reason",
+    );
+    // Real dates: Bulgaria's wall-clock time in date cells (summer +03:00, winter +02:00).
+    const created = head!.indexOf("Създадена (местно време)");
+    ok(data[0]![created] instanceof Date, String(data[0]![created]));
+    // An Excel date is a day count in floating point: read back to the second.
+    const second = (v: unknown) => new Date(Math.round((v as Date).getTime() / 1000) * 1000);
+    equal(second(data[0]![created]).toISOString(), "2026-07-01T12:00:00.000Z");
+    equal(second(data[1]![created]).toISOString(), "2026-11-01T11:00:00.000Z");
     const xml = strFromU8(unzipSync(bytes)["xl/worksheets/sheet1.xml"]!);
     ok(!xml.includes("<f>"), "a text cell, not a formula");
 

@@ -402,6 +402,12 @@ Deno.test("runDoctor() senders: certificate files (valid, expired, not qualified
     notBefore: YEAR_AGO,
     notAfter: IN_30_DAYS,
   });
+  const soon = await makeCert({
+    subject,
+    issuer: ca,
+    notBefore: YEAR_AGO,
+    notAfter: new Date(NOW + 20 * 86_400_000 + 3_600_000),
+  });
   try {
     const f = (n: string) => join(d.dataDir, n);
     await withSenders(d, [
@@ -414,7 +420,9 @@ Deno.test("runDoctor() senders: certificate files (valid, expired, not qualified
       sender("odd", { type: "smartcard-magic" }),
       sender("off", { type: "pkcs12", file: "/nowhere" }, false),
       sender("win", { type: "windows", thumbprint: "AB".repeat(20) }),
+      sender("soon", { type: "pkcs12", file: "/x.p12", certificateFile: f("soon.der") }),
     ]);
+    await Deno.writeFile(f("soon.der"), soon.der);
     await Deno.writeTextFile(f("valid.pem"), pem("CERTIFICATE", valid.der));
     await Deno.writeFile(f("expired.der"), expired.der);
     await Deno.writeFile(f("plain.der"), plain.der);
@@ -437,6 +445,10 @@ Deno.test("runDoctor() senders: certificate files (valid, expired, not qualified
     ok(s("odd").fix?.includes("pkcs12, pkcs11, windows or macos"));
     deepStrictEqual([s("off").ok, s("off").detail], [true, "Inactive: not checked"]);
     equal(s("win").ok, true);
+    // Valid, but ending within 30 days: a warning with what to do (30 days left: none).
+    equal(s("soon").ok, "warn");
+    ok(s("soon").fix?.startsWith("The certificate ends in 20 days"), String(s("soon").fix));
+    ok(s("soon").fixBg?.startsWith("Сертификатът изтича след 20 дни"), String(s("soon").fixBg));
     ok(!JSON.stringify(checks).includes(TEST_PERSONAL_ID), "personal id never shown");
     for (const c of checks) if (c.ok !== true) ok(c.fix, `${c.id} has a fix`);
     assertBilingual(checks);

@@ -4,7 +4,12 @@
  * on, and the words when only the version is visible (Windows, macOS).
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { listenerOf, portHolderWords, whoHoldsPort } from "../../src/agent/start/mod.ts";
+import {
+  listenerOf,
+  otherAgentWords,
+  portHolderWords,
+  whoHoldsPort,
+} from "../../src/agent/start/mod.ts";
 
 const TCP =
   `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
@@ -44,8 +49,32 @@ Deno.test("whoHoldsPort() names another user's agent from /proc without its data
     w.en,
     /holds the usual port 17470 \(version 0\.0\.9, user maria\); this agent runs on 17471/,
   );
-  match(w.en, /in its user's session/);
-  match(w.bg, /потребител maria/);
+  match(
+    w.en,
+    /in the session of user maria: "Stop the agent" in its console, or svc-filing agent stop/,
+  );
+  match(w.bg, /в профила на потребителя maria: бутонът „Спри агента“/);
+});
+
+Deno.test("otherAgentWords(): the first agent's warning names the other and how to stop it", () => {
+  const mine = {
+    port: 17471,
+    version: "0.1.0",
+    user: "ivan",
+    dataDir: "/d/second",
+    sameUser: true,
+  };
+  const w = otherAgentWords(mine, "svc-filing");
+  match(
+    w.bg,
+    /Още един агент работи на този компютър, на порт 17471 \(версия 0\.1\.0, потребител ivan, папка с данни \/d\/second\)/,
+  );
+  match(w.bg, /изпълнете svc-filing agent stop --data-dir \/d\/second\.$/);
+  match(w.en, /run svc-filing agent stop --data-dir \/d\/second\.$/);
+  const theirs = otherAgentWords({ ...mine, user: "maria", dataDir: null, sameUser: false });
+  match(theirs.en, /in the session of user maria/);
+  const unknown = otherAgentWords({ ...mine, user: null, dataDir: null, sameUser: null });
+  match(unknown.en, /"Stop the agent" in its console, or svc-filing agent stop\.$/);
 });
 
 Deno.test("portHolderWords() with the version only (not Linux)", async () => {

@@ -3,12 +3,14 @@
  * port of a first one takes the next port of the range, and its terminal, its Status page and
  * the banner of every console page say that another agent holds the usual port, name it
  * (version, user, data folder — this user's own process on Linux, so all are visible) and say
- * what to do. Real processes, real Chromium. Screenshot: docs/console-two-agents.png.
+ * what to do; the first agent's console warns of the second (one too many) with the command
+ * that stops it, and, once stopped that way, no more. Real processes, real Chromium.
+ * Screenshots: docs/console-two-agents.png, docs/console-two-agents-first.png.
  */
 import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { launchChromium, skipBrowser, stopWithin } from "../_helpers/browser.ts";
-import { freePort, startAgent, startTokenService } from "../_helpers/e2e.ts";
+import { freePort, MAIN, startAgent, startTokenService } from "../_helpers/e2e.ts";
 import { VERSION } from "../../src/version.ts";
 import { agentOpen } from "../_helpers/console_filing.ts";
 
@@ -55,13 +57,28 @@ Deno.test({
       match(banner, new RegExp(`обичайния порт ${usual}`));
       ok(banner.includes(join(dir, "first")) && banner.includes(me), banner);
       match(banner, /Спрете другия агент/);
+      ok(banner.includes(`agent stop --data-dir ${join(dir, "first")}`), banner);
       await page.screenshot({ path: "docs/console-two-agents.png", fullPage: true });
       await page.click("#nav-senders");
       await page.waitForSelector("#drop-zone");
       match((await page.textContent("#agent-banner"))!, /Спрете другия агент/);
-      // The first agent's console has no banner.
+      // The first agent's console warns too: the second is one too many, and how to stop it.
       const firstPage = await browser.context.newPage();
       await firstPage.goto(await agentOpen(join(dir, "first")));
+      await firstPage.waitForSelector("#status");
+      const firstBanner = (await firstPage.textContent("#agent-banner"))!;
+      match(firstBanner, new RegExp(`Още един агент работи на този компютър, на порт ${own}`));
+      ok(firstBanner.includes(`agent stop --data-dir ${join(dir, "second")}`), firstBanner);
+      await firstPage.screenshot({ path: "docs/console-two-agents-first.png", fullPage: true });
+      // Stopped as it says: the warning goes (looked for again after 5 s).
+      const stopped = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", MAIN, "agent", "stop", "--data-dir", join(dir, "second")],
+        env: { NO_COLOR: "1" },
+      }).output();
+      equal(stopped.code, 0, new TextDecoder().decode(stopped.stderr));
+      equal((await second.child.status).code, 0);
+      await new Promise((r) => setTimeout(r, 5_500));
+      await firstPage.reload();
       await firstPage.waitForSelector("#status");
       equal(await firstPage.locator("#agent-banner").count(), 0);
     } finally {

@@ -203,7 +203,7 @@ Deno.test({
         await page.selectOption("#f-state", "");
         await page.click("#f-apply");
         const row = page.locator("#filings tr[data-state=unknown]");
-        await row.locator("summary").click();
+        await row.locator("details.resolve summary").click();
         await row.locator("input[name=documentId]").fill("4711");
         await row.locator("input[name=incomeNumber]").fill("22000000000001");
         await row.locator("button[value=filed]").click();

@@ -46,6 +46,23 @@ export interface ConsoleDeps {
   readonly discovery?: DiscoverDeps;
   /** Another agent on the usual port, when this one had to take another (start/port_holder.ts). */
   readonly portHolder?: () => PortHolder | null;
+  /** Other agents on the range's other ports (this agent holds the usual one), looked for now
+   * and then: each console page warns of the first (start/port_holder.ts). */
+  readonly otherAgents?: () => Promise<readonly PortHolder[]>;
+  /** The program's name as the person has it (`svc-filing`, `main.ts`), in commands shown. */
+  readonly program?: string;
+  /** Deno.build.os of this agent: how the page without a session says to open the console. */
+  readonly os?: string;
+  /** The command that opens the console as the person has it (default `svc-filing agent open`). */
+  readonly openCommand?: string;
+  /** The command that starts the agent as the person has it (default `svc-filing agent`). */
+  readonly startCommand?: string;
+  /** Opens a URL in this user's default browser; absent (SVC_OPEN_BROWSER=never): the page
+   * without a session does not offer to open the console. */
+  readonly openBrowser?: (url: string) => void;
+  /** Stops this agent as SIGTERM does (filings under way finish, pending confirmations are
+   * declined); absent: the console and `agent stop` say it cannot be stopped from here. */
+  readonly stop?: () => void;
 }
 
 /** The agent's current senders, replaced when the console changes agent.json. */

@@ -4,7 +4,7 @@
  * (where the portal knows it), the sender's display name.
  * @module
  */
-import { declarationName } from "../../contract/mod.ts";
+import { declarationName, getOperation, KIND_NAMES } from "../../contract/mod.ts";
 import type { FollowedFiling } from "../confirm/mod.ts";
 import {
   type FilingRecord,
@@ -53,12 +53,27 @@ export const MODE_WORDS: Record<FilingRecord["mode"], Bilingual> = {
   live: both("filing.live"),
 };
 
+/**
+ * A filing's declaration by its kind: one name per kind of declaration, whether it was filed
+ * alone (`vat`) or as one company of a folder-wide filing (`vat_batch`) — "Справка-декларация
+ * по ЗДДС" either way, never the batch's own name.
+ * @param typeId the journal row's typeId
+ * @returns the kind's name (the registry's name for a typeId without a kind)
+ */
+export function filingName(typeId: string): Bilingual {
+  const kind = (getOperation(typeId) as { kind?: keyof typeof KIND_NAMES } | undefined)?.kind;
+  return kind && Object.hasOwn(KIND_NAMES, kind) ? KIND_NAMES[kind] : declarationName(typeId);
+}
+
 /** Names the console gives a row's company and sender. */
 export interface RowNames {
   /** The company's registered name as the row's portal knows it, or null. */
   company(row: FilingRecord): string | null;
   /** The sender's display name, its id when no longer configured, "—" for none. */
   sender(id: string | null): string;
+  /** The integrator's name as its keys carry it (the callers book), its id when not known,
+   * "—" for none. */
+  integrator(id: string | null): string;
 }
 
 /**
@@ -73,6 +88,10 @@ export function rowNames(ctx: ConsoleContext): RowNames {
       id === null
         ? "—"
         : [...ctx.senders.current(), TEST_SENDER].find((s) => s.id === id)?.displayName ?? id,
+    integrator: (id) =>
+      id === null
+        ? "—"
+        : ctx.callers?.list().find((x) => x.integrator === id)?.integratorName || id,
   };
 }
 
@@ -92,7 +111,7 @@ export function followedInWords(
   return ids.flatMap((id): FollowedFiling[] => {
     const row = journal.get(id);
     if (!row) return [];
-    const decl = declarationName(row.typeId);
+    const decl = filingName(row.typeId);
     const receipt = `/console/filings/${row.id}`;
     const running = row.state === "pending" || isFilingRunning(journal, row.id);
     if (running) {
@@ -100,7 +119,11 @@ export function followedInWords(
         id,
         final: false,
         tone: "muted",
-        ...bothWith("follow.sending", (l) => ({ decl: decl[l] })),
+        // Test mode files with the test portal: never "sent to the NRA".
+        ...bothWith(
+          row.mode === "test" ? "follow.sending_test" : "follow.sending",
+          (l) => ({ decl: decl[l] }),
+        ),
         receipt,
       }];
     }

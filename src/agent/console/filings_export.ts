@@ -13,18 +13,34 @@
  */
 import { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError, declarationName, isAppError } from "../../contract/mod.ts";
-import { localTime } from "../../local_time.ts";
+import { AppError, isAppError } from "../../contract/mod.ts";
+import { localTime, localWallClock } from "../../local_time.ts";
+import { filingErrorWords } from "./error_words.ts";
+import type { XlsxValue } from "../../xlsx.ts";
 import { exportJournal, type FilingRecord } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { MODE_WORDS, type RowNames, rowNames, STATE_WORDS } from "./filing_words.ts";
+import { filingName, MODE_WORDS, type RowNames, rowNames, STATE_WORDS } from "./filing_words.ts";
 import { both, type Markup, w } from "./layout.ts";
 import { type ConsoleC, type ConsoleEnv, errorFlash, sendPage } from "./respond.ts";
 
-/** The columns of the accountant's export: Bulgarian heading, width (characters), value. */
-const COLUMNS: readonly (readonly [string, number, (r: FilingRecord, n: RowNames) => string])[] = [
-  ["Създадена (местно време)", 27, (r) => localTime(r.createdAt)],
-  ["Декларация", 34, (r) => declarationName(r.typeId).bg],
+/** A column's value in the Excel workbook where it differs from the CSV's text (a date). */
+type XlsxCell = (r: FilingRecord) => XlsxValue;
+
+/** The columns of the accountant's export: Bulgarian heading, width (characters), value, and
+ * for the times a real date of the workbook (local wall-clock time; the CSV keeps the offset). */
+const COLUMNS: readonly (readonly [
+  string,
+  number,
+  (r: FilingRecord, n: RowNames) => string,
+  XlsxCell?,
+])[] = [
+  [
+    "Създадена (местно време)",
+    27,
+    (r) => localTime(r.createdAt),
+    (r) => localWallClock(r.createdAt),
+  ],
+  ["Декларация", 34, (r) => filingName(r.typeId).bg],
   ["ЕИК / ЕГН", 14, (r) => r.eik],
   ["Фирма", 30, (r, n) => n.company(r) ?? ""],
   ["Период", 9, (r) => r.period ?? ""],
@@ -36,9 +52,14 @@ const COLUMNS: readonly (readonly [string, number, (r: FilingRecord, n: RowNames
     "Подадена в НАП (местно време)",
     27,
     (r) => localTime(r.submissionDate) || (r.submissionDate ?? ""),
+    (r) => localWallClock(r.submissionDate) ?? r.submissionDate,
   ],
-  ["Отговор на НАП / грешка", 40, (r) => r.state === "filed" ? "" : r.errorMessage ?? ""],
-  ["Интегратор", 18, (r) => r.integrator ?? ""],
+  [
+    "Отговор на НАП / грешка",
+    40,
+    (r) => r.state === "filed" ? "" : filingErrorWords(r.errorCode, r.errorMessage)?.bg ?? "",
+  ],
+  ["Интегратор", 18, (r, n) => r.integrator === null ? "" : n.integrator(r.integrator)],
   ["Страница", 28, (r) => r.origin ?? ""],
   ["Среда", 9, (r) => MODE_WORDS[r.mode].bg],
   ["Файлове", 30, (r) => r.files.map((f) => f.name).join("; ")],
@@ -46,6 +67,9 @@ const COLUMNS: readonly (readonly [string, number, (r: FilingRecord, n: RowNames
   ["Партида", 38, (r) => r.batchId ?? ""],
   ["Уточнена от", 14, (r) => r.resolvedBy ?? ""],
   ["Запис №", 38, (r) => r.id],
+  // The details for whoever helps: the stable code and the message as recorded.
+  ["Код на грешката", 24, (r) => r.errorCode ?? ""],
+  ["Текст на грешката", 40, (r) => r.errorMessage ?? ""],
 ];
 
 /** The headings of the accountant's export, in order. */
@@ -148,8 +172,10 @@ export async function accountantExport(
     };
   }
   const { toXlsx } = await import("../../xlsx.ts");
+  // cells has one row of COLUMNS.length per row (built above): the indexes are in range.
+  const book = rows.map((row, i) => COLUMNS.map((c, k) => c[3] ? c[3](row) : cells[i]![k]));
   return {
-    body: await toXlsx("Декларации", EXPORT_HEADINGS, cells, COLUMNS.map((c) => c[1])),
+    body: await toXlsx("Декларации", EXPORT_HEADINGS, book, COLUMNS.map((c) => c[1])),
     type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   };
 }

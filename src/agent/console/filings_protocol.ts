@@ -7,10 +7,10 @@
  * @module
  */
 import { html } from "hono/html";
-import { declarationName } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { both, say, w, when } from "./layout.ts";
+import { filingName } from "./filing_words.ts";
 import { type ConsoleC, sendPage } from "./respond.ts";
 
 /** A journal row and its kept protocol, or null when either is missing. */
@@ -37,7 +37,7 @@ export function protocolPage(ctx: ConsoleContext, c: ConsoleC): Promise<Response
       404,
     );
   }
-  const name = declarationName(found.row.typeId);
+  const name = filingName(found.row.typeId);
   return sendPage(
     c,
     "filings",

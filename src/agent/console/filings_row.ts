@@ -8,10 +8,10 @@
  * @module
  */
 import { html } from "hono/html";
-import { declarationName } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import { type FilingRecord, type FilingState, isFilingRunning } from "../filing/mod.ts";
-import { MODE_WORDS, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
+import { filingName, MODE_WORDS, rowNames, STATE_CLASS, STATE_WORDS } from "./filing_words.ts";
+import { filingErrorWords } from "./error_words.ts";
 import { notQualifiedMark } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { exportLinks } from "./filings_export.ts";
@@ -19,6 +19,18 @@ import { csrfField, type Markup, say, w, when } from "./layout.ts";
 
 /** The Filings page's filters (empty ones left out; a type, so it reads as a query record). */
 export type FilingFilters = { eik?: string; period?: string; state?: FilingState };
+
+/** A failed row's error: the words (error_words.ts), the code and the message as recorded in
+ * the details. */
+function errorCell(row: FilingRecord): Markup {
+  const words = filingErrorWords(row.errorCode, row.errorMessage);
+  if (!words) return html`${row.errorMessage ?? ""}`;
+  return html`
+    ${say(words)}<details
+      class="muted"><summary>${w("tools.log_details")}</summary><code class="error-code">${row
+        .errorCode}</code>${row.errorMessage ? html`<br>${row.errorMessage}` : ""}</details>
+  `;
+}
 
 /**
  * The filter form: EIK, period, state, and the export links of the filtered view.
@@ -86,7 +98,7 @@ export function filingRow(ctx: ConsoleContext): (row: FilingRecord, csrf: string
   const notQualified = (id: string | null) =>
     ctx.senders.current().find((s) => s.id === id)?.qualified === false;
   return (row, csrf) => {
-    const name = declarationName(row.typeId);
+    const name = filingName(row.typeId);
     const co = company(row);
     const sending = row.state === "unknown" && ctx.journal !== undefined &&
       isFilingRunning(ctx.journal, row.id);
@@ -94,7 +106,7 @@ export function filingRow(ctx: ConsoleContext): (row: FilingRecord, csrf: string
     return html`
       <tr data-id="${row.id}" data-state="${row.state}">
         <td class="small nowrap">${when(row.createdAt).replace(" ", "\n")}</td>
-        <td class="small">${row.integrator ?? "—"}<br><span class="muted">${say(
+        <td class="small">${names.integrator(row.integrator)}<br><span class="muted">${say(
           MODE_WORDS[row.mode],
         )}</span></td>
         <td><a class="receipt-link" href="/console/filings/${row.id}">${say(name)}</a></td>
@@ -119,11 +131,7 @@ export function filingRow(ctx: ConsoleContext): (row: FilingRecord, csrf: string
             w("filings.protocol")
           }</a>`
           : ""}</td>
-        <td class="small">${row.state === "filed"
-          ? ""
-          : html`${row.errorMessage ?? ""}${
-            row.errorCode ? html`<br><span class="muted">${row.errorCode}</span>` : ""
-          }`}</td>
+        <td class="small error-words">${row.state === "filed" ? "" : errorCell(row)}</td>
       </tr>
     `;
   };

@@ -12,11 +12,11 @@
  */
 import { Hono } from "hono";
 import { html, raw } from "hono/html";
-import { declarationName } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import type { FilingRecord } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import {
+  filingName,
   MODE_WORDS,
   NEXT_STEP,
   type RowNames,
@@ -86,7 +86,7 @@ function filesSection(row: FilingRecord): Markup {
 function receiptFields(names: RowNames, row: FilingRecord): Markup {
   return html`
     <table class="fields">
-      ${item(w("receipt.declaration"), say(declarationName(row.typeId)), "r-declaration")}
+      ${item(w("receipt.declaration"), say(filingName(row.typeId)), "r-declaration")}
       ${item(
         w("receipt.company"),
         html`${names.company(row) ?? ""} <span class="mono">${maskPersonalId(row.eik)}</span>`,
@@ -96,7 +96,7 @@ function receiptFields(names: RowNames, row: FilingRecord): Markup {
       ${item(w("receipt.sender"), names.sender(row.senderId), "r-sender")}
       ${item(
         w("receipt.requested_by"),
-        html`${row.integrator ?? "—"} · ${say(MODE_WORDS[row.mode])}${
+        html`${names.integrator(row.integrator)} · ${say(MODE_WORDS[row.mode])}${
           row.origin
             ? html`<br><span class="small">${w("receipt.from_the_page")} <span
                 class="mono">${row.origin}</span></span>`

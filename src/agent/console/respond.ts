@@ -1,23 +1,19 @@
 /**
  * How console routes answer: a whole page with the session's one-time
- * message, the redirect after an action, the message of a failed one, reading a form, and the
- * page shown without a session.
+ * message, the redirect after an action, the message of a failed one, reading a form (the page
+ * shown without a session is open_help.ts).
  * @module
  */
 import type { Context } from "hono";
-import { html } from "hono/html";
 import { AppError, isAppError } from "../../contract/mod.ts";
 import {
   type Bilingual,
-  both,
   bothWith,
   consoleHeaders,
   consolePage,
   type ConsolePageId,
   type Flash,
   type Markup,
-  say,
-  w,
 } from "./layout.ts";
 import type { ConsoleSession } from "./session.ts";
 import type { AgentEnv } from "../http/mod.ts";
@@ -96,29 +92,4 @@ export async function formOf(c: ConsoleC): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) if (typeof v === "string") out[k] = v;
   return out;
-}
-
-/**
- * The page shown without a session: how to open the console (403).
- * @param c the route's context
- * @param why a sentence on top (a used link, a sign-out), or null
- */
-export function howToOpen(c: ConsoleC, why: Bilingual | null): Promise<Response> {
-  return sendPage(
-    c,
-    null,
-    both("console.the_agent_s_console"),
-    html`
-      <div class="card" id="how-to-open">
-        <p>${why ? html`<strong>${say(why)}</strong><br>` : ""}${w(
-          "console.the_console_is_for",
-        )}</p>
-        <ol>
-          <li>${w("console.open_filing_agent_from")}</li>
-          <li>${w("console.the_agent_opens_the")}</li>
-        </ol>
-      </div>
-    `,
-    403,
-  );
 }

@@ -17,11 +17,13 @@ import { AppError } from "../../contract/mod.ts";
 import { FAVICON_HREF } from "../confirm/mod.ts";
 import { errorResponse } from "../http/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
-import { both } from "./layout.ts";
+import { type Bilingual, both } from "./layout.ts";
 import { LANG_COOKIE, langOf, withLang } from "../texts/mod.ts";
-import { type ConsoleEnv, formOf, howToOpen } from "./respond.ts";
+import { type ConsoleEnv, formOf } from "./respond.ts";
+import { consoleNext, howToOpen, openHelpRoutes } from "./open_help.ts";
+import { stopRoutes } from "./stop_page.ts";
 import { sameToken } from "./session.ts";
-import { portHolderWords } from "../start/mod.ts";
+import { otherAgentWords, portHolderWords } from "../start/mod.ts";
 import { statusRoutes } from "./status_page.ts";
 import { toolsRoutes } from "./tools_pages.ts";
 import { filingsRoutes } from "./filings_page.ts";
@@ -42,12 +44,27 @@ const OPEN_PATHS = new Set([
   "/console/links",
   "/console/language",
   "/console/state",
+  "/console/reopen",
+  "/console/shutdown",
   "/favicon.ico",
 ]);
 
 /** Where the language switch may send the browser back to: a path of this origin only. */
 const localPath = (p: string | undefined): string =>
   p && p.startsWith("/") && !p.startsWith("//") && !p.includes("\\") ? p : "/";
+
+/**
+ * The two-agents warning on top of every page: this agent took another port because another
+ * agent holds the usual one; or this agent holds the usual one and another runs on the range
+ * (one too many) — each with how to stop the other (docs/running.md § Another agent).
+ */
+async function twoAgentsBanner(ctx: ConsoleContext): Promise<Bilingual | null> {
+  const program = ctx.console?.program ?? "svc-filing";
+  const holder = ctx.console?.portHolder?.() ?? null;
+  if (holder) return portHolderWords(holder, ctx.port(), program);
+  const [other] = await ctx.console?.otherAgents?.().catch(() => []) ?? [];
+  return other ? otherAgentWords(other, program) : null;
+}
 
 /**
  * The console's guard, in front of every console path: the page's language (texts/lang.ts), the
@@ -61,12 +78,15 @@ function consoleGuard(ctx: ConsoleContext): MiddlewareHandler<ConsoleEnv> {
     withLang(langOf(getCookie(c, LANG_COOKIE)), () => guarded(c, next));
   const guarded: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
     // Another agent on the usual port: said on top of every page (start/port_holder.ts).
-    const holder = ctx.console?.portHolder?.() ?? null;
-    c.set("banner", holder ? portHolderWords(holder, ctx.port()) : null);
+    c.set("banner", await twoAgentsBanner(ctx));
     if (OPEN_PATHS.has(c.req.path)) return await next();
-    const session = ctx.sessions.get(getCookie(c, ctx.sessions.cookieName()));
+    const cookie = getCookie(c, ctx.sessions.cookieName());
+    const session = ctx.sessions.get(cookie);
     if (!session) {
-      if (c.req.method === "GET") return await howToOpen(c, null);
+      // A cookie this agent does not know: a session of before its restart, or expired.
+      if (c.req.method === "GET") {
+        return await howToOpen(ctx, c, cookie ? both("open.session_gone") : null);
+      }
       throw new AppError("CONSOLE_SESSION_REQUIRED", "Open the console with `agent open`");
     }
     c.set("session", session);
@@ -100,7 +120,7 @@ function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     const s = ctx.sessions.redeem(c.req.query("code") ?? "");
     if (!s) {
       ctx.log("warn", "console link refused", {});
-      return howToOpen(c, both("console.this_link_was_used"));
+      return howToOpen(ctx, c, both("console.this_link_was_used"));
     }
     setCookie(c, ctx.sessions.cookieName(), s.id, {
       httpOnly: true,
@@ -113,7 +133,8 @@ function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
       setCookie(c, LANG_COOKIE, to, { sameSite: "Strict", path: "/", maxAge: 400 * 24 * 3600 });
     }
     ctx.log("info", "console opened", {});
-    return c.redirect("/", 303);
+    // A link the page without a session had the agent open lands where that page was asked.
+    return c.redirect(consoleNext(c.req.query("next")), 303);
   });
 
   // `agent open` (same user: it can read the data folder) asks for a link.
@@ -142,7 +163,7 @@ function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
 
   r.post("/console/sign-out", (c) => {
     ctx.sessions.end(c.get("session").id);
-    return howToOpen(c, both("console.you_signed_out_of"));
+    return howToOpen(ctx, c, both("console.you_signed_out_of"));
   });
   return r;
 }
@@ -165,6 +186,8 @@ export function consoleRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
   for (const p of ["/", "/console", "/console/*", "/favicon.ico"]) r.use(p, limit, guard);
   r.route("/", entryRoutes(ctx));
   r.route("/", trayStateRoutes(ctx));
+  r.route("/", openHelpRoutes(ctx));
+  r.route("/", stopRoutes(ctx));
   r.route("/", statusRoutes(ctx));
   r.route("/", toolsRoutes(ctx));
   r.route("/", filingsExportRoutes(ctx));

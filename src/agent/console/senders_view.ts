@@ -54,6 +54,11 @@ function addForm(c: FoundCertificate, csrf: string, extra: Markup | null = null)
   `;
 }
 
+/** What unlocks a sender's key, in words: a signature file's password, a token's PIN (the
+ * OS stores ask in their own dialog; their field is the PIN a card behind them may need). */
+const secretWord = (type: string | undefined): string =>
+  type === "pkcs12" ? w("senders.secret_password") : w("senders.secret_pin");
+
 /**
  * A sender's row in the Senders table: name (marked when not a QES) and where its key is, the
  * certificate (holder, masked EGN, issuer, validity, failed checks), state, and the forms that
@@ -103,7 +108,11 @@ export function senderRow(
         : html`<span class="muted">${w("senders.inactive")}</span>`}</td>
       <td><form method="post" action="/console/senders/${s
         .id}/test" class="inline">${csrfField(csrf)}
-    <input type="password" name="pin" placeholder="PIN" autocomplete="off" maxlength="64" size="8">
+    <input type="password" name="pin" placeholder="${secretWord(
+      ref?.type,
+    )}" aria-label="${secretWord(
+      ref?.type,
+    )}" autocomplete="off" maxlength="64" size="8">
     <button class="test-sender">${w("senders.test")}</button></form>
     ${s.active && senders.filter((x) => x.active).length === 1 ? "" : html`
       <form method="post" action="/console/senders/${s.id}/activate"

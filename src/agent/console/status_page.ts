@@ -192,8 +192,10 @@ async function statusPage(ctx: ConsoleContext, c: ConsoleC): Promise<Response> {
     ${expiryBanner(senders, certs)}
     ${statusCard(ctx, { newer, latest, auto, modes, token, live }, csrf)}
     ${callersTable(callers)}
-    <form method="post" action="/console/sign-out" class="small">${csrfField(csrf)}
+    <form method="post" action="/console/sign-out" class="small inline">${csrfField(csrf)}
     <button id="sign-out">${w("status.sign_out")}</button></form>
+    <form method="get" action="/console/stop" class="small inline">
+    <button id="stop-agent">${w("stop.stop_the_agent")}</button></form>
   `;
   return sendPage(c, "status", both("status.status"), body);
 }

@@ -59,6 +59,17 @@ function logLine(e: LogEntry): Markup {
   `;
 }
 
+/** An ISO 8601 UTC time the doctor writes (`2027-01-31T22:00:00.000Z`). */
+const ISO_UTC = /\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?Z\b/g;
+
+/**
+ * A doctor's sentence with its UTC times in the computer's local time and offset, as every
+ * console page shows times (texts/words.ts `when`); the CLI's report keeps them as they are.
+ * @param text the sentence
+ * @returns the sentence, each time replaced
+ */
+export const localTimes = (text: string): string => text.replace(ISO_UTC, (iso) => when(iso));
+
 /** The diagnostics' checks: mark, check, result and how to fix, in the page's language. */
 function checksTable(checks: readonly DoctorCheck[]): Markup {
   return html`
@@ -76,8 +87,8 @@ function checksTable(checks: readonly DoctorCheck[]): Markup {
             ? "!"
             : "✗"}</td>
           <td>${say({ bg: k.titleBg, en: k.title })}</td>
-          <td>${say({ bg: k.detailBg, en: k.detail })}</td>
-          <td>${k.fix ? say({ bg: k.fixBg ?? k.fix, en: k.fix }) : ""}</td>
+          <td>${localTimes(say({ bg: k.detailBg, en: k.detail }))}</td>
+          <td>${k.fix ? localTimes(say({ bg: k.fixBg ?? k.fix, en: k.fix })) : ""}</td>
         </tr>
       `
     )}</table>

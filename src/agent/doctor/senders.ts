@@ -19,6 +19,10 @@ import {
   toCertificateInfo,
 } from "../../signing/mod.ts";
 
+/** Days before a certificate's end from which the check warns (the console's Status warns
+ * from the same day: console/certificate_view.ts). */
+export const EXPIRY_WARN_DAYS = 30;
+
 const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 const cn = (dn: string) => /(?:^|,\s*)CN=([^,]+)/.exec(dn)?.[1] ?? "(no CN)";
@@ -101,7 +105,25 @@ function certVerdict(
     `${name}: ${best.r.map((r) => r.reason).join("; ")}`,
     `${name}: ${best.r.map((r) => reasonBg(r.reason)).join("; ")}`,
   );
-  if (failed.length === 0) return check(id, true, title, detail);
+  if (failed.length === 0) {
+    // Valid, but ending within 30 days (as the console's Status and Senders warn): say it now.
+    const left = best.r.find((r) => r.check === "validity")?.daysLeft;
+    if (left !== undefined && left < EXPIRY_WARN_DAYS) {
+      return check(
+        id,
+        "warn",
+        title,
+        detail,
+        t(
+          `The certificate ends in ${left} days: renew it with your QES provider now and add ` +
+            "the new one as a sender",
+          `Сертификатът изтича след ${left} дни: подновете го при доставчика на КЕП сега и ` +
+            "добавете новия като подател",
+        ),
+      );
+    }
+    return check(id, true, title, detail);
+  }
   const hard = failed.some((r) => r.check === "validity" || r.check === "keyUsage");
   return check(
     id,

@@ -1,5 +1,6 @@
 /**
- * The HTTP edge of the agent: token verification, CORS, the Host check, rate limits, the error wire format, the offline API docs.
+ * The HTTP edge of the agent: token verification, CORS, the Host check, the peer's OS user
+ * (peer_guard.ts), rate limits, the error wire format, the offline API docs.
  * @module
  */
 export * from "./auth.ts";
@@ -11,3 +12,4 @@ export * from "./rate_limit.ts";
 export * from "./callers.ts";
 export * from "./pages.ts";
 export * from "./published_origins.ts";
+export * from "./peer_guard.ts";

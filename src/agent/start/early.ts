@@ -105,10 +105,10 @@ export interface StartingHealth {
 
 /** A request handler that serves early and hands over to the full app once it is ready. */
 export interface EarlyHandler {
-  /** The handler for `Deno.serve`. */
-  readonly fetch: (req: Request) => Response | Promise<Response>;
+  /** The handler for `Deno.serve` (its info, the client's address, goes on to the app). */
+  readonly fetch: (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
   /** Phase 2 is done: from now on every request goes to `app`. */
-  ready(app: (req: Request) => Response | Promise<Response>): void;
+  ready(app: (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>): void;
   /** Phase 2 failed (the process is exiting): waiting requests get 502 AGENT_INTERNAL_ERROR. */
   failed(): void;
   /**
@@ -156,13 +156,13 @@ export async function phase2Start(
  *   {@link StartingHealth}; any other request waits for {@link EarlyHandler.ready}
  */
 export function createEarlyHandler(version: string, ports: () => readonly number[]): EarlyHandler {
-  type Fetch = (req: Request) => Response | Promise<Response>;
+  type Fetch = (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
   let app: Fetch | null = null;
   let settle!: (ok: boolean) => void;
   const phase2 = new Promise<boolean>((r) => settle = r);
   let answer!: () => void;
   const answered = new Promise<void>((r) => answer = r);
-  const early = async (req: Request): Promise<Response> => {
+  const early = async (req: Request, info?: Deno.ServeHandlerInfo): Promise<Response> => {
     const url = new URL(req.url);
     if (
       req.method === "GET" && url.pathname === "/health" && !req.headers.has("origin") &&
@@ -205,11 +205,11 @@ export function createEarlyHandler(version: string, ports: () => readonly number
         errorKind: "PORTAL",
       }, { status: 502 });
     }
-    return app(req);
+    return app(req, info);
   };
   return {
     // Once ready, straight to the app: no extra promise on the hot path.
-    fetch: (req) => app ? app(req) : early(req),
+    fetch: (req, info) => app ? app(req, info) : early(req, info),
     ready: (full) => {
       app = full;
       settle(true);

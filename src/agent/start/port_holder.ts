@@ -107,31 +107,102 @@ export async function whoHoldsPort(
 }
 
 /**
- * The other agent and what to do, in Bulgarian and English (terminal, Status, the banner).
- * @param h the other agent
- * @param ownPort the port this agent took instead
+ * How to stop another agent, in words: this user's with `agent stop` (its data folder named
+ * when known), another user's in that user's session (its console's "Stop the agent", or
+ * `agent stop` there).
+ */
+function stopWords(h: PortHolder, program: string): { bg: string; en: string } {
+  const cmd = `${program} agent stop${h.dataDir ? ` --data-dir ${h.dataDir}` : ""}`;
+  if (h.sameUser === true) return { bg: `изпълнете ${cmd}`, en: `run ${cmd}` };
+  const user = h.user ?? "";
+  return h.sameUser === false
+    ? {
+      bg:
+        `в профила на потребителя ${user}: бутонът „Спри агента“ в конзолата му или ${program} agent stop`,
+      en:
+        `in the session of user ${user}: "Stop the agent" in its console, or ${program} agent stop`,
+    }
+    : {
+      bg: `бутонът „Спри агента“ в конзолата му или ${cmd}`,
+      en: `"Stop the agent" in its console, or ${cmd}`,
+    };
+}
+
+/**
+ * Another agent of this computer on another port of the range, seen from the agent that holds
+ * the usual port (integrators' pages talk to this one; the other is one too many), and how to
+ * stop it — the first agent's side of the two-agents warning.
+ * @param h the other agent (`port`: where it runs)
+ * @param program the program's name as the person has it (`svc-filing`)
  * @returns one sentence each
  * @throws never
  */
-export function portHolderWords(h: PortHolder, ownPort: number): { bg: string; en: string } {
-  const who = [
-    `версия ${h.version}`,
-    h.user ? `потребител ${h.user}` : "",
-    h.dataDir ? `папка с данни ${h.dataDir}` : "",
-  ].filter(Boolean).join(", ");
-  const whoEn = [
-    `version ${h.version}`,
-    h.user ? `user ${h.user}` : "",
-    h.dataDir ? `data folder ${h.dataDir}` : "",
-  ].filter(Boolean).join(", ");
+export function otherAgentWords(h: PortHolder, program = "svc-filing"): { bg: string; en: string } {
+  const how = stopWords(h, program);
+  return {
+    bg: `Още един агент работи на този компютър, на порт ${h.port} (${
+      whoWords(h).bg
+    }). Уеб страниците на счетоводната програма говорят с този агент; другият е излишен. Спрете другия агент: ${how.bg}.`,
+    en: `Another agent also runs on this computer, on port ${h.port} (${
+      whoWords(h).en
+    }). The accounting application's pages talk to this agent; the other one is one too many. Stop the other agent: ${how.en}.`,
+  };
+}
+
+/**
+ * The other agents on the range's ports but this agent's own, as {@link whoHoldsPort} names them.
+ * @param ownPort this agent's port
+ * @param ports the range (start/running.ts `agentPortRange`)
+ * @param deps as {@link whoHoldsPort}
+ * @returns the agents found, by port
+ * @throws never
+ */
+export async function otherAgentsOnRange(
+  ownPort: number,
+  ports: readonly number[],
+  deps: PortHolderDeps = {},
+): Promise<PortHolder[]> {
+  const found = await Promise.all(
+    ports.filter((p) => p !== ownPort).map((p) => whoHoldsPort(p, deps)),
+  );
+  return found.filter((h): h is PortHolder => h !== null);
+}
+
+/** Who the other agent is: version, user, data folder, as far as known. */
+function whoWords(h: PortHolder): { bg: string; en: string } {
+  return {
+    bg: [
+      `версия ${h.version}`,
+      h.user ? `потребител ${h.user}` : "",
+      h.dataDir ? `папка с данни ${h.dataDir}` : "",
+    ].filter(Boolean).join(", "),
+    en: [
+      `version ${h.version}`,
+      h.user ? `user ${h.user}` : "",
+      h.dataDir ? `data folder ${h.dataDir}` : "",
+    ].filter(Boolean).join(", "),
+  };
+}
+
+/**
+ * The other agent and what to do, in Bulgarian and English (terminal, Status, the banner).
+ * @param h the other agent
+ * @param ownPort the port this agent took instead
+ * @param program the program's name as the person has it, in the stop command (`svc-filing`)
+ * @returns one sentence each
+ * @throws never
+ */
+export function portHolderWords(
+  h: PortHolder,
+  ownPort: number,
+  program = "svc-filing",
+): { bg: string; en: string } {
+  const how = stopWords(h, program);
+  const { bg: who, en: whoEn } = whoWords(h);
   return {
     bg:
-      `Друг агент на този компютър държи обичайния порт ${h.port} (${who}); този агент работи на ${ownPort} и уеб страниците на счетоводната програма говорят с другия. Спрете другия агент (${
-        h.sameUser === false ? "в профила на неговия потребител" : "или по-старото копие"
-      }) и стартирайте този отново; на един компютър трябва да работи един агент.`,
+      `Друг агент на този компютър държи обичайния порт ${h.port} (${who}); този агент работи на ${ownPort} и уеб страниците на счетоводната програма говорят с другия. Спрете другия агент (${how.bg}) и стартирайте този отново; на един компютър трябва да работи един агент.`,
     en:
-      `Another agent on this computer holds the usual port ${h.port} (${whoEn}); this agent runs on ${ownPort}, and the accounting application's pages talk to the other one. Stop the other agent (${
-        h.sameUser === false ? "in its user's session" : "or the older copy"
-      }) and start this one again; one agent per computer.`,
+      `Another agent on this computer holds the usual port ${h.port} (${whoEn}); this agent runs on ${ownPort}, and the accounting application's pages talk to the other one. Stop the other agent (${how.en}) and start this one again; one agent per computer.`,
   };
 }

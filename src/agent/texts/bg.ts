@@ -7,6 +7,7 @@
  * @module
  */
 import { BG_CONFIRM } from "./bg_confirm.ts";
+import { BG_DESK } from "./bg_desk.ts";
 
 /** A count's text: one form per plural category ("1 ред", "2 реда"). */
 export interface Plural {
@@ -76,8 +77,6 @@ export const BG = {
   "cert.valid_to": "Валиден до",
   "cert.where_exactly": "къде точно",
   "cert.windows_certificate_store": "хранилище на Windows",
-  "console.open_filing_agent_from":
-    "Отворете „Агент за подаване“ от менюто „Старт“ / папка „Applications“ (или изпълнете svc-filing agent open).",
   "console.the_agent_opens_the":
     "Агентът отваря конзолата в браузъра ви; връзката важи веднъж и 10 минути.",
   "console.the_agent_s_console": "Конзолата на агента",
@@ -357,4 +356,6 @@ export const BG = {
   "senders.cloud_name": "Име на подателя",
   "senders.cloud_mode_app": "одобрява се в приложението на доставчика",
   "senders.cloud_mode_pin": "PIN при всяко подаване",
+  // Stopping the agent, opening its console, another user's connection (bg_desk.ts).
+  ...BG_DESK,
 } as const;

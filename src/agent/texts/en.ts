@@ -6,6 +6,7 @@
  */
 import type { BG, Plural } from "./bg.ts";
 import { EN_CONFIRM } from "./en_confirm.ts";
+import { EN_DESK } from "./en_desk.ts";
 
 /** The English catalog: a text for every key of {@link BG}. */
 export const EN: {
@@ -72,8 +73,6 @@ export const EN: {
   "cert.valid_to": "Valid to",
   "cert.where_exactly": "where exactly",
   "cert.windows_certificate_store": "Windows certificate store",
-  "console.open_filing_agent_from":
-    'Open "Filing agent" from the Start menu / Applications (or run svc-filing agent open).',
   "console.the_agent_opens_the":
     "The agent opens the console in your browser; the link works once, for 10 minutes.",
   "console.the_agent_s_console": "The agent's console",
@@ -354,4 +353,6 @@ export const EN: {
   "senders.cloud_name": "Sender's name",
   "senders.cloud_mode_app": "approved in the provider's app",
   "senders.cloud_mode_pin": "PIN at each filing",
+  // Stopping the agent, opening its console, another user's connection (en_desk.ts).
+  ...EN_DESK,
 };
