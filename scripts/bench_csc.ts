@@ -1,5 +1,5 @@
 /**
- * Cloud signature benchmark (docs/signing.md § Remote signing): a folder-wide filing of N
+ * Cloud signature benchmark (docs/signing.md § 11): a folder-wide filing of N
  * companies' D1/D6 (default 50) signed through the CSC simulator (scripts/csc_simulator.ts,
  * every CSC call held `--csc-delay-ms`, default 250 ms, as a provider's round trip) against the
  * same batch signed with a PKCS#12 file, in the same run, on the agent's own batch code — the

@@ -1,6 +1,6 @@
 /**
  * A local HTTPS simulator of a remote qualified signature service speaking the Cloud Signature
- * Consortium API v2 (docs/signing.md § Remote signing): OAuth 2.0 authorization code with PKCE
+ * Consortium API v2 (docs/signing.md § 11): OAuth 2.0 authorization code with PKCE
  * (S256) at /oauth2/authorize and /oauth2/token (scope `service`, and scope `credential` with
  * `credentialID`, `numSignatures` and `hashes` for credentials whose `authMode` is `oauth2code`),
  * refresh tokens, `info`, `credentials/list`, `credentials/info` (certificate chain),

@@ -5,8 +5,8 @@
  *
  * The convention (README § Development, "Examples in the docs run"):
  *
- * - Every block names its language. `text` (output, layouts, diagrams, synopses) and `json`
- *   are never run.
+ * - Every block names its language. `text` (output, layouts, diagrams, synopses), `json` and
+ *   `bat` (Windows commands, which cannot run here) are never run.
  * - `sh` / `bash`: a script, run with `bash -e -o pipefail` in a sandbox: the working folder is a
  *   fresh folder whose entries link to this checkout's (so `scripts/…` and `deno task …` work,
  *   and files a block writes stay there), a fresh `SVC_DATA_DIR` and `HOME`, a token service
@@ -40,7 +40,7 @@ const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
 /** Languages whose blocks run, and those that are only read. */
 const RUN_LANGS = new Set(["sh", "bash", "console", "ts"]);
-const TEXT_LANGS = new Set(["text", "json"]);
+const TEXT_LANGS = new Set(["text", "json", "bat"]);
 
 /** One fenced block. */
 interface Block {

@@ -97,7 +97,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
       batches,
     }),
   );
-  // A cloud signature's approval at its provider (docs/signing.md § Remote signing).
+  // A cloud signature's approval at its provider (docs/signing.md § 11).
   app.route("/remote", remoteApprovals.routes());
   app.route("/docs", docsRoutes(deps.docsAssetsDir ? { assetsDir: deps.docsAssetsDir } : {}));
   const verifier: TokenVerifier = { ...deps.verifier, clock: deps.clock, jtis, agentVersion };

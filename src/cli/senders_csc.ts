@@ -1,6 +1,6 @@
 /**
- * `senders add --csc <service URL or provider name>`: a cloud sender (docs/signing.md § Remote
- * signing). The agent reads the service's `info`, opens a loopback callback on 127.0.0.1 (a free
+ * `senders add --csc <service URL or provider name>`: a cloud sender (docs/signing.md § 11,
+ * remote signing). The agent reads the service's `info`, opens a loopback callback on 127.0.0.1 (a free
  * port), opens the default browser at it (it forwards to the provider's sign-in page; the address
  * is also printed), waits for the callback with `state` checked (at most 10 minutes), keeps the
  * refresh token encrypted, lists the credentials and adds the chosen one as a sender after the

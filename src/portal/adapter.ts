@@ -41,7 +41,7 @@ export interface PortalContext {
   readonly sign?: (bytes: Uint8Array) => Promise<Uint8Array>;
   /**
    * Sign these files ahead, together (a cloud signature: one approval for all the hashes of a
-   * filing or a batch, docs/signing.md § Remote signing); `sign` then returns their signatures.
+   * filing or a batch, docs/signing.md § 11); `sign` then returns their signatures.
    * A failure is reported by `sign`, for each file. Absent for keys that sign one at a time.
    */
   readonly prepareSignatures?: (files: readonly Uint8Array[]) => Promise<void>;

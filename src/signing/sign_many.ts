@@ -3,7 +3,7 @@
  * {@link signDetached} exactly as for one file (signed attributes, SHA-256, the signer
  * certificate), the signed attributes of all files are handed to `signMany` together, and each
  * signature is checked with the certificate before its CMS is returned. A cloud signature
- * (docs/signing.md § Remote signing) authorizes a whole batch's hashes at once this way.
+ * (docs/signing.md § 11) authorizes a whole batch's hashes at once this way.
  * @module
  */
 import { AppError } from "../contract/mod.ts";

@@ -1,5 +1,5 @@
 /**
- * The approval of a cloud signature at its provider (docs/signing.md § Remote signing), for
+ * The approval of a cloud signature at its provider (docs/signing.md § 11), for
  * credentials whose `authMode` is `oauth2code`: after the accountant confirmed the batch, the
  * agent opens its own page `GET /remote/:id` in the default browser. The page says where to
  * approve ("Одобрете подписа в приложението на доставчика"), how many signatures and, when the

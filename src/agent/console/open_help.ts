@@ -1,5 +1,5 @@
 /**
- * The page shown without a console session (403, docs/console.md § Opening the console): after a
+ * The page shown without a console session (403, docs/console.md § Opening it): after a
  * restart of the agent, an expired session, a used link or a sign-out. It says exactly how to
  * open the console on this computer's system — Windows: the Start-menu entry "Агент за подаване
  * към НАП" or the agent's icon next to the clock; macOS: the app in Applications; elsewhere the

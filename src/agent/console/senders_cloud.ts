@@ -1,5 +1,5 @@
 /**
- * Cloud senders on the console's Senders page (docs/signing.md § Remote signing): a provider from
+ * Cloud senders on the console's Senders page (docs/signing.md § 11): a provider from
  * `csc_providers.json` or a CSC API v2 service URL and client id; "Sign in at the provider" sends
  * the browser to the provider's sign-in page (OAuth 2.0 + PKCE, scope `service`); the provider
  * sends it back to `GET /remote/sign-in/callback` (outside `/console`: a navigation coming from

@@ -6,7 +6,7 @@
  * handshake of `agent open`). Either way the agent stops as on SIGTERM: the confirmations waiting
  * are declined, the requests under way (filings) finish, the journal is closed and the lock
  * released; a filing cut off by a kill instead is journaled as unknown and reconciled at the
- * next start (docs/running.md § Crash safety).
+ * next start (docs/journal.md § Unknown → resolve).
  * @module
  */
 import { Hono } from "hono";

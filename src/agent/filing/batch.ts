@@ -133,8 +133,8 @@ export async function runBatch(
       documents: chosen.reduce((n, [, g]) => n + g.files.length, 0),
     }),
   );
-  // A cloud signature approves the whole batch's files at once (docs/signing.md § Remote
-  // signing); a failure there is each company's, reported when it is signed.
+  // A cloud signature approves the whole batch's files at once (docs/signing.md § 11,
+  // remote signing); a failure there is each company's, reported when it is signed.
   await ctx.prepareSignatures?.(
     chosen.flatMap(([, g]) => (g.error ? [] : g.files.map((f) => f.bytes))),
   );

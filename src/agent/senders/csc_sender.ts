@@ -1,5 +1,5 @@
 /**
- * A cloud sender (docs/signing.md § Remote signing): a qualified signature held by a provider
+ * A cloud sender (docs/signing.md § 11): a qualified signature held by a provider
  * that offers the Cloud Signature Consortium API v2. The accountant signs in once with OAuth 2.0
  * authorization code + PKCE in the browser (scope `service`, the agent's loopback callback,
  * `state` checked); the provider's refresh token is kept encrypted (AES-256-GCM) in the data

@@ -78,7 +78,7 @@ export function needsPin(
   if (ref === null) return false;
   if (use === "certificate") return ref.type === "pkcs12" && !certificateKnown;
   // A cloud signature asks its PIN on the page in explicit mode; oauth2code is approved at the
-  // provider (docs/signing.md § Remote signing).
+  // provider (docs/signing.md § 11).
   if (ref.type === "csc") return ref.authMode === "explicit" && ref.pin;
   return ref.type === "pkcs12" || ref.type === "pkcs11";
 }
@@ -230,7 +230,7 @@ export async function liveContext(
       return { ctx: { sender, certificate: cert.der }, close: () => {} };
     }
     if (ref.type === "csc") {
-      // All files of a filing or a batch are approved at once (docs/signing.md § Remote signing).
+      // All files of a filing or a batch are approved at once (docs/signing.md § 11).
       const csc = cscSigning(store as CscKeyStore, cert, pin ?? undefined);
       return {
         ctx: { sender, certificate: cert.der, sign: csc.sign, prepareSignatures: csc.prepare },

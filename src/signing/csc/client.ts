@@ -1,6 +1,6 @@
 /**
  * A client of a remote signature service that speaks the Cloud Signature Consortium API v2
- * (docs/signing.md § Remote signing): `info`, the OAuth 2.0 token endpoint (authorization code
+ * (docs/signing.md § 11): `info`, the OAuth 2.0 token endpoint (authorization code
  * with PKCE, refresh token), `credentials/list`, `credentials/info`, `credentials/authorize`
  * and `signatures/signHash`. Every call has a time limit; the provider's `error` and
  * `error_description` become the details of a catalog code, never an unmapped failure. Tokens,

@@ -1,5 +1,5 @@
 /**
- * A cloud qualified signature as a {@link KeyStore} (docs/signing.md § Remote signing): the
+ * A cloud qualified signature as a {@link KeyStore} (docs/signing.md § 11): the
  * certificates are the signed-in user's CSC credentials; a signature is `signatures/signHash`
  * over the SHA-256 digest of the data (for CMS, of the signed attributes), authorized by the
  * credential's `authMode`: `explicit` sends the PIN typed on the confirmation page to

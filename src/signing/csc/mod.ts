@@ -1,6 +1,6 @@
 /**
  * Cloud qualified signatures through the Cloud Signature Consortium API v2 (docs/signing.md
- * § Remote signing): the client, OAuth 2.0 with PKCE, and the key store.
+ * § 11): the client, OAuth 2.0 with PKCE, and the key store.
  * @module
  */
 export {

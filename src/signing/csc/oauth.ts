@@ -1,6 +1,6 @@
 /**
  * OAuth 2.0 authorization code with PKCE (RFC 7636, S256) for a CSC API v2 service
- * (docs/signing.md § Remote signing): the verifier, its challenge, the `state` that ties the
+ * (docs/signing.md § 11): the verifier, its challenge, the `state` that ties the
  * callback to the request, and the authorization URLs for scope `service` (sign-in) and scope
  * `credential` (one approval of a batch's hashes, `oauth2code` credentials).
  * @module
