@@ -9,7 +9,7 @@
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, isAppError } from "../../contract/mod.ts";
-import { type Markup, t, tableOr } from "../../web_page.ts";
+import { type Markup, pick, t, tableOr } from "../../web_page.ts";
 import { keyView, setKeyAllowedEiks } from "../admin/mod.ts";
 import {
   applicationView,
@@ -20,6 +20,7 @@ import {
 } from "../contracts.ts";
 import {
   csrfField,
+  errorWords,
   type Flash,
   formOf,
   sendWebPage,
@@ -43,7 +44,8 @@ async function act(
     flash = await run();
   } catch (e) {
     if (!isAppError(e)) throw e;
-    flash = { kind: "error", bg: `Неуспешно: ${e.message}`, en: e.code };
+    const words = errorWords(e);
+    flash = { kind: "error", bg: `Неуспешно: ${words.bg}`, en: `Failed: ${words.en}` };
   }
   return page(c, flash);
 }
@@ -201,7 +203,10 @@ async function integratorsPage(
             <form class="eiks" method="post"
               action="${ctx.app.base}/keys/${k.id}/eiks">${csrfField(c)}<span class="mono">${k
                 .id}</span> ${k.mode} ${k.status}
-                        <input name="eiks" size="30" placeholder="всеки / any" value="${(k
+                        <input name="eiks" size="30" placeholder="${pick({
+                          bg: "всеки",
+                          en: "any",
+                        })}" value="${(k
                           .allowedEiks ?? []).join(" ")}"> <button>${t(
                             "Запиши ЕИК",
                             "Save EIKs",
