@@ -49,6 +49,14 @@ const WORDS: Readonly<Record<string, Bilingual>> = {
   ),
 };
 
+/** The Bulgarian words of a refusal that names its reason (`details.reason`). */
+const REASONS: Readonly<Record<string, string>> = {
+  admin_exists: "Този адрес е на администратор: той влиза със своя passkey.",
+  self: "Друг администратор ви премахва, не вие себе си.",
+  last_admin: "Бюрото трябва да има поне един администратор.",
+  no_smtp: "Последният passkey се премахва с връзка по пощата, а пощата не е настроена.",
+};
+
 /** The forms' fields as the Bulgarian page names them. */
 const FIELDS: Readonly<Record<string, string>> = {
   email: "имейл",
@@ -76,7 +84,9 @@ const FIELDS: Readonly<Record<string, string>> = {
  * ```
  */
 export function errorWords(e: AppError): Bilingual {
-  const own = WORDS[e.code];
+  const reason = e.details?.reason;
+  const said = typeof reason === "string" ? REASONS[reason] : undefined;
+  const own = said ? { bg: said, en: e.message } : WORDS[e.code];
   const name = e.details?.field;
   const field = typeof name === "string" ? ` (поле: ${FIELDS[name] ?? name})` : "";
   return {

@@ -68,9 +68,9 @@ export async function sendWebPage(
 ): Promise<Response> {
   const scripts = PAGE_SCRIPTS;
   const signedIn = c.get("signedIn");
-  // The switch comes back to this page; after a form's post, to the application's start.
-  const url = new URL(c.req.url);
-  const back = c.req.method === "GET" ? `${url.pathname}${url.search}` : app.base;
+  // The switch comes back to this page (its path: the query, which may carry what the person
+  // typed, is not echoed); after a form's post, to the application's start.
+  const back = c.req.method === "GET" ? new URL(c.req.url).pathname : app.base;
   const text = String(
     await html`<!doctype html>
 <html lang="${pageLang()}">
