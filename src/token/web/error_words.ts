@@ -57,6 +57,13 @@ const REASONS: Readonly<Record<string, string>> = {
   no_smtp: "Последният passkey се премахва с връзка по пощата, а пощата не е настроена.",
 };
 
+/** The team's roles as the Bulgarian pages name them (profile/members_page.ts). */
+const ROLES: Readonly<Record<string, string>> = {
+  owner: "собственик",
+  developer: "разработчик",
+  readonly: "само преглед",
+};
+
 /** The forms' fields as the Bulgarian page names them. */
 const FIELDS: Readonly<Record<string, string>> = {
   email: "имейл",
@@ -86,7 +93,14 @@ const FIELDS: Readonly<Record<string, string>> = {
 export function errorWords(e: AppError): Bilingual {
   const reason = e.details?.reason;
   const said = typeof reason === "string" ? REASONS[reason] : undefined;
-  const own = said ? { bg: said, en: e.message } : WORDS[e.code];
+  const { role, needs } = e.details ?? {};
+  const roleWords = typeof role === "string" && typeof needs === "string"
+    ? `Вашата роля (${ROLES[role] ?? role}) не позволява тази промяна: нужна е ${
+      ROLES[needs] ?? needs
+    }.`
+    : undefined;
+  const bg = said ?? roleWords;
+  const own = bg ? { bg, en: e.message } : WORDS[e.code];
   const name = e.details?.field;
   const field = typeof name === "string" ? ` (поле: ${FIELDS[name] ?? name})` : "";
   return {

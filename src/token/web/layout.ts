@@ -83,7 +83,6 @@ export async function sendWebPage(
   <body data-page="${page ?? "none"}">
     <header>
       <span class="brand">${tb(app.brand)}</span>
-      ${langSwitch(app.base, back)}
       ${
       signedIn
         ? html`
@@ -100,6 +99,7 @@ export async function sendWebPage(
         `
         : ""
     }
+      ${langSwitch(app.base, back)}
     </header>
     <main>
       <h1>${tb(title)}</h1>
