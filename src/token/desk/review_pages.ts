@@ -89,11 +89,17 @@ async function applicationsPage(
                           "До",
                           "Until",
                         )} <input type="date" name="endsAt" class="ends-at"></label>
-                        <input name="note" class="note" placeholder="note" maxlength="2000">
+                        <input name="note" class="note" placeholder="${pick({
+                          bg: "бележка",
+                          en: "note",
+                        })}" maxlength="2000">
                         <button class="primary approve">${t("Одобри", "Approve")}</button></form>
                 <form method="post" action="${ctx.app.base}/applications/${a
                   .id}/reject">${csrfField(c)}
-                        <input name="note" class="note" placeholder="note" maxlength="2000">
+                        <input name="note" class="note" placeholder="${pick({
+                          bg: "бележка",
+                          en: "note",
+                        })}" maxlength="2000">
                         <button class="danger reject">${t("Откажи", "Reject")}</button></form>
               </td>
             </tr>
@@ -304,7 +310,10 @@ async function contractsPage(
                 <form method="post"
                   action="${ctx.app.base}/contracts/${v.id}/terminate">${csrfField(
                     c,
-                  )}<input name="reason" class="reason" placeholder="reason" required maxlength="2000">
+                  )}<input name="reason" class="reason" placeholder="${pick({
+                    bg: "причина",
+                    en: "reason",
+                  })}" required maxlength="2000">
                               <button class="danger terminate">${t(
                                 "Прекрати",
                                 "Terminate",
