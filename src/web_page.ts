@@ -1,13 +1,15 @@
 /**
  * What every server-rendered page of both programs shares (the agent's console and confirmation
- * page, the token service's profile and administrator's desk): the bilingual text helpers
- * (Bulgarian first, English beside it), table helpers, the shared style sheet (`web_page.css`,
+ * page, the token service's profile and administrator's desk): the text helpers, which draw a
+ * `{bg, en}` pair in the language of the page being drawn (Bulgarian unless {@link withPageLang}
+ * says English: the token service's pages set it per request from their language cookie), table helpers, the shared style sheet (`web_page.css`,
  * served as a page asset: web_assets.ts), the security headers (strict CSP naming the page's
  * scripts by hash, never framed, never cached), random tokens and their constant-time
- * comparison. No state, no environment.
+ * comparison. No state but the request's language (an `AsyncLocalStorage`), no environment.
  * @module
  */
-import type { Bilingual } from "./contract/mod.ts";
+import type { Bilingual, Lang } from "./contract/mod.ts";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { timingSafeEqual } from "node:crypto";
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
@@ -20,20 +22,45 @@ export type { Bilingual };
 /** Markup or a promise of it, as hono/html produces. */
 export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 
+const pageLangStore = new AsyncLocalStorage<Lang>();
+
 /**
- * Bulgarian text with its English beside it.
+ * Run `fn` with `lang` as the language every text helper here draws (awaits included).
+ * @param lang `bg` or `en`
+ * @param fn what builds the page
+ * @returns what `fn` returns
+ */
+export const withPageLang = <T>(lang: Lang, fn: () => T): T => pageLangStore.run(lang, fn);
+
+/** The language of the page being drawn (`bg` outside {@link withPageLang}). */
+export const pageLang = (): Lang => pageLangStore.getStore() ?? "bg";
+
+/**
+ * The text of a pair in the page's language, as a plain string (for attributes, titles).
+ * @param b the pair
+ * @returns `b.bg` or `b.en`
+ */
+export const pick = (b: Bilingual): string => b[pageLang()];
+
+/**
+ * One text in the page's language: the Bulgarian unless the page is drawn in English.
  * @param bg the Bulgarian text
  * @param en the English text
- * @returns `bg <span class="en">/ en</span>`
+ * @returns the chosen text, escaped
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(String(await t("Ключове", "Keys")), "Ключове");
+ * equal(String(await withPageLang("en", () => t("Ключове", "Keys"))), "Keys");
+ * ```
  */
-export const t = (bg: string, en: string): Markup =>
-  html`${bg} <span class="en" lang="en">/ ${en}</span>`;
+export const t = (bg: string, en: string): Markup => html`${pageLang() === "en" ? en : bg}`;
 
 /** The same for a {@link Bilingual}. */
 export const tb = (b: Bilingual): Markup => t(b.bg, b.en);
 
 /**
- * A table's header row: each column's title in Bulgarian with its English beside it ({@link t}).
+ * A table's header row: each column's title in the page's language ({@link t}).
  * @param cols the titles, `[bg, en]`; null for a column without one
  * @returns `<tr><th>…</th>…</tr>`
  */

@@ -75,7 +75,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async () => {
-  const demo: Demo = await startDemo();
+  // Application mails go out at the next notice tick: a short one for the walkthrough.
+  const demo: Demo = await startDemo({ env: { SVC_NOTICE_INTERVAL_SECONDS: "1" } });
   const browser = await launchChromium();
   try {
     const profile = demo.printed.Profile!;
@@ -180,7 +181,7 @@ Deno.test({
     const rotated = (await page.textContent("#secret"))!.trim();
     ok(
       (await page.textContent("#flash"))!.match(
-        /keeps working until \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+        /работи до \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
       ),
     );
     await page.reload();
@@ -248,6 +249,42 @@ Deno.test({
     await admin.goto(inviteUrl);
     await admin.click("#continue");
     await admin.waitForSelector("body[data-page=admins]");
+
+    // A colleague invited by e-mail signs in through the outbox, then with their own passkey
+    // (another browser: cookies and authenticator of their own).
+    await page.click("#nav-members");
+    await page.fill("#member-email", "colleague@example.test");
+    await page.selectOption("#member-role", "developer");
+    await page.click("#member-invite");
+    await page.waitForSelector("#flash.ok");
+    const other = await launchChromium();
+    try {
+      const { page: colleague } = await pageWithAuthenticator(other);
+      await colleague.goto(await outboxLink(colleague, outbox, "colleague@example.test"));
+      await colleague.click("#continue");
+      await colleague.waitForSelector("body[data-page=passkeys]");
+      await colleague.click("#passkey-register");
+      await colleague.waitForSelector("#passkeys tr td, #passkey-status.bad");
+      equal(await colleague.$("#passkey-status.bad"), null);
+      await colleague.click("#sign-out");
+      await colleague.click("#passkey-sign-in");
+      await colleague.waitForSelector("body[data-page=keys]");
+      equal(await colleague.textContent("#who"), "colleague@example.test");
+    } finally {
+      await other.close();
+    }
+
+    // An application, approved on the desk; its mail (Bulgarian, the sign-up's language) in the
+    // outbox after the next notice tick.
+    await page.click("#nav-contract");
+    await page.fill("#apply-use", "VAT returns for our clients");
+    await page.click("#apply");
+    await page.waitForSelector("#flash.ok");
+    await admin.click("#nav-applications");
+    await admin.locator("#pending tr[data-application] button.approve").first().click();
+    await admin.waitForSelector("#flash.ok");
+    await page.goto(outbox);
+    await reloadUntil(page, `.mail[data-to="dev@example.test"]:has-text("е одобрена")`);
   } finally {
     await browser.close();
     await demo.stop();

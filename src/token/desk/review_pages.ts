@@ -9,7 +9,7 @@
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, isAppError } from "../../contract/mod.ts";
-import { type Markup, t, tableOr } from "../../web_page.ts";
+import { type Markup, pick, t, tableOr } from "../../web_page.ts";
 import { keyView, setKeyAllowedEiks } from "../admin/mod.ts";
 import {
   applicationView,
@@ -20,6 +20,7 @@ import {
 } from "../contracts.ts";
 import {
   csrfField,
+  errorWords,
   type Flash,
   formOf,
   sendWebPage,
@@ -43,7 +44,8 @@ async function act(
     flash = await run();
   } catch (e) {
     if (!isAppError(e)) throw e;
-    flash = { kind: "error", bg: `Неуспешно: ${e.message}`, en: e.code };
+    const words = errorWords(e);
+    flash = { kind: "error", bg: `Неуспешно: ${words.bg}`, en: `Failed: ${words.en}` };
   }
   return page(c, flash);
 }
@@ -87,11 +89,17 @@ async function applicationsPage(
                           "До",
                           "Until",
                         )} <input type="date" name="endsAt" class="ends-at"></label>
-                        <input name="note" class="note" placeholder="note" maxlength="2000">
+                        <input name="note" class="note" placeholder="${pick({
+                          bg: "бележка",
+                          en: "note",
+                        })}" maxlength="2000">
                         <button class="primary approve">${t("Одобри", "Approve")}</button></form>
                 <form method="post" action="${ctx.app.base}/applications/${a
                   .id}/reject">${csrfField(c)}
-                        <input name="note" class="note" placeholder="note" maxlength="2000">
+                        <input name="note" class="note" placeholder="${pick({
+                          bg: "бележка",
+                          en: "note",
+                        })}" maxlength="2000">
                         <button class="danger reject">${t("Откажи", "Reject")}</button></form>
               </td>
             </tr>
@@ -201,7 +209,10 @@ async function integratorsPage(
             <form class="eiks" method="post"
               action="${ctx.app.base}/keys/${k.id}/eiks">${csrfField(c)}<span class="mono">${k
                 .id}</span> ${k.mode} ${k.status}
-                        <input name="eiks" size="30" placeholder="всеки / any" value="${(k
+                        <input name="eiks" size="30" placeholder="${pick({
+                          bg: "всеки",
+                          en: "any",
+                        })}" value="${(k
                           .allowedEiks ?? []).join(" ")}"> <button>${t(
                             "Запиши ЕИК",
                             "Save EIKs",
@@ -299,7 +310,10 @@ async function contractsPage(
                 <form method="post"
                   action="${ctx.app.base}/contracts/${v.id}/terminate">${csrfField(
                     c,
-                  )}<input name="reason" class="reason" placeholder="reason" required maxlength="2000">
+                  )}<input name="reason" class="reason" placeholder="${pick({
+                    bg: "причина",
+                    en: "reason",
+                  })}" required maxlength="2000">
                               <button class="danger terminate">${t(
                                 "Прекрати",
                                 "Terminate",

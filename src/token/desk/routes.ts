@@ -23,6 +23,7 @@ import {
   countAttempt,
   csrfField,
   formOf,
+  languageRoute,
   PASSKEY_REMOVE_LINK,
   passkeyRemovalRoutes,
   passkeyRoutes,
@@ -37,6 +38,7 @@ import {
   type WebEnv,
   webErrorPage,
   webGuard,
+  webLang,
 } from "../web/mod.ts";
 import { auditDesk, type DeskContext, type DeskDeps } from "./deps.ts";
 import { reportRoutes } from "./report_pages.ts";
@@ -68,6 +70,7 @@ const OPEN = new Set([
   "/admin",
   "/admin/",
   "/admin/link",
+  "/admin/language",
   "/admin/passkey/options",
   "/admin/passkey/verify",
   `/admin${PASSKEY_REMOVE_LINK}`,
@@ -137,6 +140,8 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
   const ctx: DeskContext = { ...deps, auth, app: DESK_APP };
   const r = new Hono<WebEnv>();
   r.onError((err, c) => webErrorPage(c, DESK_APP, err, deps.log));
+  // One language at a time: the cookie's, Bulgarian unless English was chosen (web/lang.ts).
+  r.use("*", (c, next) => c.req.path.startsWith("/admin/v1/") ? next() : webLang()(c, next));
   const guard = webGuard({
     auth,
     role: "admin",
@@ -151,6 +156,7 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
   });
   r.use("*", (c, next) => c.req.path.startsWith("/admin/v1/") ? next() : guard(c, next));
   webAssetRoutes(r);
+  languageRoute(r, DESK_APP.base);
 
   r.get("/", (c) => {
     if (c.get("signedIn")) return c.redirect(`${DESK_APP.base}/applications`, 303);

@@ -8,7 +8,14 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
 import { t } from "../../web_page.ts";
-import { sendWebPage, type WebApp, webAssetRoutes, type WebEnv } from "../web/mod.ts";
+import {
+  languageRoute,
+  sendWebPage,
+  type WebApp,
+  webAssetRoutes,
+  type WebEnv,
+  webLang,
+} from "../web/mod.ts";
 import type { DemoOutbox, OutboxMail } from "./demo_outbox.ts";
 
 /** Where the outbox page is served. */
@@ -40,7 +47,10 @@ const mailCard = (m: OutboxMail, i: number) =>
  */
 export function outboxRoutes(outbox: DemoOutbox): Hono<WebEnv> {
   const r = new Hono<WebEnv>();
+  // The profile's language (the same cookie: web/lang.ts), with its own switch.
+  r.use("*", webLang());
   webAssetRoutes(r);
+  languageRoute(r, OUTBOX_PATH);
   r.get("/", (c) =>
     sendWebPage(
       c,

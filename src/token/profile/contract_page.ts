@@ -16,6 +16,7 @@ import type { ApplicationRecord, NoticeRecord, UsageRow } from "../store/mod.ts"
 import { buildStatement, requireMonth, statementCsv } from "../statement.ts";
 import {
   csrfField,
+  errorWords,
   type Flash,
   formOf,
   sendWebPage,
@@ -63,8 +64,8 @@ export function contractRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
       if (!(e instanceof AppError)) throw e;
       return contractPage(c, ctx, {
         kind: "error",
-        bg: `Заявката не е подадена: ${e.message}`,
-        en: e.code,
+        bg: `Заявката не е подадена: ${errorWords(e).bg}`,
+        en: `The application was not sent: ${errorWords(e).en}`,
       });
     }
     // After a post, a redirect: a reload of the page never sends the application twice.

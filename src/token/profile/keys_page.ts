@@ -25,7 +25,16 @@ import {
 } from "../admin/mod.ts";
 import type { ApiKeyRecord } from "../store/mod.ts";
 import { audit } from "../audit.ts";
-import { csrfField, type Flash, formOf, sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
+import {
+  csrfField,
+  errorWords,
+  type Flash,
+  formOf,
+  sendWebPage,
+  type WebC,
+  type WebEnv,
+} from "../web/mod.ts";
+import { resourcesCard } from "./resources.ts";
 import type { ProfileContext } from "./deps.ts";
 import { type FreshSecret, keepFresh, keysFlash, takeFresh } from "./keys_flow.ts";
 import { type LastUsed, lastUsedOf } from "./key_last_used.ts";
@@ -147,7 +156,8 @@ export function keysRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
 
 const failure = (e: unknown): Flash => {
   if (!isAppError(e)) throw e;
-  return { kind: "error", bg: `Неуспешно: ${e.message}`, en: e.code };
+  const words = errorWords(e);
+  return { kind: "error", bg: `Неуспешно: ${words.bg}`, en: `Failed: ${words.en}` };
 };
 
 /** Make a change: 303 to the page with `?done=<done>`, or the page with the error (400). */
@@ -234,6 +244,7 @@ async function keysPage(
         keys.map((k) => keyRow(c, ctx, k, used.get(k.id) ?? null)),
         t("Още нямате ключове.", "No keys yet."),
       )}
+      ${resourcesCard()}
     `,
     status,
     flash,

@@ -77,19 +77,23 @@ function logFilterForm(base: string, q: LogQuery, keys: readonly ApiKeyRecord[])
       <label>${t("До", "To")}<input type="date" name="to" id="filter-to" value="${q.to ??
         ""}"></label>
       <label>${t("Отговор", "Status")}<select name="status" id="filter-status">
-        ${option("", "всички / all", status)}${option("errors", "грешки / errors", status)}${option(
+        ${option("", t("всички", "all"), status)}${option(
+          "errors",
+          t("грешки", "errors"),
+          status,
+        )}${option(
           "ok",
-          "успешни / issued",
+          t("успешни", "issued"),
           status,
         )}
         ${["200", "400", "401", "402", "403", "429"].map((v) => option(v, v, status))}
       </select></label>
       <label>${t("Ключ", "Key")}<select name="key" id="filter-key">
-        ${option("", "всички / all", q.key ?? "")}
+        ${option("", t("всички", "all"), q.key ?? "")}
         ${keys.map((k) => option(k.id, `${k.label ? `${k.label} · ` : ""}${k.id}`, q.key))}
       </select></label>
       <label>${t("Режим", "Mode")}<select name="mode" id="filter-mode">
-        ${option("", "всички / all", q.mode ?? "")}${option("test", "test", q.mode)}${option(
+        ${option("", t("всички", "all"), q.mode ?? "")}${option("test", "test", q.mode)}${option(
           "live",
           "live",
           q.mode,

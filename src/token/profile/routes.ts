@@ -1,13 +1,14 @@
 /**
  * The integrators' profile at `{auth_url}/profile` (docs/token-service.md § The profile):
  * sign-up and sign-in by one-time e-mail links, then the keys, usage and request log pages of
- * the signed-in integrator only. Server-rendered (hono/html), Bulgarian with English beside it,
+ * the signed-in integrator only. Server-rendered (hono/html), one language at a time (Bulgarian, English on the switch: web/lang.ts),
  * no inline script or style (static files named by hash: web/assets.ts), strict CSP, never framed; sessions in the store
  * (web/sessions.ts), every change CSRF-checked and cross-site requests refused (web/guard.ts).
  * @module
  */
 import { Hono } from "hono";
 import {
+  languageRoute,
   PASSKEY_REMOVE_LINK,
   passkeyRemovalRoutes,
   passkeyRoutes,
@@ -18,6 +19,7 @@ import {
   type WebEnv,
   webErrorPage,
   webGuard,
+  webLang,
 } from "../web/mod.ts";
 import { passkeysPage } from "./passkeys_page.ts";
 import { contractRoutes } from "./contract_page.ts";
@@ -52,6 +54,7 @@ const OPEN = new Set([
   "/profile/sign-in",
   "/profile/sign-up",
   "/profile/link",
+  "/profile/language",
   "/profile/passkey/options",
   "/profile/passkey/verify",
   `/profile${PASSKEY_REMOVE_LINK}`,
@@ -76,6 +79,8 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
   const ctx: ProfileContext = { ...deps, auth, app: PROFILE_APP };
   const r = new Hono<WebEnv>();
   r.onError((err, c) => webErrorPage(c, PROFILE_APP, err, deps.log));
+  // One language at a time: the cookie's, Bulgarian unless English was chosen (web/lang.ts).
+  r.use("*", webLang());
   r.use(
     "*",
     webGuard({
@@ -87,6 +92,7 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
   );
   r.use("*", memberRoleGuard());
   webAssetRoutes(r);
+  languageRoute(r, PROFILE_APP.base);
   signInRoutes(r, ctx);
   passkeyRoutes(r, {
     store: deps.store,

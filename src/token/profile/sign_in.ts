@@ -20,6 +20,7 @@ import {
   type WebEnv,
   withinLimit,
 } from "../web/mod.ts";
+import { resourcesCard } from "./resources.ts";
 import type { ProfileContext } from "./deps.ts";
 import { linkMail, type LinkMailKind } from "./link_mail.ts";
 import { takeMemberInvite } from "./member_invite.ts";
@@ -350,6 +351,7 @@ function signInPage(
           </form>
         </div>
       </div>
+      ${resourcesCard()}
     `,
     status,
     flash,

@@ -2,17 +2,30 @@
  * The page frame of the profile and the desk: title, navigation of the application, the
  * signed-in person with the sign-out button, a message line, and the security headers (strict
  * CSP naming the page's scripts by hash, never framed, never cached: web_page.ts); its style
- * sheets and scripts are static files (assets.ts). Bulgarian first, English beside it.
+ * sheets and scripts are static files (assets.ts). One language at a time, Bulgarian unless the
+ * switch on every page chose English (lang.ts).
  * @module
  */
 import { html, raw } from "hono/html";
-import { type Bilingual, type Markup, PAGE_CSS, pageHeaders, t, tb } from "../../web_page.ts";
+import {
+  type Bilingual,
+  type Markup,
+  PAGE_CSS,
+  pageHeaders,
+  pageLang,
+  pick,
+  t,
+  tb,
+  withPageLang,
+} from "../../web_page.ts";
 import { scriptTag, styleLink } from "../../web_assets.ts";
 import { PAGE_SCRIPTS, WEB_CSS } from "./assets.ts";
 import type { WebC } from "./guard.ts";
-import { httpStatus, isAppError } from "../../contract/mod.ts";
+import { type AppError, httpStatus, isAppError } from "../../contract/mod.ts";
 import { noteErrorCode, requestIdOf } from "../edge.ts";
 import type { ServiceLog } from "../deps.ts";
+import { langSwitch, requestLang } from "./lang.ts";
+import { errorWords } from "./error_words.ts";
 
 /** One entry of an application's navigation. */
 export interface NavItem extends Bilingual {
@@ -55,13 +68,16 @@ export async function sendWebPage(
 ): Promise<Response> {
   const scripts = PAGE_SCRIPTS;
   const signedIn = c.get("signedIn");
+  // The switch comes back to this page (its path: the query, which may carry what the person
+  // typed, is not echoed); after a form's post, to the application's start.
+  const back = c.req.method === "GET" ? new URL(c.req.url).pathname : app.base;
   const text = String(
     await html`<!doctype html>
-<html lang="bg">
+<html lang="${pageLang()}">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${title.bg} / ${title.en} — ${app.brand.bg}</title>
+    <title>${pick(title)} — ${pick(app.brand)}</title>
     ${styleLink(app.base, PAGE_CSS)}${styleLink(app.base, WEB_CSS)}
   </head>
   <body data-page="${page ?? "none"}">
@@ -83,6 +99,7 @@ export async function sendWebPage(
         `
         : ""
     }
+      ${langSwitch(app.base, back)}
     </header>
     <main>
       <h1>${tb(title)}</h1>
@@ -120,13 +137,20 @@ export async function webErrorPage(
     log("error", "unexpected error on a web page", { error: String(err) });
     return c.text("Unexpected error", 500);
   }
+  // An error thrown by a middleware leaves its language scope: drawn in the cookie's again.
+  return await withPageLang(requestLang(c), () => errorAnswer(c, app, err));
+}
+
+/** The error's answer: JSON for the pages' fetch calls, else a page (see {@link webErrorPage}). */
+async function errorAnswer(c: WebC, app: WebApp, err: AppError): Promise<Response> {
+  const words = pick(errorWords(err));
   const status = httpStatus(err.code, "token");
   if (c.req.header("content-type")?.startsWith("application/json")) {
     // The passkey ceremonies' fetch calls read JSON (with the request id, as the API's errors).
     noteErrorCode(c.req.raw, err.code);
     const requestId = requestIdOf(c.req.raw);
     return c.json(
-      { error: err.message, errorCode: err.code, ...(requestId ? { requestId } : {}) },
+      { error: words, errorCode: err.code, ...(requestId ? { requestId } : {}) },
       (status === 401 ? 403 : status) as 400,
       err.code === "RATE_LIMITED" ? { "retry-after": String(err.details?.retryAfter ?? 60) } : {},
     );
@@ -138,7 +162,8 @@ export async function webErrorPage(
     { bg: "Заявката не е изпълнена", en: "The request was not carried out" },
     html`
       <div class="card" id="error" data-code="${err.code}">
-        <p>${err.message}</p>
+        <p id="error-words">${words}</p>
+        <p class="muted">${t("Код", "Code")}: <code>${err.code}</code></p>
         <p><a href="${app.base}">${t("Към началото", "Back to the start")}</a></p>
       </div>
     `,
@@ -150,7 +175,7 @@ export async function webErrorPage(
   return res;
 }
 
-/** The states of applications and contracts, in both languages. */
+/** The states of applications and contracts, in both languages (one drawn at a time). */
 const STATES: Record<string, [string, string]> = {
   pending: ["чака преглед", "pending"],
   approved: ["одобрена", "approved"],

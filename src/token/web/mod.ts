@@ -11,3 +11,5 @@ export * from "./assets.ts";
 export * from "./people_mail.ts";
 export * from "./passkey_list.ts";
 export * from "./session_list.ts";
+export * from "./lang.ts";
+export * from "./error_words.ts";

@@ -39,7 +39,8 @@ async function suite(e: WebEnv) {
   // Inviting the second one again is refused: no link, no way in as them.
   const again = await webText(svc, "/admin/admins/invite", {
     form: { email: "Second@svc.test", csrf: root.csrf },
-    cookie: root.cookie,
+    // In English: the error's own message (docs/token-service.md § Languages).
+    cookie: `${root.cookie}; svc_lang=en`,
   });
   equal(again.status, 409);
   ok(!again.text.includes('id="invite-link"'), "no invitation link for an administrator");
@@ -55,7 +56,10 @@ async function suite(e: WebEnv) {
   const one = await createAdminInvite(e.store, systemClock, BASE, "third@svc.test");
   const two = await createAdminInvite(e.store, systemClock, BASE, "third@svc.test");
   await takeLink(svc, "/admin", codeOf(one));
-  const late = await webReq(svc, "/admin/link", { form: { code: codeOf(two) } });
+  const late = await webReq(svc, "/admin/link", {
+    form: { code: codeOf(two) },
+    cookie: "svc_lang=en",
+  });
   equal(late.status, 400);
   equal(cookieSet(late, "svc_desk"), null, "no session from a late invitation");
   match(await late.text(), /sign in with your passkey/);

@@ -95,7 +95,9 @@ async function suite(e: WebEnv) {
   match(mail.text, /The administrator's note: Welcome/);
 
   // The profile: state and history.
-  const page = await webText(e.svcs[0]!, "/profile/contract", { cookie: en.cookie });
+  const page = await webText(e.svcs[0]!, "/profile/contract", {
+    cookie: `${en.cookie}; svc_lang=en`,
+  });
   equal(page.status, 200);
   const steps = [...page.text.matchAll(/<tr data-step="([^"]+)">/g)].map((m) => m[1]);
   for (

@@ -54,7 +54,7 @@ Deno.test("a change needs the public URL's Origin or same-origin fetch metadata"
       bare: true,
       headers: { origin: "http://svc.test" },
     });
-    equal(byOrigin.status, 200);
+    equal(byOrigin.status, 303);
     await byOrigin.body?.cancel();
     const bySite = await req(e, "/profile/keys", {
       form,
@@ -62,7 +62,7 @@ Deno.test("a change needs the public URL's Origin or same-origin fetch metadata"
       bare: true,
       headers: { "sec-fetch-site": "same-origin" },
     });
-    equal(bySite.status, 200);
+    equal(bySite.status, 303);
     await bySite.body?.cancel();
     equal(await keys(), before + 2);
   } finally {

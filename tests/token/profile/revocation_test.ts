@@ -136,7 +136,10 @@ async function passkeys(e: WebEnv) {
   const opened = await webText(b, `/profile/passkey/remove?code=${code}`);
   equal(opened.status, 200);
   ok(await e.store.findPasskey("cred-two-BBBBBBBBBBBBBBBB"), "opening the link removes nothing");
-  const confirmed = await webText(b, "/profile/passkey/remove", { form: { code } });
+  const confirmed = await webText(b, "/profile/passkey/remove", {
+    form: { code },
+    cookie: "svc_lang=en",
+  });
   equal(confirmed.status, 200);
   match(confirmed.text, /The passkey was removed/);
   equal(await e.store.findPasskey("cred-two-BBBBBBBBBBBBBBBB"), null);
