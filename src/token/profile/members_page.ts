@@ -109,8 +109,8 @@ async function inviteHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
   // Invitations are mails sent on an owner's word: at most the link limits per address and per
   // integrator, so that a profile cannot be used to flood someone's mailbox.
   await countAttempt(ctx.store, ctx.clock, [
-    [`link:e:${email}`, WEB_LIMITS.mailPerEmail],
-    [`invite:i:${integratorId}`, WEB_LIMITS.linkPerAddress],
+    [`invite:e:${email}`, WEB_LIMITS.invitePerEmail],
+    [`invite:i:${integratorId}`, WEB_LIMITS.invitePerIntegrator],
   ]);
   const code = await ctx.auth.newLink("member-invite", email, {
     integratorId,

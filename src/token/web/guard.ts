@@ -145,6 +145,10 @@ export const WEB_LIMITS = {
   mailPerEmailAndAddress: { max: 3, windowMs: 15 * 60_000 },
   /** Link mails to one e-mail address from all client addresses; over it, none is sent. */
   mailPerEmail: { max: 30, windowMs: 60 * 60_000 },
+  /** Member invitations an integrator's owners send (mails on a signed-in owner's word). */
+  invitePerIntegrator: { max: 20, windowMs: 15 * 60_000 },
+  /** Member invitations to one e-mail address, whoever sends them. */
+  invitePerEmail: { max: 5, windowMs: 15 * 60_000 },
   /** Sign-in attempts (links used, passkeys) per client address. */
   signInPerAddress: { max: 30, windowMs: 15 * 60_000 },
 } as const satisfies Record<string, AttemptLimit>;
