@@ -12,3 +12,4 @@ export * from "./common.ts";
 export * from "./api.ts";
 export * from "./media_type.ts";
 export * from "./text.ts";
+export * from "./eik.ts";

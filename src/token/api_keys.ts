@@ -140,9 +140,10 @@ export async function createApiKey(
 }
 
 /**
- * The stored expiry of a new key (docs/token-service.md § Access phases). A live key without a
- * contract lasts 7 days, and is made only within the integrator's own 7 days, which run from its
- * first live key (or from the end of its last contract): a new key cannot renew the trial.
+ * The stored expiry of a new key (docs/token-service.md § Access phases). Without a contract the
+ * live keys of one integrator together last 7 days, which run from its first live key (or from
+ * the end of its last contract): a live key expires at the end of those 7 days (a key made on
+ * day 6 lasts one day), and none is made after them. A new key cannot renew the trial.
  * @param store the token store
  * @param integratorId the key's integrator
  * @param mode test or live
@@ -174,7 +175,7 @@ export async function liveTrialExpiry(
       { trialEndedAt: new Date(end).toISOString() },
     );
   }
-  return own;
+  return Math.min(own, end);
 }
 
 /**

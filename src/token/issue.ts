@@ -68,7 +68,8 @@ export interface AuthenticatedKey {
  * @param known told of the key the secret names before a revoked or expired key is refused (the
  *   request log keeps those refusals under their key)
  * @returns the key record and its effective policy
- * @throws AppError API_KEY_INVALID | API_KEY_EXPIRED | API_KEY_REVOKED (401)
+ * @throws AppError API_KEY_INVALID | API_KEY_EXPIRED | API_KEY_REVOKED (401); LIVE_TRIAL_OVER
+ *   (402) for a live key without a contract past its integrator's 7 days
  */
 export async function authenticateKey(
   store: TokenStore,
@@ -94,6 +95,15 @@ export async function authenticateKey(
   }
   const policy = keyPolicy(key, key.mode === "live" ? found.contract : null);
   if (policy.expiresAt !== null && policy.expiresAt <= now) {
+    // Without a contract a live key expires with its integrator's 7 days
+    // (docs/token-service.md § Access phases): the trial is over, a new key would not help.
+    if (policy.phase === "pre_contract") {
+      throw new AppError(
+        "LIVE_TRIAL_OVER",
+        "The 7 days of live keys without a contract are over; apply for a contract",
+        { trialEndedAt: new Date(policy.expiresAt).toISOString() },
+      );
+    }
     throw new AppError("API_KEY_EXPIRED", "The secret key has expired; issue a new key", {
       expiredAt: new Date(policy.expiresAt).toISOString(),
     });
@@ -240,6 +250,14 @@ export async function issueToken(
   };
   // Shown on the agent's confirmation page ("who asks").
   if (key.integratorName) claims.intgName = key.integratorName;
+  // Only an identity an administrator verified (docs/token-service.md § Who asks); without it
+  // the agent shows the name as self-declared, after the page's origin.
+  if (key.integratorVerified) {
+    claims.intgVerified = {
+      legalName: key.integratorVerified.legalName,
+      eik: key.integratorVerified.eik,
+    };
+  }
   if (op.scope === "eik") claims.eik = eiks[0];
   if (op.scope === "eiks") claims.eiks = eiks;
   if (config.minAgentVersion) claims.minAgentVersion = config.minAgentVersion;

@@ -5,7 +5,7 @@
  * | key | contract in force | expiry | EIK limit |
  * |---|---|---|---|
  * | test | any | 90 days from creation | none |
- * | live | no (phase 1) | 7 days from creation | 3 distinct EIKs (persistent, all live keys of the integrator together) |
+ * | live | no (phase 1) | the integrator's 7 days (from its first live key) | 3 distinct EIKs (persistent, all live keys of the integrator together) |
  * | live | yes (phase 3) | none | none |
  * | live | ended (expired/terminated) | 7 days from the end | 3 distinct EIKs |
  *
@@ -20,7 +20,8 @@ import type { ApiKeyRecord, ContractState } from "./store/mod.ts";
 const DAY_MS = 24 * 3600 * 1000;
 /** 90 days in ms (test key lifetime, docs/token-service.md § Access phases). */
 export const TEST_KEY_LIFETIME_MS = 90 * DAY_MS;
-/** 7 days in ms (live key lifetime before a contract, and after one ends; docs/token-service.md § Access phases). */
+/** 7 days in ms (the integrator's live keys together before a contract, and after one ends;
+ * docs/token-service.md § Access phases). */
 export const LIVE_KEY_LIFETIME_MS = 7 * DAY_MS;
 /** Distinct EIKs a live key may cover without a contract (docs/token-service.md § Access phases). */
 export const LIVE_EIK_LIMIT_WITHOUT_CONTRACT = 3;

@@ -62,6 +62,8 @@ export interface ExampleEnv {
   readonly browser: Chromium;
   /** The integrator's secret key (to assert it never reaches the page). */
   readonly key: string;
+  /** The token service's data folder (its SQLite file), for a test that changes its records. */
+  readonly tsDir: string;
   /** How many confirmation pages the agent has opened so far (its log lines). */
   confirmationPages(): number;
   /** A new tab on the example page, ready for clicks. */
@@ -95,6 +97,7 @@ export async function startExampleEnv(
     example,
     browser,
     key,
+    tsDir: `${dir}/ts`,
     confirmationPages: () => agent.logs.filter((l) => l.msg === "confirmation page opened").length,
     async openExample() {
       const page = await browser.context.newPage();

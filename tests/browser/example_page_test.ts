@@ -48,7 +48,9 @@ Deno.test({
         const page = await env.openExample();
         await page.click("#run-first");
         const confirm = await env.openConfirmation();
-        equal((await confirm.textContent("#integrator"))?.trim(), "Demo integrator");
+        // Self-declared (no administrator verified it): shown as such (docs/confirmation.md § Who asks).
+        equal((await confirm.textContent("#integrator-name"))?.trim(), "Demo integrator");
+        equal(await confirm.getAttribute("#who", "data-verified"), "no");
         equal((await confirm.textContent("#origin"))?.trim(), env.example.origin);
         equal((await confirm.textContent("#eiks .eik"))?.trim(), EIK);
         await decide(confirm, "confirm");

@@ -53,7 +53,8 @@ backendTest(
     const old = await newKey("live");
     t.clock.advance(2 * DAY);
     const k1 = await newKey("live");
-    equal(k1.key.expiresAt, new Date(t.clock.now() + 7 * DAY).toISOString());
+    // The 7 days are the integrator's: k1, made on day 2, ends with them on day 7 (with `old`).
+    equal(k1.key.expiresAt, new Date(t.clock.now() + 5 * DAY).toISOString());
 
     // Phase 1: 3 EIKs per live key, the 4th is 402; used ones stay free.
     for (const eik of E.slice(0, 3)) await expectStatus(t, k1.secret, eik, 200);
@@ -84,17 +85,24 @@ backendTest(
     equal((await apply(k1.secret)).status, 409);
     equal((await apply("svc_live_" + "x".repeat(43))).status, 401);
 
-    // Approval on day 8: the approval date is the contract date; k1 (valid) is lifted,
-    // `old` (expired on day 7) stays expired.
-    t.clock.advance(6 * DAY);
-    await expectStatus(t, old.secret, E[0]!, 401, "API_KEY_EXPIRED");
+    // Day 6: one key (`mid`) is still valid; on day 8 the trial is over for every key (402).
+    t.clock.advance(4 * DAY);
+    const mid = await newKey("live");
+    t.clock.advance(2 * DAY);
+    await expectStatus(t, old.secret, E[0]!, 402, "LIVE_TRIAL_OVER");
+    await expectStatus(t, k1.secret, E[0]!, 402, "LIVE_TRIAL_OVER");
+    await expectStatus(t, mid.secret, E[0]!, 402, "LIVE_TRIAL_OVER");
+    // Approval on day 8: the approval date is the contract date; keys expired with the trial
+    // stay expired (401 now: the contract is in force); a live key made under it never expires.
     const approved = await t.adminJson("POST", `/applications/${app.id}/approve`, {}, 201);
     equal(approved.contract.startsAt, new Date(t.clock.now()).toISOString());
-    equal(approved.liftedKeys, 1);
+    equal(approved.liftedKeys, 0);
+    const kc = await newKey("live");
     t.clock.advance(5 * DAY);
-    for (const eik of E) await expectStatus(t, k1.secret, eik, 200);
+    for (const eik of E) await expectStatus(t, kc.secret, eik, 200);
     await expectStatus(t, old.secret, E[0]!, 401, "API_KEY_EXPIRED");
-    const view = await t.adminJson("GET", `/keys/${k1.key.id}`);
+    await expectStatus(t, k1.secret, E[0]!, 401, "API_KEY_EXPIRED");
+    const view = await t.adminJson("GET", `/keys/${kc.key.id}`);
     equal(view.phase, "contract");
     equal(view.expiresAt, null);
     equal(view.eikLimit, null);
@@ -115,11 +123,12 @@ backendTest(
     equal(fb.phase, "pre_contract");
     await expectStatus(t, k2.secret, E[3]!, 402, "EIK_LIMIT_REACHED");
     await expectStatus(t, k2.secret, E[0]!, 200, undefined); // k1 covers it: free
-    await expectStatus(t, k1.secret, E[0]!, 200, undefined); // among its 3 pre-contract EIKs
-    await expectStatus(t, k1.secret, E[5]!, 402, "EIK_LIMIT_REACHED");
+    await expectStatus(t, kc.secret, E[0]!, 200, undefined); // among the 3 pre-contract EIKs
+    await expectStatus(t, kc.secret, E[5]!, 402, "EIK_LIMIT_REACHED");
     t.clock.advance(7 * DAY);
-    await expectStatus(t, k1.secret, E[0]!, 401, "API_KEY_EXPIRED");
-    await expectStatus(t, k2.secret, E[0]!, 401, "API_KEY_EXPIRED");
+    // The 7 days after the end are over: a live key without a contract is refused as a trial.
+    await expectStatus(t, kc.secret, E[0]!, 402, "LIVE_TRIAL_OVER");
+    await expectStatus(t, k2.secret, E[0]!, 402, "LIVE_TRIAL_OVER");
     // The 7 days after the end are over: no new live key without a contract.
     const late = await t.admin("POST", "/keys", { integratorId: "acme", mode: "live" });
     equal(late.status, 402);
@@ -168,9 +177,32 @@ backendTest(
     t.clock.set(Date.parse(endsAt) + 7 * DAY - 1);
     await expectStatus(t, k.secret, E[0]!, 200);
     t.clock.advance(1);
-    await expectStatus(t, k.secret, E[0]!, 401, "API_KEY_EXPIRED");
+    await expectStatus(t, k.secret, E[0]!, 402, "LIVE_TRIAL_OVER");
     // An application is decided once.
     equal((await t.admin("POST", `/applications/${app.id}/approve`, {})).status, 409);
+  },
+);
+
+backendTest(
+  "phase 1: a live key made on day 6 ends with the integrator's 7 days (402 on day 7 + 1 minute)",
+  async (db) => {
+    const t = await tokenEnv({ store: await db.open() });
+    const newKey = await setup(t);
+    const start = t.clock.now();
+    await newKey("live");
+    t.clock.advance(6 * DAY);
+    const late = await newKey("live");
+    equal(late.key.expiresAt, new Date(start + 7 * DAY).toISOString());
+    await expectStatus(t, late.secret, E[0]!, 200);
+    t.clock.set(start + 7 * DAY - 60_000);
+    await expectStatus(t, late.secret, E[0]!, 200);
+    t.clock.set(start + 7 * DAY + 60_000);
+    const body = await expectStatus(t, late.secret, E[0]!, 402, "LIVE_TRIAL_OVER");
+    equal(body.details.trialEndedAt, new Date(start + 7 * DAY).toISOString());
+    // Its listing says so too: expired, with the integrator's end.
+    const view = await t.adminJson("GET", `/keys/${late.key.id}`);
+    equal(view.status, "expired");
+    equal(view.expiresAt, new Date(start + 7 * DAY).toISOString());
   },
 );
 

@@ -68,13 +68,13 @@ async function suite(store: TokenStore) {
     const b = await createApiKey(store, { mode: "live", integratorId: "intg_b", now });
     for (const eik of EIKS.slice(9)) equal((await issue(b.secret, eik)).status, 200);
 
-    // The 7 days are the integrator's: a key is made on day 5, none on day 8.
+    // The 7 days are the integrator's: a key made on day 5 ends with them, none is made on day 8.
     const day5 = await createApiKey(store, {
       mode: "live",
       integratorId: "intg_a",
       now: now + 5 * DAY,
     });
-    equal(day5.record.expiresAt, now + 12 * DAY);
+    equal(day5.record.expiresAt, now + 7 * DAY);
     await rejects(
       createApiKey(store, { mode: "live", integratorId: "intg_a", now: now + 8 * DAY }),
       (e) => e instanceof AppError && e.code === "LIVE_TRIAL_OVER",

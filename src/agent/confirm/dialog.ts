@@ -53,6 +53,10 @@ export interface ConfirmSubject {
   /** Integrator id and display name from the token. */
   readonly integratorId: string;
   readonly integratorName: string;
+  /** Legal name and EIK when the token service's administrator verified them (the token's
+   * `intgVerified`); absent or null = the name is self-declared (docs/confirmation.md § Who
+   * asks). */
+  readonly integratorVerified?: { readonly legalName: string; readonly eik: string } | null;
   /** The calling page's origin, from the token's `origin` claim (null when not bound). */
   readonly origin: string | null;
   readonly mode: "test" | "live";

@@ -88,30 +88,61 @@ function pageFacts(d: Dialog) {
 function pageHead(d: Dialog, pinStep: boolean, later: boolean): Markup {
   const first = d.subjects[0]!;
   return html`
-        ${pinStep
-          ? html`
-            <h1 id="step"
-              data-step="pin">${w("confirm.step_2_of_2")}</h1>
-            <p class="checked"
-              id="checked">${w("confirm.the_files_were_read")}</p>
-          `
-          : html`<h1 id="step" data-step="${later ? "consent" : "one"}">${
-            later ? html`${w("confirm.step_1_of_2")}` : html`${w("confirm.confirm_the_sender")}`
-          }</h1>`}
-        ${first.mode === "test"
-          ? html`
-            <p
-              class="test">${w("confirm.test_mode_nothing_is")}</p>
-          `
-          : ""}
-        <div class="who" id="who">
-      <div><strong>${w("confirm.who_asks")}:</strong> <span id="integrator">${visible(
-        first.integratorName,
-      )}</span></div>
-      <div><strong>${w("confirm.from_page")}:</strong> <span id="origin">${first
-          .origin
-        ? visible(first.origin)
-        : w("confirm.not_bound")}</span></div>
+    ${pinStep
+      ? html`
+        <h1 id="step"
+          data-step="pin">${w("confirm.step_2_of_2")}</h1>
+        <p class="checked"
+          id="checked">${w("confirm.the_files_were_read")}</p>
+      `
+      : html`<h1 id="step" data-step="${later ? "consent" : "one"}">${
+        later ? html`${w("confirm.step_1_of_2")}` : html`${w("confirm.confirm_the_sender")}`
+      }</h1>`}
+    ${first.mode === "test"
+      ? html`
+        <p
+          class="test">${w("confirm.test_mode_nothing_is")}</p>
+      `
+      : ""}
+    ${whoAsks(first)}
+  `;
+}
+
+/**
+ * Who asks (docs/confirmation.md § Who asks): a name the token service's administrator verified
+ * is shown with its EIK and "verified by the service's operator"; any other name is the one the
+ * integrator typed at sign-up, so the page's origin comes first and the name is shown as
+ * self-declared, with a warning.
+ */
+function whoAsks(first: Dialog["subjects"][number]): Markup {
+  const fromPage = html`
+    <div><strong>${w("confirm.from_page")}:</strong> <span id="origin">${first.origin
+      ? visible(first.origin)
+      : w("confirm.not_bound")}</span></div>
+  `;
+  const v = first.integratorVerified ?? null;
+  if (v) {
+    return html`
+      <div class="who verified" id="who" data-verified="yes">
+        <div><strong>${w("confirm.who_asks")}:</strong> <span id="integrator"><span
+              id="integrator-name">${visible(v.legalName)}</span>, ${w("confirm.who_eik")} <span
+              id="integrator-eik">${visible(v.eik)}</span> <span class="verified-mark"
+              id="verified-mark">✓ ${w("confirm.who_verified")}</span></span></div>
+        ${fromPage}
+      </div>
+    `;
+  }
+  return html`
+    <div class="who unverified" id="who" data-verified="no">
+      ${fromPage}
+      <div><strong>${w("confirm.who_asks")}:</strong> <span id="integrator">${w(
+        "confirm.who_presents_as",
+      )} „<span id="integrator-name">${visible(first.integratorName)}</span>“ (${w(
+        "confirm.who_unverified",
+      )})</span></div>
+      <p class="unverified-warning" id="unverified-warning">⚠ ${w(
+        "confirm.who_unverified_warning",
+      )}</p>
     </div>
   `;
 }

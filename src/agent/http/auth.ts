@@ -30,6 +30,26 @@ export interface OperationClaims extends JWTPayload {
   bodySha256?: string;
   intg?: string;
   intgName?: string;
+  /** The integrator's legal name and EIK, present only when the token service's administrator
+   * verified them (docs/confirmation.md § Who asks). */
+  intgVerified?: { legalName?: unknown; eik?: unknown };
+}
+
+/**
+ * The verified identity a token carries, when it carries a well-formed one
+ * (docs/confirmation.md § Who asks).
+ * @param claims the verified claims
+ * @returns legal name and EIK, or null (not verified: the name is self-declared)
+ */
+export function verifiedIdentity(
+  claims: OperationClaims,
+): { legalName: string; eik: string } | null {
+  const v = claims.intgVerified;
+  if (!v || typeof v !== "object") return null;
+  const { legalName, eik } = v;
+  if (typeof legalName !== "string" || legalName.trim() === "") return null;
+  if (typeof eik !== "string" || !/^(\d{9}|\d{13})$/.test(eik)) return null;
+  return { legalName, eik };
 }
 
 /** Thrown for 426: carries both versions for the AgentUpdateRequired body. */

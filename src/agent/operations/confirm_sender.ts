@@ -20,7 +20,7 @@ import type {
 import type { CscClient } from "../../signing/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import type { BatchBoard } from "../filing/mod.ts";
-import type { OperationClaims, TokenVerifier } from "../http/mod.ts";
+import { type OperationClaims, type TokenVerifier, verifiedIdentity } from "../http/mod.ts";
 import {
   checkRequestedSender,
   liveContext,
@@ -221,6 +221,7 @@ function subjectFor(
     filing: op.family === "submission" || op.family === "batch" ? op.kind : null,
     integratorId: claims.intg ?? claims.sub ?? "unknown",
     integratorName: claims.intgName ?? claims.intg ?? "Unknown integrator",
+    integratorVerified: verifiedIdentity(claims),
     origin: claims.origin ?? null,
     mode: claims.mode,
     ...(checkAfterConsent ? { checkAfterConsent: true } : {}),

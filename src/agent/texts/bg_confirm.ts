@@ -109,4 +109,10 @@ export const BG_CONFIRM = {
   "confirm.remote_approved": "Подписът е одобрен. Подаването продължава.",
   "confirm.remote_declined": "Подписът не е одобрен. Нищо не е подадено.",
   "confirm.remote_unknown": "Това одобрение вече не чака отговор.",
+  "confirm.who_eik": "ЕИК",
+  "confirm.who_verified": "проверен от оператора на услугата",
+  "confirm.who_presents_as": "представя се като",
+  "confirm.who_unverified": "непроверено",
+  "confirm.who_unverified_warning":
+    "Името не е проверено от оператора на услугата: всеки може да се регистрира с каквото име пожелае. Потвърдете само ако познавате страницата по-горе.",
 } as const;

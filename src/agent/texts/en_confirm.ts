@@ -110,4 +110,10 @@ export const EN_CONFIRM: { readonly [K in keyof typeof BG_CONFIRM]: string } = {
   "confirm.remote_approved": "The signature is approved. Filing goes on.",
   "confirm.remote_declined": "The signature was not approved. Nothing was filed.",
   "confirm.remote_unknown": "This approval is no longer waiting.",
+  "confirm.who_eik": "EIK",
+  "confirm.who_verified": "verified by the service's operator",
+  "confirm.who_presents_as": "presents itself as",
+  "confirm.who_unverified": "not verified",
+  "confirm.who_unverified_warning":
+    "The name was not verified by the service's operator: anyone can sign up under any name. Confirm only if you know the page above.",
 };

@@ -29,6 +29,7 @@ import {
   type WebEnv,
 } from "../web/mod.ts";
 import { auditDesk, type DeskContext } from "./deps.ts";
+import { checkedIdentity, identityCell, verifyIdentity } from "./identity.ts";
 
 const iso = (s: string | null) => s === null ? "—" : s.slice(0, 10);
 const note = (v: string | undefined) => (v ?? "").trim().slice(0, 2000) || null;
@@ -93,6 +94,10 @@ async function applicationsPage(
                           bg: "бележка",
                           en: "note",
                         })}" maxlength="2000">
+                        <input name="eik" class="eik" size="13" placeholder="${pick({
+                          bg: "ЕИК",
+                          en: "EIK",
+                        })}">
                         <button class="primary approve">${t("Одобри", "Approve")}</button></form>
                 <form method="post" action="${ctx.app.base}/applications/${a
                   .id}/reject">${csrfField(c)}
@@ -149,7 +154,15 @@ async function approveHandler(
     if (endsAt !== undefined && Number.isNaN(endsAt)) {
       throw new AppError("WEB_INPUT_INVALID", "The end date is not a date", { field: "endsAt" });
     }
+    // An EIK given at approval verifies the integrator's identity, with the company's name as
+    // the application gave it (docs/token-service.md § Who asks); checked before approving.
+    const eik = (f.eik ?? "").trim();
+    const app = eik ? await ctx.store.getApplication(id) : null;
+    const identity = app ? checkedIdentity(app.company, eik) : null;
     const res = await approveApplication(ctx, id, { endsAt, note: note(f.note) });
+    if (identity) {
+      await verifyIdentity(ctx, c, res.contract.integratorId, identity, "contract approval");
+    }
     await auditDesk(ctx, c, "application.approve", id, res.contract.integratorId, {
       contractId: res.contract.id,
       endsAt: res.contract.endsAt,
@@ -204,6 +217,7 @@ async function integratorsPage(
         <td class="mono">${i.id}</td>
         <td>${i.name}</td>
         <td>${i.email ?? ""}</td>
+        <td>${identityCell(ctx, c, i)}</td>
         <td>${views.filter((k) => k.integratorId === i.id).map((k) =>
           html`
             <form class="eiks" method="post"
@@ -237,6 +251,9 @@ async function integratorsPage(
       tableOr(
         "integrators",
         [["Интегратор", "Integrator"], ["Име", "Name"], ["Е-поща", "E-mail"], [
+          "Самоличност",
+          "Identity",
+        ], [
           "Ключове (действащи)",
           "Keys (in use)",
         ]],

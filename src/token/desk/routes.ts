@@ -44,6 +44,7 @@ import { auditDesk, type DeskContext, type DeskDeps } from "./deps.ts";
 import { reportRoutes } from "./report_pages.ts";
 import { adminPeopleRoutes } from "./admin_people.ts";
 import { reviewRoutes } from "./review_pages.ts";
+import { identityRoutes } from "./identity.ts";
 
 export type { DeskDeps } from "./deps.ts";
 
@@ -181,6 +182,7 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
   sessionRoutes(r, ctx);
 
   reviewRoutes(r, ctx);
+  identityRoutes(r, ctx);
   reportRoutes(r, ctx);
   return r;
 }

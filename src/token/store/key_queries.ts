@@ -35,7 +35,8 @@ export function keyQueries(db: Db): KeyQueries {
     },
     async findKeyByHash(secretHash) {
       const r = await db.get(sql`SELECT k.*, i.name AS integrator_name,
-          i.allowed_origins AS integrator_origins
+          i.allowed_origins AS integrator_origins,
+          i.verified_name AS integrator_verified_name, i.verified_eik AS integrator_verified_eik
         FROM api_keys k JOIN integrators i ON i.id = k.integrator_id
         WHERE k.secret_hash = ${secretHash}`);
       return r ? keyFromRow(r) : null;
@@ -44,7 +45,8 @@ export function keyQueries(db: Db): KeyQueries {
       // The issuance path's one round trip: the key, its integrator's name and origins and the
       // integrator's latest-started contract (columns prefixed c_).
       const r = await db.get(sql`SELECT k.*, i.name AS integrator_name,
-          i.allowed_origins AS integrator_origins, c.id AS c_id, c.status AS c_status,
+          i.allowed_origins AS integrator_origins,
+          i.verified_name AS integrator_verified_name, i.verified_eik AS integrator_verified_eik, c.id AS c_id, c.status AS c_status,
           c.starts_at AS c_starts_at, c.ends_at AS c_ends_at, c.terminated_at AS c_terminated_at
         FROM api_keys k JOIN integrators i ON i.id = k.integrator_id
         LEFT JOIN contracts c ON c.id = (SELECT id FROM contracts
@@ -106,10 +108,13 @@ function integratorQueries(
     async updateIntegrator(id, p) {
       const cur = await integrators.get(id);
       if (!cur) return null;
+      const v = p.verified === undefined ? cur.verified ?? null : p.verified;
       const r = await db.get(sql`UPDATE integrators SET name = ${p.name ?? cur.name},
         email = ${p.email === undefined ? cur.email : p.email},
         locale = ${p.locale ?? cur.locale ?? "bg"},
-        allowed_origins = ${JSON.stringify(p.allowedOrigins ?? cur.allowedOrigins)}
+        allowed_origins = ${JSON.stringify(p.allowedOrigins ?? cur.allowedOrigins)},
+        verified_name = ${v === null ? null : v.legalName}, verified_eik = ${v?.eik ?? null},
+        verified_at = ${v?.at ?? null}, verified_by = ${v?.by ?? null}
         WHERE id = ${id} RETURNING *`);
       return r ? integratorFromRow(r) : null;
     },

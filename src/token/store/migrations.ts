@@ -301,6 +301,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE web_sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
     `,
   },
+  {
+    // Who asks, shown truthfully (docs/token-service.md § Who asks): the identity an
+    // administrator verified — legal name and EIK, when and by whom — at a contract's approval
+    // or with "verify identity" on the desk. NULL = not verified: the name is self-declared.
+    version: 11,
+    sql: `
+      ALTER TABLE integrators ADD COLUMN verified_name TEXT;
+      ALTER TABLE integrators ADD COLUMN verified_eik TEXT;
+      ALTER TABLE integrators ADD COLUMN verified_at BIGINT;
+      ALTER TABLE integrators ADD COLUMN verified_by TEXT;
+    `,
+  },
 ];
 
 /**

@@ -36,6 +36,12 @@ export function keyFromRow(r: Row): ApiKeyRecord {
     allowedOrigins: r.allowed_origins == null ? null : JSON.parse(String(r.allowed_origins)),
     rotatedFrom: str(r.rotated_from),
     ...(r.integrator_name == null ? {} : { integratorName: String(r.integrator_name) }),
+    ...(r.integrator_verified_name == null || r.integrator_verified_eik == null ? {} : {
+      integratorVerified: {
+        legalName: String(r.integrator_verified_name),
+        eik: String(r.integrator_verified_eik),
+      },
+    }),
     ...(r.integrator_origins == null
       ? {}
       : { integratorOrigins: JSON.parse(String(r.integrator_origins)) }),
@@ -55,6 +61,12 @@ export function integratorFromRow(r: Row): Integrator {
     locale: (r.locale === "en" ? "en" : "bg") as Locale,
     allowedOrigins: JSON.parse(String(r.allowed_origins ?? "[]")),
     createdAt: Number(r.created_at),
+    verified: r.verified_name == null || r.verified_eik == null ? null : {
+      legalName: String(r.verified_name),
+      eik: String(r.verified_eik),
+      at: Number(r.verified_at),
+      by: String(r.verified_by ?? ""),
+    },
   };
 }
 

@@ -41,6 +41,21 @@ export interface Integrator {
   /** Origins of the integrator's web pages allowed to call the agent (CORS). */
   readonly allowedOrigins: readonly string[];
   readonly createdAt: number;
+  /** The identity an administrator verified (docs/token-service.md § Who asks); absent or
+   * null = not verified (the name is self-declared). */
+  readonly verified?: VerifiedIdentity | null;
+}
+
+/** An integrator's identity as an administrator verified it (docs/token-service.md § Who asks). */
+export interface VerifiedIdentity {
+  /** The legal name, as in the commercial register. */
+  readonly legalName: string;
+  /** The EIK (9 or 13 digits, check digits right). */
+  readonly eik: string;
+  /** When (epoch ms). */
+  readonly at: number;
+  /** Who: the administrator's e-mail, or "admin-api". */
+  readonly by: string;
 }
 
 /** Fields an administrator may change on an integrator. */
@@ -49,6 +64,8 @@ export interface IntegratorPatch {
   readonly email?: string | null;
   readonly locale?: Locale;
   readonly allowedOrigins?: readonly string[];
+  /** Record a verified identity (docs/token-service.md § Who asks); null = verified no more. */
+  readonly verified?: VerifiedIdentity | null;
 }
 
 /** A stored API key (never the secret). Times are epoch milliseconds. */
@@ -71,6 +88,9 @@ export interface ApiKeyRecord {
   readonly rotatedFrom?: string | null;
   /** The integrator's name, filled by `findKeyByHash` (same query) for the `intgName` claim. */
   readonly integratorName?: string;
+  /** The integrator's verified legal name and EIK (same query), for the `intgVerified` claim;
+   * absent when not verified. */
+  readonly integratorVerified?: { readonly legalName: string; readonly eik: string };
   /** The integrator's page origins as stored, filled with the name (the issuance cache keeps
    * them, so a change reaches every instance within a second, § Issuance cache). */
   readonly integratorOrigins?: readonly string[];

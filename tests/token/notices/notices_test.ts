@@ -190,8 +190,10 @@ backendTest(
 
       // Another process claims the next notice and dies before sending: once its lease lapses,
       // this instance sends it.
+      // k2, made on day 6, ends with beta's 7 days tomorrow (docs/token-service.md § Access
+      // phases): its notice is due at once.
       const k2 = await t.adminJson("POST", "/keys", { integratorId: "beta", mode: "live" }, 201);
-      clock.advance(6 * DAY);
+      equal(k2.key.expiresAt, new Date(clock.now() - 6 * DAY - 60_000 + 7 * DAY).toISOString());
       const rec = (await t.store.getKey(k2.key.id))!;
       const draft = keyExpiringDraft(
         { ...rec, expiresAt: rec.expiresAt! },
@@ -229,11 +231,14 @@ backendTest(
     try {
       await integrator(t, "beta", "en", "dev@beta.test");
       await integrator(t, "nomail", "en", "x@y.test");
+      await integrator(t, "gamma", "en", "dev@gamma.test");
       await t.adminJson("PATCH", "/integrators/nomail", { email: null });
       await t.adminJson("POST", "/keys", { integratorId: "beta", mode: "live" }, 201);
       await t.adminJson("POST", "/keys", { integratorId: "nomail", mode: "live" }, 201);
       clock.advance(DAY);
-      const k2 = await t.adminJson("POST", "/keys", { integratorId: "beta", mode: "live" }, 201);
+      // Another integrator's first live key: its 7 days (and its notice) come a day later. A
+      // second key of beta would end with beta's 7 days, on the same day as its first.
+      const k2 = await t.adminJson("POST", "/keys", { integratorId: "gamma", mode: "live" }, 201);
       clock.advance(5 * DAY);
       await t.service.scheduler.tick();
       equal(sink.messages.length, 1, "sent to beta");
