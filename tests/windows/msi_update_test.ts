@@ -108,7 +108,11 @@ Deno.test({
       });
       await launcher.child.stdin.close();
       const first = await waitAgent(data, fx.old.version, 90_000);
-      const firstStart = await Deno.readTextFile(join(data, "first-start.json"));
+      let firstStart = "";
+      await waitFor("the first start's record", async () => {
+        firstStart = await Deno.readTextFile(join(data, "first-start.json")).catch(() => "");
+        return firstStart.length > 0;
+      }, 60_000);
 
       await t.step(
         "a next version that does not start is rolled back to the MSI of A",
