@@ -69,7 +69,7 @@ async function previousMsi(o: MsiPrepareOptions): Promise<string | null> {
  * @returns the prepared upgrade (the lock is held)
  * @throws AppError UPDATE_MANIFEST_INVALID (no MSI for this system), UPDATE_IN_PROGRESS,
  *   UPDATE_DOWNLOAD_FAILED, UPDATE_SIZE_MISMATCH, UPDATE_HASH_MISMATCH, UPDATE_DISK_FULL,
- *   UPDATE_INSTALL_NOT_WRITABLE (the running version's MSI cannot be found: no way back) — with
+ *   UPDATE_ROLLBACK_UNAVAILABLE (the running version's MSI cannot be found: no way back) — with
  *   nothing changed
  */
 export async function prepareMsiUpdate(o: MsiPrepareOptions): Promise<PreparedMsiUpdate> {
@@ -91,7 +91,7 @@ export async function prepareMsiUpdate(o: MsiPrepareOptions): Promise<PreparedMs
     const back = await previousMsi(o);
     if (!back) {
       throw new AppError(
-        "UPDATE_INSTALL_NOT_WRITABLE",
+        "UPDATE_ROLLBACK_UNAVAILABLE",
         `The installer of the running version ${check.current} (svc-filing-${check.current}-win-` +
           `x64.msi) cannot be found, so a failed update could not be undone; install ` +
           `svc-filing-${check.latest}-win-x64.msi by hand`,
