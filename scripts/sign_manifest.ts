@@ -36,6 +36,8 @@ export interface BuildManifest {
     readonly file: string;
     readonly size: number;
     readonly sha256: string;
+    /** The win-x64 MSI (scripts/package.ts). */
+    readonly msi?: { readonly file: string; readonly size: number; readonly sha256: string };
   }[];
 }
 
@@ -63,10 +65,20 @@ export function updatePayload(
       url: new URL(encodeURIComponent(p.file), base).href,
       size: p.size,
       sha256: p.sha256,
+      ...(p.msi
+        ? {
+          msi: {
+            url: new URL(encodeURIComponent(p.msi.file), base).href,
+            size: p.msi.size,
+            sha256: p.msi.sha256,
+          },
+        }
+        : {}),
     })),
   };
-  const bad = payload.packages.find((p) => !allowedPackageUrl(p.url));
-  if (bad) throw new Error(`${bad.url} is not https (http only on loopback)`);
+  const bad = payload.packages.flatMap((p) => [p.url, ...(p.msi ? [p.msi.url] : [])])
+    .find((u) => !allowedPackageUrl(u));
+  if (bad) throw new Error(`${bad} is not https (http only on loopback)`);
   const r = UpdateManifest.safeParse(payload);
   if (!r.success) {
     const i = r.error.issues[0]!;
@@ -114,7 +126,7 @@ export async function signManifest(
  */
 export async function checkArchives(dir: string, build: BuildManifest): Promise<string[]> {
   const checked: string[] = [];
-  for (const p of build.packages) {
+  for (const p of build.packages.flatMap((p) => [p, ...(p.msi ? [p.msi] : [])])) {
     const bytes = await Deno.readFile(join(dir, p.file)).catch(() => null);
     if (!bytes) continue;
     const sha256 = createHash("sha256").update(bytes).digest("hex");

@@ -830,6 +830,7 @@ export interface components {
       | "UPDATE_DISK_FULL"
       | "UPDATE_PACKAGE_INVALID"
       | "UPDATE_INSTALL_NOT_WRITABLE"
+      | "UPDATE_ROLLBACK_UNAVAILABLE"
       | "UPDATE_IN_PROGRESS"
       | "UPDATE_ROLLED_BACK"
       | "UPDATE_FAILED"

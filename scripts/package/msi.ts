@@ -258,7 +258,7 @@ export async function buildMsi(
     const files: MsiFile[] = [];
     // The installer's own marker: `agent update` leaves an MSI install to the MSI.
     const marker = new TextEncoder().encode(
-      `Installed by svc-filing-${version}-win-x64.msi. Update by installing a newer MSI.\r\n`,
+      `Installed by svc-filing-${version}-win-x64.msi. \`agent update\` updates it through a newer MSI.\r\n`,
     );
     for (const e of [...entries, { path: `svc-filing/${MSI_MARKER}`, bytes: marker }]) {
       const rel = e.path.replace(/^svc-filing\//, "");

@@ -6,7 +6,8 @@
  * (detached), which stops the agent, swaps the folders, starts the new version and rolls back when
  * it does not answer `/health` within 30 s. On Linux and macOS `agent update` waits for the swap and
  * reports its outcome; on Windows (a folder whose program runs cannot be renamed) it exits first
- * and the outcome is in `<data>/updates/last.json`. Run from source, it only checks.
+ * and the outcome is in `<data>/updates/last.json`. Run from source, it only checks. On an install
+ * the Windows installer made, the update goes through the MSI (src/cli/update_msi.ts).
  * @module
  */
 import { Command, Option } from "commander";
@@ -47,16 +48,14 @@ async function update(cli: Cli, cmd: Command): Promise<void> {
   const available = check.relation === "newer";
   if (o.check) return reportCheck(cli, o, check);
   u.requireNotDowngrade(check);
-  const found = available ? await u.packagedInstall(cli.mainModule, cli.os) : null;
-  const msi = found ? await u.installedByMsi(found, cli.os) : false;
-  const install = msi ? null : found;
+  const install = available ? await u.packagedInstall(cli.mainModule, cli.os) : null;
+  if (install && await u.installedByMsi(install, cli.os)) {
+    const { updateMsiInstall } = await import("./update_msi.ts");
+    return await updateMsiInstall(cli, o, cfg.dataDir, install, check);
+  }
   if (!available || !install) {
     const why = !available
       ? `Up to date (${check.current}).`
-      : msi
-      ? `Version ${check.latest} is available (this is ${check.current}). This agent was ` +
-        "installed by the Windows installer: install the newer svc-filing-" +
-        `${check.latest}-win-x64.msi over it (docs/install.md § Windows: the installed program).`
       : `Version ${check.latest} is available (this is ${check.current}). This agent runs from ` +
         "source, so `agent update` only checks: update the checkout, or install the package " +
         "(docs/install.md).";
@@ -195,7 +194,8 @@ export function addUpdateCommands(agent: Command, cli: Cli): Command {
     .description(
       "Check the token service's signed update manifest; when a newer version is published and " +
         "this agent runs from the portable package, download and verify it, swap it in, restart " +
-        "the agent and roll back when the new version does not answer /health within 30 s. Run " +
+        "the agent and roll back when the new version does not answer /health within 30 s (on " +
+        "an install the Windows installer made, through msiexec and its MSI). Run " +
         "from source it only checks. Exit 1 on a refusal (bad signature, wrong hash, downgrade, " +
         "truncated download, full disk) or a rollback; nothing is changed then.",
     )
@@ -215,6 +215,16 @@ export function addUpdateCommands(agent: Command, cli: Cli): Command {
         cli.exitCode = 1;
       }
     });
+  agent.addCommand(
+    new Command("update-msi")
+      .description("upgrade through the Windows installer (run by `agent update`)")
+      .requiredOption("--plan <file>", "the upgrade's plan")
+      .action(async (o: { plan: string }) => {
+        const { updateMsiCommand } = await import("./update_msi.ts");
+        await updateMsiCommand(cli, o.plan);
+      }),
+    { hidden: true },
+  );
   agent.addCommand(
     new Command("update-swap")
       .description("swap in an unpacked update (run by `agent update`)")

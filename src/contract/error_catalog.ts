@@ -292,6 +292,10 @@ export const ERROR_CATALOG = {
     502,
     "The installed package's folder cannot be swapped (its parent folder is not writable)",
   ),
+  UPDATE_ROLLBACK_UNAVAILABLE: c(
+    502,
+    "The running version's MSI cannot be found, so a failed update could not be undone; nothing changed",
+  ),
   UPDATE_IN_PROGRESS: p(409, "Another update of this agent is running"),
   UPDATE_ROLLED_BACK: portal(
     502,

@@ -161,7 +161,8 @@ export async function writeManifest(
 
 /**
  * A local update server, plain HTTP/1.1 over TCP so that it can misbehave: `/full/<name>/<file>`
- * serves the archive called `name`; `/cut/<name>/…` announces all of its bytes, sends half and
+ * serves the archive called `name` (a `<file>` ending in `.msi`: the one called `<name>.msi`, when
+ * given); `/cut/<name>/…` announces all of its bytes, sends half and
  * closes the connection (a truncated download).
  * @param files archive paths by name (old, newer)
  * @returns its base URL and a stop function
@@ -180,8 +181,9 @@ export function startUpdateServer(files: Record<string, string>) {
       if (n === null) return;
       head += new TextDecoder().decode(buf.subarray(0, n));
     }
-    const [, mode, name] = (head.split(" ")[1] ?? "").split("/");
-    const path = files[name ?? ""];
+    const [, mode, name, file] = (head.split(" ")[1] ?? "").split("/");
+    // A `.msi` is served from the entry `<name>.msi` when there is one (the win-x64 installer).
+    const path = (file?.endsWith(".msi") ? files[`${name}.msi`] : undefined) ?? files[name ?? ""];
     if (!path) {
       return await write(
         conn,

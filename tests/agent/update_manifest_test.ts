@@ -198,3 +198,47 @@ Deno.test("manifestFileSource() serves SVC_UPDATE_MANIFEST's JWS, and nothing fo
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the win-x64 entry's MSI is signed with its URL, size and hash; checkArchives() checks it", async () => {
+  const msi = { file: "svc-filing-0.2.0-win-x64.msi", size: 3, sha256: SHA };
+  const withMsi: BuildManifest = {
+    ...build,
+    packages: [build.packages[0]!, { ...build.packages[1]!, msi }],
+  };
+  const keys = await makeUpdateKeyPair();
+  const payload = updatePayload(withMsi, "https://example.com/r", published);
+  assert.equal(payload.packages[0]!.msi, undefined);
+  assert.deepEqual(payload.packages[1]!.msi, {
+    url: "https://example.com/r/svc-filing-0.2.0-win-x64.msi",
+    size: 3,
+    sha256: SHA,
+  });
+  const m = await verifyManifest(await signManifest(payload, keys.privateJwk, [keys.publicKey]), [
+    keys.publicKey,
+  ]);
+  assert.deepEqual(packageFor(m, "x86_64-pc-windows-msvc").msi, payload.packages[1]!.msi);
+  // A plain-http MSI URL is refused as a package's is.
+  assert.throws(
+    () =>
+      updatePayload(
+        { ...withMsi, packages: [withMsi.packages[1]!] },
+        "http://example.com/r/",
+        published,
+      ),
+    /not https/,
+  );
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(dir, msi.file), "abd");
+    await assert.rejects(checkArchives(dir, withMsi), /win-x64\.msi differs/);
+    const sha = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    await Deno.writeTextFile(join(dir, msi.file), "abc");
+    const ok = {
+      ...withMsi,
+      packages: [{ ...withMsi.packages[1]!, msi: { ...msi, sha256: sha } }],
+    };
+    assert.deepEqual(await checkArchives(dir, ok), [msi.file]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -10,6 +10,9 @@
  *                  "size": 42509918, "sha256": "…64 hex…" }] }
  * ```
  *
+ * The win-x64 entry also names its MSI: `"msi": { "url": "https://…/svc-filing-0.1.1-win-x64.msi",
+ * "size": 43000000, "sha256": "…" }`, signed with the rest.
+ *
  * `size` is in bytes; `triple` is the Rust target triple (`Deno.build.target`) the package runs
  * on. `scripts/sign_manifest.ts` writes it from the build's `dist/manifest.json`.
  * @module
@@ -37,6 +40,14 @@ export const UpdatePackage = z.object({
   /** Bytes. */
   size: z.number().int().positive().max(MAX_PACKAGE_BYTES),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The Windows installer of the same version (win-x64 only): what `agent update` installs on
+   * an install the MSI made (docs/install.md § Updates). Size in bytes. Agents that predate it
+   * ignore it. */
+  msi: z.object({
+    url: z.string().url().max(2048),
+    size: z.number().int().positive().max(MAX_PACKAGE_BYTES),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }).optional(),
 });
 /** One archive of a release. */
 export type UpdatePackage = z.infer<typeof UpdatePackage>;

@@ -67,3 +67,28 @@ export {
 } from "./prepare.ts";
 export { runSwap, type SwapDeps, type SwapPlan } from "./swap.ts";
 export { spawnDetached, systemProcessDeps } from "./system.ts";
+export {
+  APPS_KEY,
+  appsEntry,
+  installSource,
+  msiexec,
+  type MsiTools,
+  msiTools,
+  packedGuid,
+  parseRegValue,
+  regValue,
+} from "./msi.ts";
+export {
+  keptMsiDir,
+  keptMsiPath,
+  MSI_LAUNCHER,
+  type MsiDeps,
+  type MsiPlan,
+  runMsiUpgrade,
+} from "./msi_upgrade.ts";
+export {
+  type MsiPrepareOptions,
+  type PreparedMsiUpdate,
+  prepareMsiUpdate,
+  readMsiPlan,
+} from "./msi_prepare.ts";
