@@ -13,7 +13,7 @@ import {
   type CscRef,
   openRefreshToken,
   sealRefreshToken,
-} from "../senders/csc_sender.ts";
+} from "../senders/mod.ts";
 import { t } from "./types.ts";
 
 /** How the service and the sign-in went: a note to put before the certificate's verdict, or
