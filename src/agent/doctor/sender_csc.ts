@@ -8,12 +8,7 @@
  */
 import type { Bilingual } from "../../contract/mod.ts";
 import { isAppError } from "../../contract/mod.ts";
-import {
-  cscClient,
-  type CscRef,
-  openRefreshToken,
-  sealRefreshToken,
-} from "../senders/mod.ts";
+import { cscClient, type CscRef, openRefreshToken, sealRefreshToken } from "../senders/mod.ts";
 import { t } from "./types.ts";
 
 /** How the service and the sign-in went: a note to put before the certificate's verdict, or
