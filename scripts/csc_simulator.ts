@@ -4,7 +4,11 @@
  * (S256) at /oauth2/authorize and /oauth2/token (scope `service`, and scope `credential` with
  * `credentialID`, `numSignatures` and `hashes` for credentials whose `authMode` is `oauth2code`),
  * refresh tokens, `info`, `credentials/list`, `credentials/info` (certificate chain),
- * `credentials/authorize` (PIN for `explicit` credentials; SAD bound to the hashes) and
+ * `credentials/authorize` (PIN for `explicit` credentials; SAD bound to the hashes),
+ * `credentials/sendOTP` (with the `otp` option: a third credential asks the PIN and an online
+ * one-time code; the "sent" code is not sent anywhere: tests read it with
+ * {@link CscSimulator.sentOtp}, the standalone simulator prints it — simulator only, a real
+ * provider sends it to the holder's phone) and
  * `signatures/signHash` (RSA PKCS#1 v1.5 over SHA-256 digests). Its signer certificates are
  * issued by a test CA made at start. Faults by configuration: the user declines, every answer
  * is slow, refresh tokens expired or revoked, a SAD that signHash refuses, a limit on the
@@ -56,6 +60,11 @@ export interface CscSimulatorOptions {
   readonly faults?: CscFaults;
   /** Listening port (default 0). */
   readonly port?: number;
+  /** Also serve a third `explicit` credential that asks the PIN and an `online` OTP
+   * (credentials/sendOTP), listed last (default false). */
+  readonly otp?: boolean;
+  /** Told each one-time code the simulator "sends" (the standalone simulator prints it). */
+  readonly onOtp?: (credentialId: string, otp: string) => void;
 }
 
 /** Counters a test or benchmark reads. */
@@ -82,7 +91,18 @@ export interface CscSimulator {
   readonly faults: CscFaults;
   readonly stats: CscStats;
   /** The credential ids: `explicit` (PIN) and `oauth2code` (approved in the browser or app). */
-  readonly credentials: { readonly explicit: string; readonly oauth2code: string };
+  readonly credentials: {
+    readonly explicit: string;
+    readonly oauth2code: string;
+    /** The PIN + online OTP credential (with the `otp` option). */
+    readonly otp: string;
+  };
+  /**
+   * SIMULATOR ONLY: the last one-time code credentials/sendOTP "sent" for a credential (a real
+   * provider sends it to the phone; nobody can read it back).
+   * @returns the code, or null when none is waiting
+   */
+  sentOtp(credentialId: string): string | null;
   /** Revoke every refresh and access token issued so far. */
   revokeAll(): void;
   stop(): Promise<void>;
@@ -101,6 +121,8 @@ const DIGEST_INFO_SHA256 = Buffer.from("3031300d060960864801650304020105000420",
 interface Credential {
   readonly id: string;
   readonly authMode: "explicit" | "oauth2code";
+  /** Asks an online one-time code besides the PIN (explicit). */
+  readonly otp?: boolean;
   readonly cert: TestCert;
   readonly key: KeyObject;
 }
@@ -176,7 +198,11 @@ export async function startCscSimulator(
     await issueCredential("cred-explicit-1", "explicit", ca, egn),
     await issueCredential("cred-app-1", "oauth2code", ca, egn),
   ];
+  if (options.otp) {
+    creds.push({ ...await issueCredential("cred-otp-1", "explicit", ca, egn), otp: true });
+  }
   const other = await issueCredential("other", "explicit", ca, egn);
+  const sentOtps = new Map<string, string>();
   const clientId = options.clientId ?? CSC_CLIENT_ID;
   const pin = options.pin ?? CSC_PIN;
   const faults: CscFaults = { ...options.faults };
@@ -312,7 +338,19 @@ export async function startCscSimulator(
     },
     authMode: c.authMode,
     ...(c.authMode === "explicit"
-      ? { PIN: { presence: "true", format: "N", label: "PIN" }, OTP: { presence: "false" } }
+      ? {
+        PIN: { presence: "true", format: "N", label: "PIN" },
+        OTP: c.otp
+          ? {
+            presence: "true",
+            type: "online",
+            format: "N",
+            label: "SMS code",
+            ID: "sim-sms",
+            provider: "CSC simulator",
+          }
+          : { presence: "false" },
+      }
       : {}),
     SCAL: "2",
     multisign: limit(),
@@ -362,6 +400,11 @@ export async function startCscSimulator(
     }
     if (faults.decline) return err(400, "access_denied", "The user declined the signature");
     if (body.PIN !== pin) return err(400, "invalid_pin", "The PIN is invalid");
+    if (cred.otp) {
+      const sent = sentOtps.get(cred.id);
+      sentOtps.delete(cred.id); // one try per code
+      if (!sent || body.OTP !== sent) return err(400, "invalid_otp", "The OTP is invalid");
+    }
     if (hashes.length === 0 || Number(body.numSignatures) !== hashes.length) {
       return err(400, "invalid_request", "numSignatures must equal the number of hashes");
     }
@@ -389,6 +432,7 @@ export async function startCscSimulator(
           "credentials/list",
           "credentials/info",
           "credentials/authorize",
+          ...(options.otp ? ["credentials/sendOTP"] : []),
           "signatures/signHash",
         ],
       });
@@ -419,6 +463,15 @@ export async function startCscSimulator(
       return Response.json(credentialInfo(cred, body.certificates === "chain"));
     }
     if (path === "credentials/authorize") return authorize(body);
+    if (path === "credentials/sendOTP") {
+      const cred = byId(body.credentialID);
+      if (!cred?.otp) return err(400, "invalid_request", "The credential asks no online OTP");
+      const otp = String(crypto.getRandomValues(new Uint32Array(1))[0]! % 1_000_000)
+        .padStart(6, "0");
+      sentOtps.set(cred.id, otp);
+      options.onOtp?.(cred.id, otp);
+      return new Response(null, { status: 204 });
+    }
     return err(404, "invalid_request", "Unknown method");
   }
 
@@ -463,7 +516,8 @@ export async function startCscSimulator(
     fetch: caFetch.fetch,
     faults,
     stats,
-    credentials: { explicit: creds[0]!.id, oauth2code: creds[1]!.id },
+    credentials: { explicit: creds[0]!.id, oauth2code: creds[1]!.id, otp: "cred-otp-1" },
+    sentOtp: (id) => sentOtps.get(id) ?? null,
     revokeAll: () => tokens.forEach((t) => (t.revoked = true)),
     stop,
     [Symbol.asyncDispose]: stop,
@@ -472,8 +526,9 @@ export async function startCscSimulator(
 
 /** Usage of the standalone simulator. */
 export const USAGE =
-  `Usage: deno run -A scripts/csc_simulator.ts [--port N] [--delay-ms N] [--max-hashes N]
+  `Usage: deno run -A scripts/csc_simulator.ts [--port N] [--delay-ms N] [--max-hashes N] [--otp]
   --port N        listen on 127.0.0.1:N (default: a free port)
+  --otp           also a credential asking the PIN and an SMS code (printed here, not sent)
   --delay-ms N    every CSC call takes N ms
   --max-hashes N  at most N hashes per authorization`;
 
@@ -488,12 +543,15 @@ export async function main(args: string[]): Promise<void> {
       port: { type: "string" },
       "delay-ms": { type: "string" },
       "max-hashes": { type: "string" },
+      otp: { type: "boolean" },
       help: { type: "boolean" },
     },
   });
   if (values.help) return console.log(USAGE);
   const sim = await startCscSimulator({
     port: values.port ? Number(values.port) : 0,
+    otp: values.otp === true,
+    onOtp: (id, otp) => console.log(`(simulator only) one-time code "sent" for ${id}: ${otp}`),
     faults: {
       ...(values["delay-ms"] ? { delayMs: Number(values["delay-ms"]) } : {}),
       ...(values["max-hashes"] ? { maxHashes: Number(values["max-hashes"]) } : {}),

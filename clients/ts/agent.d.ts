@@ -794,6 +794,7 @@ export interface components {
       | "PICKER_TIMEOUT"
       | "PIN_INCORRECT"
       | "PIN_LOCKED"
+      | "OTP_INCORRECT"
       | "KEYSTORE_UNAVAILABLE"
       | "PKCS11_MODULE_MISSING"
       | "PKCS11_MODULE_WRONG_ARCH"

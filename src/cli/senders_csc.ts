@@ -10,7 +10,7 @@
 import { resolve } from "node:path";
 import type { CscCredential } from "../agent/senders/mod.ts";
 import type { Cli } from "./context.ts";
-import { note, say } from "./output.ts";
+import { say } from "./output.ts";
 import { UserError } from "../user_error.ts";
 
 /** The flags of `senders add` a cloud sender reads. */
@@ -141,9 +141,6 @@ export async function addCscSender(
   const ref = { ...service, tokenFile, ...(caFile ? { caFile } : {}) };
   const creds = await signInWithBrowser(cli, ref);
   const cred = await chooseCredential(cli, creds, v.credentialId);
-  if (cred.authMode === "explicit" && cred.otp) {
-    note(cli, "This credential also asks a one-time code, which the agent does not ask yet.");
-  }
   const { sender: added, certificate } = await addSender(dataDir, {
     id: sender.id,
     displayName: sender.name,
@@ -163,7 +160,14 @@ export async function addCscSender(
   say(
     cli,
     `Added sender ${added.id} (${added.displayName}): cloud signature, ${
-      cred.authMode === "oauth2code" ? "approved at the provider" : "PIN on the confirmation page"
+      cred.authMode === "oauth2code"
+        ? "approved at the provider"
+        : (cred.pin ? "PIN on the confirmation page" : "no PIN") +
+          (cred.otp
+            ? `, one-time code ${
+              cred.otpType === "online" ? "sent by the provider" : "from your device"
+            } typed on the agent's page`
+            : "")
     }.`,
   );
 }

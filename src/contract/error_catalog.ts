@@ -182,6 +182,11 @@ export const ERROR_CATALOG = {
     NOT_FILED,
   ),
   PIN_LOCKED: c(502, "The token's PIN is locked", NOT_FILED),
+  OTP_INCORRECT: c(
+    502,
+    "The cloud signature's one-time code was wrong; the batch stopped, nothing was filed",
+    NOT_FILED,
+  ),
   KEYSTORE_UNAVAILABLE: c(
     502,
     "The sender's key store (token, card, file) cannot be opened",

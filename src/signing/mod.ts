@@ -55,6 +55,7 @@ export { ecdsaDerToRaw, ecdsaRawToDer } from "./ecdsa_signature.ts";
 export { signDetachedMany } from "./sign_many.ts";
 export {
   type CscApprove,
+  type CscAskOtp,
   type CscClientOptions,
   type CscCredential,
   type CscInfo,

@@ -442,7 +442,7 @@ Deno.test("runDoctor() senders: certificate files (valid, expired, not qualified
     ok(s("junk").fix?.includes(".p12/.pfx"));
     equal(s("nokey").ok, "warn");
     equal(s("odd").ok, false);
-    ok(s("odd").fix?.includes("pkcs12, pkcs11, windows or macos"));
+    ok(s("odd").fix?.includes("pkcs12, pkcs11, windows, macos or csc"));
     deepStrictEqual([s("off").ok, s("off").detail], [true, "Inactive: not checked"]);
     equal(s("win").ok, true);
     // Valid, but ending within 30 days: a warning with what to do (30 days left: none).

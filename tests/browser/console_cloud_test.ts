@@ -65,6 +65,12 @@ Deno.test({
       equal(await page.textContent(".cloud-cred .holder"), "Ivan Petrov");
       ok((await page.content()).includes("80******08"), "the EGN masked");
       ok(!(await page.content()).includes("8001010008"), "never the whole EGN");
+      const host = new URL(csc.sim.serviceUrl).host;
+      equal(
+        (await page.textContent(".cloud-cred .where"))?.trim(),
+        `облачен КЕП при CSC simulator (${host})`,
+        "the Where column names the provider, not a dash",
+      );
       await page.screenshot({ path: "docs/console-cloud-credentials.png", fullPage: true });
       await page.fill("input[name=displayName] >> nth=0", "Иван Петров (облачен КЕП)");
       await page.click(".add-cloud >> nth=0");
@@ -77,6 +83,10 @@ Deno.test({
       equal(ref.certId, csc.sim.credentials.explicit);
       const sealed = await Deno.readTextFile(String(ref.tokenFile));
       equal(csc.sim.stats.signIns, 1);
+      equal(
+        (await page.textContent("#senders .sender-where"))?.trim(),
+        `облачен КЕП при ${new URL(csc.sim.serviceUrl).host}`,
+      );
 
       // The provider revoked the sign-in: "Sign in again" seals a new one in the same file.
       csc.sim.revokeAll();

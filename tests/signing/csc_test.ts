@@ -243,3 +243,54 @@ Deno.test("csc: faults map to catalog codes, provider words in details, no secre
     await sim.stop();
   }
 });
+
+Deno.test("csc: an online OTP is sent before each authorization and goes with the PIN; a wrong one is OTP_INCORRECT", async () => {
+  const sim = await startCscSimulator({ autoApprove: true, otp: true, faults: { maxHashes: 2 } });
+  try {
+    const client = new CscClient({
+      serviceUrl: sim.serviceUrl,
+      clientId: CSC_CLIENT_ID,
+      fetch: sim.fetch,
+      timeoutMs: 2_000,
+    });
+    const refresh = await signIn(sim, client);
+    const cred = await client.credential((await client.refresh(refresh)).accessToken, "cred-otp-1");
+    equal(cred.authMode, "explicit");
+    ok(cred.pin && cred.otp);
+    equal(cred.otpType, "online");
+    const asked: { online: boolean; part: number; parts: number; sent: string | null }[] = [];
+    let typo = false;
+    const store = openCscKeyStore({
+      client,
+      accessToken: async () => (await client.refresh(refresh)).accessToken,
+      askOtp: ({ credentialId, online, part, parts }) => {
+        const sent = sim.sentOtp(credentialId);
+        asked.push({ online, part, parts, sent });
+        return Promise.resolve(typo ? `${sent}9` : sent!);
+      },
+    });
+    deepEqual(await store.authOf("cred-otp-1"), { authMode: "explicit", pin: true, otp: "online" });
+    const sigs = await store.signMany("cred-otp-1", files(3), CSC_PIN);
+    equal(sigs.length, 3);
+    deepEqual(asked.map((a) => [a.online, a.part, a.parts]), [[true, 1, 2], [true, 2, 2]]);
+    ok(asked.every((a) => a.sent !== null && /^\d{6}$/.test(a.sent)), "sent before it was asked");
+    equal(sim.stats.authorizations, 2);
+    typo = true;
+    const signed = sim.stats.hashesSigned;
+    await rejects(store.sign("cred-otp-1", new Uint8Array([1]), CSC_PIN), (e: Error) => {
+      equal((e as { code?: string }).code, "OTP_INCORRECT");
+      ok(!JSON.stringify(e).includes(asked.at(-1)!.sent!), "the code is not in the error");
+      return true;
+    });
+    equal(sim.stats.hashesSigned, signed, "nothing signed with a wrong code");
+    const noPage = openCscKeyStore({
+      client,
+      accessToken: async () => (await client.refresh(refresh)).accessToken,
+    });
+    await rejects(noPage.sign("cred-otp-1", new Uint8Array([1]), CSC_PIN), {
+      code: "KEYSTORE_UNAVAILABLE",
+    });
+  } finally {
+    await sim.stop();
+  }
+});

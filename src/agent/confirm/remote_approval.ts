@@ -9,13 +9,19 @@
  * `GET /remote/callback` (the `state` picks the approval, once); the code is exchanged for the
  * credential token that signs exactly those hashes. A declined approval, or none within the time
  * limit (default 5 minutes), refuses the batch (SENDER_NOT_CHOSEN).
+ *
+ * An `explicit` credential that asks a one-time code gets the same page as a form instead
+ * (`GET /remote/:id` asking the code, `POST /remote/:id/otp`): the PIN was typed on the
+ * confirmation page, the code is asked for each authorization right after the provider sent it
+ * (`credentials/sendOTP`, `online`) or from the holder's device (`offline`). The code goes to
+ * `credentials/authorize` once and is neither kept nor logged.
  * @module
  */
 import { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError } from "../../contract/mod.ts";
 import type { Logger } from "../../log.ts";
-import type { CscApprove, CscClient } from "../../signing/mod.ts";
+import type { CscApprove, CscAskOtp, CscClient } from "../../signing/mod.ts";
 import { type Markup, pageHeaders } from "../../web_page.ts";
 import { styleLink } from "../../web_assets.ts";
 import { type AgentEnv, errorResponse } from "../http/mod.ts";
@@ -38,13 +44,18 @@ type Status = "waiting" | "approved" | "declined" | "expired";
 
 interface Approval {
   readonly id: string;
+  /** `provider`: approved at the provider; `otp`: a one-time code typed on the page (`online`:
+   * the provider sent it). */
+  readonly kind: "provider" | "otp";
+  readonly online?: boolean;
   readonly state: string;
   readonly verifier: string;
   readonly providerUrl: string;
   readonly signatures: number;
   readonly part: number;
   readonly parts: number;
-  readonly client: CscClient;
+  /** The client whose token endpoint takes the code (`provider` only). */
+  readonly client?: CscClient;
   status: Status;
   readonly done: PromiseWithResolvers<string>;
 }
@@ -73,6 +84,7 @@ export class RemoteApprovals {
       const id = crypto.randomUUID();
       const a: Approval = {
         id,
+        kind: "provider",
         state: pkce.state,
         verifier: pkce.verifier,
         providerUrl: authorizeUrl(info.oauth2, client.clientId, this.#callback(), pkce, {
@@ -111,14 +123,97 @@ export class RemoteApprovals {
     };
   }
 
+  /**
+   * The person's steps of a cloud sender's key store on this agent's pages.
+   * @param client the sender's CSC client
+   * @returns the approval at the provider and the one-time code step
+   */
+  stepsFor(client: CscClient): { approve: CscApprove; askOtp: CscAskOtp } {
+    return { approve: this.approveWith(client), askOtp: this.askOtp() };
+  }
+
+  /**
+   * The one-time code step: opens the page asking the code, waits for it.
+   * @returns the step (its result is the code typed, passed on once, never kept)
+   * @throws (the step) AppError SENDER_NOT_CHOSEN (declined on the page or timed out)
+   */
+  askOtp(): CscAskOtp {
+    return async ({ online, signatures, part, parts }) => {
+      const id = crypto.randomUUID();
+      const a: Approval = {
+        id,
+        kind: "otp",
+        online,
+        state: crypto.randomUUID(),
+        verifier: "",
+        providerUrl: "",
+        signatures,
+        part,
+        parts,
+        status: "waiting",
+        done: Promise.withResolvers<string>(),
+      };
+      this.#byId.set(id, a);
+      const timer = setTimeout(() => {
+        if (a.status !== "waiting") return;
+        a.status = "expired";
+        a.done.reject(
+          new AppError("SENDER_NOT_CHOSEN", "The signature's one-time code was not typed in time"),
+        );
+      }, this.#deps.timeoutMs ?? 5 * 60_000);
+      const url = `http://127.0.0.1:${this.#deps.port()}/remote/${id}`;
+      this.#deps.log("info", "one-time code page opened", { url, signatures, online });
+      this.#deps.openBrowser(url);
+      try {
+        return await a.done.promise;
+      } finally {
+        clearTimeout(timer);
+        setTimeout(() => this.#byId.delete(id), 10 * 60_000).unref?.();
+      }
+    };
+  }
+
+  /** The code typed on the page (or the decline): the OTP approval `id` ends, once. */
+  #otp(id: string, form: Record<string, unknown>): Approval | null {
+    const a = this.#byId.get(id);
+    if (!a || a.kind !== "otp" || a.status !== "waiting" || form.state !== a.state) return null;
+    if (form.decision === "decline") {
+      a.status = "declined";
+      a.done.reject(new AppError("SENDER_NOT_CHOSEN", "The signature was declined on the page"));
+      return a;
+    }
+    const otp = typeof form.otp === "string" ? form.otp.trim() : "";
+    if (!/^[0-9A-Za-z]{1,16}$/.test(otp)) {
+      throw new AppError("VALIDATION_FAILED", "The one-time code is 1 to 16 letters or digits", {
+        field: "otp",
+      });
+    }
+    a.status = "approved";
+    a.done.resolve(otp);
+    return a;
+  }
+
+  /** The code must come from the agent's own page (its Origin, else Sec-Fetch-Site). */
+  #assertOwnPage(origin: string | undefined, site: string | undefined): void {
+    const own = [`http://127.0.0.1:${this.#deps.port()}`, `http://localhost:${this.#deps.port()}`];
+    const bad = origin && origin !== "null"
+      ? !own.includes(origin)
+      : site === undefined || site !== "same-origin";
+    if (bad) {
+      throw new AppError("ORIGIN_NOT_ALLOWED", "The code can only come from the agent's own page");
+    }
+  }
+
   #callback(): string {
     return `http://127.0.0.1:${this.#deps.port()}/remote/callback`;
   }
 
   /** The provider came back: the approval whose `state` it names ends. */
   async #finish(q: URLSearchParams): Promise<Approval | null> {
-    const a = [...this.#byId.values()].find((x) => x.state === q.get("state"));
-    if (!a || a.status !== "waiting") return null;
+    const a = [...this.#byId.values()].find((x) =>
+      x.kind === "provider" && x.state === q.get("state")
+    );
+    if (!a?.client || a.status !== "waiting") return null;
     const error = q.get("error");
     if (error) {
       a.status = "declined";
@@ -153,6 +248,18 @@ export class RemoteApprovals {
       if (!a) return c.html(remotePage(null), 404, pageHeaders([]));
       return c.redirect(`/remote/${a.id}`, 303);
     });
+    r.post("/:id/otp", async (c) => {
+      this.#assertOwnPage(c.req.header("origin"), c.req.header("sec-fetch-site"));
+      let form: Record<string, unknown>;
+      try {
+        form = await c.req.parseBody();
+      } catch {
+        throw new AppError("VALIDATION_FAILED", "The form could not be read", { field: "otp" });
+      }
+      const a = this.#otp(c.req.param("id"), form);
+      if (!a) return c.html(remotePage(null), 404, pageHeaders([]));
+      return c.redirect(`/remote/${a.id}`, 303);
+    });
     r.get("/:id", (c) => {
       const a = this.#byId.get(c.req.param("id"));
       return c.html(remotePage(a ?? null), a ? 200 : 404, pageHeaders([]));
@@ -166,6 +273,7 @@ function remotePage(a: Approval | null): string {
   const waiting = a?.status === "waiting";
   let body: Markup;
   if (!a) body = html`<h1 id="remote-closed">${w("confirm.remote_unknown")}</h1>`;
+  else if (a.kind === "otp") body = otpBody(a);
   else if (waiting) {
     body = html`
       <h1 id="remote-wait">${w("confirm.remote_approve_in_app")}</h1>
@@ -202,11 +310,57 @@ function remotePage(a: Approval | null): string {
       <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width,initial-scale=1">
-        ${waiting ? html`<meta http-equiv="refresh" content="2">` : ""}
-        <title>${w("confirm.remote_approve_in_app")}</title>
+        ${waiting && a?.kind === "provider" ? html`<meta http-equiv="refresh" content="2">` : ""}
+        <title>${w(
+          a?.kind === "otp" ? "confirm.otp_title" : "confirm.remote_approve_in_app",
+        )}</title>
         ${styleLink("", CONFIRM_CSS)}
       </head>
       <body>${body}</body>
     </html>
   `);
+}
+
+/** The one-time code's page: the form while it waits, then how it ended. */
+function otpBody(a: Approval): Markup {
+  if (a.status === "approved") {
+    return html`
+      <h1 id="otp-given">${w("confirm.otp_given")}</h1>
+      <p>${w("confirm.you_can_close_this")}</p>
+    `;
+  }
+  if (a.status !== "waiting") {
+    return html`
+      <h1 id="remote-declined">${w("confirm.remote_declined")}</h1>
+      <p>${w("confirm.you_can_close_this")}</p>
+    `;
+  }
+  return html`
+    <h1 id="otp-ask">${w("confirm.otp_title")}</h1>
+    <p id="otp-where">${w(a.online ? "confirm.otp_sent" : "confirm.otp_device")}</p>
+    <p id="remote-count">${count("count.remote_signatures", a.signatures)}</p>
+    ${a.parts > 1
+      ? html`<p id="remote-parts">${
+        w("confirm.remote_part", { part: String(a.part), parts: String(a.parts) })
+      }</p>`
+      : ""}
+    <form method="post" action="/remote/${a.id}/otp" id="otp-form">
+      <input type="hidden" name="state" value="${a.state}">
+      <p><label>${w("confirm.otp_label")}
+        <input type="text" name="otp" id="otp" inputmode="numeric" autocomplete="one-time-code"
+          maxlength="16" required autofocus></label>
+        <br><span id="otp-note">${w("confirm.otp_note")}</span></p>
+      <div class="actions">
+        <button class="ok" type="submit" name="decision" value="confirm"
+          id="otp-sign">${w(
+            "confirm.otp_sign",
+          )}</button>
+        <button type="submit" name="decision" value="decline" id="otp-decline"
+          formnovalidate>${w(
+            "confirm.otp_decline",
+          )}</button>
+      </div>
+    </form>
+    <p class="muted">${w("confirm.otp_declining")}</p>
+  `;
 }

@@ -28,9 +28,17 @@ const SOURCE_WORDS: Record<string, { bg: string; en: string }> = {
   macos: both("cert.macos_keychain"),
 };
 
-/** Where a certificate is kept, in words. */
-export const sourceWords = (type: string): Markup =>
-  SOURCE_WORDS[type] ? html`${say(SOURCE_WORDS[type]!)}` : html`—`;
+/**
+ * Where a certificate is kept, in words.
+ * @param type the key store's type (`pkcs11`, `pkcs12`, `windows`, `macos`, `csc`)
+ * @param provider a cloud signature's provider (name and/or host), shown after "cloud QES at"
+ */
+export const sourceWords = (type: string, provider?: string): Markup =>
+  type === "csc"
+    ? html`${provider ? w("cert.cloud_qes_at", { where: provider }) : w("cert.cloud_qes")}`
+    : SOURCE_WORDS[type]
+    ? html`${say(SOURCE_WORDS[type]!)}`
+    : html`—`;
 
 /** A certificate's time as the accountant reads it: local, with its offset. */
 const day = (iso: string) => when(iso);
@@ -74,9 +82,13 @@ export function certCells(c: FoundCertificate): Markup {
     <td class="small">${day(c.notBefore)} – ${day(c.notAfter)} ${expiryNote(c)}</td>
     <td>${qualifiedWords(c)}</td>
     <td
-      class="small">${sourceWords(c.source)}<details class="muted"><summary>${w(
-        "cert.where_exactly",
-      )}</summary>${c.sourceLabel}</details></td>
+      class="small where">${c.source === "csc"
+        ? sourceWords(c.source, c.sourceLabel)
+        : html`${sourceWords(c.source)}<details class="muted"><summary>${
+          w(
+            "cert.where_exactly",
+          )
+        }</summary>${c.sourceLabel}</details>`}</td>
   `;
 }
 

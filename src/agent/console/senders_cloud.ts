@@ -207,7 +207,7 @@ async function credentialRow(
   const facts = await describeCertificate(
     toCertificateInfo(cred.certificates[0]!, cred.id),
     { ...ref, pin: cred.pin },
-    new URL(s.ref.serviceUrl).host,
+    `${s.signIn.provider || "CSC"} (${new URL(s.ref.serviceUrl).host})`,
     k.h.ctx.clock.now(),
   );
   return html`
@@ -220,6 +220,8 @@ async function credentialRow(
             value="${facts.holderName}"></label>
           <span class="small muted">${cred.authMode === "oauth2code"
             ? w("senders.cloud_mode_app")
+            : cred.otp
+            ? w("senders.cloud_mode_otp")
             : w("senders.cloud_mode_pin")}</span>
           <button class="primary add-cloud">${w("senders.add_as_sender")}</button></form>
       </td>

@@ -88,7 +88,9 @@ export function senderRow(
         ? html`
           ${notQualifiedMark()}
         `
-        : ""}<br><span class="small muted">${ref ? sourceWords(ref.type) : "—"}</span></td>
+        : ""}<br><span class="small muted sender-where">${ref
+        ? sourceWords(ref.type, ref.type === "csc" ? new URL(ref.serviceUrl).host : undefined)
+        : "—"}</span></td>
       <td class="small sender-cert">${cert
         ? html`
           <span class="holder">${cert.holderName}</span>${cert.personalIdMasked

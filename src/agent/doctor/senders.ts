@@ -3,13 +3,14 @@
  * the way the agent would, without a PIN — a PKCS#12 `file` is read (its certificate checked
  * when it is not encrypted), a PKCS#11 `module` is loaded and its token's certificates listed
  * (`tokenLabel`, `certId` as in sender_keys.ts), an optional `certificateFile` (PEM/DER) is
- * read — and the certificate checked with checkCertificate. Only the subject CN is shown,
- * never the personal id.
+ * read — and the certificate checked with checkCertificate. A cloud sender's service and kept
+ * sign-in are checked first (sender_csc.ts). Only the subject CN is shown, never the personal id.
  * @module
  */
 import type { SenderConfig } from "../senders/mod.ts";
 import type { Bilingual } from "../../contract/mod.ts";
 import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t } from "./types.ts";
+import { checkCscService } from "./sender_csc.ts";
 import { AppError } from "../../contract/mod.ts";
 import {
   type CertificateInfo,
@@ -242,18 +243,32 @@ function missing(k: KeystoreCheck, field: string, what: Bilingual): DoctorCheck 
   );
 }
 
-/** The check by the key store's type (a certificate file, when named, is read instead). */
-async function keystoreCheck(k: KeystoreCheck): Promise<DoctorCheck> {
-  const { id, title, ks, d, str } = k;
+/** The verdict of the certificate file a reference names (null: it names none). */
+async function certOfFile(k: KeystoreCheck): Promise<DoctorCheck | null> {
+  const { id, title, d, str } = k;
   const certFile = str("certificateFile", "certFile");
-  if (certFile) {
-    const bytes = await Deno.readFile(certFile);
-    const pem = new TextDecoder().decode(bytes).match(
-      /-----BEGIN CERTIFICATE-----([^-]+)-----END/,
-    )?.[1];
-    const der = pem !== undefined ? Uint8Array.fromBase64(pem.replace(/\s+/g, "")) : bytes;
-    return certVerdict(id, title, [toCertificateInfo(der, certFile)], d);
+  if (!certFile) return null;
+  const bytes = await Deno.readFile(certFile);
+  const pem = new TextDecoder().decode(bytes).match(
+    /-----BEGIN CERTIFICATE-----([^-]+)-----END/,
+  )?.[1];
+  const der = pem !== undefined ? Uint8Array.fromBase64(pem.replace(/\s+/g, "")) : bytes;
+  return certVerdict(id, title, [toCertificateInfo(der, certFile)], d);
+}
+
+/** The check by the key store's type (a certificate file, when named, is read instead; a
+ * cloud sender's service and sign-in are checked before its certificate). */
+async function keystoreCheck(k: KeystoreCheck): Promise<DoctorCheck> {
+  const { id, title, ks, d } = k;
+  if (ks.type === "csc") {
+    const service = await checkCscService(ks, d.timeoutMs);
+    if (!service.ok) return check(id, false, title, service.detail, service.fix);
+    const v = await certOfFile(k) ??
+      missing(k, "certificateFile", t("the certificate's file", "файла на сертификата"));
+    return { ...v, detail: service.note.en + v.detail, detailBg: service.note.bg + v.detailBg };
   }
+  const fromFile = await certOfFile(k);
+  if (fromFile) return fromFile;
   if (ks.type === "pkcs12") return await pkcs12Check(k);
   if (ks.type === "pkcs11") return await pkcs11Check(k);
   if (ks.type === "windows" || ks.type === "macos") {
@@ -282,8 +297,8 @@ async function keystoreCheck(k: KeystoreCheck): Promise<DoctorCheck> {
       `Непознат тип keystore ${JSON.stringify(ks.type)}`,
     ),
     t(
-      "Use type pkcs12, pkcs11, windows or macos (docs/signing.md)",
-      "Използвайте тип pkcs12, pkcs11, windows или macos (docs/signing.md)",
+      "Use type pkcs12, pkcs11, windows, macos or csc (docs/signing.md)",
+      "Използвайте тип pkcs12, pkcs11, windows, macos или csc (docs/signing.md)",
     ),
   );
 }

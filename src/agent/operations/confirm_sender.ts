@@ -260,14 +260,15 @@ async function openSender(
   use: "certificate" | "sign",
 ): Promise<PortalContext> {
   const refuseOnPin = (e: unknown) => {
-    if (isAppError(e) && (e.code === "PIN_INCORRECT" || e.code === "PIN_LOCKED")) {
+    const wrong = ["PIN_INCORRECT", "PIN_LOCKED", "OTP_INCORRECT"];
+    if (isAppError(e) && wrong.includes(e.code)) {
       r.deps.confirmations.refuse(subject);
     }
     throw e;
   };
   const remote = r.deps.remoteApprovals;
-  const approveWith = remote ? (client: CscClient) => remote.approveWith(client) : undefined;
-  const live = await liveContext(sender, ref, pin, use, approveWith).catch(refuseOnPin);
+  const stepsFor = remote ? (client: CscClient) => remote.stepsFor(client) : undefined;
+  const live = await liveContext(sender, ref, pin, use, stepsFor).catch(refuseOnPin);
   r.cleanups.push(live.close);
   if (use === "certificate") return live.ctx;
   const sign = live.ctx.sign!;

@@ -20,6 +20,7 @@ import { z } from "zod";
 import { AppError } from "../../contract/mod.ts";
 import type {
   CscApprove,
+  CscAskOtp,
   CscClient,
   CscCredential,
   CscKeyStore,
@@ -193,12 +194,19 @@ export async function openRefreshToken(tokenFile: string): Promise<string> {
 
 // --- the key store --------------------------------------------------------------------------
 
+/** The steps a person takes on the agent's pages while a cloud signature signs: approve at the
+ * provider (`oauth2code`), type the one-time code (`explicit` with an OTP). */
+export interface CscPersonSteps {
+  readonly approve?: CscApprove;
+  readonly askOtp?: CscAskOtp;
+}
+
 /**
  * Open a cloud sender's key store: the kept refresh token becomes an access token on first
  * use (a rotated refresh token is kept again).
  * @param ref the sender's csc reference
- * @param approveWith the approval step of `oauth2code` credentials over the sender's client
- *   (absent: they cannot sign)
+ * @param stepsFor the person's steps over the sender's client: the approval of `oauth2code`
+ *   credentials, the one-time code of those that ask one (absent: such credentials cannot sign)
  * @param onAuthorizations told how many approvals a signing takes
  * @returns the key store
  * @throws AppError KEYSTORE_UNAVAILABLE (unreadable CA file); sign-in and provider errors come
@@ -206,7 +214,7 @@ export async function openRefreshToken(tokenFile: string): Promise<string> {
  */
 export async function openCscSender(
   ref: CscRef,
-  approveWith?: (client: CscClient) => CscApprove,
+  stepsFor?: (client: CscClient) => CscPersonSteps,
   onAuthorizations?: (parts: number, hashes: number) => void,
 ): Promise<CscKeyStore> {
   const client = await cscClient(ref, ref.timeoutSeconds ? ref.timeoutSeconds * 1000 : undefined);
@@ -218,7 +226,7 @@ export async function openCscSender(
       if (t.refreshToken) await sealRefreshToken(ref.tokenFile, t.refreshToken);
       return t.accessToken;
     },
-    ...(approveWith ? { approve: approveWith(client) } : {}),
+    ...(stepsFor ? stepsFor(client) : {}),
     ...(onAuthorizations ? { onAuthorizations } : {}),
   });
 }

@@ -12,15 +12,9 @@
  */
 import { z } from "zod";
 import { AppError } from "../../contract/mod.ts";
-import type {
-  CertificateInfo,
-  CscApprove,
-  CscClient,
-  CscKeyStore,
-  KeyStore,
-} from "../../signing/mod.ts";
+import type { CertificateInfo, CscClient, CscKeyStore, KeyStore } from "../../signing/mod.ts";
 import type { PortalContext, SenderRef } from "../../portal/mod.ts";
-import { CscRefFields, cscSigning, openCscSender } from "./csc_sender.ts";
+import { type CscPersonSteps, CscRefFields, cscSigning, openCscSender } from "./csc_sender.ts";
 
 /** The signing library (pkijs, @peculiar/x509) loads on first use: test-mode agents and the
  * agent's start never pay for it. */
@@ -198,8 +192,8 @@ export async function pickCertificate(
  * @param ref its key-store reference
  * @param pin the PIN typed on the confirmation page (never stored)
  * @param use `sign` (default) or `certificate` only (no `sign` in the context)
- * @param approveWith a cloud sender's approval step at the provider (`oauth2code`; the agent's
- *   page, confirm/remote_approval.ts)
+ * @param stepsFor a cloud sender's steps on the agent's pages (confirm/remote_approval.ts): the
+ *   approval at the provider (`oauth2code`), the one-time code (`explicit` with an OTP)
  * @returns the context and a `close` for the key store
  * @throws AppError NO_SENDER_CONFIGURED (no key store), key-store errors
  */
@@ -208,7 +202,7 @@ export async function liveContext(
   ref: KeystoreRef | null,
   pin: string | null,
   use: "sign" | "certificate" = "sign",
-  approveWith?: (client: CscClient) => CscApprove,
+  stepsFor?: (client: CscClient) => CscPersonSteps,
 ): Promise<{ ctx: PortalContext; close: () => void }> {
   if (!ref) {
     throw new AppError(
@@ -221,7 +215,7 @@ export async function liveContext(
     return { ctx: { sender, certificate: cert.der }, close: () => {} };
   }
   const store = ref.type === "csc"
-    ? await openCscSender(ref, approveWith)
+    ? await openCscSender(ref, stepsFor)
     : await openSenderKeyStore(ref);
   try {
     const cert = await pickCertificate(store, ref, pin ?? undefined);

@@ -61,6 +61,8 @@ export const BG = {
   "batches.waiting_for_the_confirmation": "чака потвърждение или чете папката",
   "cert.a_certificate_expires_soon": "Сертификат изтича скоро",
   "cert.card_token": "карта / токен",
+  "cert.cloud_qes": "облачен КЕП",
+  "cert.cloud_qes_at": "облачен КЕП при {where}",
   "cert.checks": "Проверки",
   "cert.expired": "изтекъл",
   "cert.holder": "Титуляр",
@@ -356,6 +358,7 @@ export const BG = {
   "senders.cloud_name": "Име на подателя",
   "senders.cloud_mode_app": "одобрява се в приложението на доставчика",
   "senders.cloud_mode_pin": "PIN при всяко подаване",
+  "senders.cloud_mode_otp": "PIN и еднократен код (SMS или приложение) при всяко подаване",
   // Stopping the agent, opening its console, another user's connection (bg_desk.ts).
   ...BG_DESK,
 } as const;

@@ -57,6 +57,8 @@ export const EN: {
   "batches.waiting_for_the_confirmation": "waiting for the confirmation or reading the folder",
   "cert.a_certificate_expires_soon": "A certificate expires soon",
   "cert.card_token": "card / token",
+  "cert.cloud_qes": "cloud QES",
+  "cert.cloud_qes_at": "cloud QES at {where}",
   "cert.checks": "Checks",
   "cert.expired": "expired",
   "cert.holder": "Holder",
@@ -353,6 +355,7 @@ export const EN: {
   "senders.cloud_name": "Sender's name",
   "senders.cloud_mode_app": "approved in the provider's app",
   "senders.cloud_mode_pin": "PIN at each filing",
+  "senders.cloud_mode_otp": "PIN and a one-time code (SMS or app) at each filing",
   // Stopping the agent, opening its console, another user's connection (en_desk.ts).
   ...EN_DESK,
 };

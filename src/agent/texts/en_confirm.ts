@@ -116,4 +116,15 @@ export const EN_CONFIRM: { readonly [K in keyof typeof BG_CONFIRM]: string } = {
   "confirm.who_unverified": "not verified",
   "confirm.who_unverified_warning":
     "The name was not verified by the service's operator: anyone can sign up under any name. Confirm only if you know the page above.",
+  "confirm.otp_title": "Type the signature's one-time code",
+  "confirm.otp_sent": "The provider sent a code to your phone (SMS or notification).",
+  "confirm.otp_device": "The code is shown in the provider's app or device.",
+  "confirm.otp_label": "One-time code",
+  "confirm.otp_note": "The code goes to the provider only; the agent neither keeps nor logs it.",
+  "confirm.otp_sign": "Sign and file",
+  "confirm.otp_decline": "Decline",
+  "confirm.otp_declining":
+    "If you decline or do not type the code within 5 minutes, nothing is filed.",
+  "confirm.otp_given":
+    "The code was passed to the provider. Filing goes on only if it is right; a wrong code stops everything and nothing is filed.",
 };

@@ -37,6 +37,9 @@ export interface CscCredential {
   /** Whether a PIN / an OTP is asked (`explicit`). */
   readonly pin: boolean;
   readonly otp: boolean;
+  /** `online` (the provider sends the code on `credentials/sendOTP`) or `offline` (the holder's
+   * own device makes it); null when no OTP is asked. */
+  readonly otpType: "online" | "offline" | null;
   /** The most hashes one authorization covers (`multisign`; 1 when absent). */
   readonly multisign: number;
   readonly description: string;
@@ -84,7 +87,8 @@ export class CscClient {
    * One call: JSON or form body, JSON answer; errors mapped to catalog codes.
    * @throws AppError REMOTE_SIGNING_TIMEOUT (no answer in time), REMOTE_SIGN_IN_REQUIRED
    *   (`invalid_grant`, `invalid_token`), SENDER_NOT_CHOSEN (`access_denied`: the user
-   *   declined), PIN_INCORRECT (`invalid_pin`, `invalid_otp`), SIGNING_FAILED (any other
+   *   declined), PIN_INCORRECT (`invalid_pin`), OTP_INCORRECT (`invalid_otp`), SIGNING_FAILED
+   *   (any other
    *   provider error or an unreadable answer; details `providerError`, `providerDescription`)
    */
   async #call(
@@ -124,6 +128,7 @@ export class CscClient {
       json = null;
     }
     if (res.ok && json) return json;
+    if (res.status === 204) return {}; // credentials/sendOTP answers with no content
     const providerError = typeof json?.error === "string" ? json.error : `http_${res.status}`;
     const providerDescription = typeof json?.error_description === "string"
       ? json.error_description.slice(0, 300)
@@ -143,8 +148,14 @@ export class CscClient {
         details,
       );
     }
-    if (providerError === "invalid_pin" || providerError === "invalid_otp") {
-      throw new AppError("PIN_INCORRECT", "The cloud signature's PIN or one-time code was wrong", {
+    if (providerError === "invalid_pin") {
+      throw new AppError("PIN_INCORRECT", "The cloud signature's PIN was wrong", {
+        method,
+        providerError,
+      });
+    }
+    if (providerError === "invalid_otp") {
+      throw new AppError("OTP_INCORRECT", "The cloud signature's one-time code was wrong", {
         method,
         providerError,
       });
@@ -264,15 +275,32 @@ export class CscClient {
       typeof x === "object" && x !== null &&
       ["true", "optional"].includes(String((x as { presence?: unknown }).presence));
     const multisign = Number(j.multisign);
+    const otp = present(j.OTP);
+    const otpType = (j.OTP as { type?: unknown } | undefined)?.type;
     return {
       id,
       authMode: String(j.authMode ?? "explicit"),
       certificates,
       pin: present(j.PIN),
-      otp: present(j.OTP),
+      otp,
+      otpType: otp ? (otpType === "offline" ? "offline" : "online") : null,
       multisign: Number.isInteger(multisign) && multisign > 0 ? multisign : 1,
       description: String(j.description ?? ""),
     };
+  }
+
+  /**
+   * `credentials/sendOTP`: asks the provider to send an `online` one-time code to the holder
+   * (an SMS or a push); the code is then typed on the agent's page.
+   * @param accessToken a service access token
+   * @param credentialId the credential
+   * @throws AppError SIGNING_FAILED (the provider refused), REMOTE_SIGN_IN_REQUIRED,
+   *   REMOTE_SIGNING_TIMEOUT
+   */
+  async sendOtp(accessToken: string, credentialId: string): Promise<void> {
+    await this.#call(`${this.serviceUrl}/credentials/sendOTP`, {
+      credentialID: credentialId,
+    }, accessToken);
   }
 
   /**
@@ -283,7 +311,7 @@ export class CscClient {
    * @param pin the PIN typed on the confirmation page (sent once, never kept)
    * @param otp the one-time code, when the credential asks one
    * @returns the SAD (a secret)
-   * @throws AppError PIN_INCORRECT, SENDER_NOT_CHOSEN (declined), SIGNING_FAILED,
+   * @throws AppError PIN_INCORRECT, OTP_INCORRECT, SENDER_NOT_CHOSEN (declined), SIGNING_FAILED,
    *   REMOTE_SIGN_IN_REQUIRED, REMOTE_SIGNING_TIMEOUT
    */
   async authorize(

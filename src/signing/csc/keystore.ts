@@ -4,7 +4,9 @@
  * over the SHA-256 digest of the data (for CMS, of the signed attributes), authorized by the
  * credential's `authMode`: `explicit` sends the PIN typed on the confirmation page to
  * `credentials/authorize`, `oauth2code` asks the person to approve the hashes at the provider
- * (an injected step that opens the provider's page and waits for the agent's callback). Many
+ * (an injected step that opens the provider's page and waits for the agent's callback). A
+ * credential that also asks a one-time code has it asked by another injected step for each
+ * authorization (after `credentials/sendOTP` when the code is `online`). Many
  * hashes go in one authorization ({@link CscKeyStore.signMany}), split in parts of the
  * credential's `multisign` when the provider limits it.
  * @module
@@ -24,6 +26,19 @@ export type CscApprove = (req: {
   readonly parts: number;
 }) => Promise<string>;
 
+/** Asks the person for the one-time code of one authorization (after it was sent, when
+ * `online`); returns the code typed (never kept). */
+export type CscAskOtp = (req: {
+  readonly credentialId: string;
+  /** The provider sent the code (SMS, push) on `credentials/sendOTP`; else the holder's own
+   * device makes it (`offline`). */
+  readonly online: boolean;
+  /** How many signatures this authorization covers. */
+  readonly signatures: number;
+  readonly part: number;
+  readonly parts: number;
+}) => Promise<string>;
+
 /** Options of {@link openCscKeyStore}. */
 export interface CscKeyStoreOptions {
   readonly client: CscClient;
@@ -31,6 +46,8 @@ export interface CscKeyStoreOptions {
   readonly accessToken: () => Promise<string>;
   /** Approves hashes of an `oauth2code` credential (absent: such credentials cannot sign). */
   readonly approve?: CscApprove;
+  /** Asks the one-time code of `explicit` credentials that need one (absent: they cannot sign). */
+  readonly askOtp?: CscAskOtp;
   /** Told before the authorizations of a {@link CscKeyStore.signMany} start: how many. */
   readonly onAuthorizations?: (parts: number, hashes: number) => void;
 }
@@ -53,8 +70,10 @@ export interface CscKeyStore extends KeyStore {
    * @param n signatures
    */
   authorizationsFor(certId: string, n: number): Promise<number>;
-  /** The credential's `authMode` and whether it asks a PIN. */
-  authOf(certId: string): Promise<{ authMode: string; pin: boolean }>;
+  /** The credential's `authMode`, whether it asks a PIN, and its one-time code's kind. */
+  authOf(
+    certId: string,
+  ): Promise<{ authMode: string; pin: boolean; otp: "online" | "offline" | null }>;
 }
 
 const b64 = (b: Uint8Array) => b.toBase64();
@@ -78,6 +97,18 @@ export function openCscKeyStore(o: CscKeyStoreOptions): CscKeyStore {
       });
     }
     return c;
+  };
+  /** The code of one authorization: sent first when `online` (docs/signing.md § 11). */
+  const askOtp = async (cred: CscCredential, signatures: number, part: number, parts: number) => {
+    if (!o.askOtp) {
+      throw new AppError(
+        "KEYSTORE_UNAVAILABLE",
+        "This credential asks a one-time code, and no page to type it is available",
+      );
+    }
+    const online = cred.otpType === "online";
+    if (online) await o.client.sendOtp(await token(), cred.id);
+    return await o.askOtp({ credentialId: cred.id, online, signatures, part, parts });
   };
   const signMany = async (certId: string, data: readonly Uint8Array[], pin?: string) => {
     const cred = await find(certId);
@@ -109,7 +140,14 @@ export function openCscKeyStore(o: CscKeyStoreOptions): CscKeyStore {
         out.push(...await o.client.signHash(bearer, cred.id, part, algo));
       } else {
         const bearer = await token();
-        const sad = await o.client.authorize(bearer, cred.id, part, cred.pin ? pin : undefined);
+        const otp = cred.otp ? await askOtp(cred, part.length, i + 1, parts.length) : undefined;
+        const sad = await o.client.authorize(
+          bearer,
+          cred.id,
+          part,
+          cred.pin ? pin : undefined,
+          otp,
+        );
         out.push(...await o.client.signHash(bearer, cred.id, part, algo, sad));
       }
     }
@@ -128,7 +166,7 @@ export function openCscKeyStore(o: CscKeyStoreOptions): CscKeyStore {
     authorizationsFor: async (certId, n) => Math.ceil(n / (await find(certId)).multisign),
     authOf: async (certId) => {
       const c = await find(certId);
-      return { authMode: c.authMode, pin: c.pin };
+      return { authMode: c.authMode, pin: c.pin, otp: c.otpType };
     },
     close: () => {
       access = null;

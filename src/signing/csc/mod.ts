@@ -16,6 +16,7 @@ export { CscClient } from "./client.ts";
 export { type AuthorizeScope, authorizeUrl, newPkceRequest, type PkceRequest } from "./oauth.ts";
 export {
   type CscApprove,
+  type CscAskOtp,
   type CscKeyStore,
   type CscKeyStoreOptions,
   openCscKeyStore,

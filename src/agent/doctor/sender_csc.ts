@@ -1,0 +1,104 @@
+/**
+ * The cloud sender's part of `agent doctor` (docs/signing.md § 11): the service
+ * answers `info`, and the sign-in kept in the sender's token file can be refreshed into an
+ * access token (a rotated refresh token is sealed again, as signing does). The tokens are
+ * never shown; only the provider's name and host are. The certificate itself is checked by the
+ * caller as for any sender (its `certificateFile`).
+ * @module
+ */
+import type { Bilingual } from "../../contract/mod.ts";
+import { isAppError } from "../../contract/mod.ts";
+import { cscClient, type CscRef, openRefreshToken, sealRefreshToken } from "../senders/mod.ts";
+import { t } from "./types.ts";
+
+/** How the service and the sign-in went: a note to put before the certificate's verdict, or
+ * why the sender cannot sign and what to do. */
+export type CscServiceResult =
+  | { readonly ok: true; readonly note: Bilingual }
+  | { readonly ok: false; readonly detail: Bilingual; readonly fix: Bilingual };
+
+const SIGN_IN_AGAIN = t(
+  'Sign in again: the console\'s Senders page, "Sign in again" on this sender (or ' +
+    "`svc-filing senders add --csc … --id <this id> --force`)",
+  "Влезте отново: страницата „Податели“ в конзолата, „Влезте отново“ при този подател (или " +
+    "`svc-filing senders add --csc … --id <този id> --force`)",
+);
+
+/**
+ * Check a cloud sender's service and kept sign-in.
+ * @param ks the sender's `csc` key-store reference from agent.json (unchecked)
+ * @param timeoutMs the time limit of each call, ms
+ * @returns `ok` with a note (provider's name and host), or the failure and its fix
+ * @throws never
+ */
+export async function checkCscService(
+  ks: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<CscServiceResult> {
+  const { serviceUrl, clientId, tokenFile } = ks;
+  if (typeof serviceUrl !== "string" || typeof clientId !== "string" || !URL.canParse(serviceUrl)) {
+    return {
+      ok: false,
+      detail: t(
+        "keystore.serviceUrl or keystore.clientId is missing",
+        "Липсва keystore.serviceUrl или keystore.clientId",
+      ),
+      fix: t(
+        "Add the cloud sender again (`svc-filing senders add --csc …`)",
+        "Добавете облачния подател отново (`svc-filing senders add --csc …`)",
+      ),
+    };
+  }
+  const host = new URL(serviceUrl).host;
+  const ref: Pick<CscRef, "serviceUrl" | "clientId" | "caFile"> = {
+    serviceUrl,
+    clientId,
+    ...(typeof ks.caFile === "string" ? { caFile: ks.caFile } : {}),
+  };
+  let name: string;
+  let client;
+  try {
+    client = await cscClient(ref, timeoutMs);
+    name = (await client.info()).name || host;
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return {
+      ok: false,
+      detail: t(
+        `The cloud signature service ${host} does not answer info: ${why}`,
+        `Услугата за облачен подпис ${host} не отговаря на info: ${why}`,
+      ),
+      fix: t(
+        "Check the internet connection and the service address; if the provider moved it, " +
+          "add the sender again",
+        "Проверете връзката с интернет и адреса на услугата; ако доставчикът го е сменил, " +
+          "добавете подателя отново",
+      ),
+    };
+  }
+  try {
+    if (typeof tokenFile !== "string") throw new Error("keystore.tokenFile is missing");
+    const tokens = await client.refresh(await openRefreshToken(tokenFile));
+    if (tokens.refreshToken) await sealRefreshToken(tokenFile, tokens.refreshToken);
+  } catch (e) {
+    const code = isAppError(e) ? e.code : "REMOTE_SIGN_IN_REQUIRED";
+    return {
+      ok: false,
+      detail: t(
+        `${name} (${host}) answers, but the kept sign-in cannot be refreshed (${code})`,
+        `${name} (${host}) отговаря, но запазеното влизане не може да се поднови (${code})`,
+      ),
+      fix: code === "REMOTE_SIGN_IN_REQUIRED" ? SIGN_IN_AGAIN : t(
+        "Run the checks again later; if it stays, sign in again",
+        "Пуснете проверките отново по-късно; ако остане, влезте отново",
+      ),
+    };
+  }
+  return {
+    ok: true,
+    note: t(
+      `Cloud signature at ${name} (${host}): the service answers, the sign-in refreshes. `,
+      `Облачен подпис при ${name} (${host}): услугата отговаря, влизането се подновява. `,
+    ),
+  };
+}
