@@ -81,6 +81,8 @@ interface Entry {
   toFile: number;
   /** Of `toFile`, those with an outcome. */
   settled: number;
+  /** Of `settled`, those answered from the journal (filed before): no pace. */
+  replayed: number;
   filed: number;
   skipped: number;
   failed: number;
@@ -156,13 +158,16 @@ export class BatchTracker {
    * @param o the outcome
    * @param queued whether the company was one of the `toFile` of {@link plan} (counts for the
    *   time left)
+   * @param replayed answered from the journal (filed before an interruption): it is no longer
+   *   left, but the time left is the pace of the real filings only
    */
-  record(o: BatchOutcome, queued: boolean): void {
+  record(o: BatchOutcome, queued: boolean, replayed = false): void {
     if (o.outcome === "submitted") this.#e.filed++;
     else if (o.outcome === "skipped") this.#e.skipped++;
     else if (o.outcome === "failed") this.#e.failed++;
     else this.#e.unknown++;
     if (queued) this.#e.settled++;
+    if (queued && replayed) this.#e.replayed++;
     this.#e.outcomes.push(o);
     this.#touch();
   }
@@ -254,6 +259,7 @@ export class BatchBoard {
       total: 0,
       toFile: 0,
       settled: 0,
+      replayed: 0,
       filed: 0,
       skipped: 0,
       failed: 0,
@@ -343,8 +349,10 @@ export class BatchBoard {
   /** @internal the wire view of an entry */
   viewOf(e: Entry): BatchProgressView {
     const now = this.now();
-    const done = e.settled;
-    const left = Math.max(0, e.toFile - done);
+    // The pace is that of the companies filed now; replays took no time (docs/local-input.md
+    // § Progress).
+    const done = e.settled - e.replayed;
+    const left = Math.max(0, e.toFile - e.settled);
     const since = e.filingSince;
     const eta = e.doneAt !== null
       ? 0
