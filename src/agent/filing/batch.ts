@@ -159,7 +159,7 @@ export async function runBatch(
       put(run, i, row(eik, g, { errorCode: g.error.code, error: g.error.message }), false);
     } else run.queue.push(i);
   });
-  tracker?.plan(groups.length, run.queue.length);
+  tracker?.plan(groups.length, run.queue.length, run.queue.map((i) => groups[i]![0]));
   tracker?.phase("filing");
   const n = Math.max(1, Math.min(o.concurrency ?? DEFAULT_BATCH_CONCURRENCY, 32));
   await Promise.all(
