@@ -122,3 +122,48 @@ Deno.test("after a resume the time left is the pace of the real filings; replays
     journal.close();
   }
 });
+
+Deno.test("a batch never ended is interrupted for the next board, with the companies not filed; a resend under its id replaces it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-batch-interrupted-" });
+  const path = `${dir}/journal.sqlite`;
+  const clock = new FakeClock(Date.parse("2026-10-01T08:00:00Z"));
+  const eiks = Array.from({ length: 5 }, (_, i) => validEik(62_000_000 + i * 11)).sort();
+  const token = "a".repeat(64);
+  const outcome = (eik: string) => ({
+    eik,
+    outcome: "submitted" as const,
+    errorCode: null,
+    filingId: null,
+    documentId: "d",
+  });
+  try {
+    let journal = new Journal(path);
+    const t = new BatchBoard(clock, journal.batches).start("B-9", op.typeId, OWNER, token);
+    t.plan(6, 5, eiks);
+    t.record(outcome(eiks[0]!), true);
+    t.record(outcome(eiks[3]!), true);
+    journal.close(); // the agent dies: no done()
+    journal = new Journal(path);
+    clock.advance(60_000);
+    const board = new BatchBoard(clock, journal.batches);
+    const [b] = board.list();
+    equal(b!.progress.state, "interrupted");
+    equal(b!.progress.filed, 2);
+    equal(b!.progress.total, 6);
+    equal(b!.progress.etaSeconds, null);
+    equal(JSON.stringify(b!.progress.remaining), JSON.stringify([eiks[1], eiks[2], eiks[4]]));
+    // Its page reads it with the batch's token and origin; kept past the 10 minutes of a done one.
+    clock.advance(60 * 60_000);
+    equal(board.read("B-9", token, OWNER.origin).state, "interrupted");
+    // The resend under the same id is a new run (not FILING_IN_PROGRESS), and it ends.
+    const again = board.start("B-9", op.typeId, OWNER, token);
+    again.plan(6, 5, eiks);
+    equal(board.read("B-9", token, OWNER.origin).state, "running");
+    again.done();
+    equal(journal.batches.unended(new Date(0)).length, 0);
+    equal(new BatchBoard(clock, journal.batches).list().length, 0, "nothing interrupted now");
+    journal.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
