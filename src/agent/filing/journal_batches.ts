@@ -119,7 +119,7 @@ export class BatchLog {
    */
   unended(since: Date): BatchRecord[] {
     // A company whose answer came in as the agent died, or that the reconciliation at start
-    // found filed (docs/journal.md § Reconciliation), is filed too: its row says so.
+    // found filed (reconcile.ts), is filed too: its row says so.
     const filedRows = this.#db.prepare(
       `SELECT DISTINCT eik FROM filings WHERE batch_id = ? AND type_id = ? AND mode = ?
          AND state = 'filed'`,
