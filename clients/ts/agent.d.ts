@@ -1604,8 +1604,11 @@ export interface components {
     BatchProgress: {
       batchId: string;
       typeId: string;
-      /** @enum {string} */
-      state: "running" | "done";
+      /**
+       * @description `interrupted`: the agent was stopped or killed while the batch ran; `remaining` lists the companies not yet filed. Resend the same request with the same X-Svc-Batch-Id: the companies filed before are answered from the journal, only the remaining ones are filed
+       * @enum {string}
+       */
+      state: "running" | "done" | "interrupted";
       /** @description Companies found (listed or skipped) */
       total: number;
       filed: number;
@@ -1635,6 +1638,8 @@ export interface components {
       updatedAt: string;
       /** @description Seconds left at the pace so far; null before the first company is done */
       etaSeconds: number | null;
+      /** @description An interrupted batch: the companies it was to file and did not (sorted) */
+      remaining?: string[];
     };
     SendersResponse: {
       senders: components["schemas"]["Sender"][];

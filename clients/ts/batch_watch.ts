@@ -67,7 +67,7 @@ export function batchWatcher(
         });
         if (response.status === 200 && data) {
           onProgress(data);
-          if (data.state === "done") return data;
+          if (data.state !== "running") return data; // done, or interrupted (with `remaining`)
         } else if (response.status !== 404 || Date.now() > until) {
           const b = (error && typeof error === "object" ? error : {}) as Partial<AgentErrorBody>;
           throw new AgentError(

@@ -70,7 +70,8 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
   const confirmations = confirmationManager(deps);
   const senders = senderBook(deps);
   const consoleSessions = new ConsoleSessions(deps.clock, deps.port);
-  const batches = new BatchBoard(deps.clock);
+  // Batches an earlier run was stopped in are listed as interrupted (docs/journal.md).
+  const batches = new BatchBoard(deps.clock, deps.journal?.batches);
   const remoteApprovals = new RemoteApprovals(deps);
   const ports = () => [deps.port(), ...(deps.tlsPort?.() ? [deps.tlsPort()!] : [])];
 

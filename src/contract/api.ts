@@ -185,7 +185,12 @@ export const HealthResponse = z.object({
 export const BatchProgress = z.object({
   batchId: z.string(),
   typeId: z.string(),
-  state: z.enum(["running", "done"]),
+  state: z.enum(["running", "done", "interrupted"]).meta({
+    description: "`interrupted`: the agent was stopped or killed while the batch ran; " +
+      "`remaining` lists the companies not yet filed. Resend the same request with the same " +
+      "X-Svc-Batch-Id: the companies filed before are answered from the journal, only the " +
+      "remaining ones are filed",
+  }),
   total: z.number().int().meta({ description: "Companies found (listed or skipped)" }),
   filed: z.number().int(),
   skipped: z.number().int(),
@@ -206,5 +211,8 @@ export const BatchProgress = z.object({
   updatedAt: z.string().meta({ description: "ISO 8601" }),
   etaSeconds: z.number().int().nullable().meta({
     description: "Seconds left at the pace so far; null before the first company is done",
+  }),
+  remaining: z.array(Eik).optional().meta({
+    description: "An interrupted batch: the companies it was to file and did not (sorted)",
   }),
 }).meta({ id: "BatchProgress" });

@@ -31,6 +31,7 @@ import { type Lang, type Vars, withLang } from "../texts/mod.ts";
 import { type ConsoleC, type ConsoleEnv, sendPage } from "./respond.ts";
 import { scriptTag } from "../../web_assets.ts";
 import { BATCHES_JS } from "./assets/mod.ts";
+import { interruptedBody } from "./batches_interrupted.ts";
 
 /** A batch's outcomes in accountants' words. */
 const OUTCOME_WORDS: Record<BatchOutcome["outcome"], Bilingual & { cls: string }> = {
@@ -60,6 +61,10 @@ const inBoth = (key: TextKey, vars: (lang: Lang) => Vars): Bilingual => ({
 
 /** What a running batch waits for, or does, in both languages. */
 export function batchStatusLine(p: BatchProgressView, company: string | null): Bilingual {
+  if (p.state === "interrupted") {
+    const left = p.remaining?.length ?? 0;
+    return both("batches.interrupted", { left, count: left + p.filed });
+  }
   if (p.state === "done") {
     return both("batches.finished", { filed: p.filed, failed: p.failed, unknown: p.unknown });
   }
@@ -76,7 +81,7 @@ export function batchStatusLine(p: BatchProgressView, company: string | null): B
 
 /** The time left, in both languages. */
 function leftLine(p: BatchProgressView): Bilingual {
-  if (p.state === "done") return { bg: "", en: "" };
+  if (p.state !== "running") return { bg: "", en: "" };
   const eta = p.etaSeconds;
   if (eta === null) return both("batches.time_left_working_it");
   return inBoth("batches.time_left", (l) => ({ time: duration(eta, l) }));
@@ -163,6 +168,10 @@ export function batchesPanel(ctx: ConsoleContext): Markup {
               ? html`<p><a class="button" href="/console/batches/${p.batchId}">${
                 w("batches.outcome_per_company")
               }</a></p>`
+              : p.state === "interrupted"
+              ? html`<p><a class="button primary" href="/console/batches/${p.batchId}">${
+                w("batches.companies_not_filed")
+              }</a></p>`
               : ""}
           </div>
         `;
@@ -236,6 +245,20 @@ function batchPage(ctx: ConsoleContext, c: ConsoleC): Promise<Response> {
     );
   }
   const p = b.progress;
+  if (p.state === "interrupted") {
+    return sendPage(
+      c,
+      "filings",
+      title,
+      html`
+        <p>${say(declarationName(p.typeId))} · <span class="warn">${say(
+          batchStatusLine(p, null),
+        )}</span></p>
+        ${interruptedBody(ctx, b)}
+        <p><a class="button" href="/console/filings">${w("batches.back_to_filings")}</a></p>
+      `,
+    );
+  }
   const rows = b.outcomes.map((o) => outcomeRow(ctx, b, o));
   return sendPage(
     c,

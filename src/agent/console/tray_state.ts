@@ -56,7 +56,10 @@ export function trayState(
       total: p.total,
     };
   }
-  const bad = list.some((b) => b.progress.failed + b.progress.unknown > 0);
+  // An interrupted batch (the agent was stopped while it ran) also asks for attention.
+  const bad = list.some((b) =>
+    b.progress.failed + b.progress.unknown > 0 || b.progress.state === "interrupted"
+  );
   return { state: bad ? "attention" : "running" };
 }
 

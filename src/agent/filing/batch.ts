@@ -26,6 +26,7 @@ import type { ConfirmSubject } from "../confirm/mod.ts";
 import type { BatchBody, SubmissionFiles } from "../local/mod.ts";
 import type { BatchTracker } from "./batch_board.ts";
 import { outcomeOf } from "./outcome.ts";
+import { wasReplayed } from "./filing.ts";
 
 type Item = BatchResult["items"][number];
 
@@ -158,7 +159,7 @@ export async function runBatch(
       put(run, i, row(eik, g, { errorCode: g.error.code, error: g.error.message }), false);
     } else run.queue.push(i);
   });
-  tracker?.plan(groups.length, run.queue.length);
+  tracker?.plan(groups.length, run.queue.length, run.queue.map((i) => groups[i]![0]));
   tracker?.phase("filing");
   const n = Math.max(1, Math.min(o.concurrency ?? DEFAULT_BATCH_CONCURRENCY, 32));
   await Promise.all(
@@ -189,16 +190,21 @@ interface BatchRun {
   readonly waits: Map<number, number>;
 }
 
-/** Record a group's row (and tell the progress tracker). */
-function put(run: BatchRun, i: number, item: Item, queued: boolean): void {
+/** Record a group's row (and tell the progress tracker; `replayed`: answered from the journal,
+ * no time spent on the portal). */
+function put(run: BatchRun, i: number, item: Item, queued: boolean, replayed = false): void {
   run.items[i] = item;
-  run.tracker?.record({
-    eik: item.eik,
-    outcome: item.outcome,
-    errorCode: item.errorCode,
-    filingId: item.filingId ?? null,
-    documentId: item.result?.documentId ?? null,
-  }, queued);
+  run.tracker?.record(
+    {
+      eik: item.eik,
+      outcome: item.outcome,
+      errorCode: item.errorCode,
+      filingId: item.filingId ?? null,
+      documentId: item.result?.documentId ?? null,
+    },
+    queued,
+    replayed,
+  );
 }
 
 /** A group's row: failed unless `rest` says otherwise. */
@@ -254,6 +260,7 @@ async function fileOne(run: BatchRun, i: number): Promise<void> {
         error: result.success ? null : result.errorMessage,
       }),
       true,
+      wasReplayed(result),
     );
   } catch (e) {
     const err = isAppError(e)

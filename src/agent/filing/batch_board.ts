@@ -8,88 +8,36 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { AppError, type BatchResult } from "../../contract/mod.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
+import type { BatchLog } from "./journal_batches.ts";
+import {
+  type BatchEntryView,
+  type BatchOutcome,
+  type BatchOwner,
+  type BatchPhase,
+  type BatchProgressView,
+  type Entry,
+  interrupted,
+  interruptedView,
+} from "./batch_entry.ts";
+
+export type {
+  BatchEntryView,
+  BatchOutcome,
+  BatchOwner,
+  BatchPhase,
+  BatchProgressView,
+  BatchWaiting,
+} from "./batch_entry.ts";
 
 /** How long a finished batch stays readable (the confirmation's 10 minutes). */
 export const BATCH_KEEP_MS = 10 * 60_000;
+/** How far back an agent that starts looks for batches it was stopped in (7 days). */
+export const INTERRUPTED_KEEP_MS = 7 * 24 * 3_600_000;
 
-/** What the batch waits for: the NRA portal's Retry-After. */
-export interface BatchWaiting {
-  readonly reason: "retry_after";
-  readonly retryAfterSeconds: number;
-}
-
-/** The phase of a running batch (the console names it). */
-export type BatchPhase = "confirmation" | "scanning" | "filing" | "done";
-
-/** The wire shape of `GET /api/v1/batches/{batchId}` (contract: `BatchProgress`). */
-export interface BatchProgressView {
-  readonly batchId: string;
-  readonly typeId: string;
-  readonly state: "running" | "done";
-  readonly total: number;
-  readonly filed: number;
-  readonly skipped: number;
-  readonly failed: number;
-  readonly unknown: number;
-  readonly waiting?: BatchWaiting;
-  readonly current?: { readonly eik: string };
-  readonly startedAt: string;
-  readonly updatedAt: string;
-  readonly etaSeconds: number | null;
-}
-
-/** One company's outcome as the console keeps it (no paths, no messages). */
-export interface BatchOutcome {
-  readonly eik: string;
-  readonly outcome: BatchResult["items"][number]["outcome"];
-  readonly errorCode: string | null;
-  readonly filingId: string | null;
-  readonly documentId: string | null;
-}
-
-/** Who started a batch: its key, as the confirmation keys it. */
-export interface BatchOwner {
-  readonly integrator: string;
-  readonly mode: "test" | "live";
-  /** The request's Origin header (null: a local program). */
-  readonly origin: string | null;
-}
-
-/** A batch as the console lists it. */
-export interface BatchEntryView {
-  readonly progress: BatchProgressView;
-  readonly phase: BatchPhase;
-  readonly integrator: string;
-  readonly mode: "test" | "live";
-  /** Per company, once the batch is done (sorted by EIK). */
-  readonly outcomes: readonly BatchOutcome[];
-}
-
-interface Entry {
-  readonly owner: BatchOwner;
-  readonly batchId: string;
-  readonly typeId: string;
-  readonly tokens: Set<string>;
-  readonly startedAt: number;
-  updatedAt: number;
-  filingSince: number | null;
-  phase: BatchPhase;
-  total: number;
-  /** Companies to be filed (listed and found, without a scan error). */
-  toFile: number;
-  /** Of `toFile`, those with an outcome. */
-  settled: number;
-  filed: number;
-  skipped: number;
-  failed: number;
-  unknown: number;
-  waitingUntil: number | null;
-  current: string | null;
-  doneAt: number | null;
-  outcomes: BatchOutcome[];
-}
+/** Where the board records each batch and its companies (the journal's, journal_batches.ts). */
+export type BatchStore = Pick<BatchLog, "started" | "filed" | "ended" | "unended">;
 
 /**
  * SHA-256 (hex) of an `Authorization` header's bearer token: what the board keeps.
@@ -132,11 +80,26 @@ export class BatchTracker {
    * The companies found: all of them (`total`), those skipped or failed before any filing.
    * @param total companies found
    * @param toFile companies that will be filed
+   * @param eiks those companies: the journal keeps them until the batch ends, so a batch the
+   *   agent is stopped in shows what is left (docs/journal.md § Interrupted batches)
    */
-  plan(total: number, toFile: number): void {
+  plan(total: number, toFile: number, eiks: readonly string[] = []): void {
     this.#e.total = total;
     this.#e.toFile = toFile;
     this.#touch();
+    const e = this.#e;
+    this.#board.store?.started({
+      key: e.key,
+      batchId: e.batchId,
+      typeId: e.typeId,
+      mode: e.owner.mode,
+      integrator: e.owner.integrator,
+      origin: e.owner.origin,
+      tokens: [...e.tokens],
+      total,
+      eiks,
+      startedAt: new Date(e.startedAt).toISOString(),
+    });
   }
 
   /** The company being signed or filed now (null: none). */
@@ -156,13 +119,17 @@ export class BatchTracker {
    * @param o the outcome
    * @param queued whether the company was one of the `toFile` of {@link plan} (counts for the
    *   time left)
+   * @param replayed answered from the journal (filed before an interruption): it is no longer
+   *   left, but the time left is the pace of the real filings only
    */
-  record(o: BatchOutcome, queued: boolean): void {
+  record(o: BatchOutcome, queued: boolean, replayed = false): void {
     if (o.outcome === "submitted") this.#e.filed++;
     else if (o.outcome === "skipped") this.#e.skipped++;
     else if (o.outcome === "failed") this.#e.failed++;
     else this.#e.unknown++;
     if (queued) this.#e.settled++;
+    if (queued && replayed) this.#e.replayed++;
+    if (o.outcome === "submitted") this.#board.store?.filed(this.#e.key, o.eik);
     this.#e.outcomes.push(o);
     this.#touch();
   }
@@ -176,6 +143,7 @@ export class BatchTracker {
     this.#e.waitingUntil = null;
     this.#e.outcomes.sort((a, b) => a.eik.localeCompare(b.eik));
     this.#touch();
+    this.#board.store?.ended(this.#e.key, new Date(this.#e.doneAt));
   }
 
   /** The current progress. */
@@ -210,8 +178,19 @@ export class BatchBoard {
     { typeId: string; integrator: string; startedAt: number; examined: number; found: number }
   >();
 
-  constructor(clock: Clock) {
+  /** @internal where each batch is recorded (the journal), if anywhere */
+  readonly store: BatchStore | null;
+
+  /**
+   * @param clock the agent's clock
+   * @param store the journal's batches: those an earlier run was stopped in (of the last 7
+   *   days) are listed as interrupted, and each batch is recorded as it runs
+   */
+  constructor(clock: Clock, store?: BatchStore) {
     this.#clock = clock;
+    this.store = store ?? null;
+    const since = new Date(this.now() - INTERRUPTED_KEEP_MS);
+    for (const r of this.store?.unended(since) ?? []) this.#entries.set(r.key, interrupted(r));
   }
 
   /** The clock's now (epoch ms). */
@@ -233,7 +212,7 @@ export class BatchBoard {
     this.#sweep();
     const key = keyOf(owner, batchId, typeId);
     const running = this.#entries.get(key);
-    if (running && running.doneAt === null) {
+    if (running && running.doneAt === null && running.remaining === null) {
       if (token) running.tokens.add(token);
       throw new AppError(
         "FILING_IN_PROGRESS",
@@ -243,6 +222,7 @@ export class BatchBoard {
     }
     const now = this.now();
     const e: Entry = {
+      key,
       owner,
       batchId,
       typeId,
@@ -254,6 +234,7 @@ export class BatchBoard {
       total: 0,
       toFile: 0,
       settled: 0,
+      replayed: 0,
       filed: 0,
       skipped: 0,
       failed: 0,
@@ -262,6 +243,7 @@ export class BatchBoard {
       current: null,
       doneAt: null,
       outcomes: [],
+      remaining: null,
     };
     this.#entries.set(key, e);
     return new BatchTracker(e, this);
@@ -336,6 +318,7 @@ export class BatchBoard {
         phase: e.phase,
         integrator: e.owner.integrator,
         mode: e.owner.mode,
+        origin: e.owner.origin,
         outcomes: e.doneAt === null ? [] : e.outcomes,
       }));
   }
@@ -343,8 +326,10 @@ export class BatchBoard {
   /** @internal the wire view of an entry */
   viewOf(e: Entry): BatchProgressView {
     const now = this.now();
-    const done = e.settled;
-    const left = Math.max(0, e.toFile - done);
+    // The pace is that of the companies filed now; replays took no time (docs/local-input.md
+    // § Progress).
+    const done = e.settled - e.replayed;
+    const left = Math.max(0, e.toFile - e.settled);
     const since = e.filingSince;
     const eta = e.doneAt !== null
       ? 0
@@ -352,6 +337,7 @@ export class BatchBoard {
       ? Math.ceil(((now - since) / done) * left / 1000)
       : null;
     const wait = e.waitingUntil !== null ? Math.ceil((e.waitingUntil - now) / 1000) : 0;
+    if (e.remaining !== null) return interruptedView(e);
     return {
       batchId: e.batchId,
       typeId: e.typeId,
@@ -372,7 +358,9 @@ export class BatchBoard {
   #sweep(): void {
     const now = this.now();
     for (const [k, e] of this.#entries) {
-      if (e.doneAt !== null && e.doneAt + BATCH_KEEP_MS <= now) this.#entries.delete(k);
+      if (e.remaining === null && e.doneAt !== null && e.doneAt + BATCH_KEEP_MS <= now) {
+        this.#entries.delete(k);
+      }
     }
   }
 }

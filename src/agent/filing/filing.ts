@@ -79,8 +79,28 @@ export function filesHash(files: readonly SubmissionFile[]): string | null {
   return h.digest("hex");
 }
 
-/** The recorded answer of a filed row. */
+/** The answers given from the journal (a replay), not by the portal now. */
+const replays = new WeakSet<SubmissionResult>();
+
+/**
+ * Whether an answer of {@link fileSubmission} came from the journal (the declaration was filed
+ * before) rather than from the portal now: a folder-wide filing's time left counts only the
+ * pace of real filings (docs/local-input.md § Progress).
+ * @param result an answer of fileSubmission
+ * @returns true for a replay
+ */
+export function wasReplayed(result: SubmissionResult): boolean {
+  return replays.has(result);
+}
+
+/** The recorded answer of a filed row (marked as a replay). */
 function replayOf(r: FilingRecord): SubmissionResult {
+  const result = replayAnswer(r);
+  replays.add(result);
+  return result;
+}
+
+function replayAnswer(r: FilingRecord): SubmissionResult {
   return r.result ?? {
     success: true,
     documentId: r.documentId,

@@ -21,6 +21,7 @@ import {
   queryIntegrators,
   queryPage,
 } from "./journal_query.ts";
+import { BatchLog } from "./journal_batches.ts";
 import { type FilingRecord, type FilingState, fromRow, migrateJournal } from "./journal_schema.ts";
 
 export { FILING_STATES, type FilingRecord, type FilingState } from "./journal_schema.ts";
@@ -73,6 +74,8 @@ export type Resolution =
 /** The journal. Synchronous SQLite; every write is its own transaction (WAL, synchronous=FULL). */
 export class Journal {
   readonly #db: DatabaseSync;
+  /** The folder-wide filings and their companies (docs/journal.md § Interrupted batches). */
+  readonly batches: BatchLog;
 
   /**
    * Open (or create) the journal, migrating a file of an earlier version.
@@ -85,6 +88,7 @@ export class Journal {
       "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;",
     );
     migrateJournal(this.#db);
+    this.batches = new BatchLog(this.#db);
   }
 
   /**

@@ -6,7 +6,7 @@
  * and resolution columns. Added at open without a new version (older agents read on): the
  * `(column, created_at, id, …)` indexes the console's newest-first, filtered, keyset-paged view
  * walks (journal_query.ts), a tally of the rows in each state kept by triggers, the table of
- * portal protocols, and the `origin` column. A file is brought up one version at a time ({@link JOURNAL_STEPS}); a new
+ * portal protocols, the `origin` column and the table of folder-wide filings (journal_batches.ts). A file is brought up one version at a time ({@link JOURNAL_STEPS}); a new
  * file gets the latest table at once.
  * @module
  */
@@ -14,6 +14,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { SubmissionResult } from "../../contract/mod.ts";
 import type { FilingState } from "../../filing_states.ts";
 import { UserError } from "../../user_error.ts";
+import { BATCHES_TABLE } from "./journal_batches.ts";
 
 export { FILING_STATES, type FilingState } from "../../filing_states.ts";
 
@@ -182,7 +183,10 @@ export function migrateJournal(db: DatabaseSync): void {
   const hasOrigin = () =>
     (db.prepare("PRAGMA table_info(filings)").all() as { name: string }[])
       .some((c) => c.name === "origin");
-  if (version() === JOURNAL_VERSION && added() && hasOrigin()) return;
+  const hasBatches = () =>
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'batches'")
+      .get() !== undefined;
+  if (version() === JOURNAL_VERSION && added() && hasOrigin() && hasBatches()) return;
   db.exec("BEGIN IMMEDIATE");
   try {
     const v = version(); // another process may have migrated meanwhile
@@ -199,6 +203,8 @@ export function migrateJournal(db: DatabaseSync): void {
     }
     if (!added()) db.exec(ADDITIONS);
     if (!hasOrigin()) db.exec(ADD_ORIGIN);
+    // The folder-wide filings and their companies (journal_batches.ts), an addition too.
+    if (!hasBatches()) db.exec(BATCHES_TABLE);
     db.exec("COMMIT");
   } catch (e) {
     db.exec("ROLLBACK");

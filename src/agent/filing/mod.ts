@@ -9,3 +9,4 @@ export * from "./journal_export.ts";
 export * from "./protocols.ts";
 export * from "./batch_board.ts";
 export * from "./protocol_fetch.ts";
+export { BatchLog, type BatchRecord } from "./journal_batches.ts";

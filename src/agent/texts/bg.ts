@@ -59,6 +59,13 @@ export const BG = {
   "batches.the_batch_s_filings": "Декларациите на партидата:",
   "batches.time_left_working_it": "оставащо време: изчислява се",
   "batches.waiting_for_the_confirmation": "чака потвърждение или чете папката",
+  "batches.interrupted":
+    "прекъснато: агентът беше спрян по време на подаването; {left} от {count} фирми още не са подадени",
+  "batches.not_filed_yet": "Фирми, които още не са подадени",
+  "batches.resend_how":
+    "За да подадете само тях, изпратете същото подаване отново от страницата на {integrator}: вече подадените фирми не се подават втори път (отговаря дневникът), подават се само тези.",
+  "batches.open_the_page_to_resend": "Отвори страницата на {integrator} за повторно изпращане",
+  "batches.companies_not_filed": "Неподадени фирми",
   "cert.a_certificate_expires_soon": "Сертификат изтича скоро",
   "cert.card_token": "карта / токен",
   "cert.cloud_qes": "облачен КЕП",

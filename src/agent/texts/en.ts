@@ -55,6 +55,13 @@ export const EN: {
   "batches.the_batch_s_filings": "The batch's filings:",
   "batches.time_left_working_it": "time left: working it out",
   "batches.waiting_for_the_confirmation": "waiting for the confirmation or reading the folder",
+  "batches.interrupted":
+    "interrupted: the agent was stopped while it filed; {left} of {count} companies not filed yet",
+  "batches.not_filed_yet": "Companies not filed yet",
+  "batches.resend_how":
+    "To file only them, send the same filing again from {integrator}'s page: the companies filed before are not filed twice (the journal answers them), only these are filed.",
+  "batches.open_the_page_to_resend": "Open {integrator}'s page to resend",
+  "batches.companies_not_filed": "Companies not filed",
   "cert.a_certificate_expires_soon": "A certificate expires soon",
   "cert.card_token": "card / token",
   "cert.cloud_qes": "cloud QES",
