@@ -66,9 +66,9 @@ Deno.test("after a resume the time left is the pace of the real filings; replays
   try {
     const eiks = Array.from({ length: 6 }, (_, i) => validEik(61_000_000 + i * 11));
     const seen: BatchProgressView[] = [];
-    let tracker: ReturnType<BatchBoard["start"]> | undefined;
+    const watch: { tracker?: ReturnType<BatchBoard["start"]> } = {};
     const { portal, sent } = portalOf(clock, () => {
-      if (tracker) seen.push(tracker.view());
+      if (watch.tracker) seen.push(watch.tracker.view());
     });
     const deps = { journal, clock, log: () => {} };
     const meta = {
@@ -97,7 +97,8 @@ Deno.test("after a resume the time left is the pace of the real filings; replays
     equal(sent(), 4);
     // The resend of the same batch: 4 answered from the journal, 2 filed now.
     const board = new BatchBoard(clock);
-    tracker = board.start("B-1", op.typeId, OWNER, null);
+    const tracker = board.start("B-1", op.typeId, OWNER, null);
+    watch.tracker = tracker;
     const r = await runBatch(
       op,
       BODY,
