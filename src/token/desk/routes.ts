@@ -12,7 +12,7 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
 import type { Clock } from "../../clock.ts";
-import { t, tableOr } from "../../web_page.ts";
+import { pageLang, t, tableOr } from "../../web_page.ts";
 import { newId } from "../api_keys.ts";
 import type { TokenStore } from "../store/mod.ts";
 import { AppError } from "../../contract/mod.ts";
@@ -362,9 +362,8 @@ async function inviteAdminHandler(ctx: DeskContext, c: WebC): Promise<Response> 
   }
   const code = await ctx.auth.newLink("admin-invite", email, { by: me.email });
   const url = `${ctx.publicUrl()}${DESK_APP.base}/link?code=${code}`;
-  ctx.mailer?.send(linkMail("admin-invite", email, url, newId("lnk", ctx.random))).catch((e) =>
-    ctx.log("warn", "admin invitation mail failed", { error: String(e) })
-  );
+  ctx.mailer?.send(linkMail("admin-invite", email, url, newId("lnk", ctx.random), pageLang()))
+    .catch((e) => ctx.log("warn", "admin invitation mail failed", { error: String(e) }));
   await auditDesk(ctx, c, "admin.invite", email, null);
   return adminsPage(ctx, c, url);
 }

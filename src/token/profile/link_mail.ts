@@ -1,11 +1,14 @@
 /**
  * The e-mails of the sign-in side (docs/token-service.md § The profile): the link that
  * confirms a sign-up, and the sign-in link (also sent when someone signs up again with an
- * address that has an account, so the answer on the page never tells whether it exists). In the
- * person's language, with the other beside it; the link works once, for 30 minutes.
+ * address that has an account, so the answer on the page never tells whether it exists). In one
+ * language, the one of the page the person asked from (docs/token-service.md § Languages); the
+ * link works once, for 30 minutes.
  * @module
  */
+import type { Lang } from "../../contract/mod.ts";
 import type { MailMessage } from "../notices/mod.ts";
+import { linkMailText } from "../web/people_mail.ts";
 
 /** What a link mail is for. */
 export type LinkMailKind = "signup" | "signin" | "admin-invite";
@@ -16,55 +19,45 @@ export type LinkMailKind = "signup" | "signin" | "admin-invite";
  * @param to the address
  * @param url the one-time link
  * @param messageId a unique id for the Message-ID header
- * @returns the message
+ * @param lang the language of the page it was asked from (`bg` or `en`)
+ * @returns the message, in that language only
  */
 export function linkMail(
   kind: LinkMailKind,
   to: string,
   url: string,
   messageId: string,
+  lang: Lang,
 ): MailMessage {
   const texts = {
     signup: {
-      subject: "Потвърдете адреса си / Confirm your e-mail address",
+      subject: { bg: "Потвърдете адреса си", en: "Confirm your e-mail address" },
       bg:
         "Някой (надяваме се вие) създаде профил на интегратор с този адрес. Отворете връзката, за да го потвърдите и да влезете.",
       en:
         "Someone (we hope you) signed up as an integrator with this address. Open the link to confirm it and sign in.",
     },
     signin: {
-      subject: "Вход в профила / Sign in to your profile",
+      subject: { bg: "Вход в профила", en: "Sign in to your profile" },
       bg:
         "Ето връзката за вход в профила ви (поискана при вход или при повторна регистрация с този адрес).",
       en:
         "Here is the link to sign in to your profile (asked for at sign-in, or by signing up again with this address).",
     },
     "admin-invite": {
-      subject: "Покана за администратор / Administrator invitation",
+      subject: { bg: "Покана за администратор", en: "Administrator invitation" },
       bg:
         "Поканени сте като администратор на услугата за токени. Отворете връзката и създайте своя passkey.",
       en:
         "You are invited as an administrator of the token service. Open the link and create your passkey.",
     },
   }[kind];
-  return {
+  return linkMailText(
     to,
-    subject: texts.subject,
-    messageId: `<${messageId}@svc-token-service>`,
-    text: [
-      texts.bg,
-      "",
-      url,
-      "",
-      "Връзката важи веднъж, 30 минути. Ако не сте я поискали, не правете нищо.",
-      "",
-      "---",
-      "",
-      texts.en,
-      "",
-      url,
-      "",
-      "The link works once, for 30 minutes. If you did not ask for it, do nothing.",
-    ].join("\n"),
-  };
+    { bg: texts.subject.bg, en: texts.subject.en },
+    texts,
+    url,
+    messageId,
+    lang,
+  );
 }

@@ -12,7 +12,7 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError } from "../../contract/mod.ts";
-import { t, tableOr } from "../../web_page.ts";
+import { pageLang, t, tableOr } from "../../web_page.ts";
 import { newId } from "../api_keys.ts";
 import type { MemberRole, WebUser } from "../store/mod.ts";
 import {
@@ -118,10 +118,13 @@ async function inviteHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
     by: me.email,
   });
   const url = `${ctx.publicUrl()}${ctx.app.base}/link?code=${code}`;
-  const company = (await ctx.store.getIntegrator(integratorId))?.name ?? integratorId;
+  const integrator = await ctx.store.getIntegrator(integratorId);
+  const company = integrator?.name ?? integratorId;
+  // In the integrator's language of mails (its locale), like its notices.
+  const lang = integrator?.locale ?? pageLang();
   if (ctx.mailer) {
     ctx.mailer.send(
-      peopleMail("member-invite", email, url, newId("lnk", ctx.random), {
+      peopleMail("member-invite", email, url, newId("lnk", ctx.random), lang, {
         by: me.email,
         company,
         role,

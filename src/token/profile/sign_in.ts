@@ -7,8 +7,8 @@
  */
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError } from "../../contract/mod.ts";
-import { t } from "../../web_page.ts";
+import { AppError, type Lang } from "../../contract/mod.ts";
+import { pageLang, t } from "../../web_page.ts";
 import { newId } from "../api_keys.ts";
 import {
   clientAddress,
@@ -68,14 +68,21 @@ export function normalEmail(v: string | undefined): string {
  * @param kind which mail
  * @param to the address
  * @param code the link's one-time code
+ * @param lang the language of the page it was asked from
  */
-function sendLinkMail(ctx: ProfileContext, kind: LinkMailKind, to: string, code: string): void {
+function sendLinkMail(
+  ctx: ProfileContext,
+  kind: LinkMailKind,
+  to: string,
+  code: string,
+  lang: Lang,
+): void {
   const url = `${ctx.publicUrl()}${ctx.app.base}/link?code=${code}`;
   if (!ctx.mailer) {
     ctx.log("warn", "profile link not sent: SVC_SMTP_HOST is not set", { kind });
     return;
   }
-  ctx.mailer.send(linkMail(kind, to, url, newId("lnk", ctx.random))).catch((e) =>
+  ctx.mailer.send(linkMail(kind, to, url, newId("lnk", ctx.random), lang)).catch((e) =>
     ctx.log("warn", "profile link mail failed", { kind, error: String(e) })
   );
 }
@@ -115,6 +122,9 @@ function deliverLink(
   address: string,
   signUp: SignUpAsk | null,
 ): void {
+  // A sign-up's mail is in the language it chose for mails; a sign-in's in the page's (taken
+  // now: the mail is written after the answer, outside the request).
+  const lang = signUp?.locale ?? pageLang();
   const work = async () => {
     const mayMail = await withinLimit(
       ctx.store,
@@ -131,8 +141,8 @@ function deliverLink(
       ctx.log("warn", "profile link mail not sent: too many for this address", {});
       return;
     }
-    if (known) sendLinkMail(ctx, "signin", email, code);
-    else if (signUp) sendLinkMail(ctx, "signup", email, code);
+    if (known) sendLinkMail(ctx, "signin", email, code, lang);
+    else if (signUp) sendLinkMail(ctx, "signup", email, code, lang);
   };
   // After the answer is on its way: a timer, not a microtask, so none of it runs first.
   setTimeout(() => {

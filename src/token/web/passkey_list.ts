@@ -11,7 +11,7 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError } from "../../contract/mod.ts";
-import { type Markup, t, tableOr } from "../../web_page.ts";
+import { type Markup, pageLang, t, tableOr } from "../../web_page.ts";
 import type { Clock } from "../../clock.ts";
 import { newId, type RandomBytes } from "../api_keys.ts";
 import { audit } from "../audit.ts";
@@ -145,9 +145,10 @@ async function removeHandler(d: CredentialDeps, c: WebC, back: string): Promise<
     credentialId: credential,
   });
   const url = `${d.publicUrl()}${d.app.base}${PASSKEY_REMOVE_LINK}?code=${code}`;
-  d.mailer.send(peopleMail("passkey-remove", user.email, url, newId("lnk", d.random))).catch((
-    e,
-  ) => d.log("warn", "passkey removal mail failed", { error: String(e) }));
+  d.mailer.send(peopleMail("passkey-remove", user.email, url, newId("lnk", d.random), pageLang()))
+    .catch((
+      e,
+    ) => d.log("warn", "passkey removal mail failed", { error: String(e) }));
   return sendWebPage(
     c,
     d.app,
