@@ -12,7 +12,6 @@
 import { z } from "zod";
 import { AppError } from "../../contract/mod.ts";
 import { joinPath } from "../../defaults.ts";
-import { UserError } from "../../user_error.ts";
 import type { UpdateCheck } from "./check.ts";
 import { removeLeftovers, updatesDir } from "./disk.ts";
 import { downloadPackage } from "./download.ts";
@@ -22,7 +21,7 @@ import { acquireUpdateLock, type UpdateLock } from "./lock.ts";
 import { packageFor } from "./manifest.ts";
 import { appsEntry, installSource, type MsiTools } from "./msi.ts";
 import { keptMsiPath, type MsiPlan } from "./msi_upgrade.ts";
-import { runningAgent } from "./prepare.ts";
+import { PLAN_BASE, readPlanFile, runningAgent } from "./prepare.ts";
 
 /** Options of {@link prepareMsiUpdate}. */
 export interface MsiPrepareOptions {
@@ -128,17 +127,9 @@ export async function prepareMsiUpdate(o: MsiPrepareOptions): Promise<PreparedMs
 }
 
 const MsiPlanSchema = z.object({
-  id: z.string().min(1),
-  os: z.string().min(1),
-  install: z.string().min(1),
-  dataDir: z.string().min(1),
-  from: z.string().min(1),
-  to: z.string().min(1),
+  ...PLAN_BASE,
   msi: z.string().min(1),
   previousMsi: z.string().min(1),
-  agent: z.object({ pid: z.number().int().positive(), port: z.number().int().positive() })
-    .nullable(),
-  waitPids: z.array(z.number().int().positive()),
 });
 
 /**
@@ -147,16 +138,6 @@ const MsiPlanSchema = z.object({
  * @returns the plan
  * @throws UserError naming the file when it is missing or malformed
  */
-export async function readMsiPlan(path: string): Promise<MsiPlan> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await Deno.readTextFile(path));
-  } catch (e) {
-    throw new UserError(
-      `Cannot read the update plan ${path}: ${e instanceof Error ? e.message : e}`,
-    );
-  }
-  const r = MsiPlanSchema.safeParse(json);
-  if (!r.success) throw new UserError(`The update plan ${path} is malformed`);
-  return r.data;
+export function readMsiPlan(path: string): Promise<MsiPlan> {
+  return readPlanFile(path, MsiPlanSchema, "update plan");
 }

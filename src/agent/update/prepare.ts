@@ -132,33 +132,51 @@ export async function prepareUpdate(o: PrepareOptions): Promise<PreparedUpdate> 
   }
 }
 
-const SwapPlanSchema = z.object({
+/** The fields every update plan has (the swap's and the MSI upgrade's). */
+export const PLAN_BASE = {
   id: z.string().min(1),
   os: z.string().min(1),
   install: z.string().min(1),
-  staged: z.string().min(1),
   dataDir: z.string().min(1),
   from: z.string().min(1),
   to: z.string().min(1),
   agent: z.object({ pid: z.number().int().positive(), port: z.number().int().positive() })
     .nullable(),
   waitPids: z.array(z.number().int().positive()),
-});
+};
+
+const SwapPlanSchema = z.object({ ...PLAN_BASE, staged: z.string().min(1) });
+
+/**
+ * Read an update plan that `agent update` wrote (JSON, checked against its schema).
+ * @param path the plan's file
+ * @param schema the plan's zod schema
+ * @param what the plan's name in a message ("swap plan", "update plan")
+ * @returns the plan
+ * @throws UserError naming the file when it is missing or malformed
+ */
+export async function readPlanFile<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  what: string,
+): Promise<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await Deno.readTextFile(path));
+  } catch (e) {
+    throw new UserError(`Cannot read the ${what} ${path}: ${e instanceof Error ? e.message : e}`);
+  }
+  const r = schema.safeParse(json);
+  if (!r.success) throw new UserError(`The ${what} ${path} is malformed`);
+  return r.data;
+}
 
 /**
  * Read a swap's plan.
  * @param path the file `agent update` wrote
  * @returns the plan
- * @throws Error naming the file when it is missing or malformed
+ * @throws UserError naming the file when it is missing or malformed
  */
-export async function readSwapPlan(path: string): Promise<SwapPlan> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await Deno.readTextFile(path));
-  } catch (e) {
-    throw new UserError(`Cannot read the swap plan ${path}: ${e instanceof Error ? e.message : e}`);
-  }
-  const r = SwapPlanSchema.safeParse(json);
-  if (!r.success) throw new UserError(`The swap plan ${path} is malformed`);
-  return r.data;
+export function readSwapPlan(path: string): Promise<SwapPlan> {
+  return readPlanFile(path, SwapPlanSchema, "swap plan");
 }

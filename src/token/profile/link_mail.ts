@@ -8,7 +8,7 @@
  */
 import type { Lang } from "../../contract/mod.ts";
 import type { MailMessage } from "../notices/mod.ts";
-import { linkMailText } from "../web/people_mail.ts";
+import { linkMailText } from "../web/mod.ts";
 
 /** What a link mail is for. */
 export type LinkMailKind = "signup" | "signin" | "admin-invite";
