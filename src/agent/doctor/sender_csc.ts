@@ -10,6 +10,7 @@ import type { Bilingual } from "../../contract/mod.ts";
 import { isAppError } from "../../contract/mod.ts";
 import { cscClient, type CscRef, openRefreshToken, sealRefreshToken } from "../senders/mod.ts";
 import { t } from "./types.ts";
+import { UserError } from "../../user_error.ts";
 
 /** How the service and the sign-in went: a note to put before the certificate's verdict, or
  * why the sender cannot sign and what to do. */
@@ -77,7 +78,11 @@ export async function checkCscService(
     };
   }
   try {
-    if (typeof tokenFile !== "string") throw new Error("keystore.tokenFile is missing");
+    if (typeof tokenFile !== "string") {
+      throw new UserError(
+        "The cloud sender names no stored sign-in (keystore.tokenFile); add it again",
+      );
+    }
     const tokens = await client.refresh(await openRefreshToken(tokenFile));
     if (tokens.refreshToken) await sealRefreshToken(tokenFile, tokens.refreshToken);
   } catch (e) {

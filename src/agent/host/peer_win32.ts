@@ -16,6 +16,7 @@
  * @module
  */
 import type { PeerAddr } from "./peer_linux.ts";
+import { UserError } from "../../user_error.ts";
 
 const AF_INET = 2;
 const TCP_TABLE_OWNER_PID_ALL = 5;
@@ -112,10 +113,16 @@ function tcpTable(w: Win32): Uint8Array {
     const buf = new Uint8Array(size[0]!);
     const rc = w.ip.GetExtendedTcpTable(buf, size, 0, AF_INET, TCP_TABLE_OWNER_PID_ALL, 0);
     if (rc === 0) return buf;
-    if (rc !== ERROR_INSUFFICIENT_BUFFER) throw new Error(`GetExtendedTcpTable: error ${rc}`);
+    if (rc !== ERROR_INSUFFICIENT_BUFFER) {
+      throw new UserError(
+        `Windows could not list the TCP connections (GetExtendedTcpTable: error ${rc})`,
+      );
+    }
     size[0] = size[0]! + 16 * 1024; // grown meanwhile: the size asked for, and some
   }
-  throw new Error("GetExtendedTcpTable: the table keeps growing");
+  throw new UserError(
+    "Windows could not list the TCP connections (GetExtendedTcpTable: the table keeps growing)",
+  );
 }
 
 /** A process's user SID (bytes), or null when it cannot be read (another user's process). */
@@ -150,7 +157,11 @@ let ownSid: Uint8Array | null = null;
 export function win32SameUser(peer: PeerAddr, serverPorts: readonly number[]): boolean {
   const w = win32();
   ownSid ??= userSid(w, CURRENT_PROCESS);
-  if (!ownSid) throw new Error("GetTokenInformation(TokenUser) of the agent's own process failed");
+  if (!ownSid) {
+    throw new UserError(
+      "Windows did not say which user runs the agent (GetTokenInformation(TokenUser))",
+    );
+  }
   const pid = ownerPidIn(tcpTable(w), peer, serverPorts);
   if (pid === null || pid === 0) return false;
   const h = w.k.OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
