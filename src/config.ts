@@ -27,6 +27,9 @@ export const AgentConfig = z.object({
   /** Operation requests per origin per 10 s (rate limit). */
   operationsPer10s: z.coerce.number().int().min(1).default(2000),
   openBrowser: z.enum(["auto", "never"]).default("auto"),
+  /** One OS user per agent (docs/running.md § Shared PCs): `off` only where the clients are not
+   * the OS's own processes, as the Linux test programs that call an agent under Wine. */
+  peerCheck: z.enum(["on", "off"]).default("on"),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Filings of a folder-wide batch in flight to the portal at once (docs/local-input.md). */
   batchConcurrency: z.coerce.number().int().min(1).max(16).default(4),
@@ -81,6 +84,7 @@ export const AGENT_ENV = {
   SVC_BATCH_CONCURRENCY: "batchConcurrency",
   SVC_TEST_PORTAL_DELAY_MS: "testPortalDelayMs",
   SVC_OPEN_BROWSER: "openBrowser",
+  SVC_PEER_CHECK: "peerCheck",
   SVC_LOG_LEVEL: "logLevel",
 } as const;
 

@@ -137,7 +137,7 @@ async function composeApp(
     import("../agent/host/mod.ts")
   );
   // One OS user per agent (docs/running.md § Shared PCs): Linux and Windows; not macOS.
-  const sameUser = sameUserCheck(o.os);
+  const sameUser = cfg.peerCheck === "off" ? null : sameUserCheck(o.os);
   const { file, log } = stores;
   const getKey = createRemoteJWKSet(
     new URL("/.well-known/jwks.json", cfg.tokenServiceUrl),

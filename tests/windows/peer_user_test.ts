@@ -26,6 +26,7 @@ Deno.test({
       const env = {
         SVC_DATA_DIR: "C:\\peer-data",
         SVC_OPEN_BROWSER: "never",
+        SVC_PEER_CHECK: "on",
         SVC_AGENT_PORT: "0",
       };
       const agent = mm.spawn([], env);
