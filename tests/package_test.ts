@@ -68,7 +68,7 @@ cd "$HOME"
 PID=$!
 for i in $(seq 1 150); do grep -q '^Test key:' "$HOME/demo.log" && break; sleep 0.2; done
 KEY=$(sed -n 's/^Test key: //p' "$HOME/demo.log")
-TS=$(sed -n 's/^Token service: //p' "$HOME/demo.log")
+TS=$(sed -n 's/^Token service: \\([^ ]*\\).*/\\1/p' "$HOME/demo.log")
 AG=$(sed -n 's/^Agent: //p' "$HOME/demo.log")
 TOKEN=$(curl -sf "$TS/api/v1/tokens/issue" -H "Authorization: Bearer $KEY" \\
   -H "Content-Type: application/json" -d '{"typeId":"nap_catalog"}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')
