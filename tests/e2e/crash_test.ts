@@ -120,8 +120,10 @@ Deno.test({
         equal(a.status, 200, JSON.stringify(a.json));
         equal(a.json.success, true);
       }
-      // Reconciled answers are real: the result operation knows their documentIds.
-      for (const f of filings.slice(PER_POINT, 2 * PER_POINT)) {
+      // Reconciled answers are real: the result operation knows their documentIds. The reads
+      // are items of their own (docs/confirmation.md § What a confirmed batch covers): sent
+      // together, they share one page.
+      const reads = filings.slice(PER_POINT, 2 * PER_POINT).map(async (f) => {
         const a = answers[filings.indexOf(f)]!;
         const token = await issueToken(ts.url, apiKey, { typeId: "dec731_result", eik: f.eik });
         const r = await fetch(`${agent.url}/api/v1/operations/dec731_result`, {
@@ -133,8 +135,10 @@ Deno.test({
           },
           body: JSON.stringify({ eik: f.eik, documentId: a.json.documentId }),
         });
-        equal((await r.json()).status, "ok");
-      }
+        return await r.json();
+      });
+      await decideNext(agent, "confirm", undefined, PER_POINT);
+      for (const r of await Promise.all(reads)) equal(r.status, "ok", JSON.stringify(r));
       await agent.stop();
 
       const out = await new Deno.Command(Deno.execPath(), {
