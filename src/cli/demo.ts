@@ -136,6 +136,7 @@ async function startBoth(cli: Cli, o: DemoFlags, base: string) {
     dataDir: join(base, "agent"),
     tokenServiceUrl: ts.url,
     openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
+    peerCheck: cli.env.SVC_PEER_CHECK === "off" ? "off" : "on",
   });
   const stores = await openAgentStores(agentCfg, cliLogger(cli, "info"), cli);
   const agent = await serveAgent(agentCfg, stores, {

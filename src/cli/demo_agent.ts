@@ -245,6 +245,7 @@ async function startFolderAgent(
       dataDir: dir,
       tokenServiceUrl: ts.running.url,
       openBrowser: cli.env.SVC_OPEN_BROWSER === "never" ? "never" : "auto",
+      peerCheck: cli.env.SVC_PEER_CHECK === "off" ? "off" : "on",
     });
     agent = await serveAgent(cfg, await openAgentStores(cfg, cliLogger(cli, "info"), cli), {
       os: cli.os,
