@@ -24,6 +24,7 @@ import type { Logger } from "../../log.ts";
 import { updatesDir } from "./disk.ts";
 import { appsEntry, msiexec, type MsiTools } from "./msi.ts";
 import { lastOutcomePath, type UpdateOutcome, writeOutcome } from "./outcome.ts";
+import type { UpdatePlanBase } from "./swap.ts";
 import {
   type ProcessDeps,
   readAgentLock,
@@ -35,23 +36,13 @@ import {
 /** The program the MSI installs that starts the agent without a console (scripts/package). */
 export const MSI_LAUNCHER = "svc-filing.exe";
 
-/** What one MSI upgrade does (written by `agent update`, read by `agent update-msi`). */
-export interface MsiPlan {
-  readonly id: string;
-  readonly os: string;
-  /** The program folder (`%LOCALAPPDATA%\Programs\svc-filing`). */
-  readonly install: string;
-  readonly dataDir: string;
-  readonly from: string;
-  readonly to: string;
+/** What one MSI upgrade does (written by `agent update`, read by `agent update-msi`);
+ * `install` is the program folder (`%LOCALAPPDATA%\Programs\svc-filing`). */
+export interface MsiPlan extends UpdatePlanBase {
   /** The verified new MSI. */
   readonly msi: string;
   /** The running version's MSI (the way back). */
   readonly previousMsi: string;
-  /** The running agent (stopped first, restarted on its port), or null. */
-  readonly agent: { readonly pid: number; readonly port: number } | null;
-  /** Processes to wait for before msiexec runs. */
-  readonly waitPids: readonly number[];
 }
 
 /** Side effects and limits of {@link runMsiUpgrade}. */

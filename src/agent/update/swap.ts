@@ -27,16 +27,15 @@ import {
   waitHealthy,
 } from "./processes.ts";
 
-/** What one swap does (written by `agent update`, read by `agent update-swap`). */
-export interface SwapPlan {
-  /** The update's id (matches last.json to this swap). */
+/** What every update plan holds (the swap's and the MSI upgrade's; schema: prepare.ts
+ * `PLAN_BASE`). */
+export interface UpdatePlanBase {
+  /** The update's id (matches last.json to this run). */
   readonly id: string;
   /** Deno.build.os. */
   readonly os: string;
-  /** The installed package's folder. */
+  /** The installed program's folder. */
   readonly install: string;
-  /** The unpacked, verified new package. */
-  readonly staged: string;
   /** The agent's data folder. */
   readonly dataDir: string;
   readonly from: string;
@@ -45,6 +44,12 @@ export interface SwapPlan {
   readonly agent: { readonly pid: number; readonly port: number } | null;
   /** Processes to wait for before the install is touched. */
   readonly waitPids: readonly number[];
+}
+
+/** What one swap does (written by `agent update`, read by `agent update-swap`). */
+export interface SwapPlan extends UpdatePlanBase {
+  /** The unpacked, verified new package. */
+  readonly staged: string;
 }
 
 /** Side effects and limits of {@link runSwap}. */
