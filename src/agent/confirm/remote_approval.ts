@@ -99,27 +99,13 @@ export class RemoteApprovals {
         status: "waiting",
         done: Promise.withResolvers<string>(),
       };
-      this.#byId.set(id, a);
-      const timer = setTimeout(() => {
-        if (a.status !== "waiting") return;
-        a.status = "expired";
-        a.done.reject(
-          new AppError(
-            "SENDER_NOT_CHOSEN",
-            "The signature was not approved at the provider in time",
-          ),
-        );
-      }, this.#deps.timeoutMs ?? 5 * 60_000);
-      const url = `http://127.0.0.1:${this.#deps.port()}/remote/${id}`;
-      this.#deps.log("info", "remote approval page opened", { url, signatures: hashes.length });
-      this.#deps.openBrowser(url);
-      try {
-        return await a.done.promise;
-      } finally {
-        clearTimeout(timer);
-        // The page stays readable for a while (it shows how the approval ended).
-        setTimeout(() => this.#byId.delete(id), 10 * 60_000).unref?.();
-      }
+      return await this.#awaitOnPage(
+        id,
+        a,
+        "The signature was not approved at the provider in time",
+        "remote approval page opened",
+        { signatures: hashes.length },
+      );
     };
   }
 
@@ -153,24 +139,44 @@ export class RemoteApprovals {
         status: "waiting",
         done: Promise.withResolvers<string>(),
       };
-      this.#byId.set(id, a);
-      const timer = setTimeout(() => {
-        if (a.status !== "waiting") return;
-        a.status = "expired";
-        a.done.reject(
-          new AppError("SENDER_NOT_CHOSEN", "The signature's one-time code was not typed in time"),
-        );
-      }, this.#deps.timeoutMs ?? 5 * 60_000);
-      const url = `http://127.0.0.1:${this.#deps.port()}/remote/${id}`;
-      this.#deps.log("info", "one-time code page opened", { url, signatures, online });
-      this.#deps.openBrowser(url);
-      try {
-        return await a.done.promise;
-      } finally {
-        clearTimeout(timer);
-        setTimeout(() => this.#byId.delete(id), 10 * 60_000).unref?.();
-      }
+      return await this.#awaitOnPage(
+        id,
+        a,
+        "The signature's one-time code was not typed in time",
+        "one-time code page opened",
+        { signatures, online },
+      );
     };
+  }
+
+  /**
+   * Keep approval `a` as `id`, open its page in the default browser and wait for how it ends:
+   * the provider's signature activation data, or SENDER_NOT_CHOSEN once the timeout (default 5
+   * minutes) passes while it still waits. The page stays readable for 10 minutes after (it shows
+   * how the approval ended).
+   */
+  async #awaitOnPage(
+    id: string,
+    a: Approval,
+    expired: string,
+    opened: string,
+    fields: Record<string, unknown>,
+  ): Promise<string> {
+    this.#byId.set(id, a);
+    const timer = setTimeout(() => {
+      if (a.status !== "waiting") return;
+      a.status = "expired";
+      a.done.reject(new AppError("SENDER_NOT_CHOSEN", expired));
+    }, this.#deps.timeoutMs ?? 5 * 60_000);
+    const url = `http://127.0.0.1:${this.#deps.port()}/remote/${id}`;
+    this.#deps.log("info", opened, { url, ...fields });
+    this.#deps.openBrowser(url);
+    try {
+      return await a.done.promise;
+    } finally {
+      clearTimeout(timer);
+      setTimeout(() => this.#byId.delete(id), 10 * 60_000).unref?.();
+    }
   }
 
   /** The code typed on the page (or the decline): the OTP approval `id` ends, once. */
