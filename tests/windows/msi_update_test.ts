@@ -87,6 +87,15 @@ Deno.test({
         });
         return j! as Record<string, string>;
       };
+      // What a failed step shows: the runner's log, the agents' output and the command's.
+      const logs = async (cli: string) => {
+        const read = (...p: string[]) => Deno.readTextFile(join(data, ...p)).catch(() => "");
+        return [
+          `--- updates/update.log\n${await read("updates", "update.log")}`,
+          `--- agent.log\n${await read("agent.log")}`,
+          `--- agent update\n${cli}`,
+        ].join("\n");
+      };
       const update = async (extra: Record<string, string> = {}) => {
         const r = await mm.wine(
           ["cmd", "/c", `${winProgram}\\svc-filing.cmd`, "agent", "update", "--json"],
@@ -122,7 +131,11 @@ Deno.test({
           assert.equal(r.json?.via, "msi", r.text);
           assert.equal(r.json?.to, fx.newer.version, r.text);
           const last = await outcome(since);
-          assert.equal(last.outcome, "rolled_back", JSON.stringify(last));
+          assert.equal(
+            last.outcome,
+            "rolled_back",
+            `${JSON.stringify(last)}\n${await logs(r.text)}`,
+          );
           assert.match(last.reason!, /exited with code 3|did not answer/);
           const now = await waitAgent(data, fx.old.version, 60_000);
           assert.equal(now.port, first.port);
@@ -137,19 +150,14 @@ Deno.test({
         },
       );
 
-      // On the merged tree this step fails under Wine: the agent B that the upgrade starts exits
-      // with the code of SVC_TEST_FAIL_START, which only the step before sets (B 0.1.1 "exited
-      // with code 3"); where the variable reaches it is not found yet. Skipped, and said in
-      // CHANGELOG (Known issues), until it is.
       await t.step({
         name: "the update installs B through msiexec: B runs, Apps shows B",
-        ignore: true,
         fn: async () => {
           const since = Date.now() - 1000;
           const r = await update();
           assert.equal(r.json?.via, "msi", r.text);
           const last = await outcome(since);
-          assert.equal(last.outcome, "updated", JSON.stringify(last));
+          assert.equal(last.outcome, "updated", `${JSON.stringify(last)}\n${await logs(r.text)}`);
           const now = await waitAgent(data, fx.newer.version, 60_000);
           assert.equal(now.port, first.port);
           assert.equal(last.agentUrl, `http://127.0.0.1:${first.port}`);
