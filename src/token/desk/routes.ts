@@ -23,8 +23,6 @@ import {
   countAttempt,
   csrfField,
   formOf,
-  languageRoute,
-  PASSKEY_REMOVE_LINK,
   passkeyRemovalRoutes,
   passkeyRoutes,
   passkeyTable,
@@ -32,13 +30,10 @@ import {
   sessionRoutes,
   WEB_LIMITS,
   type WebApp,
-  webAssetRoutes,
+  webAppSetup,
   WebAuth,
   type WebC,
   type WebEnv,
-  webErrorPage,
-  webGuard,
-  webLang,
 } from "../web/mod.ts";
 import { auditDesk, type DeskContext, type DeskDeps } from "./deps.ts";
 import { reportRoutes } from "./report_pages.ts";
@@ -66,16 +61,6 @@ export const DESK_APP: WebApp = {
 
 /** The desk's session cookie (not the profile's). */
 export const DESK_COOKIE = "svc_desk";
-
-const OPEN = new Set([
-  "/admin",
-  "/admin/",
-  "/admin/link",
-  "/admin/language",
-  "/admin/passkey/options",
-  "/admin/passkey/verify",
-  `/admin${PASSKEY_REMOVE_LINK}`,
-]);
 
 const deskAuth = (store: TokenStore, clock: Clock, publicUrl: () => string) =>
   new WebAuth(store, clock, DESK_COOKIE, DESK_APP.base, () => publicUrl().startsWith("https:"));
@@ -140,24 +125,13 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
   const auth = deskAuth(deps.store, deps.clock, deps.publicUrl);
   const ctx: DeskContext = { ...deps, auth, app: DESK_APP };
   const r = new Hono<WebEnv>();
-  r.onError((err, c) => webErrorPage(c, DESK_APP, err, deps.log));
-  // One language at a time: the cookie's, Bulgarian unless English was chosen (web/lang.ts).
-  r.use("*", (c, next) => c.req.path.startsWith("/admin/v1/") ? next() : webLang()(c, next));
-  const guard = webGuard({
+  webAppSetup(r, DESK_APP, {
     auth,
     role: "admin",
-    origin: () => {
-      try {
-        return new URL(deps.publicUrl()).origin;
-      } catch {
-        return null;
-      }
-    },
-    open: (p) => OPEN.has(p) || p.startsWith("/admin/assets/"),
+    publicUrl: deps.publicUrl,
+    log: deps.log,
+    skip: (p) => p.startsWith("/admin/v1/"),
   });
-  r.use("*", (c, next) => c.req.path.startsWith("/admin/v1/") ? next() : guard(c, next));
-  webAssetRoutes(r);
-  languageRoute(r, DESK_APP.base);
 
   r.get("/", (c) => {
     if (c.get("signedIn")) return c.redirect(`${DESK_APP.base}/applications`, 303);

@@ -13,3 +13,4 @@ export * from "./passkey_list.ts";
 export * from "./session_list.ts";
 export * from "./lang.ts";
 export * from "./error_words.ts";
+export * from "./web_app.ts";
