@@ -19,16 +19,15 @@ import { AppError } from "../../contract/mod.ts";
 import { audit, type AuditActor } from "../audit.ts";
 import { linkMail } from "../profile/mod.ts";
 import {
-  clientAddress,
-  countAttempt,
-  csrfField,
   formOf,
+  mailedLinkPage,
   passkeyRemovalRoutes,
   passkeyRoutes,
   passkeyTable,
+  postForm,
   sendWebPage,
   sessionRoutes,
-  WEB_LIMITS,
+  takePostedLink,
   type WebApp,
   webAppSetup,
   WebAuth,
@@ -168,19 +167,12 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
  * @returns the HTML page (200)
  */
 function invitationPage(c: WebC): Promise<Response> {
-  return sendWebPage(
-    c,
-    DESK_APP,
-    null,
-    { bg: "Покана за администратор", en: "Administrator invitation" },
-    html`
-      <div class="card">
-        <form method="post" action="${DESK_APP.base}/link">
-              <input type="hidden" name="code" value="${c.req.query("code") ?? ""}">
-              <button class="primary" id="continue">${t("Продължи", "Continue")}</button></form>
-      </div>
-    `,
-  );
+  return mailedLinkPage(c, DESK_APP, {
+    title: { bg: "Покана за администратор", en: "Administrator invitation" },
+    action: `${DESK_APP.base}/link`,
+    code: c.req.query("code") ?? "",
+    button: html`<button class="primary" id="continue">${t("Продължи", "Continue")}</button>`,
+  });
 }
 
 /**
@@ -190,10 +182,7 @@ function invitationPage(c: WebC): Promise<Response> {
  * has expired; `RATE_LIMITED` (through the app's error page) past the sign-in attempts per address
  */
 async function takeInvitationHandler(ctx: DeskContext, c: WebC): Promise<Response> {
-  await countAttempt(ctx.store, ctx.clock, [
-    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-  ]);
-  const link = await ctx.auth.takeLink((await formOf(c)).code ?? "");
+  const link = await takePostedLink(ctx, c);
   if (!link || link.purpose !== "admin-invite") {
     return signInPage(c, 400, {
       kind: "error",
@@ -279,9 +268,14 @@ async function adminsPage(
       </div>
       <div class="card">
         <h2>${t("Покани администратор", "Invite an administrator")}</h2>
-        <form class="inline" method="post" action="${DESK_APP.base}/admins/invite">${csrfField(c)}
-          <input type="email" name="email" id="invite-email" required placeholder="admin@example.com">
-          <button id="invite">${t("Покани", "Invite")}</button></form>
+        ${postForm(
+          c,
+          `${DESK_APP.base}/admins/invite`,
+          html`
+            <input type="email" name="email" id="invite-email" required placeholder="admin@example.com">
+            <button id="invite">${t("Покани", "Invite")}</button>
+          `,
+        )}
         ${invite
           ? html`
             <p>${t("Връзка (само сега, 30 минути):", "Link (shown only now, 30 minutes):")}</p>
@@ -299,12 +293,13 @@ async function adminsPage(
               <td>${new Date(u.createdAt).toISOString().slice(0, 10)}</td>
               <td>${u.createdBy ?? "token-service admin-invite"}</td>
               <td>${u.id === me.user.id || list.length < 2 ? "" : html`
-                <form class="inline" method="post"
-                  action="${DESK_APP.base}/admins/${u.id}/remove">${csrfField(c)}
-                                <button class="danger admin-remove">${t(
-                                  "Премахни",
-                                  "Remove",
-                                )}</button></form>
+                ${postForm(
+                  c,
+                  `${DESK_APP.base}/admins/${u.id}/remove`,
+                  html`
+                    <button class="danger admin-remove">${t("Премахни", "Remove")}</button>
+                  `,
+                )}
               `}</td>
             </tr>
           `

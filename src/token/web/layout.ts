@@ -82,10 +82,15 @@ export async function sendWebPage(
       page,
       aside: signedIn
         ? html`<span class="who"><span id="who">${signedIn.user.email}</span>
-                  <form class="inline" method="post" action="${app.base}/sign-out">
-                    ${csrfInput(signedIn.session.csrf)}
-                    <button id="sign-out">${t("Изход", "Sign out")}</button>
-                  </form></span>`
+                  ${
+          postForm(
+            c,
+            `${app.base}/sign-out`,
+            html`
+              <button id="sign-out">${t("Изход", "Sign out")}</button>
+            `,
+          )
+        }</span>`
         : undefined,
       langSwitch: langSwitch(app.base, back),
       flash,
@@ -175,3 +180,13 @@ export const stateText = (s: string): Markup => t(...(STATES[s] ?? [s, s]));
  * @param c the route's context
  */
 export const csrfField = (c: WebC): Markup => csrfInput(c.get("signedIn")?.session.csrf ?? "");
+
+/**
+ * A change a signed-in page posts: an inline form with the session's CSRF field first.
+ * @param c the route's context
+ * @param action where it posts
+ * @param content its fields and button
+ * @returns `<form class="inline" method="post" action="…"><input name="csrf" …>…</form>`
+ */
+export const postForm = (c: WebC, action: string, content: Markup): Markup =>
+  html`<form class="inline" method="post" action="${action}">${csrfField(c)}${content}</form>`;

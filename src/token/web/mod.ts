@@ -14,3 +14,4 @@ export * from "./session_list.ts";
 export * from "./lang.ts";
 export * from "./error_words.ts";
 export * from "./web_app.ts";
+export * from "./mailed_link.ts";
