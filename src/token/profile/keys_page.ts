@@ -24,8 +24,8 @@ import {
   setKeyAllowedOrigins,
 } from "../admin/mod.ts";
 import type { ApiKeyRecord } from "../store/mod.ts";
-import { audit } from "../audit.ts";
 import {
+  auditBy,
   csrfField,
   errorWords,
   type Flash,
@@ -49,12 +49,7 @@ export function auditProfile(
   detail: Record<string, unknown> = {},
 ): Promise<void> {
   const user = c.get("signedIn")!.user;
-  return audit(ctx.store, ctx.clock, c.req.raw, { kind: "integrator", name: user.email }, {
-    action,
-    target,
-    integratorId: user.integratorId,
-    detail,
-  });
+  return auditBy(ctx, c, user, { action, target, integratorId: user.integratorId, detail });
 }
 
 /** The signed-in integrator's id. */

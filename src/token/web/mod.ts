@@ -15,3 +15,4 @@ export * from "./lang.ts";
 export * from "./error_words.ts";
 export * from "./web_app.ts";
 export * from "./mailed_link.ts";
+export * from "./audit_by.ts";

@@ -14,7 +14,7 @@ import { AppError } from "../../contract/mod.ts";
 import { type Markup, pageLang, t, tableOr } from "../../web_page.ts";
 import type { Clock } from "../../clock.ts";
 import { newId, type RandomBytes } from "../api_keys.ts";
-import { audit } from "../audit.ts";
+import { auditBy } from "./audit_by.ts";
 import type { ServiceLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
 import type { PasskeyRecord, TokenStore, WebUser } from "../store/mod.ts";
@@ -57,10 +57,7 @@ export function auditCredential(
   action: string,
   target: string,
 ): Promise<void> {
-  return audit(d.store, d.clock, c.req.raw, {
-    kind: user.role === "admin" ? "admin" : "integrator",
-    name: user.email,
-  }, { action, target, integratorId: user.integratorId });
+  return auditBy(d, c, user, { action, target, integratorId: user.integratorId });
 }
 
 /**
