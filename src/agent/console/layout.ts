@@ -6,9 +6,9 @@
  * the accountant switched to English.
  * @module
  */
-import { html, raw } from "hono/html";
-import { type Bilingual, type Markup, PAGE_CSS, pageHeaders } from "../../web_page.ts";
-import { styleLink } from "../../web_assets.ts";
+import { html } from "hono/html";
+import { type Bilingual, type Markup, pageHeaders } from "../../web_page.ts";
+import { csrfInput, type Flash, framePage } from "../../web_frame.ts";
 import { CONSOLE_CSS, CONSOLE_SCRIPTS } from "./assets/mod.ts";
 import { currentLang, langSwitch, say, type TextKey, w } from "../texts/mod.ts";
 
@@ -38,9 +38,7 @@ export const CONSOLE_PAGES = [
 export type ConsolePageId = typeof CONSOLE_PAGES[number]["id"];
 
 /** A message shown at the top of a page after an action. */
-export interface Flash extends Bilingual {
-  readonly kind: "ok" | "error";
-}
+export type { Flash };
 
 /**
  * The console's security headers: the confirmation page's (strict CSP naming the console's
@@ -64,10 +62,10 @@ export interface Frame {
 }
 
 /**
- * A whole console page.
+ * A whole console page, in the one frame of both programs (web_frame.ts).
  * @param f the message, the banner every page shows (another agent on the usual port), and
  *   the page's own path (where the language switch comes back to)
- * @param page which page is current (null: none, e.g. the sign-in explanation)
+ * @param page which page is current (null: none, e.g. the sign-in explanation; no navigation)
  * @param title the page's title
  * @param body the page's content
  * @returns HTML
@@ -81,48 +79,28 @@ export function consolePage(
   title: Bilingual,
   body: Markup,
 ): Markup {
-  return html`
-    <!doctype html>
-    <html lang="${currentLang()}">
-      <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>${say(title)} — ${w("layout.title_suffix")}</title>
-        <link rel="icon" type="image/svg+xml" href="/favicon.ico">
-        ${styleLink("", PAGE_CSS)}${styleLink("", CONSOLE_CSS)}
-      </head>
-      <body data-page="${page ?? "none"}">
-        <header>
-    <span class="brand">${w("layout.nra_filing_agent")}</span>
-    ${page
-      ? html`<nav>${
-        CONSOLE_PAGES.map((p) =>
-          html`<a href="${p.path}" id="nav-${p.id}" ${
-            p.id === page ? raw('aria-current="page"') : ""
-          }>${w(p.key)}</a>`
-        )
-      }</nav>`
-      : ""}
-    ${langSwitch(f.back ?? "/")}
-        </header>
-        <main>
-    <h1>${say(title)}</h1>
-    ${f.banner
+  return framePage({
+    lang: currentLang(),
+    base: "",
+    styles: [CONSOLE_CSS],
+    icon: "/favicon.ico",
+    title: say(title),
+    suffix: w("layout.title_suffix"),
+    heading: say(title),
+    brand: w("layout.nra_filing_agent"),
+    nav: page ? CONSOLE_PAGES.map((p) => ({ href: p.path, id: p.id, label: w(p.key) })) : null,
+    page,
+    langSwitch: langSwitch(f.back ?? "/"),
+    notice: f.banner
       ? html`<div class="banner urgent" id="agent-banner" role="alert">${say(f.banner)}</div>`
-      : ""}
-    ${f.flash
-      ? html`<div class="flash ${f.flash.kind}" id="flash" role="status">${say(f.flash)}</div>`
-      : ""}
-    ${body}
-        </main>
-      </body>
-    </html>
-  `;
+      : undefined,
+    flash: f.flash ?? null,
+    body,
+  });
 }
 
 /**
  * The hidden CSRF field every console form carries.
  * @param csrf the session's token
  */
-export const csrfField = (csrf: string): Markup =>
-  html`<input type="hidden" name="csrf" value="${csrf}">`;
+export const csrfField: (csrf: string) => Markup = csrfInput;

@@ -19,10 +19,11 @@ import { errorResponse } from "../http/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { type Bilingual, both } from "./layout.ts";
 import { LANG_COOKIE, langOf, withLang } from "../texts/mod.ts";
-import { type ConsoleEnv, formOf } from "./respond.ts";
+import type { ConsoleEnv } from "./respond.ts";
 import { consoleNext, howToOpen, openHelpRoutes } from "./open_help.ts";
 import { stopRoutes } from "./stop_page.ts";
 import { sameToken } from "./session.ts";
+import { csrfValid } from "../../web_session.ts";
 import { otherAgentWords, portHolderWords } from "../start/mod.ts";
 import { statusRoutes } from "./status_page.ts";
 import { toolsRoutes } from "./tools_pages.ts";
@@ -81,7 +82,7 @@ function consoleGuard(ctx: ConsoleContext): MiddlewareHandler<ConsoleEnv> {
     c.set("banner", await twoAgentsBanner(ctx));
     if (OPEN_PATHS.has(c.req.path)) return await next();
     const cookie = getCookie(c, ctx.sessions.cookieName());
-    const session = ctx.sessions.get(cookie);
+    const session = await ctx.sessions.get(cookie);
     if (!session) {
       // A cookie this agent does not know: a session of before its restart, or expired.
       if (c.req.method === "GET") {
@@ -91,9 +92,7 @@ function consoleGuard(ctx: ConsoleContext): MiddlewareHandler<ConsoleEnv> {
     }
     c.set("session", session);
     if (c.req.method === "POST") {
-      const sent = c.req.header("x-csrf-token") ??
-        (await formOf(c).catch(() => ({})) as { csrf?: string }).csrf;
-      if (!sent || !sameToken(sent, session.csrf)) {
+      if (!(await csrfValid(c, session.csrf))) {
         throw new AppError("CONSOLE_CSRF_INVALID", "The page's CSRF token is missing or wrong");
       }
     }
@@ -116,8 +115,8 @@ function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     }));
 
   // The one-time link: a session cookie for this agent (named after its port), then the status.
-  r.get("/console/open", (c) => {
-    const s = ctx.sessions.redeem(c.req.query("code") ?? "");
+  r.get("/console/open", async (c) => {
+    const s = await ctx.sessions.redeem(c.req.query("code") ?? "");
     if (!s) {
       ctx.log("warn", "console link refused", {});
       return howToOpen(ctx, c, both("console.this_link_was_used"));
@@ -161,8 +160,8 @@ function entryRoutes(ctx: ConsoleContext): Hono<ConsoleEnv> {
     return c.redirect(localPath(c.req.query("back")), 303);
   });
 
-  r.post("/console/sign-out", (c) => {
-    ctx.sessions.end(c.get("session").id);
+  r.post("/console/sign-out", async (c) => {
+    await ctx.sessions.end(c.get("session").id);
     return howToOpen(ctx, c, both("console.you_signed_out_of"));
   });
   return r;

@@ -1,5 +1,6 @@
 /**
- * Who may use the console: the person at the machine, proven by a one-time link the agent
+ * Who may use the console (sessions: the one mechanism of web_session.ts, kept in memory): the
+ * person at the machine, proven by a one-time link the agent
  * itself made (`agent open`, the first start, the demo). Redeeming a link sets a session cookie
  * (HttpOnly, SameSite=Strict, named after this agent's port so two agents on one machine never
  * overwrite each other's) whose id lives only in this process's memory: a restarted agent, or
@@ -7,19 +8,18 @@
  * Integrator tokens (Bearer JWTs) never open the console.
  *
  * Lifetimes: a link is good once, for {@link LINK_TTL_MS}; a session lasts
- * {@link SESSION_IDLE_MS} after its last request.
+ * {@link PAGE_SESSION_IDLE_MS} after its last request.
  * @module
  */
 import type { Clock } from "../../clock.ts";
 import { randomToken as random } from "../../web_page.ts";
+import { MemoryShelf, PAGE_SESSION_IDLE_MS, PageSessions } from "../../web_session.ts";
 import type { Flash } from "./layout.ts";
 
 export { sameToken } from "../../web_page.ts";
 
 /** How long a one-time link can be redeemed (10 minutes, in ms). */
 export const LINK_TTL_MS = 10 * 60_000;
-/** How long a session lives without a request (8 hours, in ms). */
-export const SESSION_IDLE_MS = 8 * 3_600_000;
 /** At most this many sessions and unredeemed links are kept (the oldest go first). */
 const MAX_ENTRIES = 64;
 
@@ -43,7 +43,7 @@ export interface ConsoleSession {
 export class ConsoleSessions {
   readonly #clock: Clock;
   readonly #links = new Map<string, number>();
-  readonly #sessions = new Map<string, ConsoleSession>();
+  readonly #sessions: PageSessions<ConsoleSession, ConsoleSession>;
   /** The cookie's name: `svc_console_<port>`. */
   readonly cookieName: () => string;
 
@@ -54,6 +54,12 @@ export class ConsoleSessions {
   constructor(clock: Clock, port: () => number) {
     this.#clock = clock;
     this.cookieName = () => `svc_console_${port()}`;
+    // In memory, under the id itself: a restarted agent knows none.
+    this.#sessions = new PageSessions(new MemoryShelf<ConsoleSession>(MAX_ENTRIES), clock, {
+      idleMs: PAGE_SESSION_IDLE_MS,
+      touchEveryMs: 0,
+      keyOf: (id) => id,
+    });
   }
 
   /**
@@ -61,7 +67,7 @@ export class ConsoleSessions {
    * @returns the path (the caller prefixes the agent's origin)
    */
   newLink(): string {
-    this.#prune();
+    this.#pruneLinks();
     const code = random();
     this.#links.set(code, this.#clock.now() + LINK_TTL_MS);
     return `/console/open?code=${code}`;
@@ -72,19 +78,17 @@ export class ConsoleSessions {
    * @param code the `code` query parameter
    * @returns the new session, or null for an unknown, used or expired code
    */
-  redeem(code: string): ConsoleSession | null {
+  async redeem(code: string): Promise<ConsoleSession | null> {
     const until = this.#links.get(code);
     this.#links.delete(code);
     if (until === undefined || until < this.#clock.now()) return null;
-    this.#prune();
-    const s: ConsoleSession = {
-      id: random(),
-      csrf: random(),
-      lastSeen: this.#clock.now(),
+    const { session } = await this.#sessions.open((n) => ({
+      id: n.id,
+      csrf: n.csrf,
+      lastSeen: n.now,
       flash: null,
-    };
-    this.#sessions.set(s.id, s);
-    return s;
+    }));
+    return session;
   }
 
   /**
@@ -92,32 +96,18 @@ export class ConsoleSessions {
    * @param id the cookie's value, or undefined
    * @returns the session, or null
    */
-  get(id: string | undefined): ConsoleSession | null {
-    if (!id) return null;
-    const s = this.#sessions.get(id);
-    if (!s) return null;
-    const now = this.#clock.now();
-    if (now - s.lastSeen > SESSION_IDLE_MS) {
-      this.#sessions.delete(id);
-      return null;
-    }
-    s.lastSeen = now;
-    return s;
+  get(id: string | undefined): Promise<ConsoleSession | null> {
+    return this.#sessions.current(id);
   }
 
   /** End a session (the console's "sign out"). */
-  end(id: string): void {
-    this.#sessions.delete(id);
+  end(id: string): Promise<void> {
+    return this.#sessions.end(id);
   }
 
-  #prune(): void {
+  #pruneLinks(): void {
     const now = this.#clock.now();
     for (const [code, until] of this.#links) if (until < now) this.#links.delete(code);
-    for (const [id, s] of this.#sessions) {
-      if (now - s.lastSeen > SESSION_IDLE_MS) this.#sessions.delete(id);
-    }
-    for (const m of [this.#links, this.#sessions] as Map<string, unknown>[]) {
-      while (m.size >= MAX_ENTRIES) m.delete(m.keys().next().value!);
-    }
+    while (this.#links.size >= MAX_ENTRIES) this.#links.delete(this.#links.keys().next().value!); // non-empty: size ≥ MAX_ENTRIES
   }
 }

@@ -58,13 +58,13 @@ function stopQuestion(ctx: ConsoleContext, c: ConsoleC): Promise<Response> {
 }
 
 /** `POST /console/stop`: the confirmed stop. */
-function stopConfirmed(ctx: ConsoleContext, c: ConsoleC): Response | Promise<Response> {
+async function stopConfirmed(ctx: ConsoleContext, c: ConsoleC): Promise<Response> {
   const stop = ctx.console?.stop;
   if (!stop) return doneAndGo(c, "/", errorFlash(unavailable(), both("stop.stop_the_agent")));
   ctx.log("info", "console stop", {});
-  ctx.sessions.end(c.get("session").id);
+  await ctx.sessions.end(c.get("session").id);
   stopSoon(stop);
-  return sendPage(
+  return await sendPage(
     c,
     null,
     both("stop.title"),

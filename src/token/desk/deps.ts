@@ -5,8 +5,7 @@
  */
 import type { AdminDeps, ServiceLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
-import type { WebApp, WebAuth, WebC } from "../web/mod.ts";
-import { audit } from "../audit.ts";
+import { auditBy, type WebApp, type WebAuth, type WebC } from "../web/mod.ts";
 
 /** Dependencies of the desk's routes. */
 export interface DeskDeps extends AdminDeps {
@@ -42,11 +41,5 @@ export function auditDesk(
   integratorId: string | null,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  const user = c.get("signedIn")!.user;
-  return audit(ctx.store, ctx.clock, c.req.raw, { kind: "admin", name: user.email }, {
-    action,
-    target,
-    integratorId,
-    detail,
-  });
+  return auditBy(ctx, c, c.get("signedIn")!.user, { action, target, integratorId, detail });
 }

@@ -19,26 +19,20 @@ import { AppError } from "../../contract/mod.ts";
 import { audit, type AuditActor } from "../audit.ts";
 import { linkMail } from "../profile/mod.ts";
 import {
-  clientAddress,
-  countAttempt,
-  csrfField,
   formOf,
-  languageRoute,
-  PASSKEY_REMOVE_LINK,
+  mailedLinkPage,
   passkeyRemovalRoutes,
   passkeyRoutes,
   passkeyTable,
+  postForm,
   sendWebPage,
   sessionRoutes,
-  WEB_LIMITS,
+  takePostedLink,
   type WebApp,
-  webAssetRoutes,
+  webAppSetup,
   WebAuth,
   type WebC,
   type WebEnv,
-  webErrorPage,
-  webGuard,
-  webLang,
 } from "../web/mod.ts";
 import { auditDesk, type DeskContext, type DeskDeps } from "./deps.ts";
 import { reportRoutes } from "./report_pages.ts";
@@ -66,16 +60,6 @@ export const DESK_APP: WebApp = {
 
 /** The desk's session cookie (not the profile's). */
 export const DESK_COOKIE = "svc_desk";
-
-const OPEN = new Set([
-  "/admin",
-  "/admin/",
-  "/admin/link",
-  "/admin/language",
-  "/admin/passkey/options",
-  "/admin/passkey/verify",
-  `/admin${PASSKEY_REMOVE_LINK}`,
-]);
 
 const deskAuth = (store: TokenStore, clock: Clock, publicUrl: () => string) =>
   new WebAuth(store, clock, DESK_COOKIE, DESK_APP.base, () => publicUrl().startsWith("https:"));
@@ -140,24 +124,13 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
   const auth = deskAuth(deps.store, deps.clock, deps.publicUrl);
   const ctx: DeskContext = { ...deps, auth, app: DESK_APP };
   const r = new Hono<WebEnv>();
-  r.onError((err, c) => webErrorPage(c, DESK_APP, err, deps.log));
-  // One language at a time: the cookie's, Bulgarian unless English was chosen (web/lang.ts).
-  r.use("*", (c, next) => c.req.path.startsWith("/admin/v1/") ? next() : webLang()(c, next));
-  const guard = webGuard({
+  webAppSetup(r, DESK_APP, {
     auth,
     role: "admin",
-    origin: () => {
-      try {
-        return new URL(deps.publicUrl()).origin;
-      } catch {
-        return null;
-      }
-    },
-    open: (p) => OPEN.has(p) || p.startsWith("/admin/assets/"),
+    publicUrl: deps.publicUrl,
+    log: deps.log,
+    skip: (p) => p.startsWith("/admin/v1/"),
   });
-  r.use("*", (c, next) => c.req.path.startsWith("/admin/v1/") ? next() : guard(c, next));
-  webAssetRoutes(r);
-  languageRoute(r, DESK_APP.base);
 
   r.get("/", (c) => {
     if (c.get("signedIn")) return c.redirect(`${DESK_APP.base}/applications`, 303);
@@ -194,19 +167,12 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
  * @returns the HTML page (200)
  */
 function invitationPage(c: WebC): Promise<Response> {
-  return sendWebPage(
-    c,
-    DESK_APP,
-    null,
-    { bg: "Покана за администратор", en: "Administrator invitation" },
-    html`
-      <div class="card">
-        <form method="post" action="${DESK_APP.base}/link">
-              <input type="hidden" name="code" value="${c.req.query("code") ?? ""}">
-              <button class="primary" id="continue">${t("Продължи", "Continue")}</button></form>
-      </div>
-    `,
-  );
+  return mailedLinkPage(c, DESK_APP, {
+    title: { bg: "Покана за администратор", en: "Administrator invitation" },
+    action: `${DESK_APP.base}/link`,
+    code: c.req.query("code") ?? "",
+    button: html`<button class="primary" id="continue">${t("Продължи", "Continue")}</button>`,
+  });
 }
 
 /**
@@ -216,10 +182,7 @@ function invitationPage(c: WebC): Promise<Response> {
  * has expired; `RATE_LIMITED` (through the app's error page) past the sign-in attempts per address
  */
 async function takeInvitationHandler(ctx: DeskContext, c: WebC): Promise<Response> {
-  await countAttempt(ctx.store, ctx.clock, [
-    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-  ]);
-  const link = await ctx.auth.takeLink((await formOf(c)).code ?? "");
+  const link = await takePostedLink(ctx, c);
   if (!link || link.purpose !== "admin-invite") {
     return signInPage(c, 400, {
       kind: "error",
@@ -305,9 +268,14 @@ async function adminsPage(
       </div>
       <div class="card">
         <h2>${t("Покани администратор", "Invite an administrator")}</h2>
-        <form class="inline" method="post" action="${DESK_APP.base}/admins/invite">${csrfField(c)}
-          <input type="email" name="email" id="invite-email" required placeholder="admin@example.com">
-          <button id="invite">${t("Покани", "Invite")}</button></form>
+        ${postForm(
+          c,
+          `${DESK_APP.base}/admins/invite`,
+          html`
+            <input type="email" name="email" id="invite-email" required placeholder="admin@example.com">
+            <button id="invite">${t("Покани", "Invite")}</button>
+          `,
+        )}
         ${invite
           ? html`
             <p>${t("Връзка (само сега, 30 минути):", "Link (shown only now, 30 minutes):")}</p>
@@ -325,12 +293,13 @@ async function adminsPage(
               <td>${new Date(u.createdAt).toISOString().slice(0, 10)}</td>
               <td>${u.createdBy ?? "token-service admin-invite"}</td>
               <td>${u.id === me.user.id || list.length < 2 ? "" : html`
-                <form class="inline" method="post"
-                  action="${DESK_APP.base}/admins/${u.id}/remove">${csrfField(c)}
-                                <button class="danger admin-remove">${t(
-                                  "Премахни",
-                                  "Remove",
-                                )}</button></form>
+                ${postForm(
+                  c,
+                  `${DESK_APP.base}/admins/${u.id}/remove`,
+                  html`
+                    <button class="danger admin-remove">${t("Премахни", "Remove")}</button>
+                  `,
+                )}
               `}</td>
             </tr>
           `

@@ -24,12 +24,13 @@ import {
   setKeyAllowedOrigins,
 } from "../admin/mod.ts";
 import type { ApiKeyRecord } from "../store/mod.ts";
-import { audit } from "../audit.ts";
 import {
+  auditBy,
   csrfField,
   errorWords,
   type Flash,
   formOf,
+  postForm,
   sendWebPage,
   type WebC,
   type WebEnv,
@@ -48,12 +49,7 @@ export function auditProfile(
   detail: Record<string, unknown> = {},
 ): Promise<void> {
   const user = c.get("signedIn")!.user;
-  return audit(ctx.store, ctx.clock, c.req.raw, { kind: "integrator", name: user.email }, {
-    action,
-    target,
-    integratorId: user.integratorId,
-    detail,
-  });
+  return auditBy(ctx, c, user, { action, target, integratorId: user.integratorId, detail });
 }
 
 /** The signed-in integrator's id. */
@@ -187,13 +183,13 @@ function revokePage(c: WebC, ctx: ProfileContext, k: KeyView): Promise<Response>
         )}</p>
         ${open
           ? html`
-            <form class="inline" method="post"
-              action="${ctx.app.base}/keys/${k.id}/revoke">${csrfField(
-                c,
-              )}<button class="danger" id="confirm-revoke">${t(
-                "Да, отмени ключа",
-                "Yes, revoke the key",
-              )}</button></form>
+            ${postForm(
+              c,
+              `${ctx.app.base}/keys/${k.id}/revoke`,
+              html`<button class="danger" id="confirm-revoke">${
+                t("Да, отмени ключа", "Yes, revoke the key")
+              }</button>`,
+            )}
           `
           : html`<p class="muted">${t("Ключът вече не действа.", "The key no longer works.")}</p>`}
         <a href="${ctx.app.base}/keys" id="cancel-revoke">${t("Назад", "Back")}</a>
@@ -260,11 +256,16 @@ function createCard(
   contract: boolean,
 ): Markup {
   const form = (mode: "test" | "live", button: Markup) =>
-    html`<form class="inline" method="post" action="${base}/keys">${csrfField(c)}
-      <input type="hidden" name="mode" value="${mode}">
-      <label>${t("Етикет", "Label")} <input name="label" id="${mode}-label" maxlength="200"
-        placeholder="${mode === "test" ? "staging" : "production"}"></label>
-      ${button}</form>`;
+    postForm(
+      c,
+      `${base}/keys`,
+      html`
+        <input type="hidden" name="mode" value="${mode}">
+        <label>${t("Етикет", "Label")} <input name="label" id="${mode}-label" maxlength="200"
+          placeholder="${mode === "test" ? "staging" : "production"}"></label>
+        ${button}
+      `,
+    );
   return html`
     <div class="card" id="create-keys" data-contract="${contract ? "yes" : "no"}">
       <p>${t("Интегратор", "Integrator")}: <strong id="integrator-name">${name}</strong>
@@ -334,11 +335,16 @@ function keyRow(c: WebC, ctx: ProfileContext, k: KeyView, used: LastUsed): Marku
         : (k.allowedOrigins ?? []).join(" ")}</td>
       <td>${open
         ? html`
-          <form class="inline" method="post" action="${base}/rotate">${csrfField(c)}
-                <label class="small">${t("старата тайна работи още", "old secret keeps working")}
-                <select name="graceHours" class="grace"><option value="0">0 h</option>
-                  <option value="24" selected>24 h</option><option value="168">7 d</option></select></label>
-                <button class="rotate">${t("Смени тайната", "Rotate")}</button></form>
+          ${postForm(
+            c,
+            `${base}/rotate`,
+            html`
+              <label class="small">${t("старата тайна работи още", "old secret keeps working")}
+              <select name="graceHours" class="grace"><option value="0">0 h</option>
+                <option value="24" selected>24 h</option><option value="168">7 d</option></select></label>
+              <button class="rotate">${t("Смени тайната", "Rotate")}</button>
+            `,
+          )}
           <a class="button danger revoke" href="${base}/revoke">${t("Отмени…", "Revoke…")}</a>
         `
         : ""}</td>

@@ -17,10 +17,10 @@ import { newId } from "../api_keys.ts";
 import type { MemberRole, WebUser } from "../store/mod.ts";
 import {
   countAttempt,
-  csrfField,
   type Flash,
   formOf,
   peopleMail,
+  postForm,
   sendWebPage,
   WEB_LIMITS,
   type WebC,
@@ -219,13 +219,15 @@ async function membersPage(
               "Всеки член влиза със свои връзки и passkeys. Собственик: всичко; разработчик: ключове; само преглед: без промени.",
               "Each member signs in with their own links and passkeys. Owner: everything; developer: keys; read-only: no changes.",
             )}</p>
-            <form class="inline" method="post" action="${ctx.app.base}/members/invite">${csrfField(
+            ${postForm(
               c,
+              `${ctx.app.base}/members/invite`,
+              html`
+                <input type="email" name="email" id="member-email" required placeholder="colleague@example.com">
+                ${roleSelect("member-role", "developer")}
+                <button class="primary" id="member-invite">${t("Покани", "Invite")}</button>
+              `,
             )}
-                      <input type="email" name="email" id="member-email" required placeholder="colleague@example.com">
-                      ${roleSelect("member-role", "developer")}
-                      <button class="primary" id="member-invite">${t("Покани", "Invite")}</button>
-                    </form>
           </div>
         `
         : html`<p class="muted" id="members-readonly">${
@@ -251,24 +253,24 @@ async function membersPage(
                 : ""}</td>
               <td>${owner
                 ? html`
-                  <form class="inline" method="post"
-                    action="${ctx.app.base}/members/${u.id}/role">${csrfField(c)}${roleSelect(
-                      `role-${u.id}`,
-                      role,
-                    )}<button class="role-change">${t("Промени", "Change")}</button></form>
+                  ${postForm(
+                    c,
+                    `${ctx.app.base}/members/${u.id}/role`,
+                    html`${roleSelect(`role-${u.id}`, role)}<button class="role-change">${
+                      t("Промени", "Change")
+                    }</button>`,
+                  )}
                 `
                 : roleText(role)}</td>
               <td>${day(u.createdAt)}</td>
               <td>${u.createdBy ?? "—"}</td>
               <td>${owner
                 ? html`
-                  <form class="inline" method="post"
-                    action="${ctx.app.base}/members/${u.id}/remove">${csrfField(
-                      c,
-                    )}<button class="danger member-remove">${t(
-                      "Премахни",
-                      "Remove",
-                    )}</button></form>
+                  ${postForm(
+                    c,
+                    `${ctx.app.base}/members/${u.id}/remove`,
+                    html`<button class="danger member-remove">${t("Премахни", "Remove")}</button>`,
+                  )}
                 `
                 : ""}</td>
             </tr>

@@ -8,18 +8,13 @@
  */
 import { Hono } from "hono";
 import {
-  languageRoute,
-  PASSKEY_REMOVE_LINK,
   passkeyRemovalRoutes,
   passkeyRoutes,
   sessionRoutes,
   type WebApp,
-  webAssetRoutes,
+  webAppSetup,
   WebAuth,
   type WebEnv,
-  webErrorPage,
-  webGuard,
-  webLang,
 } from "../web/mod.ts";
 import { passkeysPage } from "./passkeys_page.ts";
 import { contractRoutes } from "./contract_page.ts";
@@ -47,19 +42,6 @@ export const PROFILE_APP: WebApp = {
   ],
 };
 
-/** Paths that need no session. */
-const OPEN = new Set([
-  "/profile",
-  "/profile/",
-  "/profile/sign-in",
-  "/profile/sign-up",
-  "/profile/link",
-  "/profile/language",
-  "/profile/passkey/options",
-  "/profile/passkey/verify",
-  `/profile${PASSKEY_REMOVE_LINK}`,
-]);
-
 /** The session cookie's name. */
 export const PROFILE_COOKIE = "svc_profile";
 
@@ -78,21 +60,14 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
   );
   const ctx: ProfileContext = { ...deps, auth, app: PROFILE_APP };
   const r = new Hono<WebEnv>();
-  r.onError((err, c) => webErrorPage(c, PROFILE_APP, err, deps.log));
-  // One language at a time: the cookie's, Bulgarian unless English was chosen (web/lang.ts).
-  r.use("*", webLang());
-  r.use(
-    "*",
-    webGuard({
-      auth,
-      role: "integrator",
-      origin: () => originOf(deps.publicUrl()),
-      open: (p) => OPEN.has(p) || p.startsWith("/profile/assets/"),
-    }),
-  );
-  r.use("*", memberRoleGuard());
-  webAssetRoutes(r);
-  languageRoute(r, PROFILE_APP.base);
+  webAppSetup(r, PROFILE_APP, {
+    auth,
+    role: "integrator",
+    publicUrl: deps.publicUrl,
+    log: deps.log,
+    open: ["/sign-in", "/sign-up"],
+    then: memberRoleGuard(),
+  });
   signInRoutes(r, ctx);
   passkeyRoutes(r, {
     store: deps.store,
@@ -111,13 +86,4 @@ export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
   passkeyRemovalRoutes(r, ctx, `${PROFILE_APP.base}/passkeys`);
   sessionRoutes(r, ctx);
   return r;
-}
-
-/** The origin of a URL, or null when it is not one. */
-function originOf(url: string): string | null {
-  try {
-    return url ? new URL(url).origin : null;
-  } catch {
-    return null;
-  }
 }

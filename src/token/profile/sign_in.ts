@@ -14,7 +14,9 @@ import {
   clientAddress,
   countAttempt,
   formOf,
+  mailedLinkPage,
   sendWebPage,
+  takePostedLink,
   WEB_LIMITS,
   type WebC,
   type WebEnv,
@@ -191,22 +193,13 @@ async function signInHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
  * @returns the HTML page (200)
  */
 function linkPage(ctx: ProfileContext, c: WebC): Promise<Response> {
-  const code = c.req.query("code") ?? "";
-  return sendWebPage(
-    c,
-    ctx.app,
-    null,
-    { bg: "Вход с връзка от писмо", en: "Sign in with the mailed link" },
-    html`
-      <div class="card">
-        <form method="post" action="${ctx.app.base}/link">
-          <input type="hidden" name="code" value="${code}">
-          <p>${t("Натиснете, за да продължите.", "Press to continue.")}</p>
-          <button class="primary" id="continue">${t("Продължи", "Continue")}</button>
-        </form>
-      </div>
-    `,
-  );
+  return mailedLinkPage(c, ctx.app, {
+    title: { bg: "Вход с връзка от писмо", en: "Sign in with the mailed link" },
+    action: `${ctx.app.base}/link`,
+    code: c.req.query("code") ?? "",
+    say: t("Натиснете, за да продължите.", "Press to continue."),
+    button: html`<button class="primary" id="continue">${t("Продължи", "Continue")}</button>`,
+  });
 }
 
 /**
@@ -217,10 +210,7 @@ function linkPage(ctx: ProfileContext, c: WebC): Promise<Response> {
  * @throws AppError RATE_LIMITED past the sign-in attempts per address
  */
 async function takeLinkHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
-  await countAttempt(ctx.store, ctx.clock, [
-    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-  ]);
-  const link = await ctx.auth.takeLink((await formOf(c)).code ?? "");
+  const link = await takePostedLink(ctx, c);
   if (link?.purpose === "member-invite") {
     // A team invitation makes a new person only (members_page.ts).
     const member = await takeMemberInvite(ctx, link);

@@ -12,7 +12,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError } from "../../contract/mod.ts";
-import { sameToken } from "../../web_page.ts";
+import { csrfValid } from "../../web_session.ts";
 import type { Clock } from "../../clock.ts";
 import type { TokenStore, WebRole } from "../store/mod.ts";
 import type { SignedIn, WebAuth } from "./sessions.ts";
@@ -84,9 +84,7 @@ export function webGuard(o: GuardOptions): MiddlewareHandler<WebEnv> {
         throw new AppError("WEB_SESSION_REQUIRED", "Sign in first");
       }
       if (change) {
-        const csrf = c.req.header("x-csrf-token") ??
-          (await formOf(c).catch(() => ({} as Record<string, string>))).csrf;
-        if (!csrf || !sameToken(csrf, signedIn.session.csrf)) {
+        if (!(await csrfValid(c, signedIn.session.csrf))) {
           throw new AppError("WEB_CSRF_INVALID", "The page's CSRF token is missing or wrong");
         }
       }

@@ -1,16 +1,15 @@
 /**
- * The page frame of the profile and the desk: title, navigation of the application, the
- * signed-in person with the sign-out button, a message line, and the security headers (strict
- * CSP naming the page's scripts by hash, never framed, never cached: web_page.ts); its style
- * sheets and scripts are static files (assets.ts). One language at a time, Bulgarian unless the
- * switch on every page chose English (lang.ts).
+ * The profile's and the desk's pages in the one frame of both programs (web_frame.ts): title,
+ * navigation of the application, the signed-in person with the sign-out button, a message
+ * line, and the security headers (strict CSP naming the page's scripts by hash, never framed,
+ * never cached: web_page.ts); its style sheets and scripts are static files (assets.ts). One
+ * language at a time, Bulgarian unless the switch on every page chose English (lang.ts).
  * @module
  */
-import { html, raw } from "hono/html";
+import { html } from "hono/html";
 import {
   type Bilingual,
   type Markup,
-  PAGE_CSS,
   pageHeaders,
   pageLang,
   pick,
@@ -18,7 +17,7 @@ import {
   tb,
   withPageLang,
 } from "../../web_page.ts";
-import { scriptTag, styleLink } from "../../web_assets.ts";
+import { csrfInput, type Flash, framePage } from "../../web_frame.ts";
 import { PAGE_SCRIPTS, WEB_CSS } from "./assets.ts";
 import type { WebC } from "./guard.ts";
 import { type AppError, httpStatus, isAppError } from "../../contract/mod.ts";
@@ -42,9 +41,7 @@ export interface WebApp {
 }
 
 /** A message shown at the top of a page. */
-export interface Flash extends Bilingual {
-  readonly kind: "ok" | "error";
-}
+export type { Flash };
 
 /**
  * Answer with a whole page.
@@ -72,47 +69,33 @@ export async function sendWebPage(
   // typed, is not echoed); after a form's post, to the application's start.
   const back = c.req.method === "GET" ? new URL(c.req.url).pathname : app.base;
   const text = String(
-    await html`<!doctype html>
-<html lang="${pageLang()}">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${pick(title)} — ${pick(app.brand)}</title>
-    ${styleLink(app.base, PAGE_CSS)}${styleLink(app.base, WEB_CSS)}
-  </head>
-  <body data-page="${page ?? "none"}">
-    <header>
-      <span class="brand">${tb(app.brand)}</span>
-      ${
-      signedIn
-        ? html`
-          <nav>${app.nav.map((p) =>
-            html`<a href="${p.path}" id="nav-${p.id}" ${
-              p.id === page ? raw('aria-current="page"') : ""
-            }>${tb(p)}</a>`
-          )}</nav>
-          <span class="who"><span id="who">${signedIn.user.email}</span>
-                  <form class="inline" method="post" action="${app.base}/sign-out">
-                    <input type="hidden" name="csrf" value="${signedIn.session.csrf}">
-                    <button id="sign-out">${t("Изход", "Sign out")}</button>
-                  </form></span>
-        `
-        : ""
-    }
-      ${langSwitch(app.base, back)}
-    </header>
-    <main>
-      <h1>${tb(title)}</h1>
-      ${
-      flash
-        ? html`<div class="flash ${flash.kind}" id="flash" role="status">${tb(flash)}</div>`
-        : ""
-    }
-      ${body}
-    </main>
-    ${scripts.map((a) => scriptTag(app.base, a))}
-  </body>
-</html>`,
+    await framePage({
+      lang: pageLang(),
+      base: app.base,
+      styles: [WEB_CSS],
+      scripts,
+      title: pick(title),
+      suffix: pick(app.brand),
+      heading: tb(title),
+      brand: tb(app.brand),
+      nav: signedIn ? app.nav.map((p) => ({ href: p.path, id: p.id, label: tb(p) })) : null,
+      page,
+      aside: signedIn
+        ? html`<span class="who"><span id="who">${signedIn.user.email}</span>
+                  ${
+          postForm(
+            c,
+            `${app.base}/sign-out`,
+            html`
+              <button id="sign-out">${t("Изход", "Sign out")}</button>
+            `,
+          )
+        }</span>`
+        : undefined,
+      langSwitch: langSwitch(app.base, back),
+      flash,
+      body,
+    }),
   );
   // Referrer-Policy stays `same-origin` (web_page.ts): with `no-referrer` Chromium sends
   // `Origin: null` on the pages' own form posts, which the guard must refuse.
@@ -196,5 +179,14 @@ export const stateText = (s: string): Markup => t(...(STATES[s] ?? [s, s]));
  * The hidden CSRF field every form of a signed-in page carries.
  * @param c the route's context
  */
-export const csrfField = (c: WebC): Markup =>
-  html`<input type="hidden" name="csrf" value="${c.get("signedIn")?.session.csrf ?? ""}">`;
+export const csrfField = (c: WebC): Markup => csrfInput(c.get("signedIn")?.session.csrf ?? "");
+
+/**
+ * A change a signed-in page posts: an inline form with the session's CSRF field first.
+ * @param c the route's context
+ * @param action where it posts
+ * @param content its fields and button
+ * @returns `<form class="inline" method="post" action="…"><input name="csrf" …>…</form>`
+ */
+export const postForm = (c: WebC, action: string, content: Markup): Markup =>
+  html`<form class="inline" method="post" action="${action}">${csrfField(c)}${content}</form>`;

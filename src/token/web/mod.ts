@@ -13,3 +13,6 @@ export * from "./passkey_list.ts";
 export * from "./session_list.ts";
 export * from "./lang.ts";
 export * from "./error_words.ts";
+export * from "./web_app.ts";
+export * from "./mailed_link.ts";
+export * from "./audit_by.ts";

@@ -14,19 +14,13 @@ import { AppError } from "../../contract/mod.ts";
 import { type Markup, pageLang, t, tableOr } from "../../web_page.ts";
 import type { Clock } from "../../clock.ts";
 import { newId, type RandomBytes } from "../api_keys.ts";
-import { audit } from "../audit.ts";
+import { auditBy } from "./audit_by.ts";
 import type { ServiceLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
 import type { PasskeyRecord, TokenStore, WebUser } from "../store/mod.ts";
-import {
-  clientAddress,
-  countAttempt,
-  formOf,
-  WEB_LIMITS,
-  type WebC,
-  type WebEnv,
-} from "./guard.ts";
-import { csrfField, type Flash, sendWebPage, type WebApp } from "./layout.ts";
+import { countAttempt, formOf, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
+import { mailedLinkPage, takePostedLink } from "./mailed_link.ts";
+import { type Flash, postForm, sendWebPage, type WebApp } from "./layout.ts";
 import { peopleMail } from "./people_mail.ts";
 import type { WebAuth } from "./sessions.ts";
 
@@ -63,10 +57,7 @@ export function auditCredential(
   action: string,
   target: string,
 ): Promise<void> {
-  return audit(d.store, d.clock, c.req.raw, {
-    kind: user.role === "admin" ? "admin" : "integrator",
-    name: user.email,
-  }, { action, target, integratorId: user.integratorId });
+  return auditBy(d, c, user, { action, target, integratorId: user.integratorId });
 }
 
 /**
@@ -90,13 +81,16 @@ export function passkeyTable(c: WebC, app: WebApp, list: readonly PasskeyRecord[
           <td>${when(p.createdAt)}</td>
           <td>${when(p.lastUsedAt)}</td>
           <td>
-            <form class="inline" method="post"
-              action="${app.base}/passkeys/remove">${csrfField(
-                c,
-              )}<input type="hidden" name="credential" value="${p.credentialId}">
-                  <button class="danger passkey-remove">${list.length > 1
-                    ? t("Премахни", "Remove")
-                    : t("Премахни (с писмо)", "Remove (by mail)")}</button></form>
+            ${postForm(
+              c,
+              `${app.base}/passkeys/remove`,
+              html`
+                <input type="hidden" name="credential" value="${p.credentialId}">
+                <button class="danger passkey-remove">${list.length > 1
+                  ? t("Премахни", "Remove")
+                  : t("Премахни (с писмо)", "Remove (by mail)")}</button>
+              `,
+            )}
           </td>
         </tr>
       `
@@ -168,21 +162,13 @@ async function removeHandler(d: CredentialDeps, c: WebC, back: string): Promise<
 /** GET /passkey/remove (query `code`): a page with one button, so opening the link uses
  * nothing. */
 function confirmPage(d: CredentialDeps, c: WebC): Promise<Response> {
-  return sendWebPage(
-    c,
-    d.app,
-    null,
-    { bg: "Премахване на последния passkey", en: "Removing your last passkey" },
-    html`
-      <div class="card">
-        <form method="post" action="${d.app.base}${PASSKEY_REMOVE_LINK}">
-          <input type="hidden" name="code" value="${c.req.query("code") ?? ""}">
-          <p>${t("Натиснете, за да премахнете passkey.", "Press to remove the passkey.")}</p>
-          <button class="danger" id="confirm-remove">${t("Премахни", "Remove")}</button>
-        </form>
-      </div>
-    `,
-  );
+  return mailedLinkPage(c, d.app, {
+    title: { bg: "Премахване на последния passkey", en: "Removing your last passkey" },
+    action: `${d.app.base}${PASSKEY_REMOVE_LINK}`,
+    code: c.req.query("code") ?? "",
+    say: t("Натиснете, за да премахнете passkey.", "Press to remove the passkey."),
+    button: html`<button class="danger" id="confirm-remove">${t("Премахни", "Remove")}</button>`,
+  });
 }
 
 /**
@@ -191,10 +177,7 @@ function confirmPage(d: CredentialDeps, c: WebC): Promise<Response> {
  * @throws AppError RATE_LIMITED past the sign-in attempts per address
  */
 async function confirmHandler(d: CredentialDeps, c: WebC): Promise<Response> {
-  await countAttempt(d.store, d.clock, [
-    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-  ]);
-  const link = await d.auth.takeLink((await formOf(c)).code ?? "");
+  const link = await takePostedLink(d, c);
   const user = link?.purpose === "passkey-remove"
     ? await d.store.getWebUser(link.payload.userId ?? "")
     : null;

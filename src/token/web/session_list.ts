@@ -13,7 +13,7 @@ import { html } from "hono/html";
 import { AppError } from "../../contract/mod.ts";
 import { t, tableOr } from "../../web_page.ts";
 import { formOf, type WebC, type WebEnv } from "./guard.ts";
-import { csrfField, sendWebPage } from "./layout.ts";
+import { postForm, sendWebPage } from "./layout.ts";
 import { auditCredential, type CredentialDeps } from "./passkey_list.ts";
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
@@ -62,11 +62,14 @@ async function sessionsPage(d: CredentialDeps, c: WebC): Promise<Response> {
               <td>${when(s.createdAt)}</td>
               <td>${when(s.lastSeen)}</td>
               <td>
-                <form class="inline" method="post"
-                  action="${d.app.base}/sessions/end">${csrfField(
-                    c,
-                  )}<input type="hidden" name="session" value="${handle(s.idHash)}">
-                          <button class="danger session-end">${t("Прекрати", "End")}</button></form>
+                ${postForm(
+                  c,
+                  `${d.app.base}/sessions/end`,
+                  html`
+                    <input type="hidden" name="session" value="${handle(s.idHash)}">
+                    <button class="danger session-end">${t("Прекрати", "End")}</button>
+                  `,
+                )}
               </td>
             </tr>
           `;

@@ -1,6 +1,7 @@
 /**
  * Who is signed in to the profile or the desk (docs/token-service.md § The profile): one-time
- * e-mail links and server-side sessions in the store, shared by every instance on one database.
+ * e-mail links and server-side sessions in the store, shared by every instance on one database
+ * (the sessions: the one mechanism of web_session.ts, the console's too, over the store).
  * A session id is 32 random bytes in an `HttpOnly`, `SameSite=Strict` cookie (`Secure` when the
  * service's public URL is https); the store keeps only its SHA-256, so a copy of the database
  * opens no session. A session lasts {@link SESSION_IDLE_MS} after its last request (renewed on
@@ -11,6 +12,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { randomToken } from "../../web_page.ts";
+import { PAGE_SESSION_IDLE_MS, PageSessions, type SessionShelf } from "../../web_session.ts";
 import type { Clock } from "../../clock.ts";
 import { hashSecret } from "../api_keys.ts";
 import { deviceOf } from "./device.ts";
@@ -20,8 +22,8 @@ import type { LinkPurpose, TokenStore, WebLink, WebSession, WebUser } from "../s
 export const LINK_TTL_MS = 30 * 60_000;
 /** How long a passkey ceremony's challenge can be answered (5 minutes, in ms). */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
-/** How long a session lives without a request (8 hours, in ms). */
-export const SESSION_IDLE_MS = 8 * 3_600_000;
+/** How long a session lives without a request (8 hours, in ms: web_session.ts). */
+export const SESSION_IDLE_MS = PAGE_SESSION_IDLE_MS;
 /** A session's last request is written at most this often (ms). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -40,6 +42,7 @@ export class WebAuth {
   /** The cookie's path (`/profile` or `/admin`). */
   readonly path: string;
   readonly #secure: () => boolean;
+  readonly #sessions: PageSessions<WebSession, SignedIn>;
 
   /**
    * @param store the token store
@@ -60,6 +63,12 @@ export class WebAuth {
     this.cookie = cookie;
     this.path = path;
     this.#secure = secure;
+    // In the store, under the id's SHA-256 (a copy of the database opens no session).
+    this.#sessions = new PageSessions(storeShelf(store), clock, {
+      idleMs: SESSION_IDLE_MS,
+      touchEveryMs: TOUCH_EVERY_MS,
+      keyOf: hashSecret,
+    });
   }
 
   /**
@@ -141,18 +150,15 @@ export class WebAuth {
    * @param user the person
    */
   async signIn(c: Context, user: WebUser): Promise<void> {
-    const old = getCookie(c, this.cookie);
-    if (old) await this.#store.deleteSession(hashSecret(old));
-    const id = randomToken();
-    const now = this.#clock.now();
-    await this.#store.createSession({
-      idHash: hashSecret(id),
+    await this.#sessions.end(getCookie(c, this.cookie));
+    const { id } = await this.#sessions.open((n) => ({
+      idHash: n.key,
       userId: user.id,
-      csrf: randomToken(),
-      createdAt: now,
-      lastSeen: now,
+      csrf: n.csrf,
+      createdAt: n.now,
+      lastSeen: n.now,
       device: deviceOf(c.req.header("user-agent")),
-    });
+    }));
     setCookie(c, this.cookie, id, {
       httpOnly: true,
       sameSite: "Strict",
@@ -166,25 +172,22 @@ export class WebAuth {
    * @param c the request's context
    * @returns the session and person, or null
    */
-  async current(c: Context): Promise<SignedIn | null> {
-    const id = getCookie(c, this.cookie);
-    if (!id || id.length > 64) return null;
-    const hash = hashSecret(id);
-    const found = await this.#store.getSession(hash);
-    if (!found) return null;
-    const now = this.#clock.now();
-    if (now - found.session.lastSeen > SESSION_IDLE_MS) {
-      await this.#store.deleteSession(hash);
-      return null;
-    }
-    if (now - found.session.lastSeen > TOUCH_EVERY_MS) await this.#store.touchSession(hash, now);
-    return found;
+  current(c: Context): Promise<SignedIn | null> {
+    return this.#sessions.current(getCookie(c, this.cookie));
   }
 
   /** End the request's session everywhere and clear its cookie. */
   async signOut(c: Context): Promise<void> {
-    const id = getCookie(c, this.cookie);
-    if (id) await this.#store.deleteSession(hashSecret(id));
+    await this.#sessions.end(getCookie(c, this.cookie));
     deleteCookie(c, this.cookie, { path: this.path, secure: this.#secure() });
   }
 }
+
+/** The store as the sessions' shelf (web_session.ts), keyed by the id's SHA-256. */
+const storeShelf = (store: TokenStore): SessionShelf<WebSession, SignedIn> => ({
+  get: (idHash) => store.getSession(idHash),
+  put: (_idHash, fresh) => store.createSession(fresh),
+  touch: (idHash, now) => store.touchSession(idHash, now),
+  drop: (idHash) => store.deleteSession(idHash),
+  lastSeen: (found) => found.session.lastSeen,
+});
