@@ -30,7 +30,7 @@ import {
   type RequestLogEntry,
   type TokenStore,
 } from "../src/token/mod.ts";
-import { hashSecret } from "../src/token/api_keys.ts";
+import { hashSecret } from "../src/token/access/api_keys.ts";
 import { SQLITE_FILE } from "../src/token/store/open_store.ts";
 
 const { values } = parseArgs({
@@ -188,7 +188,7 @@ for (const [k, [name]] of subjects.entries()) {
 // request, in memory (the flush runs on its timer, off the request path), against one Ed25519
 // signature of a token-sized payload (node:crypto), both timed here.
 {
-  const { RequestLogRecorder } = await import("../src/token/request_log.ts");
+  const { RequestLogRecorder } = await import("../src/token/request_log/recorder.ts");
   const { generateKeyPairSync, sign } = await import("node:crypto");
   const log = new RequestLogRecorder({ store, now: () => Date.now(), flushMs: 60_000 });
   const k = (await store.getKey("key_1"))!;

@@ -30,7 +30,7 @@ import {
   requestLogBlocks,
 } from "../src/token/store/log_blocks.ts";
 import { SQLITE_BLOCK_INSERT } from "../src/token/store/log_writer.ts";
-import { BATCH_ROWS } from "../src/token/request_log.ts";
+import { BATCH_ROWS } from "../src/token/request_log/recorder.ts";
 import { openTokenStore, SQLITE_FILE } from "../src/token/store/open_store.ts";
 import type { LogBlock, RequestLogEntry } from "../src/token/store/mod.ts";
 

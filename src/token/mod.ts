@@ -25,16 +25,16 @@ export {
   memoryRateCounter,
   type RateLimitSettings,
   setRateLimitHeaders,
-} from "./rate_limit.ts";
-export { type DrainState, waitUntilQuiet } from "./ops.ts";
+} from "./edge/mod.ts";
+export { type DrainState, waitUntilQuiet } from "./edge/mod.ts";
 export { createAdminInvite } from "./desk/mod.ts";
 export {
   MAX_REQUEST_LOG_ENTRIES,
   REQUEST_LOG_DAYS,
   RequestLogRecorder,
   USAGE_DAYS,
-} from "./request_log.ts";
-export type { AccessLogEntry } from "./edge.ts";
+} from "./request_log/mod.ts";
+export type { AccessLogEntry } from "./edge/mod.ts";
 export {
   createSmtpMailer,
   type Mailer,
@@ -48,7 +48,7 @@ export {
   DEFAULT_INTEGRATOR_ID,
   type RandomBytes,
   systemRandom,
-} from "./api_keys.ts";
+} from "./access/mod.ts";
 export * from "./admin/mod.ts";
 export {
   applicationView,
@@ -57,16 +57,16 @@ export {
   rejectApplication,
   submitApplication,
   terminateContract,
-} from "./contracts.ts";
-export { buildStatement, requireMonth, statementCsv, usageCsv } from "./statement.ts";
+} from "./contracts/mod.ts";
+export { buildStatement, requireMonth, statementCsv, usageCsv } from "./contracts/mod.ts";
 export {
   agentUpdateRoute,
   createTokenApp,
   type TokenAppDeps,
   type UpdateManifestSource,
 } from "./app.ts";
-export type { IssueConfig, IssueTimings } from "./issue.ts";
-export { httpOrigin } from "./origins.ts";
+export type { IssueConfig, IssueTimings } from "./issuance/mod.ts";
+export { httpOrigin } from "./access/mod.ts";
 export {
   encryptSigningKeys,
   type KeyAtRest,
@@ -74,9 +74,9 @@ export {
   loadKeyRing,
   type SigningKeyView,
   signingKeyViews,
-} from "./signer.ts";
+} from "./issuance/mod.ts";
 export {
   createSigningKeyCipher,
   MIN_SIGNING_KEY_SECRET_LENGTH,
   type SigningKeyCipher,
-} from "./key_cipher.ts";
+} from "./issuance/mod.ts";

@@ -7,24 +7,24 @@
  */
 import type { Hono } from "hono";
 import type { Clock } from "../clock.ts";
-import type { RandomBytes } from "./api_keys.ts";
+import type { RandomBytes } from "./access/mod.ts";
 import { createTokenApp } from "./app.ts";
 import type { ServiceLog } from "./deps.ts";
-import type { IssueConfig, IssueTimings } from "./issue.ts";
-import type { SigningKeyCipher } from "./key_cipher.ts";
+import type { IssueConfig, IssueTimings } from "./issuance/mod.ts";
+import type { SigningKeyCipher } from "./issuance/mod.ts";
 import { type Mailer, NoticeScheduler } from "./notices/mod.ts";
-import { type KeyRing, loadKeyRing } from "./signer.ts";
+import { type KeyRing, loadKeyRing } from "./issuance/mod.ts";
 import type { TokenStore } from "./store/mod.ts";
-import { UsageRecorder } from "./usage.ts";
-import { RequestLogRecorder } from "./request_log.ts";
-import type { DrainState } from "./ops.ts";
+import { UsageRecorder } from "./contracts/mod.ts";
+import { RequestLogRecorder } from "./request_log/mod.ts";
+import type { DrainState } from "./edge/mod.ts";
 import {
   createRateLimiter,
   leasedRateCounter,
   memoryRateCounter,
   type RateLimiter,
   type RateLimitSettings,
-} from "./rate_limit.ts";
+} from "./edge/mod.ts";
 
 export type { ServiceLog } from "./deps.ts";
 
@@ -69,7 +69,7 @@ export interface TokenService {
   readonly app: Hono;
   readonly scheduler: NoticeScheduler;
   readonly usage: UsageRecorder;
-  /** The request log of token requests (request_log.ts). */
+  /** The request log of token requests (request_log/recorder.ts). */
   readonly requestLog: RequestLogRecorder;
   keyRing(): KeyRing;
   reloadKeyRing(): Promise<void>;

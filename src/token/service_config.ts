@@ -9,7 +9,7 @@ import { z } from "zod";
 import { envFlag } from "../config.ts";
 import { MIN_ADMIN_TOKEN_LENGTH } from "./admin/mod.ts";
 import type { SmtpSettings } from "./notices/mod.ts";
-import { DEFAULT_TOKEN_RATE_LIMITS, type RateLimitSettings } from "./rate_limit.ts";
+import { DEFAULT_TOKEN_RATE_LIMITS, type RateLimitSettings } from "./edge/mod.ts";
 
 /** Administration, SMTP and scheduler settings of the token service. */
 export const TokenOpsConfig = z.object({
@@ -34,7 +34,7 @@ export const TokenOpsConfig = z.object({
     DEFAULT_TOKEN_RATE_LIMITS.perIntegrator,
   ),
   accessLog: envFlag.default(true),
-  /** Which token requests the profile's request log keeps (request_log.ts). */
+  /** Which token requests the profile's request log keeps (request_log/recorder.ts). */
   requestLog: z.enum(["all", "errors"]).default("all"),
   shutdownDelaySeconds: z.coerce.number().min(0).max(300).default(10),
 }).superRefine((v, ctx) => {

@@ -6,9 +6,9 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { FakeClock } from "../../src/clock.ts";
-import { createApiKey } from "../../src/token/api_keys.ts";
+import { createApiKey } from "../../src/token/access/api_keys.ts";
 import { createTokenService } from "../../src/token/service.ts";
-import { leasedRateCounter, type RateLimitSettings } from "../../src/token/rate_limit.ts";
+import { leasedRateCounter, type RateLimitSettings } from "../../src/token/edge/rate_limit.ts";
 import { sqliteTokenStore, type TokenStore } from "../../src/token/store/mod.ts";
 import { backendTest, TEST_ISSUER } from "../_helpers/token_env.ts";
 

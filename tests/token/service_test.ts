@@ -6,11 +6,11 @@
 import { deepStrictEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { loadConfig } from "../../src/config.ts";
 import { isPostgresUrl, openTokenStore } from "../../src/token/store/open_store.ts";
-import { keyPolicy, keyStatus } from "../../src/token/phases.ts";
+import { keyPolicy, keyStatus } from "../../src/token/access/phases.ts";
 import { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } from "../../src/token/service_config.ts";
 import type { ApiKeyRecord, UsageRow } from "../../src/token/store/store.ts";
 import { UsageWriteError } from "../../src/token/store/records.ts";
-import { monthOf, UsageRecorder } from "../../src/token/usage.ts";
+import { monthOf, UsageRecorder } from "../../src/token/contracts/billing_counts.ts";
 import { PG_URL, pgIgnored } from "../_helpers/postgres.ts";
 
 const DAY = 24 * 3600 * 1000;

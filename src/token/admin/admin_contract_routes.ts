@@ -15,10 +15,10 @@ import {
   contractView,
   rejectApplication,
   terminateContract,
-} from "../contracts.ts";
+} from "../contracts/mod.ts";
 import { AppError } from "../../contract/mod.ts";
 import type { ApplicationStatus } from "../store/mod.ts";
-import { buildStatement, requireMonth, statementCsv, usageCsv } from "../statement.ts";
+import { buildStatement, requireMonth, statementCsv, usageCsv } from "../contracts/mod.ts";
 
 /** Extra dependencies of the contract routes. */
 export interface AdminContractDeps extends AdminDeps {

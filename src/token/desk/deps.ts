@@ -6,7 +6,7 @@
 import type { AdminDeps, ServiceLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
 import type { WebApp, WebAuth, WebC } from "../web/mod.ts";
-import { audit } from "../audit.ts";
+import { audit } from "../audit/mod.ts";
 
 /** Dependencies of the desk's routes. */
 export interface DeskDeps extends AdminDeps {
@@ -26,7 +26,7 @@ export interface DeskContext extends DeskDeps {
 }
 
 /**
- * Record a change the signed-in administrator made (audit.ts).
+ * Record a change the signed-in administrator made (audit/audit_log.ts).
  * @param ctx store, clock
  * @param c the request's context
  * @param action what

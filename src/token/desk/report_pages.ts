@@ -8,8 +8,8 @@
 import type { Context, Hono } from "hono";
 import { html, raw } from "hono/html";
 import { t, tableOr } from "../../web_page.ts";
-import { monthOf } from "../usage.ts";
-import { buildStatement, requireMonth, statementCsv } from "../statement.ts";
+import { monthOf } from "../contracts/mod.ts";
+import { buildStatement, requireMonth, statementCsv } from "../contracts/mod.ts";
 import { sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
 import type { DeskContext } from "./deps.ts";
 

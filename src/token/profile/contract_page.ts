@@ -11,9 +11,9 @@ import { html } from "hono/html";
 import { AppError, ApplicationSubmit } from "../../contract/mod.ts";
 import { type Markup, t, tableOr } from "../../web_page.ts";
 import { parseInput } from "../admin/mod.ts";
-import { type ContractView, contractView, submitApplication } from "../contracts.ts";
+import { type ContractView, contractView, submitApplication } from "../contracts/mod.ts";
 import type { ApplicationRecord, NoticeRecord, UsageRow } from "../store/mod.ts";
-import { buildStatement, requireMonth, statementCsv } from "../statement.ts";
+import { buildStatement, requireMonth, statementCsv } from "../contracts/mod.ts";
 import {
   csrfField,
   errorWords,

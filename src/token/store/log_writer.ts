@@ -1,5 +1,5 @@
 /**
- * Where the request log recorder (request_log.ts) writes its rows while the service runs
+ * Where the request log recorder (request_log/recorder.ts) writes its rows while the service runs
  * (docs/token-service.md § The request log). On a SQLite file the blocks (log_blocks.ts, held
  * as columns by the recorder as requests are answered) are written by a worker thread with its
  * own connection (log_writer_worker.ts), so that packing their bodies, the inserts and their

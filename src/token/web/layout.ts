@@ -22,7 +22,7 @@ import { scriptTag, styleLink } from "../../web_assets.ts";
 import { PAGE_SCRIPTS, WEB_CSS } from "./assets.ts";
 import type { WebC } from "./guard.ts";
 import { type AppError, httpStatus, isAppError } from "../../contract/mod.ts";
-import { noteErrorCode, requestIdOf } from "../edge.ts";
+import { noteErrorCode, requestIdOf } from "../edge/mod.ts";
 import type { ServiceLog } from "../deps.ts";
 import { langSwitch, requestLang } from "./lang.ts";
 import { errorWords } from "./error_words.ts";

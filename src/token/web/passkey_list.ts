@@ -13,8 +13,8 @@ import { html } from "hono/html";
 import { AppError } from "../../contract/mod.ts";
 import { type Markup, pageLang, t, tableOr } from "../../web_page.ts";
 import type { Clock } from "../../clock.ts";
-import { newId, type RandomBytes } from "../api_keys.ts";
-import { audit } from "../audit.ts";
+import { newId, type RandomBytes } from "../access/mod.ts";
+import { audit } from "../audit/mod.ts";
 import type { ServiceLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
 import type { PasskeyRecord, TokenStore, WebUser } from "../store/mod.ts";
@@ -49,7 +49,7 @@ const when = (ms: number | null) =>
   ms === null ? "—" : new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
 /**
- * Record a change to a person's credentials (audit.ts).
+ * Record a change to a person's credentials (audit/audit_log.ts).
  * @param d store, clock, app
  * @param c the request
  * @param user who acted

@@ -20,7 +20,7 @@ import {
 import { AppError } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { ServiceLog } from "../deps.ts";
-import { audit } from "../audit.ts";
+import { audit } from "../audit/mod.ts";
 import type { TokenStore, WebRole } from "../store/mod.ts";
 import { clientAddress, countAttempt, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
 import type { WebAuth } from "./sessions.ts";

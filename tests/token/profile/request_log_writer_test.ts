@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { BATCH_ROWS, RequestLogRecorder } from "../../../src/token/request_log.ts";
+import { BATCH_ROWS, RequestLogRecorder } from "../../../src/token/request_log/recorder.ts";
 import { sqliteWorkerLogWriter } from "../../../src/token/store/log_writer.ts";
 import { requestLogBlocks } from "../../../src/token/store/log_blocks.ts";
 import type {

@@ -3,7 +3,7 @@
  * applications and contracts with their key changes, notices claimed once, usage UPSERTs.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { createApiKey } from "../../../src/token/api_keys.ts";
+import { createApiKey } from "../../../src/token/access/api_keys.ts";
 import { contractTerminatedDraft } from "../../../src/token/notices/notice_drafts.ts";
 import {
   type ContractRecord,

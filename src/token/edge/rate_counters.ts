@@ -19,7 +19,7 @@
  * `sync_rate`), with a lease instead of a delayed write so that no instance can overshoot.
  * @module
  */
-import type { TokenStore } from "./store/mod.ts";
+import type { TokenStore } from "../store/mod.ts";
 
 /** One budget of a request: its counter's name and its limit per window. */
 export interface RateBudget {

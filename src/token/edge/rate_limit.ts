@@ -14,7 +14,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError } from "../contract/mod.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { RateBudget, RateCounter } from "./rate_counters.ts";
 
 export {

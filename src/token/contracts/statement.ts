@@ -6,10 +6,10 @@
  * the quantity basis of the invoice.
  * @module
  */
-import { AppError } from "../contract/mod.ts";
-import { toCsv } from "../csv.ts";
-import type { ContractRecord, TokenStore, UsageRow } from "./store/mod.ts";
-import { MONTH_RE, monthBounds } from "./usage.ts";
+import { AppError } from "../../contract/mod.ts";
+import { toCsv } from "../../csv.ts";
+import type { ContractRecord, TokenStore, UsageRow } from "../store/mod.ts";
+import { MONTH_RE, monthBounds } from "./billing_counts.ts";
 
 /** One statement line. */
 export interface StatementLine {

@@ -5,12 +5,12 @@
  * without a contract (402), then a 5-second EdDSA JWT bound to one typeId and its EIK(s), counted for billing.
  * @module
  */
-import { AppError, getOperation } from "../contract/mod.ts";
-import { hashSecret, looksLikeApiKey, newUuid, type RandomBytes } from "./api_keys.ts";
-import { type KeyPolicy, keyPolicy } from "./phases.ts";
+import { AppError, getOperation } from "../../contract/mod.ts";
+import { hashSecret, looksLikeApiKey, newUuid, type RandomBytes } from "../access/mod.ts";
+import { type KeyPolicy, keyPolicy } from "../access/mod.ts";
 import type { KeyRing } from "./signer.ts";
-import type { ApiKeyRecord, TokenStore } from "./store/mod.ts";
-import type { UsageRecorder } from "./usage.ts";
+import type { ApiKeyRecord, TokenStore } from "../store/mod.ts";
+import type { UsageRecorder } from "../contracts/mod.ts";
 
 /** Token lifetime, seconds (docs/tokens.md § Claims). */
 export const TOKEN_TTL_SECONDS = 5;

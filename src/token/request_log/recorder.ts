@@ -3,9 +3,9 @@
  * (docs/token-service.md § The profile, request log). Every `POST /api/v1/tokens/issue` whose
  * key was recognised is noted on the issuance path without a database round trip (a small
  * object held per Request), completed by the edge with the answer's status, `errorCode` and
- * request id (edge.ts), and added at once to its key's block as numbers in the block's columns
+ * request id (edge/request_edge.ts), and added at once to its key's block as numbers in the block's columns
  * (store/log_blocks.ts `BlockBuilder`: no object is left behind an entry). Blocks are written
- * every `flushMs` or as soon as {@link BATCH_ROWS} entries wait, like usage counting (usage.ts).
+ * every `flushMs` or as soon as {@link BATCH_ROWS} entries wait, like usage counting (contracts/billing_counts.ts).
  * While started (`start()` … `stop()`, the running service), the store's writer writes them: on
  * a SQLite file a worker thread with its own connection, which packs each block's body
  * (store/log_block_body.ts) and inserts it, so neither holds the event loop that answers token requests
@@ -33,9 +33,9 @@ import {
   type LogBlock,
   type RequestLogWriter,
   type TokenStore,
-} from "./store/mod.ts";
-import { PeriodicFlush } from "./usage.ts";
-import { SESSION_IDLE_MS } from "./web/mod.ts";
+} from "../store/mod.ts";
+import { PeriodicFlush } from "../contracts/mod.ts";
+import { SESSION_IDLE_MS } from "../web/mod.ts";
 
 /** Days the request log keeps. */
 export const REQUEST_LOG_DAYS = 7;
@@ -89,7 +89,7 @@ export interface RequestLogOptions {
 export class RequestLogRecorder extends PeriodicFlush {
   readonly #o: RequestLogOptions;
   /** The property under which a noted request carries its draft: a symbol of this recorder's
-   * own (cheaper than a WeakMap keyed by the short-lived requests, as in edge.ts). */
+   * own (cheaper than a WeakMap keyed by the short-lived requests, as in edge/request_edge.ts). */
   readonly #mark = Symbol("svc.requestLog.draft");
   /** The entries answered since the last flush, as blocks. */
   #blocks = new BlockBuilder(BLOCK_SPAN_MS);

@@ -8,7 +8,12 @@
  * `flushMs: 0` writes through after each token instead.
  * @module
  */
-import { type ApiKeyRecord, type UsageRow, type UsageStore, UsageWriteError } from "./store/mod.ts";
+import {
+  type ApiKeyRecord,
+  type UsageRow,
+  type UsageStore,
+  UsageWriteError,
+} from "../store/mod.ts";
 
 /**
  * The billing month of an instant.
@@ -48,7 +53,7 @@ export interface UsageRecorderOptions {
 
 /**
  * What is buffered in memory and written to the store every `flushMs`, and on `stop()`: the
- * usage counters, and the request log (request_log.ts).
+ * usage counters, and the request log (request_log/recorder.ts).
  */
 export abstract class PeriodicFlush {
   #timer: ReturnType<typeof setInterval> | undefined;
