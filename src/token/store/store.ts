@@ -96,7 +96,7 @@ export interface ApiKeyRecord {
   readonly integratorOrigins?: readonly string[];
 }
 
-/** Outcome of {@link ApiKeyStore.findKeyForIssue}. */
+/** Outcome of {@link CredentialStore.findKeyForIssue}. */
 export interface KeyForIssue {
   readonly key: ApiKeyRecord;
   readonly contract: ContractState;
@@ -128,8 +128,9 @@ export type TerminateResult =
   | { ok: true; contract: ContractRecord; fallenBackKeys: number }
   | { ok: false; reason: ContractFailure };
 
-/** Integrators, keys, the per-key EIK set and signing keys. */
-export interface ApiKeyStore {
+/** The credentials: integrators, their API keys (hash only) and each key's EIK set, and the
+ * service's own Ed25519 signing keys (so not only API keys: `CredentialStore`). */
+export interface CredentialStore {
   /** Apply pending migrations (idempotent; safe when several instances start at once). */
   migrate(): Promise<void>;
   /** Insert an integrator. @throws the driver's unique violation when the id exists */
@@ -320,4 +321,4 @@ export interface OpsStore {
 
 /** The one storage interface of the token service. */
 export interface TokenStore
-  extends ApiKeyStore, ContractStore, NoticeStore, UsageStore, OpsStore, WebStore, TeamStore {}
+  extends CredentialStore, ContractStore, NoticeStore, UsageStore, OpsStore, WebStore, TeamStore {}
