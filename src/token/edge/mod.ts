@@ -11,6 +11,8 @@ export { errorAnswer } from "./errors_wire.ts";
 export {
   createRateLimiter,
   DEFAULT_TOKEN_RATE_LIMITS,
+  fixedWindow,
+  hitBudget,
   leasedRateCounter,
   limitRequest,
   memoryRateCounter,
@@ -18,6 +20,7 @@ export {
   type RateLimitSettings,
   setRateLimitHeaders,
   showBudget,
+  storeRateCounter,
 } from "./rate_limit.ts";
 export { type DrainState, readyRoute, waitUntilQuiet } from "./readiness.ts";
 export { type AccessLogEntry, noteErrorCode, requestIdOf, withEdge } from "./request_edge.ts";
