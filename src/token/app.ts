@@ -48,7 +48,7 @@ import {
   parseInput,
   readJson,
 } from "./admin/mod.ts";
-import { applicationView, submitApplication, type UsageRecorder } from "./contracts/mod.ts";
+import { applicationView, type BillingCounter, submitApplication } from "./contracts/mod.ts";
 import {
   MAX_ORIGINS_PER_INTEGRATOR,
   MAX_PUBLISHED_ORIGINS,
@@ -57,7 +57,7 @@ import {
 } from "./access/mod.ts";
 import type { RequestLogRecorder } from "./request_log/mod.ts";
 import type { Mailer } from "./notices/mod.ts";
-import type { ServiceLog } from "./deps.ts";
+import type { AppLog } from "./deps.ts";
 import { profileRoutes } from "./profile/mod.ts";
 import { auditAdminApi } from "./audit/mod.ts";
 import { deskRoutes } from "./desk/mod.ts";
@@ -105,7 +105,7 @@ export interface TokenAppDeps {
   /** Log sink for unexpected errors (never given secrets). */
   readonly log?: (msg: string, fields?: Record<string, unknown>) => void;
   /** Usage counters for billing (absent = not counted). */
-  readonly usage?: UsageRecorder;
+  readonly usage?: BillingCounter;
   /** The admin credential (config SVC_ADMIN_TOKEN); absent/null = admin API disabled. */
   readonly adminToken?: string | null;
   /** Random source of ids and secrets created through the admin API and of tokens' `jti`. */
@@ -127,7 +127,7 @@ export interface TokenAppDeps {
   /** Sends the profile's one-time links (absent/null = no SMTP; the pages say so). */
   readonly mailer?: Mailer | null;
   /** The service's log at every level (the profile's sign-ins, failed link mails). */
-  readonly serviceLog?: ServiceLog;
+  readonly serviceLog?: AppLog;
   /** The public URL of the pages for people (links in mails, the passkeys' relying party);
    * default the issuer. The demo's is `http://localhost:<port>` (docs/token-service.md § The
    * demo outbox). */
@@ -186,7 +186,7 @@ function adminDeps(deps: TokenAppDeps) {
 
 /** What the pages for people (profile, desk) need. */
 function webDeps(deps: TokenAppDeps) {
-  const webLog: ServiceLog = deps.serviceLog ??
+  const webLog: AppLog = deps.serviceLog ??
     ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined);
   return {
     store: deps.store,

@@ -19,7 +19,7 @@ export interface AdminDeps {
 }
 
 /** Log function of the service (never given secrets). */
-export type ServiceLog = (
+export type AppLog = (
   level: "info" | "warn" | "error",
   msg: string,
   fields?: Record<string, unknown>,

@@ -7,16 +7,16 @@
  */
 export * from "./store/mod.ts";
 export {
+  type AppLog,
   createTokenService,
-  type ServiceLog,
   type TokenService,
   type TokenServiceOptions,
 } from "./service.ts";
 export {
   rateLimitSettings,
   smtpSettings,
-  TOKEN_OPS_ENV,
-  TokenOpsConfig,
+  TOKEN_RUN_ENV,
+  TokenRunConfig,
 } from "./service_config.ts";
 export {
   createRateLimiter,

@@ -173,7 +173,7 @@ async function usageHandler(d: AdminContractDeps, c: Context): Promise<Response>
   const q = c.req.query();
   if (q.month !== undefined) requireMonth(q.month);
   await d.flushUsage?.();
-  const rows = await d.store.listUsage({
+  const rows = await d.store.listBillingCounts({
     ...(q.month ? { month: q.month } : {}),
     ...(q.integratorId ? { integratorId: q.integratorId } : {}),
     ...(q.contractId !== undefined ? { contractId: q.contractId } : {}),

@@ -4,7 +4,7 @@
  * (`billing_counts.ts`) and the monthly statements built from them (`statement.ts`).
  * @module
  */
-export { monthOf, PeriodicFlush, UsageRecorder } from "./billing_counts.ts";
+export { BillingCounter, monthOf, PeriodicFlush } from "./billing_counts.ts";
 export {
   applicationView,
   approveApplication,

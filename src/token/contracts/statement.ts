@@ -74,7 +74,7 @@ export async function buildStatement(
   requireMonth(month);
   const c = await store.getContract(contractId);
   if (!c) throw new AppError("NOT_FOUND", `No contract "${contractId}"`, { contractId });
-  const rows = await store.listUsage({ contractId, month });
+  const rows = await store.listBillingCounts({ contractId, month });
   const lines = rows.map((r) => ({
     keyId: r.keyId,
     typeId: r.typeId,

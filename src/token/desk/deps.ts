@@ -3,7 +3,7 @@
  * desk).
  * @module
  */
-import type { AdminDeps, ServiceLog } from "../deps.ts";
+import type { AdminDeps, AppLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
 import type { WebApp, WebAuth, WebC } from "../web/mod.ts";
 import { audit } from "../audit/mod.ts";
@@ -14,7 +14,7 @@ export interface DeskDeps extends AdminDeps {
   readonly mailer: Mailer | null;
   /** The service's public URL ({auth_url}). */
   readonly publicUrl: () => string;
-  readonly log: ServiceLog;
+  readonly log: AppLog;
   /** Writes buffered usage counters before a statement is built. */
   readonly flushUsage?: () => Promise<void>;
 }

@@ -10,7 +10,7 @@ import { hashSecret, looksLikeApiKey, newUuid, type RandomBytes } from "../acces
 import { type KeyPolicy, keyPolicy } from "../access/mod.ts";
 import type { KeyRing } from "./signer.ts";
 import type { ApiKeyRecord, TokenStore } from "../store/mod.ts";
-import type { UsageRecorder } from "../contracts/mod.ts";
+import type { BillingCounter } from "../contracts/mod.ts";
 
 /** Token lifetime, seconds (docs/tokens.md § Claims). */
 export const TOKEN_TTL_SECONDS = 5;
@@ -171,7 +171,7 @@ export interface IssueDeps {
   /** Optional accumulator of the time split. */
   readonly timings?: IssueTimings;
   /** Optional usage counter (billing). */
-  readonly usage?: UsageRecorder;
+  readonly usage?: BillingCounter;
   /** Random source of the token's `jti` (default the system's). */
   readonly random?: RandomBytes;
 }

@@ -18,7 +18,7 @@
 import { isApplicationNotice } from "./application_notices.ts";
 import type { Clock } from "../../clock.ts";
 import { newId, type RandomBytes, systemRandom } from "../access/mod.ts";
-import type { ServiceLog } from "../deps.ts";
+import type { AppLog } from "../deps.ts";
 import type { Mailer } from "./mailer.ts";
 import {
   CONTRACT_NOTICE_LEAD_MS,
@@ -45,7 +45,7 @@ export interface NoticeSchedulerOptions {
   /** Attempts before a notice is marked failed (default 8). */
   readonly maxAttempts?: number;
   readonly random?: RandomBytes;
-  readonly log?: ServiceLog;
+  readonly log?: AppLog;
 }
 
 /** What one tick did. */

@@ -107,7 +107,7 @@ async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
     ctx.store.listApplications({ integratorId }),
     ctx.store.listContracts({ integratorId }),
     ctx.store.listNotices({ integratorId }),
-    ctx.store.listUsage({ integratorId }),
+    ctx.store.listBillingCounts({ integratorId }),
     ctx.store.listAudit({ integratorId, limit: 200 }),
   ]);
   const views = contracts.map((x) => contractView(x, now)).reverse();

@@ -279,15 +279,15 @@ export interface NoticeStore {
 }
 
 /** Monthly usage counters. */
-export interface UsageStore {
+export interface BillingCountStore {
   /**
    * Add the counts (UPSERT in chunks of 500 rows, each chunk atomic on its own).
-   * @throws UsageWriteError naming the rows not added when a chunk fails (the earlier chunks
+   * @throws BillingCountWriteError naming the rows not added when a chunk fails (the earlier chunks
    *   stay added)
    */
-  addUsage(rows: readonly UsageRow[]): Promise<void>;
+  addBillingCounts(rows: readonly UsageRow[]): Promise<void>;
   /** @returns counters, sorted by month, integrator, contract, key, typeId, EIK */
-  listUsage(filter?: UsageFilter): Promise<UsageRow[]>;
+  listBillingCounts(filter?: UsageFilter): Promise<UsageRow[]>;
 }
 
 /** The schema's migration state (`GET /ready`). */
@@ -298,10 +298,15 @@ export interface SchemaStatus {
   readonly pending: readonly number[];
 }
 
-/** Readiness and the shared rate-limit counters (docs/token-service.md § Operations). */
-export interface OpsStore {
+/** Readiness: the schema's state (docs/token-service.md § Operations). */
+export interface ReadinessStore {
   /** @returns the applied and the expected schema version (one query: also a liveness probe) */
   schemaStatus(): Promise<SchemaStatus>;
+}
+
+/** The rate limits' shared counters, fixed windows per bucket (docs/token-service.md § Rate
+ * limits). */
+export interface RateWindowStore {
   /**
    * Add hits to each bucket's fixed window starting at `windowStart` (one atomic upsert; a
    * bucket named twice gets both counts).
@@ -321,4 +326,12 @@ export interface OpsStore {
 
 /** The one storage interface of the token service. */
 export interface TokenStore
-  extends CredentialStore, ContractStore, NoticeStore, UsageStore, OpsStore, WebStore, TeamStore {}
+  extends
+    CredentialStore,
+    ContractStore,
+    NoticeStore,
+    BillingCountStore,
+    ReadinessStore,
+    RateWindowStore,
+    WebStore,
+    TeamStore {}

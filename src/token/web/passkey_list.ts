@@ -15,7 +15,7 @@ import { type Markup, pageLang, t, tableOr } from "../../web_page.ts";
 import type { Clock } from "../../clock.ts";
 import { newId, type RandomBytes } from "../access/mod.ts";
 import { audit } from "../audit/mod.ts";
-import type { ServiceLog } from "../deps.ts";
+import type { AppLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
 import type { PasskeyRecord, TokenStore, WebUser } from "../store/mod.ts";
 import {
@@ -38,7 +38,7 @@ export interface CredentialDeps {
   readonly app: WebApp;
   readonly mailer: Mailer | null;
   readonly publicUrl: () => string;
-  readonly log: ServiceLog;
+  readonly log: AppLog;
   readonly random?: RandomBytes;
 }
 
