@@ -10,16 +10,20 @@ import type { Clock } from "../clock.ts";
 import type { RandomBytes } from "./access/mod.ts";
 import { createTokenApp } from "./app.ts";
 import type { AppLog } from "./deps.ts";
-import type { IssueConfig, IssueTimings } from "./issuance/mod.ts";
-import type { SigningKeyCipher } from "./issuance/mod.ts";
+import {
+  type IssueConfig,
+  type IssueTimings,
+  type KeyRing,
+  loadKeyRing,
+  type SigningKeyCipher,
+} from "./issuance/mod.ts";
 import { type Mailer, NoticeScheduler } from "./notices/mod.ts";
-import { type KeyRing, loadKeyRing } from "./issuance/mod.ts";
 import type { TokenStore } from "./store/mod.ts";
 import { BillingCounter } from "./contracts/mod.ts";
 import { RequestLogRecorder } from "./request_log/mod.ts";
-import type { DrainState } from "./edge/mod.ts";
 import {
   createRateLimiter,
+  type DrainState,
   leasedRateCounter,
   memoryRateCounter,
   type RateLimiter,

@@ -9,13 +9,12 @@
  */
 import { AppError } from "../../contract/mod.ts";
 import type { AdminDeps } from "../deps.ts";
-import { newId } from "../access/mod.ts";
+import { LIVE_KEY_LIFETIME_MS, newId } from "../access/mod.ts";
 import {
   applicationNoticeDraft,
   type ApplicationNoticeKind,
   contractTerminatedDraft,
 } from "../notices/mod.ts";
-import { LIVE_KEY_LIFETIME_MS } from "../access/mod.ts";
 import {
   type ApplicationRecord,
   type ContractFailure,

@@ -6,8 +6,14 @@
  * @module
  */
 import { AppError, getOperation } from "../../contract/mod.ts";
-import { hashSecret, looksLikeApiKey, newUuid, type RandomBytes } from "../access/mod.ts";
-import { type KeyPolicy, keyPolicy } from "../access/mod.ts";
+import {
+  hashSecret,
+  type KeyPolicy,
+  keyPolicy,
+  looksLikeApiKey,
+  newUuid,
+  type RandomBytes,
+} from "../access/mod.ts";
 import type { KeyRing } from "./signer.ts";
 import type { ApiKeyRecord, TokenStore } from "../store/mod.ts";
 import type { BillingCounter } from "../contracts/mod.ts";
