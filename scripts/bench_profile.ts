@@ -7,7 +7,7 @@
  * (`--pg`, SVC_TEST_DATABASE_URL). The baseline, measured in the same run and alternating with
  * the pages: the bare indexed `SELECT` of the request log blocks holding the 200 newest entries
  * of the integrator's 7 days, through a connection of its own (the log is stored in blocks,
- * src/token/store/log_blocks.ts; here, with one entry a minute, a block holds one entry: the
+ * src/token/store/request_log_blocks.ts; here, with one entry a minute, a block holds one entry: the
  * reader's worst case). `store.listRequestLog` (the same query, the blocks decoded and
  * filtered) is measured beside it.
  *
@@ -30,7 +30,7 @@ import {
   type RequestLogEntry,
   type TokenStore,
 } from "../src/token/mod.ts";
-import { hashSecret } from "../src/token/api_keys.ts";
+import { hashSecret } from "../src/token/access/api_keys.ts";
 import { SQLITE_FILE } from "../src/token/store/open_store.ts";
 
 const { values } = parseArgs({
@@ -188,7 +188,7 @@ for (const [k, [name]] of subjects.entries()) {
 // request, in memory (the flush runs on its timer, off the request path), against one Ed25519
 // signature of a token-sized payload (node:crypto), both timed here.
 {
-  const { RequestLogRecorder } = await import("../src/token/request_log.ts");
+  const { RequestLogRecorder } = await import("../src/token/request_log/recorder.ts");
   const { generateKeyPairSync, sign } = await import("node:crypto");
   const log = new RequestLogRecorder({ store, now: () => Date.now(), flushMs: 60_000 });
   const k = (await store.getKey("key_1"))!;
@@ -225,7 +225,7 @@ for (const [k, [name]] of subjects.entries()) {
   const cpu = process.cpuUsage(cpu0);
   const flushCpuUs = (cpu.user + cpu.system) / 10_000;
   // On SQLite the running service writes the rows through its writer thread
-  // (src/token/store/log_writer.ts): this thread groups each batch into blocks (the recorder
+  // (src/token/store/request_log_writer.ts): this thread groups each batch into blocks (the recorder
   // does it as the requests are answered) and copies them to it, which write() does before it
   // returns. Batches of 1,000 rows (a busy service sends up to BATCH_ROWS).
   let postUs = NaN, threadUs = NaN;

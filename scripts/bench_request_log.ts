@@ -5,8 +5,8 @@
  *
  * 1. The writer thread (storing): a batch written as a row per request into a table with the two
  *    indexes the log had (`(integrator_id, at)` and `(at)`), against the same batch as the
- *    blocks the recorder hands over (`request_log_blocks`, src/token/store/log_blocks.ts), each
- *    block's body packed from its columns (src/token/store/log_block_body.ts) and inserted, and
+ *    blocks the recorder hands over (`request_log_blocks`, src/token/store/request_log_blocks.ts), each
+ *    block's body packed from its columns (src/token/store/request_log_block_body.ts) and inserted, and
  *    as the same blocks with the JSON bodies they had before (`[at, typeId, eiks, status,
  *    errorCode, requestId]` an entry); all in one transaction a batch, `synchronous=NORMAL` as
  *    the writer thread commits.
@@ -28,9 +28,9 @@ import {
   BlockBuilder,
   blockValues,
   requestLogBlocks,
-} from "../src/token/store/log_blocks.ts";
-import { SQLITE_BLOCK_INSERT } from "../src/token/store/log_writer.ts";
-import { BATCH_ROWS } from "../src/token/request_log.ts";
+} from "../src/token/store/request_log_blocks.ts";
+import { SQLITE_BLOCK_INSERT } from "../src/token/store/request_log_writer.ts";
+import { BATCH_ROWS } from "../src/token/request_log/recorder.ts";
 import { openTokenStore, SQLITE_FILE } from "../src/token/store/open_store.ts";
 import type { LogBlock, RequestLogEntry } from "../src/token/store/mod.ts";
 

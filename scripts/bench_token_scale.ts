@@ -13,7 +13,7 @@
  * state (src/token/store/issue_cache.ts); the hit and miss counts are printed.
  *
  * Each instance runs as deployed: both rate-limit budgets counted (in memory on SQLite, leased
- * from the shared rows on PostgreSQL, src/token/rate_counters.ts), set high enough that the load
+ * from the shared rows on PostgreSQL, src/token/edge/rate_counters.ts), set high enough that the load
  * is never refused; the leases' round trips are printed (a handful per window, not one per token).
  *
  * Every setup ends with a revocation under load (docs/token-service.md § Issuance cache): while wrk

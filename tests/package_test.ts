@@ -17,7 +17,7 @@ import { runBuild } from "../scripts/build.ts";
 import { buildPackages } from "../scripts/package.ts";
 import { PACKAGE_TARGETS } from "../scripts/package/targets.ts";
 import { CONFIRM_ASSETS } from "../src/agent/confirm/mod.ts";
-import { blockEntries } from "../src/token/store/log_block_body.ts";
+import { blockEntries } from "../src/token/store/request_log_block_body.ts";
 import { WEBAUTHN_JS } from "../src/token/web/mod.ts";
 
 const CONFIRM_CSS = CONFIRM_ASSETS.find((a) => a.name === "confirm.css")!;
@@ -157,11 +157,11 @@ Deno.test({
       assert.equal(await Deno.stat(join(home, ".cache")).then(() => true, () => false), false);
       assert.equal(dirname(info!.file), ".");
       // The token request was written to the request log by its writer thread, which the
-      // bundle starts from a blob: URL (src/token/store/log_writer.ts), on the clean shutdown.
+      // bundle starts from a blob: URL (src/token/store/request_log_writer.ts), on the clean shutdown.
       assert.equal(log.includes("request log writer thread"), false, log);
       const db = new DatabaseSync(join(home, "demo", "token-service", "token-service.sqlite"));
       try {
-        // Stored in blocks, their bodies packed (src/token/store/log_block_body.ts) by the
+        // Stored in blocks, their bodies packed (src/token/store/request_log_block_body.ts) by the
         // encoder the bundle gave the thread as source text.
         const rows = db.prepare("SELECT key_id, packed FROM request_log_blocks").all()
           .flatMap((r) => blockEntries("", String(r.key_id), r.packed as Uint8Array));

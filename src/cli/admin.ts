@@ -23,7 +23,7 @@ function usageCommand(cli: Cli): Command {
     .addOption(new Option("--key <id>", "only this key's").argParser(textArg))
     .addOption(formatOption());
   return adminAction(cli, cmd, async ({ d, m, o }) => {
-    const rows = await d.store.listUsage({
+    const rows = await d.store.listBillingCounts({
       ...(o.month ? { month: o.month } : {}),
       ...(o.integrator ? { integratorId: o.integrator } : {}),
       ...(o.contract ? { contractId: o.contract } : {}),

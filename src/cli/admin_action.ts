@@ -6,7 +6,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { AdminDeps } from "../token/mod.ts";
 import type { Cli } from "./context.ts";
-import { withTokenStore } from "./token_store.ts";
+import { withTokenStore } from "./command_token_store.ts";
 import { collect, dataDirOf, dataDirOption, jsonOption, optsOf, textArg } from "./options.ts";
 import {
   failureJson,

@@ -50,9 +50,7 @@ const tokenServiceOption = () =>
 async function doctor(cli: Cli, cmd: Command): Promise<void> {
   const o = optsOf<AgentFlags & { lang?: "en" | "bg" }>(cmd);
   const cfg = await agentConfig(cli, runFlags(cli, cmd));
-  const { doctorExitCode, formatDoctorReport, runDoctor } = await import(
-    "../agent/doctor/mod.ts"
-  );
+  const { doctorExitCode, formatDoctorReport, runDoctor } = await import("../agent/doctor/mod.ts");
   const { agentPortRange } = await import("../agent/start/mod.ts");
   const checks = await runDoctor({
     dataDir: cfg.dataDir,

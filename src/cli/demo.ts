@@ -108,7 +108,7 @@ async function startBoth(cli: Cli, o: DemoFlags, base: string) {
   ] = await Promise.all([
     import("../config.ts"),
     import("./token_settings.ts"),
-    import("./token_stores.ts"),
+    import("./token_service_store.ts"),
     import("./token_servers.ts"),
     import("./agent_stores.ts"),
     import("./agent_servers.ts"),

@@ -165,7 +165,7 @@ async function startDemoTokenService(
   ] = await Promise.all([
     import("../config.ts"),
     import("./token_settings.ts"),
-    import("./token_stores.ts"),
+    import("./token_service_store.ts"),
     import("./token_servers.ts"),
   ]);
   const { listen, issuer } = demoTokenServiceAt(dir, own, cli.env.SVC_TOKEN_ISSUER);

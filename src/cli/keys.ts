@@ -8,7 +8,7 @@ import { Command, Option } from "commander";
 import type { Cli } from "./context.ts";
 import { collect, dataDirOf, dataDirOption, jsonOption, textArg } from "./options.ts";
 import { note, printJson, say } from "./output.ts";
-import { withTokenStore } from "./token_store.ts";
+import { withTokenStore } from "./command_token_store.ts";
 
 interface CreateFlags {
   mode: "test" | "live";

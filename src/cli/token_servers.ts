@@ -138,8 +138,8 @@ export async function serveTokenService(
   clock: Clock,
   demo?: DemoServing,
 ): Promise<RunningTokenService> {
-  const { cfg, ops, keyCipher, log } = s;
-  const smtp = smtpSettings(ops);
+  const { cfg, run, keyCipher, log } = s;
+  const smtp = smtpSettings(run);
   const smtpMailer = smtp ? createSmtpMailer(smtp) : null;
   const mailer = demo ? demo.mailer(smtpMailer) : smtpMailer;
   let issuer = cfg.issuer ?? "";
@@ -160,16 +160,16 @@ export async function serveTokenService(
           latestAgentVersion: cfg.latestAgentVersion ?? null,
         };
       },
-      adminToken: ops.adminToken ?? null,
+      adminToken: run.adminToken ?? null,
       mailer,
       webUrl: () => webUrl,
-      noticeIntervalMs: ops.noticeIntervalSeconds * 1000,
-      usageFlushMs: ops.usageFlushSeconds * 1000,
-      instanceId: ops.instanceId,
-      rateLimits: rateLimitSettings(ops),
+      noticeIntervalMs: run.noticeIntervalSeconds * 1000,
+      usageFlushMs: run.usageFlushSeconds * 1000,
+      instanceId: run.instanceId,
+      rateLimits: rateLimitSettings(run),
       sharedRateCounters: isPostgresUrl(cfg.databaseUrl),
-      accessLog: ops.accessLog,
-      requestLog: ops.requestLog,
+      accessLog: run.accessLog,
+      requestLog: run.requestLog,
       log: (level, msg, fields) => log(level, msg, fields),
     });
     await reportKeysAtRest(store, keyCipher, cfg, log);
@@ -185,10 +185,10 @@ export async function serveTokenService(
   if (!webUrl) webUrl = issuer;
   service.start();
   if (!mailer) log("warn", "SVC_SMTP_HOST is not set: e-mail notices stay pending");
-  if (!ops.adminToken) log("info", "SVC_ADMIN_TOKEN is not set: the admin API is disabled");
+  if (!run.adminToken) log("info", "SVC_ADMIN_TOKEN is not set: the admin API is disabled");
   const drain = () => {
     service.drain.draining = true;
-    return waitUntilQuiet(service.drain, { maxMs: ops.shutdownDelaySeconds * 1000 });
+    return waitUntilQuiet(service.drain, { maxMs: run.shutdownDelaySeconds * 1000 });
   };
   return { server, url: issuer, listenUrl, webUrl, store, service, drain };
 }

@@ -29,7 +29,7 @@ async function runTokenService(cli: Cli, cmd: Command): Promise<void> {
     { serveTokenUntilSignal },
   ] = await Promise.all([
     import("./token_settings.ts"),
-    import("./token_stores.ts"),
+    import("./token_service_store.ts"),
     import("./token_servers.ts"),
     import("./token_serving.ts"),
   ]);

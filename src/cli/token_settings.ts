@@ -1,7 +1,7 @@
 /**
  * The token service's start, step 1 of 4 (docs/architecture.md § The start): its settings — the
  * configuration (flags over SVC_* variables, src/config.ts), the operations' settings
- * (SVC_ADMIN_TOKEN, SVC_SMTP_*, rate limits, logs; `TokenOpsConfig`), the signing key secret's
+ * (SVC_ADMIN_TOKEN, SVC_SMTP_*, rate limits, logs; `TokenRunConfig`), the signing key secret's
  * cipher, the logger. Nothing is opened or started here.
  * @module
  */
@@ -11,15 +11,15 @@ import {
   createSigningKeyCipher,
   isPostgresUrl,
   type SigningKeyCipher,
-  TOKEN_OPS_ENV,
-  TokenOpsConfig,
+  TOKEN_RUN_ENV,
+  TokenRunConfig,
 } from "../token/mod.ts";
 import { UserError } from "../user_error.ts";
 
 /** Everything the later steps of the token service's start read, decided once. */
 export interface TokenSettings {
   readonly cfg: TokenServiceConfig;
-  readonly ops: TokenOpsConfig;
+  readonly run: TokenRunConfig;
   /** Encrypts the signing keys at rest, or null (plain text). */
   readonly keyCipher: SigningKeyCipher | null;
   readonly log: Logger;
@@ -70,11 +70,11 @@ export async function tokenSettings(
   log: Logger,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<TokenSettings> {
-  const ops = loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, env, {});
+  const run = loadConfig(TokenRunConfig, TOKEN_RUN_ENV, env, {});
   const keyCipher = await signingKeyCipher(cfg);
   return {
     cfg,
-    ops,
+    run,
     keyCipher,
     log,
     ...(env.SVC_UPDATE_MANIFEST ? { updateManifest: env.SVC_UPDATE_MANIFEST } : {}),

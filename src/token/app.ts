@@ -7,7 +7,7 @@
  * docs/token-service.md § Access phases). Errors: `{error, errorCode, errorKind, requestId}` (+
  * `rejectedEiks` for 403) with the error catalog's status for the token service — 400/401/402/403,
  * 429 over a key's or integrator's budget (`rate_limit.ts`), 503 while the database is unreachable
- * — written by errors_wire.ts. Every request passes the edge (`edge.ts`: request id, access log,
+ * — written by errors_wire.ts. Every request passes the edge (`edge/request_edge.ts`: request id, access log,
  * draining); the hot route is `issue_route.ts`.
  * @module
  */
@@ -16,15 +16,27 @@ import { AppError } from "../contract/mod.ts";
 import { buildTokenOpenApi } from "../contract/openapi/mod.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
-import { authenticateKey, type IssueConfig, type IssueTimings } from "./issue.ts";
-import { httpOriginList, issueRoute } from "./issue_route.ts";
-import type { SigningKeyCipher } from "./key_cipher.ts";
-import type { KeyRing } from "./signer.ts";
+import {
+  authenticateKey,
+  httpOriginList,
+  type IssueConfig,
+  issueRoute,
+  type IssueTimings,
+  type KeyRing,
+  MAX_ISSUE_BODY_BYTES,
+  type SigningKeyCipher,
+} from "./issuance/mod.ts";
 import type { TokenStore } from "./store/mod.ts";
-import { type DrainState, readyRoute } from "./ops.ts";
-import { type AccessLogEntry, withEdge } from "./edge.ts";
-import { limitRequest, type RateLimiter } from "./rate_limit.ts";
-import { errorAnswer } from "./errors_wire.ts";
+import {
+  type AccessLogEntry,
+  type DrainState,
+  errorAnswer,
+  limitBody,
+  limitRequest,
+  type RateLimiter,
+  readyRoute,
+  withEdge,
+} from "./edge/mod.ts";
 import {
   adminAuth,
   adminContractRoutes,
@@ -32,21 +44,54 @@ import {
   adminOpenApiRoutes,
   adminSigningKeyRoutes,
   ApplicationSubmit,
+  MAX_ADMIN_BODY_BYTES,
   parseInput,
   readJson,
 } from "./admin/mod.ts";
-import { applicationView, submitApplication } from "./contracts.ts";
-import type { RandomBytes } from "./api_keys.ts";
-import type { UsageRecorder } from "./usage.ts";
-import type { RequestLogRecorder } from "./request_log.ts";
+import { applicationView, type BillingCounter, submitApplication } from "./contracts/mod.ts";
+import {
+  MAX_ORIGINS_PER_INTEGRATOR,
+  MAX_PUBLISHED_ORIGINS,
+  type RandomBytes,
+  registrableOrigin,
+} from "./access/mod.ts";
+import type { RequestLogRecorder } from "./request_log/mod.ts";
 import type { Mailer } from "./notices/mod.ts";
-import type { ServiceLog } from "./deps.ts";
+import type { AppLog } from "./deps.ts";
 import { profileRoutes } from "./profile/mod.ts";
-import { auditAdminApi } from "./audit.ts";
+import { auditAdminApi } from "./audit/mod.ts";
 import { deskRoutes } from "./desk/mod.ts";
 import { DemoOutbox, OUTBOX_PATH, outboxRoutes } from "./outbox/mod.ts";
-import { bodyLimits } from "./body_limits.ts";
-import { MAX_ORIGINS_PER_INTEGRATOR, MAX_PUBLISHED_ORIGINS, registrableOrigin } from "./origins.ts";
+
+/** The limits, bytes, by group of routes. */
+export const BODY_LIMITS = {
+  /** `POST /api/v1/tokens/issue` (a folder-wide request lists many EIKs). */
+  issue: MAX_ISSUE_BODY_BYTES,
+  /** `/api/v1/applications` (an integrator's contract application). */
+  applications: 64 * 1024,
+  /** The admin API `/admin/v1/*` (a key's allowed list holds up to 10,000 EIKs). */
+  adminApi: MAX_ADMIN_BODY_BYTES,
+  /** The profile `/profile/*`: forms, one-time links, passkey ceremonies. */
+  profile: 64 * 1024,
+  /** The desk `/admin/*` (not `/admin/v1/*`): forms (an allowed list of up to 10,000 EIKs),
+   * links, passkey ceremonies. */
+  desk: 256 * 1024,
+} as const;
+
+/**
+ * Put the limits in front of every route group of the token app except issuance (call before
+ * the routes are added).
+ * @param app the token app
+ */
+export function bodyLimits(app: Hono): void {
+  app.use("/api/v1/applications", limitBody(BODY_LIMITS.applications));
+  app.use("/profile", limitBody(BODY_LIMITS.profile));
+  app.use("/profile/*", limitBody(BODY_LIMITS.profile));
+  app.use("/admin/v1/*", limitBody(BODY_LIMITS.adminApi));
+  const api = (p: string) => p.startsWith("/admin/v1/");
+  app.use("/admin", limitBody(BODY_LIMITS.desk));
+  app.use("/admin/*", limitBody(BODY_LIMITS.desk, api));
+}
 
 /** Dependencies of {@link createTokenApp}. */
 export interface TokenAppDeps {
@@ -60,7 +105,7 @@ export interface TokenAppDeps {
   /** Log sink for unexpected errors (never given secrets). */
   readonly log?: (msg: string, fields?: Record<string, unknown>) => void;
   /** Usage counters for billing (absent = not counted). */
-  readonly usage?: UsageRecorder;
+  readonly usage?: BillingCounter;
   /** The admin credential (config SVC_ADMIN_TOKEN); absent/null = admin API disabled. */
   readonly adminToken?: string | null;
   /** Random source of ids and secrets created through the admin API and of tokens' `jti`. */
@@ -77,12 +122,12 @@ export interface TokenAppDeps {
   readonly accessLog?: (entry: AccessLogEntry) => void;
   /** Set while the instance shuts down: `/ready` answers 503, answers close their connection. */
   readonly drain?: DrainState;
-  /** The request log of token requests (absent = none; request_log.ts). */
+  /** The request log of token requests (absent = none; request_log/recorder.ts). */
   readonly requestLog?: RequestLogRecorder;
   /** Sends the profile's one-time links (absent/null = no SMTP; the pages say so). */
   readonly mailer?: Mailer | null;
   /** The service's log at every level (the profile's sign-ins, failed link mails). */
-  readonly serviceLog?: ServiceLog;
+  readonly serviceLog?: AppLog;
   /** The public URL of the pages for people (links in mails, the passkeys' relying party);
    * default the issuer. The demo's is `http://localhost:<port>` (docs/token-service.md § The
    * demo outbox). */
@@ -141,7 +186,7 @@ function adminDeps(deps: TokenAppDeps) {
 
 /** What the pages for people (profile, desk) need. */
 function webDeps(deps: TokenAppDeps) {
-  const webLog: ServiceLog = deps.serviceLog ??
+  const webLog: AppLog = deps.serviceLog ??
     ((level, msg, fields) => level === "error" ? deps.log?.(msg, fields) : undefined);
   return {
     store: deps.store,

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Clock } from "../clock.ts";
-import type { RandomBytes } from "./api_keys.ts";
+import type { RandomBytes } from "./access/mod.ts";
 import type { TokenStore } from "./store/mod.ts";
 
 /** Dependencies of the admin and contract operations. */
@@ -19,7 +19,7 @@ export interface AdminDeps {
 }
 
 /** Log function of the service (never given secrets). */
-export type ServiceLog = (
+export type AppLog = (
   level: "info" | "warn" | "error",
   msg: string,
   fields?: Record<string, unknown>,

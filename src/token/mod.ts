@@ -1,40 +1,80 @@
 /**
  * The token service's public surface for `src/cli/` and `main.ts`: the store, the service,
  * key creation, the mailer and the admin operations the CLI runs. Nothing outside `src/token/`
- * imports a deeper file; inside, a folder is entered through its `mod.ts` (`store/`, `admin/`,
- * `notices/`).
+ * imports a deeper file; inside, a folder is entered through its `mod.ts` (docs/architecture.md §
+ * Layout).
  * @module
  */
 export * from "./store/mod.ts";
 export {
+  type AppLog,
   createTokenService,
-  type ServiceLog,
   type TokenService,
   type TokenServiceOptions,
 } from "./service.ts";
 export {
   rateLimitSettings,
   smtpSettings,
-  TOKEN_OPS_ENV,
-  TokenOpsConfig,
+  TOKEN_RUN_ENV,
+  TokenRunConfig,
 } from "./service_config.ts";
 export {
+  agentUpdateRoute,
+  createTokenApp,
+  type TokenAppDeps,
+  type UpdateManifestSource,
+} from "./app.ts";
+export {
+  createApiKey,
+  type CreateKeyInput,
+  DEFAULT_INTEGRATOR_ID,
+  httpOrigin,
+  type RandomBytes,
+  systemRandom,
+} from "./access/mod.ts";
+export {
+  createSigningKeyCipher,
+  encryptSigningKeys,
+  type IssueConfig,
+  type IssueTimings,
+  type KeyAtRest,
+  type KeyRing,
+  loadKeyRing,
+  MIN_SIGNING_KEY_SECRET_LENGTH,
+  type SigningKeyCipher,
+  type SigningKeyView,
+  signingKeyViews,
+} from "./issuance/mod.ts";
+export {
+  type AccessLogEntry,
   createRateLimiter,
   DEFAULT_TOKEN_RATE_LIMITS,
+  type DrainState,
   leasedRateCounter,
   memoryRateCounter,
   type RateLimitSettings,
   setRateLimitHeaders,
-} from "./rate_limit.ts";
-export { type DrainState, waitUntilQuiet } from "./ops.ts";
-export { createAdminInvite } from "./desk/mod.ts";
+  waitUntilQuiet,
+} from "./edge/mod.ts";
+export {
+  applicationView,
+  approveApplication,
+  buildStatement,
+  contractView,
+  rejectApplication,
+  requireMonth,
+  statementCsv,
+  submitApplication,
+  terminateContract,
+  usageCsv,
+} from "./contracts/mod.ts";
 export {
   MAX_REQUEST_LOG_ENTRIES,
   REQUEST_LOG_DAYS,
   RequestLogRecorder,
   USAGE_DAYS,
-} from "./request_log.ts";
-export type { AccessLogEntry } from "./edge.ts";
+} from "./request_log/mod.ts";
+export { createAdminInvite } from "./desk/mod.ts";
 export {
   createSmtpMailer,
   type Mailer,
@@ -42,41 +82,4 @@ export {
   type SmtpSettings,
 } from "./notices/mod.ts";
 export { DemoOutbox, type OutboxMail } from "./outbox/mod.ts";
-export {
-  createApiKey,
-  type CreateKeyInput,
-  DEFAULT_INTEGRATOR_ID,
-  type RandomBytes,
-  systemRandom,
-} from "./api_keys.ts";
 export * from "./admin/mod.ts";
-export {
-  applicationView,
-  approveApplication,
-  contractView,
-  rejectApplication,
-  submitApplication,
-  terminateContract,
-} from "./contracts.ts";
-export { buildStatement, requireMonth, statementCsv, usageCsv } from "./statement.ts";
-export {
-  agentUpdateRoute,
-  createTokenApp,
-  type TokenAppDeps,
-  type UpdateManifestSource,
-} from "./app.ts";
-export type { IssueConfig, IssueTimings } from "./issue.ts";
-export { httpOrigin } from "./origins.ts";
-export {
-  encryptSigningKeys,
-  type KeyAtRest,
-  type KeyRing,
-  loadKeyRing,
-  type SigningKeyView,
-  signingKeyViews,
-} from "./signer.ts";
-export {
-  createSigningKeyCipher,
-  MIN_SIGNING_KEY_SECRET_LENGTH,
-  type SigningKeyCipher,
-} from "./key_cipher.ts";

@@ -7,26 +7,30 @@
  */
 import type { Hono } from "hono";
 import type { Clock } from "../clock.ts";
-import type { RandomBytes } from "./api_keys.ts";
+import type { RandomBytes } from "./access/mod.ts";
 import { createTokenApp } from "./app.ts";
-import type { ServiceLog } from "./deps.ts";
-import type { IssueConfig, IssueTimings } from "./issue.ts";
-import type { SigningKeyCipher } from "./key_cipher.ts";
+import type { AppLog } from "./deps.ts";
+import {
+  type IssueConfig,
+  type IssueTimings,
+  type KeyRing,
+  loadKeyRing,
+  type SigningKeyCipher,
+} from "./issuance/mod.ts";
 import { type Mailer, NoticeScheduler } from "./notices/mod.ts";
-import { type KeyRing, loadKeyRing } from "./signer.ts";
 import type { TokenStore } from "./store/mod.ts";
-import { UsageRecorder } from "./usage.ts";
-import { RequestLogRecorder } from "./request_log.ts";
-import type { DrainState } from "./ops.ts";
+import { BillingCounter } from "./contracts/mod.ts";
+import { RequestLogRecorder } from "./request_log/mod.ts";
 import {
   createRateLimiter,
+  type DrainState,
   leasedRateCounter,
   memoryRateCounter,
   type RateLimiter,
   type RateLimitSettings,
-} from "./rate_limit.ts";
+} from "./edge/mod.ts";
 
-export type { ServiceLog } from "./deps.ts";
+export type { AppLog } from "./deps.ts";
 
 /** Options of {@link createTokenService}. */
 export interface TokenServiceOptions {
@@ -38,7 +42,7 @@ export interface TokenServiceOptions {
   /** null = notices stay pending (no SMTP configured). */
   readonly mailer?: Mailer | null;
   readonly random?: RandomBytes;
-  readonly log?: ServiceLog;
+  readonly log?: AppLog;
   /** Notice scheduler tick, ms (default 60 s). */
   readonly noticeIntervalMs?: number;
   /** Usage flush interval, ms (default 1 s; 0 = write through). */
@@ -68,8 +72,8 @@ export interface TokenServiceOptions {
 export interface TokenService {
   readonly app: Hono;
   readonly scheduler: NoticeScheduler;
-  readonly usage: UsageRecorder;
-  /** The request log of token requests (request_log.ts). */
+  readonly usage: BillingCounter;
+  /** The request log of token requests (request_log/recorder.ts). */
   readonly requestLog: RequestLogRecorder;
   keyRing(): KeyRing;
   reloadKeyRing(): Promise<void>;
@@ -89,7 +93,7 @@ export interface TokenService {
  *   encrypted and `keyCipher` is missing or holds another secret (key_cipher.ts)
  */
 export async function createTokenService(o: TokenServiceOptions): Promise<TokenService> {
-  const log: ServiceLog = o.log ?? (() => {});
+  const log: AppLog = o.log ?? (() => {});
   const cipher = o.keyCipher ?? null;
   let ring = await loadKeyRing(o.store, o.clock.now(), o.random, cipher);
   const reloadKeyRing = async () => {
@@ -156,8 +160,8 @@ export async function createTokenService(o: TokenServiceOptions): Promise<TokenS
 
 /** The work the service does besides answering: usage counting, the request log, e-mail
  * notices (each started and stopped with the service). */
-function backgroundWork(o: TokenServiceOptions, log: ServiceLog) {
-  const usage = new UsageRecorder({
+function backgroundWork(o: TokenServiceOptions, log: AppLog) {
+  const usage = new BillingCounter({
     store: o.store,
     flushMs: o.usageFlushMs,
     onError: (e) => log("warn", "usage flush failed; will retry", { error: String(e) }),
@@ -184,7 +188,7 @@ function backgroundWork(o: TokenServiceOptions, log: ServiceLog) {
 
 /** The budgets per key and integrator, their counters in memory or leased from the database
  * (several instances on PostgreSQL), or none. */
-function rateLimiterOf(o: TokenServiceOptions, log: ServiceLog): RateLimiter | undefined {
+function rateLimiterOf(o: TokenServiceOptions, log: AppLog): RateLimiter | undefined {
   if (!o.rateLimits) return undefined;
   return createRateLimiter(
     o.rateLimits,

@@ -1,6 +1,6 @@
 /**
  * Settings of the token service's administration, notices and billing (docs/token-service.md
- * § Access phases), read by `main.ts` with `loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, env, {})`
+ * § Access phases), read by `main.ts` with `loadConfig(TokenRunConfig, TOKEN_RUN_ENV, env, {})`
  * next to `TokenServiceConfig` (which already has SVC_DATABASE_URL). Secrets (admin token, SMTP
  * password) stay in this object and are handed only to the admin guard and to nodemailer.
  * @module
@@ -9,10 +9,10 @@ import { z } from "zod";
 import { envFlag } from "../config.ts";
 import { MIN_ADMIN_TOKEN_LENGTH } from "./admin/mod.ts";
 import type { SmtpSettings } from "./notices/mod.ts";
-import { DEFAULT_TOKEN_RATE_LIMITS, type RateLimitSettings } from "./rate_limit.ts";
+import { DEFAULT_TOKEN_RATE_LIMITS, type RateLimitSettings } from "./edge/mod.ts";
 
 /** Administration, SMTP and scheduler settings of the token service. */
-export const TokenOpsConfig = z.object({
+export const TokenRunConfig = z.object({
   adminToken: z.string().min(
     MIN_ADMIN_TOKEN_LENGTH,
     `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`,
@@ -34,7 +34,7 @@ export const TokenOpsConfig = z.object({
     DEFAULT_TOKEN_RATE_LIMITS.perIntegrator,
   ),
   accessLog: envFlag.default(true),
-  /** Which token requests the profile's request log keeps (request_log.ts). */
+  /** Which token requests the profile's request log keeps (request_log/recorder.ts). */
   requestLog: z.enum(["all", "errors"]).default("all"),
   shutdownDelaySeconds: z.coerce.number().min(0).max(300).default(10),
 }).superRefine((v, ctx) => {
@@ -42,11 +42,11 @@ export const TokenOpsConfig = z.object({
     ctx.addIssue({ code: "custom", path: ["smtpFrom"], message: "is required with SVC_SMTP_HOST" });
   }
 });
-/** Parsed {@link TokenOpsConfig}. */
-export type TokenOpsConfig = z.infer<typeof TokenOpsConfig>;
+/** Parsed {@link TokenRunConfig}. */
+export type TokenRunConfig = z.infer<typeof TokenRunConfig>;
 
-/** Environment variables of {@link TokenOpsConfig}. */
-export const TOKEN_OPS_ENV = {
+/** Environment variables of {@link TokenRunConfig}. */
+export const TOKEN_RUN_ENV = {
   SVC_ADMIN_TOKEN: "adminToken",
   SVC_SMTP_HOST: "smtpHost",
   SVC_SMTP_PORT: "smtpPort",
@@ -70,7 +70,7 @@ export const TOKEN_OPS_ENV = {
  * @param c parsed settings
  * @returns window and budgets (0 = that budget unlimited)
  */
-export function rateLimitSettings(c: TokenOpsConfig): RateLimitSettings {
+export function rateLimitSettings(c: TokenRunConfig): RateLimitSettings {
   return {
     windowSeconds: c.rateLimitWindowSeconds,
     perKey: c.rateLimitPerKey,
@@ -83,7 +83,7 @@ export function rateLimitSettings(c: TokenOpsConfig): RateLimitSettings {
  * @param c parsed settings
  * @returns the SMTP settings, or null when SVC_SMTP_HOST is not set (notices stay pending)
  */
-export function smtpSettings(c: TokenOpsConfig): SmtpSettings | null {
+export function smtpSettings(c: TokenRunConfig): SmtpSettings | null {
   if (!c.smtpHost || !c.smtpFrom) return null;
   return {
     host: c.smtpHost,

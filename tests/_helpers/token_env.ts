@@ -5,7 +5,7 @@
  * without SVC_TEST_DATABASE_URL, failing instead when CI=true).
  */
 import { FakeClock } from "../../src/clock.ts";
-import { createApiKey } from "../../src/token/api_keys.ts";
+import { createApiKey } from "../../src/token/access/api_keys.ts";
 import type { Mailer } from "../../src/token/notices/mailer.ts";
 import { openTokenStore } from "../../src/token/store/open_store.ts";
 import { createTokenService } from "../../src/token/service.ts";

@@ -37,7 +37,7 @@ export function serviceEnv(databaseUrl: string): Record<string, string> {
 /**
  * Wait, if need be, until the rate-limit window now running has at least `needSeconds` left,
  * so that a test's hits all fall into one window. The windows are fixed and aligned to the
- * epoch (src/token/rate_limit.ts), so a boundary can otherwise fall between two of a test's
+ * epoch (src/token/edge/rate_limit.ts), so a boundary can otherwise fall between two of a test's
  * requests and start the count over.
  * @param windowSeconds the service's SVC_RATE_LIMIT_WINDOW_SECONDS
  * @param needSeconds how long the test's counted requests may take, at most

@@ -7,7 +7,7 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { buildAdminOpenApi } from "../../src/token/admin/mod.ts";
-import { createSigningKeyCipher } from "../../src/token/key_cipher.ts";
+import { createSigningKeyCipher } from "../../src/token/issuance/key_cipher.ts";
 import { createTokenService } from "../../src/token/service.ts";
 import { sqliteTokenStore } from "../../src/token/store/mod.ts";
 import { VERSION } from "../../src/version.ts";

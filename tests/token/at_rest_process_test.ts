@@ -11,7 +11,7 @@ import { equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { createLocalJWKSet, jwtVerify } from "jose";
-import { createSigningKeyCipher } from "../../src/token/key_cipher.ts";
+import { createSigningKeyCipher } from "../../src/token/issuance/key_cipher.ts";
 import { openTokenStore } from "../../src/token/store/open_store.ts";
 import { createKeyCli, issueToken, startTokenService } from "../_helpers/e2e.ts";
 import { freshPgSchema, pgIgnored } from "../_helpers/postgres.ts";

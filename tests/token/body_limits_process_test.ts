@@ -10,7 +10,7 @@
 import { equal, ok } from "node:assert/strict";
 import { type Proc, startTokenService } from "../_helpers/e2e.ts";
 import { adminKey, serviceEnv } from "../_helpers/token_procs.ts";
-import { BODY_LIMITS } from "../../src/token/body_limits.ts";
+import { BODY_LIMITS } from "../../src/token/app.ts";
 
 const ADMIN = serviceEnv("").SVC_ADMIN_TOKEN!;
 const MB = 1024 * 1024;

@@ -1,11 +1,11 @@
 /**
- * The issuance hot path's own request handling (src/token/issue_route.ts, src/token/edge.ts):
+ * The issuance hot path's own request handling (src/token/issuance/issue_route.ts, src/token/edge/request_edge.ts):
  * the body limit with and without `Content-Length`, the `Authorization` forms RFC 6750 allows,
  * the secret-hash memo never outliving a revocation, and the edge's request id on every answer.
  */
 import { equal, match, ok } from "node:assert/strict";
 import { tokenEnv } from "../_helpers/token_env.ts";
-import { MAX_ISSUE_BODY_BYTES } from "../../src/token/issue_route.ts";
+import { MAX_ISSUE_BODY_BYTES } from "../../src/token/issuance/issue_route.ts";
 
 const ISSUE = "/api/v1/tokens/issue";
 const body = JSON.stringify({ typeId: "vat", eik: "121212121" });

@@ -2,9 +2,9 @@ import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { TEST_ISSUER, tokenEnv } from "../_helpers/token_env.ts";
 import { FakeClock } from "../../src/clock.ts";
-import { createApiKey, newUuid } from "../../src/token/api_keys.ts";
+import { createApiKey, newUuid } from "../../src/token/access/api_keys.ts";
 import { createTokenService } from "../../src/token/service.ts";
-import { rotateSigningKey } from "../../src/token/signer.ts";
+import { rotateSigningKey } from "../../src/token/issuance/signer.ts";
 import { sqliteTokenStore } from "../../src/token/store/mod.ts";
 
 Deno.test("[token] POST /api/v1/tokens/issue returns token, expiresAt, jti, issuer for a test key", async () => {
@@ -86,7 +86,9 @@ Deno.test("[token] issue answers 401 for a missing, unknown, expired or revoked 
   equal((await expired.json()).errorCode, "API_KEY_EXPIRED");
   const { secret: s2 } = await t.newKey("test");
   await t.store.revokeKey(
-    (await t.store.findKeyByHash((await import("../../src/token/api_keys.ts")).hashSecret(s2)))!.id,
+    (await t.store.findKeyByHash(
+      (await import("../../src/token/access/api_keys.ts")).hashSecret(s2),
+    ))!.id,
     t.clock.now(),
   );
   const revoked = await t.issue(s2, body);
@@ -111,7 +113,7 @@ Deno.test("[token] a live key without contract lives 7 days and covers at most 3
   deepStrictEqual(
     await t.store.keyEiks(
       (await t.store.findKeyByHash(
-        (await import("../../src/token/api_keys.ts")).hashSecret(secret),
+        (await import("../../src/token/access/api_keys.ts")).hashSecret(secret),
       ))!.id,
     ),
     ["111111111", "222222222", "333333333"],

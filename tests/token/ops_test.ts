@@ -5,8 +5,8 @@
  */
 import { equal, ok } from "node:assert/strict";
 import { FakeClock } from "../../src/clock.ts";
-import { createApiKey } from "../../src/token/api_keys.ts";
-import type { AccessLogEntry } from "../../src/token/edge.ts";
+import { createApiKey } from "../../src/token/access/api_keys.ts";
+import type { AccessLogEntry } from "../../src/token/edge/request_edge.ts";
 import { createTokenService } from "../../src/token/service.ts";
 import { isDatabaseUnavailable } from "../../src/token/store/db_errors.ts";
 import { sqliteTokenStore, type TokenStore } from "../../src/token/store/mod.ts";
@@ -136,7 +136,7 @@ Deno.test("[token] the access log: one line per request with method, path, statu
   equal(access[0]!.path, "/api/v1/tokens/issue");
   equal(access[0]!.status, 200);
   ok(typeof access[0]!.ms === "number" && access[0]!.ms >= 0);
-  // The id the answer carries (X-Request-Id, src/token/edge.ts): the caller's own, well formed.
+  // The id the answer carries (X-Request-Id, src/token/edge/request_edge.ts): the caller's own, well formed.
   equal(first.headers.get("x-request-id"), "req-42");
   equal(access[0]!.requestId, first.headers.get("x-request-id"));
   equal(access[1]!.status, 404);
@@ -164,7 +164,7 @@ Deno.test("[token] a well-formed X-Request-Id of the caller (a proxy's) is kept;
 
 Deno.test("[token] the edge counts every request in flight and back, even when an answer fails", async () => {
   const { Hono } = await import("hono");
-  const { withEdge } = await import("../../src/token/edge.ts");
+  const { withEdge } = await import("../../src/token/edge/request_edge.ts");
   const drain = { draining: false, inFlight: 0 };
   const app = new Hono();
   app.get("/ok", (c) => c.text("ok"));

@@ -8,8 +8,8 @@
  */
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { decodeJwt } from "jose";
-import { createApiKey } from "../../src/token/api_keys.ts";
-import { httpOrigin } from "../../src/token/origins.ts";
+import { createApiKey } from "../../src/token/access/api_keys.ts";
+import { httpOrigin } from "../../src/token/access/origins.ts";
 import { ADMIN_TOKEN, tokenEnv } from "../_helpers/token_env.ts";
 import { runInProcess } from "../cli/_run.ts";
 

@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { tokenEnv } from "../_helpers/token_env.ts";
-import { createApiKey } from "../../src/token/api_keys.ts";
+import { createApiKey } from "../../src/token/access/api_keys.ts";
 
 Deno.test("[token] a key's own page origins bind tokens (403 ORIGIN_NOT_ALLOWED otherwise) and are published for agents", async () => {
   const t = await tokenEnv();

@@ -6,9 +6,16 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { FakeClock } from "../../src/clock.ts";
-import { createApiKey } from "../../src/token/api_keys.ts";
+import { createApiKey } from "../../src/token/access/api_keys.ts";
 import { createTokenService } from "../../src/token/service.ts";
-import { leasedRateCounter, type RateLimitSettings } from "../../src/token/rate_limit.ts";
+import {
+  fixedWindow,
+  hitBudget,
+  leasedRateCounter,
+  memoryRateCounter,
+  type RateLimitSettings,
+  storeRateCounter,
+} from "../../src/token/edge/rate_limit.ts";
 import { sqliteTokenStore, type TokenStore } from "../../src/token/store/mod.ts";
 import { backendTest, TEST_ISSUER } from "../_helpers/token_env.ts";
 
@@ -285,3 +292,33 @@ backendTest(
     ok(seen.every((n, i) => n! <= i + 1), "reports at most the hits counted so far");
   },
 );
+
+backendTest(
+  "the pages' attempts count through the same limiter: each hit in the shared row at once, exact across instances",
+  async (db) => {
+    // Two instances' counters on one database: the rows hold every hit, none is leased ahead.
+    const store = await db.open();
+    const one = storeRateCounter(store), two = storeRateCounter(await db.open());
+    const budget = { bucket: "w:link:a:203.0.113.7", limit: 3 };
+    const windowMs = 15 * 60_000;
+    const now = T0 + 61_000; // 61 s into a 15-minute window
+    const seen = [];
+    for (const c of [one, two, one, two]) seen.push(await hitBudget(c, budget, now, windowMs));
+    deepStrictEqual(seen.map((h) => h.within), [true, true, true, false]);
+    equal(seen[3]!.resetSeconds, 15 * 60 - 61, "seconds until the window ends");
+    // The next window starts from 0 again.
+    ok((await hitBudget(two, budget, T0 + windowMs, windowMs)).within);
+    const [row] = await store.hitRateWindows([budget.bucket], T0, [0]);
+    equal(row, 4, "all four hits of the first window are in the row");
+  },
+);
+
+Deno.test("[token] fixed windows: the start and the seconds left, at least 1; an in-memory counter forgets past windows", async () => {
+  deepStrictEqual(fixedWindow(T0 + 9_999, 10_000), { start: T0, resetSeconds: 1 });
+  deepStrictEqual(fixedWindow(T0 + 200, 10_000), { start: T0, resetSeconds: 10 });
+  const memory = memoryRateCounter();
+  const budget = { bucket: "k:key", limit: 1 };
+  ok((await hitBudget(memory, budget, T0, 10_000)).within);
+  equal((await hitBudget(memory, budget, T0 + 1, 10_000)).within, false);
+  ok((await hitBudget(memory, budget, T0 + 10_000, 10_000)).within);
+});

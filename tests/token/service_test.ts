@@ -6,11 +6,11 @@
 import { deepStrictEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { loadConfig } from "../../src/config.ts";
 import { isPostgresUrl, openTokenStore } from "../../src/token/store/open_store.ts";
-import { keyPolicy, keyStatus } from "../../src/token/phases.ts";
-import { smtpSettings, TOKEN_OPS_ENV, TokenOpsConfig } from "../../src/token/service_config.ts";
+import { keyPolicy, keyStatus } from "../../src/token/access/phases.ts";
+import { smtpSettings, TOKEN_RUN_ENV, TokenRunConfig } from "../../src/token/service_config.ts";
 import type { ApiKeyRecord, UsageRow } from "../../src/token/store/store.ts";
-import { UsageWriteError } from "../../src/token/store/records.ts";
-import { monthOf, UsageRecorder } from "../../src/token/usage.ts";
+import { BillingCountWriteError } from "../../src/token/store/records.ts";
+import { BillingCounter, monthOf } from "../../src/token/contracts/billing_counts.ts";
 import { PG_URL, pgIgnored } from "../_helpers/postgres.ts";
 
 const DAY = 24 * 3600 * 1000;
@@ -49,8 +49,8 @@ Deno.test({
   },
 });
 
-Deno.test("TokenOpsConfig reads SVC_ADMIN_TOKEN, SMTP and intervals, reporting every problem at once", () => {
-  const cfg = loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, {
+Deno.test("TokenRunConfig reads SVC_ADMIN_TOKEN, SMTP and intervals, reporting every problem at once", () => {
+  const cfg = loadConfig(TokenRunConfig, TOKEN_RUN_ENV, {
     SVC_ADMIN_TOKEN: "a".repeat(40),
     SVC_SMTP_HOST: "smtp.example.test",
     SVC_SMTP_PORT: "465",
@@ -70,12 +70,12 @@ Deno.test("TokenOpsConfig reads SVC_ADMIN_TOKEN, SMTP and intervals, reporting e
   });
   equal(cfg.noticeIntervalSeconds, 30);
   equal(cfg.usageFlushSeconds, 1);
-  const none = loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, {}, {});
+  const none = loadConfig(TokenRunConfig, TOKEN_RUN_ENV, {}, {});
   equal(smtpSettings(none), null);
   equal(none.adminToken, undefined);
   throws(
     () =>
-      loadConfig(TokenOpsConfig, TOKEN_OPS_ENV, {
+      loadConfig(TokenRunConfig, TOKEN_RUN_ENV, {
         SVC_ADMIN_TOKEN: "short",
         SVC_SMTP_HOST: "smtp.example.test",
         SVC_SMTP_PORT: "99999",
@@ -128,18 +128,18 @@ Deno.test("keyPolicy() gives every phase its expiry and EIK limit", () => {
   equal(keyStatus(key({}), p, 7 * DAY - 1), "active");
 });
 
-Deno.test("UsageRecorder keeps counts when a flush fails and splits UTC months", async () => {
+Deno.test("BillingCounter keeps counts when a flush fails and splits UTC months", async () => {
   const written: UsageRow[][] = [];
   let fail = true;
   const errors: unknown[] = [];
-  const rec = new UsageRecorder({
+  const rec = new BillingCounter({
     store: {
-      addUsage(rows) {
+      addBillingCounts(rows) {
         if (fail) return Promise.reject(new Error("db down"));
         written.push([...rows]);
         return Promise.resolve();
       },
-      listUsage: () => Promise.resolve([]),
+      listBillingCounts: () => Promise.resolve([]),
     },
     onError: (e) => errors.push(e),
   });
@@ -162,18 +162,18 @@ Deno.test("UsageRecorder keeps counts when a flush fails and splits UTC months",
   equal(monthOf(endOfNov), "2026-11");
 });
 
-Deno.test("UsageRecorder keeps only the unwritten rows of a partial flush (no double count)", async () => {
+Deno.test("BillingCounter keeps only the unwritten rows of a partial flush (no double count)", async () => {
   const written: UsageRow[] = [];
   let partial = true;
-  const rec = new UsageRecorder({
+  const rec = new BillingCounter({
     store: {
-      addUsage(rows) {
+      addBillingCounts(rows) {
         if (!partial) return Promise.resolve(void written.push(...rows));
         partial = false;
         written.push(rows[0]!); // the first chunk went in, the rest did not
-        return Promise.reject(new UsageWriteError(rows.slice(1), new Error("db down")));
+        return Promise.reject(new BillingCountWriteError(rows.slice(1), new Error("db down")));
       },
-      listUsage: () => Promise.resolve([]),
+      listBillingCounts: () => Promise.resolve([]),
     },
   });
   const k = key({ mode: "live" });

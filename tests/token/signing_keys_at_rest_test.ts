@@ -9,8 +9,11 @@
 import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { FakeClock } from "../../src/clock.ts";
-import { createApiKey } from "../../src/token/api_keys.ts";
-import { createSigningKeyCipher, type SigningKeyCipher } from "../../src/token/key_cipher.ts";
+import { createApiKey } from "../../src/token/access/api_keys.ts";
+import {
+  createSigningKeyCipher,
+  type SigningKeyCipher,
+} from "../../src/token/issuance/key_cipher.ts";
 import { createTokenService } from "../../src/token/service.ts";
 import type { TokenStore } from "../../src/token/store/mod.ts";
 import { ADMIN_TOKEN, backendTest, TEST_ISSUER } from "../_helpers/token_env.ts";

@@ -1,6 +1,6 @@
 /** statementCsv() / usageCsv(): the header and columns of the admin API's CSV, through src/csv.ts. */
 import { equal } from "node:assert/strict";
-import { type Statement, statementCsv, usageCsv } from "../../src/token/statement.ts";
+import { type Statement, statementCsv, usageCsv } from "../../src/token/contracts/statement.ts";
 
 const statement = (company: string): Statement => ({
   contractId: "ctr_1",

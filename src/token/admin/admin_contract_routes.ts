@@ -15,10 +15,10 @@ import {
   contractView,
   rejectApplication,
   terminateContract,
-} from "../contracts.ts";
+} from "../contracts/mod.ts";
 import { AppError } from "../../contract/mod.ts";
 import type { ApplicationStatus } from "../store/mod.ts";
-import { buildStatement, requireMonth, statementCsv, usageCsv } from "../statement.ts";
+import { buildStatement, requireMonth, statementCsv, usageCsv } from "../contracts/mod.ts";
 
 /** Extra dependencies of the contract routes. */
 export interface AdminContractDeps extends AdminDeps {
@@ -173,7 +173,7 @@ async function usageHandler(d: AdminContractDeps, c: Context): Promise<Response>
   const q = c.req.query();
   if (q.month !== undefined) requireMonth(q.month);
   await d.flushUsage?.();
-  const rows = await d.store.listUsage({
+  const rows = await d.store.listBillingCounts({
     ...(q.month ? { month: q.month } : {}),
     ...(q.integratorId ? { integratorId: q.integratorId } : {}),
     ...(q.contractId !== undefined ? { contractId: q.contractId } : {}),

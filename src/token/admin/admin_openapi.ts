@@ -15,9 +15,9 @@ import type {
   approveApplication,
   ContractView,
   terminateContract,
-} from "../contracts.ts";
-import type { SigningKeyView } from "../signer.ts";
-import type { Statement } from "../statement.ts";
+} from "../contracts/mod.ts";
+import type { SigningKeyView } from "../issuance/mod.ts";
+import type { Statement } from "../contracts/mod.ts";
 import type { NoticeRecord, UsageRow } from "../store/mod.ts";
 import type { createKeyFor, IntegratorView, KeyView, rotateKeyNow } from "./admin_keys.ts";
 import {

@@ -31,7 +31,7 @@ import {
   KeyRotate,
   parseInput,
 } from "./admin_schemas.ts";
-import { applicationView, contractView } from "../contracts.ts";
+import { applicationView, contractView } from "../contracts/mod.ts";
 
 /** Largest admin or application body accepted, bytes. */
 export const MAX_ADMIN_BODY_BYTES = 1024 * 1024;

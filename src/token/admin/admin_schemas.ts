@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { AppError, ApplicationView, Eik } from "../../contract/mod.ts";
-import { MAX_ORIGINS_PER_INTEGRATOR, RegisteredOrigin } from "../origins.ts";
+import { MAX_ORIGINS_PER_INTEGRATOR, RegisteredOrigin } from "../access/mod.ts";
 
 const email = z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an e-mail address");
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");

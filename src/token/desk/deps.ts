@@ -3,7 +3,7 @@
  * desk).
  * @module
  */
-import type { AdminDeps, ServiceLog } from "../deps.ts";
+import type { AdminDeps, AppLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
 import { auditBy, type WebApp, type WebAuth, type WebC } from "../web/mod.ts";
 
@@ -13,7 +13,7 @@ export interface DeskDeps extends AdminDeps {
   readonly mailer: Mailer | null;
   /** The service's public URL ({auth_url}). */
   readonly publicUrl: () => string;
-  readonly log: ServiceLog;
+  readonly log: AppLog;
   /** Writes buffered usage counters before a statement is built. */
   readonly flushUsage?: () => Promise<void>;
 }
@@ -25,7 +25,7 @@ export interface DeskContext extends DeskDeps {
 }
 
 /**
- * Record a change the signed-in administrator made (audit.ts).
+ * Record a change the signed-in administrator made (audit/audit_log.ts).
  * @param ctx store, clock
  * @param c the request's context
  * @param action what

@@ -8,8 +8,8 @@
 import type { Context, Hono } from "hono";
 import { html, raw } from "hono/html";
 import { t, tableOr } from "../../web_page.ts";
-import { monthOf } from "../usage.ts";
-import { buildStatement, requireMonth, statementCsv } from "../statement.ts";
+import { monthOf } from "../contracts/mod.ts";
+import { buildStatement, requireMonth, statementCsv } from "../contracts/mod.ts";
 import { sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
 import type { DeskContext } from "./deps.ts";
 
@@ -39,7 +39,7 @@ async function statementsPage(ctx: DeskContext, c: WebC): Promise<Response> {
   await ctx.flushUsage?.();
   const q = c.req.query("month");
   const month = q && /^[0-9]{4}-(0[1-9]|1[0-2])$/.test(q) ? q : monthOf(ctx.clock.now());
-  const rows = await ctx.store.listUsage({ month });
+  const rows = await ctx.store.listBillingCounts({ month });
   const byContract = new Map<string, { integratorId: string; tokens: number }>();
   for (const u of rows) {
     const k = u.contractId || "—";

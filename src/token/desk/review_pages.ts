@@ -17,7 +17,7 @@ import {
   contractView,
   rejectApplication,
   terminateContract,
-} from "../contracts.ts";
+} from "../contracts/mod.ts";
 import {
   csrfField,
   errorWords,

@@ -13,10 +13,10 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import type { Clock } from "../../clock.ts";
 import { pageLang, t, tableOr } from "../../web_page.ts";
-import { newId } from "../api_keys.ts";
+import { newId } from "../access/mod.ts";
 import type { TokenStore } from "../store/mod.ts";
 import { AppError } from "../../contract/mod.ts";
-import { audit, type AuditActor } from "../audit.ts";
+import { audit, type AuditActor } from "../audit/mod.ts";
 import { linkMail } from "../profile/mod.ts";
 import {
   formOf,

@@ -7,7 +7,7 @@
  * application's contact e-mail. Pure texts: same notice, same mail.
  * @module
  */
-import { newId, type RandomBytes, systemRandom } from "../api_keys.ts";
+import { newId, type RandomBytes, systemRandom } from "../access/mod.ts";
 import type {
   ApplicationRecord,
   ContractRecord,

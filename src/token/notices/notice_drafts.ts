@@ -4,7 +4,7 @@
  * and when a contract is terminated. Dates are stored as epoch ms in `params`.
  * @module
  */
-import { newId, type RandomBytes, systemRandom } from "../api_keys.ts";
+import { newId, type RandomBytes, systemRandom } from "../access/mod.ts";
 import type { ApiKeyRecord, ContractRecord, Integrator, NoticeDraft } from "../store/mod.ts";
 
 /** A key-expiry notice is due this long before the expiry (24 hours). */

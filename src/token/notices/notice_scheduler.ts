@@ -17,8 +17,8 @@
  */
 import { isApplicationNotice } from "./application_notices.ts";
 import type { Clock } from "../../clock.ts";
-import { newId, type RandomBytes, systemRandom } from "../api_keys.ts";
-import type { ServiceLog } from "../deps.ts";
+import { newId, type RandomBytes, systemRandom } from "../access/mod.ts";
+import type { AppLog } from "../deps.ts";
 import type { Mailer } from "./mailer.ts";
 import {
   CONTRACT_NOTICE_LEAD_MS,
@@ -27,7 +27,7 @@ import {
   keyExpiringDraft,
 } from "./notice_drafts.ts";
 import { renderNotice } from "./notice_templates.ts";
-import { keyPolicy, LIVE_KEY_LIFETIME_MS } from "../phases.ts";
+import { keyPolicy, LIVE_KEY_LIFETIME_MS } from "../access/mod.ts";
 import type { Integrator, NoticeDraft, NoticeRecord, TokenStore } from "../store/mod.ts";
 
 /** Options of {@link NoticeScheduler}. */
@@ -45,7 +45,7 @@ export interface NoticeSchedulerOptions {
   /** Attempts before a notice is marked failed (default 8). */
   readonly maxAttempts?: number;
   readonly random?: RandomBytes;
-  readonly log?: ServiceLog;
+  readonly log?: AppLog;
 }
 
 /** What one tick did. */

@@ -10,7 +10,7 @@
 import type { Hono } from "hono";
 import { html, raw } from "hono/html";
 import { type Markup, t, tableOr } from "../../web_page.ts";
-import { USAGE_DAYS } from "../request_log.ts";
+import { USAGE_DAYS } from "../request_log/mod.ts";
 import type { DailyUsageRow } from "../store/mod.ts";
 import { sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";

@@ -11,9 +11,9 @@ import { html } from "hono/html";
 import { AppError, ApplicationSubmit } from "../../contract/mod.ts";
 import { type Markup, t, tableOr } from "../../web_page.ts";
 import { parseInput } from "../admin/mod.ts";
-import { type ContractView, contractView, submitApplication } from "../contracts.ts";
+import { type ContractView, contractView, submitApplication } from "../contracts/mod.ts";
 import type { ApplicationRecord, NoticeRecord, UsageRow } from "../store/mod.ts";
-import { buildStatement, requireMonth, statementCsv } from "../statement.ts";
+import { buildStatement, requireMonth, statementCsv } from "../contracts/mod.ts";
 import {
   csrfField,
   errorWords,
@@ -107,7 +107,7 @@ async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
     ctx.store.listApplications({ integratorId }),
     ctx.store.listContracts({ integratorId }),
     ctx.store.listNotices({ integratorId }),
-    ctx.store.listUsage({ integratorId }),
+    ctx.store.listBillingCounts({ integratorId }),
     ctx.store.listAudit({ integratorId, limit: 200 }),
   ]);
   const views = contracts.map((x) => contractView(x, now)).reverse();

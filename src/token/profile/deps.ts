@@ -4,7 +4,7 @@
  */
 import type { AdminDeps } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
-import type { ServiceLog } from "../deps.ts";
+import type { AppLog } from "../deps.ts";
 import type { WebApp, WebAuth } from "../web/mod.ts";
 
 /** Dependencies of the profile's routes. */
@@ -13,7 +13,7 @@ export interface ProfileDeps extends AdminDeps {
   readonly mailer: Mailer | null;
   /** The service's public URL ({auth_url}), e.g. `https://auth.example.com`. */
   readonly publicUrl: () => string;
-  readonly log: ServiceLog;
+  readonly log: AppLog;
   /** Writes buffered request log rows and usage before a page reads them (tests, the chart). */
   readonly flushLog?: () => Promise<void>;
   /** Writes buffered usage counters before a statement is built. */

@@ -5,7 +5,7 @@
  * (the last {@link USAGE_DAYS} days, to the day), else never.
  * @module
  */
-import { REQUEST_LOG_DAYS, USAGE_DAYS } from "../request_log.ts";
+import { REQUEST_LOG_DAYS, USAGE_DAYS } from "../request_log/mod.ts";
 import type { ApiKeyRecord, TokenStore } from "../store/mod.ts";
 
 const DAY_MS = 86_400_000;

@@ -40,7 +40,7 @@ import type { ProfileContext } from "./deps.ts";
 import { type FreshSecret, keepFresh, keysFlash, takeFresh } from "./keys_flow.ts";
 import { type LastUsed, lastUsedOf } from "./key_last_used.ts";
 
-/** Record a change the signed-in person made (audit.ts). */
+/** Record a change the signed-in person made (audit/audit_log.ts). */
 export function auditProfile(
   ctx: ProfileContext,
   c: WebC,

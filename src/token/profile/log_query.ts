@@ -5,7 +5,7 @@
  * @module
  */
 import { ERROR_CATALOG, type ErrorCode } from "../../contract/mod.ts";
-import { REQUEST_LOG_DAYS } from "../request_log.ts";
+import { REQUEST_LOG_DAYS } from "../request_log/mod.ts";
 import type { ApiKeyRecord, RequestLogFilter } from "../store/mod.ts";
 
 const DAY_MS = 86_400_000;

@@ -4,7 +4,7 @@
  * address has no profile yet; it never signs in as an existing person.
  * @module
  */
-import { newId } from "../api_keys.ts";
+import { newId } from "../access/mod.ts";
 import type { WebLink, WebUser } from "../store/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { MEMBER_ROLES } from "./roles.ts";

@@ -13,7 +13,7 @@ import type { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError } from "../../contract/mod.ts";
 import { pageLang, t, tableOr } from "../../web_page.ts";
-import { newId } from "../api_keys.ts";
+import { newId } from "../access/mod.ts";
 import type { MemberRole, WebUser } from "../store/mod.ts";
 import {
   countAttempt,

@@ -11,7 +11,7 @@ import type { Hono } from "hono";
 import { html, raw } from "hono/html";
 import { AppError } from "../../contract/mod.ts";
 import { type Markup, t, tableOr } from "../../web_page.ts";
-import { REQUEST_LOG_DAYS } from "../request_log.ts";
+import { REQUEST_LOG_DAYS } from "../request_log/mod.ts";
 import type { ApiKeyRecord, RequestLogEntry } from "../store/mod.ts";
 import { sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";

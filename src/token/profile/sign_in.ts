@@ -9,7 +9,7 @@ import type { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, type Lang } from "../../contract/mod.ts";
 import { pageLang, t } from "../../web_page.ts";
-import { newId } from "../api_keys.ts";
+import { newId } from "../access/mod.ts";
 import {
   clientAddress,
   countAttempt,

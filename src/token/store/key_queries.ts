@@ -1,5 +1,5 @@
 /**
- * {@link ApiKeyStore} on the one query layer: integrators, keys (hash only), the per-key EIK set
+ * {@link CredentialStore} on the one query layer: integrators, keys (hash only), the per-key EIK set
  * and the signing keys, for SQLite and PostgreSQL alike. The EIK claim is one transaction that
  * locks the key row (PostgreSQL) or the database (SQLite), so instances claiming for the same
  * key never exceed its limit together.
@@ -7,10 +7,10 @@
  */
 import { integratorFromRow, keyForIssueFromRow, keyFromRow, signingKeyFromRow } from "./rows.ts";
 import { type Db, sql, type Step, tableReads, tuples } from "./sql.ts";
-import type { ApiKeyRecord, ApiKeyStore, ClaimResult } from "./store.ts";
+import type { ApiKeyRecord, ClaimResult, CredentialStore } from "./store.ts";
 
-/** What {@link keyQueries} implements: all of {@link ApiKeyStore} but opening and closing. */
-export type KeyQueries = Omit<ApiKeyStore, "migrate" | "close" | "createIntegratorWithUser">;
+/** What {@link keyQueries} implements: all of {@link CredentialStore} but opening and closing. */
+export type KeyQueries = Omit<CredentialStore, "migrate" | "close" | "createIntegratorWithUser">;
 
 const json = (v: readonly string[] | null | undefined) => (v == null ? null : JSON.stringify(v));
 
@@ -23,7 +23,7 @@ const insertKey = (k: ApiKeyRecord) =>
 /**
  * The key side of the token store.
  * @param db the database
- * @returns the methods, as documented on {@link ApiKeyStore}
+ * @returns the methods, as documented on {@link CredentialStore}
  */
 export function keyQueries(db: Db): KeyQueries {
   const keys = tableReads(db, "api_keys", "created_at, id", keyFromRow);
@@ -151,7 +151,7 @@ function signingKeyQueries(
 }
 
 /** Add EIKs to a key's set within its limit, in one transaction that locks the key (the module
- * comment; {@link ApiKeyStore.claimEiks}). */
+ * comment; {@link CredentialStore.claimEiks}). */
 function claimEiks(
   db: Db,
   keyId: string,

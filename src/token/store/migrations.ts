@@ -238,7 +238,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // The request log in blocks (log_blocks.ts; docs/token-service.md § The request log): one
+    // The request log in blocks (request_log_blocks.ts; docs/token-service.md § The request log): one
     // row per API key and flush instead of one per request, so that a token request costs the
     // database a share of one row and its two index entries. Every row of the old table becomes
     // a block of one entry; nothing is lost.
@@ -279,7 +279,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    // Request log blocks with their bodies packed (log_block_body.ts: a third of the JSON's
+    // Request log blocks with their bodies packed (request_log_block_body.ts: a third of the JSON's
     // size) in a column of their own, `packed`; `body` holds '' then. Only added: an instance of
     // the previous release, still running during a rolling deploy, keeps writing JSON into
     // `body` (its `packed` is NULL), and the reader takes `packed` when there is one, else `body`.

@@ -15,8 +15,8 @@ export {
 } from "./open_store.ts";
 export { isDatabaseUnavailable } from "./db_errors.ts";
 export { inForce } from "./rows.ts";
-export { BLOCK_SPAN_MS, BlockBuilder, requestLogBlocks } from "./log_blocks.ts";
-export { UsageWriteError } from "./records.ts";
+export { BLOCK_SPAN_MS, BlockBuilder, requestLogBlocks } from "./request_log_blocks.ts";
+export { BillingCountWriteError } from "./records.ts";
 export type { IssueCacheOptions, IssueCacheStats } from "./issue_cache.ts";
 export type { Dialect } from "./sql.ts";
 export { createSqlTokenStore, type SqlTokenStore } from "./sql_store.ts";

@@ -1,5 +1,5 @@
 /**
- * {@link NoticeStore} and {@link UsageStore} on the one query layer. Notices are unique on
+ * {@link NoticeStore} and {@link BillingCountStore} on the one query layer. Notices are unique on
  * (kind, subject_id, due_at) and claimed with a lease by one UPDATE whose subquery picks the due
  * rows `FOR UPDATE SKIP LOCKED` on PostgreSQL (concurrent instances never claim the same
  * notice; on SQLite the statement holds the write lock). Usage counters are added with sorted
@@ -9,10 +9,10 @@
  * scale, revocation under load).
  * @module
  */
-import { type NoticeDraft, type UsageRow, UsageWriteError } from "./records.ts";
+import { BillingCountWriteError, type NoticeDraft, type UsageRow } from "./records.ts";
 import { noticeFromRow, usageFromRow } from "./rows.ts";
 import { type Db, type Sql, sql, tableReads, tuples } from "./sql.ts";
-import type { NoticeStore, UsageStore } from "./store.ts";
+import type { BillingCountStore, NoticeStore } from "./store.ts";
 
 /**
  * The INSERT of a notice that does nothing when (kind, subject_id, due_at) exists (run alone by
@@ -37,9 +37,9 @@ const usageOrder = (r: UsageRow) =>
 /**
  * The notice and usage side of the token store.
  * @param db the database
- * @returns the methods, as documented on {@link NoticeStore} and {@link UsageStore}
+ * @returns the methods, as documented on {@link NoticeStore} and {@link BillingCountStore}
  */
-export function noticeQueries(db: Db): NoticeStore & UsageStore {
+export function noticeQueries(db: Db): NoticeStore & BillingCountStore {
   const notices = tableReads(db, "notices", "due_at, id", noticeFromRow);
   const usage = tableReads(
     db,
@@ -73,7 +73,7 @@ export function noticeQueries(db: Db): NoticeStore & UsageStore {
     },
     listNotices: (f = {}) =>
       notices.list({ kind: f.kind, subject_id: f.subjectId, integrator_id: f.integratorId }),
-    async addUsage(rows) {
+    async addBillingCounts(rows) {
       const sorted = [...rows].sort((a, b) => (usageOrder(a) < usageOrder(b) ? -1 : 1));
       for (let i = 0; i < sorted.length; i += USAGE_CHUNK) {
         const values = tuples(
@@ -94,11 +94,11 @@ export function noticeQueries(db: Db): NoticeStore & UsageStore {
             ON CONFLICT (month, integrator_id, contract_id, key_id, type_id, eik)
             DO UPDATE SET count = usage_monthly.count + excluded.count`);
         } catch (e) {
-          throw new UsageWriteError(sorted.slice(i), e);
+          throw new BillingCountWriteError(sorted.slice(i), e);
         }
       }
     },
-    listUsage: (f = {}) =>
+    listBillingCounts: (f = {}) =>
       usage.list({
         month: f.month,
         integrator_id: f.integratorId,

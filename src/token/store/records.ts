@@ -142,18 +142,18 @@ export interface UsageRow extends UsageKey {
  * A usage flush that added only part of its rows: `unwritten` were not added (the chunks before
  * them were), so a caller that keeps them for the next flush counts every token exactly once.
  */
-export class UsageWriteError extends Error {
+export class BillingCountWriteError extends Error {
   /**
    * @param unwritten the rows not added
    * @param cause the database error
    */
   constructor(readonly unwritten: readonly UsageRow[], cause: unknown) {
     super(`${unwritten.length} usage counters not written`, { cause });
-    this.name = "UsageWriteError";
+    this.name = "BillingCountWriteError";
   }
 }
 
-/** Filter of {@link UsageStore.listUsage}. */
+/** Filter of {@link BillingCountStore.listBillingCounts}. */
 export interface UsageFilter {
   readonly month?: string;
   readonly integratorId?: string;

@@ -1,14 +1,14 @@
 /**
  * The request log of token requests and the daily usage counters on the one query layer
- * (sql.ts). The log is stored in blocks (log_blocks.ts, their bodies packed by
- * log_block_body.ts): appended as multi-row INSERTs on
+ * (sql.ts). The log is stored in blocks (request_log_blocks.ts, their bodies packed by
+ * request_log_block_body.ts): appended as multi-row INSERTs on
  * SQLite and as one array per column on PostgreSQL, read newest block first, decoded and
  * filtered here; the daily counts are sorted multi-row UPSERTs, like usage_monthly.
  * docs/token-service.md § The request log.
  * @module
  */
-import { blockEntries } from "./log_block_body.ts";
-import { BLOCK_SPAN_MS, blockValues, requestLogBlocks } from "./log_blocks.ts";
+import { blockEntries } from "./request_log_block_body.ts";
+import { BLOCK_SPAN_MS, blockValues, requestLogBlocks } from "./request_log_blocks.ts";
 import { type Db, type Sql, sql, tuples } from "./sql.ts";
 import type {
   DailyUsageRow,

@@ -11,10 +11,10 @@ import { type Clock, systemClock } from "../../clock.ts";
 import { contractQueries } from "./contract_queries.ts";
 import { type IssueCacheOptions, type IssueCacheStats, withIssueCache } from "./issue_cache.ts";
 import { keyQueries } from "./key_queries.ts";
-import { inlineLogWriter, sqliteWorkerLogWriter } from "./log_writer.ts";
+import { inlineRequestLogWriter, threadRequestLogWriter } from "./request_log_writer.ts";
 import { migrate } from "./migrations.ts";
 import { noticeQueries } from "./notice_queries.ts";
-import { opsQueries } from "./ops_queries.ts";
+import { readinessRateQueries } from "./readiness_rate_queries.ts";
 import type { Db, Dialect } from "./sql.ts";
 import { SqliteDb } from "./sqlite_db.ts";
 import type { TokenStore } from "./store.ts";
@@ -51,13 +51,13 @@ export function createSqlTokenStore(
       ...keyQueries(db),
       ...contractQueries(db),
       ...noticeQueries(db),
-      ...opsQueries(db),
+      ...readinessRateQueries(db),
       ...web,
       ...teamQueries(db),
       requestLogWriter: (onFallback: (e: Error) => void) =>
         db instanceof SqliteDb && db.path !== ":memory:" && !db.path.startsWith("file::memory:")
-          ? sqliteWorkerLogWriter(db.path, web, onFallback)
-          : inlineLogWriter(web),
+          ? threadRequestLogWriter(db.path, web, onFallback)
+          : inlineRequestLogWriter(web),
     },
     db,
     cache,

@@ -96,7 +96,7 @@ export interface ApiKeyRecord {
   readonly integratorOrigins?: readonly string[];
 }
 
-/** Outcome of {@link ApiKeyStore.findKeyForIssue}. */
+/** Outcome of {@link CredentialStore.findKeyForIssue}. */
 export interface KeyForIssue {
   readonly key: ApiKeyRecord;
   readonly contract: ContractState;
@@ -128,8 +128,9 @@ export type TerminateResult =
   | { ok: true; contract: ContractRecord; fallenBackKeys: number }
   | { ok: false; reason: ContractFailure };
 
-/** Integrators, keys, the per-key EIK set and signing keys. */
-export interface ApiKeyStore {
+/** The credentials: integrators, their API keys (hash only) and each key's EIK set, and the
+ * service's own Ed25519 signing keys (so not only API keys: `CredentialStore`). */
+export interface CredentialStore {
   /** Apply pending migrations (idempotent; safe when several instances start at once). */
   migrate(): Promise<void>;
   /** Insert an integrator. @throws the driver's unique violation when the id exists */
@@ -278,15 +279,15 @@ export interface NoticeStore {
 }
 
 /** Monthly usage counters. */
-export interface UsageStore {
+export interface BillingCountStore {
   /**
    * Add the counts (UPSERT in chunks of 500 rows, each chunk atomic on its own).
-   * @throws UsageWriteError naming the rows not added when a chunk fails (the earlier chunks
+   * @throws BillingCountWriteError naming the rows not added when a chunk fails (the earlier chunks
    *   stay added)
    */
-  addUsage(rows: readonly UsageRow[]): Promise<void>;
+  addBillingCounts(rows: readonly UsageRow[]): Promise<void>;
   /** @returns counters, sorted by month, integrator, contract, key, typeId, EIK */
-  listUsage(filter?: UsageFilter): Promise<UsageRow[]>;
+  listBillingCounts(filter?: UsageFilter): Promise<UsageRow[]>;
 }
 
 /** The schema's migration state (`GET /ready`). */
@@ -297,10 +298,15 @@ export interface SchemaStatus {
   readonly pending: readonly number[];
 }
 
-/** Readiness and the shared rate-limit counters (docs/token-service.md § Operations). */
-export interface OpsStore {
+/** Readiness: the schema's state (docs/token-service.md § Operations). */
+export interface ReadinessStore {
   /** @returns the applied and the expected schema version (one query: also a liveness probe) */
   schemaStatus(): Promise<SchemaStatus>;
+}
+
+/** The rate limits' shared counters, fixed windows per bucket (docs/token-service.md § Rate
+ * limits). */
+export interface RateWindowStore {
   /**
    * Add hits to each bucket's fixed window starting at `windowStart` (one atomic upsert; a
    * bucket named twice gets both counts).
@@ -320,4 +326,12 @@ export interface OpsStore {
 
 /** The one storage interface of the token service. */
 export interface TokenStore
-  extends ApiKeyStore, ContractStore, NoticeStore, UsageStore, OpsStore, WebStore, TeamStore {}
+  extends
+    CredentialStore,
+    ContractStore,
+    NoticeStore,
+    BillingCountStore,
+    ReadinessStore,
+    RateWindowStore,
+    WebStore,
+    TeamStore {}

@@ -16,7 +16,7 @@ import type {
   WebStore,
   WebUser,
 } from "./web_store.ts";
-import type { ApiKeyStore } from "./store.ts";
+import type { CredentialStore } from "./store.ts";
 
 const userFromRow = webUserFromRow;
 
@@ -55,7 +55,7 @@ class Exists extends Error {}
  */
 export function webQueries(
   db: Db,
-): Omit<WebStore, "requestLogWriter"> & Pick<ApiKeyStore, "createIntegratorWithUser"> {
+): Omit<WebStore, "requestLogWriter"> & Pick<CredentialStore, "createIntegratorWithUser"> {
   return {
     ...peopleQueries(db),
     ...sessionQueries(db),
@@ -67,7 +67,7 @@ export function webQueries(
 
 /** The people of the pages: their accounts. */
 function peopleQueries(db: Db): Pick<
-  WebStore & ApiKeyStore,
+  WebStore & CredentialStore,
   | "createIntegratorWithUser"
   | "createWebUser"
   | "findWebUser"

@@ -118,7 +118,7 @@ export interface RequestLogEntry {
 }
 
 /** Request log entries of one API key within at most a minute, as stored: one row of
- * `request_log_blocks` (log_blocks.ts). */
+ * `request_log_blocks` (request_log_blocks.ts). */
 export interface LogBlock {
   readonly integratorId: string;
   readonly keyId: string;
@@ -129,7 +129,7 @@ export interface LogBlock {
   readonly entries: number;
   readonly errors: number;
   /** The entries as columns, in the order added (the stored body is packed from them,
-   * log_block_body.ts `blockBody`): times (epoch ms), statuses, the typeIds, EIKs and error codes as
+   * request_log_block_body.ts `blockBody`): times (epoch ms), statuses, the typeIds, EIKs and error codes as
    * indexes into `strings` (each text once a block; -1: no error code), and the request ids'
    * UTF-8 one after another, each ending at its `requestIdEnds` (bytes). */
   readonly at: Float64Array;
@@ -146,7 +146,7 @@ export interface LogBlock {
   readonly latencyUs: Uint32Array;
 }
 
-/** Where a running recorder writes request log blocks (log_writer.ts). */
+/** Where a running recorder writes request log blocks (request_log_writer.ts). */
 export interface RequestLogWriter {
   /** Whether the rows are written by a worker thread (false: in the main thread). */
   offThread(): boolean;
@@ -223,7 +223,7 @@ export interface WebStore {
   addAudit(e: AuditEntry): Promise<void>;
   /** @returns audit entries, newest first, optionally of one integrator */
   listAudit(f: { integratorId?: string; limit: number }): Promise<AuditEntry[]>;
-  /** Append request log blocks (log_blocks.ts) and add daily usage counts, in one
+  /** Append request log blocks (request_log_blocks.ts) and add daily usage counts, in one
    * transaction. */
   addRequestLog(
     blocks: readonly LogBlock[],
@@ -231,7 +231,7 @@ export interface WebStore {
   ): Promise<void>;
   /**
    * A writer for a recorder that runs for a while (the service's periodic flush): on a SQLite
-   * file a worker thread with its own connection, otherwise {@link addRequestLog} (log_writer.ts).
+   * file a worker thread with its own connection, otherwise {@link addRequestLog} (request_log_writer.ts).
    * @param onFallback told when a worker could not be used and the main thread writes instead
    * @returns the writer (close it when done)
    */

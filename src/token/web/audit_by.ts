@@ -1,14 +1,14 @@
 /**
- * The audit log's entry for a change a person made on the profile or the desk (audit.ts).
+ * The audit log's entry for a change a person made on the profile or the desk (audit/audit_log.ts).
  * @module
  */
 import type { Clock } from "../../clock.ts";
-import { audit, type AuditChange } from "../audit.ts";
+import { audit, type AuditChange } from "../audit/mod.ts";
 import type { TokenStore, WebUser } from "../store/mod.ts";
 import type { WebC } from "./guard.ts";
 
 /**
- * Record a change a person made on the profile or the desk (audit.ts): the actor is the person,
+ * Record a change a person made on the profile or the desk (audit/audit_log.ts): the actor is the person,
  * an administrator or an integrator's person by their role.
  * @param d the store and the clock
  * @param c the request

@@ -15,6 +15,7 @@ import { AppError } from "../../contract/mod.ts";
 import { csrfValid } from "../../web_session.ts";
 import type { Clock } from "../../clock.ts";
 import type { TokenStore, WebRole } from "../store/mod.ts";
+import { hitBudget, storeRateCounter } from "../edge/mod.ts";
 import type { SignedIn, WebAuth } from "./sessions.ts";
 
 /** Hono variables of the web routes. */
@@ -172,9 +173,8 @@ export async function countAttempt(
 ): Promise<void> {
   const now = clock.now();
   for (const [bucket, limit] of checks) {
-    const start = now - (now % limit.windowMs);
-    if (!(await hitWindow(store, bucket, limit, start))) {
-      const retryAfter = Math.max(1, Math.ceil((start + limit.windowMs - now) / 1000));
+    const { within, resetSeconds: retryAfter } = await hitWindow(store, bucket, limit, now);
+    if (!within) {
       throw new AppError("RATE_LIMITED", "Too many attempts; try again later", {
         retryAfter,
         limit: limit.max,
@@ -200,17 +200,17 @@ export async function withinLimit(
   bucket: string,
   limit: AttemptLimit,
 ): Promise<boolean> {
-  const now = clock.now();
-  return await hitWindow(store, bucket, limit, now - (now % limit.windowMs));
+  return (await hitWindow(store, bucket, limit, clock.now())).within;
 }
 
-/** One hit on a fixed window in the store; true while within the limit. */
-async function hitWindow(
+/** One hit on the bucket's fixed window, counted in the store by the service's one rate limiter
+ * (edge/rate_limit.ts; `w:` keeps the pages' buckets apart from the API's). */
+function hitWindow(
   store: TokenStore,
   bucket: string,
   limit: AttemptLimit,
-  start: number,
-): Promise<boolean> {
-  const [hits] = await store.hitRateWindows([`w:${bucket}`], start);
-  return hits! <= limit.max;
+  now: number,
+): Promise<{ within: boolean; resetSeconds: number }> {
+  const budget = { bucket: `w:${bucket}`, limit: limit.max };
+  return hitBudget(storeRateCounter(store), budget, now, limit.windowMs);
 }

@@ -21,8 +21,8 @@ import { csrfInput, type Flash, framePage } from "../../web_frame.ts";
 import { PAGE_SCRIPTS, WEB_CSS } from "./assets.ts";
 import type { WebC } from "./guard.ts";
 import { type AppError, httpStatus, isAppError } from "../../contract/mod.ts";
-import { noteErrorCode, requestIdOf } from "../edge.ts";
-import type { ServiceLog } from "../deps.ts";
+import { noteErrorCode, requestIdOf } from "../edge/mod.ts";
+import type { AppLog } from "../deps.ts";
 import { langSwitch, requestLang } from "./lang.ts";
 import { errorWords } from "./error_words.ts";
 
@@ -114,7 +114,7 @@ export async function webErrorPage(
   c: WebC,
   app: WebApp,
   err: unknown,
-  log: ServiceLog,
+  log: AppLog,
 ): Promise<Response> {
   if (!isAppError(err)) {
     log("error", "unexpected error on a web page", { error: String(err) });

@@ -13,9 +13,9 @@ import { html } from "hono/html";
 import { AppError } from "../../contract/mod.ts";
 import { type Markup, pageLang, t, tableOr } from "../../web_page.ts";
 import type { Clock } from "../../clock.ts";
-import { newId, type RandomBytes } from "../api_keys.ts";
+import { newId, type RandomBytes } from "../access/mod.ts";
 import { auditBy } from "./audit_by.ts";
-import type { ServiceLog } from "../deps.ts";
+import type { AppLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
 import type { PasskeyRecord, TokenStore, WebUser } from "../store/mod.ts";
 import { countAttempt, formOf, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
@@ -32,7 +32,7 @@ export interface CredentialDeps {
   readonly app: WebApp;
   readonly mailer: Mailer | null;
   readonly publicUrl: () => string;
-  readonly log: ServiceLog;
+  readonly log: AppLog;
   readonly random?: RandomBytes;
 }
 
@@ -43,7 +43,7 @@ const when = (ms: number | null) =>
   ms === null ? "—" : new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
 /**
- * Record a change to a person's credentials (audit.ts).
+ * Record a change to a person's credentials (audit/audit_log.ts).
  * @param d store, clock, app
  * @param c the request
  * @param user who acted

@@ -19,8 +19,8 @@ import {
 } from "@simplewebauthn/server";
 import { AppError } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
-import type { ServiceLog } from "../deps.ts";
-import { audit } from "../audit.ts";
+import type { AppLog } from "../deps.ts";
+import { audit } from "../audit/mod.ts";
 import type { TokenStore, WebRole } from "../store/mod.ts";
 import { clientAddress, countAttempt, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
 import type { WebAuth } from "./sessions.ts";
@@ -33,7 +33,7 @@ export interface PasskeyDeps {
   readonly role: WebRole;
   /** The service's public URL ({auth_url}). */
   readonly publicUrl: () => string;
-  readonly log: ServiceLog;
+  readonly log: AppLog;
   /** Where a signed-in person goes after a passkey sign-in. */
   readonly home: string;
 }

@@ -14,7 +14,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { randomToken } from "../../web_page.ts";
 import { PAGE_SESSION_IDLE_MS, PageSessions, type SessionShelf } from "../../web_session.ts";
 import type { Clock } from "../../clock.ts";
-import { hashSecret } from "../api_keys.ts";
+import { hashSecret } from "../access/mod.ts";
 import { deviceOf } from "./device.ts";
 import type { LinkPurpose, TokenStore, WebLink, WebSession, WebUser } from "../store/mod.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Hono, MiddlewareHandler } from "hono";
-import type { ServiceLog } from "../deps.ts";
+import type { AppLog } from "../deps.ts";
 import type { WebRole } from "../store/mod.ts";
 import { webAssetRoutes } from "./assets.ts";
 import { type WebEnv, webGuard } from "./guard.ts";
@@ -21,7 +21,7 @@ export interface WebAppSetup {
   readonly role: WebRole;
   /** The service's public URL (changes must come from its origin). */
   readonly publicUrl: () => string;
-  readonly log: ServiceLog;
+  readonly log: AppLog;
   /** Paths below `base` open without a session besides the ones every application has. */
   readonly open?: readonly string[];
   /** Requests neither the language nor the guard applies to (the desk's admin API). */

@@ -7,7 +7,7 @@ import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { FakeClock } from "../../../src/clock.ts";
 import { adminTokenMatches } from "../../../src/token/admin/admin_auth.ts";
 import { createTokenApp } from "../../../src/token/app.ts";
-import { loadKeyRing } from "../../../src/token/signer.ts";
+import { loadKeyRing } from "../../../src/token/issuance/signer.ts";
 import { sqliteTokenStore } from "../../../src/token/store/mod.ts";
 import { ADMIN_TOKEN, backendTest, tokenEnv } from "../../_helpers/token_env.ts";
 

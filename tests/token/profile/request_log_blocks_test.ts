@@ -1,5 +1,5 @@
 /**
- * The request log stored in blocks (src/token/store/log_blocks.ts, request_log_queries.ts;
+ * The request log stored in blocks (src/token/store/request_log_blocks.ts, request_log_queries.ts;
  * docs/token-service.md § The request log), on SQLite and PostgreSQL: a block per API key and
  * flush, split when it would cover more than a minute (a damaged body reads as empty); listing
  * many blocks gives exactly the newest entries a plain sort of every entry gives, with each
@@ -16,8 +16,8 @@ import {
   BLOCK_SPAN_MS,
   BlockBuilder,
   requestLogBlocks,
-} from "../../../src/token/store/log_blocks.ts";
-import { blockBody, blockEntries } from "../../../src/token/store/log_block_body.ts";
+} from "../../../src/token/store/request_log_blocks.ts";
+import { blockBody, blockEntries } from "../../../src/token/store/request_log_block_body.ts";
 import type { RequestLogEntry, RequestLogFilter } from "../../../src/token/store/mod.ts";
 import { freshPgSchema, pgIgnored } from "../../_helpers/postgres.ts";
 import { backendTest } from "../../_helpers/token_env.ts";

@@ -1,5 +1,5 @@
 /**
- * The request log block's stored body (src/token/store/log_block_body.ts; docs/token-service.md
+ * The request log block's stored body (src/token/store/request_log_block_body.ts; docs/token-service.md
  * § The request log): packed columns that give back every field as added, in each of the layout's
  * forms (request ids as UUIDs or as text, times as whole ms or not, text indexes of 1, 2 or 4
  * bytes; origins and latencies, recorded or not); the size it is for; a body cut short or grown
@@ -13,8 +13,8 @@ import {
   blockEntries,
   PACKED_BODY,
   PACKED_BODY_V1,
-} from "../../../src/token/store/log_block_body.ts";
-import { requestLogBlocks } from "../../../src/token/store/log_blocks.ts";
+} from "../../../src/token/store/request_log_block_body.ts";
+import { requestLogBlocks } from "../../../src/token/store/request_log_blocks.ts";
 import type { RequestLogEntry } from "../../../src/token/store/mod.ts";
 
 const NOW = Date.UTC(2026, 11, 28, 12);

@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { backendTest, tokenEnv } from "../../_helpers/token_env.ts";
-import { RequestLogRecorder } from "../../../src/token/request_log.ts";
+import { RequestLogRecorder } from "../../../src/token/request_log/recorder.ts";
 import type { ApiKeyRecord, TokenStore } from "../../../src/token/store/mod.ts";
 
 Deno.test("[token] a revoked or expired key's 401 is in the log under its key; an unknown key's is not", async () => {

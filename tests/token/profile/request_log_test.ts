@@ -1,5 +1,5 @@
 /**
- * The request log's writer and bounds (src/token/request_log.ts; docs/token-service.md § The
+ * The request log's writer and bounds (src/token/request_log/recorder.ts; docs/token-service.md § The
  * request log), on SQLite and PostgreSQL: a noted request becomes one row once the edge gives
  * its status, error code and request id (a request never noted, none); only a 200 counts in the
  * daily usage; a folder-wide request's EIKs are cut after 20; rows older than 7 days and beyond
@@ -7,7 +7,7 @@
  * issuance budgets' prune and go with the sessions' prune.
  */
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { RequestLogRecorder } from "../../../src/token/request_log.ts";
+import { RequestLogRecorder } from "../../../src/token/request_log/recorder.ts";
 import type { ApiKeyRecord, TokenStore } from "../../../src/token/store/mod.ts";
 import { backendTest } from "../../_helpers/token_env.ts";
 

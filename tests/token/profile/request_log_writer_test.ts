@@ -1,5 +1,5 @@
 /**
- * Where a running request log recorder writes (src/token/store/log_writer.ts; docs/token-service.md
+ * Where a running request log recorder writes (src/token/store/request_log_writer.ts; docs/token-service.md
  * § The request log): on a SQLite file a worker thread with its own connection, on PostgreSQL the
  * store in this thread. Every row noted reaches the database: a flush resolves once its batch is
  * committed, a full batch starts a flush before the interval, `stop()` writes the rest and ends
@@ -8,9 +8,9 @@
  */
 import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { BATCH_ROWS, RequestLogRecorder } from "../../../src/token/request_log.ts";
-import { sqliteWorkerLogWriter } from "../../../src/token/store/log_writer.ts";
-import { requestLogBlocks } from "../../../src/token/store/log_blocks.ts";
+import { BATCH_ROWS, RequestLogRecorder } from "../../../src/token/request_log/recorder.ts";
+import { threadRequestLogWriter } from "../../../src/token/store/request_log_writer.ts";
+import { requestLogBlocks } from "../../../src/token/store/request_log_blocks.ts";
 import type {
   ApiKeyRecord,
   RequestLogEntry,
@@ -145,7 +145,7 @@ Deno.test("[token/sqlite] a writer thread that cannot open its file hands over t
     const store = await db.open();
     const fallbacks: Error[] = [];
     const dir = await Deno.makeTempDir({ prefix: "svc-log-writer-" });
-    const w = sqliteWorkerLogWriter(
+    const w = threadRequestLogWriter(
       join(dir, "missing", "x.sqlite"),
       store,
       (e) => fallbacks.push(e),

@@ -26,9 +26,9 @@ async function readAndWrite(s: TokenStore) {
   equal((await s.getApplication("app_1"))?.status, "approved");
   equal((await s.listNotices())[0]?.kind, "contract_expiring");
   equal((await s.listSigningKeys())[0]?.kid, "ed-1");
-  const usage = { ...(await s.listUsage({ month: "2026-11" }))[0]!, count: 2 };
-  await s.addUsage([usage]);
-  equal((await s.listUsage({ month: "2026-11" }))[0]?.count, 7);
+  const usage = { ...(await s.listBillingCounts({ month: "2026-11" }))[0]!, count: 2 };
+  await s.addBillingCounts([usage]);
+  equal((await s.listBillingCounts({ month: "2026-11" }))[0]?.count, 7);
   deepStrictEqual(await s.claimEiks(key.id, ["141414141", "151515151"], 3, T0), {
     ok: false,
     used: 2,

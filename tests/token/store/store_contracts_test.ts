@@ -3,12 +3,12 @@
  * applications and contracts with their key changes, notices claimed once, usage UPSERTs.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { createApiKey } from "../../../src/token/api_keys.ts";
+import { createApiKey } from "../../../src/token/access/api_keys.ts";
 import { contractTerminatedDraft } from "../../../src/token/notices/notice_drafts.ts";
 import {
+  BillingCountWriteError,
   type ContractRecord,
   type NoticeDraft,
-  UsageWriteError,
 } from "../../../src/token/store/records.ts";
 import { backendTest } from "../../_helpers/token_env.ts";
 import { application, contract, DAY, integrator, T0 } from "./store_fixtures.ts";
@@ -184,34 +184,40 @@ backendTest(
   },
 );
 
-backendTest("usage: addUsage() adds to existing counters; listUsage() filters", async (db) => {
-  const [a, b] = await Promise.all([db.open(), db.open()]);
-  const row = (eik: string, count: number, contractId = "c1") => ({
-    month: "2026-11",
-    integratorId: "i1",
-    contractId,
-    keyId: "key_1",
-    mode: "live" as const,
-    typeId: "vat",
-    eik,
-    count,
-  });
-  await Promise.all([
-    a.addUsage([row("111111111", 2), row("222222222", 1)]),
-    b.addUsage([row("222222222", 5), row("111111111", 1)]),
-  ]);
-  await a.addUsage([row("", 4, "")]);
-  deepStrictEqual((await b.listUsage({ contractId: "c1" })).map((r) => [r.eik, r.count]), [
-    ["111111111", 3],
-    ["222222222", 6],
-  ]);
-  equal((await b.listUsage({ month: "2026-11" })).length, 3);
-  equal((await b.listUsage({ month: "2026-12" })).length, 0);
-  equal((await b.listUsage({ contractId: "" }))[0]?.count, 4);
-});
+backendTest(
+  "usage: addBillingCounts() adds to existing counters; listBillingCounts() filters",
+  async (db) => {
+    const [a, b] = await Promise.all([db.open(), db.open()]);
+    const row = (eik: string, count: number, contractId = "c1") => ({
+      month: "2026-11",
+      integratorId: "i1",
+      contractId,
+      keyId: "key_1",
+      mode: "live" as const,
+      typeId: "vat",
+      eik,
+      count,
+    });
+    await Promise.all([
+      a.addBillingCounts([row("111111111", 2), row("222222222", 1)]),
+      b.addBillingCounts([row("222222222", 5), row("111111111", 1)]),
+    ]);
+    await a.addBillingCounts([row("", 4, "")]);
+    deepStrictEqual(
+      (await b.listBillingCounts({ contractId: "c1" })).map((r) => [r.eik, r.count]),
+      [
+        ["111111111", 3],
+        ["222222222", 6],
+      ],
+    );
+    equal((await b.listBillingCounts({ month: "2026-11" })).length, 3);
+    equal((await b.listBillingCounts({ month: "2026-12" })).length, 0);
+    equal((await b.listBillingCounts({ contractId: "" }))[0]?.count, 4);
+  },
+);
 
 backendTest(
-  "usage: a chunk that fails keeps the chunks before it and names its rows (UsageWriteError)",
+  "usage: a chunk that fails keeps the chunks before it and names its rows (BillingCountWriteError)",
   async (db) => {
     const s = await db.open();
     const row = (n: number) => ({
@@ -227,9 +233,13 @@ backendTest(
     // 501 rows in sort order; the last (alone in the second chunk of 500) breaks NOT NULL.
     const rows = Array.from({ length: 501 }, (_, i) => row(i));
     const bad = { ...rows[500]!, mode: null as unknown as "live" };
-    const err = await s.addUsage([...rows.slice(0, 500), bad]).then(() => null, (e) => e);
-    ok(err instanceof UsageWriteError, `a UsageWriteError, got ${err}`);
+    const err = await s.addBillingCounts([...rows.slice(0, 500), bad]).then(() => null, (e) => e);
+    ok(err instanceof BillingCountWriteError, `a BillingCountWriteError, got ${err}`);
     deepStrictEqual(err.unwritten, [bad]);
-    equal((await s.listUsage({ contractId: "c1" })).length, 500, "the first chunk stays added");
+    equal(
+      (await s.listBillingCounts({ contractId: "c1" })).length,
+      500,
+      "the first chunk stays added",
+    );
   },
 );

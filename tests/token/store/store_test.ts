@@ -3,8 +3,8 @@
  * migrations, integrators and keys, rotation, atomic EIK claims under concurrency, signing keys.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { createApiKey, hashSecret, rotateApiKey } from "../../../src/token/api_keys.ts";
-import { loadKeyRing, rotateSigningKey } from "../../../src/token/signer.ts";
+import { createApiKey, hashSecret, rotateApiKey } from "../../../src/token/access/api_keys.ts";
+import { loadKeyRing, rotateSigningKey } from "../../../src/token/issuance/signer.ts";
 import { backendTest } from "../../_helpers/token_env.ts";
 import { DAY, integrator, T0 } from "./store_fixtures.ts";
 

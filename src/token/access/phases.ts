@@ -15,7 +15,7 @@
  * expiry); until the scheduler has stored it, this function derives the same value.
  * @module
  */
-import type { ApiKeyRecord, ContractState } from "./store/mod.ts";
+import type { ApiKeyRecord, ContractState } from "../store/mod.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** 90 days in ms (test key lifetime, docs/token-service.md § Access phases). */
@@ -48,7 +48,7 @@ export interface KeyPolicy {
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
- * import type { ApiKeyRecord } from "./store/mod.ts";
+ * import type { ApiKeyRecord } from "../store/mod.ts";
  * const key = { mode: "live", createdAt: 0, expiresAt: 7 * 864e5 } as ApiKeyRecord;
  * equal(keyPolicy(key, { active: null, lastEndedAt: null }).eikLimit, 3);
  * ```

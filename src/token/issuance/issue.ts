@@ -5,12 +5,18 @@
  * without a contract (402), then a 5-second EdDSA JWT bound to one typeId and its EIK(s), counted for billing.
  * @module
  */
-import { AppError, getOperation } from "../contract/mod.ts";
-import { hashSecret, looksLikeApiKey, newUuid, type RandomBytes } from "./api_keys.ts";
-import { type KeyPolicy, keyPolicy } from "./phases.ts";
+import { AppError, getOperation } from "../../contract/mod.ts";
+import {
+  hashSecret,
+  type KeyPolicy,
+  keyPolicy,
+  looksLikeApiKey,
+  newUuid,
+  type RandomBytes,
+} from "../access/mod.ts";
 import type { KeyRing } from "./signer.ts";
-import type { ApiKeyRecord, TokenStore } from "./store/mod.ts";
-import type { UsageRecorder } from "./usage.ts";
+import type { ApiKeyRecord, TokenStore } from "../store/mod.ts";
+import type { BillingCounter } from "../contracts/mod.ts";
 
 /** Token lifetime, seconds (docs/tokens.md § Claims). */
 export const TOKEN_TTL_SECONDS = 5;
@@ -171,7 +177,7 @@ export interface IssueDeps {
   /** Optional accumulator of the time split. */
   readonly timings?: IssueTimings;
   /** Optional usage counter (billing). */
-  readonly usage?: UsageRecorder;
+  readonly usage?: BillingCounter;
   /** Random source of the token's `jti` (default the system's). */
   readonly random?: RandomBytes;
 }

@@ -9,10 +9,10 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, httpStatus, isAppError } from "../contract/mod.ts";
-import { noteErrorCode, requestIdOf } from "./edge.ts";
+import { AppError, httpStatus, isAppError } from "../../contract/mod.ts";
+import { noteErrorCode, requestIdOf } from "./request_edge.ts";
 import { rateLimitHeaders, type RateLimitInfo } from "./rate_limit.ts";
-import { isDatabaseUnavailable } from "./store/mod.ts";
+import { isDatabaseUnavailable } from "../store/mod.ts";
 
 /** Seconds a client waits before retrying while the database or the instance is not ready. */
 const RETRY_AFTER_OUTAGE_S = 5;
@@ -68,7 +68,7 @@ function headersOf(e: AppError): Record<string, string> {
  * @param c the request's context
  * @param err what was thrown (see {@link catalogued})
  * @param log where unexpected errors go
- * @returns the answer; the edge (edge.ts) is told its `errorCode` for the request log
+ * @returns the answer; the edge (edge/request_edge.ts) is told its `errorCode` for the request log
  */
 export function errorAnswer(
   c: Context,

@@ -19,8 +19,8 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { type RandomBytes, systemRandom } from "./api_keys.ts";
-import { UserError } from "../user_error.ts";
+import { type RandomBytes, systemRandom } from "../access/mod.ts";
+import { UserError } from "../../user_error.ts";
 
 /** Shortest secret accepted, characters (32 random bytes in base64 are 44). */
 export const MIN_SIGNING_KEY_SECRET_LENGTH = 32;

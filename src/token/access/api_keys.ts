@@ -8,9 +8,9 @@
  */
 import { createHash } from "node:crypto";
 import { requireRegistrableOrigin } from "./origins.ts";
-import { AppError } from "../contract/mod.ts";
+import { AppError } from "../../contract/mod.ts";
 import { initialExpiry, LIVE_KEY_LIFETIME_MS } from "./phases.ts";
-import type { ApiKeyRecord, KeyMode, TokenStore } from "./store/mod.ts";
+import type { ApiKeyRecord, KeyMode, TokenStore } from "../store/mod.ts";
 
 export {
   LIVE_EIK_LIMIT_WITHOUT_CONTRACT,

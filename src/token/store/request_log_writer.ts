@@ -1,8 +1,8 @@
 /**
- * Where the request log recorder (request_log.ts) writes its rows while the service runs
- * (docs/token-service.md § The request log). On a SQLite file the blocks (log_blocks.ts, held
+ * Where the request log recorder (request_log/recorder.ts) writes its rows while the service runs
+ * (docs/token-service.md § The request log). On a SQLite file the blocks (request_log_blocks.ts, held
  * as columns by the recorder as requests are answered) are written by a worker thread with its
- * own connection (log_writer_worker.ts), so that packing their bodies, the inserts and their
+ * own connection (request_log_thread.ts), so that packing their bodies, the inserts and their
  * commit do not hold the event loop that answers token requests (BENCHMARKS.md § The profile);
  * the main thread only copies each batch's blocks to the worker. On PostgreSQL, and on an in-memory SQLite database (one connection only),
  * {@link RequestLogStore.addRequestLog} writes them, as before: PostgreSQL's writes are
@@ -13,9 +13,9 @@
  * keeps it for the next flush), so no row is lost.
  * @module
  */
-import { blockBody } from "./log_block_body.ts";
-import { blockValues } from "./log_blocks.ts";
-import { logWriterWorker } from "./log_writer_worker.ts";
+import { blockBody } from "./request_log_block_body.ts";
+import { blockValues } from "./request_log_blocks.ts";
+import { requestLogThread } from "./request_log_thread.ts";
 import type { DailyUsageRow, LogBlock, RequestLogWriter } from "./web_store.ts";
 
 /** The SQLite statements of the worker, one block each (the same columns as
@@ -40,7 +40,7 @@ export interface RequestLogStore {
  * @param store the token store
  * @returns a writer whose `close()` does nothing
  */
-export function inlineLogWriter(store: RequestLogStore): RequestLogWriter {
+export function inlineRequestLogWriter(store: RequestLogStore): RequestLogWriter {
   return {
     offThread: () => false,
     write: (blocks, daily) => store.addRequestLog(blocks, daily),
@@ -64,12 +64,12 @@ interface Waiting {
  *   rejects with the database's error when it was rolled back; `close()` closes the worker's
  *   connection and ends the thread
  */
-export function sqliteWorkerLogWriter(
+export function threadRequestLogWriter(
   path: string,
   store: RequestLogStore,
   onFallback: (e: Error) => void,
 ): RequestLogWriter {
-  const inline = inlineLogWriter(store);
+  const inline = inlineRequestLogWriter(store);
   const waiting = new Map<number, Waiting>();
   let nextId = 1;
   let worker: Worker | null = null;
@@ -83,7 +83,7 @@ export function sqliteWorkerLogWriter(
     // under the name it has here, in the source and in a bundle alike).
     new Blob([
       `const ${blockBody.name} = ${blockBody.toString()};\n` +
-      `(${logWriterWorker.toString()})(${blockValues.toString()});`,
+      `(${requestLogThread.toString()})(${blockValues.toString()});`,
     ], {
       type: "text/javascript",
     }),

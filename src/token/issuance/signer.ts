@@ -11,9 +11,9 @@
 import { Buffer } from "node:buffer";
 import { createPrivateKey, sign as ed25519Sign } from "node:crypto";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import { newId, type RandomBytes, systemRandom } from "./api_keys.ts";
+import { newId, type RandomBytes, systemRandom } from "../access/mod.ts";
 import { openPrivateJwk, sealedKeyOf, type SigningKeyCipher } from "./key_cipher.ts";
-import type { SigningKeyRecord, TokenStore } from "./store/mod.ts";
+import type { SigningKeyRecord, TokenStore } from "../store/mod.ts";
 
 /** A loaded key ring: the current private key plus the public JWKs to publish. */
 export interface KeyRing {

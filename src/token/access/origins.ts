@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { AppError } from "../contract/mod.ts";
+import { AppError } from "../../contract/mod.ts";
 
 /** The message of a refused origin (sentence fragment after `Field "<name>"`). */
 export const HTTP_ORIGIN_MESSAGE =

@@ -1,5 +1,5 @@
 /**
- * The operations side of the store (docs/token-service.md § Rate limits, § Operations): the
+ * Readiness and the rate limits' windows in the store (docs/token-service.md § Rate limits, § Operations): the
  * schema version for `GET /ready`, and the fixed-window rate-limit counters that several
  * instances share on PostgreSQL (one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING` per
  * lease of budget, for all of a request's budgets at once; rate_limit.ts `leasedRateCounter`).
@@ -7,14 +7,14 @@
  */
 import { MIGRATIONS } from "./migrations.ts";
 import { type Db, sql, tuples } from "./sql.ts";
-import type { OpsStore, SchemaStatus } from "./store.ts";
+import type { RateWindowStore, ReadinessStore, SchemaStatus } from "./store.ts";
 
 /**
- * The operations queries over a database.
+ * The readiness and rate-window queries over a database.
  * @param db the database
- * @returns the {@link OpsStore} methods
+ * @returns the {@link ReadinessStore} and {@link RateWindowStore} methods
  */
-export function opsQueries(db: Db): OpsStore {
+export function readinessRateQueries(db: Db): ReadinessStore & RateWindowStore {
   return {
     async schemaStatus(): Promise<SchemaStatus> {
       const done = new Set(

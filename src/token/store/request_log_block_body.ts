@@ -39,12 +39,12 @@ export const PACKED_BODY_V1 = 1;
 /**
  * A block's body as stored (the layout above). The one encoder of a body; self-contained: it
  * names nothing outside itself (it also runs in the writer thread from its source text).
- * @param b the block's columns (log_blocks.ts `BlockBuilder`)
+ * @param b the block's columns (request_log_blocks.ts `BlockBuilder`)
  * @returns the body's bytes
  * @example
  * ```ts
- * import { blockBody, blockEntries } from "./log_block_body.ts";
- * import { requestLogBlocks } from "./log_blocks.ts";
+ * import { blockBody, blockEntries } from "./request_log_block_body.ts";
+ * import { requestLogBlocks } from "./request_log_blocks.ts";
  * const requestId = "0f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b";
  * const [b] = requestLogBlocks([{ at: 1000, integratorId: "int_a", keyId: "key_a",
  *   typeId: "vat", eiks: "121212121", status: 200, errorCode: null, requestId }]);
@@ -138,7 +138,7 @@ const HEX_DIGITS = new TextEncoder().encode(
  *   hand reads as empty rather than failing the page)
  * @example
  * ```ts
- * import { blockEntries } from "./log_block_body.ts";
+ * import { blockEntries } from "./request_log_block_body.ts";
  * const old = blockEntries("int_a", "key_a", '[[1000,"vat","121212121",200,null,"r1"]]');
  * if (old[0]!.requestId !== "r1" || old[0]!.at !== 1000) throw new Error("a JSON body");
  * if (blockEntries("int_a", "key_a", new Uint8Array([1, 0])).length !== 0) throw new Error("cut");

@@ -11,13 +11,13 @@
  *   in the OpenAPI documents) and tell the edge their `errorCode` for the request log.
  * - **Access log**: one entry per request once its answer is ready (method, path, status, ms,
  *   request id; never a header, query or body, so never a credential).
- * - **Draining** (a graceful shutdown, ops.ts): requests in flight are counted, and while draining
+ * - **Draining** (a graceful shutdown, edge/readiness.ts): requests in flight are counted, and while draining
  *   every answer is marked `Connection: close`.
  * @module
  */
 import type { Hono } from "hono";
 import { getPath } from "hono/utils/url";
-import type { DrainState } from "./ops.ts";
+import type { DrainState } from "./readiness.ts";
 
 /** One access log line's fields (no headers, no query, no body: nothing secret). */
 export interface AccessLogEntry {
@@ -39,7 +39,7 @@ export interface EdgeOptions {
   /** The draining state (absent = never draining). */
   readonly drain?: DrainState;
   /** Told every answer with its status, request id and error body's `errorCode` (the request
-   * log of token requests, request_log.ts). */
+   * log of token requests, request_log/recorder.ts). */
   readonly onAnswer?: (
     req: Request,
     status: number,
@@ -58,7 +58,7 @@ interface InFlight {
 
 /**
  * Where the edge keeps what it knows of a request in flight (request ids for the error bodies
- * and the audit log, audit.ts): a property of the `Request` itself under this module's own
+ * and the audit log, audit/audit_log.ts): a property of the `Request` itself under this module's own
  * symbol. A `WeakMap` keyed by the short-lived requests cost about 1 µs a request, 4 % of a
  * token's work in process (BENCHMARKS.md § The profile, the request log in blocks).
  */

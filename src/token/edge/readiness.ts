@@ -3,18 +3,18 @@
  * docs/token-service.md § Operations): `GET /ready` (database reachable and migrations current,
  * else 503 SERVICE_NOT_READY), and the draining state a graceful shutdown sets: `/ready` answers
  * 503 and every answer closes its connection, so clients and proxies open new connections
- * elsewhere while the running requests finish (the access log and the request count: edge.ts).
+ * elsewhere while the running requests finish (the access log and the request count: edge/request_edge.ts).
  * @module
  */
 import type { Hono } from "hono";
-import { AppError } from "../contract/mod.ts";
-import type { TokenStore } from "./store/mod.ts";
+import { AppError } from "../../contract/mod.ts";
+import type { TokenStore } from "../store/mod.ts";
 
 /** Whether the instance is shutting down, and its traffic (shared by the app and the process
  * edge). */
 export interface DrainState {
   draining: boolean;
-  /** Requests being answered now (kept by edge.ts's `withEdge`). */
+  /** Requests being answered now (kept by edge/request_edge.ts's `withEdge`). */
   inFlight?: number;
   /** When the last request arrived or was answered (`performance.now()`). */
   lastActivity?: number;

@@ -7,21 +7,20 @@
  * moment, 3 EIKs per key). Termination enqueues its notice in the same transaction.
  * @module
  */
-import { AppError } from "../contract/mod.ts";
-import type { AdminDeps } from "./deps.ts";
-import { newId } from "./api_keys.ts";
+import { AppError } from "../../contract/mod.ts";
+import type { AdminDeps } from "../deps.ts";
+import { LIVE_KEY_LIFETIME_MS, newId } from "../access/mod.ts";
 import {
   applicationNoticeDraft,
   type ApplicationNoticeKind,
   contractTerminatedDraft,
-} from "./notices/mod.ts";
-import { LIVE_KEY_LIFETIME_MS } from "./phases.ts";
+} from "../notices/mod.ts";
 import {
   type ApplicationRecord,
   type ContractFailure,
   type ContractRecord,
   inForce,
-} from "./store/mod.ts";
+} from "../store/mod.ts";
 
 /** A contract as administrators see it. */
 export interface ContractView {

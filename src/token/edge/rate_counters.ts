@@ -1,7 +1,10 @@
 /**
- * Where the rate limits' hits are counted (rate_limit.ts; docs/token-service.md § Rate limits):
- * in the process for one instance (SQLite), or in shared rows of `rate_limit_windows` for several
- * instances on one PostgreSQL database, without a database round trip per request.
+ * Where the token service's rate limits count their hits (rate_limit.ts; docs/token-service.md §
+ * Rate limits), in fixed windows: in the process for one instance (SQLite,
+ * {@link memoryRateCounter}), in shared rows of `rate_limit_windows` for several instances on one
+ * PostgreSQL database without a database round trip per request ({@link leasedRateCounter}), or
+ * in those rows one round trip a hit, exact across instances, for the pages' rare attempts
+ * (sign-ins, link mails, invitations: {@link storeRateCounter}).
  *
  * **Leases.** An instance does not write each hit. It takes a *lease* of a budget's window — a
  * number of hits added to the shared row in one atomic upsert — and spends it in memory, one hit
@@ -19,7 +22,7 @@
  * `sync_rate`), with a lease instead of a delayed write so that no instance can overshoot.
  * @module
  */
-import type { TokenStore } from "./store/mod.ts";
+import type { TokenStore } from "../store/mod.ts";
 
 /** One budget of a request: its counter's name and its limit per window. */
 export interface RateBudget {
@@ -63,6 +66,19 @@ export function memoryRateCounter(): RateCounter {
         return n;
       }));
     },
+  };
+}
+
+/**
+ * Counters in the store's shared rows, one round trip a hit (every instance sees every hit at
+ * once): for the pages' attempts (a sign-in, a link mail), which are few and must hold exactly
+ * across instances and restarts.
+ * @param store the token store (`hitRateWindows`)
+ * @returns the counter
+ */
+export function storeRateCounter(store: Pick<TokenStore, "hitRateWindows">): RateCounter {
+  return {
+    hit: (budgets, windowStart) => store.hitRateWindows(budgets.map((b) => b.bucket), windowStart),
   };
 }
 

@@ -1,5 +1,7 @@
 /**
- * Rate limits of the token service (docs/token-service.md § Rate limits): a
+ * The token service's one rate limiter (docs/token-service.md § Rate limits, § The profile, rate
+ * limits): fixed windows over a {@link RateCounter} (rate_counters.ts), used by the API's budgets
+ * below and, through {@link hitBudget}, by the pages' attempt limits (web/guard.ts). The API: a
  * budget per API key and one per integrator (all of its keys together), counted in fixed windows
  * after the key is authenticated, so an unknown key spends nobody's budget. Every answer of a
  * limited route carries the tighter budget as `RateLimit-Limit`, `RateLimit-Remaining`,
@@ -14,7 +16,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError } from "../contract/mod.ts";
+import { AppError } from "../../contract/mod.ts";
 import type { RateBudget, RateCounter } from "./rate_counters.ts";
 
 export {
@@ -22,7 +24,42 @@ export {
   memoryRateCounter,
   type RateBudget,
   type RateCounter,
+  storeRateCounter,
 } from "./rate_counters.ts";
+
+/**
+ * The fixed window `now` falls in.
+ * @param now epoch ms
+ * @param windowMs the window's length, ms
+ * @returns its start (epoch ms) and the seconds until it ends (≥ 1)
+ */
+export function fixedWindow(
+  now: number,
+  windowMs: number,
+): { start: number; resetSeconds: number } {
+  const start = Math.floor(now / windowMs) * windowMs;
+  return { start, resetSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)) };
+}
+
+/**
+ * Count one hit of one budget in its fixed window (the pages' attempts: one bucket at a time).
+ * @param counter where it is counted ({@link storeRateCounter} for the pages)
+ * @param budget the bucket and its limit per window
+ * @param now epoch ms
+ * @param windowMs the window's length, ms
+ * @returns whether the hit is within the limit, and the seconds until the window ends (≥ 1)
+ * @throws the counter's errors (a database that went away: DATABASE_UNAVAILABLE)
+ */
+export async function hitBudget(
+  counter: RateCounter,
+  budget: RateBudget,
+  now: number,
+  windowMs: number,
+): Promise<{ within: boolean; resetSeconds: number }> {
+  const { start, resetSeconds } = fixedWindow(now, windowMs);
+  const [hits] = await counter.hit([budget], start, windowMs);
+  return { within: hits !== undefined && hits <= budget.limit, resetSeconds };
+}
 
 /** Budgets per window; 0 = no limit for that budget. */
 export interface RateLimitSettings {
@@ -94,9 +131,8 @@ export function createRateLimiter(settings: RateLimitSettings, counter: RateCoun
   return {
     async check(key, now) {
       if (budgets.length === 0) return null;
-      const windowStart = Math.floor(now / windowMs) * windowMs;
+      const { start: windowStart, resetSeconds } = fixedWindow(now, windowMs);
       const hits = await counter.hit(countersOf(key), windowStart, windowMs);
-      const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
       const remaining = (i: number) => Math.max(0, budgets[i]!.limit - (hits[i] ?? 0));
       const info = (i: number): RateLimitInfo => ({
         scope: budgets[i]!.scope,

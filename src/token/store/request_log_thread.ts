@@ -1,9 +1,9 @@
 /**
- * The body of the request log's writer thread (log_writer.ts): a Web Worker with its own
- * SQLite connection that packs request log blocks' bodies (log_block_body.ts), appends them and adds daily
+ * The body of the request log's writer thread (request_log_writer.ts): a Web Worker with its own
+ * SQLite connection that packs request log blocks' bodies (request_log_block_body.ts), appends them and adds daily
  * usage counts, so that this work does not run on the thread answering token requests
  * (BENCHMARKS.md § The profile). The worker is started from a `blob:` URL holding this
- * function's source called with log_blocks.ts `blockValues` (after log_block_body.ts `blockBody`, which it names),
+ * function's source called with request_log_blocks.ts `blockValues` (after request_log_block_body.ts `blockBody`, which it names),
  * which exist in the source tree, in `dist/svc-filing.bundle.js` and in a compiled binary alike;
  * so the function imports nothing (only `node:sqlite`, a runtime built-in, dynamically), names
  * nothing outside itself and its argument, and receives its SQL from the main thread.
@@ -24,10 +24,10 @@
 import type { LogBlock } from "./web_store.ts";
 
 /**
- * The worker's entry point; run as `(${logWriterWorker})(${blockValues})` inside the worker.
- * @param valuesOf log_blocks.ts `blockValues`: a block's row, its body packed
+ * The worker's entry point; run as `(${requestLogThread})(${blockValues})` inside the worker.
+ * @param valuesOf request_log_blocks.ts `blockValues`: a block's row, its body packed
  */
-export function logWriterWorker(valuesOf: (b: LogBlock) => unknown[]): void {
+export function requestLogThread(valuesOf: (b: LogBlock) => unknown[]): void {
   const scope = globalThis as unknown as {
     onmessage: ((e: MessageEvent) => void) | null;
     postMessage(m: unknown): void;

@@ -6,9 +6,9 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import type { Clock } from "../clock.ts";
-import { requestIdOf } from "./edge.ts";
-import type { AuditActorKind, TokenStore } from "./store/mod.ts";
+import type { Clock } from "../../clock.ts";
+import { requestIdOf } from "../edge/mod.ts";
+import type { AuditActorKind, TokenStore } from "../store/mod.ts";
 
 /** Who acts. */
 export interface AuditActor {

@@ -6,10 +6,10 @@
  * the quantity basis of the invoice.
  * @module
  */
-import { AppError } from "../contract/mod.ts";
-import { toCsv } from "../csv.ts";
-import type { ContractRecord, TokenStore, UsageRow } from "./store/mod.ts";
-import { MONTH_RE, monthBounds } from "./usage.ts";
+import { AppError } from "../../contract/mod.ts";
+import { toCsv } from "../../csv.ts";
+import type { ContractRecord, TokenStore, UsageRow } from "../store/mod.ts";
+import { MONTH_RE, monthBounds } from "./billing_counts.ts";
 
 /** One statement line. */
 export interface StatementLine {
@@ -74,7 +74,7 @@ export async function buildStatement(
   requireMonth(month);
   const c = await store.getContract(contractId);
   if (!c) throw new AppError("NOT_FOUND", `No contract "${contractId}"`, { contractId });
-  const rows = await store.listUsage({ contractId, month });
+  const rows = await store.listBillingCounts({ contractId, month });
   const lines = rows.map((r) => ({
     keyId: r.keyId,
     typeId: r.typeId,

@@ -1,7 +1,7 @@
 /**
  * `POST /api/v1/tokens/issue` (docs/tokens.md § Issuing), the hot path of the
  * token service: every agent operation needs a fresh token. One Hono handler and nothing else on
- * the route (the edge is a wrapper, edge.ts), so Hono calls it without composing a middleware
+ * the route (the edge is a wrapper, edge/request_edge.ts), so Hono calls it without composing a middleware
  * chain; the body is read without touching `Request.body` (which would build a stream) when a
  * `Content-Length` bounds it; the answer is built once with its headers. Measured against a bare
  * route plus one signature in BENCHMARKS.md § The issuance hot path. The order of the checks is
@@ -14,7 +14,7 @@ import {
   requireJsonMediaType,
   TokenIssueRequest,
   validationError,
-} from "../contract/mod.ts";
+} from "../../contract/mod.ts";
 import {
   type AuthenticatedKey,
   authenticateKey,
@@ -22,9 +22,9 @@ import {
   type IssuedToken,
   issueToken,
 } from "./issue.ts";
-import { httpOrigin, requireHttpOrigin } from "./origins.ts";
-import { type RateLimiter, setRateLimitHeaders, showBudget } from "./rate_limit.ts";
-import type { RequestLogRecorder } from "./request_log.ts";
+import { httpOrigin, requireHttpOrigin } from "../access/mod.ts";
+import { type RateLimiter, setRateLimitHeaders, showBudget } from "../edge/mod.ts";
+import type { RequestLogRecorder } from "../request_log/mod.ts";
 
 /** Largest issue request body, bytes (a folder-wide request lists many EIKs). */
 export const MAX_ISSUE_BODY_BYTES = 256 * 1024;
@@ -34,7 +34,7 @@ export interface IssueRouteDeps extends IssueDeps {
   readonly clock: { now(): number };
   /** Budgets per API key and integrator (absent = no limits). */
   readonly rateLimiter?: RateLimiter;
-  /** The request log (absent = none; request_log.ts). */
+  /** The request log (absent = none; request_log/recorder.ts). */
   readonly requestLog?: RequestLogRecorder;
 }
 
@@ -57,7 +57,7 @@ export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Respon
     const now = deps.clock.now();
     const t0 = performance.now();
     // The request log notes the request as soon as its key is known: a revoked or expired
-    // key's 401 is kept under that key (request_log.ts).
+    // key's 401 is kept under that key (request_log/recorder.ts).
     const log = deps.requestLog;
     const auth = await authenticateKey(
       deps.store,

@@ -8,7 +8,12 @@
  * `flushMs: 0` writes through after each token instead.
  * @module
  */
-import { type ApiKeyRecord, type UsageRow, type UsageStore, UsageWriteError } from "./store/mod.ts";
+import {
+  type ApiKeyRecord,
+  type BillingCountStore,
+  BillingCountWriteError,
+  type UsageRow,
+} from "../store/mod.ts";
 
 /**
  * The billing month of an instant.
@@ -37,9 +42,9 @@ export function monthBounds(month: string): [number, number] {
   return [Date.UTC(y, m - 1, 1), Date.UTC(y, m, 1)];
 }
 
-/** Options of {@link UsageRecorder}. */
-export interface UsageRecorderOptions {
-  readonly store: UsageStore;
+/** Options of {@link BillingCounter}. */
+export interface BillingCounterOptions {
+  readonly store: BillingCountStore;
   /** Flush interval in ms (default 1000); 0 = write through after each token. */
   readonly flushMs?: number;
   /** Where flush failures are reported (the counts are kept and retried). */
@@ -48,7 +53,7 @@ export interface UsageRecorderOptions {
 
 /**
  * What is buffered in memory and written to the store every `flushMs`, and on `stop()`: the
- * usage counters, and the request log (request_log.ts).
+ * usage counters, and the request log (request_log/recorder.ts).
  */
 export abstract class PeriodicFlush {
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -76,8 +81,8 @@ export abstract class PeriodicFlush {
 }
 
 /** In-memory usage counters with periodic flush to the store. */
-export class UsageRecorder extends PeriodicFlush {
-  readonly #store: UsageStore;
+export class BillingCounter extends PeriodicFlush {
+  readonly #store: BillingCountStore;
   readonly #onError: (e: unknown) => void;
   #buf = new Map<string, UsageRow>();
   #flushing: Promise<void> = Promise.resolve();
@@ -86,7 +91,7 @@ export class UsageRecorder extends PeriodicFlush {
   #month = "";
 
   /** @param o store, flush interval, error sink */
-  constructor(o: UsageRecorderOptions) {
+  constructor(o: BillingCounterOptions) {
     super(o.flushMs ?? 1000);
     this.#store = o.store;
     this.#onError = o.onError ?? (() => {});
@@ -139,7 +144,7 @@ export class UsageRecorder extends PeriodicFlush {
 
   /**
    * Write the buffered counts. On failure the counts not written go back into the buffer and
-   * are retried by the next flush (a partial write, {@link UsageWriteError}, keeps only its
+   * are retried by the next flush (a partial write, {@link BillingCountWriteError}, keeps only its
    * unwritten rows, so nothing is counted twice).
    * @returns when written
    * @throws nothing; failures go to `onError`
@@ -150,9 +155,9 @@ export class UsageRecorder extends PeriodicFlush {
       const rows = [...this.#buf.values()];
       this.#buf = new Map();
       try {
-        await this.#store.addUsage(rows);
+        await this.#store.addBillingCounts(rows);
       } catch (e) {
-        for (const r of e instanceof UsageWriteError ? e.unwritten : rows) {
+        for (const r of e instanceof BillingCountWriteError ? e.unwritten : rows) {
           const id =
             `${r.month}\u0000${r.keyId}\u0000${r.contractId}\u0000${r.typeId}\u0000${r.eik}`;
           const cur = this.#buf.get(id);

@@ -1,7 +1,7 @@
 /**
  * How the request log is stored (docs/token-service.md § The request log): in blocks, one row of
  * `request_log_blocks` per API key and flush, each holding the entries of at most
- * {@link BLOCK_SPAN_MS} as packed columns (log_block_body.ts). A block costs one row and two index
+ * {@link BLOCK_SPAN_MS} as packed columns (request_log_block_body.ts). A block costs one row and two index
  * entries in the database for up to 5,000 requests, where a row per request cost its two index
  * entries each (about 2 µs of the three to four a request took on SQLite; BENCHMARKS.md § The
  * profile). The reader (request_log_queries.ts) decodes the blocks of one integrator, newest
@@ -11,12 +11,12 @@
  * log's recorder): an entry costs a few array appends and leaves no object of its own behind, so
  * the thread answering token requests neither encodes it nor carries it through the engine's
  * young-generation collections. The stored body is written from these columns where the block is
- * stored: in the writer thread on a SQLite file (log_writer_worker.ts, which receives
- * {@link blockValues}' source and log_block_body.ts `blockBody`'s as text: they name nothing
+ * stored: in the writer thread on a SQLite file (request_log_thread.ts, which receives
+ * {@link blockValues}' source and request_log_block_body.ts `blockBody`'s as text: they name nothing
  * outside themselves but `blockBody`), else by the store.
  * @module
  */
-import { blockBody } from "./log_block_body.ts";
+import { blockBody } from "./request_log_block_body.ts";
 import type { LogBlock, RequestLogEntry } from "./web_store.ts";
 
 /** The time one block covers at most, ms: the age prune then rewrites at most the blocks of the
@@ -62,7 +62,7 @@ const utf8 = new TextEncoder();
  * few contiguous arrays (BENCHMARKS.md § The profile).
  * @example
  * ```ts
- * import { BlockBuilder } from "./log_blocks.ts";
+ * import { BlockBuilder } from "./request_log_blocks.ts";
  * const b = new BlockBuilder(60_000);
  * b.add("int_a", "key_a", 1000, "vat", "121212121", 200, null, "r1");
  * b.add("int_a", "key_a", 1500, "vat", "121212121", 403, "EIK_NOT_ALLOWED", "r2");
@@ -238,7 +238,7 @@ function indexOf(b: OpenBlock, text: string): number {
  * @returns the blocks
  * @example
  * ```ts
- * import { requestLogBlocks } from "./log_blocks.ts";
+ * import { requestLogBlocks } from "./request_log_blocks.ts";
  * const e = { at: 1000, integratorId: "int_a", keyId: "key_a", typeId: "vat",
  *   eiks: "121212121", status: 200, errorCode: null, requestId: "r1" };
  * const two = [e, { ...e, at: 1500, status: 403, errorCode: "EIK_NOT_ALLOWED", requestId: "r2" }];
