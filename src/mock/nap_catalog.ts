@@ -7,7 +7,10 @@
  * README.md § Operations (NapCatalogRequest: "substring of name, title or URL; empty means all").
  * @module
  */
-import type { NapCatalogEntry, NapCatalogResult } from "../contract/mod.ts";
+import type { ReportItemOf, ReportResultOf } from "../contract/mod.ts";
+
+/** One link of the catalogue. */
+type NapCatalogEntry = ReportItemOf<"napCatalog">;
 
 const BASE = "https://portal.nra.bg";
 
@@ -111,7 +114,7 @@ export function catalogEntryMatches(entry: NapCatalogEntry, filter: string): boo
  * deepStrictEqual(napCatalog({ filter: "ддс" }).matchedLinks > 0, true);
  * ```
  */
-export function napCatalog(req: { readonly filter?: string }): NapCatalogResult {
+export function napCatalog(req: { readonly filter?: string }): ReportResultOf<"napCatalog"> {
   const items = NAP_CATALOG.filter((e) => catalogEntryMatches(e, req.filter ?? ""));
   return {
     status: "ok",
