@@ -44,12 +44,17 @@ export interface ErrorSpec {
   readonly description: string;
   /** Set on the codes of a failed submit whose outcome the code alone tells. */
   readonly filingFailure?: FilingFailure;
+  /** Set on a code the agent's journal records but no API ever answers with: it is in
+   * docs/errors.md and in {@link ErrorCode}, not in the OpenAPI documents' `ErrorCode` enum
+   * nor their `x-error-catalog` (see {@link ERROR_CODES}). */
+  readonly journalOnly?: true;
 }
 
 /** What an entry may add to kind, status and description. */
 interface ErrorExtras {
   readonly tokenStatus?: number;
   readonly filingFailure?: FilingFailure;
+  readonly journalOnly?: true;
 }
 
 const entry = (
@@ -272,6 +277,11 @@ export const ERROR_CATALOG = {
     400,
     "A journal view's filter (eik, period, state), page cursor (before) or limit is malformed; `details.field` names it",
   ),
+  NOT_SENT: c(
+    502,
+    "Journal only, never an answer: the agent stopped (closed, crashed, the computer shut down) after writing the filing down and before sending it, so the declaration never reached the NRA (state `not_filed`); file it again",
+    { filingFailure: "not_filed", journalOnly: true },
+  ),
 
   // --- agent: signed updates (`agent update`, docs/install.md § Updates) ---
   UPDATE_NOT_PUBLISHED: p(404, "The token service publishes no agent update (SVC_UPDATE_MANIFEST)"),
@@ -351,8 +361,30 @@ export const ERROR_CATALOG = {
 /** A stable error code from the catalog. */
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
-/** All error codes, in catalog order (for the OpenAPI enum). */
-export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+/** All error codes, in catalog order. */
+export const ALL_ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+/** The codes an API answers with, in catalog order (the OpenAPI enum): all but the journal's. */
+export const ERROR_CODES: ErrorCode[] = ALL_ERROR_CODES.filter((code) =>
+  !(ERROR_CATALOG[code] as ErrorSpec).journalOnly
+);
+
+/**
+ * Whether a text is a code of the catalog: the check at the boundary where codes come back from
+ * storage (the agent's journal) as text.
+ * @param code a stored text
+ * @returns true for a key of {@link ERROR_CATALOG}
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(isErrorCode("PORTAL_REJECTED"), true);
+ * equal(isErrorCode("NOT_SENT"), true);
+ * equal(isErrorCode("no such code"), false);
+ * ```
+ */
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CATALOG, code);
+}
 
 /**
  * The HTTP status a service answers a code with, from the catalog.

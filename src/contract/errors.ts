@@ -7,6 +7,7 @@
 import { ERROR_CATALOG, type ErrorCode, type ErrorKind } from "./error_catalog.ts";
 
 export {
+  ALL_ERROR_CODES,
   ERROR_CATALOG,
   ERROR_CODES,
   ERROR_KINDS,
@@ -17,6 +18,7 @@ export {
   type FilingFailure,
   filingFailureOf,
   httpStatus,
+  isErrorCode,
 } from "./error_catalog.ts";
 
 /**
