@@ -103,6 +103,18 @@ export const result = <K extends SubmissionKind, Req extends z.ZodType>(
   sample: { documentId: "1000000001", eik: SAMPLE_EIK },
 });
 
+/** What the rows of reports, local operations and batches all name, as their entries have it. */
+export interface NamedRow<T extends string, Req extends z.ZodType> {
+  readonly typeId: T;
+  /** Its name as accountants say it; the confirmation page and the console show it. */
+  readonly name: Bilingual;
+  readonly summary: string;
+  readonly request: Req;
+}
+
+/** A row whose name passed {@link NameCheck} (`N` is the name's literal type). */
+type Checked<R, N extends Bilingual> = R & { readonly name: N & NameCheck<N> };
+
 /**
  * Whether an operation acts on the portal in a sender's name: `"confirm"` — the person at the
  * machine confirms the sender (and in live mode types the PIN) before it runs; `"none"` — it
@@ -127,19 +139,14 @@ export interface ReportRow<
   A extends string = string,
   Req extends z.ZodType = z.ZodType,
   Res extends z.ZodType = z.ZodType,
-> {
-  readonly typeId: T;
+> extends NamedRow<T, Req> {
   readonly family: "report" | "portal_files";
   /** The test portal's generator (its key in src/mock/answers.ts `REPORT_ANSWERS`). */
   readonly answer: A;
-  readonly request: Req;
   readonly result: Res;
   readonly scope: TokenScope;
   readonly sender: SenderStep;
   readonly memo: ReportMemo;
-  readonly summary: string;
-  /** Its name as accountants say it; the confirmation page and the console show it. */
-  readonly name: Bilingual;
   /** A valid request body; see {@link SampleRequest}. */
   readonly sample: SampleRequest;
 }
@@ -152,13 +159,10 @@ export const report = <
   Res extends z.ZodType,
   const N extends Bilingual,
 >(
-  row: ReportRow<T, A, Req, Res> & { readonly name: N & NameCheck<N> },
+  row: Checked<ReportRow<T, A, Req, Res>, N>,
 ): ReportOperation<T, A, Req, Res> => ({
-  typeId: row.typeId,
-  name: row.name,
+  ...named(row),
   family: row.family,
-  summary: row.summary,
-  request: row.request,
   result: row.result,
   scope: row.scope,
   localInput: "none",
@@ -169,32 +173,30 @@ export const report = <
 });
 
 /** A local operation as the registry writes it: typeId, name, summary, schemas, what it runs. */
-export interface LocalRow<T extends string, Req extends z.ZodType> {
-  readonly typeId: T;
-  readonly name: Bilingual;
-  readonly summary: string;
-  readonly request: Req;
+export interface LocalRow<T extends string, Req extends z.ZodType> extends NamedRow<T, Req> {
   readonly result: z.ZodType;
   readonly run: LocalRun;
 }
 
+/** What every local operation is: a read of the disk, without token scope or sender. */
+const LOCAL = {
+  family: "local",
+  scope: "none",
+  localInput: "required",
+  needsSender: false,
+} as const satisfies Partial<LocalOperation>;
+
 /** A local operation's registry entry (no token scope, no sender, input required). */
 export const local = <const T extends string, Req extends z.ZodType, const N extends Bilingual>(
-  row: LocalRow<T, Req> & { readonly name: N & NameCheck<N> },
+  row: Checked<LocalRow<T, Req>, N>,
 ): LocalOperation<T, Req> => localEntry(row);
 
 const localEntry = <T extends string, Req extends z.ZodType>(
   row: LocalRow<T, Req>,
 ): LocalOperation<T, Req> => ({
-  typeId: row.typeId,
-  name: row.name,
-  family: "local",
-  summary: row.summary,
-  request: row.request,
+  ...named(row),
+  ...LOCAL,
   result: row.result,
-  scope: "none",
-  localInput: "required",
-  needsSender: false,
   sample: row.run.run === "scan"
     ? { rootFolder: SAMPLE_FOLDER, year: 2025, month: 12 }
     : { directory: SAMPLE_FOLDER },
@@ -209,46 +211,41 @@ export interface ScanRow<T extends string, Req extends z.ZodType>
 
 /** A folder scan's registry entry. */
 export const scan = <const T extends string, Req extends z.ZodType, const N extends Bilingual>(
-  row: ScanRow<T, Req> & { readonly name: N & NameCheck<N> },
+  row: Checked<ScanRow<T, Req>, N>,
 ): LocalOperation<T, Req> =>
   localEntry({
-    typeId: row.typeId,
-    name: row.name,
-    summary: row.summary,
-    request: row.request,
+    ...named(row),
     result: row.result,
     run: { run: "scan", fileKind: row.fileKind, folderField: "rootFolder" },
   });
 
 /** A folder-wide filing as the registry writes it: typeId, the submission kind, name, summary,
  * request schema and how it groups the files it finds. */
-export interface BatchRow<T extends string, Req extends z.ZodType> {
-  readonly typeId: T;
+export interface BatchRow<T extends string, Req extends z.ZodType> extends NamedRow<T, Req> {
   readonly kind: SubmissionKind;
-  readonly name: Bilingual;
-  readonly summary: string;
-  readonly request: Req;
   readonly grouping: BatchGrouping;
 }
 
+/** What every folder-wide filing is: files from the disk, filed for the token's EIKs by a sender. */
+const BATCH = {
+  family: "batch",
+  result: files.BatchResult,
+  scope: "eiks",
+  localInput: "required",
+  needsSender: true,
+} as const satisfies Partial<BatchOperation>;
+
 /** A folder-wide filing's registry entry (scope `eiks`; confirmed by a sender). */
 export const batch = <const T extends string, Req extends z.ZodType, const N extends Bilingual>(
-  row: BatchRow<T, Req> & { readonly name: N & NameCheck<N> },
+  row: Checked<BatchRow<T, Req>, N>,
 ): BatchOperation<T, Req> => batchEntry(row);
 
 const batchEntry = <T extends string, Req extends z.ZodType>(
   row: BatchRow<T, Req>,
 ): BatchOperation<T, Req> => ({
-  typeId: row.typeId,
-  name: row.name,
-  family: "batch",
+  ...named(row),
+  ...BATCH,
   kind: row.kind,
-  summary: row.summary,
-  request: row.request,
-  result: files.BatchResult,
-  scope: "eiks",
-  localInput: "required",
-  needsSender: true,
   sample: row.grouping.group === "xml_notices"
     ? { rootFolder: SAMPLE_FOLDER }
     : { rootFolder: SAMPLE_FOLDER, year: 2025, month: 12 },
@@ -267,6 +264,11 @@ export const noticeBatch = <const F extends "62" | "123", const N extends Biling
     request: files.NoticeBatchRequest,
     grouping: { group: "xml_notices", form: row.form },
   });
+
+/** The fields a row names as its entry has them: typeId, name, summary, request schema. */
+function named<T extends string, Req extends z.ZodType>(row: NamedRow<T, Req>) {
+  return { typeId: row.typeId, name: row.name, summary: row.summary, request: row.request };
+}
 
 /** "Декларации обр. 1 и 6" → "декларации обр. 1 и 6" (inside a sentence). */
 const lowerFirst = (s: string) => s.charAt(0).toLocaleLowerCase("bg") + s.slice(1);
