@@ -5,7 +5,7 @@
  * @module
  */
 import type { Bilingual, KeyMode } from "../../contract/mod.ts";
-import type { AppError, SubmissionKind } from "../../contract/mod.ts";
+import type { AppError, ErrorCode, SubmissionKind } from "../../contract/mod.ts";
 import type { CompanyName, FileFigures } from "../local/mod.ts";
 
 export type { CompanyName, FileFigures };
@@ -126,7 +126,7 @@ export interface Confirmed {
 export interface PageError {
   readonly typeId: string;
   /** The answer's `errorCode`. */
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly bg: string;
   readonly en: string;
   /** What to do, in Bulgarian and English. */

@@ -2,10 +2,12 @@
  * The journal's error codes are catalog codes (src/contract/error_catalog.ts): a filing the agent
  * stopped before sending is recorded `NOT_SENT` — a catalogued, journal-only code (in
  * docs/errors.md, not in the OpenAPI documents) with the accountant's words — and a stored code
- * is read back through the catalog, so a text no catalog knows is not passed on as a code.
+ * is read back through the catalog, so a text no catalog knows is not passed on as a code; the
+ * confirmation page's check errors name catalog codes too.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { pageError } from "../../src/agent/confirm/check_texts.ts";
 import { filingErrorWords } from "../../src/agent/console/error_words.ts";
 import { Journal } from "../../src/agent/filing/journal.ts";
 import { reconcileJournal } from "../../src/agent/filing/reconcile.ts";
@@ -83,4 +85,16 @@ Deno.test("a stored error code is read back through the catalog: an unknown text
   } finally {
     await Deno.remove(path);
   }
+});
+
+Deno.test("the confirmation page's error of a check names a catalog code, never an uncatalogued one", () => {
+  equal(pageError("vat_batch", new Error("a bug")).code, "AGENT_INTERNAL_ERROR");
+  equal(
+    pageError("vat_batch", { code: "NO SUCH CODE", message: "x" }).code,
+    "AGENT_INTERNAL_ERROR",
+  );
+  const known = pageError("vat_batch", { code: "FILE_EIK_MISMATCH", message: "another EIK" });
+  equal(known.code, "FILE_EIK_MISMATCH");
+  equal(known.detail, "another EIK");
+  ok(isErrorCode(pageError("vat", null).code));
 });
