@@ -4,9 +4,9 @@
  * are not; kinds PARAMETER, CREDENTIALS, PORTAL). The list is published in the OpenAPI
  * document as `components.schemas.ErrorCode` and `components.schemas.ErrorKind`.
  *
- * Statuses, per service ({@link httpStatus}): the agent answers every error with 502 except token
- * failures (401), a too-old agent (426), an unknown path (404), an oversized body (413), a body
- * not sent as JSON (415), rate limits (429), host/origin refusals (403/421) and a malformed
+ * Statuses, per service (`httpStatus`, errors.ts): the agent answers every error with 502
+ * except token failures (401), a too-old agent (426), an unknown path (404), an oversized body
+ * (413), a body not sent as JSON (415), rate limits (429), host/origin refusals (403/421) and a malformed
  * journal query of its console (400); the token service answers 400/401/402/403 as the spec says
  * (a malformed body is a 400 there: an entry's `tokenStatus`), 429 over a key's or integrator's
  * budget and 503 while its database is unreachable (docs/token-service.md § Rate limits,
@@ -46,7 +46,7 @@ export interface ErrorSpec {
   readonly filingFailure?: FilingFailure;
   /** Set on a code the agent's journal records but no API ever answers with: it is in
    * docs/errors.md and in {@link ErrorCode}, not in the OpenAPI documents' `ErrorCode` enum
-   * nor their `x-error-catalog` (see {@link ERROR_CODES}). */
+   * nor their `x-error-catalog` (`ERROR_CODES`, errors.ts). */
   readonly journalOnly?: true;
 }
 
@@ -360,55 +360,3 @@ export const ERROR_CATALOG = {
 
 /** A stable error code from the catalog. */
 export type ErrorCode = keyof typeof ERROR_CATALOG;
-
-/** All error codes, in catalog order. */
-export const ALL_ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
-
-/** The codes an API answers with, in catalog order (the OpenAPI enum): all but the journal's. */
-export const ERROR_CODES: ErrorCode[] = ALL_ERROR_CODES.filter((code) =>
-  !(ERROR_CATALOG[code] as ErrorSpec).journalOnly
-);
-
-/**
- * Whether a text is a code of the catalog: the check at the boundary where codes come back from
- * storage (the agent's journal) as text.
- * @param code a stored text
- * @returns true for a key of {@link ERROR_CATALOG}
- * @example
- * ```ts
- * import { equal } from "node:assert/strict";
- * equal(isErrorCode("PORTAL_REJECTED"), true);
- * equal(isErrorCode("NOT_SENT"), true);
- * equal(isErrorCode("no such code"), false);
- * ```
- */
-export function isErrorCode(code: string): code is ErrorCode {
-  return Object.hasOwn(ERROR_CATALOG, code);
-}
-
-/**
- * The HTTP status a service answers a code with, from the catalog.
- * @param code catalog code
- * @param service "agent" or "token" (the token service)
- * @returns the entry's `tokenStatus` at the token service when it has one, else its `status`
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(httpStatus("VALIDATION_FAILED", "agent"), 502);
- * deepStrictEqual(httpStatus("VALIDATION_FAILED", "token"), 400);
- * ```
- */
-export function httpStatus(code: ErrorCode, service: ErrorService): number {
-  const spec: ErrorSpec = ERROR_CATALOG[code];
-  return service === "token" ? spec.tokenStatus ?? spec.status : spec.status;
-}
-
-/**
- * What a code tells of a failed submit's outcome, from the catalog (see {@link FilingFailure}).
- * @param code catalog code
- * @returns "not_filed", "refused", or null when the code alone does not tell
- */
-export function filingFailureOf(code: ErrorCode): FilingFailure | null {
-  const spec: ErrorSpec = ERROR_CATALOG[code];
-  return spec.filingFailure ?? null;
-}
