@@ -4,15 +4,14 @@
  * are not; kinds PARAMETER, CREDENTIALS, PORTAL). The list is published in the OpenAPI
  * document as `components.schemas.ErrorCode` and `components.schemas.ErrorKind`.
  *
- * Statuses, per service (`httpStatus`, errors.ts): the agent answers every error with 502
- * except token failures (401), a too-old agent (426), an unknown path (404), an oversized body
- * (413), a body not sent as JSON (415), rate limits (429), host/origin refusals (403/421) and a malformed
- * journal query of its console (400); the token service answers 400/401/402/403 as the spec says
- * (a malformed body is a 400 there: an entry's `tokenStatus`), 429 over a key's or integrator's
- * budget and 503 while its database is unreachable (docs/token-service.md § Rate limits,
- * § Operations). An entry also says what its code tells of a failed filing's outcome
- * (`filingFailure`, read by the agent's journal).
- * @module
+ * Statuses, per service (`httpStatus`, errors.ts): the agent answers every error with 502 except
+ * token failures (401), a too-old agent (426), an unknown path (404), an oversized body (413), a
+ * body not sent as JSON (415), rate limits (429), host/origin refusals (403/421) and a malformed
+ * journal query of its console (400); the token service answers 400/401/402/403 as the spec says (a
+ * malformed body is a 400 there: an entry's `tokenStatus`), 429 over a key's or integrator's budget
+ * and 503 while its database is unreachable (docs/token-service.md § Rate limits, § Operations). An
+ * entry also says what its code tells of a failed filing's outcome (`filingFailure`, read by the
+ * agent's journal). @module
  */
 
 /** Who can fix an error: the caller (PARAMETER), the machine's user (CREDENTIALS), or nobody
