@@ -23,7 +23,7 @@ import type { BatchOperation } from "../src/contract/mod.ts";
 import { fileSubmission, Journal, runBatch } from "../src/agent/filing/mod.ts";
 import type { OperationClaims } from "../src/agent/http/mod.ts";
 import { createLocalOps } from "../src/agent/local/mod.ts";
-import { liveContext, parseKeystoreRef } from "../src/agent/senders/mod.ts";
+import { liveContext, parseKeyStoreRef } from "../src/agent/senders/mod.ts";
 import { createLivePortal } from "../src/portal/live/mod.ts";
 import type { PortalContext, SubmissionInput } from "../src/portal/mod.ts";
 import { silentLogger } from "../src/log.ts";
@@ -71,7 +71,7 @@ try {
     timeoutSeconds: 60,
     experimentalVatService: false,
   }, { fetch: sim.fetch, clock });
-  const ref = parseKeystoreRef({
+  const ref = parseKeyStoreRef({
     type: "pkcs11",
     module: token.module,
     tokenLabel: "test",

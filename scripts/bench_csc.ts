@@ -23,7 +23,7 @@ import {
   beginCscSignIn,
   liveContext,
   newTokenFile,
-  parseKeystoreRef,
+  parseKeyStoreRef,
 } from "../src/agent/senders/mod.ts";
 import { createLivePortal } from "../src/portal/live/mod.ts";
 import type { PortalContext, SubmissionInput } from "../src/portal/mod.ts";
@@ -83,9 +83,9 @@ try {
   const request = { year: 2026, month: 9, recursive: true, rootFolder: root };
   const scan = await createLocalOps().scanBatch(op, request, { path: root });
   const refs = {
-    pkcs12: { ref: parseKeystoreRef({ type: "pkcs12", file: p12 }), pin: "p12-pin" },
+    pkcs12: { ref: parseKeyStoreRef({ type: "pkcs12", file: p12 }), pin: "p12-pin" },
     csc: {
-      ref: parseKeystoreRef({
+      ref: parseKeyStoreRef({
         type: "csc",
         ...service,
         certId: csc.credentials.explicit,

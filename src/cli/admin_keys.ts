@@ -5,6 +5,7 @@
  */
 import { Command, Option } from "commander";
 import type { Cli } from "./context.ts";
+import type { KeyMode } from "../contract/mod.ts";
 import { adminAction, eikOption, integratorOption, listOf } from "./admin_action.ts";
 import { collect, countArg, textArg } from "./options.ts";
 
@@ -87,7 +88,7 @@ function keys(cli: Cli): Command {
     group.command("create").description("a new key; its secret is printed once")
       .addOption(integratorOption("the owning integrator").makeOptionMandatory())
       .addOption(
-        new Option("--mode <mode>", "test or live").choices(["test", "live"])
+        new Option("--mode <mode>", "test or live").choices(["test", "live"] satisfies KeyMode[])
           .makeOptionMandatory(),
       )
       .option("--label <text>", "a note shown in listings")

@@ -9,9 +9,10 @@ import type { Cli } from "./context.ts";
 import { collect, dataDirOf, dataDirOption, jsonOption, textArg } from "./options.ts";
 import { note, printJson, say } from "./output.ts";
 import { withTokenStore } from "./command_token_store.ts";
+import type { KeyMode } from "../contract/mod.ts";
 
 interface CreateFlags {
-  mode: "test" | "live";
+  mode: KeyMode;
   eik?: string[];
   origin?: string[];
   integrator?: string;
@@ -79,7 +80,8 @@ export function keysCommand(cli: Cli): Command {
         "standard output once; the database keeps only its SHA-256.",
     )
     .addOption(
-      new Option("--mode <mode>", "test or live").choices(["test", "live"]).makeOptionMandatory(),
+      new Option("--mode <mode>", "test or live").choices(["test", "live"] satisfies KeyMode[])
+        .makeOptionMandatory(),
     )
     .addOption(
       new Option("--eik <eik>", "allow only this EIK (repeatable; default: any)")

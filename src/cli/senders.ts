@@ -1,6 +1,6 @@
 /**
  * `senders add|list|test|remove|activate|discover`: the senders of this agent (docs/signing.md). A
- * sender is a person with a QES: a display name plus a private key-store reference in agent.json.
+ * sender is a person with a QES: a display name plus a private key store reference in agent.json.
  * `discover` lists the certificates this computer offers without a PIN. Adding one reads
  * the certificate and shows the certificate checks (validity, key usage, qualified-certificate
  * statements, Bulgarian QES issuer) with their reasons; a failing check refuses the sender unless
@@ -10,7 +10,7 @@
  * @module
  */
 import { Command, Option } from "commander";
-import type { FoundCertificate, KeystoreRef } from "../agent/senders/mod.ts";
+import type { FoundCertificate, KeyStoreRef } from "../agent/senders/mod.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, textArg } from "./options.ts";
 import { note, printJson, say } from "./output.ts";
@@ -35,13 +35,13 @@ interface AddFlags {
 const senders = () => import("../agent/senders/mod.ts");
 
 async function list(cli: Cli, cmd: Command): Promise<void> {
-  const { parseKeystoreRef, readAgentFile } = await senders();
+  const { parseKeyStoreRef, readAgentFile } = await senders();
   const file = await readAgentFile(dataDirOf(cli, cmd));
   const rows = file.senders.map((s) => ({
     id: s.id,
     displayName: s.displayName,
     active: s.active,
-    keystore: parseKeystoreRef(s.keystore)?.type ?? null,
+    keystore: parseKeyStoreRef(s.keystore)?.type ?? null,
   }));
   if (cmd.opts().json) return printJson(cli, rows);
   if (rows.length === 0) say(cli, "No senders configured (test mode uses a built-in test sender).");
@@ -98,7 +98,7 @@ async function add(cli: Cli, cmd: Command): Promise<void> {
   }
   const { addSender } = await senders();
   const { resolve } = await import("node:path");
-  const ref: KeystoreRef | null = v.pkcs12
+  const ref: KeyStoreRef | null = v.pkcs12
     ? { type: "pkcs12", file: resolve(v.pkcs12) }
     : v.pkcs11
     ? {
@@ -135,8 +135,8 @@ async function add(cli: Cli, cmd: Command): Promise<void> {
 }
 
 async function test(cli: Cli, id: string, cmd: Command): Promise<void> {
-  const { senderKeystore, testSender } = await senders();
-  const { ref } = await senderKeystore(dataDirOf(cli, cmd), id);
+  const { senderKeyStore, testSender } = await senders();
+  const { ref } = await senderKeyStore(dataDirOf(cli, cmd), id);
   const pin = cmd.opts().pinStdin ? await cli.readLine() : undefined;
   const r = await testSender(ref, pin, cli.clock.now());
   say(

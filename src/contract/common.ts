@@ -94,3 +94,12 @@ export const ResultMetadata = z.object({
 
 /** Field added to every result shape. */
 export const metadataField = { metadata: ResultMetadata.optional() };
+
+/**
+ * The two modes of an API key, of the tokens it is exchanged for and of the portal a filing goes
+ * to: `test` (a `svc_test_` key; the test portal) and `live` (a `svc_live_` key; the NRA). One
+ * name for the pair everywhere (docs/tokens.md § Claims).
+ */
+export type KeyMode = "test" | "live";
+/** The key modes, for schemas and option lists. */
+export const KEY_MODES = ["test", "live"] as const satisfies readonly KeyMode[];

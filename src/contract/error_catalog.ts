@@ -4,15 +4,14 @@
  * are not; kinds PARAMETER, CREDENTIALS, PORTAL). The list is published in the OpenAPI
  * document as `components.schemas.ErrorCode` and `components.schemas.ErrorKind`.
  *
- * Statuses, per service ({@link httpStatus}): the agent answers every error with 502 except token
- * failures (401), a too-old agent (426), an unknown path (404), an oversized body (413), a body
- * not sent as JSON (415), rate limits (429), host/origin refusals (403/421) and a malformed
- * journal query of its console (400); the token service answers 400/401/402/403 as the spec says
- * (a malformed body is a 400 there: an entry's `tokenStatus`), 429 over a key's or integrator's
- * budget and 503 while its database is unreachable (docs/token-service.md § Rate limits,
- * § Operations). An entry also says what its code tells of a failed filing's outcome
- * (`filingFailure`, read by the agent's journal).
- * @module
+ * Statuses, per service (`httpStatus`, errors.ts): the agent answers every error with 502 except
+ * token failures (401), a too-old agent (426), an unknown path (404), an oversized body (413), a
+ * body not sent as JSON (415), rate limits (429), host/origin refusals (403/421) and a malformed
+ * journal query of its console (400); the token service answers 400/401/402/403 as the spec says (a
+ * malformed body is a 400 there: an entry's `tokenStatus`), 429 over a key's or integrator's budget
+ * and 503 while its database is unreachable (docs/token-service.md § Rate limits, § Operations). An
+ * entry also says what its code tells of a failed filing's outcome (`filingFailure`, read by the
+ * agent's journal). @module
  */
 
 /** Who can fix an error: the caller (PARAMETER), the machine's user (CREDENTIALS), or nobody
@@ -44,12 +43,17 @@ export interface ErrorSpec {
   readonly description: string;
   /** Set on the codes of a failed submit whose outcome the code alone tells. */
   readonly filingFailure?: FilingFailure;
+  /** Set on a code the agent's journal records but no API ever answers with: it is in
+   * docs/errors.md and in {@link ErrorCode}, not in the OpenAPI documents' `ErrorCode` enum
+   * nor their `x-error-catalog` (`ERROR_CODES`, errors.ts). */
+  readonly journalOnly?: true;
 }
 
 /** What an entry may add to kind, status and description. */
 interface ErrorExtras {
   readonly tokenStatus?: number;
   readonly filingFailure?: FilingFailure;
+  readonly journalOnly?: true;
 }
 
 const entry = (
@@ -272,6 +276,11 @@ export const ERROR_CATALOG = {
     400,
     "A journal view's filter (eik, period, state), page cursor (before) or limit is malformed; `details.field` names it",
   ),
+  NOT_SENT: c(
+    502,
+    "Journal only, never an answer: the agent stopped (closed, crashed, the computer shut down) after writing the filing down and before sending it, so the declaration never reached the NRA (state `not_filed`); file it again",
+    { filingFailure: "not_filed", journalOnly: true },
+  ),
 
   // --- agent: signed updates (`agent update`, docs/install.md § Updates) ---
   UPDATE_NOT_PUBLISHED: p(404, "The token service publishes no agent update (SVC_UPDATE_MANIFEST)"),
@@ -350,33 +359,3 @@ export const ERROR_CATALOG = {
 
 /** A stable error code from the catalog. */
 export type ErrorCode = keyof typeof ERROR_CATALOG;
-
-/** All error codes, in catalog order (for the OpenAPI enum). */
-export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
-
-/**
- * The HTTP status a service answers a code with, from the catalog.
- * @param code catalog code
- * @param service "agent" or "token" (the token service)
- * @returns the entry's `tokenStatus` at the token service when it has one, else its `status`
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(httpStatus("VALIDATION_FAILED", "agent"), 502);
- * deepStrictEqual(httpStatus("VALIDATION_FAILED", "token"), 400);
- * ```
- */
-export function httpStatus(code: ErrorCode, service: ErrorService): number {
-  const spec: ErrorSpec = ERROR_CATALOG[code];
-  return service === "token" ? spec.tokenStatus ?? spec.status : spec.status;
-}
-
-/**
- * What a code tells of a failed submit's outcome, from the catalog (see {@link FilingFailure}).
- * @param code catalog code
- * @returns "not_filed", "refused", or null when the code alone does not tell
- */
-export function filingFailureOf(code: ErrorCode): FilingFailure | null {
-  const spec: ErrorSpec = ERROR_CATALOG[code];
-  return spec.filingFailure ?? null;
-}

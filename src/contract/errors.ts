@@ -1,23 +1,81 @@
 /**
  * The product's one error class, {@link AppError}, over the error catalog (error_catalog.ts:
  * every stable `errorCode`, its `errorKind` and its HTTP status per service; docs/errors.md
- * § Wire format), re-exported here so that an error and its code come from one module.
+ * § Wire format), re-exported here so that an error and its code come from one module, and the
+ * lookups over it: the codes an API answers with, a code's HTTP status per service, what it
+ * tells of a failed filing, and whether a stored text is a code.
  * @module
  */
-import { ERROR_CATALOG, type ErrorCode, type ErrorKind } from "./error_catalog.ts";
+import {
+  ERROR_CATALOG,
+  type ErrorCode,
+  type ErrorKind,
+  type ErrorService,
+  type ErrorSpec,
+  type FilingFailure,
+} from "./error_catalog.ts";
 
 export {
   ERROR_CATALOG,
-  ERROR_CODES,
   ERROR_KINDS,
   type ErrorCode,
   type ErrorKind,
   type ErrorService,
   type ErrorSpec,
   type FilingFailure,
-  filingFailureOf,
-  httpStatus,
 } from "./error_catalog.ts";
+
+/** All error codes, in catalog order. */
+export const ALL_ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+/** The codes an API answers with, in catalog order (the OpenAPI enum): all but the journal's. */
+export const ERROR_CODES: ErrorCode[] = ALL_ERROR_CODES.filter((code) =>
+  !(ERROR_CATALOG[code] as ErrorSpec).journalOnly
+);
+
+/**
+ * Whether a text is a code of the catalog: the check at the boundary where codes come back from
+ * storage (the agent's journal) as text.
+ * @param code a stored text
+ * @returns true for a key of {@link ERROR_CATALOG}
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(isErrorCode("PORTAL_REJECTED"), true);
+ * equal(isErrorCode("NOT_SENT"), true);
+ * equal(isErrorCode("no such code"), false);
+ * ```
+ */
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CATALOG, code);
+}
+
+/**
+ * The HTTP status a service answers a code with, from the catalog.
+ * @param code catalog code
+ * @param service "agent" or "token" (the token service)
+ * @returns the entry's `tokenStatus` at the token service when it has one, else its `status`
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(httpStatus("VALIDATION_FAILED", "agent"), 502);
+ * deepStrictEqual(httpStatus("VALIDATION_FAILED", "token"), 400);
+ * ```
+ */
+export function httpStatus(code: ErrorCode, service: ErrorService): number {
+  const spec: ErrorSpec = ERROR_CATALOG[code];
+  return service === "token" ? spec.tokenStatus ?? spec.status : spec.status;
+}
+
+/**
+ * What a code tells of a failed submit's outcome, from the catalog (see {@link FilingFailure}).
+ * @param code catalog code
+ * @returns "not_filed", "refused", or null when the code alone does not tell
+ */
+export function filingFailureOf(code: ErrorCode): FilingFailure | null {
+  const spec: ErrorSpec = ERROR_CATALOG[code];
+  return spec.filingFailure ?? null;
+}
 
 /**
  * The one error class of the product. `status` and `kind` come from the catalog (`status` is

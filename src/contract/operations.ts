@@ -11,42 +11,143 @@
  * @module
  */
 import type { z } from "zod";
-import * as files from "./files.ts";
 import {
-  batch,
-  type Family,
-  local,
-  noticeBatch,
-  reportTable,
-  result,
-  SAMPLE_EIK,
-  type SampleRequest,
-  scan,
-  submissionTable,
-} from "./operation_spec.ts";
+  LOCAL_AND_BATCH_OPERATIONS,
+  RESULT_OPERATIONS,
+  SCAN_OPERATIONS,
+  SUBMISSION_OPERATIONS,
+} from "./filing_operations.ts";
+import { report } from "./operation_rows.ts";
+import { type Family, SAMPLE_EIK, type SampleRequest } from "./operation_spec.ts";
 import * as reports from "./reports.ts";
 import type { Bilingual } from "./text.ts";
-import * as sub from "./submissions.ts";
 
 export * from "./operation_spec.ts";
+export * from "./operation_rows.ts";
 
 /**
- * The report operations (their answers are typed per generator, see {@link ReportRequestOf}):
- * [typeId, family, generator, request, result, scope, needs a sender, day-stable, summary,
- * name bg, name en, sample request].
+ * The report operations, one {@link report} row each (their answers are typed per generator,
+ * see {@link ReportRequestOf}).
  */
 const PERIOD = { eik: SAMPLE_EIK, year: 2025, month: 3 } as const;
-// deno-fmt-ignore
-export const REPORT_OPERATIONS = reportTable([
-  ["debt_payments", "report", "debtPayments", reports.DebtPaymentsRequest, reports.DebtPaymentsResult, "eik", true, true, "Debts and payments by year and type", "Задължения и плащания", "Debts and payments", { eik: SAMPLE_EIK, year: 2025 }],
-  ["debt_payments_types", "report", "debtPaymentsTypes", reports.DebtPaymentsTypesRequest, reports.DebtPaymentsTypesResult, "none", false, false, "Reference list of debt and payment types (global)", "Видове задължения и плащания", "Types of debts and payments", {}],
-  ["due_amounts", "report", "dueAmounts", reports.DueAmountsRequest, reports.DueAmountsResult, "eik", true, true, "Due amounts with outstanding totals", "Дължими суми", "Amounts due", { eik: SAMPLE_EIK }],
-  ["taxpayers", "report", "taxpayers", reports.TaxpayersRequest, reports.TaxpayersResult, "none", true, false, "Taxpayers the sender's certificate holds a power of attorney for", "Упълномощители по пълномощно", "Taxpayers you represent by power of attorney", {}],
-  ["nap_catalog", "report", "napCatalog", reports.NapCatalogRequest, reports.NapCatalogResult, "none", false, false, "Catalog of portal service links", "Каталог на електронните услуги на НАП", "NRA e-services catalogue", { filter: "ДДС" }],
-  ["vat_portal_files", "portal_files", "vatPortalFiles", reports.VatPortalFilesRequest, reports.VatPortalFilesResult, "eik", true, false, "Files of a VAT submission downloaded from the portal", "Файлове на подадена справка-декларация по ЗДДС", "Files of a filed VAT return", PERIOD],
-  ["dec1_6_portal_files", "portal_files", "dec16PortalFiles", reports.Dec16PortalFilesRequest, reports.Dec16PortalFilesResult, "eik", true, false, "Files of a D1/D6 submission downloaded from the portal", "Файлове на подадени декларации обр. 1 и 6", "Files of filed declarations form 1 and 6", PERIOD],
-  ["vat_monthly_files", "portal_files", "vatMonthlyFiles", reports.VatMonthlyFilesRequest, reports.VatMonthlyFilesResult, "eik", true, false, "The month's VAT submissions with their parsed files", "Подадени справки-декларации по ЗДДС за месеца", "VAT returns filed for the month", PERIOD],
-]);
+export const REPORT_OPERATIONS = [
+  report({
+    typeId: "debt_payments",
+    family: "report",
+    answer: "debtPayments",
+    request: reports.DebtPaymentsRequest,
+    result: reports.DebtPaymentsResult,
+    scope: "eik",
+    sender: "confirm",
+    memo: "per_day",
+    summary: "Debts and payments by year and type",
+    name: { bg: "Задължения и плащания", en: "Debts and payments" },
+    sample: { eik: SAMPLE_EIK, year: 2025 },
+  }),
+  report({
+    typeId: "debt_payments_types",
+    family: "report",
+    answer: "debtPaymentsTypes",
+    request: reports.DebtPaymentsTypesRequest,
+    result: reports.DebtPaymentsTypesResult,
+    scope: "none",
+    sender: "none",
+    memo: "none",
+    summary: "Reference list of debt and payment types (global)",
+    name: { bg: "Видове задължения и плащания", en: "Types of debts and payments" },
+    sample: {},
+  }),
+  report({
+    typeId: "due_amounts",
+    family: "report",
+    answer: "dueAmounts",
+    request: reports.DueAmountsRequest,
+    result: reports.DueAmountsResult,
+    scope: "eik",
+    sender: "confirm",
+    memo: "per_day",
+    summary: "Due amounts with outstanding totals",
+    name: { bg: "Дължими суми", en: "Amounts due" },
+    sample: { eik: SAMPLE_EIK },
+  }),
+  report({
+    typeId: "taxpayers",
+    family: "report",
+    answer: "taxpayers",
+    request: reports.TaxpayersRequest,
+    result: reports.TaxpayersResult,
+    scope: "none",
+    sender: "confirm",
+    memo: "none",
+    summary: "Taxpayers the sender's certificate holds a power of attorney for",
+    name: {
+      bg: "Упълномощители по пълномощно",
+      en: "Taxpayers you represent by power of attorney",
+    },
+    sample: {},
+  }),
+  report({
+    typeId: "nap_catalog",
+    family: "report",
+    answer: "napCatalog",
+    request: reports.NapCatalogRequest,
+    result: reports.NapCatalogResult,
+    scope: "none",
+    sender: "none",
+    memo: "none",
+    summary: "Catalog of portal service links",
+    name: { bg: "Каталог на електронните услуги на НАП", en: "NRA e-services catalogue" },
+    sample: { filter: "ДДС" },
+  }),
+  report({
+    typeId: "vat_portal_files",
+    family: "portal_files",
+    answer: "vatPortalFiles",
+    request: reports.VatPortalFilesRequest,
+    result: reports.VatPortalFilesResult,
+    scope: "eik",
+    sender: "confirm",
+    memo: "none",
+    summary: "Files of a VAT submission downloaded from the portal",
+    name: {
+      bg: "Файлове на подадена справка-декларация по ЗДДС",
+      en: "Files of a filed VAT return",
+    },
+    sample: PERIOD,
+  }),
+  report({
+    typeId: "dec1_6_portal_files",
+    family: "portal_files",
+    answer: "dec16PortalFiles",
+    request: reports.Dec16PortalFilesRequest,
+    result: reports.Dec16PortalFilesResult,
+    scope: "eik",
+    sender: "confirm",
+    memo: "none",
+    summary: "Files of a D1/D6 submission downloaded from the portal",
+    name: {
+      bg: "Файлове на подадени декларации обр. 1 и 6",
+      en: "Files of filed declarations form 1 and 6",
+    },
+    sample: PERIOD,
+  }),
+  report({
+    typeId: "vat_monthly_files",
+    family: "portal_files",
+    answer: "vatMonthlyFiles",
+    request: reports.VatMonthlyFilesRequest,
+    result: reports.VatMonthlyFilesResult,
+    scope: "eik",
+    sender: "confirm",
+    memo: "none",
+    summary: "The month's VAT submissions with their parsed files",
+    name: {
+      bg: "Подадени справки-декларации по ЗДДС за месеца",
+      en: "VAT returns filed for the month",
+    },
+    sample: PERIOD,
+  }),
+] as const;
 
 /** A report operation of the registry (the precise type of one entry). */
 export type AnyReportOperation = typeof REPORT_OPERATIONS[number];
@@ -59,92 +160,13 @@ export type ReportRequestOf<A extends ReportAnswer> = z.output<ReportOperationOf
 /** The result a report generator returns. */
 export type ReportResultOf<A extends ReportAnswer> = z.output<ReportOperationOf<A>["result"]>;
 
-/** The folder scans: [typeId, NRA file kind, request, result, summary, name bg, name en]. */
-// deno-fmt-ignore
-const SCAN_OPERATIONS = ([
-  ["dec1_files_scan", "d1", files.Dec1FilesScanRequest, files.Dec1FilesScanResult, "Find D1 files (EMPL2021.TXT) of a period in a folder tree", "Търсене на декларации обр. 1 в папка", "Find declarations form 1 in a folder"],
-  ["dec6_files_scan", "d6", files.Dec6FilesScanRequest, files.Dec6FilesScanResult, "Find D6 files (NRA62007*.TXT) of a period in a folder tree", "Търсене на декларации обр. 6 в папка", "Find declarations form 6 in a folder"],
-  ["vat_files_scan", "deklar", files.VatFilesScanRequest, files.VatFilesScanResult, "Find VAT returns (DEKLAR.TXT) of a period in a folder tree", "Търсене на справки-декларации по ЗДДС в папка", "Find VAT returns in a folder"],
-] as const).map(([typeId, kind, request, result, summary, bg, en]) =>
-  local(typeId, { bg, en }, summary, { request, result }, scan(kind))
-);
-
-/**
- * The submissions: [kind, local input, reader, request, summary, sample request, body fields
- * naming the files]. Each one's name is its kind's (KIND_NAMES).
- */
-const MONTH = { eik: SAMPLE_EIK, year: 2025, month: 12 } as const;
-const YEAR = { eik: SAMPLE_EIK, year: 2025 } as const;
-// deno-fmt-ignore
-const SUBMISSION_OPERATIONS = submissionTable([
-  ["vat", "optional", "vat_folder", sub.VatRequest, "Submit a VAT return (DEKLAR, POKUPKI, PRODAGBI, VIES)", MONTH],
-  ["dec1_6", "required", "payroll_pair", sub.Dec16Request, "Submit payroll declarations 1 and 6", MONTH, ["dec1FilePath", "dec6FilePath"]],
-  ["dec731", "optional", "single_file", sub.Dec731Request, "Submit an annual tax return (form 731)", YEAR],
-  ["dec736", "optional", "single_file", sub.Dec736Request, "Submit an annual tax return (form 736)", YEAR],
-  ["etz62", "optional", "single_file", sub.Etz62Request, "Submit an employment notice (Labour Code art. 62)", { eik: SAMPLE_EIK }],
-  ["etz123", "optional", "single_file", sub.Etz123Request, "Submit a change-of-employer notice (art. 123)", { eik: SAMPLE_EIK }],
-  ["high_fisc_risk", "optional", "single_file", sub.HighFiscRiskRequest, "Submit a high fiscal risk goods notification", { eik: SAMPLE_EIK, subtype: "BG_BG" }],
-  ["odit", "optional", "single_file", sub.OditRequest, "Submit an audit file", MONTH],
-]);
-
 /** All operations, in the order the docs list them. */
 export const OPERATIONS = [
   ...SUBMISSION_OPERATIONS,
-  result("vat", sub.VatResultRequest),
-  result("dec1_6", sub.Dec16ResultRequest),
-  result("dec731", sub.Dec731ResultRequest),
-  result("dec736", sub.Dec736ResultRequest),
-  result("etz62", sub.Etz62ResultRequest),
-  result("etz123", sub.Etz123ResultRequest),
-  result("high_fisc_risk", sub.HighFiscRiskResultRequest),
-  result("odit", sub.OditResultRequest),
+  ...RESULT_OPERATIONS,
   ...REPORT_OPERATIONS,
   ...SCAN_OPERATIONS,
-  local(
-    "vat_files_parse",
-    {
-      bg: "Проверка на файловете на справка-декларация по ЗДДС",
-      en: "Check the files of a VAT return",
-    },
-    "Parse and cross-check the VAT files of one folder",
-    { request: files.VatFilesParseRequest, result: files.VatFilesParseResult },
-    { run: "vat_parse", folderField: "directory" },
-  ),
-  batch(
-    "dec1_6_batch",
-    "dec1_6",
-    {
-      bg: "Декларации обр. 1 и 6 на няколко фирми",
-      en: "Declarations form 1 and 6 of several companies",
-    },
-    "File the D1/D6 declarations of every listed company found in a folder",
-    files.PeriodBatchRequest,
-    { group: "payroll_pairs" },
-  ),
-  batch(
-    "vat_batch",
-    "vat",
-    { bg: "Справки-декларации по ЗДДС на няколко фирми", en: "VAT returns of several companies" },
-    "File the VAT returns of every listed company found in a folder",
-    files.PeriodBatchRequest,
-    { group: "vat_folders" },
-  ),
-  noticeBatch(
-    "62",
-    {
-      bg: "Уведомления по чл. 62 КТ на няколко фирми",
-      en: "Employment contract notices (art. 62) of several companies",
-    },
-    "File the art. 62 employment notices of every listed company found in a folder",
-  ),
-  noticeBatch(
-    "123",
-    {
-      bg: "Уведомления по чл. 123 КТ на няколко фирми",
-      en: "Change-of-employer notices (art. 123) of several companies",
-    },
-    "File the art. 123 notices of every listed company found in a folder",
-  ),
+  ...LOCAL_AND_BATCH_OPERATIONS,
 ] as const;
 
 /**

@@ -7,6 +7,27 @@
 import { z } from "zod";
 import { Amount, Eik, Int, metadataField, Month, NDate, NStr, OkError, Year } from "./common.ts";
 
+/**
+ * A report's result: `status`, its own fields, `error`, the fields after it, `metadata` — in
+ * this order (the OpenAPI document lists them so).
+ * @param id the schema's OpenAPI component name
+ * @param fields the fields between `status` and `error`
+ * @param after the fields between `error` and `metadata`
+ */
+function reportResult<F extends z.ZodRawShape, G extends z.ZodRawShape = Record<never, never>>(
+  id: string,
+  fields: F,
+  after?: G,
+) {
+  return z.object({
+    status: OkError,
+    ...fields,
+    error: NStr,
+    ...(after as G),
+    ...metadataField,
+  }).meta({ id });
+}
+
 /** DebtPaymentsRequest: eik, year, type (default "0" = all kinds). */
 export const DebtPaymentsRequest = z.object({
   eik: Eik,
@@ -55,15 +76,12 @@ export const DebtPaymentItem = z.object({
 }).meta({ id: "DebtPaymentItem" });
 
 /** DebtPaymentsResult. */
-export const DebtPaymentsResult = z.object({
-  status: OkError,
+export const DebtPaymentsResult = reportResult("DebtPaymentsResult", {
   rowCount: Int,
   year: Int,
   type: z.string(),
   items: z.array(DebtPaymentItem),
-  error: NStr,
-  ...metadataField,
-}).meta({ id: "DebtPaymentsResult" });
+});
 
 /** DebtPaymentTypeItem. */
 export const DebtPaymentTypeItem = z.object({
@@ -74,13 +92,10 @@ export const DebtPaymentTypeItem = z.object({
 }).meta({ id: "DebtPaymentTypeItem" });
 
 /** DebtPaymentsTypesResult: one global table, identical for all taxpayers. */
-export const DebtPaymentsTypesResult = z.object({
-  status: OkError,
+export const DebtPaymentsTypesResult = reportResult("DebtPaymentsTypesResult", {
   rowCount: Int,
   items: z.array(DebtPaymentTypeItem),
-  error: NStr,
-  ...metadataField,
-}).meta({ id: "DebtPaymentsTypesResult" });
+});
 
 /** DueAmountItem. */
 export const DueAmountItem = z.object({
@@ -96,8 +111,7 @@ export const DueAmountItem = z.object({
 }).meta({ id: "DueAmountItem" });
 
 /** DueAmountsResult: totals are sums over items; `year` is the year the data is for. */
-export const DueAmountsResult = z.object({
-  status: OkError,
+export const DueAmountsResult = reportResult("DueAmountsResult", {
   rowCount: Int,
   year: Int.meta({
     format: "int64",
@@ -108,9 +122,7 @@ export const DueAmountsResult = z.object({
   totalOutstanding: Amount,
   totalInterest: Amount,
   items: z.array(DueAmountItem),
-  error: NStr,
-  ...metadataField,
-}).meta({ id: "DueAmountsResult" });
+});
 
 /** TaxpayerItem. */
 export const TaxpayerItem = z.object({
@@ -124,13 +136,10 @@ export const TaxpayerItem = z.object({
 }).meta({ id: "TaxpayerItem" });
 
 /** TaxpayersResult: taxpayers for which the signing certificate holds a power of attorney. */
-export const TaxpayersResult = z.object({
-  status: OkError,
+export const TaxpayersResult = reportResult("TaxpayersResult", {
   count: Int,
   items: z.array(TaxpayerItem),
-  error: NStr,
-  ...metadataField,
-}).meta({ id: "TaxpayersResult" });
+});
 
 /** NapCatalogEntry. */
 export const NapCatalogEntry = z.object({
@@ -143,15 +152,12 @@ export const NapCatalogEntry = z.object({
 }).meta({ id: "NapCatalogEntry" });
 
 /** NapCatalogResult. */
-export const NapCatalogResult = z.object({
-  status: OkError,
+export const NapCatalogResult = reportResult("NapCatalogResult", {
   items: z.array(NapCatalogEntry),
   totalLinks: Int,
   matchedLinks: Int,
   categories: Int,
-  error: NStr,
-  ...metadataField,
-}).meta({ id: "NapCatalogResult" });
+});
 
 /** Dec16PortalFileItem. */
 export const Dec16PortalFileItem = z.object({
@@ -162,16 +168,14 @@ export const Dec16PortalFileItem = z.object({
 }).meta({ id: "Dec16PortalFileItem" });
 
 /** Dec16PortalFilesResult. */
-export const Dec16PortalFilesResult = z.object({
-  status: OkError,
+export const Dec16PortalFilesResult = reportResult("Dec16PortalFilesResult", {
   files: z.array(Dec16PortalFileItem),
-  error: NStr,
+}, {
   incomeNumber: NStr,
   period: NStr,
   submittedAt: NStr.meta({ description: "ISO-8601 timestamp" }),
   submissionId: NStr,
-  ...metadataField,
-}).meta({ id: "Dec16PortalFilesResult" });
+});
 
 /** VatPortalFileItem. */
 export const VatPortalFileItem = z.object({
@@ -182,16 +186,14 @@ export const VatPortalFileItem = z.object({
 }).meta({ id: "VatPortalFileItem" });
 
 /** VatPortalFilesResult. */
-export const VatPortalFilesResult = z.object({
-  status: OkError,
+export const VatPortalFilesResult = reportResult("VatPortalFilesResult", {
   files: z.array(VatPortalFileItem),
-  error: NStr,
+}, {
   incomeNumber: NStr,
   period: NStr,
   submittedAt: NStr,
   docId: NStr,
-  ...metadataField,
-}).meta({ id: "VatPortalFilesResult" });
+});
 
 /** VatMonthlySubmission: every field a nullable string. */
 export const VatMonthlySubmission = z.object({
@@ -206,9 +208,6 @@ export const VatMonthlySubmission = z.object({
 }).meta({ id: "VatMonthlySubmission" });
 
 /** VatMonthlyFilesResult. */
-export const VatMonthlyFilesResult = z.object({
-  status: OkError,
+export const VatMonthlyFilesResult = reportResult("VatMonthlyFilesResult", {
   items: z.array(VatMonthlySubmission),
-  error: NStr,
-  ...metadataField,
-}).meta({ id: "VatMonthlyFilesResult" });
+});

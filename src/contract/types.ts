@@ -1,25 +1,19 @@
 /**
- * TypeScript types inferred from the contract schemas (one source of truth).
+ * The TypeScript types of the results, derived from the operation registry
+ * (src/contract/operations.ts): nothing here names a schema, so a new operation needs no line
+ * here. A report's result is `ReportResultOf<"generatorName">` (and an item of its list
+ * `ReportItemOf<…>`); the submission, result and batch families share one result each.
  * @module
  */
 import type { z } from "zod";
-import type * as files from "./files.ts";
-import type * as reports from "./reports.ts";
-import type * as sub from "./submissions.ts";
+import type { OperationOf, ReportAnswer, ReportResultOf } from "./operations.ts";
 
-export type SubmissionResult = z.infer<typeof sub.SubmissionResult>;
-export type SubmissionResultPayload = z.infer<typeof sub.SubmissionResultPayload>;
-export type DebtPaymentsResult = z.infer<typeof reports.DebtPaymentsResult>;
-export type DebtPaymentItem = z.infer<typeof reports.DebtPaymentItem>;
-export type DebtPaymentsTypesResult = z.infer<typeof reports.DebtPaymentsTypesResult>;
-export type DueAmountsResult = z.infer<typeof reports.DueAmountsResult>;
-export type DueAmountItem = z.infer<typeof reports.DueAmountItem>;
-export type TaxpayersResult = z.infer<typeof reports.TaxpayersResult>;
-export type TaxpayerItem = z.infer<typeof reports.TaxpayerItem>;
-export type NapCatalogResult = z.infer<typeof reports.NapCatalogResult>;
-export type NapCatalogEntry = z.infer<typeof reports.NapCatalogEntry>;
-export type VatPortalFilesResult = z.infer<typeof reports.VatPortalFilesResult>;
-export type Dec16PortalFilesResult = z.infer<typeof reports.Dec16PortalFilesResult>;
-export type VatMonthlyFilesResult = z.infer<typeof reports.VatMonthlyFilesResult>;
-export type BatchResult = z.infer<typeof files.BatchResult>;
-export type VatFilesParseResult = z.infer<typeof files.VatFilesParseResult>;
+/** What a submission answers (`POST /api/v1/operations/vat` and the other submissions). */
+export type SubmissionResult = z.output<OperationOf<"submission">["result"]>;
+/** What the result of an earlier submission answers (`…_result`). */
+export type SubmissionResultPayload = z.output<OperationOf<"result">["result"]>;
+/** What a folder-wide batch answers (`…_batch`). */
+export type BatchResult = z.output<OperationOf<"batch">["result"]>;
+/** One element of a report's list (the `items` of its result), by its generator's name. */
+export type ReportItemOf<A extends ReportAnswer> = ReportResultOf<A> extends
+  { readonly items: readonly (infer I)[] } ? I : never;

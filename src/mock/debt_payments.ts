@@ -8,7 +8,7 @@
  * (DebtPaymentsRequest: type "0" means all kinds).
  * @module
  */
-import type { DebtPaymentItem, DebtPaymentsResult } from "../contract/mod.ts";
+import type { ReportItemOf, ReportResultOf } from "../contract/mod.ts";
 import { toAmount } from "./money.ts";
 import { yearObligations } from "./obligations.ts";
 
@@ -38,7 +38,7 @@ export interface DebtPaymentsInput {
  * ));
  * ```
  */
-export function debtPayments(req: DebtPaymentsInput, now: Date): DebtPaymentsResult {
+export function debtPayments(req: DebtPaymentsInput, now: Date): ReportResultOf<"debtPayments"> {
   const type = req.type ?? "0";
   const rows = yearObligations(req.eik, req.year, now)
     .filter((o) => type === "0" || o.typeId === type);
@@ -46,7 +46,7 @@ export function debtPayments(req: DebtPaymentsInput, now: Date): DebtPaymentsRes
   for (const o of rows) {
     paidByType.set(o.typeId, (paidByType.get(o.typeId) ?? 0) + (o.payment?.cents ?? 0));
   }
-  const items = rows.map((o): DebtPaymentItem => {
+  const items = rows.map((o): ReportItemOf<"debtPayments"> => {
     const paid = o.payment?.cents ?? 0;
     return {
       debtTypeName: o.debtTypeName,

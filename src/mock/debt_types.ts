@@ -7,7 +7,7 @@
  * (DebtPaymentsTypesResult) ("a global table, identical for all taxpayers").
  * @module
  */
-import type { DebtPaymentsTypesResult } from "../contract/mod.ts";
+import type { ReportResultOf } from "../contract/mod.ts";
 
 /** One debt type. */
 export interface DebtType {
@@ -78,7 +78,7 @@ export function debtTypeById(id: string): DebtType | undefined {
  * deepStrictEqual(debtPaymentsTypes().rowCount, 21);
  * ```
  */
-export function debtPaymentsTypes(): DebtPaymentsTypesResult {
+export function debtPaymentsTypes(): ReportResultOf<"debtPaymentsTypes"> {
   return {
     status: "ok",
     rowCount: DEBT_TYPES.length,

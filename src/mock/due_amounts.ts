@@ -10,7 +10,7 @@
  * README.md § Operations (DueAmountsRequest: year optional).
  * @module
  */
-import type { DueAmountItem, DueAmountsResult } from "../contract/mod.ts";
+import type { ReportItemOf, ReportResultOf } from "../contract/mod.ts";
 import { FIRST_DATA_YEAR, LAST_DATA_YEAR } from "./filings.ts";
 import { currencyOf, inCurrency, sumCents, toAmount } from "./money.ts";
 import { yearObligations } from "./obligations.ts";
@@ -42,7 +42,7 @@ export interface DueAmountsInput {
  * deepStrictEqual(r.year, 2026);
  * ```
  */
-export function dueAmounts(req: DueAmountsInput, now: Date): DueAmountsResult {
+export function dueAmounts(req: DueAmountsInput, now: Date): ReportResultOf<"dueAmounts"> {
   const nowCurrency = currencyOf(now.getUTCFullYear());
   const years: number[] = [];
   // The year the result is for: the asked one, or the last year covered.
@@ -52,7 +52,8 @@ export function dueAmounts(req: DueAmountsInput, now: Date): DueAmountsResult {
     const first = Math.max(FIRST_DATA_YEAR, last - ALL_YEARS_SPAN + 1);
     for (let y = first; y <= last; y++) years.push(y);
   }
-  const rows: Array<{ item: DueAmountItem; outstanding: number; interest: number }> = [];
+  const rows: Array<{ item: ReportItemOf<"dueAmounts">; outstanding: number; interest: number }> =
+    [];
   for (const year of years) {
     const convert = (cents: number) =>
       currencyOf(year) === nowCurrency ? cents : inCurrency(cents, nowCurrency);

@@ -10,11 +10,7 @@
  * (declaration not found). Implements docs/test-portal.md § Portal files.
  * @module
  */
-import type {
-  Dec16PortalFilesResult,
-  VatMonthlyFilesResult,
-  VatPortalFilesResult,
-} from "../contract/mod.ts";
+import type { ReportResultOf } from "../contract/mod.ts";
 import { pad2, periodEnded, toIsoDate } from "./dates.ts";
 import { currentFiling, type Filing, filingsAsOf, type PeriodicKind } from "./filings.ts";
 import { type PayrollMonth, payrollMonth } from "./payroll_records.ts";
@@ -124,7 +120,7 @@ export function vatPortalFiles(
   req: PeriodInput,
   now: Date,
   kit: NraFileKit,
-): VatPortalFilesResult {
+): ReportResultOf<"vatPortalFiles"> {
   return filesAnswer(req, now, "vat", "VAT return", "docId", (filing) => {
     const rendered = kit.vatFiles(vatReturnData(req.eik, req.year, req.month));
     return VAT_ORDER.flatMap((type) => {
@@ -148,7 +144,7 @@ export function dec16PortalFiles(
   req: PeriodInput,
   now: Date,
   kit: NraFileKit,
-): Dec16PortalFilesResult {
+): ReportResultOf<"dec16PortalFiles"> {
   return filesAnswer(req, now, "dec1_6", "D1/D6 declaration", "submissionId", (filing) => {
     const { dec1, dec6 } = kit.payrollFiles(
       payrollMonth(req.eik, req.year, req.month),
@@ -178,7 +174,7 @@ export function vatMonthlyFiles(
   req: PeriodInput,
   now: Date,
   kit: NraFileKit,
-): VatMonthlyFilesResult {
+): ReportResultOf<"vatMonthlyFiles"> {
   if (!periodEnded(req.year, req.month, now)) {
     return { status: "error", items: [], error: notFound("VAT return", req) };
   }

@@ -6,7 +6,7 @@
  * other report. Implements docs/test-portal.md § taxpayers (TaxpayersResult).
  * @module
  */
-import type { TaxpayerItem, TaxpayersResult } from "../contract/mod.ts";
+import type { ReportItemOf, ReportResultOf } from "../contract/mod.ts";
 import { addDays, dotDate, isoDate } from "./dates.ts";
 import { randomEgn, randomEik } from "./ids.ts";
 import { fullName, randomPerson, slug } from "./names.ts";
@@ -46,11 +46,11 @@ function authorizationText(rng: Rng, active: boolean): string {
  * deepStrictEqual(taxpayers("acme").items.every((t) => t.pin.length === 9 || t.pinType === "IND_EGN"), true);
  * ```
  */
-export function taxpayers(senderId: string | null): TaxpayersResult {
+export function taxpayers(senderId: string | null): ReportResultOf<"taxpayers"> {
   const rng = rngFor("taxpayers", senderId ?? DEFAULT_TEST_SENDER);
   const companies = rng.int(3, 7);
   const persons = rng.int(1, 2);
-  const items: TaxpayerItem[] = [];
+  const items: ReportItemOf<"taxpayers">[] = [];
   for (let i = 0; i < companies + persons; i++) {
     const active = i === 0 || rng.chance(0.85);
     const tin = rng.int(100_000_000, 999_999_999);

@@ -8,6 +8,7 @@
  */
 import type {
   Family,
+  KeyMode,
   NraFileKind,
   ReportAnswer,
   ReportOperationOf,
@@ -82,7 +83,7 @@ export interface PortalOperationRef {
  * (families `report` and `portal_files`, `AnyReportOperation`). */
 export interface PortalAdapter {
   /** "test" or "live". */
-  readonly mode: "test" | "live";
+  readonly mode: KeyMode;
   /**
    * Refuse, before the user is asked anything (confirmation page, PIN), what this portal would
    * refuse anyway: an operation it does not offer, or credentials already known to be refused

@@ -5,6 +5,7 @@
  * nonce, POST the form from the agent's origin).
  */
 import { TextLineStream } from "./lines.ts";
+import type { KeyMode } from "../../src/contract/mod.ts";
 
 /** main.ts of this checkout. */
 export const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -153,7 +154,7 @@ export function startAgent(
 /** Create a key with the CLI; returns the secret. */
 export async function createKeyCli(
   dataDir: string,
-  mode: "test" | "live",
+  mode: KeyMode,
   eiks: string[] = [],
 ): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), {

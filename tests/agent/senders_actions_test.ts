@@ -23,7 +23,7 @@ import {
   removeSender,
   scanCertificates,
   senderErrorText,
-  senderKeystore,
+  senderKeyStore,
   setActiveSender,
   testSender,
 } from "../../src/agent/senders/mod.ts";
@@ -198,7 +198,7 @@ Deno.test({
           deepEqual(added.sender.keystore, { ...rsa.ref, certificateFile: kept });
           equal(added.sender.qualified, true);
           deepEqual(await Deno.readFile(kept), pki.rsa.cert.der);
-          const { ref } = await senderKeystore(dir, "ivan-petrov");
+          const { ref } = await senderKeyStore(dir, "ivan-petrov");
           const r = await testSender(ref, TOKEN_PIN, now);
           ok(r.signatureBytes > 1000, String(r.signatureBytes));
           equal(r.subject, "C=BG, serialNumber=PNOBG-80******08, CN=Ivan Petrov rsa");
@@ -333,7 +333,7 @@ Deno.test({
         );
         await appError(removeSender(dir, "nope"), "SENDER_NOT_FOUND");
         await appError(setActiveSender(dir, "nope"), "SENDER_NOT_FOUND");
-        await appError(senderKeystore(dir, "nope"), "SENDER_NOT_FOUND");
+        await appError(senderKeyStore(dir, "nope"), "SENDER_NOT_FOUND");
         equal(await Deno.readTextFile(agentFilePath(dir)), before, "no partial write");
       });
 

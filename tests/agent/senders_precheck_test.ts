@@ -9,10 +9,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   certificateWithoutPin,
-  type KeystoreRef,
+  type KeyStoreRef,
   liveContext,
   needsPin,
-  parseKeystoreRef,
+  parseKeyStoreRef,
   precheckSenders,
   readCertificateFile,
 } from "../../src/agent/senders/mod.ts";
@@ -23,7 +23,7 @@ const ignore = skipUnless(["openssl"], "sender certificate pre-checks");
 const DAY = 86_400_000;
 
 Deno.test("needsPin() asks to sign with PKCS#12/PKCS#11, and to read the certificate only when a PKCS#12 file hides it", () => {
-  const refs: KeystoreRef[] = [
+  const refs: KeyStoreRef[] = [
     { type: "pkcs12", file: "/x.p12" },
     { type: "pkcs11", module: "/x.so" },
     { type: "windows", thumbprint: "ab" },
@@ -44,9 +44,9 @@ Deno.test("needsPin() asks to sign with PKCS#12/PKCS#11, and to read the certifi
   assert.equal(needsPin(null), false);
 });
 
-Deno.test("parseKeystoreRef() keeps certificateFile", () => {
+Deno.test("parseKeyStoreRef() keeps certificateFile", () => {
   assert.deepEqual(
-    parseKeystoreRef({ type: "pkcs11", module: "/m.so", certificateFile: "/c.pem" }),
+    parseKeyStoreRef({ type: "pkcs11", module: "/m.so", certificateFile: "/c.pem" }),
     { type: "pkcs11", module: "/m.so", certificateFile: "/c.pem" },
   );
 });
@@ -93,7 +93,7 @@ Deno.test({
       assert.equal(await certificateWithoutPin({ type: "pkcs12", file: valid.p12 }), null);
       assert.ok(await certificateWithoutPin({ type: "pkcs12", file: valid.plainP12 }));
 
-      const senders: [string, KeystoreRef | null][] = [
+      const senders: [string, KeyStoreRef | null][] = [
         ["hidden", { type: "pkcs12", file: valid.p12 }],
         ["plain", { type: "pkcs12", file: valid.plainP12 }],
         ["plain-old", { type: "pkcs12", file: expired.plainP12 }],

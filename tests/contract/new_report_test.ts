@@ -37,8 +37,20 @@ export const VatRefundsResult = z.object({
 `,
   ],
   "src/contract/operations.ts": [
-    "]);\n\n/** A report operation of the registry",
-    `  ["vat_refunds", "report", "vatRefunds", reports.VatRefundsRequest, reports.VatRefundsResult, "eik", true, true, "VAT refunds of a year", "Възстановен ДДС", "VAT refunds", { eik: SAMPLE_EIK, year: 2025 }],\n`,
+    "] as const;\n\n/** A report operation of the registry",
+    `  report({
+    typeId: "vat_refunds",
+    family: "report",
+    answer: "vatRefunds",
+    request: reports.VatRefundsRequest,
+    result: reports.VatRefundsResult,
+    scope: "eik",
+    sender: "confirm",
+    memo: "per_day",
+    summary: "VAT refunds of a year",
+    name: { bg: "Възстановен ДДС", en: "VAT refunds" },
+    sample: { eik: SAMPLE_EIK, year: 2025 },
+  }),\n`,
   ],
   "src/mock/vat_refunds.ts": [
     null,

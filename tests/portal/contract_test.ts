@@ -26,6 +26,7 @@ import {
   SIM_EIK,
   startNraSimulator,
 } from "../_helpers/nra_simulator.ts";
+import type { KeyMode } from "../../src/contract/mod.ts";
 
 const ALL_KINDS: readonly SubmissionKind[] = OPERATIONS.flatMap((o) =>
   o.family === "submission" ? [o.kind] : []
@@ -33,14 +34,14 @@ const ALL_KINDS: readonly SubmissionKind[] = OPERATIONS.flatMap((o) =>
 
 /** What each adapter offers: the capability differences of the suite, stated once. */
 const CAPABILITIES: Readonly<
-  Record<"test" | "live", { submissions: readonly SubmissionKind[]; reports: readonly string[] }>
+  Record<KeyMode, { submissions: readonly SubmissionKind[]; reports: readonly string[] }>
 > = {
   test: { submissions: ALL_KINDS, reports: TEST_PORTAL_REPORTS },
   live: { submissions: LIVE_SUBMISSION_KINDS, reports: [] },
 };
 
 interface Harness {
-  readonly name: "test" | "live";
+  readonly name: KeyMode;
   readonly portal: PortalAdapter;
   readonly ctx: PortalContext;
   close(): Promise<void>;

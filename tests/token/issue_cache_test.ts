@@ -16,6 +16,7 @@ import {
 import { openPgDb } from "../../src/token/store/pg_db.ts";
 import { systemClock } from "../../src/clock.ts";
 import { freshPgSchema, pgIgnored } from "../_helpers/postgres.ts";
+import type { KeyMode } from "../../src/contract/mod.ts";
 
 const BODY = { typeId: "debt_payments", eik: "121212121" };
 
@@ -47,7 +48,7 @@ async function twoInstances(db: { open(): Promise<TokenStore> }, storeOfB?: Toke
   const a = await tokenEnv({ store: await db.open() });
   const b = await tokenEnv({ store: storeOfB ?? await db.open(), clock: a.clock });
   await a.adminJson("POST", "/integrators", { id: "acme", name: "ACME Ltd", email: null }, 201);
-  const newKey = async (mode: "test" | "live") =>
+  const newKey = async (mode: KeyMode) =>
     (await a.adminJson("POST", "/keys", { integratorId: "acme", mode }, 201)) as {
       secret: string;
       key: { id: string };

@@ -7,6 +7,7 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { backendTest, type TokenEnv, tokenEnv } from "../_helpers/token_env.ts";
+import type { KeyMode } from "../../src/contract/mod.ts";
 
 const DAY = 24 * 3600 * 1000;
 const E = ["111111111", "222222222", "333333333", "444444444", "555555555", "666666666"];
@@ -26,7 +27,7 @@ async function setup(t: TokenEnv) {
     email: "dev@acme.test",
     locale: "bg",
   }, 201);
-  return async (mode: "test" | "live", extra: Record<string, unknown> = {}) => {
+  return async (mode: KeyMode, extra: Record<string, unknown> = {}) => {
     const r = await t.adminJson("POST", "/keys", { integratorId: "acme", mode, ...extra }, 201);
     return r as { secret: string; key: { id: string; expiresAt: string | null } };
   };

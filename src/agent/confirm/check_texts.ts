@@ -5,7 +5,7 @@
  * to do. The request itself is answered with the error's `errorCode` (src/contract/errors.ts).
  * @module
  */
-import { isAppError } from "../../contract/mod.ts";
+import { type ErrorCode, isAppError, isErrorCode } from "../../contract/mod.ts";
 import type { Bilingual } from "../../contract/mod.ts";
 import type { PageError } from "./dialog.ts";
 
@@ -15,7 +15,7 @@ const CHOOSE: Bilingual = {
 };
 
 /** Per error code: what happened and what to do. */
-const TEXTS: Record<string, { bg: string; en: string; todo: Bilingual }> = {
+const TEXTS: Partial<Record<ErrorCode, { bg: string; en: string; todo: Bilingual }>> = {
   FILE_KIND_MISMATCH: {
     bg: "Файлът не е декларацията, която се подава.",
     en: "The file is not the declaration being filed.",
@@ -114,15 +114,14 @@ const TEXTS: Record<string, { bg: string; en: string; todo: Bilingual }> = {
  * The page's text of a check that failed.
  * @param typeId the request's operation
  * @param error what the check threw (an AppError, or a batch's `{ code, message }` of a company's
- *   files; anything else is shown as an agent error)
+ *   files; anything else — or a code the catalog does not have — is shown as AGENT_INTERNAL_ERROR)
  * @returns the error in Bulgarian and English, with what to do
  */
 export function pageError(typeId: string, error: unknown): PageError {
-  const code = isAppError(error)
-    ? error.code
-    : typeof (error as { code?: unknown })?.code === "string"
-    ? String((error as { code: string }).code)
-    : "INTERNAL_ERROR";
+  const given: unknown = isAppError(error) ? error.code : (error as { code?: unknown })?.code;
+  const code: ErrorCode = typeof given === "string" && isErrorCode(given)
+    ? given
+    : "AGENT_INTERNAL_ERROR";
   const detail = isAppError(error)
     ? error.message
     : String((error as { message?: unknown })?.message ?? "");

@@ -4,8 +4,8 @@
  * ({@link Dialog}), with its bounds (docs/confirmation.md § What a confirmed batch covers).
  * @module
  */
-import type { Bilingual } from "../../contract/mod.ts";
-import type { AppError, SubmissionKind } from "../../contract/mod.ts";
+import type { Bilingual, KeyMode } from "../../contract/mod.ts";
+import type { AppError, ErrorCode, SubmissionKind } from "../../contract/mod.ts";
 import type { CompanyName, FileFigures } from "../local/mod.ts";
 
 export type { CompanyName, FileFigures };
@@ -59,7 +59,7 @@ export interface ConfirmSubject {
   readonly integratorVerified?: { readonly legalName: string; readonly eik: string } | null;
   /** The calling page's origin, from the token's `origin` claim (null when not bound). */
   readonly origin: string | null;
-  readonly mode: "test" | "live";
+  readonly mode: KeyMode;
   /** The request reads paths on the disk after the consent and checks them there
    * (docs/confirmation.md § Two steps): its page asks no PIN; the PIN, if the sender needs one,
    * is asked on a second step once the files passed, and a file that fails is shown on the page. */
@@ -126,7 +126,7 @@ export interface Confirmed {
 export interface PageError {
   readonly typeId: string;
   /** The answer's `errorCode`. */
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly bg: string;
   readonly en: string;
   /** What to do, in Bulgarian and English. */

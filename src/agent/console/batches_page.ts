@@ -13,7 +13,7 @@
  */
 import { Hono } from "hono";
 import { html } from "hono/html";
-import { declarationName } from "../../contract/mod.ts";
+import { declarationName, type KeyMode } from "../../contract/mod.ts";
 import { toCsv } from "../../csv.ts";
 import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
@@ -112,8 +112,7 @@ function consoleJson(ctx: ConsoleContext) {
 
 /** Each batch's numbers and texts, nothing else. */
 function batchesJson(ctx: ConsoleContext, list: readonly BatchEntryView[]) {
-  const name = (eik: string, mode: "test" | "live") =>
-    ctx.portals[mode]?.companyName?.(eik) ?? null;
+  const name = (eik: string, mode: KeyMode) => ctx.portals[mode]?.companyName?.(eik) ?? null;
   return list.map((b) => {
     const p = b.progress;
     return {

@@ -11,7 +11,7 @@ import {
   checkWords,
   describeCertificate,
   type FoundCertificate,
-  parseKeystoreRef,
+  parseKeyStoreRef,
   type SenderConfig,
 } from "../senders/mod.ts";
 import { both, count, type Markup, say, w, when } from "./layout.ts";
@@ -145,7 +145,7 @@ export async function senderCertificates(
   for (const s of senders) {
     let found: FoundCertificate | null = null;
     try {
-      const ref = parseKeystoreRef(s.keystore);
+      const ref = parseKeyStoreRef(s.keystore);
       if (ref && (ref.certificateFile || openStores)) {
         const cert = await certificateWithoutPin(ref);
         if (cert) found = await describeCertificate(cert, ref, s.displayName, now);

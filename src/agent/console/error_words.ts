@@ -7,13 +7,13 @@
  * catalog's description).
  * @module
  */
-import { ERROR_CATALOG } from "../../contract/mod.ts";
+import { ERROR_CATALOG, type ErrorCode } from "../../contract/mod.ts";
 import type { Bilingual } from "./layout.ts";
 
 const t = (bg: string, en: string): Bilingual => ({ bg, en });
 
 /** The words of the codes a filing ends with (src/contract/error_catalog.ts). */
-const WORDS: Readonly<Record<string, Bilingual>> = {
+const WORDS: Readonly<Partial<Record<ErrorCode, Bilingual>>> = {
   PIN_INCORRECT: t(
     "Грешен ПИН: подаването спря, за да не се заключи картата.",
     "Wrong PIN: the filing stopped so that the card does not lock.",
@@ -99,6 +99,10 @@ const WORDS: Readonly<Record<string, Bilingual>> = {
     "Неочаквана грешка в агента (вижте „Дневник“).",
     "An unexpected failure in the agent (see Log).",
   ),
+  NOT_SENT: t(
+    "Агентът спря, преди да изпрати декларацията: тя не е подадена. Подайте я отново.",
+    "The agent stopped before sending the declaration: it was not filed. File it again.",
+  ),
 };
 
 /**
@@ -114,7 +118,10 @@ const WORDS: Readonly<Record<string, Bilingual>> = {
  * equal(filingErrorWords(null, null), null);
  * ```
  */
-export function filingErrorWords(code: string | null, message: string | null): Bilingual | null {
+export function filingErrorWords(
+  code: ErrorCode | null,
+  message: string | null,
+): Bilingual | null {
   if (!code) return null;
   const own = WORDS[code];
   if (own) {
@@ -123,9 +130,9 @@ export function filingErrorWords(code: string | null, message: string | null): B
       ? { bg: `${own.bg} ${message}`, en: `${own.en} ${message}` }
       : own;
   }
-  const described = (ERROR_CATALOG as Record<string, { description: string }>)[code];
+  const described: { description: string } = ERROR_CATALOG[code];
   return {
     bg: "Подаването не успя (причината е в подробностите).",
-    en: `The filing failed: ${described?.description ?? code}.`,
+    en: `The filing failed: ${described.description}.`,
   };
 }

@@ -24,7 +24,7 @@ import {
   describeCertificate,
   newTokenFile,
   readCscProviders,
-  senderKeystore,
+  senderKeyStore,
 } from "../senders/mod.ts";
 import { certCells } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
@@ -171,7 +171,7 @@ async function signInAction(k: Cloud, c: ConsoleC): Promise<Response> {
 /** `POST /console/senders/:id/sign-in-again`: a cloud sender's new sign-in, same token file. */
 async function signInAgainAction(k: Cloud, c: ConsoleC): Promise<Response> {
   try {
-    const { sender, ref } = await senderKeystore(k.h.dataDir(), c.req.param("id") ?? "");
+    const { sender, ref } = await senderKeyStore(k.h.dataDir(), c.req.param("id") ?? "");
     if (ref.type !== "csc") throw new AppError("CONSOLE_INPUT_INVALID", "Not a cloud sender");
     return await startSignIn(k, c, ref, sender.id);
   } catch (e) {

@@ -27,7 +27,7 @@ import {
   removeSender,
   scanCertificates,
   senderErrorText,
-  senderKeystore,
+  senderKeyStore,
   setActiveSender,
   testSender,
 } from "../senders/mod.ts";
@@ -197,7 +197,7 @@ async function testAction(h: SendersKit, c: ConsoleC): Promise<Response> {
   const what = both("senders.signature_test");
   const f = await formOf(c);
   try {
-    const { sender, ref } = await senderKeystore(h.dataDir(), c.req.param("id") ?? "");
+    const { sender, ref } = await senderKeyStore(h.dataDir(), c.req.param("id") ?? "");
     const res = await testSender(ref, f.pin || undefined, h.now());
     h.ctx.log("info", "console tested sender", { senderId: sender.id });
     return doneAndGo(c, "/console/senders", {

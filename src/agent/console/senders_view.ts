@@ -8,7 +8,7 @@ import { html } from "hono/html";
 import {
   failedInWords,
   type FoundCertificate,
-  parseKeystoreRef,
+  parseKeyStoreRef,
   type SenderConfig,
 } from "../senders/mod.ts";
 import { expiryNote, notQualifiedMark, sourceWords } from "./certificate_view.ts";
@@ -16,7 +16,7 @@ import { csrfField, type Markup, say, w, when } from "./layout.ts";
 
 /** Whether a sender's key store reference names this found certificate. */
 function sameCertificate(keystore: unknown, c: FoundCertificate): boolean {
-  const ref = parseKeystoreRef(keystore) as Record<string, unknown> | null;
+  const ref = parseKeyStoreRef(keystore) as Record<string, unknown> | null;
   const b = c.ref as Record<string, unknown>;
   if (!ref || ref.type !== b.type) return false;
   return ["module", "tokenLabel", "certId", "file", "thumbprint", "label"].every((k) =>
@@ -77,7 +77,7 @@ export function senderRow(
 ): Markup {
   const ref = (() => {
     try {
-      return parseKeystoreRef(s.keystore);
+      return parseKeyStoreRef(s.keystore);
     } catch {
       return null;
     }

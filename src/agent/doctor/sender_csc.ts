@@ -27,7 +27,7 @@ const SIGN_IN_AGAIN = t(
 
 /**
  * Check a cloud sender's service and kept sign-in.
- * @param ks the sender's `csc` key-store reference from agent.json (unchecked)
+ * @param ks the sender's `csc` key store reference from agent.json (unchecked)
  * @param timeoutMs the time limit of each call, ms
  * @returns `ok` with a note (provider's name and host), or the failure and its fix
  * @throws never

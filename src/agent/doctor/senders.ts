@@ -211,16 +211,16 @@ export async function checkSender(
   }
   const str = (...keys: string[]) =>
     keys.map((k) => ks[k]).find((v) => typeof v === "string") as string | undefined;
-  const k: KeystoreCheck = { id, title, ks, d, str };
+  const k: KeyStoreCheck = { id, title, ks, d, str };
   try {
-    return await keystoreCheck(k);
+    return await keyStoreCheck(k);
   } catch (e) {
     return failedCheck(k, e, found);
   }
 }
 
 /** One sender's key store as the doctor reads it. */
-interface KeystoreCheck {
+interface KeyStoreCheck {
   readonly id: string;
   readonly title: Bilingual;
   readonly ks: Record<string, unknown>;
@@ -230,7 +230,7 @@ interface KeystoreCheck {
 }
 
 /** The failed check of a key store without its `keystore.<field>`, and where to set it. */
-function missing(k: KeystoreCheck, field: string, what: Bilingual): DoctorCheck {
+function missing(k: KeyStoreCheck, field: string, what: Bilingual): DoctorCheck {
   return check(
     k.id,
     false,
@@ -244,7 +244,7 @@ function missing(k: KeystoreCheck, field: string, what: Bilingual): DoctorCheck 
 }
 
 /** The verdict of the certificate file a reference names (null: it names none). */
-async function certOfFile(k: KeystoreCheck): Promise<DoctorCheck | null> {
+async function certOfFile(k: KeyStoreCheck): Promise<DoctorCheck | null> {
   const { id, title, d, str } = k;
   const certFile = str("certificateFile", "certFile");
   if (!certFile) return null;
@@ -258,7 +258,7 @@ async function certOfFile(k: KeystoreCheck): Promise<DoctorCheck | null> {
 
 /** The check by the key store's type (a certificate file, when named, is read instead; a
  * cloud sender's service and sign-in are checked before its certificate). */
-async function keystoreCheck(k: KeystoreCheck): Promise<DoctorCheck> {
+async function keyStoreCheck(k: KeyStoreCheck): Promise<DoctorCheck> {
   const { id, title, ks, d } = k;
   if (ks.type === "csc") {
     const service = await checkCscService(ks, d.timeoutMs);
@@ -304,7 +304,7 @@ async function keystoreCheck(k: KeystoreCheck): Promise<DoctorCheck> {
 }
 
 /** A .p12/.pfx file: its certificates, or readable but encrypted (checked when signing). */
-async function pkcs12Check(k: KeystoreCheck): Promise<DoctorCheck> {
+async function pkcs12Check(k: KeyStoreCheck): Promise<DoctorCheck> {
   const { id, title, d, str } = k;
   const file = str("file", "path");
   if (!file) return missing(k, "file", t("the .p12/.pfx path", "пътя до .p12/.pfx файла"));
@@ -331,7 +331,7 @@ async function pkcs12Check(k: KeystoreCheck): Promise<DoctorCheck> {
 }
 
 /** A card or token through its middleware's PKCS#11 library: the certificates on it. */
-async function pkcs11Check(k: KeystoreCheck): Promise<DoctorCheck> {
+async function pkcs11Check(k: KeyStoreCheck): Promise<DoctorCheck> {
   const { id, title, d, str } = k;
   const module = str("module", "modulePath");
   if (!module) {
@@ -350,7 +350,7 @@ async function pkcs11Check(k: KeystoreCheck): Promise<DoctorCheck> {
 }
 
 /** The failed check of a key store that could not be read, with the fix for its kind. */
-function failedCheck(k: KeystoreCheck, e: unknown, found: ModuleCandidate[]): DoctorCheck {
+function failedCheck(k: KeyStoreCheck, e: unknown, found: ModuleCandidate[]): DoctorCheck {
   const fix = k.ks.type === "pkcs11"
     ? pkcs11Fix(e, k.d, found)
     : e instanceof Deno.errors.NotFound

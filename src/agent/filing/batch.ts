@@ -16,6 +16,7 @@ import {
   AppError,
   type BatchOperation,
   type BatchResult,
+  type ErrorCode,
   isAppError,
   type SubmissionResult,
 } from "../../contract/mod.ts";
@@ -28,7 +29,8 @@ import type { BatchTracker } from "./batch_board.ts";
 import { outcomeOf } from "./outcome.ts";
 import { wasReplayed } from "./filing.ts";
 
-type Item = BatchResult["items"][number];
+/** One company of the batch: the answer's item, its code a catalog code (the wire says text). */
+type Item = Omit<BatchResult["items"][number], "errorCode"> & { errorCode: ErrorCode | null };
 
 /** Filings in flight to the portal at once, by default. */
 export const DEFAULT_BATCH_CONCURRENCY = 4;
@@ -55,7 +57,7 @@ export interface BatchRunOptions {
 export interface BatchScan {
   groups: Map<string, SubmissionFiles>;
   totalScanned: number;
-  problems: { path: string; error: string; errorCode: string }[];
+  problems: { path: string; error: string; errorCode: ErrorCode }[];
 }
 
 const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

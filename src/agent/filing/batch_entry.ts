@@ -4,7 +4,7 @@
  * (docs/journal.md § Interrupted batches). Counts and EIKs only, never paths.
  * @module
  */
-import type { BatchResult } from "../../contract/mod.ts";
+import type { BatchResult, ErrorCode, KeyMode } from "../../contract/mod.ts";
 import type { BatchRecord } from "./journal_batches.ts";
 
 /** What the batch waits for: the NRA portal's Retry-After. */
@@ -41,7 +41,7 @@ export interface BatchProgressView {
 export interface BatchOutcome {
   readonly eik: string;
   readonly outcome: BatchResult["items"][number]["outcome"];
-  readonly errorCode: string | null;
+  readonly errorCode: ErrorCode | null;
   readonly filingId: string | null;
   readonly documentId: string | null;
 }
@@ -49,7 +49,7 @@ export interface BatchOutcome {
 /** Who started a batch: its key, as the confirmation keys it. */
 export interface BatchOwner {
   readonly integrator: string;
-  readonly mode: "test" | "live";
+  readonly mode: KeyMode;
   /** The request's Origin header (null: a local program). */
   readonly origin: string | null;
 }
@@ -59,7 +59,7 @@ export interface BatchEntryView {
   readonly progress: BatchProgressView;
   readonly phase: BatchPhase;
   readonly integrator: string;
-  readonly mode: "test" | "live";
+  readonly mode: KeyMode;
   /** The integrator's page that started it (its Origin), or null (a local program). */
   readonly origin: string | null;
   /** Per company, once the batch is done (sorted by EIK). */

@@ -7,7 +7,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { AppError, isAppError, type SubmissionResult } from "../../contract/mod.ts";
+import { AppError, isAppError, type KeyMode, type SubmissionResult } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
 import { recordCount } from "../../record_count.ts";
@@ -44,7 +44,7 @@ export interface FilingDeps {
 /** Who and what, for the journal row. */
 export interface FilingMeta {
   readonly typeId: string;
-  readonly mode: "test" | "live";
+  readonly mode: KeyMode;
   readonly integrator: string | null;
   readonly batchId: string | null;
   /** The Idempotency-Key header (already scoped by the caller), or null. */

@@ -10,7 +10,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import type { SubmissionResult } from "../../contract/mod.ts";
+import type { ErrorCode, SubmissionResult } from "../../contract/mod.ts";
 import { type FilingProtocol, keepProtocol, readProtocol } from "./protocols.ts";
 import {
   type IntegratorActivity,
@@ -181,24 +181,24 @@ export class Journal {
    * Record a refusal the portal answered with an error (certificate, signature, 429, …).
    * @param retryAfter not to be filed again before this instant (the portal's Retry-After)
    */
-  refuse(id: string, code: string, message: string, at: Date, retryAfter: Date | null): void {
+  refuse(id: string, code: ErrorCode, message: string, at: Date, retryAfter: Date | null): void {
     this.#setState(id, "refused", code, message, at, retryAfter);
   }
 
   /** Record that a filing never reached the authority (retry allowed). */
-  notFiled(id: string, code: string, message: string, at: Date): void {
+  notFiled(id: string, code: ErrorCode, message: string, at: Date): void {
     this.#setState(id, "not_filed", code, message, at, null);
   }
 
   /** Record why a sent filing's fate is unknown (time-out, cut connection); it stays "unknown". */
-  unknownOutcome(id: string, code: string, message: string, at: Date): void {
+  unknownOutcome(id: string, code: ErrorCode, message: string, at: Date): void {
     this.#setState(id, "unknown", code, message, at, null);
   }
 
   #setState(
     id: string,
     state: FilingState,
-    code: string,
+    code: ErrorCode,
     message: string,
     at: Date,
     retryAfter: Date | null,

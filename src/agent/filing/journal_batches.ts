@@ -9,6 +9,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import type { KeyMode } from "../../contract/mod.ts";
 
 /** The table, added at open (older agents never read it; journal_schema.ts § additions). */
 export const BATCHES_TABLE = `
@@ -25,7 +26,7 @@ export interface BatchRecord {
   readonly key: string;
   readonly batchId: string;
   readonly typeId: string;
-  readonly mode: "test" | "live";
+  readonly mode: KeyMode;
   readonly integrator: string;
   readonly origin: string | null;
   /** SHA-256 (hex) of the tokens of the batch's requests (they may read its progress). */

@@ -11,7 +11,12 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { SubmissionResult } from "../../contract/mod.ts";
+import {
+  type ErrorCode,
+  isErrorCode,
+  type KeyMode,
+  type SubmissionResult,
+} from "../../contract/mod.ts";
 import type { FilingState } from "../../filing_states.ts";
 import { UserError } from "../../user_error.ts";
 import { BATCHES_TABLE } from "./journal_batches.ts";
@@ -33,7 +38,7 @@ export interface FilingRecord {
    * of the files (never their content). */
   readonly files: { name: string; kind: string; numRecords?: number; sha256?: string }[];
   readonly senderId: string | null;
-  readonly mode: "test" | "live";
+  readonly mode: KeyMode;
   readonly integrator: string | null;
   /** The validated request body without inline files. */
   readonly request: Record<string, unknown>;
@@ -46,7 +51,7 @@ export interface FilingRecord {
   readonly submissionDate: string | null;
   readonly success: boolean | null;
   /** The catalog code of a refusal or failure (PORTAL_REJECTED for an NRA refusal). */
-  readonly errorCode: string | null;
+  readonly errorCode: ErrorCode | null;
   readonly errorMessage: string | null;
   readonly result: SubmissionResult | null;
   /** A refused row: not to be filed again before this instant (the portal's Retry-After). */
@@ -214,6 +219,16 @@ export function migrateJournal(db: DatabaseSync): void {
 
 type Row = Record<string, unknown>;
 const str = (v: unknown) => (v == null ? null : String(v));
+/**
+ * A stored error code read back through the catalog (src/contract/error_catalog.ts): the code,
+ * or null for none — or for a text this agent's catalog does not know (codes are never renamed
+ * and a newer agent's journal is refused at open, so only a damaged file has one; its
+ * `error_message` still tells what happened).
+ */
+const errorCodeOf = (v: unknown): ErrorCode | null => {
+  const s = str(v);
+  return s !== null && isErrorCode(s) ? s : null;
+};
 
 /**
  * A row of the table as a record.
@@ -244,7 +259,7 @@ export function fromRow(r: Row): FilingRecord {
     incomeNumber: str(r.income_number),
     submissionDate: str(r.submission_date),
     success: r.success == null ? null : Number(r.success) === 1,
-    errorCode: str(r.error_code),
+    errorCode: errorCodeOf(r.error_code),
     errorMessage: str(r.error_message),
     result: r.result_json == null ? null : JSON.parse(String(r.result_json)),
     retryAfter: str(r.retry_after),

@@ -10,7 +10,7 @@ import { errors as joseErrors, type JWTPayload, jwtVerify, type JWTVerifyGetKey 
 // Only the functions used (semver's index loads its ~50 CommonJS modules).
 import valid from "semver/functions/valid.js";
 import lt from "semver/functions/lt.js";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, type KeyMode } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 
 /** Leeway for `exp`/`iat`, seconds (at most 2 s by design). */
@@ -22,7 +22,7 @@ export const MAX_TOKEN_AGE_SECONDS = 5 + CLOCK_LEEWAY_SECONDS;
 export interface OperationClaims extends JWTPayload {
   jti: string;
   typeId: string;
-  mode: "test" | "live";
+  mode: KeyMode;
   eik?: string;
   eiks?: string[];
   minAgentVersion?: string;

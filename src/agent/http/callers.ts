@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from "zod";
+import { KEY_MODES, type KeyMode } from "../../contract/mod.ts";
 
 /** Lines older than this are dropped (30 days, in ms). */
 export const CALLERS_KEEP_MS = 30 * 86_400_000;
@@ -16,7 +17,7 @@ const Caller = z.object({
   integratorName: z.string(),
   /** The page's origin, or "local" for a program without one. */
   origin: z.string(),
-  modes: z.array(z.enum(["test", "live"])),
+  modes: z.array(z.enum(KEY_MODES)),
   /** ISO times of the first and last call (kept within 30 days). */
   firstAt: z.string(),
   lastAt: z.string(),
@@ -63,7 +64,7 @@ export class CallerBook {
    * @param c the token's integrator id and name, the request's origin (or null), the mode
    */
   record(
-    c: { integrator: string; integratorName: string; origin: string | null; mode: "test" | "live" },
+    c: { integrator: string; integratorName: string; origin: string | null; mode: KeyMode },
   ): void {
     const origin = c.origin ?? "local";
     const key = `${c.integrator}\n${origin}`;

@@ -9,7 +9,7 @@
  * @module
  */
 import { basename, dirname, isAbsolute, join, normalize, posix } from "node:path";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, type ErrorCode } from "../../contract/mod.ts";
 import type { LocalSource } from "./types.ts";
 
 /** Largest file read, bytes. */
@@ -35,7 +35,7 @@ export interface TreeFile {
 /** A file or folder that could not be read. */
 export interface TreeProblem {
   readonly path: string;
-  readonly errorCode: string;
+  readonly errorCode: ErrorCode;
   readonly error: string;
 }
 

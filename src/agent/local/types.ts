@@ -6,6 +6,7 @@
  */
 import type {
   BatchOperation,
+  ErrorCode,
   LocalOperation,
   OperationBody,
   OperationOf,
@@ -97,7 +98,7 @@ export interface SubmissionFiles {
   /** The amounts and counts the files declare (VAT return, D1/D6). */
   readonly figures?: FileFigures;
   /** Set when the files are unusable (a batch then marks the company failed, unsent). */
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: ErrorCode; readonly message: string };
 }
 
 /** Told how far a folder scan is: files examined (read) of the files found. */
@@ -127,7 +128,7 @@ export interface LocalOps {
     {
       groups: Map<string, SubmissionFiles>;
       totalScanned: number;
-      problems: { path: string; error: string; errorCode: string }[];
+      problems: { path: string; error: string; errorCode: ErrorCode }[];
     }
   >;
 }

@@ -25,7 +25,7 @@ import {
   checkRequestedSender,
   liveContext,
   needsPin,
-  parseKeystoreRef,
+  parseKeyStoreRef,
   precheckSenders,
   type SenderPrecheck,
   sendersFor,
@@ -166,7 +166,7 @@ export async function confirmSender(
   const keyed = claims.mode === "live" && use !== "none";
   const checked = keyed
     ? await precheckSenders(
-      usable.map((s) => ({ sender: s, ref: parseKeystoreRef(s.keystore) })),
+      usable.map((s) => ({ sender: s, ref: parseKeyStoreRef(s.keystore) })),
       deps.clock.now(),
     )
     : usable.map((s) => ({ sender: s, ref: null, certificate: null, problem: null }));

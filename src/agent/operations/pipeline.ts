@@ -7,7 +7,12 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, type OperationBody, type OperationSpec } from "../../contract/mod.ts";
+import {
+  AppError,
+  type KeyMode,
+  type OperationBody,
+  type OperationSpec,
+} from "../../contract/mod.ts";
 import type { PortalAdapter } from "../../portal/mod.ts";
 import type { AgentDeps } from "../deps.ts";
 import { assertEiksCovered, type OperationClaims, verifyOperationToken } from "../http/mod.ts";
@@ -117,7 +122,7 @@ function checkEik(op: OperationSpec, claims: OperationClaims, body: unknown): vo
   if (eik !== null) assertEiksCovered(claims, [eik]);
 }
 
-function pickPortal(deps: AgentDeps, mode: "test" | "live"): PortalAdapter {
+function pickPortal(deps: AgentDeps, mode: KeyMode): PortalAdapter {
   if (mode === "test") return deps.portals.test;
   if (!deps.portals.live) {
     throw new AppError(

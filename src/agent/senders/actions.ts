@@ -19,7 +19,7 @@ import { AppError, isAppError } from "../../contract/mod.ts";
 import type { CertificateInfo, KeyStore } from "../../signing/mod.ts";
 import { type AgentFile, readAgentFile, writeAgentFile } from "./agent_file.ts";
 import { describeCertificate, type FoundCertificate } from "./certificate_facts.ts";
-import { KeystoreRef, openSenderKeyStore, pickCertificate } from "./sender_keys.ts";
+import { KeyStoreRef, openSenderKeyStore, pickCertificate } from "./sender_keys.ts";
 import { certificatesDir, keepSenderCertificate } from "./kept_files.ts";
 import { SenderConfig } from "./senders.ts";
 
@@ -86,13 +86,13 @@ const invalid = (field: string, message: string) =>
   new AppError("VALIDATION_FAILED", message, { field });
 
 /**
- * Check a key-store reference.
+ * Check a key store reference.
  * @param raw the reference (a form's or the CLI's)
  * @returns the parsed reference
  * @throws AppError VALIDATION_FAILED (`field` "ref"): malformed, or a file path that is not absolute
  */
-export function checkKeystoreRef(raw: unknown): KeystoreRef {
-  const r = KeystoreRef.safeParse(raw);
+export function checkKeyStoreRef(raw: unknown): KeyStoreRef {
+  const r = KeyStoreRef.safeParse(raw);
   if (!r.success) throw invalid("ref", "The key-store reference is invalid");
   const ref = r.data;
   if (ref.type === "pkcs12" && !isAbsolute(ref.file)) {
@@ -184,7 +184,7 @@ function checkId(raw: string): string {
 
 /** Open the reference's store, pick its certificate, describe it; always closes the store. */
 async function withCertificate<T>(
-  ref: KeystoreRef,
+  ref: KeyStoreRef,
   pin: string | undefined,
   now: number,
   fn: (found: FoundCertificate, use: { store: KeyStore; cert: CertificateInfo }) => Promise<T>,
@@ -199,7 +199,7 @@ async function withCertificate<T>(
   }
 }
 
-function sourceLabelOf(ref: KeystoreRef): string {
+function sourceLabelOf(ref: KeyStoreRef): string {
   switch (ref.type) {
     case "pkcs12":
       return `${ref.file.split(/[\\/]/).pop()} (PKCS#12)`;
@@ -224,7 +224,7 @@ function sourceLabelOf(ref: KeystoreRef): string {
  * @param input id (optional), display name, reference, PIN, force
  * @param now epoch ms (the checks' clock)
  * @returns the sender written and its certificate
- * @throws AppError VALIDATION_FAILED, CONFLICT, CERTIFICATE_INVALID, key-store codes
+ * @throws AppError VALIDATION_FAILED, CONFLICT, CERTIFICATE_INVALID, key store codes
  */
 export async function addSender(
   dataDir: string,
@@ -233,7 +233,7 @@ export async function addSender(
 ): Promise<AddedSender> {
   const displayName = checkDisplayName(input.displayName);
   const wanted = input.id === undefined || input.id === "" ? undefined : checkId(input.id);
-  const ref = checkKeystoreRef(input.ref);
+  const ref = checkKeyStoreRef(input.ref);
   return await serialised(dataDir, async () => {
     const file = await readFile(dataDir);
     const ids = file.senders.map((s) => s.id);
@@ -271,7 +271,7 @@ export async function addSender(
 /**
  * Test a key: make a CMS signature over a small test document with the key and VERIFY it
  * (messageDigest and signature, with the certificate carried inside), as the NRA would.
- * @param ref the key-store reference
+ * @param ref the key store reference
  * @param pin the PIN or file password (one attempt; never stored or logged); omitted for OS
  *   stores and PIN-pad readers, which ask themselves
  * @param now epoch ms (signingTime, checks)
@@ -284,7 +284,7 @@ export async function testSender(
   pin: string | null | undefined,
   now: number,
 ): Promise<SenderTestResult> {
-  const checked = checkKeystoreRef(ref);
+  const checked = checkKeyStoreRef(ref);
   const p = pin ?? undefined;
   return await withCertificate(checked, p, now, async (found, { store, cert }) => {
     const m = await signing();
@@ -302,17 +302,17 @@ export async function testSender(
 }
 
 /**
- * A sender's key-store reference from agent.json.
+ * A sender's key store reference from agent.json.
  * @param dataDir the data directory
  * @param id the sender's id
  * @returns the sender and its reference
  * @throws AppError SENDER_NOT_FOUND, NO_SENDER_CONFIGURED (no key store), VALIDATION_FAILED
  *   (`ref`: a malformed reference; `agent.json`)
  */
-export async function senderKeystore(
+export async function senderKeyStore(
   dataDir: string,
   id: string,
-): Promise<{ sender: SenderConfig; ref: KeystoreRef }> {
+): Promise<{ sender: SenderConfig; ref: KeyStoreRef }> {
   const file = await readFile(dataDir);
   const sender = file.senders.find((s) => s.id === id);
   if (!sender) throw notFound(id);
@@ -322,7 +322,7 @@ export async function senderKeystore(
     });
   }
   try {
-    return { sender, ref: checkKeystoreRef(sender.keystore) };
+    return { sender, ref: checkKeyStoreRef(sender.keystore) };
   } catch (e) {
     if (isAppError(e)) throw invalid("ref", `Sender "${id}": ${e.message}`);
     throw e;

@@ -1,6 +1,6 @@
 /**
  * The agent's own settings file `agent.json` in its data directory: senders (with private
- * key-store references) and, for live mode, the portal API settings. Validated with zod; every
+ * key store references) and, for live mode, the portal API settings. Validated with zod; every
  * problem is reported at once.
  * @module
  */

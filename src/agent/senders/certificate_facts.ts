@@ -1,7 +1,7 @@
 /**
  * What a signing certificate is, as the Senders page and the CLI show it
  * ({@link FoundCertificate}): names, the holder's personal id MASKED (`80******08`), validity,
- * the certificate checks and the key-store reference agent.json would store; and a chosen
+ * the certificate checks and the key store reference agent.json would store; and a chosen
  * PKCS#12 file's certificates ({@link describePkcs12}). No PIN is stored or logged here.
  * @module
  */
@@ -9,7 +9,7 @@ import { basename, isAbsolute, resolve } from "node:path";
 import { AppError, isAppError } from "../../contract/mod.ts";
 import { maskPersonalId } from "../../log.ts";
 import type { CertificateCheck, CertificateInfo } from "../../signing/mod.ts";
-import { type KeystoreRef, readKeystoreFile } from "./sender_keys.ts";
+import { type KeyStoreRef, readKeyStoreFile } from "./sender_keys.ts";
 
 /** The signing library loads on first use (the agent's start never pays for it). */
 const signing = () => import("../../signing/mod.ts");
@@ -46,7 +46,7 @@ export interface FoundCertificate {
   /** validity, keyUsage, qcStatements, issuer — each with its reason (English). */
   readonly checks: readonly CertificateCheck[];
   /** What agent.json stores for a sender with this certificate (always with `certId`). */
-  readonly ref: KeystoreRef;
+  readonly ref: KeyStoreRef;
 }
 
 const DAY_MS = 86_400_000;
@@ -91,7 +91,7 @@ async function keyOf(parts: readonly (string | undefined)[]): Promise<string> {
 }
 
 /** Where a reference points, for the key (the certificate id is added by the caller). */
-function placeOf(ref: KeystoreRef): string {
+function placeOf(ref: KeyStoreRef): string {
   switch (ref.type) {
     case "pkcs12":
       return ref.file;
@@ -117,7 +117,7 @@ function placeOf(ref: KeystoreRef): string {
  */
 export async function describeCertificate(
   cert: CertificateInfo,
-  ref: KeystoreRef,
+  ref: KeyStoreRef,
   sourceLabel: string,
   now: number,
 ): Promise<FoundCertificate> {
@@ -136,7 +136,7 @@ export async function describeCertificate(
   const left = cert.notAfter.getTime() - now;
   const expired = left < 0;
   const expiresInDays = Math.floor(left / DAY_MS);
-  const fullRef = { ...ref, certId: cert.id } as KeystoreRef;
+  const fullRef = { ...ref, certId: cert.id } as KeyStoreRef;
   return {
     key: await keyOf([ref.type, placeOf(ref), cert.id]),
     source: ref.type,
@@ -171,7 +171,7 @@ export async function describePkcs12(
   deps: { readonly now?: () => number } = {},
 ): Promise<FoundCertificate[]> {
   const path = isAbsolute(file) ? file : resolve(file);
-  const bytes = await readKeystoreFile(path, `Cannot read the file ${basename(path)}`, {
+  const bytes = await readKeyStoreFile(path, `Cannot read the file ${basename(path)}`, {
     file: basename(path),
   });
   const m = await signing();
@@ -179,7 +179,7 @@ export async function describePkcs12(
   try {
     const certs = await store.listCertificates(password);
     const now = (deps.now ?? Date.now)();
-    const ref: KeystoreRef = { type: "pkcs12", file: path };
+    const ref: KeyStoreRef = { type: "pkcs12", file: path };
     const label = `${basename(path)} (PKCS#12)`;
     const out: FoundCertificate[] = [];
     for (const c of certs) out.push(await describeCertificate(c, ref, label, now));

@@ -5,7 +5,7 @@
  * `state` checked); the provider's refresh token is kept encrypted (AES-256-GCM) in the data
  * directory and never logged; each signing refreshes it into an access token.
  *
- * Its key-store reference in agent.json:
+ * Its key store reference in agent.json:
  * `{ "type": "csc", "serviceUrl": "https://…/csc/v2", "clientId": "…", "certId": "<credentialID>",
  *   "tokenFile": "/abs/csc/<name>.token", "authMode": "explicit" | "oauth2code", "pin": true,
  *   "caFile"?: "/abs/ca.pem", "certificateFile": "/abs/…" }`.
@@ -30,7 +30,7 @@ export type { CscCredential } from "../../signing/mod.ts";
 
 const signing = () => import("../../signing/mod.ts");
 
-/** The `csc` member of a sender's key-store reference. */
+/** The `csc` member of a sender's key store reference. */
 export const CscRefFields = {
   serviceUrl: z.string().url(),
   clientId: z.string().min(1),

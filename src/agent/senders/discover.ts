@@ -12,7 +12,7 @@
  *   certificate_facts.ts).
  *
  * Each certificate comes back as a `FoundCertificate` (certificate_facts.ts): names, the holder's personal id
- * MASKED (`80******08`), validity, the certificate checks, and the key-store reference agent.json
+ * MASKED (`80******08`), validity, the certificate checks, and the key store reference agent.json
  * would store. No PIN is asked, stored or logged here.
  * @module
  */
@@ -27,7 +27,7 @@ import type {
 } from "../../signing/mod.ts";
 import { describeCertificate, type FoundCertificate } from "./certificate_facts.ts";
 import { senderErrorText } from "./messages.ts";
-import type { KeystoreRef } from "./sender_keys.ts";
+import type { KeyStoreRef } from "./sender_keys.ts";
 
 /** The signing library loads on first use (the agent's start never pays for it). */
 const signing = () => import("../../signing/mod.ts");
@@ -132,7 +132,7 @@ async function scanModule(
       // Tokens return objects in no fixed order: by id, so that the page's list is stable.
       const mine = certs.filter((x) => x.id.startsWith(`pkcs11:serial=${t.serialNumber};`))
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const ref: KeystoreRef = {
+      const ref: KeyStoreRef = {
         type: "pkcs11",
         module: c.path,
         ...(t.label ? { tokenLabel: t.label } : {}),
@@ -207,7 +207,7 @@ async function scanOsStore(
   try {
     const certs = await store.listCertificates();
     for (const cert of certs) {
-      const ref: KeystoreRef = kind === "windows"
+      const ref: KeyStoreRef = kind === "windows"
         ? { type: "windows", thumbprint: cert.id.split("/").pop() ?? cert.id }
         : { type: "macos", ...(cert.label ? { label: cert.label } : {}) };
       try {

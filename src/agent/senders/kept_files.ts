@@ -7,7 +7,7 @@
  *   under the file's password, which the agent never stores. A file whose key is readable
  *   without the password is refused (it would be a key stored unencrypted);
  * - each sender's certificate (public, DER), so that the console can show the holder, issuer,
- *   validity and checks without the PIN or the token (the key-store reference's
+ *   validity and checks without the PIN or the token (the key store reference's
  *   `certificateFile`, sender_keys.ts).
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * What can be known about a sender's certificate before the user is asked for a PIN: the
- * certificate read without it — a `certificateFile` (PEM or DER) named in the key-store
+ * certificate read without it — a `certificateFile` (PEM or DER) named in the key store
  * reference, a PKCS#11 token's public certificate objects, the OS store's list, or a PKCS#12
  * file whose certificate bag is not encrypted — and whether it is valid on the clock. A
  * certificate that cannot be read without the PIN (an encrypted PKCS#12 bag, a token not
@@ -12,7 +12,7 @@ import { AppError } from "../../contract/mod.ts";
 import type { CertificateInfo } from "../../signing/mod.ts";
 import type { SenderConfig } from "./senders.ts";
 import {
-  type KeystoreRef,
+  type KeyStoreRef,
   openSenderKeyStore,
   pickCertificate,
   readCertificateFile,
@@ -21,7 +21,7 @@ import {
 /** A sender as the pre-check saw it. */
 export interface SenderPrecheck {
   readonly sender: SenderConfig;
-  readonly ref: KeystoreRef | null;
+  readonly ref: KeyStoreRef | null;
   /** The certificate read without a PIN, or null when it cannot be. */
   readonly certificate: CertificateInfo | null;
   /** Why the sender cannot be used (its certificate is not valid now), or null. */
@@ -30,11 +30,11 @@ export interface SenderPrecheck {
 
 /**
  * The sender's certificate as far as it can be read without a PIN.
- * @param ref the key-store reference
+ * @param ref the key store reference
  * @returns the certificate, or null when the store needs the PIN (or cannot be opened now)
  * @throws nothing (an unreadable `certificateFile` or store is "unknown": null)
  */
-export async function certificateWithoutPin(ref: KeystoreRef): Promise<CertificateInfo | null> {
+export async function certificateWithoutPin(ref: KeyStoreRef): Promise<CertificateInfo | null> {
   try {
     if (ref.certificateFile) return await readCertificateFile(ref.certificateFile);
     const store = await openSenderKeyStore(ref);
@@ -84,13 +84,13 @@ export function certificateProblem(
  * Pre-check the senders of a live operation before the confirmation page: read each one's
  * certificate without a PIN (one after another: a PKCS#11 module is opened once at a time)
  * and check its validity on the clock.
- * @param senders the usable senders with their parsed key-store references
+ * @param senders the usable senders with their parsed key store references
  * @param now epoch ms (the agent's clock)
  * @returns one entry per sender, in order
  * @throws nothing
  */
 export async function precheckSenders(
-  senders: readonly { readonly sender: SenderConfig; readonly ref: KeystoreRef | null }[],
+  senders: readonly { readonly sender: SenderConfig; readonly ref: KeyStoreRef | null }[],
   now: number,
 ): Promise<SenderPrecheck[]> {
   const out: SenderPrecheck[] = [];

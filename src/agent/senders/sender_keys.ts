@@ -2,7 +2,7 @@
  * A sender's signing key: opens the key store its `keystore` reference names, picks the
  * certificate, and gives the portal a CMS/PKCS#7 detached signer (docs/signing.md).
  *
- * Key-store references in agent.json (never sent to pages):
+ * Key store references in agent.json (never sent to pages):
  * `{ "type": "pkcs12", "file": "/abs/sender.p12" }`,
  * `{ "type": "pkcs11", "module": "/path/lib.so", "tokenLabel"?: "…", "certId"?: "pkcs11:…" }`,
  * `{ "type": "windows", "thumbprint": "…" }`, `{ "type": "macos", "label"?: "…" }`, a cloud
@@ -28,16 +28,16 @@ const certificateFile = z.string().min(1).optional();
 const refOf = <T extends string, F extends z.ZodRawShape>(type: T, fields: F) =>
   z.object({ type: z.literal(type), ...fields, certId: z.string().optional(), certificateFile });
 
-/** The key-store reference of a sender. */
-export const KeystoreRef = z.discriminatedUnion("type", [
+/** The key store reference of a sender. */
+export const KeyStoreRef = z.discriminatedUnion("type", [
   refOf("pkcs12", { file: z.string().min(1) }),
   refOf("pkcs11", { module: z.string().min(1), tokenLabel: z.string().optional() }),
   refOf("windows", { thumbprint: z.string().min(1) }),
   refOf("macos", { label: z.string().optional() }),
   refOf("csc", CscRefFields),
 ]);
-/** Parsed key-store reference. */
-export type KeystoreRef = z.infer<typeof KeystoreRef>;
+/** Parsed key store reference. */
+export type KeyStoreRef = z.infer<typeof KeyStoreRef>;
 
 /**
  * Parse a sender's `keystore` field.
@@ -45,9 +45,9 @@ export type KeystoreRef = z.infer<typeof KeystoreRef>;
  * @returns the reference, or null when the sender has none
  * @throws AppError KEYSTORE_UNAVAILABLE for a malformed reference
  */
-export function parseKeystoreRef(raw: unknown): KeystoreRef | null {
+export function parseKeyStoreRef(raw: unknown): KeyStoreRef | null {
   if (raw === undefined || raw === null) return null;
-  const r = KeystoreRef.safeParse(raw);
+  const r = KeyStoreRef.safeParse(raw);
   if (!r.success) {
     throw new AppError("KEYSTORE_UNAVAILABLE", "The sender's key store reference is invalid");
   }
@@ -56,7 +56,7 @@ export function parseKeystoreRef(raw: unknown): KeystoreRef | null {
 
 /**
  * Whether the confirmation page asks for a PIN (or a PKCS#12 password).
- * @param ref the sender's key-store reference (null: no key store)
+ * @param ref the sender's key store reference (null: no key store)
  * @param use what the operation does with the key: `sign` (submissions, batches) or read the
  *   `certificate` only (result operations, which sign nothing)
  * @param certificateKnown whether the certificate was read without the PIN (precheck.ts)
@@ -65,7 +65,7 @@ export function parseKeystoreRef(raw: unknown): KeystoreRef | null {
  * @throws nothing
  */
 export function needsPin(
-  ref: KeystoreRef | null,
+  ref: KeyStoreRef | null,
   use: "sign" | "certificate" = "sign",
   certificateKnown = false,
 ): boolean {
@@ -79,11 +79,11 @@ export function needsPin(
 
 /**
  * Open the key store of a reference.
- * @param ref key-store reference
+ * @param ref key store reference
  * @returns the store (close it after use)
  * @throws AppError KEYSTORE_UNAVAILABLE, PKCS11_MODULE_MISSING, PKCS11_MODULE_WRONG_ARCH
  */
-export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
+export async function openSenderKeyStore(ref: KeyStoreRef): Promise<KeyStore> {
   switch (ref.type) {
     case "pkcs12": {
       let data: Uint8Array;
@@ -118,14 +118,14 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
 }
 
 /**
- * The bytes of a key-store file (a certificate, a PKCS#12 file).
+ * The bytes of a key store file (a certificate, a PKCS#12 file).
  * @param path the file's path
  * @param message the sentence of the error
  * @param details the error's details
  * @returns the bytes
  * @throws AppError KEYSTORE_UNAVAILABLE when it cannot be read
  */
-export async function readKeystoreFile(
+export async function readKeyStoreFile(
   path: string,
   message: string,
   details?: Record<string, unknown>,
@@ -144,7 +144,7 @@ export async function readKeystoreFile(
  * @throws AppError KEYSTORE_UNAVAILABLE (unreadable), CERTIFICATE_INVALID (not a certificate)
  */
 export async function readCertificateFile(path: string): Promise<CertificateInfo> {
-  const bytes = await readKeystoreFile(
+  const bytes = await readKeyStoreFile(
     path,
     "Cannot read the sender's certificate file (keystore.certificateFile; see `agent doctor`)",
   );
@@ -166,7 +166,7 @@ export async function readCertificateFile(path: string): Promise<CertificateInfo
  */
 export async function pickCertificate(
   store: KeyStore,
-  ref: KeystoreRef,
+  ref: KeyStoreRef,
   pin?: string,
 ): Promise<CertificateInfo> {
   const certs = await store.listCertificates(pin);
@@ -189,17 +189,17 @@ export async function pickCertificate(
  * signer. For the certificate only (result operations sign nothing) no PIN is used where the
  * certificate can be read without one: the `certificateFile`, else the store's list.
  * @param sender the chosen sender
- * @param ref its key-store reference
+ * @param ref its key store reference
  * @param pin the PIN typed on the confirmation page (never stored)
  * @param use `sign` (default) or `certificate` only (no `sign` in the context)
  * @param stepsFor a cloud sender's steps on the agent's pages (confirm/remote_approval.ts): the
  *   approval at the provider (`oauth2code`), the one-time code (`explicit` with an OTP)
  * @returns the context and a `close` for the key store
- * @throws AppError NO_SENDER_CONFIGURED (no key store), key-store errors
+ * @throws AppError NO_SENDER_CONFIGURED (no key store), key store errors
  */
 export async function liveContext(
   sender: SenderRef,
-  ref: KeystoreRef | null,
+  ref: KeyStoreRef | null,
   pin: string | null,
   use: "sign" | "certificate" = "sign",
   stepsFor?: (client: CscClient) => CscPersonSteps,

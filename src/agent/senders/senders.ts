@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, type KeyMode } from "../../contract/mod.ts";
 
 /** A configured sender; `keystore` is private and never leaves the agent. */
 export const SenderConfig = z.object({
@@ -32,7 +32,7 @@ export const TEST_SENDER: SenderConfig = {
  * ones, or the built-in test sender when none is configured. */
 export function sendersFor(
   configured: readonly SenderConfig[],
-  mode: "test" | "live",
+  mode: KeyMode,
 ): SenderConfig[] {
   const active = configured.filter((s) => s.active);
   if (mode === "live") return active;

@@ -7,7 +7,7 @@
  */
 import { OpenAPIHono, type z } from "@hono/zod-openapi";
 import { ErrorCodeSchema, ErrorKindSchema, TokenServiceError } from "../api.ts";
-import { ERROR_CATALOG } from "../errors.ts";
+import { ERROR_CATALOG, ERROR_CODES, type ErrorSpec } from "../errors.ts";
 
 /** A JSON answer of a zod schema, with its description (an OpenAPI response object). */
 export const json = (schema: z.ZodTypeAny, description: string) => ({
@@ -33,16 +33,16 @@ export const HEADER_DOCS = [
 ] as const;
 
 /**
- * The error catalog as the documents' `x-error-catalog` extension: code → kind, status, meaning.
+ * The error catalog as the documents' `x-error-catalog` extension: code → kind, status, meaning
+ * (the codes an API answers with; a journal-only code is not one).
  * @returns the extension's value
  */
 export function errorCatalogExtension(): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(ERROR_CATALOG).map(([code, s]) => [code, {
-      kind: s.kind,
-      status: s.status,
-      description: s.description,
-    }]),
+    ERROR_CODES.map((code) => {
+      const s: ErrorSpec = ERROR_CATALOG[code];
+      return [code, { kind: s.kind, status: s.status, description: s.description }];
+    }),
   );
 }
 

@@ -36,6 +36,12 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     description: "The integrator's secret key, svc_test_… or svc_live_…; server side only",
   });
   const e = tokenErrorResponses(r);
+  // Functions, not objects: an error response is registered as a component when first read,
+  // and the components keep that order in the document.
+  /** What every keyed route may answer besides its own: rate limit, failure, database down. */
+  const busy = () => ({ 429: e.rateLimited, 500: e.internal, 503: e.unavailable });
+  /** … and a route with a JSON body: too large, not JSON, then the above. */
+  const withBody = () => ({ 413: e.tooLarge, 415: e.unsupportedMediaType, ...busy() });
   r.registerPath({
     method: "post",
     path: "/api/v1/tokens/issue",
@@ -53,11 +59,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
         TokenServiceError,
         "An EIK is not on the key's allowed list (rejectedEiks), or the origin is not allowed",
       ),
-      413: e.tooLarge,
-      415: e.unsupportedMediaType,
-      429: e.rateLimited,
-      500: e.internal,
-      503: e.unavailable,
+      ...withBody(),
     },
   });
   r.registerPath({
@@ -73,11 +75,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
       400: e.invalid,
       401: e.unauthorized,
       409: e.conflict,
-      413: e.tooLarge,
-      415: e.unsupportedMediaType,
-      429: e.rateLimited,
-      500: e.internal,
-      503: e.unavailable,
+      ...withBody(),
     },
   });
   r.registerPath({
@@ -90,9 +88,7 @@ export function buildTokenOpenApi(version: string): Record<string, unknown> {
     responses: {
       200: json(ApplicationList, "Applications, newest first"),
       401: e.unauthorized,
-      429: e.rateLimited,
-      500: e.internal,
-      503: e.unavailable,
+      ...busy(),
     },
   });
   const open = (

@@ -113,7 +113,7 @@ export function createLivePortal(settings: LivePortalSettings, deps: LivePortalD
      *   SIGNING_FAILED (no certificate or signer; signing failure), CERTIFICATE_INVALID,
      *   PORTAL_NOT_CONFIGURED, PORTAL_AUTH_FAILED, PORTAL_UNREACHABLE, PORTAL_TIMEOUT,
      *   PORTAL_SERVER_ERROR, PORTAL_BAD_RESPONSE, PORTAL_REJECTED, CERTIFICATE_NOT_RECOGNISED,
-     *   NO_POWER_OF_ATTORNEY, DOCUMENT_SIGNATURE_MISMATCH, the signer's PIN/key-store codes;
+     *   NO_POWER_OF_ATTORNEY, DOCUMENT_SIGNATURE_MISMATCH, the signer's PIN/key store codes;
      *   each with `details.outcome` (not_filed, refused or unknown)
      */
     submit(input: SubmissionInput, ctx: PortalContext): Promise<SubmissionResult> {

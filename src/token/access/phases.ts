@@ -16,6 +16,7 @@
  * @module
  */
 import type { ApiKeyRecord, ContractState } from "../store/mod.ts";
+import type { KeyMode } from "../../contract/mod.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** 90 days in ms (test key lifetime, docs/token-service.md § Access phases). */
@@ -103,7 +104,7 @@ export function keyStatus(key: ApiKeyRecord, policy: KeyPolicy, now: number): Ke
  * @param now epoch ms
  * @returns epoch ms, or null for a live key under a contract
  */
-export function initialExpiry(mode: "test" | "live", contractInForce: boolean, now: number) {
+export function initialExpiry(mode: KeyMode, contractInForce: boolean, now: number) {
   if (mode === "test") return now + TEST_KEY_LIFETIME_MS;
   return contractInForce ? null : now + LIVE_KEY_LIFETIME_MS;
 }

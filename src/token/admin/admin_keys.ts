@@ -6,7 +6,7 @@
  * @module
  */
 import type { z } from "zod";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, type KeyMode } from "../../contract/mod.ts";
 import type { IntegratorCreate, IntegratorUpdate, KeyCreate } from "./admin_schemas.ts";
 import { createApiKey, newId, rotateApiKey } from "../access/mod.ts";
 import type { AdminDeps } from "../deps.ts";
@@ -20,7 +20,7 @@ export type { AdminDeps } from "../deps.ts";
 export interface KeyView {
   readonly id: string;
   readonly integratorId: string;
-  readonly mode: "test" | "live";
+  readonly mode: KeyMode;
   readonly label: string | null;
   readonly status: KeyStatus;
   readonly phase: Phase;

@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import { AppError, ApplicationView, Eik } from "../../contract/mod.ts";
+import { AppError, ApplicationView, Eik, KEY_MODES } from "../../contract/mod.ts";
 import { MAX_ORIGINS_PER_INTEGRATOR, RegisteredOrigin } from "../access/mod.ts";
 
 const email = z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an e-mail address");
@@ -34,7 +34,7 @@ export const IntegratorUpdate = z.object({
 /** `POST /admin/v1/keys`. */
 export const KeyCreate = z.object({
   integratorId: z.string().min(1).max(64),
-  mode: z.enum(["test", "live"]),
+  mode: z.enum(KEY_MODES),
   label: z.string().max(200).nullable().default(null),
   allowedEiks: z.array(Eik).min(1).max(10_000).nullable().default(null),
 }).meta({ id: "KeyCreate" });
@@ -109,7 +109,7 @@ export const IntegratorViewSchema = z.object({
 export const KeyViewSchema = z.object({
   id: z.string(),
   integratorId: z.string(),
-  mode: z.enum(["test", "live"]),
+  mode: z.enum(KEY_MODES),
   label: z.string().nullable(),
   status: z.enum(["active", "expired", "revoked", "revoking"]).meta({
     description: "`revoking`: rotated, the old secret still works until `expiresAt`",
@@ -229,7 +229,7 @@ export const UsageRowSchema = z.object({
   integratorId: z.string(),
   contractId: z.string().meta({ description: '"" for none (phase 1, test keys)' }),
   keyId: z.string(),
-  mode: z.enum(["test", "live"]),
+  mode: z.enum(KEY_MODES),
   typeId: z.string(),
   eik: z.string().meta({ description: '"" for operations without an EIK' }),
   count: z.number().int(),

@@ -13,7 +13,7 @@
  */
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError, isAppError } from "../../contract/mod.ts";
+import { AppError, isAppError, type KeyMode } from "../../contract/mod.ts";
 import { type Markup, t, tableOr } from "../../web_page.ts";
 import {
   createKeyFor,
@@ -255,7 +255,7 @@ function createCard(
   name: string,
   contract: boolean,
 ): Markup {
-  const form = (mode: "test" | "live", button: Markup) =>
+  const form = (mode: KeyMode, button: Markup) =>
     postForm(
       c,
       `${base}/keys`,

@@ -4,7 +4,7 @@
  * a row (its time, its error code's text from the catalog).
  * @module
  */
-import { ERROR_CATALOG, type ErrorCode } from "../../contract/mod.ts";
+import { ERROR_CATALOG, type ErrorCode, type KeyMode } from "../../contract/mod.ts";
 import { REQUEST_LOG_DAYS } from "../request_log/mod.ts";
 import type { ApiKeyRecord, RequestLogFilter } from "../store/mod.ts";
 
@@ -18,7 +18,7 @@ export interface LogQuery {
   readonly status?: number | "errors" | "ok";
   /** One of the integrator's keys. */
   readonly key?: string;
-  readonly mode?: "test" | "live";
+  readonly mode?: KeyMode;
   /** A request id (as its answer's `X-Request-Id` / `requestId`). */
   readonly id?: string;
 }

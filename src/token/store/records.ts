@@ -4,6 +4,7 @@
  * counters. Times are epoch milliseconds; `null` means "not set".
  * @module
  */
+import type { KeyMode } from "../../contract/mod.ts";
 
 /** Languages of the notice templates. */
 export type Locale = "bg" | "en";
@@ -127,7 +128,7 @@ export interface UsageKey {
   /** The contract in force when the token was issued; "" for none (phase 1, test keys). */
   readonly contractId: string;
   readonly keyId: string;
-  readonly mode: "test" | "live";
+  readonly mode: KeyMode;
   readonly typeId: string;
   /** "" for operations without an EIK. A folder-wide token counts once for each EIK. */
   readonly eik: string;

@@ -28,7 +28,8 @@ export type * from "./web_store.ts";
 export type * from "./team_store.ts";
 
 /** "test" keys (`svc_test_`) reach the test portal only; "live" keys (`svc_live_`) file. */
-export type KeyMode = "test" | "live";
+import type { KeyMode } from "../../contract/mod.ts";
+export type { KeyMode };
 
 /** An integrator (the company that holds keys). */
 export interface Integrator {
