@@ -113,10 +113,10 @@ export function logWords(msg: string): string {
 export const say = (b: Bilingual): string => b[currentLang()];
 
 /**
- * A time as the accountant reads it: the computer's local zone with its offset
+ * A time as the accountant reads it: Bulgaria's local time with its offset
  * (src/local_time.ts), or "—".
  * @param at an ISO 8601 time or null
  * @param seconds whether to show the seconds
  */
 export const when = (at: string | Date | null | undefined, seconds = false): string =>
-  localTime(at ?? null, seconds) || "—";
+  localTime(at ?? null, { seconds }) || "—";
