@@ -13,7 +13,7 @@
  */
 import { Hono } from "hono";
 import { html } from "hono/html";
-import { declarationName } from "../../contract/mod.ts";
+import { bi, declarationName } from "../../contract/mod.ts";
 import { toCsv } from "../../csv.ts";
 import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
@@ -54,10 +54,13 @@ export function duration(s: number, lang: Lang = "en"): string {
 const doneOf = (p: BatchProgressView) => p.filed + p.skipped + p.failed + p.unknown;
 
 /** A catalog text in both languages, each with its own durations. */
-const inBoth = (key: TextKey, vars: (lang: Lang) => Vars): Bilingual => ({
-  bg: withLang("bg", () => w(key, vars("bg"))),
-  en: withLang("en", () => w(key, vars("en"))),
-});
+const inBoth = (
+  key: TextKey,
+  vars: (lang: Lang) => Vars,
+): Bilingual => (bi(
+  withLang("bg", () => w(key, vars("bg"))),
+  withLang("en", () => w(key, vars("en"))),
+));
 
 /** What a running batch waits for, or does, in both languages. */
 export function batchStatusLine(p: BatchProgressView, company: string | null): Bilingual {
@@ -81,7 +84,7 @@ export function batchStatusLine(p: BatchProgressView, company: string | null): B
 
 /** The time left, in both languages. */
 function leftLine(p: BatchProgressView): Bilingual {
-  if (p.state !== "running") return { bg: "", en: "" };
+  if (p.state !== "running") return bi("", "");
   const eta = p.etaSeconds;
   if (eta === null) return both("batches.time_left_working_it");
   return inBoth("batches.time_left", (l) => ({ time: duration(eta, l) }));

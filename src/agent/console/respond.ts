@@ -5,7 +5,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, isAppError } from "../../contract/mod.ts";
+import { AppError, bi, isAppError } from "../../contract/mod.ts";
 import {
   type Bilingual,
   bothWith,
@@ -70,8 +70,8 @@ export function doneAndGo(c: ConsoleC, to: string, flash: Flash): Response {
 /** The message of a failed action, from the error (AppError texts are stable sentences). */
 export function errorFlash(e: unknown, what: Bilingual): Flash {
   const detail = isAppError(e)
-    ? (e.details?.bg ? { bg: String(e.details.bg), en: e.message } : { bg: e.message, en: e.code })
-    : { bg: String((e as Error)?.message ?? e), en: "unexpected" };
+    ? (e.details?.bg ? bi(String(e.details.bg), e.message) : bi(e.message, e.code))
+    : bi(String((e as Error)?.message ?? e), "unexpected");
   return {
     kind: "error",
     ...bothWith("console.failed", (l) => ({ what: what[l], detail: detail[l] })),

@@ -6,7 +6,7 @@
  * time in the computer's local zone with its offset ({@link when}).
  * @module
  */
-import type { Bilingual, Lang } from "../../contract/mod.ts";
+import { bi, type Bilingual, type Lang } from "../../contract/mod.ts";
 import { localTime } from "../../local_time.ts";
 import { BG, type Plural } from "./bg.ts";
 import { EN } from "./en.ts";
@@ -56,7 +56,7 @@ export function w(key: TextKey, vars?: Vars): string {
  * @param vars values for its placeholders
  */
 export function both(key: TextKey, vars?: Vars): Bilingual {
-  return { bg: fill(BG[key] as string, vars), en: fill(EN[key] as string, vars) };
+  return bi(fill(BG[key] as string, vars), fill(EN[key] as string, vars));
 }
 
 /**
@@ -66,7 +66,7 @@ export function both(key: TextKey, vars?: Vars): Bilingual {
  * @param vars the values for a language
  */
 export function bothWith(key: TextKey, vars: (lang: Lang) => Vars): Bilingual {
-  return { bg: fill(BG[key] as string, vars("bg")), en: fill(EN[key] as string, vars("en")) };
+  return bi(fill(BG[key] as string, vars("bg")), fill(EN[key] as string, vars("en")));
 }
 
 const rules = new Map<Lang, Intl.PluralRules>();
