@@ -23,10 +23,9 @@ import { AppError } from "../../contract/mod.ts";
 import type { Logger } from "../../log.ts";
 import type { CscApprove, CscAskOtp, CscClient } from "../../signing/mod.ts";
 import { type Markup, pageHeaders } from "../../web_page.ts";
-import { styleLink } from "../../web_assets.ts";
 import { type AgentEnv, errorResponse } from "../http/mod.ts";
-import { count, currentLang, w } from "../texts/mod.ts";
-import { CONFIRM_CSS } from "./assets/mod.ts";
+import { count, w } from "../texts/mod.ts";
+import { pageDocument } from "./page.ts";
 
 const signing = () => import("../../signing/mod.ts");
 
@@ -310,21 +309,12 @@ function remotePage(a: Approval | null): string {
       <p>${w("confirm.you_can_close_this")}</p>
     `;
   }
-  return String(html`
-    <!doctype html>
-    <html lang="${currentLang()}">
-      <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width,initial-scale=1">
-        ${waiting && a?.kind === "provider" ? html`<meta http-equiv="refresh" content="2">` : ""}
-        <title>${w(
-          a?.kind === "otp" ? "confirm.otp_title" : "confirm.remote_approve_in_app",
-        )}</title>
-        ${styleLink("", CONFIRM_CSS)}
-      </head>
-      <body>${body}</body>
-    </html>
-  `);
+  return pageDocument(
+    a?.kind === "otp" ? "confirm.otp_title" : "confirm.remote_approve_in_app",
+    body,
+    null,
+    waiting && a?.kind === "provider" ? html`<meta http-equiv="refresh" content="2">` : "",
+  );
 }
 
 /** The one-time code's page: the form while it waits, then how it ended. */

@@ -137,24 +137,14 @@ function checkViesStructure(records: readonly ViesRecord[], t: ViesTally, emit: 
       false,
     );
   }
-  if (vhrCount !== 1) {
+  for (const [record, n] of [["VHR", vhrCount], ["VTR", vtrCount]] as const) {
+    if (n === 1) continue;
     emit(
       "VIES_STRUCTURE",
       undefined,
       bi(
-        `VIES има ${vhrCount} записа VHR; очаква се 1`,
-        `VIES has ${vhrCount} VHR records; expected 1`,
-      ),
-      false,
-    );
-  }
-  if (vtrCount !== 1) {
-    emit(
-      "VIES_STRUCTURE",
-      undefined,
-      bi(
-        `VIES има ${vtrCount} записа VTR; очаква се 1`,
-        `VIES has ${vtrCount} VTR records; expected 1`,
+        `VIES има ${n} записа ${record}; очаква се 1`,
+        `VIES has ${n} ${record} records; expected 1`,
       ),
       false,
     );
