@@ -28,7 +28,7 @@ import {
   when,
 } from "./layout.ts";
 import { type Lang, type Vars, withLang } from "../texts/mod.ts";
-import { type ConsoleC, type ConsoleEnv, sendPage } from "./respond.ts";
+import { type ConsoleC, type ConsoleEnv, notFoundPage, sendPage } from "./respond.ts";
 import { scriptTag } from "../../web_assets.ts";
 import { BATCHES_JS } from "./assets/mod.ts";
 import { interruptedBody } from "./batches_interrupted.ts";
@@ -239,13 +239,7 @@ function batchPage(ctx: ConsoleContext, c: ConsoleC): Promise<Response> {
   const title = both("batches.folder_wide_filing");
   const b = findBatch(ctx, c.req.param("batchId") ?? "");
   if (!b) {
-    return sendPage(
-      c,
-      "filings",
-      title,
-      html`<p>${w("batches.no_such_filing_in")}</p>`,
-      404,
-    );
+    return notFoundPage(c, "filings", title, w("batches.no_such_filing_in"));
   }
   const p = b.progress;
   if (p.state === "interrupted") {

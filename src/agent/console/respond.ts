@@ -5,6 +5,7 @@
  * @module
  */
 import type { Context } from "hono";
+import { html } from "hono/html";
 import { AppError, bi, isAppError } from "../../contract/mod.ts";
 import {
   type Bilingual,
@@ -28,6 +29,24 @@ export type ConsoleEnv = {
 
 /** A console route's context. */
 export type ConsoleC = Context<ConsoleEnv>;
+
+/**
+ * The console page of something that is not there (a batch, a protocol): the page's title and
+ * one sentence, HTTP 404.
+ * @param c the route's context
+ * @param page the current page
+ * @param title the page's title
+ * @param sentence what is missing, in the page's language
+ * @returns the page
+ */
+export function notFoundPage(
+  c: ConsoleC,
+  page: ConsolePageId,
+  title: Bilingual,
+  sentence: string,
+): Promise<Response> {
+  return sendPage(c, page, title, html`<p>${sentence}</p>`, 404);
+}
 
 /**
  * Render a whole console page with the session's one-time message.
