@@ -8,13 +8,7 @@
  */
 import { joinPath } from "../defaults.ts";
 import type { Cli } from "./context.ts";
-import {
-  loadUpdate,
-  prepareOptionsOf,
-  sayInBackground,
-  startPlan,
-  type UpdateModule,
-} from "./update_steps.ts";
+import { loadUpdate, prepareOptionsOf, sayInBackground, startPlan } from "./update_steps.ts";
 
 /**
  * Download, verify and start the MSI upgrade of this install.
@@ -24,7 +18,7 @@ import {
  * @param install the MSI's install
  * @param check a check whose relation is "newer"
  * @returns when the upgrade runs in the background
- * @throws AppError of {@link UpdateModule.prepareMsiUpdate}
+ * @throws AppError of `prepareMsiUpdate` (src/agent/update/msi_prepare.ts)
  */
 export async function updateMsiInstall(
   cli: Cli,
