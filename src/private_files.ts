@@ -4,7 +4,8 @@
  * read the journal, agent.json, the loopback TLS key or the token service's signing keys. New
  * folders and files are created with those modes; existing ones that grant group or other
  * access are tightened (an install made before this change). Synchronous: called once at
- * start, before the first file is opened; no npm package (the agent's phase 1 uses it).
+ * start, before the first file is opened; no npm package (the agent's phase 1 uses it). The one
+ * exception is {@link writePrivateFile}, the one atomic owner-only write every data file uses.
  *
  * Windows has no POSIX modes: Deno ignores `mode` there and `chmod` is not available, so every
  * function here only creates what is missing; the per-user `%LOCALAPPDATA%` folder the
@@ -85,4 +86,39 @@ export function tightenFilesSync(paths: readonly string[], os: string = Deno.bui
 export function preparePrivateDbFileSync(path: string, os: string = Deno.build.os): void {
   Deno.openSync(path, { create: true, write: true, mode: PRIVATE_FILE_MODE }).close();
   tightenFilesSync([path, `${path}-wal`, `${path}-shm`, `${path}-journal`], os);
+}
+
+/**
+ * Write a data file atomically and owner-only: the bytes go to a temporary file next to `path`
+ * (`<path>.<uuid>.tmp`, created with mode 0600), which is then renamed over `path` — a reader
+ * sees the old file or the new one, never a part. The temporary file is removed when the write
+ * or the rename fails. The folder must exist. On Windows `mode` is ignored (the data folder is
+ * already private to the user) and the rename replaces an existing file, as on POSIX.
+ * Used for agent.json, the update's outcome, the instance lock and the running record, the
+ * console's link secret, kept certificates and sealed refresh tokens.
+ * @param path the file
+ * @param data its new contents (a string is written as UTF-8)
+ * @returns when the file holds `data`
+ * @throws Error (Deno.errors.*) when the folder is missing or not writable
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await writePrivateFile(`${dir}/agent.json`, "{}\n");
+ * await writePrivateFile(`${dir}/agent.json`, '{"senders":[]}\n'); // replaces it whole
+ * equal(await Deno.readTextFile(`${dir}/agent.json`), '{"senders":[]}\n');
+ * if (Deno.build.os !== "windows") equal(Deno.statSync(`${dir}/agent.json`).mode! & 0o777, 0o600);
+ * equal([...Deno.readDirSync(dir)].length, 1); // no temporary file left
+ * ```
+ */
+export async function writePrivateFile(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    if (typeof data === "string") await Deno.writeTextFile(tmp, data, { mode: PRIVATE_FILE_MODE });
+    else await Deno.writeFile(tmp, data, { mode: PRIVATE_FILE_MODE });
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
 }

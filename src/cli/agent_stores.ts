@@ -19,6 +19,7 @@ import {
   ensurePrivateDirSync,
   preparePrivateDbFileSync,
   tightenFilesSync,
+  writePrivateFile,
 } from "../private_files.ts";
 import { afterTurn } from "./process.ts";
 
@@ -39,13 +40,6 @@ export interface AgentStores {
   readonly logs: LogRing;
   /** The process's logger, also keeping its lines in `logs` (redacted alike). */
   readonly log: Logger;
-}
-
-/** Write an owner-only file atomically (temp file + rename). */
-async function writePrivateFile(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, text, { mode: 0o600 });
-  await Deno.rename(tmp, path);
 }
 
 /**

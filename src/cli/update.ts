@@ -17,6 +17,7 @@ import { agentConfig } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, textArg } from "./options.ts";
 import { failureJson, isAppError, note, printJson, say } from "./output.ts";
+import { prepareOptionsOf, sayInBackground, startPlan } from "./update_steps.ts";
 
 interface UpdateFlags extends Record<string, unknown> {
   check?: boolean;
@@ -64,39 +65,18 @@ async function update(cli: Cli, cmd: Command): Promise<void> {
     return;
   }
   const { denoCommandRunner } = await import("../command_runner.ts");
-  const { processAlive } = await import("../agent/start/mod.ts");
-  const progress = (line: string) => o.json ? undefined : say(cli, line);
-  const prepared = await u.prepareUpdate({
-    os: cli.os,
-    triple: Deno.build.target,
-    dataDir: cfg.dataDir,
-    install,
-    check,
-    pid: Deno.pid,
-    run: denoCommandRunner,
-    tar: tarOf(cli),
-    isAlive: processAlive,
-    now: () => cli.clock.now(),
-    newId: () => crypto.randomUUID(),
-    progress,
-  });
+  const options = await prepareOptionsOf(cli, o, { dataDir: cfg.dataDir, install, check });
+  const prepared = await u.prepareUpdate({ ...options, run: denoCommandRunner, tar: tarOf(cli) });
   const { plan } = prepared;
-  progress(
+  options.progress?.(
     `Installing ${plan.to} in ${plan.install}${
       plan.agent ? ` (the agent on port ${plan.agent.port} restarts)` : ""
     }`,
   );
-  const swap = u.spawnDetached(
-    prepared.launcher,
-    ["agent", "update-swap", "--plan", prepared.planPath],
-    { cwd: cfg.dataDir, env: { SVC_DATA_DIR: cfg.dataDir }, os: cli.os },
-  );
-  await prepared.lock.handOver(swap.pid);
+  const swap = await startPlan(u, cli, cfg.dataDir, prepared, "update-swap");
   if (cli.os === "windows") {
     swap.child.unref();
-    const last = u.lastOutcomePath(cli.os, u.updatesDir(cli.os, cfg.dataDir));
-    if (o.json) printJson(cli, { updated: null, from: plan.from, to: plan.to, outcome: last });
-    else say(cli, `The update continues in the background; its outcome will be in ${last}.`);
+    sayInBackground(u, cli, o, cfg.dataDir, { updated: null, from: plan.from, to: plan.to });
     return;
   }
   const code = await swap.exited;

@@ -8,11 +8,7 @@
  */
 import { joinPath } from "../defaults.ts";
 import type { Cli } from "./context.ts";
-import { printJson, say } from "./output.ts";
-
-const load = () => import("../agent/update/mod.ts");
-
-type Mod = Awaited<ReturnType<typeof load>>;
+import { loadUpdate, prepareOptionsOf, sayInBackground, startPlan } from "./update_steps.ts";
 
 /**
  * Download, verify and start the MSI upgrade of this install.
@@ -22,7 +18,7 @@ type Mod = Awaited<ReturnType<typeof load>>;
  * @param install the MSI's install
  * @param check a check whose relation is "newer"
  * @returns when the upgrade runs in the background
- * @throws AppError of {@link Mod.prepareMsiUpdate}
+ * @throws AppError of `prepareMsiUpdate` (src/agent/update/msi_prepare.ts)
  */
 export async function updateMsiInstall(
   cli: Cli,
@@ -31,40 +27,22 @@ export async function updateMsiInstall(
   install: import("../agent/update/mod.ts").PackagedInstall,
   check: import("../agent/update/mod.ts").UpdateCheck,
 ): Promise<void> {
-  const u = await load();
+  const u = await loadUpdate();
   const { denoCommandRunner } = await import("../command_runner.ts");
-  const { processAlive } = await import("../agent/start/mod.ts");
-  const progress = (line: string) => o.json ? undefined : say(cli, line);
+  const options = await prepareOptionsOf(cli, o, { dataDir, install, check });
   const prepared = await u.prepareMsiUpdate({
-    os: cli.os,
-    triple: Deno.build.target,
-    dataDir,
-    install,
-    check,
-    pid: Deno.pid,
+    ...options,
     tools: u.msiTools(cli.env, denoCommandRunner),
-    isAlive: processAlive,
-    now: () => cli.clock.now(),
-    newId: () => crypto.randomUUID(),
-    progress,
   });
   const { plan } = prepared;
-  progress(
+  options.progress?.(
     `Installing svc-filing-${plan.to}-win-x64.msi${
       plan.agent ? ` (the agent on port ${plan.agent.port} restarts)` : ""
     }`,
   );
-  const run = u.spawnDetached(
-    prepared.launcher,
-    ["agent", "update-msi", "--plan", prepared.planPath],
-    { cwd: dataDir, env: { SVC_DATA_DIR: dataDir }, os: cli.os },
-  );
-  await prepared.lock.handOver(run.pid);
+  const run = await startPlan(u, cli, dataDir, prepared, "update-msi");
   run.child.unref();
-  const last = u.lastOutcomePath(cli.os, u.updatesDir(cli.os, dataDir));
-  if (o.json) {
-    printJson(cli, { updated: null, from: plan.from, to: plan.to, via: "msi", outcome: last });
-  } else say(cli, `The update continues in the background; its outcome will be in ${last}.`);
+  sayInBackground(u, cli, o, dataDir, { updated: null, from: plan.from, to: plan.to, via: "msi" });
 }
 
 /**
@@ -74,7 +52,7 @@ export async function updateMsiInstall(
  * @returns when the outcome is written (exit code 0 when updated, else 1)
  */
 export async function updateMsiCommand(cli: Cli, planPath: string): Promise<void> {
-  const u = await load();
+  const u = await loadUpdate();
   const { denoCommandRunner } = await import("../command_runner.ts");
   const plan = await u.readMsiPlan(planPath);
   await Deno.remove(planPath).catch(() => {});

@@ -8,6 +8,7 @@
  */
 import { escapeToBuffer } from "hono/utils/html";
 import type { SubmissionKind } from "../contract/mod.ts";
+import { bulgarianTime } from "../local_time.ts";
 
 /** The verdict of a protocol. */
 export type Verdict = "accepted" | "partial" | "rejected";
@@ -55,27 +56,6 @@ export function escapeHtml(s: string): string {
   const out: [string] = [""];
   escapeToBuffer(s, out);
   return out[0];
-}
-
-/**
- * Format an instant in Sofia local time: `dd.mm.yyyy HH:MM:SS`.
- * @param instant the instant
- * @returns the text
- * @throws nothing
- */
-export function sofiaDateTime(instant: Date): string {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone: "Europe/Sofia",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(instant);
-  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? "";
-  return `${p("day")}.${p("month")}.${p("year")} ${p("hour")}:${p("minute")}:${p("second")}`;
 }
 
 function row(label: string, value: string): string {
@@ -132,7 +112,7 @@ export function protocolHtml(d: ProtocolData): string {
     `<h2>Протокол за резултат от обработката на ${escapeHtml(KIND_TITLES[d.kind])}</h2>`,
     "<table>",
     row("Входящ номер", d.incomeNumber),
-    row("Дата и час на подаване", sofiaDateTime(d.submittedAt)),
+    row("Дата и час на подаване", bulgarianTime(d.submittedAt)),
     row("Идентификатор на документа", d.documentId),
     row("Задължено лице", `${d.taxpayerName}, ЕИК ${d.eik}`),
     ...counts(d),

@@ -130,6 +130,33 @@ export function nameValue(attrs: readonly NameAttribute[], oidOrName: string): s
 }
 
 /**
+ * The holder's EGN (Bulgarian personal number) in a certificate subject: the first
+ * serialNumber (OID 2.5.4.5) that is `PNOBG-<EGN>` or a bare 10-digit value. The NRA request
+ * carries it as `userPin` (docs/nra-api.md §3).
+ *
+ * @param subject the decoded subject ({@link ParsedCertificate.subject})
+ * @returns the 10-digit EGN, or null when the subject has none (an identity card or passport
+ *   number, a foreign personal number, no serialNumber)
+ * @throws never
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * const attr = (value: string) => ({ oid: "2.5.4.5", name: "serialNumber", value });
+ * equal(holderEgn([attr("IDCBG-AA1234567"), attr("PNOBG-8001010008")]), "8001010008");
+ * equal(holderEgn([attr(" 8001010008 ")]), "8001010008");
+ * equal(holderEgn([attr("PNORO-1800101223344")]), null);
+ * ```
+ */
+export function holderEgn(subject: readonly NameAttribute[]): string | null {
+  for (const a of subject) {
+    if (a.oid !== "2.5.4.5") continue;
+    const m = /^(?:PNOBG-)?(\d{10})$/.exec(a.value.trim());
+    if (m) return m[1]!; // the regex has one group, which matched
+  }
+  return null;
+}
+
+/**
  * Builds a {@link CertificateInfo} from DER.
  *
  * @param der certificate DER

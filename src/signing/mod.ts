@@ -7,7 +7,7 @@
  */
 
 export type { CertificateInfo, Clock, KeyAlgorithm, KeyStore } from "./keystore.ts";
-export { nameValue, parseCertificate, toCertificateInfo } from "./cert_info.ts";
+export { holderEgn, nameValue, parseCertificate, toCertificateInfo } from "./cert_info.ts";
 export { openPkcs12KeyStore, pkcs12HasPlainKey, type Pkcs12Options } from "./pkcs12.ts";
 export {
   openPkcs11KeyStore,

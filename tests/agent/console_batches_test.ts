@@ -81,3 +81,24 @@ Deno.test("console filings: a filing being sent now offers no resolve form and c
   equal(e.journal.get(row!.id)!.state, "filed");
   await e.cleanup();
 });
+
+Deno.test("console: an unknown batch and a filing without a protocol are 404 pages that say so", async () => {
+  const e = await env();
+  const s = await e.signIn();
+  const batch = await e.req("/console/batches/0f8fad5b-d9cb-469f-a165-70867728950f", {
+    headers: { cookie: s.cookie },
+  });
+  equal(batch.status, 404);
+  const batchPage = await batch.text();
+  ok(batchPage.includes("<p>Няма такова подаване"), batchPage.slice(0, 2000));
+  const protocol = await e.req("/console/filings/no-such-filing/protocol", {
+    headers: { cookie: s.cookie },
+  });
+  equal(protocol.status, 404);
+  const protocolPage = await protocol.text();
+  ok(
+    protocolPage.includes("<p>Няма запазен протокол за тази декларация."),
+    protocolPage.slice(0, 2000),
+  );
+  await e.cleanup();
+});

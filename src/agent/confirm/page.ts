@@ -34,9 +34,21 @@ const FAVICON_SVG = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'
 /** The `href` of the pages' icon: a `data:image/svg+xml` URI. */
 export const FAVICON_HREF = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
 
-/** A whole page of the confirmation: the `<head>` every page shares (charset, viewport, icon,
- * title, style) and `body`. */
-function pageDocument(title: TextKey, body: Markup, pageUrl: string | null): string {
+/**
+ * A whole page of the confirmation (and of the remote approval, remote_approval.ts): the
+ * `<head>` every page shares (charset, viewport, icon, title, style) and `body`.
+ * @param title the title's text key
+ * @param body the page's content
+ * @param pageUrl the page's own path, for the language switch; null: no switch
+ * @param head more of the `<head>` (a refresh while a remote approval waits), or ""
+ * @returns the HTML document
+ */
+export function pageDocument(
+  title: TextKey,
+  body: Markup,
+  pageUrl: string | null,
+  head: Markup | "" = "",
+): string {
   return String(html`
     <!doctype html>
     <html lang="${currentLang()}">
@@ -44,6 +56,7 @@ function pageDocument(title: TextKey, body: Markup, pageUrl: string | null): str
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width,initial-scale=1">
         <link rel="icon" type="image/svg+xml" href="${FAVICON_HREF}">
+        ${head}
         <title>${w(title)}</title>
         ${styleLink("", CONFIRM_CSS)}
       </head>

@@ -23,10 +23,9 @@ import { AppError } from "../../contract/mod.ts";
 import type { Logger } from "../../log.ts";
 import type { CscApprove, CscAskOtp, CscClient } from "../../signing/mod.ts";
 import { type Markup, pageHeaders } from "../../web_page.ts";
-import { styleLink } from "../../web_assets.ts";
 import { type AgentEnv, errorResponse } from "../http/mod.ts";
-import { count, currentLang, w } from "../texts/mod.ts";
-import { CONFIRM_CSS } from "./assets/mod.ts";
+import { count, w } from "../texts/mod.ts";
+import { pageDocument } from "./page.ts";
 
 const signing = () => import("../../signing/mod.ts");
 
@@ -81,27 +80,21 @@ export class RemoteApprovals {
       const { authorizeUrl, newPkceRequest } = await signing();
       const info = await client.info();
       const pkce = await newPkceRequest();
-      const id = crypto.randomUUID();
-      const a: Approval = {
-        id,
-        kind: "provider",
-        state: pkce.state,
-        verifier: pkce.verifier,
-        providerUrl: authorizeUrl(info.oauth2, client.clientId, this.#callback(), pkce, {
-          scope: "credential",
-          credentialId,
-          hashes,
-        }),
-        signatures: hashes.length,
-        part,
-        parts,
-        client,
-        status: "waiting",
-        done: Promise.withResolvers<string>(),
-      };
       return await this.#awaitOnPage(
-        id,
-        a,
+        {
+          kind: "provider",
+          state: pkce.state,
+          verifier: pkce.verifier,
+          providerUrl: authorizeUrl(info.oauth2, client.clientId, this.#callback(), pkce, {
+            scope: "credential",
+            credentialId,
+            hashes,
+          }),
+          signatures: hashes.length,
+          part,
+          parts,
+          client,
+        },
         "The signature was not approved at the provider in time",
         "remote approval page opened",
         { signatures: hashes.length },
@@ -125,23 +118,17 @@ export class RemoteApprovals {
    */
   askOtp(): CscAskOtp {
     return async ({ online, signatures, part, parts }) => {
-      const id = crypto.randomUUID();
-      const a: Approval = {
-        id,
-        kind: "otp",
-        online,
-        state: crypto.randomUUID(),
-        verifier: "",
-        providerUrl: "",
-        signatures,
-        part,
-        parts,
-        status: "waiting",
-        done: Promise.withResolvers<string>(),
-      };
       return await this.#awaitOnPage(
-        id,
-        a,
+        {
+          kind: "otp",
+          online,
+          state: crypto.randomUUID(),
+          verifier: "",
+          providerUrl: "",
+          signatures,
+          part,
+          parts,
+        },
         "The signature's one-time code was not typed in time",
         "one-time code page opened",
         { signatures, online },
@@ -150,18 +137,24 @@ export class RemoteApprovals {
   }
 
   /**
-   * Keep approval `a` as `id`, open its page in the default browser and wait for how it ends:
-   * the provider's signature activation data, or SENDER_NOT_CHOSEN once the timeout (default 5
-   * minutes) passes while it still waits. The page stays readable for 10 minutes after (it shows
+   * Keep a new approval (`approval` with a new id, waiting), open its page in the default
+   * browser and wait for how it ends: the provider's signature activation data, or
+   * SENDER_NOT_CHOSEN once the timeout (default 5 minutes) passes while it still waits. The page stays readable for 10 minutes after (it shows
    * how the approval ended).
    */
   async #awaitOnPage(
-    id: string,
-    a: Approval,
+    approval: Omit<Approval, "id" | "status" | "done">,
     expired: string,
     opened: string,
     fields: Record<string, unknown>,
   ): Promise<string> {
+    const id = crypto.randomUUID();
+    const a: Approval = {
+      ...approval,
+      id,
+      status: "waiting",
+      done: Promise.withResolvers<string>(),
+    };
     this.#byId.set(id, a);
     const timer = setTimeout(() => {
       if (a.status !== "waiting") return;
@@ -310,21 +303,12 @@ function remotePage(a: Approval | null): string {
       <p>${w("confirm.you_can_close_this")}</p>
     `;
   }
-  return String(html`
-    <!doctype html>
-    <html lang="${currentLang()}">
-      <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width,initial-scale=1">
-        ${waiting && a?.kind === "provider" ? html`<meta http-equiv="refresh" content="2">` : ""}
-        <title>${w(
-          a?.kind === "otp" ? "confirm.otp_title" : "confirm.remote_approve_in_app",
-        )}</title>
-        ${styleLink("", CONFIRM_CSS)}
-      </head>
-      <body>${body}</body>
-    </html>
-  `);
+  return pageDocument(
+    a?.kind === "otp" ? "confirm.otp_title" : "confirm.remote_approve_in_app",
+    body,
+    null,
+    waiting && a?.kind === "provider" ? html`<meta http-equiv="refresh" content="2">` : "",
+  );
 }
 
 /** The one-time code's page: the form while it waits, then how it ended. */

@@ -13,7 +13,7 @@
  */
 import { Hono } from "hono";
 import { html } from "hono/html";
-import { declarationName, type KeyMode } from "../../contract/mod.ts";
+import { bi, declarationName, type KeyMode } from "../../contract/mod.ts";
 import { toCsv } from "../../csv.ts";
 import type { BatchEntryView, BatchOutcome, BatchProgressView, ScanView } from "../filing/mod.ts";
 import type { ConsoleContext } from "./deps.ts";
@@ -28,7 +28,7 @@ import {
   when,
 } from "./layout.ts";
 import { type Lang, type Vars, withLang } from "../texts/mod.ts";
-import { type ConsoleC, type ConsoleEnv, sendPage } from "./respond.ts";
+import { type ConsoleC, type ConsoleEnv, notFoundPage, sendPage } from "./respond.ts";
 import { scriptTag } from "../../web_assets.ts";
 import { BATCHES_JS } from "./assets/mod.ts";
 import { interruptedBody } from "./batches_interrupted.ts";
@@ -54,10 +54,13 @@ export function duration(s: number, lang: Lang = "en"): string {
 const doneOf = (p: BatchProgressView) => p.filed + p.skipped + p.failed + p.unknown;
 
 /** A catalog text in both languages, each with its own durations. */
-const inBoth = (key: TextKey, vars: (lang: Lang) => Vars): Bilingual => ({
-  bg: withLang("bg", () => w(key, vars("bg"))),
-  en: withLang("en", () => w(key, vars("en"))),
-});
+const inBoth = (
+  key: TextKey,
+  vars: (lang: Lang) => Vars,
+): Bilingual => (bi(
+  withLang("bg", () => w(key, vars("bg"))),
+  withLang("en", () => w(key, vars("en"))),
+));
 
 /** What a running batch waits for, or does, in both languages. */
 export function batchStatusLine(p: BatchProgressView, company: string | null): Bilingual {
@@ -81,7 +84,7 @@ export function batchStatusLine(p: BatchProgressView, company: string | null): B
 
 /** The time left, in both languages. */
 function leftLine(p: BatchProgressView): Bilingual {
-  if (p.state !== "running") return { bg: "", en: "" };
+  if (p.state !== "running") return bi("", "");
   const eta = p.etaSeconds;
   if (eta === null) return both("batches.time_left_working_it");
   return inBoth("batches.time_left", (l) => ({ time: duration(eta, l) }));
@@ -235,13 +238,7 @@ function batchPage(ctx: ConsoleContext, c: ConsoleC): Promise<Response> {
   const title = both("batches.folder_wide_filing");
   const b = findBatch(ctx, c.req.param("batchId") ?? "");
   if (!b) {
-    return sendPage(
-      c,
-      "filings",
-      title,
-      html`<p>${w("batches.no_such_filing_in")}</p>`,
-      404,
-    );
+    return notFoundPage(c, "filings", title, w("batches.no_such_filing_in"));
   }
   const p = b.progress;
   if (p.state === "interrupted") {

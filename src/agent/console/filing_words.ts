@@ -4,7 +4,7 @@
  * (where the portal knows it), the sender's display name.
  * @module
  */
-import { declarationName, getOperation, KIND_NAMES } from "../../contract/mod.ts";
+import { bi, declarationName, getOperation, KIND_NAMES } from "../../contract/mod.ts";
 import type { FollowedFiling } from "../confirm/mod.ts";
 import {
   type FilingRecord,
@@ -37,12 +37,12 @@ export const STATE_CLASS: Record<FilingState, string> = {
 /** What the accountant does next, per state that is not "filed". */
 export const NEXT_STEP: Record<Exclude<FilingState, "filed">, Bilingual> = {
   pending: both("filing.the_filing_is_still"),
-  unknown: {
-    bg: "Не се знае дали НАП я е приела. Проверете в портала на НАП (Справки → Подадени " +
+  unknown: bi(
+    "Не се знае дали НАП я е приела. Проверете в портала на НАП (Справки → Подадени " +
       "документи) и отбележете резултата в „Подадени декларации“ с бутона „Уточни“.",
-    en: "Whether the NRA received it is not known. Check on the NRA portal and record what you " +
+    "Whether the NRA received it is not known. Check on the NRA portal and record what you " +
       "find on the Filings page with “Resolve”.",
-  },
+  ),
   refused: both("filing.the_nra_did_not"),
   not_filed: both("filing.the_filing_never_reached"),
 };

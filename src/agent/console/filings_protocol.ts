@@ -11,7 +11,7 @@ import { maskPersonalId } from "../../log.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { both, say, w, when } from "./layout.ts";
 import { filingName } from "./filing_words.ts";
-import { type ConsoleC, sendPage } from "./respond.ts";
+import { type ConsoleC, notFoundPage, sendPage } from "./respond.ts";
 
 /** A journal row and its kept protocol, or null when either is missing. */
 function protocolOf(ctx: ConsoleContext, id: string) {
@@ -29,13 +29,7 @@ export function protocolPage(ctx: ConsoleContext, c: ConsoleC): Promise<Response
   const found = protocolOf(ctx, c.req.param("id") ?? "");
   const ptitle = both("filings.the_portal_s_protocol");
   if (!found) {
-    return sendPage(
-      c,
-      "filings",
-      ptitle,
-      html`<p>${w("filings.no_protocol_is_kept")}</p>`,
-      404,
-    );
+    return notFoundPage(c, "filings", ptitle, w("filings.no_protocol_is_kept"));
   }
   const name = filingName(found.row.typeId);
   return sendPage(

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, isAppError } from "../../contract/mod.ts";
+import { html } from "hono/html";
+import { AppError, bi, isAppError } from "../../contract/mod.ts";
 import {
   type Bilingual,
   bothWith,
@@ -28,6 +29,24 @@ export type ConsoleEnv = {
 
 /** A console route's context. */
 export type ConsoleC = Context<ConsoleEnv>;
+
+/**
+ * The console page of something that is not there (a batch, a protocol): the page's title and
+ * one sentence, HTTP 404.
+ * @param c the route's context
+ * @param page the current page
+ * @param title the page's title
+ * @param sentence what is missing, in the page's language
+ * @returns the page
+ */
+export function notFoundPage(
+  c: ConsoleC,
+  page: ConsolePageId,
+  title: Bilingual,
+  sentence: string,
+): Promise<Response> {
+  return sendPage(c, page, title, html`<p>${sentence}</p>`, 404);
+}
 
 /**
  * Render a whole console page with the session's one-time message.
@@ -70,8 +89,8 @@ export function doneAndGo(c: ConsoleC, to: string, flash: Flash): Response {
 /** The message of a failed action, from the error (AppError texts are stable sentences). */
 export function errorFlash(e: unknown, what: Bilingual): Flash {
   const detail = isAppError(e)
-    ? (e.details?.bg ? { bg: String(e.details.bg), en: e.message } : { bg: e.message, en: e.code })
-    : { bg: String((e as Error)?.message ?? e), en: "unexpected" };
+    ? (e.details?.bg ? bi(String(e.details.bg), e.message) : bi(e.message, e.code))
+    : bi(String((e as Error)?.message ?? e), "unexpected");
   return {
     kind: "error",
     ...bothWith("console.failed", (l) => ({ what: what[l], detail: detail[l] })),

@@ -15,11 +15,12 @@
  */
 import { Hono } from "hono";
 import { html, raw } from "hono/html";
-import { AppError, isAppError } from "../../contract/mod.ts";
+import { AppError, bi, isAppError } from "../../contract/mod.ts";
 import { describePkcs12, type FoundCertificate, keepUploadedPkcs12 } from "../senders/mod.ts";
 import { certificateCard } from "./certificate_view.ts";
 import type { ConsoleContext } from "./deps.ts";
 import { both, csrfField, type Flash, type Markup, w } from "./layout.ts";
+import type { TextKey } from "../texts/mod.ts";
 import type { ConsoleC, ConsoleEnv } from "./respond.ts";
 import { formOf } from "./respond.ts";
 import { scriptTag } from "../../web_assets.ts";
@@ -130,50 +131,54 @@ export function fileRoutes(ctx: ConsoleContext, deps: FileRouteDeps): Hono<Conso
   const show = async (c: ConsoleC, file: string) =>
     deps.page(c, pkcs12Form(file, c.get("session").csrf, await peek(file, now)));
 
-  r.post("/console/senders/upload", async (c) => {
-    const what = both("senders.sending_the_file");
-    try {
-      const body = await c.req.parseBody();
-      const f = body.file;
-      if (!(f instanceof File) || f.size === 0) {
-        throw new AppError("VALIDATION_FAILED", "Choose or drop a file", { field: "file" });
+  /** A route that finds a PKCS#12 file (`find`: its path, or a page to show instead) and shows
+   * its certificates; a failure is shown on the page as a failure of `doing`. */
+  const fileRoute = (
+    path: string,
+    doing: TextKey,
+    find: (c: ConsoleC) => Promise<string | Response>,
+  ) =>
+    r.post(path, async (c) => {
+      try {
+        const file = await find(c);
+        return typeof file === "string" ? await show(c, file) : file;
+      } catch (e) {
+        return deps.page(c, null, deps.failed(e, both(doing)));
       }
-      const kept = await keepUploadedPkcs12(deps.dataDir(), f.name, await f.bytes());
-      ctx.log("info", "console received a PKCS#12 file", { bytes: f.size });
-      return await show(c, kept);
-    } catch (e) {
-      return deps.page(c, null, deps.failed(e, what));
+    });
+
+  fileRoute("/console/senders/upload", "senders.sending_the_file", async (c) => {
+    const body = await c.req.parseBody();
+    const f = body.file;
+    if (!(f instanceof File) || f.size === 0) {
+      throw new AppError("VALIDATION_FAILED", "Choose or drop a file", { field: "file" });
     }
+    const kept = await keepUploadedPkcs12(deps.dataDir(), f.name, await f.bytes());
+    ctx.log("info", "console received a PKCS#12 file", { bytes: f.size });
+    return kept;
   });
 
-  r.post("/console/senders/path", async (c) => {
-    const what = both("senders.opening_the_file");
-    try {
-      // "Copy as path" (Windows) puts the path in quotes.
-      const path = ((await formOf(c)).path ?? "").trim().replace(/^"(.*)"$/, "$1").trim();
-      if (!path) throw new AppError("VALIDATION_FAILED", "Type the path", { field: "path" });
-      if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path)) {
-        throw new AppError("VALIDATION_FAILED", "The path must be absolute", { field: "path" });
-      }
-      return await show(c, path);
-    } catch (e) {
-      return deps.page(c, null, deps.failed(e, what));
+  fileRoute("/console/senders/path", "senders.opening_the_file", async (c) => {
+    // "Copy as path" (Windows) puts the path in quotes.
+    const path = ((await formOf(c)).path ?? "").trim().replace(/^"(.*)"$/, "$1").trim();
+    if (!path) throw new AppError("VALIDATION_FAILED", "Type the path", { field: "path" });
+    if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path)) {
+      throw new AppError("VALIDATION_FAILED", "The path must be absolute", { field: "path" });
     }
+    return path;
   });
 
   // The native dialog, where one can open.
-  r.post("/console/senders/pick", async (c) => {
-    const what = both("senders.choosing_a_file");
-    try {
-      if (!ctx.pickers) throw new AppError("PICKER_UNAVAILABLE", "No native dialog");
-      const picked = await ctx.pickers.pick("file");
-      if (picked.cancelled || !picked.path) {
-        return deps.page(c, null, { kind: "ok", bg: "Не е избран файл", en: "No file was chosen" });
-      }
-      return await show(c, picked.path);
-    } catch (e) {
-      return deps.page(c, null, deps.failed(e, what));
+  fileRoute("/console/senders/pick", "senders.choosing_a_file", async (c) => {
+    if (!ctx.pickers) throw new AppError("PICKER_UNAVAILABLE", "No native dialog");
+    const picked = await ctx.pickers.pick("file");
+    if (picked.cancelled || !picked.path) {
+      return await deps.page(c, null, {
+        kind: "ok",
+        ...bi("Не е избран файл", "No file was chosen"),
+      });
     }
+    return picked.path;
   });
 
   // "Show the certificate": read with the password, remember it for "add" (memory, 10 min).

@@ -10,6 +10,7 @@
  *   lines (`svc-agent-log.jsonl`).
  * @module
  */
+import { bi } from "../../contract/mod.ts";
 import { Hono } from "hono";
 import { html } from "hono/html";
 import type { LogEntry, LogLevel } from "../../log.ts";
@@ -86,9 +87,9 @@ function checksTable(checks: readonly DoctorCheck[]): Markup {
             : k.ok === "warn"
             ? "!"
             : "✗"}</td>
-          <td>${say({ bg: k.titleBg, en: k.title })}</td>
-          <td>${localTimes(say({ bg: k.detailBg, en: k.detail }))}</td>
-          <td>${k.fix ? localTimes(say({ bg: k.fixBg ?? k.fix, en: k.fix })) : ""}</td>
+          <td>${say(bi(k.titleBg, k.title))}</td>
+          <td>${localTimes(say(bi(k.detailBg, k.detail)))}</td>
+          <td>${k.fix ? localTimes(say(bi(k.fixBg ?? k.fix, k.fix))) : ""}</td>
         </tr>
       `
     )}</table>

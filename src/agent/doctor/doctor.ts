@@ -11,6 +11,7 @@
  * @module
  */
 import { join } from "node:path";
+import { bi } from "../../contract/mod.ts";
 import { type AgentFile, agentFilePath, readAgentFile } from "../senders/mod.ts";
 import { AGENT_PORTS, findOwnAgent, processAlive } from "../start/mod.ts";
 import { VERSION } from "../../version.ts";
@@ -24,7 +25,6 @@ import {
   type DoctorDeps,
   type ResolvedDoctorDeps,
   type SelfAgent,
-  t,
 } from "./types.ts";
 
 export type { DoctorCheck, DoctorDeps, ResolvedDoctorDeps };
@@ -34,7 +34,7 @@ type Deps = ResolvedDoctorDeps;
 const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 async function checkDataDir(d: Deps): Promise<DoctorCheck> {
-  const title = t("Data directory", "Папка с данни");
+  const title = bi("Папка с данни", "Data directory");
   const probe = join(d.dataDir, `.doctor-${crypto.randomUUID()}.tmp`);
   try {
     await Deno.mkdir(d.dataDir, { recursive: true });
@@ -44,22 +44,22 @@ async function checkDataDir(d: Deps): Promise<DoctorCheck> {
       "data-dir",
       true,
       title,
-      t(`${d.dataDir} is writable`, `В ${d.dataDir} може да се записва`),
+      bi(`В ${d.dataDir} може да се записва`, `${d.dataDir} is writable`),
     );
   } catch (e) {
     return check(
       "data-dir",
       false,
       title,
-      t(
-        `Cannot write in ${d.dataDir}: ${msg(e)}`,
+      bi(
         `Не може да се записва в ${d.dataDir}: ${msg(e)}`,
+        `Cannot write in ${d.dataDir}: ${msg(e)}`,
       ),
-      t(
-        "Give this user write access to it, or choose another directory with --data-dir or " +
-          "SVC_DATA_DIR",
+      bi(
         "Дайте на този потребител право на запис в нея или изберете друга папка с --data-dir " +
           "или SVC_DATA_DIR",
+        "Give this user write access to it, or choose another directory with --data-dir or " +
+          "SVC_DATA_DIR",
       ),
     );
   }
@@ -71,21 +71,21 @@ function lnaNote(file: AgentFile | null): DoctorCheck {
   return check(
     "browser-lna",
     true,
-    t(
-      "Browser access (Chrome/Edge Local Network Access)",
+    bi(
       "Достъп от браузъра (Chrome/Edge Local Network Access)",
+      "Browser access (Chrome/Edge Local Network Access)",
     ),
-    t(
-      "Chrome 142+ and Edge 143+ ask before an https page may reach the agent on this PC " +
-        '("loopback-network"); the prompt appears when the page calls the agent after a click. ' +
-        "If it was blocked: the site's settings (lock icon) → Local network access → Allow. " +
-        'Pages in an iframe need allow="loopback-network". Managed PCs can pre-allow pages ' +
-        `with the policy ${policy}.`,
+    bi(
       "Chrome 142+ и Edge 143+ питат, преди https страница да достигне агента на този " +
         "компютър („loopback-network“); въпросът се появява, когато страницата извика агента " +
         "след щракване. Ако е блокирано: настройките на сайта (иконата с катинара) → Local " +
         'network access → Allow. Страници в iframe се нуждаят от allow="loopback-network". ' +
         `На управлявани компютри страниците могат да се разрешат предварително с правилото ${policy}.`,
+      "Chrome 142+ and Edge 143+ ask before an https page may reach the agent on this PC " +
+        '("loopback-network"); the prompt appears when the page calls the agent after a click. ' +
+        "If it was blocked: the site's settings (lock icon) → Local network access → Allow. " +
+        'Pages in an iframe need allow="loopback-network". Managed PCs can pre-allow pages ' +
+        `with the policy ${policy}.`,
     ),
   );
 }
@@ -181,7 +181,7 @@ async function agentFileCheck(
 ): Promise<{ file: AgentFile | null; check: DoctorCheck }> {
   let file: AgentFile | null = null;
   let fileCheck: DoctorCheck;
-  const fileTitle = t("agent.json", "agent.json");
+  const fileTitle = bi("agent.json", "agent.json");
   try {
     file = await d.readAgentFile(d.dataDir);
     const n = file.senders.length;
@@ -191,15 +191,15 @@ async function agentFileCheck(
       true,
       fileTitle,
       n
-        ? t(
-          `${n} sender(s), ${o} allowed origin(s)`,
+        ? bi(
           `податели: ${n}, разрешени страници (origins): ${o}`,
+          `${n} sender(s), ${o} allowed origin(s)`,
         )
-        : t(
-          "No senders configured: test mode uses the built-in fictitious sender; live filings " +
-            "need a sender",
+        : bi(
           "Няма настроени податели: тестовият режим ползва вградения измислен подател; за " +
             "реални подавания е нужен подател",
+          "No senders configured: test mode uses the built-in fictitious sender; live filings " +
+            "need a sender",
         ),
     );
   } catch (e) {
@@ -208,10 +208,10 @@ async function agentFileCheck(
       "agent-file",
       false,
       fileTitle,
-      t(msg(e), msg(e)),
-      t(
-        `Fix or remove ${path} (README § Configuration)`,
+      bi(msg(e), msg(e)),
+      bi(
         `Поправете или изтрийте ${path} (README § Configuration)`,
+        `Fix or remove ${path} (README § Configuration)`,
       ),
     );
   }
@@ -226,11 +226,11 @@ function modulesCheck(found: Awaited<ReturnType<Deps["discoverModules"]>>): Doct
   return check(
     "pkcs11-modules",
     true,
-    t("PKCS#11 middleware", "Софтуер за карти и токени (PKCS#11)"),
-    found.length ? t(list, list) : t(
-      "None of the known QES middleware libraries is installed (needed only for cards/tokens)",
+    bi("Софтуер за карти и токени (PKCS#11)", "PKCS#11 middleware"),
+    found.length ? bi(list, list) : bi(
       "Не е инсталирана нито една от познатите библиотеки за КЕП (нужни са само за карти и " +
         "токени)",
+      "None of the known QES middleware libraries is installed (needed only for cards/tokens)",
     ),
   );
 }

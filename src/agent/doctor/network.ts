@@ -3,14 +3,13 @@
  * from other agents on the machine). The token service and clock checks: token_service_check.ts.
  * @module
  */
-import type { Bilingual } from "../../contract/mod.ts";
+import { bi, type Bilingual } from "../../contract/mod.ts";
 import { probeAgent } from "../start/mod.ts";
 import {
   check,
   type DoctorCheck,
   type ResolvedDoctorDeps as Deps,
   type SelfAgent,
-  t,
 } from "./types.ts";
 
 /**
@@ -33,7 +32,7 @@ function whoUses(port: number, os: string): Bilingual {
     ? `\`netstat -ano | findstr :${port}\` and \`tasklist /FI "PID eq <pid>"\``
     : `\`lsof -nP -iTCP:${port} -sTCP:LISTEN\``;
   const cmdBg = cmd.replace("` and `", "` и `");
-  return t(`find it with ${cmd}`, `намерете я с ${cmdBg}`);
+  return bi(`намерете я с ${cmdBg}`, `find it with ${cmd}`);
 }
 
 /** What holds one port of the range. */
@@ -57,22 +56,22 @@ function othersNote(others: readonly PortState[]): Bilingual | null {
     others.map((o) => `${o.port} (${v} ${"version" in o ? o.version : "?"})`).join(", ");
   if (others.length === 0) return null;
   return others.length === 1
-    ? t(
-      `another agent (another user or data folder) listens on ${list("version")}`,
+    ? bi(
       `друг агент (на друг потребител или с друга папка с данни) слуша на ${list("версия")}`,
+      `another agent (another user or data folder) listens on ${list("version")}`,
     )
-    : t(
-      `other agents (other users or data folders) listen on ${list("version")}`,
+    : bi(
       `други агенти (на други потребители или с други папки с данни) слушат на ${list("версия")}`,
+      `other agents (other users or data folders) listen on ${list("version")}`,
     );
 }
 
 const join = (parts: (Bilingual | null)[]): Bilingual => {
   const kept = parts.filter((p): p is Bilingual => p !== null);
-  return t(kept.map((p) => p.en).join("; "), kept.map((p) => p.bg).join("; "));
+  return bi(kept.map((p) => p.bg).join("; "), kept.map((p) => p.en).join("; "));
 };
 const joinFix = (parts: Bilingual[]): Bilingual | null =>
-  parts.length ? t(parts.map((p) => p.en).join(" "), parts.map((p) => p.bg).join(" ")) : null;
+  parts.length ? bi(parts.map((p) => p.bg).join(" "), parts.map((p) => p.en).join(" ")) : null;
 
 /**
  * Port check: which port this data folder's agent listens on (or will), and what else holds the
@@ -87,7 +86,7 @@ const joinFix = (parts: Bilingual[]): Bilingual | null =>
 export async function checkPort(d: Deps, self: SelfAgent | null): Promise<DoctorCheck> {
   const first = d.ports[0]!;
   const range = `${first}–${d.ports.at(-1)}`;
-  const title = t(`Agent port (${range})`, `Порт на агента (${range})`);
+  const title = bi(`Порт на агента (${range})`, `Agent port (${range})`);
   const states = await scanPorts(d, self);
   const others = states.filter((s) => s.kind === "agent");
   const free = states.find((s) => s.kind === "free")?.port;
@@ -99,7 +98,7 @@ export async function checkPort(d: Deps, self: SelfAgent | null): Promise<Doctor
   if (own.fix) fixes.push(own.fix);
   const program = states[0]?.kind === "other" && ours !== first;
   const programNote = program
-    ? t(`${first} is used by another program`, `${first} е зает от друга програма`)
+    ? bi(`${first} е зает от друга програма`, `${first} is used by another program`)
     : null;
   if (program) {
     fixes.push(programFix(level, first, range, whoUses(first, d.os)));
@@ -114,9 +113,9 @@ export async function checkPort(d: Deps, self: SelfAgent | null): Promise<Doctor
     fixes.push(belowFix(first, reachedFirst.port));
   }
   if (level === false && !program) {
-    fixes.push(t(
-      `Close the programs holding ${range}, then start the agent again.`,
+    fixes.push(bi(
       `Затворете програмите, които заемат ${range}, и стартирайте агента отново.`,
+      `Close the programs holding ${range}, then start the agent again.`,
     ));
   }
   const detail = join([own.main, programNote, othersNote(others)]);
@@ -134,31 +133,31 @@ function ownPort(
   if (self?.state === "running") {
     const who = `pid ${self.pid ?? "?"}, version ${self.version}`;
     const whoBg = `процес ${self.pid ?? "?"}, версия ${self.version}`;
-    const main = t(
-      `This data folder's agent (${who}) listens on ${self.port}`,
+    const main = bi(
       `Агентът на тази папка с данни (${whoBg}) слуша на порт ${self.port}`,
+      `This data folder's agent (${who}) listens on ${self.port}`,
     );
     if (d.ports.includes(self.port)) return { level: true, main, fix: null };
     return {
       level: "warn",
-      main: t(
-        `${main.en}, outside ${range}: pages that look for the agent there do not find it`,
+      main: bi(
         `${main.bg}, извън ${range}: страниците, които търсят агента там, не го намират`,
+        `${main.en}, outside ${range}: pages that look for the agent there do not find it`,
       ),
-      fix: t(
-        `Start the agent without --port / SVC_AGENT_PORT (it then uses ${range}), or give the ` +
-          "page this port.",
+      fix: bi(
         `Стартирайте агента без --port / SVC_AGENT_PORT (тогава ползва ${range}) или задайте ` +
           "този порт на страницата.",
+        `Start the agent without --port / SVC_AGENT_PORT (it then uses ${range}), or give the ` +
+          "page this port.",
       ),
     };
   }
   if (self) {
     return {
       level: true,
-      main: t(
-        `This data folder's agent is starting (pid ${self.pid ?? "?"})`,
+      main: bi(
         `Агентът на тази папка с данни стартира (процес ${self.pid ?? "?"})`,
+        `This data folder's agent is starting (pid ${self.pid ?? "?"})`,
       ),
       fix: null,
     };
@@ -166,9 +165,9 @@ function ownPort(
   if (free === first) {
     return {
       level: true,
-      main: t(
-        `Free: this data folder's agent will listen on ${first} (fallback ${range})`,
+      main: bi(
         `Свободен: агентът на тази папка с данни ще слуша на ${first} (резервни ${range})`,
+        `Free: this data folder's agent will listen on ${first} (fallback ${range})`,
       ),
       fix: null,
     };
@@ -176,18 +175,18 @@ function ownPort(
   if (free !== undefined) {
     return {
       level: "warn",
-      main: t(
-        `This data folder's agent is not running; it will listen on fallback port ${free}`,
+      main: bi(
         `Агентът на тази папка с данни не работи; ще слуша на резервния порт ${free}`,
+        `This data folder's agent is not running; it will listen on fallback port ${free}`,
       ),
       fix: null,
     };
   }
   return {
     level: false,
-    main: t(
-      `All ports ${range} are in use, none by this data folder's agent`,
+    main: bi(
       `Всички портове ${range} са заети, никой от агента на тази папка с данни`,
+      `All ports ${range} are in use, none by this data folder's agent`,
     ),
     fix: null,
   };
@@ -201,29 +200,29 @@ function programFix(
   who: Bilingual,
 ): Bilingual {
   return level === false
-    ? t(
-      `Close the programs holding ${range} (${who.en}), then start the agent again.`,
+    ? bi(
       `Затворете програмите, които заемат ${range} (${who.bg}), и стартирайте агента отново.`,
+      `Close the programs holding ${range} (${who.en}), then start the agent again.`,
     )
-    : t(
-      `Stop the program that holds port ${first} (${who.en}), or leave it: pages find the ` +
-        `agent by GET /health over ${range}.`,
+    : bi(
       `Спрете програмата, която заема порт ${first} (${who.bg}), или я оставете: страниците ` +
         `намират агента чрез GET /health в ${range}.`,
+      `Stop the program that holds port ${first} (${who.en}), or leave it: pages find the ` +
+        `agent by GET /health over ${range}.`,
     );
 }
 
 /** What to do about another agent that pages reach before this folder's agent. */
 function belowFix(first: number, port: number): Bilingual {
-  return t(
-    `Pages look for the agent from ${first} upward and reach the agent on ${port} ` +
-      "first. If it is yours (another data folder), stop it; on a computer shared by several " +
-      "users give each user's agent its own start port (--port or SVC_AGENT_PORT) and use " +
-      "that port in the page.",
+  return bi(
     `Страниците търсят агента от ${first} нагоре и първо достигат агента на ${port}. ` +
       "Ако той е ваш (с друга папка с данни), спрете го; на компютър с няколко потребители " +
       "задайте на агента на всеки потребител собствен начален порт (--port или " +
       "SVC_AGENT_PORT) и ползвайте този порт в страницата.",
+    `Pages look for the agent from ${first} upward and reach the agent on ${port} ` +
+      "first. If it is yours (another data folder), stop it; on a computer shared by several " +
+      "users give each user's agent its own start port (--port or SVC_AGENT_PORT) and use " +
+      "that port in the page.",
   );
 }
 

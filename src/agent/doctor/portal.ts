@@ -6,9 +6,9 @@
  * the test portal built in: there is nothing to reach.
  * @module
  */
-import type { Bilingual } from "../../contract/mod.ts";
+import { bi, type Bilingual } from "../../contract/mod.ts";
 import type { AgentFile } from "../senders/mod.ts";
-import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t } from "./types.ts";
+import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
 
 const msg = (e: unknown) => {
   if (!(e instanceof Error)) return String(e);
@@ -24,14 +24,17 @@ const msg = (e: unknown) => {
  * @throws never
  */
 export async function checkPortal(d: Deps, file: AgentFile | null): Promise<DoctorCheck> {
-  const title = t("NRA portal (live filings)", "Портал на НАП (реални подавания)");
+  const title = bi("Портал на НАП (реални подавания)", "NRA portal (live filings)");
   if (!file) {
     return check(
       "portal",
       "warn",
       title,
-      t("Not checked: agent.json is invalid", "Не е проверен: agent.json е невалиден"),
-      t("Fix agent.json first (see its check)", "Първо поправете agent.json (вижте проверката му)"),
+      bi("Не е проверен: agent.json е невалиден", "Not checked: agent.json is invalid"),
+      bi(
+        "Първо поправете agent.json (вижте проверката му)",
+        "Fix agent.json first (see its check)",
+      ),
     );
   }
   const p = file.portal;
@@ -40,11 +43,11 @@ export async function checkPortal(d: Deps, file: AgentFile | null): Promise<Doct
       "portal",
       true,
       title,
-      t(
-        "Test mode only: the test portal is built into the agent, there is nothing to reach. " +
-          "Live filings need a portal section in agent.json (docs/live-portal.md)",
+      bi(
         "Само тестов режим: тестовият портал е вграден в агента и не изисква връзка. За реални " +
           "подавания е нужна секция portal в agent.json (docs/live-portal.md)",
+        "Test mode only: the test portal is built into the agent, there is nothing to reach. " +
+          "Live filings need a portal section in agent.json (docs/live-portal.md)",
       ),
     );
   }
@@ -56,8 +59,8 @@ export async function checkPortal(d: Deps, file: AgentFile | null): Promise<Doct
       "portal",
       false,
       title,
-      t("portal.baseUrl is not a URL", "portal.baseUrl не е валиден URL"),
-      t("Correct portal.baseUrl in agent.json", "Поправете portal.baseUrl в agent.json"),
+      bi("portal.baseUrl не е валиден URL", "portal.baseUrl is not a URL"),
+      bi("Поправете portal.baseUrl в agent.json", "Correct portal.baseUrl in agent.json"),
     );
   }
   const at = `${base.protocol}//${base.host}${base.pathname}`;
@@ -86,10 +89,10 @@ async function portalFetch(
       "portal",
       false,
       title,
-      t(msg(e), msg(e)),
-      t(
-        "Correct portal.caFile in agent.json or put the PEM file back",
+      bi(msg(e), msg(e)),
+      bi(
         "Поправете portal.caFile в agent.json или върнете PEM файла",
+        "Correct portal.caFile in agent.json or put the PEM file back",
       ),
     );
   }
@@ -115,19 +118,19 @@ async function askPortal(
     const s = (d.timeoutMs / 1000).toFixed(1);
     const timedOut = e instanceof DOMException && e.name === "TimeoutError";
     const why = timedOut
-      ? t(`no answer within ${s} s`, `няма отговор до ${s} s`)
-      : t(msg(e), msg(e));
+      ? bi(`няма отговор до ${s} s`, `no answer within ${s} s`)
+      : bi(msg(e), msg(e));
     return check(
       "portal",
       false,
       title,
-      t(`Cannot reach ${at}: ${why.en}`, `Няма връзка с ${at}: ${why.bg}`),
-      t(
-        `Check the internet connection, a proxy or firewall (the agent must reach ${base.host} ` +
-          "over HTTPS) and portal.baseUrl in agent.json; test filings are not affected",
+      bi(`Няма връзка с ${at}: ${why.bg}`, `Cannot reach ${at}: ${why.en}`),
+      bi(
         "Проверете интернет връзката, прокси сървъра или защитната стена (агентът трябва да " +
           `достига ${base.host} по HTTPS) и portal.baseUrl в agent.json; тестовите подавания ` +
           "не са засегнати",
+        `Check the internet connection, a proxy or firewall (the agent must reach ${base.host} ` +
+          "over HTTPS) and portal.baseUrl in agent.json; test filings are not affected",
       ),
     );
   } finally {
@@ -143,28 +146,28 @@ function answeredCheck(
   title: Bilingual,
 ): DoctorCheck {
   const envName = p.environment === "production"
-    ? t("production", "реална (production)")
-    : t("the NRA's test environment", "тестовата среда на НАП");
-  const answered = t(
-    `${at} answers (HTTP ${res.status}); environment: ${envName.en}`,
+    ? bi("реална (production)", "production")
+    : bi("тестовата среда на НАП", "the NRA's test environment");
+  const answered = bi(
     `${at} отговаря (HTTP ${res.status}); среда: ${envName.bg}`,
+    `${at} answers (HTTP ${res.status}); environment: ${envName.en}`,
   );
-  const test = t(
-    "test filings use the built-in test portal",
+  const test = bi(
     "тестовите подавания ползват вградения тестов портал",
+    "test filings use the built-in test portal",
   );
   if (res.status >= 500) {
     return check(
       "portal",
       "warn",
       title,
-      t(
-        `${answered.en}: a server error; ${test.en}`,
+      bi(
         `${answered.bg}: грешка на сървъра; ${test.bg}`,
+        `${answered.en}: a server error; ${test.en}`,
       ),
-      t(
-        "The NRA's API has a problem now: try live filings later",
+      bi(
         "API на НАП има проблем в момента: опитайте реалните подавания по-късно",
+        "The NRA's API has a problem now: try live filings later",
       ),
     );
   }
@@ -174,14 +177,14 @@ function answeredCheck(
       "portal",
       "warn",
       title,
-      t(
-        `${answered.en}; no credentials configured; ${test.en}`,
+      bi(
         `${answered.bg}; няма зададени данни за достъп; ${test.bg}`,
+        `${answered.en}; no credentials configured; ${test.en}`,
       ),
-      t(
-        "Add portal.clientId and portal.clientSecret, or portal.accessToken, to agent.json " +
-          "(docs/live-portal.md)",
+      bi(
         "Добавете portal.clientId и portal.clientSecret или portal.accessToken в agent.json " +
+          "(docs/live-portal.md)",
+        "Add portal.clientId and portal.clientSecret, or portal.accessToken, to agent.json " +
           "(docs/live-portal.md)",
       ),
     );
@@ -190,6 +193,6 @@ function answeredCheck(
     "portal",
     true,
     title,
-    t(`${answered.en}; ${test.en}`, `${answered.bg}; ${test.bg}`),
+    bi(`${answered.bg}; ${test.bg}`, `${answered.en}; ${test.en}`),
   );
 }

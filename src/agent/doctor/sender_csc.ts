@@ -6,10 +6,9 @@
  * caller as for any sender (its `certificateFile`).
  * @module
  */
-import type { Bilingual } from "../../contract/mod.ts";
+import { bi, type Bilingual } from "../../contract/mod.ts";
 import { isAppError } from "../../contract/mod.ts";
 import { cscClient, type CscRef, openRefreshToken, sealRefreshToken } from "../senders/mod.ts";
-import { t } from "./types.ts";
 import { UserError } from "../../user_error.ts";
 
 /** How the service and the sign-in went: a note to put before the certificate's verdict, or
@@ -18,11 +17,11 @@ export type CscServiceResult =
   | { readonly ok: true; readonly note: Bilingual }
   | { readonly ok: false; readonly detail: Bilingual; readonly fix: Bilingual };
 
-const SIGN_IN_AGAIN = t(
-  'Sign in again: the console\'s Senders page, "Sign in again" on this sender (or ' +
-    "`svc-filing senders add --csc … --id <this id> --force`)",
+const SIGN_IN_AGAIN = bi(
   "Влезте отново: страницата „Податели“ в конзолата, „Влезте отново“ при този подател (или " +
     "`svc-filing senders add --csc … --id <този id> --force`)",
+  'Sign in again: the console\'s Senders page, "Sign in again" on this sender (or ' +
+    "`svc-filing senders add --csc … --id <this id> --force`)",
 );
 
 /**
@@ -40,13 +39,13 @@ export async function checkCscService(
   if (typeof serviceUrl !== "string" || typeof clientId !== "string" || !URL.canParse(serviceUrl)) {
     return {
       ok: false,
-      detail: t(
-        "keystore.serviceUrl or keystore.clientId is missing",
+      detail: bi(
         "Липсва keystore.serviceUrl или keystore.clientId",
+        "keystore.serviceUrl or keystore.clientId is missing",
       ),
-      fix: t(
-        "Add the cloud sender again (`svc-filing senders add --csc …`)",
+      fix: bi(
         "Добавете облачния подател отново (`svc-filing senders add --csc …`)",
+        "Add the cloud sender again (`svc-filing senders add --csc …`)",
       ),
     };
   }
@@ -65,15 +64,15 @@ export async function checkCscService(
     const why = e instanceof Error ? e.message : String(e);
     return {
       ok: false,
-      detail: t(
-        `The cloud signature service ${host} does not answer info: ${why}`,
+      detail: bi(
         `Услугата за облачен подпис ${host} не отговаря на info: ${why}`,
+        `The cloud signature service ${host} does not answer info: ${why}`,
       ),
-      fix: t(
-        "Check the internet connection and the service address; if the provider moved it, " +
-          "add the sender again",
+      fix: bi(
         "Проверете връзката с интернет и адреса на услугата; ако доставчикът го е сменил, " +
           "добавете подателя отново",
+        "Check the internet connection and the service address; if the provider moved it, " +
+          "add the sender again",
       ),
     };
   }
@@ -89,21 +88,21 @@ export async function checkCscService(
     const code = isAppError(e) ? e.code : "REMOTE_SIGN_IN_REQUIRED";
     return {
       ok: false,
-      detail: t(
-        `${name} (${host}) answers, but the kept sign-in cannot be refreshed (${code})`,
+      detail: bi(
         `${name} (${host}) отговаря, но запазеното влизане не може да се поднови (${code})`,
+        `${name} (${host}) answers, but the kept sign-in cannot be refreshed (${code})`,
       ),
-      fix: code === "REMOTE_SIGN_IN_REQUIRED" ? SIGN_IN_AGAIN : t(
-        "Run the checks again later; if it stays, sign in again",
+      fix: code === "REMOTE_SIGN_IN_REQUIRED" ? SIGN_IN_AGAIN : bi(
         "Пуснете проверките отново по-късно; ако остане, влезте отново",
+        "Run the checks again later; if it stays, sign in again",
       ),
     };
   }
   return {
     ok: true,
-    note: t(
-      `Cloud signature at ${name} (${host}): the service answers, the sign-in refreshes. `,
+    note: bi(
       `Облачен подпис при ${name} (${host}): услугата отговаря, влизането се подновява. `,
+      `Cloud signature at ${name} (${host}): the service answers, the sign-in refreshes. `,
     ),
   };
 }

@@ -8,8 +8,8 @@
  * @module
  */
 import type { SenderConfig } from "../senders/mod.ts";
-import type { Bilingual } from "../../contract/mod.ts";
-import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t } from "./types.ts";
+import { bi, type Bilingual } from "../../contract/mod.ts";
+import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
 import { checkCscService } from "./sender_csc.ts";
 import { AppError } from "../../contract/mod.ts";
 import {
@@ -75,13 +75,13 @@ function certVerdict(
       id,
       false,
       title,
-      t(
-        `No certificate matches certId ${certId}`,
+      bi(
         `Никой сертификат не отговаря на certId ${certId}`,
+        `No certificate matches certId ${certId}`,
       ),
-      t(
-        `Set keystore.certId to one of: ${all.map((c) => c.id).join(", ")}`,
+      bi(
         `Задайте в keystore.certId едно от: ${all.map((c) => c.id).join(", ")}`,
+        `Set keystore.certId to one of: ${all.map((c) => c.id).join(", ")}`,
       ),
     );
   }
@@ -90,10 +90,10 @@ function certVerdict(
       id,
       "warn",
       title,
-      t("No certificate found", "Не е намерен сертификат"),
-      t(
-        "Insert the card or token, then run the checks again (`agent doctor`)",
+      bi("Не е намерен сертификат", "No certificate found"),
+      bi(
         "Поставете картата или токена и пуснете проверките отново (`agent doctor`)",
+        "Insert the card or token, then run the checks again (`agent doctor`)",
       ),
     );
   }
@@ -102,9 +102,9 @@ function certVerdict(
     results.find((x) => x.r[0]?.ok && x.r[1]?.ok) ?? results[0]!; // certs is not empty (above)
   const failed = best.r.filter((r) => !r.ok);
   const name = cn(best.c.subject);
-  const detail = t(
-    `${name}: ${best.r.map((r) => r.reason).join("; ")}`,
+  const detail = bi(
     `${name}: ${best.r.map((r) => reasonBg(r.reason)).join("; ")}`,
+    `${name}: ${best.r.map((r) => r.reason).join("; ")}`,
   );
   if (failed.length === 0) {
     // Valid, but ending within 30 days (as the console's Status and Senders warn): say it now.
@@ -115,11 +115,11 @@ function certVerdict(
         "warn",
         title,
         detail,
-        t(
-          `The certificate ends in ${left} days: renew it with your QES provider now and add ` +
-            "the new one as a sender",
+        bi(
           `Сертификатът изтича след ${left} дни: подновете го при доставчика на КЕП сега и ` +
             "добавете новия като подател",
+          `The certificate ends in ${left} days: renew it with your QES provider now and add ` +
+            "the new one as a sender",
         ),
       );
     }
@@ -132,13 +132,13 @@ function certVerdict(
     title,
     detail,
     hard
-      ? t(
-        "Renew the certificate with your QES provider and point the sender at the new one",
+      ? bi(
         "Подновете сертификата при доставчика на КЕП и посочете новия в подателя",
+        "Renew the certificate with your QES provider and point the sender at the new one",
       )
-      : t(
-        "Use a qualified certificate of a Bulgarian QES provider: the NRA rejects others",
+      : bi(
         "Използвайте квалифициран сертификат от български доставчик на КЕП: НАП отхвърля другите",
+        "Use a qualified certificate of a Bulgarian QES provider: the NRA rejects others",
       ),
   );
 }
@@ -146,32 +146,32 @@ function certVerdict(
 function pkcs11Fix(e: unknown, d: Deps, found: ModuleCandidate[]): Bilingual {
   const names = found.map((m) => `${m.middleware} (${m.path})`).join("; ");
   const list = found.length
-    ? t(` Found on this PC: ${names}.`, ` Намерени на този компютър: ${names}.`)
-    : t("", "");
+    ? bi(` Намерени на този компютър: ${names}.`, ` Found on this PC: ${names}.`)
+    : bi("", "");
   if (e instanceof AppError && e.code === "PKCS11_MODULE_MISSING") {
-    return t(
-      "Middleware missing: install your QES provider's card/token software (64-bit) or " +
-        `correct keystore.module in agent.json.${list.en}`,
+    return bi(
       "Липсва софтуерът за картата: инсталирайте софтуера за карти/токени на доставчика на КЕП " +
         `(64-битов) или поправете keystore.module в agent.json.${list.bg}`,
+      "Middleware missing: install your QES provider's card/token software (64-bit) or " +
+        `correct keystore.module in agent.json.${list.en}`,
     );
   }
   if (e instanceof AppError && e.code === "PKCS11_MODULE_WRONG_ARCH") {
     const mac = d.os === "darwin";
     const win = d.os === "windows";
-    return t(
-      `Wrong CPU architecture: install the middleware build for ${d.arch}` +
-        (mac ? " (Apple Silicon: the arm64 or universal build)" : "") +
-        (win ? " (the 64-bit DLL in System32, not SysWOW64)" : "") + `.${list.en}`,
+    return bi(
       `Грешна архитектура на процесора: инсталирайте версията на софтуера за ${d.arch}` +
         (mac ? " (Apple Silicon: версията arm64 или universal)" : "") +
         (win ? " (64-битовата DLL в System32, не в SysWOW64)" : "") + `.${list.bg}`,
+      `Wrong CPU architecture: install the middleware build for ${d.arch}` +
+        (mac ? " (Apple Silicon: the arm64 or universal build)" : "") +
+        (win ? " (the 64-bit DLL in System32, not SysWOW64)" : "") + `.${list.en}`,
     );
   }
-  return t(
-    `Insert the card or token, reinstall the middleware, or check keystore.module.${list.en}`,
+  return bi(
     "Поставете картата или токена, инсталирайте отново софтуера за картата или проверете " +
       `keystore.module.${list.bg}`,
+    `Insert the card or token, reinstall the middleware, or check keystore.module.${list.en}`,
   );
 }
 
@@ -189,23 +189,23 @@ export async function checkSender(
   found: ModuleCandidate[],
 ): Promise<DoctorCheck> {
   const id = `sender:${s.id}`;
-  const title = t(`Sender "${s.id}" certificate`, `Сертификат на подател „${s.id}“`);
+  const title = bi(`Сертификат на подател „${s.id}“`, `Sender "${s.id}" certificate`);
   const ks = s.keystore as Record<string, unknown> | undefined;
   if (!s.active) {
-    return check(id, true, title, t("Inactive: not checked", "Неактивен: не е проверен"));
+    return check(id, true, title, bi("Неактивен: не е проверен", "Inactive: not checked"));
   }
   if (!ks) {
     return check(
       id,
       "warn",
       title,
-      t(
-        "No key store: usable in test mode only",
+      bi(
         "Няма хранилище за ключове: използваем само в тестов режим",
+        "No key store: usable in test mode only",
       ),
-      t(
-        "Add a keystore reference to this sender in agent.json (docs/signing.md)",
+      bi(
         "Добавете keystore към този подател в agent.json (docs/signing.md)",
+        "Add a keystore reference to this sender in agent.json (docs/signing.md)",
       ),
     );
   }
@@ -235,10 +235,10 @@ function missing(k: KeyStoreCheck, field: string, what: Bilingual): DoctorCheck 
     k.id,
     false,
     k.title,
-    t(`keystore.${field} is missing`, `Липсва keystore.${field}`),
-    t(
-      `Set keystore.${field} to ${what.en} in agent.json`,
+    bi(`Липсва keystore.${field}`, `keystore.${field} is missing`),
+    bi(
       `Задайте в keystore.${field} ${what.bg} в agent.json`,
+      `Set keystore.${field} to ${what.en} in agent.json`,
     ),
   );
 }
@@ -264,7 +264,7 @@ async function keyStoreCheck(k: KeyStoreCheck): Promise<DoctorCheck> {
     const service = await checkCscService(ks, d.timeoutMs);
     if (!service.ok) return check(id, false, title, service.detail, service.fix);
     const v = await certOfFile(k) ??
-      missing(k, "certificateFile", t("the certificate's file", "файла на сертификата"));
+      missing(k, "certificateFile", bi("файла на сертификата", "the certificate's file"));
     return { ...v, detail: service.note.en + v.detail, detailBg: service.note.bg + v.detailBg };
   }
   const fromFile = await certOfFile(k);
@@ -277,14 +277,14 @@ async function keyStoreCheck(k: KeyStoreCheck): Promise<DoctorCheck> {
       true,
       title,
       ks.type === "windows"
-        ? t(
-          "In the Windows certificate store: checked when signing (the OS asks for the PIN)",
+        ? bi(
           "В хранилището за сертификати на Windows: проверява се при подписване " +
             "(операционната система пита за PIN)",
+          "In the Windows certificate store: checked when signing (the OS asks for the PIN)",
         )
-        : t(
-          "In the macOS Keychain: checked when signing (the OS asks for the PIN)",
+        : bi(
           "В Keychain на macOS: проверява се при подписване (операционната система пита за PIN)",
+          "In the macOS Keychain: checked when signing (the OS asks for the PIN)",
         ),
     );
   }
@@ -292,13 +292,13 @@ async function keyStoreCheck(k: KeyStoreCheck): Promise<DoctorCheck> {
     id,
     false,
     title,
-    t(
-      `Unknown keystore type ${JSON.stringify(ks.type)}`,
+    bi(
       `Непознат тип keystore ${JSON.stringify(ks.type)}`,
+      `Unknown keystore type ${JSON.stringify(ks.type)}`,
     ),
-    t(
-      "Use type pkcs12, pkcs11, windows, macos or csc (docs/signing.md)",
+    bi(
       "Използвайте тип pkcs12, pkcs11, windows, macos или csc (docs/signing.md)",
+      "Use type pkcs12, pkcs11, windows, macos or csc (docs/signing.md)",
     ),
   );
 }
@@ -307,7 +307,7 @@ async function keyStoreCheck(k: KeyStoreCheck): Promise<DoctorCheck> {
 async function pkcs12Check(k: KeyStoreCheck): Promise<DoctorCheck> {
   const { id, title, d, str } = k;
   const file = str("file", "path");
-  if (!file) return missing(k, "file", t("the .p12/.pfx path", "пътя до .p12/.pfx файла"));
+  if (!file) return missing(k, "file", bi("пътя до .p12/.pfx файла", "the .p12/.pfx path"));
   const store = openPkcs12KeyStore(await Deno.readFile(file), { name: file });
   try {
     return certVerdict(id, title, await store.listCertificates(), d, str("certId"));
@@ -317,10 +317,10 @@ async function pkcs12Check(k: KeyStoreCheck): Promise<DoctorCheck> {
         id,
         true,
         title,
-        t(
-          `${file} is readable; its certificate is encrypted and is checked when signing`,
+        bi(
           `${file} може да се прочете; сертификатът в него е шифрован и се проверява при ` +
             "подписване",
+          `${file} is readable; its certificate is encrypted and is checked when signing`,
         ),
       );
     }
@@ -338,7 +338,7 @@ async function pkcs11Check(k: KeyStoreCheck): Promise<DoctorCheck> {
     return missing(
       k,
       "module",
-      t("the middleware's PKCS#11 library", "PKCS#11 библиотеката на софтуера за картата"),
+      bi("PKCS#11 библиотеката на софтуера за картата", "the middleware's PKCS#11 library"),
     );
   }
   const store = await d.openPkcs11(module, str("tokenLabel"));
@@ -354,15 +354,15 @@ function failedCheck(k: KeyStoreCheck, e: unknown, found: ModuleCandidate[]): Do
   const fix = k.ks.type === "pkcs11"
     ? pkcs11Fix(e, k.d, found)
     : e instanceof Deno.errors.NotFound
-    ? t(
-      "Put the file back or correct its path in agent.json",
+    ? bi(
       "Върнете файла или поправете пътя до него в agent.json",
+      "Put the file back or correct its path in agent.json",
     )
     : e instanceof Deno.errors.PermissionDenied
-    ? t("Give this user read access to the file", "Дайте на този потребител право да чете файла")
-    : t(
-      "Export the certificate with its private key again as a .p12/.pfx file",
+    ? bi("Дайте на този потребител право да чете файла", "Give this user read access to the file")
+    : bi(
       "Експортирайте отново сертификата с частния ключ като .p12/.pfx файл",
+      "Export the certificate with its private key again as a .p12/.pfx file",
     );
-  return check(k.id, false, k.title, t(msg(e), msg(e)), fix);
+  return check(k.id, false, k.title, bi(msg(e), msg(e)), fix);
 }

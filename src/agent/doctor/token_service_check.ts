@@ -3,8 +3,8 @@
  * the clock skew measured from its `Date` header.
  * @module
  */
-import type { Bilingual } from "../../contract/mod.ts";
-import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps, t } from "./types.ts";
+import { bi, type Bilingual } from "../../contract/mod.ts";
+import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
 
 const msg = (e: unknown) => {
   if (!(e instanceof Error)) return String(e);
@@ -18,13 +18,15 @@ function shown(u: URL): string {
 
 function jwkProblem(k: Record<string, unknown>, i: number): Bilingual | null {
   const kid = typeof k.kid === "string" && k.kid ? `"${k.kid}"` : null;
-  const name = t(kid ? `key ${kid}` : `key #${i + 1}`, kid ? `ключ ${kid}` : `ключ №${i + 1}`);
-  const say = (en: string, bg: string) => t(`${name.en} ${en}`, `${name.bg} ${bg}`);
-  if ("d" in k) return say('contains PRIVATE key material ("d")', 'съдържа ЧАСТЕН ключ ("d")');
-  if (k.kty !== "OKP" || k.crv !== "Ed25519") return say("is not OKP/Ed25519", "не е OKP/Ed25519");
-  if (typeof k.kid !== "string" || !k.kid) return say("has no kid", "няма kid");
+  const name = bi(kid ? `ключ ${kid}` : `ключ №${i + 1}`, kid ? `key ${kid}` : `key #${i + 1}`);
+  const keyBi = (bg: string, en: string) => bi(`${name.bg} ${bg}`, `${name.en} ${en}`);
+  if ("d" in k) return keyBi('съдържа ЧАСТЕН ключ ("d")', 'contains PRIVATE key material ("d")');
+  if (k.kty !== "OKP" || k.crv !== "Ed25519") {
+    return keyBi("не е OKP/Ed25519", "is not OKP/Ed25519");
+  }
+  if (typeof k.kid !== "string" || !k.kid) return keyBi("няма kid", "has no kid");
   if (typeof k.x !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(k.x)) {
-    return say("has a bad x", "има невалидно x");
+    return keyBi("има невалидно x", "has a bad x");
   }
   return null;
 }
@@ -48,7 +50,7 @@ export async function checkTokenService(
   tokenServiceUrl: string = d.tokenServiceUrl,
   source: TokenServiceSource = "config",
 ): Promise<DoctorCheck[]> {
-  const title = t("Token service and JWKS", "Услуга за токени и JWKS");
+  const title = bi("Услуга за токени и JWKS", "Token service and JWKS");
   const { env, from } = wordsOfSource(source);
   let url: URL;
   try {
@@ -59,10 +61,10 @@ export async function checkTokenService(
         "token-service",
         false,
         title,
-        t("The token service URL is not a URL", "Адресът на услугата за токени не е валиден URL"),
-        t(`Set ${env.en}`, `Задайте ${env.bg}`),
+        bi("Адресът на услугата за токени не е валиден URL", "The token service URL is not a URL"),
+        bi(`Задайте ${env.bg}`, `Set ${env.en}`),
       ),
-      noClock(t("no token service URL", "няма адрес на услугата за токени")),
+      noClock(bi("няма адрес на услугата за токени", "no token service URL")),
     ];
   }
   let res: Response, t0: number, t1: number;
@@ -78,18 +80,18 @@ export async function checkTokenService(
         "token-service",
         false,
         title,
-        t(
-          `Cannot reach ${shown(url)}${from.en}: ${why}`,
+        bi(
           `Няма връзка с ${shown(url)}${from.bg}: ${why}`,
+          `Cannot reach ${shown(url)}${from.en}: ${why}`,
         ),
-        t(
-          `Check ${env.en} (now ${now}), the network, a proxy or firewall; open that URL in a ` +
-            "browser on this PC",
+        bi(
           `Проверете ${env.bg} (сега ${now}), мрежата, прокси сървъра или защитната стена; ` +
             "отворете този адрес в браузър на този компютър",
+          `Check ${env.en} (now ${now}), the network, a proxy or firewall; open that URL in a ` +
+            "browser on this PC",
         ),
       ),
-      noClock(t("the token service is unreachable", "услугата за токени е недостъпна")),
+      noClock(bi("услугата за токени е недостъпна", "the token service is unreachable")),
     ];
   }
   const date = Date.parse(res.headers.get("date") ?? "");
@@ -100,32 +102,32 @@ export async function checkTokenService(
 /** The setting that names the token service (`env`) and where its URL came from (`from`). */
 function wordsOfSource(source: TokenServiceSource): { env: Bilingual; from: Bilingual } {
   const env = source === "running-agent" || source === "this-agent"
-    ? t(
-      "the agent's --token-service or SVC_TOKEN_SERVICE_URL (restart the agent after a change)",
+    ? bi(
       "--token-service или SVC_TOKEN_SERVICE_URL на агента (рестартирайте агента след промяна)",
+      "the agent's --token-service or SVC_TOKEN_SERVICE_URL (restart the agent after a change)",
     )
-    : t("SVC_TOKEN_SERVICE_URL or --token-service", "SVC_TOKEN_SERVICE_URL или --token-service");
+    : bi("SVC_TOKEN_SERVICE_URL или --token-service", "SVC_TOKEN_SERVICE_URL or --token-service");
   const from = source === "running-agent"
-    ? t(
-      " (the URL this data folder's running agent was started with)",
+    ? bi(
       " (адресът, с който е стартиран работещият агент на тази папка с данни)",
+      " (the URL this data folder's running agent was started with)",
     )
-    : t("", "");
+    : bi("", "");
   return { env, from };
 }
 
-const CLOCK_TITLE = t("Clock (against the token service)", "Часовник (спрямо услугата за токени)");
+const CLOCK_TITLE = bi("Часовник (спрямо услугата за токени)", "Clock (against the token service)");
 
 /** The clock check when it could not be measured. */
 function noClock(
   why: Bilingual,
-  fix = t("Fix the token service check first", "Първо оправете проверката на услугата за токени"),
+  fix = bi("Първо оправете проверката на услугата за токени", "Fix the token service check first"),
 ): DoctorCheck {
   return check(
     "clock",
     "warn",
     CLOCK_TITLE,
-    t(`Not measured: ${why.en}`, `Не е измерен: ${why.bg}`),
+    bi(`Не е измерен: ${why.bg}`, `Not measured: ${why.en}`),
     fix,
   );
 }
@@ -144,11 +146,11 @@ async function jwksCheck(
   const keys = Array.isArray(body?.keys) ? body.keys as Record<string, unknown>[] : [];
   const at = shown(url);
   const problem: Bilingual | null = !res.ok
-    ? t(`${at} answered HTTP ${res.status}`, `${at} отговори с HTTP ${res.status}`)
+    ? bi(`${at} отговори с HTTP ${res.status}`, `${at} answered HTTP ${res.status}`)
     : body === null
-    ? t(`${at} did not return JSON`, `${at} не върна JSON`)
+    ? bi(`${at} не върна JSON`, `${at} did not return JSON`)
     : keys.length === 0
-    ? t(`${at} lists no keys`, `${at} не съдържа ключове`)
+    ? bi(`${at} не съдържа ключове`, `${at} lists no keys`)
     : keys.map(jwkProblem).find((p) => p !== null) ?? null;
   const kids = keys.map((k) => k.kid).join(", ");
   return problem
@@ -156,21 +158,21 @@ async function jwksCheck(
       "token-service",
       false,
       title,
-      t(problem.en + from.en, problem.bg + from.bg),
-      t(
-        `Check that ${env.en} points at the token service (it serves /.well-known/jwks.json ` +
-          "with Ed25519 public keys); ask its operator if it does",
+      bi(problem.bg + from.bg, problem.en + from.en),
+      bi(
         `Проверете дали ${env.bg} сочи към услугата за токени (тя публикува ` +
           "/.well-known/jwks.json с публични ключове Ed25519); ако сочи, попитайте администратора ѝ",
+        `Check that ${env.en} points at the token service (it serves /.well-known/jwks.json ` +
+          "with Ed25519 public keys); ask its operator if it does",
       ),
     )
     : check(
       "token-service",
       true,
       title,
-      t(
-        `${at}: ${keys.length} Ed25519 key(s), kid ${kids}${from.en}`,
+      bi(
         `${at}: ${keys.length} ключ(а) Ed25519, kid ${kids}${from.bg}`,
+        `${at}: ${keys.length} Ed25519 key(s), kid ${kids}${from.en}`,
       ),
     );
 }
@@ -178,11 +180,11 @@ async function jwksCheck(
 /** The `clock` check from the answer's Date header and the request's round trip (ms). */
 function clockCheck(os: string, date: number, t0: number, t1: number): DoctorCheck {
   if (Number.isNaN(date)) {
-    const fix = t(
-      "Compare this PC's clock with an accurate clock by hand; enable automatic time",
+    const fix = bi(
       "Сравнете часовника на този компютър с точен часовник; включете автоматичната настройка на часа",
+      "Compare this PC's clock with an accurate clock by hand; enable automatic time",
     );
-    return noClock(t("the answer has no Date header", "отговорът няма заглавие Date"), fix);
+    return noClock(bi("отговорът няма заглавие Date", "the answer has no Date header"), fix);
   }
   // Date has 1 s resolution: the server's time lies in [date, date + 1000).
   const skew = (t0 + t1) / 2 - (date + 500);
@@ -190,16 +192,16 @@ function clockCheck(os: string, date: number, t0: number, t1: number): DoctorChe
   const margin = 500 + (t1 - t0) / 2; // Date resolution + half the round trip
   const m = (margin / 1000).toFixed(1);
   const within = Math.abs(skew) <= margin;
-  const text = t(
-    (within
-      ? `This PC's clock matches the token service (to ±${m} s)`
-      : `This PC's clock is about ${s} s ${skew > 0 ? "ahead of" : "behind"} the token service`) +
-      " (tokens live 5 s; the agent allows 2 s of skew)",
+  const text = bi(
     (within
       ? `Часовникът на този компютър съвпада с този на услугата за токени (с точност ±${m} s)`
       : `Часовникът на този компютър ${skew > 0 ? "избързва" : "изостава"} с около ${s} s ` +
         "спрямо услугата за токени") +
       " (токените важат 5 s; агентът допуска разминаване до 2 s)",
+    (within
+      ? `This PC's clock matches the token service (to ±${m} s)`
+      : `This PC's clock is about ${s} s ${skew > 0 ? "ahead of" : "behind"} the token service`) +
+      " (tokens live 5 s; the agent allows 2 s of skew)",
   );
   const abs = Math.abs(skew) / 1000;
   const level = abs > 2 ? false : abs > 1 ? "warn" : true;
@@ -210,25 +212,25 @@ function clockCheck(os: string, date: number, t0: number, t1: number): DoctorChe
     text,
     level === true
       ? null
-      : t(`Sync the clock: ${syncWords(os).en}`, `Сверете часовника: ${syncWords(os).bg}`),
+      : bi(`Сверете часовника: ${syncWords(os).bg}`, `Sync the clock: ${syncWords(os).en}`),
   );
 }
 
 /** How to set the clock automatically on this OS. */
 function syncWords(os: string): Bilingual {
   return os === "windows"
-    ? t(
-      "Settings → Time & language → Date & time → Set time automatically, then Sync now",
+    ? bi(
       "Настройки → Час и език → Дата и час → Автоматично задаване на часа, след това " +
         "„Синхронизиране сега“",
+      "Settings → Time & language → Date & time → Set time automatically, then Sync now",
     )
     : os === "darwin"
-    ? t(
-      "System Settings → General → Date & Time → Set time and date automatically",
+    ? bi(
       "Системни настройки → Общи → Дата и час → Автоматично задаване на часа и датата",
+      "System Settings → General → Date & Time → Set time and date automatically",
     )
-    : t(
-      "`timedatectl set-ntp true` (or enable your NTP service)",
+    : bi(
       "`timedatectl set-ntp true` (или включете вашата NTP услуга)",
+      "`timedatectl set-ntp true` (or enable your NTP service)",
     );
 }

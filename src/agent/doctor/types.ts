@@ -74,9 +74,6 @@ export interface SelfAgent extends Omit<OwnAgent, "from"> {
   readonly from: OwnAgent["from"] | "this-process";
 }
 
-/** A text in both languages. */
-export const t = (en: string, bg: string): Bilingual => ({ en, bg });
-
 /** One result line; `fix` only where `ok` is not `true`. */
 export const check = (
   id: string,

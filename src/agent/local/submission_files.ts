@@ -12,6 +12,7 @@
  */
 import {
   AppError,
+  bi,
   isAppError,
   type NraFileKind,
   type SubmissionOperation,
@@ -130,10 +131,9 @@ export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise
     eiks: [s.eik],
     period: s.period,
     names: Object.values(found).map((f) => f.path),
-    warnings: [...r.readWarnings, ...r.warnings].map((w) => ({
-      bg: (w as { messageBg?: string }).messageBg ?? w.message,
-      en: w.message,
-    })),
+    warnings: [...r.readWarnings, ...r.warnings].map((
+      w,
+    ) => (bi((w as { messageBg?: string }).messageBg ?? w.message, w.message))),
     companies: fileCompany(s.eik, deklar.name),
     figures: vatFigures(s.eik, deklar, {
       purchases: r.pokupki.count ?? 0,
@@ -243,7 +243,7 @@ export async function readPayroll(
     eiks,
     period: parts[0]!.s.period,
     names: parts.map((p) => p.f.path),
-    warnings: parts.flatMap((p) => p.warnings).map((w) => ({ bg: w.messageBg, en: w.message })),
+    warnings: parts.flatMap((p) => p.warnings).map((w) => (bi(w.messageBg, w.message))),
     // D6 field 2 names the employer (D1 carries no company name).
     companies: fileCompany(eik, d6Records?.[0]?.name),
     figures: payrollFigures(eik, parts[0]!.s.period, d1Records, d6Records),

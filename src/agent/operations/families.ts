@@ -15,6 +15,7 @@
 import {
   type AnyReportOperation,
   AppError,
+  bi,
   type Family,
   type OperationBody,
   type OperationOf,
@@ -184,7 +185,7 @@ function shownScan(
   const warnings = found.flatMap(([eik, g]) => {
     if (!g.error) return [];
     const t = pageError("", g.error);
-    return [{ bg: `${eik}: ${t.bg} Няма да бъде подадена.`, en: `${eik}: ${t.en} Not filed.` }];
+    return [bi(`${eik}: ${t.bg} Няма да бъде подадена.`, `${eik}: ${t.en} Not filed.`)];
   });
   return {
     eiks: usable.map(([eik]) => eik),

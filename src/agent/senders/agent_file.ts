@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { SenderConfig } from "./senders.ts";
 import { UserError } from "../../user_error.ts";
+import { writePrivateFile } from "../../private_files.ts";
 
 /** Live portal settings (NRA public API, OAuth2 client credentials). */
 export const PortalSettings = z.object({
@@ -90,8 +91,5 @@ export async function readAgentFile(dataDir: string): Promise<AgentFile> {
  */
 export async function writeAgentFile(dataDir: string, file: AgentFile): Promise<void> {
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const path = agentFilePath(dataDir);
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
-  await Deno.rename(tmp, path);
+  await writePrivateFile(agentFilePath(dataDir), JSON.stringify(file, null, 2) + "\n");
 }

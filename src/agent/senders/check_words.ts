@@ -4,48 +4,43 @@
  * extension names (`keyUsage`, `QcStatements`) the checks report in English for the log.
  * @module
  */
-import type { Bilingual } from "../../contract/mod.ts";
+import { bi, type Bilingual } from "../../contract/mod.ts";
 import type { CertificateCheck, CertificateFailure } from "../../signing/mod.ts";
 
 const WORDS: Record<CertificateFailure, Bilingual> = {
-  notYetValid: {
-    bg: "сертификатът още не е влязъл в сила",
-    en: "the certificate is not valid yet",
-  },
-  expired: {
-    bg: "сертификатът е изтекъл — подновете го при доставчика на КЕП",
-    en: "the certificate has expired — renew it with your QES provider",
-  },
-  noKeyUsage: {
-    bg: "в сертификата не е посочено, че служи за подписване",
-    en: "the certificate does not say it may be used for signing",
-  },
-  keyUsageNotForSigning: {
-    bg: "сертификатът не е предназначен за подписване",
-    en: "the certificate is not meant for signing",
-  },
-  noQcStatements: {
-    bg: "подписът не е квалифициран (КЕП): НАП може да откаже подадените с него документи",
-    en: "the signature is not qualified (QES): the NRA may refuse what is filed with it",
-  },
-  noQcCompliance: {
-    bg: "подписът не е квалифициран (КЕП): НАП може да откаже подадените с него документи",
-    en: "the signature is not qualified (QES): the NRA may refuse what is filed with it",
-  },
-  unknownIssuer: {
-    bg:
-      "издателят не е български доставчик на квалифицирани удостоверения (B-Trust, StampIT, InfoNotary, Evrotrust, SEP)",
-    en:
-      "the issuer is not a Bulgarian qualified provider (B-Trust, StampIT, InfoNotary, Evrotrust, SEP)",
-  },
+  notYetValid: bi("сертификатът още не е влязъл в сила", "the certificate is not valid yet"),
+  expired: bi(
+    "сертификатът е изтекъл — подновете го при доставчика на КЕП",
+    "the certificate has expired — renew it with your QES provider",
+  ),
+  noKeyUsage: bi(
+    "в сертификата не е посочено, че служи за подписване",
+    "the certificate does not say it may be used for signing",
+  ),
+  keyUsageNotForSigning: bi(
+    "сертификатът не е предназначен за подписване",
+    "the certificate is not meant for signing",
+  ),
+  noQcStatements: bi(
+    "подписът не е квалифициран (КЕП): НАП може да откаже подадените с него документи",
+    "the signature is not qualified (QES): the NRA may refuse what is filed with it",
+  ),
+  noQcCompliance: bi(
+    "подписът не е квалифициран (КЕП): НАП може да откаже подадените с него документи",
+    "the signature is not qualified (QES): the NRA may refuse what is filed with it",
+  ),
+  unknownIssuer: bi(
+    "издателят не е български доставчик на квалифицирани удостоверения (B-Trust, StampIT, InfoNotary, Evrotrust, SEP)",
+    "the issuer is not a Bulgarian qualified provider (B-Trust, StampIT, InfoNotary, Evrotrust, SEP)",
+  ),
 };
 
 /** What a check is about, for a passed one (the list shows every check). */
 const PASSED: Record<CertificateCheck["check"], Bilingual> = {
-  validity: { bg: "в сила е", en: "it is valid" },
-  keyUsage: { bg: "служи за подписване", en: "it may be used for signing" },
-  qcStatements: { bg: "квалифициран подпис (КЕП)", en: "qualified signature (QES)" },
-  issuer: { bg: "издаден от български доставчик на КЕП", en: "issued by a Bulgarian QES provider" },
+  validity: bi("в сила е", "it is valid"),
+  keyUsage: bi("служи за подписване", "it may be used for signing"),
+  qcStatements: bi("квалифициран подпис (КЕП)", "qualified signature (QES)"),
+  issuer: bi("издаден от български доставчик на КЕП", "issued by a Bulgarian QES provider"),
 };
 
 /**
@@ -85,5 +80,5 @@ export function failedInWords(
 ): Bilingual {
   const words = checks.filter((c) => !c.ok).map(checkWords);
   const uniq = (xs: string[]) => [...new Set(xs)].join("; ");
-  return { bg: uniq(words.map((w) => w.bg)), en: uniq(words.map((w) => w.en)) };
+  return bi(uniq(words.map((w) => w.bg)), uniq(words.map((w) => w.en)));
 }

@@ -18,6 +18,7 @@
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { AppError } from "../../contract/mod.ts";
+import { writePrivateFile } from "../../private_files.ts";
 import type {
   CscApprove,
   CscAskOtp,
@@ -156,10 +157,8 @@ export async function sealRefreshToken(tokenFile: string, token: string): Promis
       new TextEncoder().encode(token),
     ),
   );
-  const tmp = `${tokenFile}.${crypto.randomUUID()}.tmp`;
   const text = JSON.stringify({ v: 1, alg: "A256GCM", iv: iv.toBase64(), ct: ct.toBase64() });
-  await Deno.writeTextFile(tmp, text, { mode: 0o600 });
-  await Deno.rename(tmp, tokenFile);
+  await writePrivateFile(tokenFile, text);
 }
 
 /**

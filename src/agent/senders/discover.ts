@@ -16,7 +16,7 @@
  * would store. No PIN is asked, stored or logged here.
  * @module
  */
-import { AppError, type Bilingual, type ErrorCode } from "../../contract/mod.ts";
+import { AppError, bi, type Bilingual, type ErrorCode } from "../../contract/mod.ts";
 import { basename } from "node:path";
 import type {
   CommandRunner,
@@ -86,7 +86,7 @@ function failed(base: Omit<ScannedSource, "status" | "certificates" | "reason">,
     status: "error",
     certificates: 0,
     errorCode: text.code,
-    reason: { bg: text.bg, en: text.en },
+    reason: bi(text.bg, text.en),
   } satisfies ScannedSource;
 }
 

@@ -13,6 +13,7 @@
  */
 import { basename, join, resolve } from "node:path";
 import { AppError, isAppError } from "../../contract/mod.ts";
+import { writePrivateFile } from "../../private_files.ts";
 
 /** The signing library loads on first use. */
 const signing = () => import("../../signing/mod.ts");
@@ -22,12 +23,6 @@ export const MAX_PKCS12_BYTES = 128 * 1024;
 
 /** The folder of kept files. */
 export const certificatesDir = (dataDir: string): string => join(resolve(dataDir), "certificates");
-
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeFile(tmp, bytes, { mode: 0o600 });
-  await Deno.rename(tmp, path);
-}
 
 /**
  * Keep a PKCS#12 file sent by the console's page.
@@ -76,7 +71,7 @@ export async function keepUploadedPkcs12(
   const dir = certificatesDir(dataDir);
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `${stem}-${hash}.p12`);
-  await writeAtomically(path, bytes);
+  await writePrivateFile(path, bytes);
   return path;
 }
 
@@ -96,6 +91,6 @@ export async function keepSenderCertificate(
   const dir = certificatesDir(dataDir);
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `${senderId}.cer`);
-  await writeAtomically(path, der);
+  await writePrivateFile(path, der);
   return path;
 }

@@ -5,8 +5,8 @@
  * never a PIN. Clients branch on `code`; the texts may change.
  * @module
  */
-import type { Bilingual } from "../../contract/mod.ts";
-import { type ErrorCode, isAppError } from "../../contract/mod.ts";
+import type { AppError, Bilingual } from "../../contract/mod.ts";
+import { bi, type ErrorCode, isAppError } from "../../contract/mod.ts";
 import type { CertificateCheckName, CertificateFailure } from "../../signing/mod.ts";
 import { failedInWords } from "./check_words.ts";
 
@@ -44,38 +44,42 @@ export function senderErrorText(e: unknown): SenderErrorText {
       en: "An unexpected error occurred; see the agent's log.",
     };
   }
+  return { code: e.code, ...senderErrorWords(e) };
+}
+
+/** The words of an AppError of the sender actions, by its code and its safe details. */
+function senderErrorWords(e: AppError): Bilingual {
   const d = e.details ?? {};
-  const t = (bg: string, en: string): SenderErrorText => ({ code: e.code, bg, en });
   switch (e.code) {
     case "PIN_INCORRECT":
       if (d.pinRequired === true) {
-        return t(
+        return bi(
           "Въведете PIN кода (за файл: паролата му).",
           "Enter the PIN (for a file: its password).",
         );
       }
       if (d.pinLocked === true) {
-        return t(
+        return bi(
           "Грешен PIN код: токенът вече е блокиран. Отключете го с PUK кода чрез софтуера на доставчика на КЕП.",
           "Wrong PIN: the token is now locked. Unlock it with the PUK in your QES provider's software.",
         );
       }
       return d.pinFinalTry === true
-        ? t(
+        ? bi(
           "Грешен PIN код. Остава само един опит, преди токенът да се блокира.",
           "Wrong PIN. Only one attempt is left before the token locks.",
         )
-        : t(
+        : bi(
           "Грешен PIN код или парола. Нищо не е подписано; проверете го и опитайте отново.",
           "Wrong PIN or password. Nothing was signed; check it and try again.",
         );
     case "PIN_LOCKED":
-      return t(
+      return bi(
         "PIN кодът на токена е блокиран. Отключете го с PUK кода чрез софтуера на доставчика на КЕП.",
         "The token's PIN is locked. Unlock it with the PUK in your QES provider's software.",
       );
     case "PKCS11_MODULE_MISSING":
-      return t(
+      return bi(
         `Софтуерът за картата или токена (PKCS#11 модул) не е инсталиран${
           str(d.modulePath) ? `: ${d.modulePath}` : ""
         }. Инсталирайте софтуера на доставчика на КЕП.`,
@@ -84,7 +88,7 @@ export function senderErrorText(e: unknown): SenderErrorText {
         }. Install your QES provider's middleware.`,
       );
     case "PKCS11_MODULE_WRONG_ARCH":
-      return t(
+      return bi(
         `Софтуерът за картата или токена е за друг вид процесор${
           str(d.modulePath) ? ` (${d.modulePath})` : ""
         }. Инсталирайте 64-битовата версия за този компютър.`,
@@ -94,42 +98,42 @@ export function senderErrorText(e: unknown): SenderErrorText {
       );
     case "KEYSTORE_UNAVAILABLE":
       if (REMOVED.test(str(d.rv) ?? "") || /not connected/.test(e.message)) {
-        return t(
+        return bi(
           "Картата или токенът е изваден или не може да бъде прочетен. Поставете го и опитайте отново.",
           "The card or token was removed or cannot be read. Insert it and try again.",
         );
       }
       if (d.matched === 0) {
-        return t(
+        return bi(
           "Сертификатът не е намерен. Поставете картата или токена, на който е, и опитайте отново.",
           "The certificate was not found. Insert the card or token that holds it and try again.",
         );
       }
       if (typeof d.matched === "number") {
-        return t(
+        return bi(
           "Няколко сертификата отговарят на описанието; изберете сертификата отново.",
           "Several certificates match; choose the certificate again.",
         );
       }
       if (d.plainKey === true) {
-        return t(
+        return bi(
           "Ключът в този файл не е защитен с парола; агентът не го съхранява така. Изнесете сертификата отново с парола (.p12/.pfx) и опитайте пак.",
           "The key in this file is not protected by a password; the agent does not keep it that way. Export the certificate again with a password (.p12/.pfx) and try again.",
         );
       }
       if (d.notPkcs12 === true) {
-        return t(
+        return bi(
           "Това не е файл с електронен подпис (PKCS#12: .p12 или .pfx).",
           "This is not a signature file (PKCS#12: .p12 or .pfx).",
         );
       }
       if (typeof d.key === "string") {
-        return t(
+        return bi(
           "Избраният сертификат вече не се предлага (изваден токен?). Потърсете отново.",
           "The chosen certificate is no longer offered (token removed?). Look again.",
         );
       }
-      return t(
+      return bi(
         "Хранилището на сертификата (карта, токен или файл) не може да бъде отворено.",
         `The certificate's key store cannot be opened: ${e.message}.`,
       );
@@ -146,81 +150,81 @@ export function senderErrorText(e: unknown): SenderErrorText {
         )
         : null;
       return failed && failed.bg
-        ? t(
+        ? bi(
           `Сертификатът не премина проверките: ${failed.bg}.`,
           `The certificate did not pass the checks: ${failed.en}.`,
         )
-        : t(
+        : bi(
           "Сертификатът не може да бъде използван.",
           `The certificate cannot be used: ${e.message}.`,
         );
     }
     case "PICKER_UNAVAILABLE":
-      return t(
+      return bi(
         "Прозорецът за избор на файл не може да се отвори на този компютър. Въведете пътя до файла или го пуснете в полето за файл на страницата.",
         "The file dialog cannot open on this computer. Type the file's path, or drop the file on the page's file box.",
       );
     case "PICKER_BUSY":
-      return t(
+      return bi(
         "Вече е отворен прозорец за избор на файл (може да е зад браузъра). Затворете го или въведете пътя до файла.",
         "A file dialog is already open (it may be behind the browser). Close it, or type the file's path.",
       );
     case "PICKER_TIMEOUT":
-      return t(
+      return bi(
         "Прозорецът за избор на файл не получи отговор и беше затворен. Въведете пътя до файла или го пуснете на страницата.",
         "The file dialog was not answered and was closed. Type the file's path or drop the file on the page.",
       );
     case "SIGNING_FAILED":
-      return t(
+      return bi(
         "Тестовият подпис не можа да бъде създаден или проверен.",
         `The test signature could not be made or verified: ${e.message}.`,
       );
     case "REMOTE_SIGN_IN_REQUIRED":
-      return t(
+      return bi(
         "Входът при доставчика на облачния подпис е изтекъл или е отменен. Натиснете „Влезте отново“ при подателя.",
         'The sign-in at the cloud signature\'s provider expired or was revoked. Press "Sign in again" on the sender.',
       );
     case "REMOTE_SIGNING_TIMEOUT":
-      return t(
+      return bi(
         "Доставчикът на облачния подпис не отговори навреме. Нищо не е подадено; опитайте отново.",
         "The cloud signature's provider did not answer in time. Nothing was filed; try again.",
       );
     case "SENDER_NOT_FOUND":
-      return t("Няма подател с този идентификатор.", "There is no sender with this id.");
+      return bi("Няма подател с този идентификатор.", "There is no sender with this id.");
     case "NO_SENDER_CONFIGURED":
-      return t(
+      return bi(
         "Този подател няма сертификат (хранилище на ключа).",
         "This sender has no certificate (key store).",
       );
     case "CONFLICT":
-      return t(
+      return bi(
         "Вече има подател с този идентификатор; изберете друг или първо премахнете стария.",
         "A sender with this id already exists; choose another id or remove the old one first.",
       );
     case "VALIDATION_FAILED":
       switch (d.field) {
         case "displayName":
-          return t(
+          return bi(
             "Въведете името на подателя (до 200 знака).",
             "Enter the sender's name (up to 200 characters).",
           );
         case "id":
-          return t(
+          return bi(
             "Идентификаторът може да съдържа от 1 до 64 латински букви, цифри и _ . -",
             "The id may have 1 to 64 Latin letters, digits and _ . -",
           );
         case "agent.json":
-          return t(
+          return bi(
             "Файлът с настройки agent.json е невалиден; поправете го (вижте `agent doctor`).",
             `The settings file agent.json is invalid; fix it (see \`agent doctor\`): ${e.message}`,
           );
         default:
-          return t(
+          return bi(
             "Препратката към сертификата е невалидна; изберете сертификата отново.",
             "The certificate reference is invalid; choose the certificate again.",
           );
       }
     default:
-      return t(`Действието не бе успешно (${e.code}).`, e.message);
+      return bi(`Действието не бе успешно (${e.code}).`, e.message);
   }
 }

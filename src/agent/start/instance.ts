@@ -12,7 +12,7 @@
  * @module
  */
 import { joinPath } from "../../defaults.ts";
-import { ensurePrivateDirSync } from "../../private_files.ts";
+import { ensurePrivateDirSync, writePrivateFile } from "../../private_files.ts";
 import { win32ProcessState } from "./win32_process.ts";
 import { UserError } from "../../user_error.ts";
 
@@ -279,9 +279,7 @@ function heldLock(path: string, mine: StoredLock): InstanceLock {
     async update(port) {
       if (released) return;
       current = { ...current, port };
-      const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-      await Deno.writeTextFile(tmp, JSON.stringify(current) + "\n", { mode: 0o600 });
-      await Deno.rename(tmp, path);
+      await writePrivateFile(path, JSON.stringify(current) + "\n");
     },
     async release() {
       if (released) return;

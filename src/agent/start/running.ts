@@ -12,6 +12,7 @@
  * @module
  */
 import { joinPath } from "../../defaults.ts";
+import { writePrivateFile } from "../../private_files.ts";
 import { AGENT_PORTS, type InstanceDeps, LOCK_FILE, probeAgent, processAlive } from "./instance.ts";
 
 /** Name of the running agent's record in the data directory. */
@@ -99,15 +100,7 @@ export async function writeRunningRecord(
   rec: RunningRecord,
   os: string = Deno.build.os,
 ): Promise<void> {
-  const file = path(os, dataDir);
-  const tmp = `${file}.${crypto.randomUUID()}.tmp`;
-  try {
-    await Deno.writeTextFile(tmp, JSON.stringify(rec) + "\n", { mode: 0o600 });
-    await Deno.rename(tmp, file);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
+  await writePrivateFile(path(os, dataDir), JSON.stringify(rec) + "\n");
 }
 
 /**

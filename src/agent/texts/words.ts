@@ -6,7 +6,7 @@
  * time in the computer's local zone with its offset ({@link when}).
  * @module
  */
-import type { Bilingual, Lang } from "../../contract/mod.ts";
+import { bi, type Bilingual, type Lang } from "../../contract/mod.ts";
 import { localTime } from "../../local_time.ts";
 import { BG, type Plural } from "./bg.ts";
 import { EN } from "./en.ts";
@@ -56,7 +56,7 @@ export function w(key: TextKey, vars?: Vars): string {
  * @param vars values for its placeholders
  */
 export function both(key: TextKey, vars?: Vars): Bilingual {
-  return { bg: fill(BG[key] as string, vars), en: fill(EN[key] as string, vars) };
+  return bi(fill(BG[key] as string, vars), fill(EN[key] as string, vars));
 }
 
 /**
@@ -66,7 +66,7 @@ export function both(key: TextKey, vars?: Vars): Bilingual {
  * @param vars the values for a language
  */
 export function bothWith(key: TextKey, vars: (lang: Lang) => Vars): Bilingual {
-  return { bg: fill(BG[key] as string, vars("bg")), en: fill(EN[key] as string, vars("en")) };
+  return bi(fill(BG[key] as string, vars("bg")), fill(EN[key] as string, vars("en")));
 }
 
 const rules = new Map<Lang, Intl.PluralRules>();
@@ -113,10 +113,10 @@ export function logWords(msg: string): string {
 export const say = (b: Bilingual): string => b[currentLang()];
 
 /**
- * A time as the accountant reads it: the computer's local zone with its offset
+ * A time as the accountant reads it: Bulgaria's local time with its offset
  * (src/local_time.ts), or "—".
  * @param at an ISO 8601 time or null
  * @param seconds whether to show the seconds
  */
 export const when = (at: string | Date | null | undefined, seconds = false): string =>
-  localTime(at ?? null, seconds) || "—";
+  localTime(at ?? null, { seconds }) || "—";

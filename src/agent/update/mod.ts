@@ -59,8 +59,10 @@ export {
   waitHealthy,
 } from "./processes.ts";
 export {
+  type PreparedBase,
   type PreparedUpdate,
   type PrepareOptions,
+  type PrepareOptionsBase,
   prepareUpdate,
   readSwapPlan,
   runningAgent,

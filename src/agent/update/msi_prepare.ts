@@ -12,42 +12,29 @@
 import { z } from "zod";
 import { AppError } from "../../contract/mod.ts";
 import { joinPath } from "../../defaults.ts";
-import type { UpdateCheck } from "./check.ts";
 import { removeLeftovers, updatesDir } from "./disk.ts";
 import { downloadPackage } from "./download.ts";
 import { copyTree, removeIfPresent } from "./files.ts";
-import { launcherName, type PackagedInstall } from "./install.ts";
-import { acquireUpdateLock, type UpdateLock } from "./lock.ts";
+import { launcherName } from "./install.ts";
+import { acquireUpdateLock } from "./lock.ts";
 import { packageFor } from "./manifest.ts";
 import { appsEntry, installSource, type MsiTools } from "./msi.ts";
 import { keptMsiPath, type MsiPlan } from "./msi_upgrade.ts";
-import { PLAN_BASE, readPlanFile, runningAgent } from "./prepare.ts";
+import {
+  PLAN_BASE,
+  type PreparedBase,
+  type PrepareOptionsBase,
+  readPlanFile,
+  runningAgent,
+} from "./prepare.ts";
 
 /** Options of {@link prepareMsiUpdate}. */
-export interface MsiPrepareOptions {
-  readonly os: string;
-  readonly triple: string;
-  readonly dataDir: string;
-  readonly install: PackagedInstall;
-  /** A check whose relation is "newer". */
-  readonly check: UpdateCheck;
-  readonly pid: number;
+export interface MsiPrepareOptions extends PrepareOptionsBase {
   readonly tools: MsiTools;
-  readonly fetch?: typeof fetch;
-  readonly isAlive: (pid: number) => Promise<boolean>;
-  readonly now: () => number;
-  readonly newId: () => string;
-  readonly progress?: (line: string) => void;
 }
 
-/** An MSI upgrade ready to run. */
-export interface PreparedMsiUpdate {
-  readonly plan: MsiPlan;
-  readonly planPath: string;
-  /** The copy of the running program's launcher (`svc-filing.cmd`) that runs the upgrade. */
-  readonly launcher: string;
-  readonly lock: UpdateLock;
-}
+/** An MSI upgrade ready to run (its launcher: a copy of the running program's `svc-filing.cmd`). */
+export type PreparedMsiUpdate = PreparedBase<MsiPlan>;
 
 /** The running version's MSI, kept in the data folder; null when none can be found. */
 async function previousMsi(o: MsiPrepareOptions): Promise<string | null> {

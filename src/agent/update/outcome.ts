@@ -6,6 +6,7 @@
  */
 import { jsonLogger, type Logger } from "../../log.ts";
 import { joinPath } from "../../defaults.ts";
+import { writePrivateFile } from "../../private_files.ts";
 
 /** How an update ended. */
 export type UpdateOutcomeKind =
@@ -47,9 +48,7 @@ export const lastOutcomePath = (os: string, updates: string): string =>
  * @returns when written
  */
 export async function writeOutcome(path: string, o: UpdateOutcome): Promise<void> {
-  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(o, null, 2) + "\n", { mode: 0o600 });
-  await Deno.rename(tmp, path);
+  await writePrivateFile(path, JSON.stringify(o, null, 2) + "\n");
 }
 
 /**

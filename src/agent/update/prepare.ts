@@ -21,8 +21,8 @@ import { probeHealth, readAgentLock } from "./processes.ts";
 import type { SwapPlan } from "./swap.ts";
 import { UserError } from "../../user_error.ts";
 
-/** Options of {@link prepareUpdate}. */
-export interface PrepareOptions {
+/** What preparing an update needs, a package swap ({@link prepareUpdate}) or an MSI upgrade. */
+export interface PrepareOptionsBase {
   /** Deno.build.os. */
   readonly os: string;
   /** Deno.build.target (which package of the manifest). */
@@ -33,9 +33,6 @@ export interface PrepareOptions {
   readonly check: UpdateCheck;
   readonly pid: number;
   readonly fetch?: typeof fetch;
-  readonly run?: CommandRunner;
-  /** The tar program (Windows: %SystemRoot%\System32\tar.exe). */
-  readonly tar?: string;
   readonly isAlive: (pid: number) => Promise<boolean>;
   readonly now: () => number;
   readonly newId: () => string;
@@ -43,16 +40,26 @@ export interface PrepareOptions {
   readonly progress?: (line: string) => void;
 }
 
-/** An update ready to swap. */
-export interface PreparedUpdate {
-  readonly plan: SwapPlan;
+/** Options of {@link prepareUpdate}. */
+export interface PrepareOptions extends PrepareOptionsBase {
+  readonly run?: CommandRunner;
+  /** The tar program (Windows: %SystemRoot%\System32\tar.exe). */
+  readonly tar?: string;
+}
+
+/** An update ready to run: its plan written, the program that runs it, the update lock. */
+export interface PreparedBase<Plan> {
+  readonly plan: Plan;
   /** Where the plan is written (`agent update-swap --plan`). */
   readonly planPath: string;
-  /** The new package's launcher (it runs the swap). */
+  /** The launcher that runs the plan (the new package's; for an MSI, a copy of the running one's). */
   readonly launcher: string;
-  /** Held by this process; hand it over to the swap. */
+  /** Held by this process; hand it over to the step that runs the plan. */
   readonly lock: UpdateLock;
 }
+
+/** An update ready to swap. */
+export type PreparedUpdate = PreparedBase<SwapPlan>;
 
 /**
  * The agent that runs with this data folder (its lock, confirmed by `/health`), or null.

@@ -8,6 +8,7 @@
  * (check_vies_links.ts). Amounts are compared in whole cents.
  * @module
  */
+import { bi } from "../../contract/mod.ts";
 import type { DeklarRecord } from "./deklar.ts";
 import type { PokupkiRecord } from "./pokupki.ts";
 import type { ProdagbiRecord } from "./prodagbi.ts";
@@ -105,32 +106,45 @@ function checkLedgerLines(
   for (const [i, r] of ledger.entries()) {
     const line = i + 1;
     if (refVat !== null && norm(r.vatNumber) !== refVat) {
-      w.perLine("VAT_NUMBER_MISMATCH", file, line, {
-        en:
-          `${label} line ${line}: filer VAT number "${r.vatNumber}" differs from "${refVat}" in ${refFile.en}`,
-        bg:
+      w.perLine(
+        "VAT_NUMBER_MISMATCH",
+        file,
+        line,
+        bi(
           `${label} ред ${line}: ДДС номерът на лицето "${r.vatNumber}" се различава от "${refVat}" в ${refFile.bg}`,
-      });
+          `${label} line ${line}: filer VAT number "${r.vatNumber}" differs from "${refVat}" in ${refFile.en}`,
+        ),
+      );
     }
     if (refPeriod !== null && r.period !== refPeriod) {
-      w.perLine("PERIOD_MISMATCH", file, line, {
-        en: `${label} line ${line}: period ${
-          r.period ?? "(blank)"
-        } differs from ${refPeriod} in ${refFile.en}`,
-        bg: `${label} ред ${line}: периодът ${
-          r.period ?? "(празно)"
-        } се различава от ${refPeriod} в ${refFile.bg}`,
-      });
+      w.perLine(
+        "PERIOD_MISMATCH",
+        file,
+        line,
+        bi(
+          `${label} ред ${line}: периодът ${
+            r.period ?? "(празно)"
+          } се различава от ${refPeriod} в ${refFile.bg}`,
+          `${label} line ${line}: period ${
+            r.period ?? "(blank)"
+          } differs from ${refPeriod} in ${refFile.en}`,
+        ),
+      );
     }
     if (r.runningNumber !== line) {
-      w.perLine("RUNNING_NUMBER_GAP", file, line, {
-        en: `${label} line ${line}: running number is ${
-          r.runningNumber ?? "(blank)"
-        }; expected ${line} (numbers run from 1 without gaps)`,
-        bg: `${label} ред ${line}: поредният номер е ${
-          r.runningNumber ?? "(празно)"
-        }; очаква се ${line} (номерата вървят от 1 без пропуски)`,
-      });
+      w.perLine(
+        "RUNNING_NUMBER_GAP",
+        file,
+        line,
+        bi(
+          `${label} ред ${line}: поредният номер е ${
+            r.runningNumber ?? "(празно)"
+          }; очаква се ${line} (номерата вървят от 1 без пропуски)`,
+          `${label} line ${line}: running number is ${
+            r.runningNumber ?? "(blank)"
+          }; expected ${line} (numbers run from 1 without gaps)`,
+        ),
+      );
     }
   }
 }
@@ -160,10 +174,10 @@ export function checkVatSet(set: VatSet): VatWarning[] {
   const prod = set.prodagbi ?? null;
   const first = d ?? pok?.[0] ?? prod?.[0] ?? null;
   const refFile: Bilingual = d !== null
-    ? { en: `${names.deklar} (00-01/00-03)`, bg: `${names.deklar} (00-01/00-03)` }
+    ? bi(`${names.deklar} (00-01/00-03)`, `${names.deklar} (00-01/00-03)`)
     : pok?.[0]
-    ? { en: `${names.pokupki} line 1`, bg: `${names.pokupki} ред 1` }
-    : { en: `${names.prodagbi} line 1`, bg: `${names.prodagbi} ред 1` };
+    ? bi(`${names.pokupki} ред 1`, `${names.pokupki} line 1`)
+    : bi(`${names.prodagbi} ред 1`, `${names.prodagbi} line 1`);
   const refVat = first === null ? null : norm(first.vatNumber);
   const refPeriod = first?.period ?? null;
   if (pok !== null) checkLedgerLines(pok, names.pokupki, "POKUPKI", refVat, refPeriod, refFile, w);
@@ -210,14 +224,17 @@ function checkDeklarAgainstLedgers(
   ];
   for (const [declared, ledger, code, file] of counts) {
     if (ledger !== null && (declared ?? 0) !== ledger.length) {
-      w.add("DOCUMENT_COUNT_MISMATCH", names.deklar, 1, {
-        en: `DEKLAR ${code} declares ${
-          declared ?? 0
-        } documents but ${file} has ${ledger.length} lines`,
-        bg: `DEKLAR ${code} посочва ${
-          declared ?? 0
-        } документа, а ${file} има ${ledger.length} реда`,
-      });
+      w.add(
+        "DOCUMENT_COUNT_MISMATCH",
+        names.deklar,
+        1,
+        bi(
+          `DEKLAR ${code} посочва ${declared ?? 0} документа, а ${file} има ${ledger.length} реда`,
+          `DEKLAR ${code} declares ${
+            declared ?? 0
+          } documents but ${file} has ${ledger.length} lines`,
+        ),
+      );
     }
   }
   if (prod !== null) {
@@ -252,14 +269,17 @@ function checkSalesLineSums(
       let sum = 0;
       for (const p of parts) sum += cents(row[p] as number | null);
       if (total !== sum) {
-        w.perLine("LINE_TOTAL_MISMATCH", file, i + 1, {
-          en: `PRODAGBI line ${i + 1}: ${tcode} is ${showCents(total)} but ${pcode} is ${
-            showCents(sum)
-          }`,
-          bg: `PRODAGBI ред ${i + 1}: ${tcode} е ${showCents(total)}, а ${pcode} е ${
-            showCents(sum)
-          }`,
-        });
+        w.perLine(
+          "LINE_TOTAL_MISMATCH",
+          file,
+          i + 1,
+          bi(
+            `PRODAGBI ред ${i + 1}: ${tcode} е ${showCents(total)}, а ${pcode} е ${showCents(sum)}`,
+            `PRODAGBI line ${i + 1}: ${tcode} is ${showCents(total)} but ${pcode} is ${
+              showCents(sum)
+            }`,
+          ),
+        );
       }
     }
   }
@@ -278,9 +298,14 @@ function totalWarning<R>(
   for (const r of ledger) for (const k of keys) sum += cents(r[k] as number | null);
   const want = cents(declared);
   if (want !== sum) {
-    w.add("TOTAL_MISMATCH", file, 1, {
-      en: `DEKLAR ${dcode} is ${showCents(want)} but the sum of ${what} is ${showCents(sum)}`,
-      bg: `DEKLAR ${dcode} е ${showCents(want)}, а сумата на ${what} е ${showCents(sum)}`,
-    });
+    w.add(
+      "TOTAL_MISMATCH",
+      file,
+      1,
+      bi(
+        `DEKLAR ${dcode} е ${showCents(want)}, а сумата на ${what} е ${showCents(sum)}`,
+        `DEKLAR ${dcode} is ${showCents(want)} but the sum of ${what} is ${showCents(sum)}`,
+      ),
+    );
   }
 }

@@ -4,6 +4,7 @@
  * the COS lines, and filer/period against the rest of the VAT set.
  * @module
  */
+import { bi } from "../../contract/mod.ts";
 import type { ViesRecord } from "./vies.ts";
 import { type Bilingual, cents, showCents, type VatWarningCode } from "./warnings.ts";
 
@@ -28,10 +29,15 @@ export interface ViesReference {
 /** A VIR or COS line must carry its running number (1, 2, …). */
 function running(type: string, found: number | null, expected: number, line: number, emit: Emit) {
   if (found === expected) return;
-  emit("RUNNING_NUMBER_GAP", line, {
-    en: `VIES line ${line}: ${type} line number is ${found ?? "(blank)"}; expected ${expected}`,
-    bg: `VIES ред ${line}: номерът на реда ${type} е ${found ?? "(празно)"}; очаква се ${expected}`,
-  }, true);
+  emit(
+    "RUNNING_NUMBER_GAP",
+    line,
+    bi(
+      `VIES ред ${line}: номерът на реда ${type} е ${found ?? "(празно)"}; очаква се ${expected}`,
+      `VIES line ${line}: ${type} line number is ${found ?? "(blank)"}; expected ${expected}`,
+    ),
+    true,
+  );
 }
 
 /** What one pass over a VIES file counts: records per type, sums (cents), TTR and CHR lines. */
@@ -67,26 +73,34 @@ function tallyVies(records: readonly ViesRecord[], ref: ViesReference, emit: Emi
         vhrCount++;
         if (vhrCount === 1) {
           if (ref.refPeriod !== null && r.period !== ref.refPeriod) {
-            emit("PERIOD_MISMATCH", line, {
-              en: `VIES VHR period ${
-                r.period ?? "(blank)"
-              } differs from ${ref.refPeriod} in ${ref.refFile.en}`,
-              bg: `Периодът във VIES VHR ${
-                r.period ?? "(празно)"
-              } се различава от ${ref.refPeriod} в ${ref.refFile.bg}`,
-            }, false);
+            emit(
+              "PERIOD_MISMATCH",
+              line,
+              bi(
+                `Периодът във VIES VHR ${
+                  r.period ?? "(празно)"
+                } се различава от ${ref.refPeriod} в ${ref.refFile.bg}`,
+                `VIES VHR period ${
+                  r.period ?? "(blank)"
+                } differs from ${ref.refPeriod} in ${ref.refFile.en}`,
+              ),
+              false,
+            );
           }
         }
         break;
       case "VTR":
         vtrCount++;
         if (ref.refVat !== null && r.vatNumber.trim().toUpperCase() !== ref.refVat) {
-          emit("VAT_NUMBER_MISMATCH", line, {
-            en:
-              `VIES VTR filer VAT number "${r.vatNumber}" differs from "${ref.refVat}" in ${ref.refFile.en}`,
-            bg:
+          emit(
+            "VAT_NUMBER_MISMATCH",
+            line,
+            bi(
               `ДДС номерът на лицето във VIES VTR "${r.vatNumber}" се различава от "${ref.refVat}" в ${ref.refFile.bg}`,
-          }, false);
+              `VIES VTR filer VAT number "${r.vatNumber}" differs from "${ref.refVat}" in ${ref.refFile.en}`,
+            ),
+            false,
+          );
         }
         break;
       case "VIR":
@@ -113,28 +127,38 @@ function checkViesStructure(records: readonly ViesRecord[], t: ViesTally, emit: 
   const { vhrCount, vtrCount, virCount, ttrLine } = t;
   const [first] = records;
   if (first !== undefined && first.recordType !== "VHR") {
-    emit("VIES_STRUCTURE", 1, {
-      en: `VIES starts with ${first.recordType}; expected the VHR record first`,
-      bg: `VIES започва с ${first.recordType}; очаква се първо запис VHR`,
-    }, false);
+    emit(
+      "VIES_STRUCTURE",
+      1,
+      bi(
+        `VIES започва с ${first.recordType}; очаква се първо запис VHR`,
+        `VIES starts with ${first.recordType}; expected the VHR record first`,
+      ),
+      false,
+    );
   }
-  if (vhrCount !== 1) {
-    emit("VIES_STRUCTURE", undefined, {
-      en: `VIES has ${vhrCount} VHR records; expected 1`,
-      bg: `VIES има ${vhrCount} записа VHR; очаква се 1`,
-    }, false);
-  }
-  if (vtrCount !== 1) {
-    emit("VIES_STRUCTURE", undefined, {
-      en: `VIES has ${vtrCount} VTR records; expected 1`,
-      bg: `VIES има ${vtrCount} записа VTR; очаква се 1`,
-    }, false);
+  for (const [record, n] of [["VHR", vhrCount], ["VTR", vtrCount]] as const) {
+    if (n === 1) continue;
+    emit(
+      "VIES_STRUCTURE",
+      undefined,
+      bi(
+        `VIES има ${n} записа ${record}; очаква се 1`,
+        `VIES has ${n} ${record} records; expected 1`,
+      ),
+      false,
+    );
   }
   if (virCount > 0 && ttrLine === 0) {
-    emit("VIES_STRUCTURE", undefined, {
-      en: "VIES has VIR lines but no TTR totals record",
-      bg: "VIES има редове VIR, но няма запис TTR с общите суми",
-    }, false);
+    emit(
+      "VIES_STRUCTURE",
+      undefined,
+      bi(
+        "VIES има редове VIR, но няма запис TTR с общите суми",
+        "VIES has VIR lines but no TTR totals record",
+      ),
+      false,
+    );
   }
 }
 
@@ -145,43 +169,61 @@ function checkViesTotals(records: readonly ViesRecord[], t: ViesTally, emit: Emi
   if (vhr !== undefined && vhr.recordType === "VHR") {
     const declared = vhr.lineCount ?? 0;
     if (declared !== virCount && declared !== records.length) {
-      emit("VIES_LINE_COUNT_MISMATCH", records.indexOf(vhr) + 1, {
-        en:
-          `VIES VHR declares ${declared} lines but the file has ${virCount} VIR lines (${records.length} records)`,
-        bg:
+      emit(
+        "VIES_LINE_COUNT_MISMATCH",
+        records.indexOf(vhr) + 1,
+        bi(
           `VIES VHR посочва ${declared} реда, а файлът има ${virCount} реда VIR (${records.length} записа)`,
-      }, false);
+          `VIES VHR declares ${declared} lines but the file has ${virCount} VIR lines (${records.length} records)`,
+        ),
+        false,
+      );
     }
   }
   const ttr = records.find((r) => r.recordType === "TTR");
   if (ttr !== undefined && ttr.recordType === "TTR") {
     if (cents(ttr.totalBase) !== all) {
-      emit("VIES_TOTAL_MISMATCH", ttrLine, {
-        en: `VIES TTR total base is ${
-          showCents(cents(ttr.totalBase))
-        } but the VIR lines add up to ${showCents(all)}`,
-        bg: `Общата данъчна основа във VIES TTR е ${
-          showCents(cents(ttr.totalBase))
-        }, а сборът на редовете VIR е ${showCents(all)}`,
-      }, false);
+      emit(
+        "VIES_TOTAL_MISMATCH",
+        ttrLine,
+        bi(
+          `Общата данъчна основа във VIES TTR е ${
+            showCents(cents(ttr.totalBase))
+          }, а сборът на редовете VIR е ${showCents(all)}`,
+          `VIES TTR total base is ${showCents(cents(ttr.totalBase))} but the VIR lines add up to ${
+            showCents(all)
+          }`,
+        ),
+        false,
+      );
     }
     if (cents(ttr.goodsBase) !== goods) {
-      emit("VIES_TOTAL_MISMATCH", ttrLine, {
-        en: `VIES TTR goods base is ${
-          showCents(cents(ttr.goodsBase))
-        } but the VIR goods bases add up to ${showCents(goods)}`,
-        bg: `Основата за ВОД на стоки във VIES TTR е ${
-          showCents(cents(ttr.goodsBase))
-        }, а сборът на стоките в редовете VIR е ${showCents(goods)}`,
-      }, false);
+      emit(
+        "VIES_TOTAL_MISMATCH",
+        ttrLine,
+        bi(
+          `Основата за ВОД на стоки във VIES TTR е ${
+            showCents(cents(ttr.goodsBase))
+          }, а сборът на стоките в редовете VIR е ${showCents(goods)}`,
+          `VIES TTR goods base is ${
+            showCents(cents(ttr.goodsBase))
+          } but the VIR goods bases add up to ${showCents(goods)}`,
+        ),
+        false,
+      );
     }
   }
   const chr = records.find((r) => r.recordType === "CHR");
   if (chr !== undefined && chr.recordType === "CHR" && (chr.cosCount ?? 0) !== cosCount) {
-    emit("VIES_LINE_COUNT_MISMATCH", chrLine, {
-      en: `VIES CHR declares ${chr.cosCount ?? 0} COS lines but the file has ${cosCount}`,
-      bg: `VIES CHR посочва ${chr.cosCount ?? 0} реда COS, а файлът има ${cosCount}`,
-    }, false);
+    emit(
+      "VIES_LINE_COUNT_MISMATCH",
+      chrLine,
+      bi(
+        `VIES CHR посочва ${chr.cosCount ?? 0} реда COS, а файлът има ${cosCount}`,
+        `VIES CHR declares ${chr.cosCount ?? 0} COS lines but the file has ${cosCount}`,
+      ),
+      false,
+    );
   }
 }
 

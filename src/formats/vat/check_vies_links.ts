@@ -17,6 +17,7 @@
  * Amounts in whole cents; customer numbers compared without spaces, upper-cased.
  * @module
  */
+import { bi } from "../../contract/mod.ts";
 import type { DeklarRecord } from "./deklar.ts";
 import type { ProdagbiRecord } from "./prodagbi.ts";
 import type { ViesRecord, VirRecord } from "./vies.ts";
@@ -93,23 +94,26 @@ function ledgerBases(prod: readonly ProdagbiRecord[]): Map<string, Bases> {
 }
 
 function missing(set: ViesLinkSet, names: ViesLinkNames, w: WarningCollector): void {
-  const tail: Bilingual = {
-    en: `but no VIES declaration was read (${names.vies} is missing or could not be parsed); ` +
-      "a VIES declaration is due for the period",
-    bg: `но не е прочетена VIES-декларация (${names.vies} липсва или не може да бъде ` +
+  const tail: Bilingual = bi(
+    `но не е прочетена VIES-декларация (${names.vies} липсва или не може да бъде ` +
       "прочетен); за периода се подава VIES-декларация",
-  };
+    `but no VIES declaration was read (${names.vies} is missing or could not be parsed); ` +
+      "a VIES declaration is due for the period",
+  );
   const d = set.deklar;
   if (d !== null) {
     const goods = showCents(cents(d.baseZeroIntraEuSupplies));
     const services = showCents(cents(d.baseServicesArt21));
     if (goods === "0.00" && services === "0.00") return;
-    w.add("VIES_MISSING", names.deklar, 1, {
-      en:
-        `DEKLAR declares intra-EU supplies (01-15 goods ${goods}, 01-17 services ${services}) ${tail.en}`,
-      bg:
+    w.add(
+      "VIES_MISSING",
+      names.deklar,
+      1,
+      bi(
         `DEKLAR посочва вътреобщностни доставки (01-15 стоки ${goods}, 01-17 услуги ${services}), ${tail.bg}`,
-    });
+        `DEKLAR declares intra-EU supplies (01-15 goods ${goods}, 01-17 services ${services}) ${tail.en}`,
+      ),
+    );
     return;
   }
   if (set.prodagbi === null) return;
@@ -122,12 +126,15 @@ function missing(set: ViesLinkSet, names: ViesLinkNames, w: WarningCollector): v
     total.line = Math.min(total.line, b.line);
   }
   if (total === null) return;
-  w.add("VIES_MISSING", names.prodagbi, total.line, {
-    en: `PRODAGBI has intra-EU supplies (02-15/02-25/02-17: ${show(total)}) ${tail.en}`,
-    bg: `PRODAGBI съдържа вътреобщностни доставки (02-15/02-25/02-17: ${
-      showBg(total)
-    }), ${tail.bg}`,
-  });
+  w.add(
+    "VIES_MISSING",
+    names.prodagbi,
+    total.line,
+    bi(
+      `PRODAGBI съдържа вътреобщностни доставки (02-15/02-25/02-17: ${showBg(total)}), ${tail.bg}`,
+      `PRODAGBI has intra-EU supplies (02-15/02-25/02-17: ${show(total)}) ${tail.en}`,
+    ),
+  );
 }
 
 function deklarVsVies(
@@ -143,7 +150,7 @@ function deklarVsVies(
       bg: "ВОД на стоки",
       declared: cents(d.baseZeroIntraEuSupplies),
       vies: own.reduce((s, l) => s + cents(l.r.goodsBase), 0),
-      part: { en: "goods", bg: "стоките" },
+      part: bi("стоките", "goods"),
     },
     {
       code: "01-17",
@@ -151,32 +158,32 @@ function deklarVsVies(
       bg: "услуги по чл. 21, ал. 2",
       declared: cents(d.baseServicesArt21),
       vies: own.reduce((s, l) => s + cents(l.r.servicesBase), 0),
-      part: { en: "services", bg: "услугите" },
+      part: bi("услугите", "services"),
     },
   ];
   for (const c of cells) {
     if (c.declared === c.vies) continue;
-    const head = {
-      en: `DEKLAR ${c.code} (${c.en}) is ${showCents(c.declared)} but`,
-      bg: `DEKLAR ${c.code} (${c.bg}) е ${showCents(c.declared)}, а`,
-    };
+    const head = bi(
+      `DEKLAR ${c.code} (${c.bg}) е ${showCents(c.declared)}, а`,
+      `DEKLAR ${c.code} (${c.en}) is ${showCents(c.declared)} but`,
+    );
     w.add(
       "VIES_DEKLAR_MISMATCH",
       names.vies,
       undefined,
       own.length === 0
-        ? {
-          en: `${head.en} ${names.vies} has no VIR line for the period`,
-          bg: `${head.bg} ${names.vies} няма нито един ред VIR за периода`,
-        }
-        : {
-          en: `${head.en} the ${c.part.en} bases of the ${own.length} VIR line${
-            own.length === 1 ? "" : "s"
-          } of the period in ${names.vies} add up to ${showCents(c.vies)}`,
-          bg: `${head.bg} сборът на основите за ${c.part.bg} в ${own.length} ${
+        ? bi(
+          `${head.bg} ${names.vies} няма нито един ред VIR за периода`,
+          `${head.en} ${names.vies} has no VIR line for the period`,
+        )
+        : bi(
+          `${head.bg} сборът на основите за ${c.part.bg} в ${own.length} ${
             own.length === 1 ? "ред" : "реда"
           } VIR за периода в ${names.vies} е ${showCents(c.vies)}`,
-        },
+          `${head.en} the ${c.part.en} bases of the ${own.length} VIR line${
+            own.length === 1 ? "" : "s"
+          } of the period in ${names.vies} add up to ${showCents(c.vies)}`,
+        ),
     );
   }
 }
@@ -199,35 +206,50 @@ function ledgerVsVies(
   for (const [id, l] of ledger) {
     const v = vies.get(id);
     if (v === undefined) {
-      w.perLine("VIES_LEDGER_MISMATCH", names.prodagbi, l.line, {
-        en: `PRODAGBI line ${l.line}: intra-EU supplies to ${id} (${
-          show(l)
-        }) have no VIR line in ${names.vies}`,
-        bg: `PRODAGBI ред ${l.line}: вътреобщностните доставки за ${id} (${
-          showBg(l)
-        }) нямат ред VIR в ${names.vies}`,
-      });
+      w.perLine(
+        "VIES_LEDGER_MISMATCH",
+        names.prodagbi,
+        l.line,
+        bi(
+          `PRODAGBI ред ${l.line}: вътреобщностните доставки за ${id} (${
+            showBg(l)
+          }) нямат ред VIR в ${names.vies}`,
+          `PRODAGBI line ${l.line}: intra-EU supplies to ${id} (${
+            show(l)
+          }) have no VIR line in ${names.vies}`,
+        ),
+      );
     } else if (v.goods !== l.goods || v.triangular !== l.triangular || v.services !== l.services) {
-      w.perLine("VIES_LEDGER_MISMATCH", names.vies, v.line, {
-        en: `VIES line ${v.line}: the VIR line for ${id} declares ${
-          show(v)
-        } but ${names.prodagbi} has ${show(l)} (02-15, 02-25, 02-17)`,
-        bg: `VIES ред ${v.line}: редът VIR за ${id} посочва ${
-          showBg(v)
-        }, а ${names.prodagbi} съдържа ${showBg(l)} (02-15, 02-25, 02-17)`,
-      });
+      w.perLine(
+        "VIES_LEDGER_MISMATCH",
+        names.vies,
+        v.line,
+        bi(
+          `VIES ред ${v.line}: редът VIR за ${id} посочва ${
+            showBg(v)
+          }, а ${names.prodagbi} съдържа ${showBg(l)} (02-15, 02-25, 02-17)`,
+          `VIES line ${v.line}: the VIR line for ${id} declares ${
+            show(v)
+          } but ${names.prodagbi} has ${show(l)} (02-15, 02-25, 02-17)`,
+        ),
+      );
     }
   }
   for (const [id, v] of vies) {
     if (ledger.has(id) || isZero(v)) continue;
-    w.perLine("VIES_LEDGER_MISMATCH", names.vies, v.line, {
-      en: `VIES line ${v.line}: the VIR line for ${id} (${
-        show(v)
-      }) has no intra-EU supply to that customer in ${names.prodagbi} (02-15, 02-25, 02-17)`,
-      bg: `VIES ред ${v.line}: за ${id} от реда VIR (${
-        showBg(v)
-      }) няма вътреобщностна доставка в ${names.prodagbi} (02-15, 02-25, 02-17)`,
-    });
+    w.perLine(
+      "VIES_LEDGER_MISMATCH",
+      names.vies,
+      v.line,
+      bi(
+        `VIES ред ${v.line}: за ${id} от реда VIR (${
+          showBg(v)
+        }) няма вътреобщностна доставка в ${names.prodagbi} (02-15, 02-25, 02-17)`,
+        `VIES line ${v.line}: the VIR line for ${id} (${
+          show(v)
+        }) has no intra-EU supply to that customer in ${names.prodagbi} (02-15, 02-25, 02-17)`,
+      ),
+    );
   }
 }
 

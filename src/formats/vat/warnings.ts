@@ -5,7 +5,7 @@
  * Bulgarian (`messageBg`, for the accountant on the confirmation page).
  * @module
  */
-import type { Bilingual } from "../../contract/mod.ts";
+import { bi, type Bilingual } from "../../contract/mod.ts";
 
 /** Warning codes of the VAT cross-checks; documented in docs/formats.md. */
 export const VAT_WARNING_CODES = [
@@ -65,10 +65,10 @@ export function showCents(c: number): string {
 
 /** "(and 3 more lines)" / "(и още 3 реда)". */
 function moreLines(more: number): Bilingual {
-  return {
-    en: `(and ${more} more line${more === 1 ? "" : "s"})`,
-    bg: `(и още ${more} ${more === 1 ? "ред" : "реда"})`,
-  };
+  return bi(
+    `(и още ${more} ${more === 1 ? "ред" : "реда"})`,
+    `(and ${more} more line${more === 1 ? "" : "s"})`,
+  );
 }
 
 /** Collects warnings, folding repeated per-line findings into one. */

@@ -5,10 +5,9 @@
  * docs/nra-api.md §3 (identity fields) and §6 (PIN types).
  * @module
  */
-import "reflect-metadata";
-import * as x509 from "@peculiar/x509";
 import { Buffer } from "node:buffer";
 import { AppError } from "../../contract/mod.ts";
+import { holderEgn, parseCertificate } from "../../signing/mod.ts";
 import type { PortalContext } from "../adapter.ts";
 
 /** The identity fields of a submit or result request (docs/nra-api.md §3, §4). */
@@ -20,8 +19,6 @@ export interface NraIdentity {
   /** The signer certificate, DER, Base64 (not a signature, despite the name). */
   readonly userSignatureBase64: string;
 }
-
-const SERIAL_NUMBER_OID = "2.5.4.5";
 
 /**
  * The taxpayer PIN type of an identifier: 10 digits are an EGN (a natural person), anything
@@ -43,7 +40,8 @@ export function taxpayerPinTypeOf(pin: string): "BUS_BULSTAT" | "IND_EGN" {
 
 /**
  * The EGN of the certificate holder from the subject serialNumber (`PNOBG-<EGN>`, or a bare
- * 10-digit value), parsed with @peculiar/x509.
+ * 10-digit value), read by the signing layer's one certificate parser (`holderEgn` in
+ * src/signing/cert_info.ts).
  *
  * Implements docs/nra-api.md §3 (`userPin` from the certificate subject serialNumber).
  * @param certificate the signer certificate, DER
@@ -52,23 +50,8 @@ export function taxpayerPinTypeOf(pin: string): "BUS_BULSTAT" | "IND_EGN" {
  *   no Bulgarian personal number (the NRA needs the EGN as userPin)
  */
 export function userPinOf(certificate: Uint8Array): string {
-  let values: string[];
-  try {
-    values = new x509.X509Certificate(new Uint8Array(certificate)).subjectName.getField(
-      SERIAL_NUMBER_OID,
-    );
-  } catch (e) {
-    throw new AppError(
-      "CERTIFICATE_INVALID",
-      "The sender's certificate cannot be parsed",
-      {},
-      e,
-    );
-  }
-  for (const v of values) {
-    const m = /^(?:PNOBG-)?(\d{10})$/.exec(v.trim());
-    if (m) return m[1]!;
-  }
+  const egn = holderEgn(parseCertificate(certificate).subject);
+  if (egn !== null) return egn;
   throw new AppError(
     "CERTIFICATE_INVALID",
     "The sender's certificate has no Bulgarian personal number (subject serialNumber " +

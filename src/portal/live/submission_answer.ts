@@ -9,27 +9,7 @@
  */
 import { AppError, type SubmissionResult } from "../../contract/mod.ts";
 import type { NraEnvelope } from "./nra_answer.ts";
-
-const SOFIA = "Europe/Sofia";
-
-/**
- * The calendar date (YYYY-MM-DD) of an instant in Sofia.
- * @param epochMs the instant
- * @returns the Sofia date
- * @throws nothing
- */
-export function sofiaDate(epochMs: number): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: SOFIA }).format(new Date(epochMs));
-}
-
-function sofiaOffset(date: string): string {
-  const [y, m, d] = date.split("-").map(Number);
-  const name = new Intl.DateTimeFormat("en-US", { timeZone: SOFIA, timeZoneName: "longOffset" })
-    .formatToParts(new Date(Date.UTC(y!, m! - 1, d!)))
-    .find((p) => p.type === "timeZoneName")?.value ?? "GMT+02:00";
-  const off = name.replace("GMT", "");
-  return off === "" ? "Z" : off;
-}
+import { localDate, localOffset } from "../../local_time.ts";
 
 /**
  * The ISO instant of an NRA `entryDate`. A plain date equal to today's Sofia date is the
@@ -51,8 +31,8 @@ export function submissionInstant(entryDate: string, nowMs: number): string {
     entryDate.trim(),
   );
   let iso: Date | null = null;
-  if (m && !m[2] && sofiaDate(nowMs) === m[1]) return new Date(nowMs).toISOString();
-  if (m) iso = new Date(`${m[1]}T${m[2] ?? "00:00:00"}${sofiaOffset(m[1]!)}`);
+  if (m && !m[2] && localDate(nowMs) === m[1]) return new Date(nowMs).toISOString();
+  if (m) iso = new Date(`${m[1]}T${m[2] ?? "00:00:00"}${localOffset(`${m[1]}T00:00:00Z`)}`);
   else if (/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/.test(entryDate)) iso = new Date(entryDate);
   if (!iso || Number.isNaN(iso.getTime())) {
     throw new AppError(

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Locale, NoticeKind } from "../store/mod.ts";
+import { bulgarianTime, localTime } from "../../local_time.ts";
 import {
   type ApplicationNoticeKind,
   isApplicationNotice,
@@ -16,8 +17,6 @@ export interface RenderedNotice {
   readonly subject: string;
   readonly text: string;
 }
-
-const two = (n: number) => String(n).padStart(2, "0");
 
 /**
  * A date in Bulgarian time for a notice.
@@ -31,9 +30,9 @@ const two = (n: number) => String(n).padStart(2, "0");
  * ```
  */
 export function formatNoticeDate(ms: number, locale: Locale): string {
-  const t = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("Europe/Sofia");
-  const [y, mo, d, h, mi] = [String(t.year), two(t.month), two(t.day), two(t.hour), two(t.minute)];
-  return locale === "bg" ? `${d}.${mo}.${y} ${h}:${mi} ч.` : `${y}-${mo}-${d} ${h}:${mi}`;
+  return locale === "bg"
+    ? `${bulgarianTime(ms, { seconds: false })} ч.`
+    : localTime(ms, { seconds: false, offset: false });
 }
 
 type Params = Readonly<Record<string, string | number | null>>;

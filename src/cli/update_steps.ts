@@ -1,0 +1,97 @@
+/**
+ * The steps `agent update` takes alike for a package swap (update.ts) and an MSI upgrade
+ * (update_msi.ts), docs/install.md § Updates: what preparing needs from the running program,
+ * starting the prepared plan detached with the update lock handed over, and saying where its
+ * outcome will be.
+ * @module
+ */
+import type { Cli } from "./context.ts";
+import { printJson, say } from "./output.ts";
+
+/** The update module, loaded on first use (`agent update` and its hidden steps only). */
+export const loadUpdate = () => import("../agent/update/mod.ts");
+
+/** The update module's exports. */
+export type UpdateModule = Awaited<ReturnType<typeof loadUpdate>>;
+type Mod = UpdateModule;
+
+/** The update a command prepares: the data folder, the running install, the newer version. */
+export interface UpdateTarget {
+  readonly dataDir: string;
+  readonly install: import("../agent/update/mod.ts").PackagedInstall;
+  /** A check whose relation is "newer". */
+  readonly check: import("../agent/update/mod.ts").UpdateCheck;
+}
+
+/**
+ * What preparing an update takes from this process: OS, package triple, pid, clock, ids, the
+ * liveness check and the progress lines (none with `--json`).
+ * @param cli the run's context
+ * @param o `--json`
+ * @param target the data folder, the install and the check
+ * @returns the options both kinds of update share
+ */
+export async function prepareOptionsOf(
+  cli: Cli,
+  o: { json?: boolean },
+  target: UpdateTarget,
+): Promise<import("../agent/update/mod.ts").PrepareOptionsBase> {
+  const { processAlive } = await import("../agent/start/mod.ts");
+  return {
+    os: cli.os,
+    triple: Deno.build.target,
+    ...target,
+    pid: Deno.pid,
+    isAlive: processAlive,
+    now: () => cli.clock.now(),
+    newId: () => crypto.randomUUID(),
+    progress: (line: string) => o.json ? undefined : say(cli, line),
+  };
+}
+
+/**
+ * Start the prepared plan detached (`agent <command> --plan FILE` from its launcher, in the data
+ * folder) and hand it the update lock.
+ * @param u the update module
+ * @param cli the run's context
+ * @param dataDir the data folder
+ * @param prepared the prepared update
+ * @param command `update-swap` or `update-msi`
+ * @returns the started process
+ */
+export async function startPlan(
+  u: Mod,
+  cli: Cli,
+  dataDir: string,
+  prepared: import("../agent/update/mod.ts").PreparedBase<unknown>,
+  command: "update-swap" | "update-msi",
+): Promise<ReturnType<Mod["spawnDetached"]>> {
+  const run = u.spawnDetached(
+    prepared.launcher,
+    ["agent", command, "--plan", prepared.planPath],
+    { cwd: dataDir, env: { SVC_DATA_DIR: dataDir }, os: cli.os },
+  );
+  await prepared.lock.handOver(run.pid);
+  return run;
+}
+
+/**
+ * Say that the update goes on after this command ends, and where its outcome will be
+ * (`<data>/updates/last.json`).
+ * @param u the update module
+ * @param cli the run's context
+ * @param o `--json`
+ * @param dataDir the data folder
+ * @param json the fields printed with `--json` (the outcome's path is added)
+ */
+export function sayInBackground(
+  u: Mod,
+  cli: Cli,
+  o: { json?: boolean },
+  dataDir: string,
+  json: Readonly<Record<string, unknown>>,
+): void {
+  const last = u.lastOutcomePath(cli.os, u.updatesDir(cli.os, dataDir));
+  if (o.json) printJson(cli, { ...json, outcome: last });
+  else say(cli, `The update continues in the background; its outcome will be in ${last}.`);
+}
