@@ -111,7 +111,7 @@ export function catalogEntryMatches(entry: NapCatalogEntry, filter: string): boo
  * deepStrictEqual(napCatalog({ filter: "ддс" }).matchedLinks > 0, true);
  * ```
  */
-export function napCatalog(req: { readonly filter?: string }): NapCatalogResult {
+export function napCatalog(req: { readonly filter?: string | undefined }): NapCatalogResult {
   const items = NAP_CATALOG.filter((e) => catalogEntryMatches(e, req.filter ?? ""));
   return {
     status: "ok",

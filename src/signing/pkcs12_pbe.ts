@@ -145,7 +145,7 @@ export async function decryptPkcs12(
           contentEncryptionAlgorithm: algorithm,
           encryptedContent: new asn1js.OctetString({
             valueHex: toArrayBuffer(ciphertext),
-          }) as unknown as pkijs.EncryptedContentInfo["encryptedContent"],
+          }) as unknown as NonNullable<pkijs.EncryptedContentInfo["encryptedContent"]>,
         }),
       });
       const buf = new TextEncoder().encode(password);

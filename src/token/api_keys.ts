@@ -75,7 +75,7 @@ export function looksLikeApiKey(s: string): boolean {
 /** Input of {@link createApiKey}. */
 export interface CreateKeyInput {
   readonly mode: KeyMode;
-  readonly integratorId?: string;
+  readonly integratorId?: string | undefined;
   readonly label?: string | null;
   /** Restrict the key to these EIKs (administrator's list). */
   readonly allowedEiks?: readonly string[] | null;
@@ -84,7 +84,7 @@ export interface CreateKeyInput {
   /** Epoch ms. */
   readonly now: number;
   /** Random source (tests inject a deterministic one). */
-  readonly randomBytes?: RandomBytes;
+  readonly randomBytes?: RandomBytes | undefined;
 }
 
 /**

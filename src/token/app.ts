@@ -56,37 +56,37 @@ export interface TokenAppDeps {
   readonly clock: Clock;
   readonly config: IssueConfig;
   /** Optional accumulator of the issuance time split (benchmarks). */
-  readonly timings?: IssueTimings;
+  readonly timings?: IssueTimings | undefined;
   /** Log sink for unexpected errors (never given secrets). */
-  readonly log?: (msg: string, fields?: Record<string, unknown>) => void;
+  readonly log?: ((msg: string, fields?: Record<string, unknown>) => void) | undefined;
   /** Usage counters for billing (absent = not counted). */
-  readonly usage?: UsageRecorder;
+  readonly usage?: UsageRecorder | undefined;
   /** The admin credential (config SVC_ADMIN_TOKEN); absent/null = admin API disabled. */
-  readonly adminToken?: string | null;
+  readonly adminToken?: string | null | undefined;
   /** Random source of ids and secrets created through the admin API and of tokens' `jti`. */
-  readonly random?: RandomBytes;
+  readonly random?: RandomBytes | undefined;
   /** Reload the key ring after a signing-key rotation through the admin API. */
-  readonly reloadKeyRing?: () => Promise<void>;
+  readonly reloadKeyRing?: (() => Promise<void>) | undefined;
   /** Encrypts signing keys at rest (SVC_SIGNING_KEY_SECRET); absent/null = plain text. */
-  readonly keyCipher?: SigningKeyCipher | null;
+  readonly keyCipher?: SigningKeyCipher | null | undefined;
   /** Source of request ids (`X-Request-Id`, `requestId` of error bodies); default random UUIDs. */
-  readonly randomId?: () => string;
+  readonly randomId?: (() => string) | undefined;
   /** Budgets per API key and integrator (absent = no limits). */
-  readonly rateLimiter?: RateLimiter;
+  readonly rateLimiter?: RateLimiter | undefined;
   /** Sink of the access log, one entry per request (absent = no access log). */
-  readonly accessLog?: (entry: AccessLogEntry) => void;
+  readonly accessLog?: ((entry: AccessLogEntry) => void) | undefined;
   /** Set while the instance shuts down: `/ready` answers 503, answers close their connection. */
-  readonly drain?: DrainState;
+  readonly drain?: DrainState | undefined;
   /** The request log of token requests (absent = none; request_log.ts). */
-  readonly requestLog?: RequestLogRecorder;
+  readonly requestLog?: RequestLogRecorder | undefined;
   /** Sends the profile's one-time links (absent/null = no SMTP; the pages say so). */
-  readonly mailer?: Mailer | null;
+  readonly mailer?: Mailer | null | undefined;
   /** The service's log at every level (the profile's sign-ins, failed link mails). */
-  readonly serviceLog?: ServiceLog;
+  readonly serviceLog?: ServiceLog | undefined;
   /** The public URL of the pages for people (links in mails, the passkeys' relying party);
    * default the issuer. The demo's is `http://localhost:<port>` (docs/token-service.md § The
    * demo outbox). */
-  readonly webUrl?: () => string;
+  readonly webUrl?: (() => string) | undefined;
 }
 
 /**
@@ -123,7 +123,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     randomId: deps.randomId,
     accessLog: deps.accessLog,
     drain: deps.drain,
-    onAnswer: log ? (req, status, id, code) => log.finish(req, status, id, code) : undefined,
+    ...(log ? { onAnswer: (req, status, id, code) => log.finish(req, status, id, code) } : {}),
   });
 }
 

@@ -30,12 +30,12 @@ export interface IssueConfig {
 /** Validated issue request. */
 export interface IssueRequest {
   readonly typeId: string;
-  readonly eik?: string;
-  readonly eiks?: readonly string[];
+  readonly eik?: string | undefined;
+  readonly eiks?: readonly string[] | undefined;
   /** The calling page's origin, already checked by the route (issue_route.ts): an http(s)
    * origin (`scheme://host[:port]`) among the key's allowed origins. */
-  readonly origin?: string;
-  readonly bodySha256?: string;
+  readonly origin?: string | undefined;
+  readonly bodySha256?: string | undefined;
 }
 
 /** 200 body of `POST /api/v1/tokens/issue`. */
@@ -169,11 +169,11 @@ export interface IssueDeps {
   /** Issuer, audience, minimum agent version. */
   readonly config: IssueConfig;
   /** Optional accumulator of the time split. */
-  readonly timings?: IssueTimings;
+  readonly timings?: IssueTimings | undefined;
   /** Optional usage counter (billing). */
-  readonly usage?: UsageRecorder;
+  readonly usage?: UsageRecorder | undefined;
   /** Random source of the token's `jti` (default the system's). */
-  readonly random?: RandomBytes;
+  readonly random?: RandomBytes | undefined;
 }
 
 /**

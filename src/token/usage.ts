@@ -41,7 +41,7 @@ export function monthBounds(month: string): [number, number] {
 export interface UsageRecorderOptions {
   readonly store: UsageStore;
   /** Flush interval in ms (default 1000); 0 = write through after each token. */
-  readonly flushMs?: number;
+  readonly flushMs?: number | undefined;
   /** Where flush failures are reported (the counts are kept and retried). */
   readonly onError?: (e: unknown) => void;
 }

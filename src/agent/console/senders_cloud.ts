@@ -38,7 +38,12 @@ interface CloudSignIn {
   readonly id: string;
   readonly state: string;
   readonly signIn: CscSignIn;
-  readonly ref: { serviceUrl: string; clientId: string; tokenFile: string; caFile?: string };
+  readonly ref: {
+    serviceUrl: string;
+    clientId: string;
+    tokenFile: string;
+    caFile?: string | undefined;
+  };
   /** The sender signing in again, or null for a new one. */
   readonly senderId: string | null;
   credentials: CscCredential[] | null;

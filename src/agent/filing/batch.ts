@@ -42,9 +42,9 @@ const MAX_RETRY_AFTER_S = 15 * 60;
 /** How a batch runs (all optional). */
 export interface BatchRunOptions {
   /** Filings in flight to the portal at once (default {@link DEFAULT_BATCH_CONCURRENCY}). */
-  readonly concurrency?: number;
+  readonly concurrency?: number | undefined;
   /** The batch's progress (GET /api/v1/batches/{batchId}, the console). */
-  readonly tracker?: BatchTracker;
+  readonly tracker?: BatchTracker | undefined;
   /** Wait (tests inject); default setTimeout. */
   readonly sleep?: (ms: number) => Promise<void>;
   /** Epoch ms now; default Date.now. */

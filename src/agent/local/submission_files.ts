@@ -123,7 +123,7 @@ export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise
     name: vatFileName(k),
     kind: k,
     bytes: bytes[k]!,
-    numRecords: r[k].count ?? undefined,
+    ...(r[k].count === null ? {} : { numRecords: r[k].count }),
   }));
   return {
     files,

@@ -51,9 +51,9 @@ export interface CscRef {
   readonly tokenFile: string;
   readonly authMode: string;
   readonly pin: boolean;
-  readonly caFile?: string;
-  readonly certId?: string;
-  readonly timeoutSeconds?: number;
+  readonly caFile?: string | undefined;
+  readonly certId?: string | undefined;
+  readonly timeoutSeconds?: number | undefined;
 }
 
 /** One provider of `csc_providers.json`. */

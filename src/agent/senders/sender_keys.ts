@@ -97,7 +97,9 @@ export async function openSenderKeyStore(ref: KeystoreRef): Promise<KeyStore> {
           e,
         );
       }
-      return (await signing()).openPkcs12KeyStore(data, { name: ref.file.split(/[\\/]/).pop() });
+      return (await signing()).openPkcs12KeyStore(data, {
+        name: ref.file.split(/[\\/]/).pop() ?? ref.file,
+      });
     }
     case "pkcs11":
       return await (await signing()).openPkcs11KeyStore({

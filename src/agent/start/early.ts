@@ -39,7 +39,7 @@ export interface EarlySettings {
  * @returns the settings, or null
  */
 export function earlySettings(
-  flags: { port?: string; dataDir?: string },
+  flags: { port?: string | undefined; dataDir?: string | undefined },
   env: Record<string, string | undefined>,
   defaults: { port: number; dataDir: string },
 ): EarlySettings | null {

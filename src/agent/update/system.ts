@@ -25,7 +25,7 @@ export function spawnDetached(
       ? ["-c", 'log=$1; shift; exec "$@" >>"$log" 2>&1 </dev/null', "sh", o.logFile!, cmd, ...args]
       : [...args],
     cwd: o.cwd,
-    env: o.env,
+    ...(o.env === undefined ? {} : { env: o.env }),
     detached: true,
     stdin: "null",
     stdout: "null",

@@ -37,7 +37,7 @@ export interface DelimFieldSpec {
   /** Value type. */
   readonly type: DelimType;
   /** Text: maximum characters; numbers: maximum digits before the decimal point. */
-  readonly size?: number;
+  readonly size?: number | undefined;
 }
 
 /** The JS type of a parsed field: text → string; date → ISO string or null; numbers → number. */

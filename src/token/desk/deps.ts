@@ -16,7 +16,7 @@ export interface DeskDeps extends AdminDeps {
   readonly publicUrl: () => string;
   readonly log: ServiceLog;
   /** Writes buffered usage counters before a statement is built. */
-  readonly flushUsage?: () => Promise<void>;
+  readonly flushUsage?: (() => Promise<void>) | undefined;
 }
 
 /** What every desk route gets. */

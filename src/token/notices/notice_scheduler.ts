@@ -37,14 +37,14 @@ export interface NoticeSchedulerOptions {
   readonly mailer: Mailer | null;
   readonly clock: Clock;
   /** Lease owner name (unique per process); default random. */
-  readonly instanceId?: string;
+  readonly instanceId?: string | undefined;
   /** Tick interval, ms (default 60 s). */
-  readonly intervalMs?: number;
+  readonly intervalMs?: number | undefined;
   /** Lease, ms (default 5 min; far above the SMTP timeouts). */
   readonly leaseMs?: number;
   /** Attempts before a notice is marked failed (default 8). */
   readonly maxAttempts?: number;
-  readonly random?: RandomBytes;
+  readonly random?: RandomBytes | undefined;
   readonly log?: ServiceLog;
 }
 

@@ -39,7 +39,7 @@ export interface CredentialDeps {
   readonly mailer: Mailer | null;
   readonly publicUrl: () => string;
   readonly log: ServiceLog;
-  readonly random?: RandomBytes;
+  readonly random?: RandomBytes | undefined;
 }
 
 /** The path of the mailed confirmation (open: the link itself is the proof). */
