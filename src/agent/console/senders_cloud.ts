@@ -106,6 +106,7 @@ async function serviceOf(h: CloudKit, f: Record<string, string>) {
       },
     );
   }
+  // non-null: the https:// test above refused a missing serviceUrl
   return { serviceUrl: f.serviceUrl!, clientId: f.clientId };
 }
 
@@ -210,6 +211,7 @@ async function credentialRow(
   const { toCertificateInfo } = await signing();
   const ref = { type: "csc" as const, ...s.ref, certId: cred.id, authMode: cred.authMode };
   const facts = await describeCertificate(
+    // non-null: the CSC client refuses a credential without certificates (csc/client.ts)
     toCertificateInfo(cred.certificates[0]!, cred.id),
     { ...ref, pin: cred.pin },
     `${s.signIn.provider || "CSC"} (${new URL(s.ref.serviceUrl).host})`,

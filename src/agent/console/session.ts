@@ -117,6 +117,7 @@ export class ConsoleSessions {
       if (now - s.lastSeen > SESSION_IDLE_MS) this.#sessions.delete(id);
     }
     for (const m of [this.#links, this.#sessions] as Map<string, unknown>[]) {
+      // non-null: m.size >= MAX_ENTRIES > 0, so it has a first key
       while (m.size >= MAX_ENTRIES) m.delete(m.keys().next().value!);
     }
   }

@@ -85,6 +85,7 @@ const joinFix = (parts: Bilingual[]): Bilingual | null =>
  * @throws never
  */
 export async function checkPort(d: Deps, self: SelfAgent | null): Promise<DoctorCheck> {
+  // non-null: AGENT_PORTS (and a test's list) is never empty
   const first = d.ports[0]!;
   const range = `${first}–${d.ports.at(-1)}`;
   const title = t(`Agent port (${range})`, `Порт на агента (${range})`);
@@ -130,6 +131,7 @@ function ownPort(
   free: number | undefined,
   range: string,
 ): { level: DoctorCheck["ok"]; main: Bilingual; fix: Bilingual | null } {
+  // non-null: AGENT_PORTS (and a test's list) is never empty
   const first = d.ports[0]!;
   if (self?.state === "running") {
     const who = `pid ${self.pid ?? "?"}, version ${self.version}`;

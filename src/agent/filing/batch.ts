@@ -159,6 +159,7 @@ export async function runBatch(
       put(run, i, row(eik, g, { errorCode: g.error.code, error: g.error.message }), false);
     } else run.queue.push(i);
   });
+  // non-null: the queue holds indexes of groups
   tracker?.plan(groups.length, run.queue.length, run.queue.map((i) => groups[i]![0]));
   tracker?.phase("filing");
   const n = Math.max(1, Math.min(o.concurrency ?? DEFAULT_BATCH_CONCURRENCY, 32));
@@ -238,6 +239,7 @@ async function worker(run: BatchRun): Promise<void> {
 /** File group `i`: its row, or back to the queue's head when the portal asked to wait. */
 async function fileOne(run: BatchRun, i: number): Promise<void> {
   const { body } = run;
+  // non-null: i is an index of run.groups (from run.queue)
   const [eik, g] = run.groups[i]!;
   if (run.stop) {
     return put(run, i, row(eik, g, { errorCode: run.stop.code, error: run.stop.message }), true);

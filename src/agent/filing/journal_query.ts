@@ -264,6 +264,7 @@ export function queryPage(db: DatabaseSync, q: JournalQuery): JournalPage {
     const more = raw.length > c.limit;
     const rows = (more ? raw.slice(0, c.limit) : raw).map(fromRow);
     const total = Number((db.prepare(count.sql).get(...count.params) as { n: number }).n);
+    // non-null: more is true only when raw had more than c.limit rows, so rows is not empty
     return { rows, next: more ? encodeCursor(rows[rows.length - 1]!) : null, total };
   });
 }

@@ -324,6 +324,7 @@ export function cscSigning(
     const keys = await Promise.all(files.map(keyOf));
     const todo = new Map<string, Uint8Array>();
     keys.forEach((k, i) => {
+      // non-null: keys has one key per file (computed from files)
       if (!prepared.has(k)) todo.set(k, files[i]!);
     });
     if (todo.size === 0) return;
@@ -334,6 +335,7 @@ export function cscSigning(
       (tbs) => store.signMany(cert.id, tbs, pin),
     );
     [...todo.keys()].forEach((k, i) => {
+      // non-null: all answers one signature per file of todo, in its order
       const one = all.then((p) => p[i]!);
       one.catch(() => {}); // read by `sign`; a failure is reported there, once per file
       prepared.set(k, one);
@@ -345,6 +347,7 @@ export function cscSigning(
     async sign(bytes) {
       const k = await keyOf(bytes);
       if (!prepared.has(k)) await prepare([bytes]);
+      // non-null: prepare() on the line above stored it
       return await prepared.get(k)!;
     },
   };
