@@ -110,6 +110,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     "/profile",
     profileRoutes({
       ...web,
+      // non-null: the condition on the same line checked it
       flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
     }),
   );
@@ -133,6 +134,7 @@ function adminDeps(deps: TokenAppDeps) {
     store: deps.store,
     clock: deps.clock,
     random: deps.random,
+    // non-null: the condition on the same line checked it
     flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
     reloadKeyRing: deps.reloadKeyRing,
     keyCipher: deps.keyCipher ?? null,
@@ -150,6 +152,7 @@ function webDeps(deps: TokenAppDeps) {
     mailer: deps.mailer ?? null,
     publicUrl: deps.webUrl ?? (() => deps.config.issuer),
     log: webLog,
+    // non-null: the condition on the same line checked it
     flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
   };
 }

@@ -128,6 +128,7 @@ function bearerSecret(bearer: string | undefined): string {
   if (!m) {
     throw new AppError("API_KEY_INVALID", "Send the secret key as Authorization: Bearer <API_KEY>");
   }
+  // non-null: group 1 of the pattern is not optional, so a match has it
   const credential = m[1]!;
   const key = /svc_(?:test|live)_[A-Za-z0-9_-]{43}/.exec(credential)?.[0];
   if (key !== undefined && key !== credential) {

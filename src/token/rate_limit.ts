@@ -97,9 +97,12 @@ export function createRateLimiter(settings: RateLimitSettings, counter: RateCoun
       const windowStart = Math.floor(now / windowMs) * windowMs;
       const hits = await counter.hit(countersOf(key), windowStart, windowMs);
       const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      // non-null: i < budgets.length (the loop below)
       const remaining = (i: number) => Math.max(0, budgets[i]!.limit - (hits[i] ?? 0));
       const info = (i: number): RateLimitInfo => ({
+        // non-null: i < budgets.length (the loop below)
         scope: budgets[i]!.scope,
+        // non-null: i < budgets.length (the loop below)
         limit: budgets[i]!.limit,
         remaining: remaining(i),
         resetSeconds,
@@ -107,6 +110,7 @@ export function createRateLimiter(settings: RateLimitSettings, counter: RateCoun
       });
       let tightest = 0;
       for (let i = 0; i < budgets.length; i++) {
+        // non-null: i < budgets.length
         const { scope, limit } = budgets[i]!;
         if ((hits[i] ?? 0) > limit) {
           throw new AppError(

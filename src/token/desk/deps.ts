@@ -42,6 +42,7 @@ export function auditDesk(
   integratorId: string | null,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
+  // non-null: webGuard lets only a signed-in person reach the desk's pages (web/guard.ts)
   const user = c.get("signedIn")!.user;
   return audit(ctx.store, ctx.clock, c.req.raw, { kind: "admin", name: user.email }, {
     action,

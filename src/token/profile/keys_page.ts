@@ -47,6 +47,7 @@ export function auditProfile(
   target: string,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const user = c.get("signedIn")!.user;
   return audit(ctx.store, ctx.clock, c.req.raw, { kind: "integrator", name: user.email }, {
     action,

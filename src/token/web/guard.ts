@@ -214,5 +214,6 @@ async function hitWindow(
   start: number,
 ): Promise<boolean> {
   const [hits] = await store.hitRateWindows([`w:${bucket}`], start);
+  // non-null: hitRateWindows answers one count per bucket, and it was given one
   return hits! <= limit.max;
 }
