@@ -40,6 +40,7 @@ export function localTime(at: string | Date | null, seconds = true): string {
   const p: Record<string, string> = {};
   for (const { type, value } of PARTS.formatToParts(d)) p[type] = value;
   // "GMT+02:00"; the zone's offset is never zero, but "GMT" alone would mean +00:00.
+  // non-null: PARTS formats with timeZoneName, so formatToParts answers that part
   const offset = p.timeZoneName === "GMT" ? "+00:00" : p.timeZoneName!.slice(3);
   const time = `${p.hour}:${p.minute}${seconds ? `:${p.second}` : ""}`;
   return `${p.year}-${p.month}-${p.day} ${time} ${offset}`;

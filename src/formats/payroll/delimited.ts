@@ -195,8 +195,9 @@ function parseDelimLine<F extends readonly DelimFieldSpec[]>(
   }
   const rec: Record<string, unknown> = { ...layout.template };
   for (let i = 0; i < fields.length; i++) {
+    // non-null: i < fields.length
     const f = fields[i]!;
-    const s = values[i]!; // values.length === fields.length, checked above
+    const s = values[i]!; // non-null: values.length === fields.length, checked above
     let v: unknown;
     if (f.type === "text") {
       const e = trimEndAt(s, 0, s.length);

@@ -67,6 +67,7 @@ export function userPinOf(certificate: Uint8Array): string {
   }
   for (const v of values) {
     const m = /^(?:PNOBG-)?(\d{10})$/.exec(v.trim());
+    // non-null: group 1 of the pattern is not optional, so a match has it
     if (m) return m[1]!;
   }
   throw new AppError(

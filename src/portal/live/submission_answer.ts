@@ -25,6 +25,7 @@ export function sofiaDate(epochMs: number): string {
 function sofiaOffset(date: string): string {
   const [y, m, d] = date.split("-").map(Number);
   const name = new Intl.DateTimeFormat("en-US", { timeZone: SOFIA, timeZoneName: "longOffset" })
+    // non-null: the caller matched date against YYYY-MM-DD, so it has three parts
     .formatToParts(new Date(Date.UTC(y!, m! - 1, d!)))
     .find((p) => p.type === "timeZoneName")?.value ?? "GMT+02:00";
   const off = name.replace("GMT", "");
@@ -52,6 +53,7 @@ export function submissionInstant(entryDate: string, nowMs: number): string {
   );
   let iso: Date | null = null;
   if (m && !m[2] && sofiaDate(nowMs) === m[1]) return new Date(nowMs).toISOString();
+  // non-null: group 1 of the pattern is not optional, so a match has it
   if (m) iso = new Date(`${m[1]}T${m[2] ?? "00:00:00"}${sofiaOffset(m[1]!)}`);
   else if (/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/.test(entryDate)) iso = new Date(entryDate);
   if (!iso || Number.isNaN(iso.getTime())) {
