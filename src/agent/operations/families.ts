@@ -260,7 +260,7 @@ export const runSubmissionFamily: FamilyHandler<"submission"> = async (op, body,
   }
   const ops = given ? localOpsOf(r) : null;
   const read = async () => {
-    // non-null: read is called only when the files are given (given), and then ops was set
+    // non-null: read is called only with ops set (`ops && …` below; no paths without ops)
     const f = await ops!.readSubmission(op, body, src);
     assertEiksCovered(r.claims, f.eiks);
     return f;
