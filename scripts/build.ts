@@ -82,7 +82,7 @@ async function run(
   const o = await new Deno.Command(cmd, {
     args,
     cwd,
-    env: env && { ...env },
+    ...(env ? { env: { ...env } } : {}),
     stdout: "piped",
     stderr: "piped",
   })
@@ -137,11 +137,11 @@ export async function sha256sums(files: readonly string[]): Promise<string> {
 /** Options of {@link runBuild}. */
 export interface BuildOptions {
   readonly outDir?: string;
-  readonly targets?: readonly string[];
-  readonly allowSkip?: boolean;
-  readonly bundleOnly?: boolean;
+  readonly targets?: readonly string[] | undefined;
+  readonly allowSkip?: boolean | undefined;
+  readonly bundleOnly?: boolean | undefined;
   /** Embed all of node_modules (no `--exclude` of unused packages and asset leftovers). */
-  readonly noTrim?: boolean;
+  readonly noTrim?: boolean | undefined;
   readonly log?: (line: string) => void;
   /** Where FAIL lines and the skip-policy message go (default console.error). */
   readonly error?: (line: string) => void;

@@ -137,8 +137,8 @@ interface Grant {
 interface Token {
   readonly kind: "access" | "refresh" | "credential";
   revoked: boolean;
-  readonly credentialId?: string;
-  readonly hashes?: readonly string[];
+  readonly credentialId?: string | undefined;
+  readonly hashes?: readonly string[] | undefined;
 }
 interface Sad {
   readonly credentialId: string;

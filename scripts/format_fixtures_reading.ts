@@ -117,7 +117,7 @@ export function readingFixtures(d: CanonicalData): ReadingFixture[] {
     kind: string,
     file: string,
     text: string,
-    error: ReadingFixture["error"],
+    error: NonNullable<ReadingFixture["error"]>,
     extra: Partial<ReadingFixture> = {},
   ) => out.push({ kind, dir: kind, file, canonicalFile: null, text, error, ...extra });
 

@@ -88,7 +88,7 @@ export interface SimulatorOptions {
   /** Test environment answers like the real stub (30E000000001, today, 1). Default false. */
   readonly mimicTestStub?: boolean;
   /** Also write each received file and its .p7s here. */
-  readonly saveDir?: string;
+  readonly saveDir?: string | undefined;
   /** Listening port (default 0: any free port). */
   readonly port?: number;
   /** Time every submit and result call takes before it is processed, ms (default 0): the

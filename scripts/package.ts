@@ -75,12 +75,12 @@ export interface PackageOptions {
   /** The app bundle (from `deno bundle`). */
   readonly bundle: string;
   readonly outDir: string;
-  readonly targets?: readonly PackageTarget[];
+  readonly targets?: readonly PackageTarget[] | undefined;
   /** Deno version of the runtime (default: the one running). */
   readonly denoVersion?: string;
   /** Where runtime tarballs are cached (default `.deno/runtimes`). */
   readonly cacheDir?: string;
-  readonly sourceDateEpoch?: string;
+  readonly sourceDateEpoch?: string | undefined;
   readonly run?: Runner;
   readonly log?: (line: string) => void;
   /** The version the bundle says (default src/version.ts): names, the MSI's version. */

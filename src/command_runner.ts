@@ -10,7 +10,7 @@ export interface CommandRequest {
   readonly cmd: string;
   readonly args: readonly string[];
   /** Bytes written to the command's standard input (then closed). */
-  readonly stdin?: Uint8Array;
+  readonly stdin?: Uint8Array | undefined;
 }
 
 /** What a command returned (stdout/stderr decoded as UTF-8). */

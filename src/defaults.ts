@@ -59,6 +59,7 @@ export function joinPath(os: string, ...parts: string[]): string {
   const kept = parts.filter((p) => p !== "" && p !== ".");
   if (!kept.length) return ".";
   // One separator at every joint; a UNC prefix (\\server) keeps its two.
+  // non-null: kept is not empty (returned above when it is)
   const unc = win && /^[\\/]{2}[^\\/]/.test(kept[0]!) ? sep : "";
   const out = unc + kept.join(sep).replace(win ? /[\\/]+/g : /\/+/g, sep);
   const root = out === sep || (win && /^[A-Za-z]:\\$/.test(out));

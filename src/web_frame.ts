@@ -36,9 +36,9 @@ export interface FrameParts {
   /** The application's style sheet(s), loaded after the shared one (web_page.css). */
   readonly styles: readonly WebAsset[];
   /** The scripts loaded at the end of the body (the CSP must name them: pageHeaders). */
-  readonly scripts?: readonly WebAsset[];
+  readonly scripts?: readonly WebAsset[] | undefined;
   /** The `href` of the page's icon, when the application serves one. */
-  readonly icon?: string;
+  readonly icon?: string | undefined;
   /** The `<title>`: the page's title, then the application's name. */
   readonly title: string;
   readonly suffix: Markup | string;
@@ -51,11 +51,11 @@ export interface FrameParts {
   /** The current page's id (`data-page`, and the current link); null: none. */
   readonly page: string | null;
   /** What the header shows between the navigation and the language switch. */
-  readonly aside?: Markup;
+  readonly aside?: Markup | undefined;
   /** The language switch (`<a id="lang-switch" class="lang">`). */
   readonly langSwitch: Markup;
   /** What stands above the message line (e.g. the console's banner of another agent). */
-  readonly notice?: Markup;
+  readonly notice?: Markup | undefined;
   readonly flash: Flash | null;
   readonly body: Markup;
 }

@@ -144,7 +144,7 @@ export class MemoryShelf<S extends { lastSeen: number }> implements SessionShelf
   }
   /** @inheritdoc */
   put(key: string, s: S): void {
-    while (this.#map.size >= this.#max) this.#map.delete(this.#map.keys().next().value!); // non-empty: size ≥ max ≥ 1
+    while (this.#map.size >= this.#max) this.#map.delete(this.#map.keys().next().value!); // non-null: non-empty, size ≥ max ≥ 1
     this.#map.set(key, s);
   }
   /** @inheritdoc */

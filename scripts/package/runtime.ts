@@ -18,7 +18,12 @@ export type Runner = (
 
 /** The real runner. */
 export const runCommand: Runner = async (cmd, args, cwd) => {
-  const o = await new Deno.Command(cmd, { args: [...args], cwd, stdout: "piped", stderr: "piped" })
+  const o = await new Deno.Command(cmd, {
+    args: [...args],
+    ...(cwd === undefined ? {} : { cwd }),
+    stdout: "piped",
+    stderr: "piped",
+  })
     .output();
   const dec = new TextDecoder();
   return { code: o.code, out: dec.decode(o.stdout), err: dec.decode(o.stderr) };

@@ -73,6 +73,7 @@ export function createAgentApp(deps: AgentDeps): AgentApp {
   // Batches an earlier run was stopped in are listed as interrupted (docs/journal.md).
   const batches = new BatchBoard(deps.clock, deps.journal?.batches);
   const remoteApprovals = new RemoteApprovals(deps);
+  // non-null: tlsPort() answered a port in the condition just before
   const ports = () => [deps.port(), ...(deps.tlsPort?.() ? [deps.tlsPort()!] : [])];
 
   app.onError((err, c) => errorResponse(c, err, deps.log));

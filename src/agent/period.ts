@@ -10,8 +10,8 @@
  * `year`, `month`); any body of the registry is one.
  */
 export type PeriodFields = {
-  readonly year?: number;
-  readonly month?: number;
+  readonly year?: number | undefined;
+  readonly month?: number | undefined;
   readonly [field: string]: unknown;
 };
 

@@ -46,12 +46,14 @@ function applications(cli: Cli): Command {
       .option("--email <email>", "the contact e-mail")
       .option("--use <text>", "the intended use"),
     async ({ d, m, o }) => {
+      // non-null: --integrator is a mandatory option (commander refuses the command without it)
       await m.requireIntegrator(d, o.integrator!);
       const input = m.parseInput(m.ApplicationSubmit, {
         company: o.company,
         contactEmail: o.email,
         intendedUse: o.use,
       });
+      // non-null: --integrator is a mandatory option (commander refuses the command without it)
       return m.applicationView(await m.submitApplication(d, o.integrator!, input));
     },
   );
@@ -74,6 +76,7 @@ function applications(cli: Cli): Command {
         : input.endsAt === null
         ? null
         : Date.parse(input.endsAt);
+      // non-null: <id> is a required argument (commander refuses the command without it)
       return m.approveApplication(d, args[0]!, { endsAt, note: input.note });
     },
   );
@@ -82,6 +85,7 @@ function applications(cli: Cli): Command {
     appId(group.command("reject").description("reject an application"))
       .option("--note <text>", "a note kept with the decision"),
     async ({ d, m, o, args }) =>
+      // non-null: <id> is a required argument (commander refuses the command without it)
       m.applicationView(await m.rejectApplication(d, args[0]!, o.note ?? null)),
   );
   return group;
@@ -105,6 +109,7 @@ function contracts(cli: Cli): Command {
     cli,
     ctrId(group.command("show").description("one contract")),
     async ({ d, m, args }) => {
+      // non-null: <id> is a required argument (commander refuses the command without it)
       const c = await d.store.getContract(args[0]!);
       if (!c) {
         const { AppError } = await import("../contract/mod.ts");
@@ -117,6 +122,7 @@ function contracts(cli: Cli): Command {
     cli,
     ctrId(group.command("terminate").description("end a contract now; its live keys follow"))
       .option("--reason <text>", "why (sent in the notice)"),
+    // non-null: <id> is a required argument (commander refuses the command without it)
     ({ d, m, o, args }) => m.terminateContract(d, args[0]!, o.reason ?? null),
   );
   adminAction(
@@ -125,6 +131,7 @@ function contracts(cli: Cli): Command {
       .addOption(monthOption("the month").makeOptionMandatory())
       .addOption(formatOption()),
     async ({ d, m, o, args }) => {
+      // non-null: <id> is a required argument (commander refuses the command without it)
       const s = await m.buildStatement(d.store, args[0]!, m.requireMonth(o.month));
       if (o.format === "csv") return m.statementCsv(s);
       return o.format === "json" ? JSON.stringify(s, null, 2) : s;

@@ -26,6 +26,7 @@ function integrators(cli: Cli): Command {
   adminAction(
     cli,
     group.command("show").description("one integrator").argument("<id>", "integrator id"),
+    // non-null: <id> is a required argument (commander refuses the command without it)
     async ({ d, m, args }) => m.integratorView(await m.requireIntegrator(d, args[0]!)),
   );
   adminAction(
@@ -50,6 +51,7 @@ function integrators(cli: Cli): Command {
     ({ d, m, o, args }) =>
       m.updateIntegrator(
         d,
+        // non-null: <id> is a required argument (commander refuses the command without it)
         args[0]!,
         m.parseInput(m.IntegratorUpdate, {
           name: o.name,
@@ -81,6 +83,7 @@ function keys(cli: Cli): Command {
   adminAction(
     cli,
     keyId(group.command("show").description("one key")),
+    // non-null: <id> is a required argument (commander refuses the command without it)
     async ({ d, m, args }) => m.keyView(d, await m.requireKey(d, args[0]!)),
   );
   adminAction(
@@ -103,6 +106,7 @@ function keys(cli: Cli): Command {
   adminAction(
     cli,
     keyId(group.command("revoke").description("revoke a key now")),
+    // non-null: <id> is a required argument (commander refuses the command without it)
     ({ d, m, args }) => m.revokeKeyNow(d, args[0]!),
   );
   adminAction(
@@ -114,6 +118,7 @@ function keys(cli: Cli): Command {
       ),
     ({ d, m, o, args }) => {
       const { graceSeconds } = m.parseInput(m.KeyRotate, { graceSeconds: o.graceSeconds });
+      // non-null: <id> is a required argument (commander refuses the command without it)
       return m.rotateKeyNow(d, args[0]!, graceSeconds);
     },
   );
@@ -127,6 +132,7 @@ function keys(cli: Cli): Command {
         cmd.error("error: keys allow needs --eik EIK... or --any", { exitCode: 2 });
       }
       const { allowedEiks } = m.parseInput(m.AllowedEiks, { allowedEiks: o.any ? null : o.eik });
+      // non-null: <id> is a required argument (commander refuses the command without it)
       return m.setKeyAllowedEiks(d, args[0]!, allowedEiks);
     },
   );

@@ -15,9 +15,9 @@ import { afterTurn } from "./process.ts";
 
 /** The agent's command-line flags (the data directory resolved by src/cli/data_dir.ts). */
 export interface AgentRunFlags {
-  readonly port?: number;
+  readonly port?: number | undefined;
   readonly dataDir: string;
-  readonly tokenService?: string;
+  readonly tokenService?: string | undefined;
 }
 
 /** How this program registers itself at login and for `svc-agent://start` links. */

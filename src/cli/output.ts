@@ -57,8 +57,10 @@ export function renderTable(
   columns: readonly string[],
 ): string {
   const grid = [columns.slice(), ...rows.map((r) => columns.map((c) => cell(r[c])))];
+  // non-null: every row of grid has one cell per column
   const widths = columns.map((_, i) => Math.max(...grid.map((row) => row[i]!.length)));
   return grid.map((row) =>
+    // non-null: widths has one width per column, and a row one cell per column
     row.map((v, i) => i === row.length - 1 ? v : v.padEnd(widths[i]!))
       .join("  ")
   ).join("\n");

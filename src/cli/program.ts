@@ -96,6 +96,7 @@ function commanderExit(e: CommanderError): number {
 function unknownHelpTarget(program: Command, argv: readonly string[]) {
   let cmd = program;
   for (let i = 0; i < argv.length; i++) {
+    // non-null: i < argv.length
     const arg = argv[i]!;
     const next = argv[i + 1];
     if (arg === "help" && cmd.commands.length && next !== undefined && !next.startsWith("-")) {

@@ -61,6 +61,7 @@ async function chooseCredential(
     if (!c) throw new UserError(`No credential "${wanted}" (${creds.map((x) => x.id).join(", ")})`);
     return c;
   }
+  // non-null: creds.length === 1
   if (creds.length === 1) return creds[0]!;
   if (creds.length === 0) throw new UserError("The provider lists no signing credential for you");
   creds.forEach((c, i) => say(cli, `${i + 1}. ${c.id} (${c.authMode}) ${c.description}`));

@@ -81,6 +81,7 @@ export async function manifestFileSource(
       if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(jws)) {
         throw new UserError("it is not a compact JWS (scripts/sign_manifest.ts writes one)");
       }
+      // non-null: a compact JWS has three parts (checked just above)
       const payload = jws.split(".")[1]!.replaceAll("-", "+").replaceAll("_", "/");
       version = String(JSON.parse(atob(payload))?.version ?? "?");
     } catch (e) {

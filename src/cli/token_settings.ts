@@ -29,9 +29,9 @@ export interface TokenSettings {
 
 /** The `token-service` command's flags (the data directory resolved by src/cli/data_dir.ts). */
 export interface TokenRunFlags {
-  readonly port?: number;
+  readonly port?: number | undefined;
   readonly dataDir: string;
-  readonly minAgentVersion?: string;
+  readonly minAgentVersion?: string | undefined;
 }
 
 /**

@@ -12,11 +12,12 @@ const W13B = [4, 9, 5, 7];
 
 function checkDigit(d: number[], from: number, wa: number[], wb: number[]): number {
   let s = 0;
-  // `d` holds the digits of a code its caller matched against /^\d{9}$/ or /^\d{13}$/.
+  // non-null: `d` holds the digits of a code its caller matched against /^\d{9}$/ or /^\d{13}$/.
   for (const [i, w] of wa.entries()) s += d[from + i]! * w;
   let r = s % 11;
   if (r !== 10) return r;
   s = 0;
+  // non-null: the digits of a matched code, as above
   for (const [i, w] of wb.entries()) s += d[from + i]! * w;
   r = s % 11;
   return r === 10 ? 0 : r;

@@ -48,6 +48,7 @@ export function decodeCp1251(bytes: Uint8Array): string {
  */
 export function firstUnencodableCp1251(text: string): number {
   for (let i = 0; i < text.length; i++) {
+    // non-null: i < text.length
     if (!REPERTOIRE.has(text[i]!)) return i;
   }
   return -1;

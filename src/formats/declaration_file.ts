@@ -160,9 +160,11 @@ function textLayout(bytes: Uint8Array): string[] | null {
   // deno-lint-ignore no-control-regex
   if (lines.some((l) => /[\x00-\x08\x0b-\x1f\x7f]/.test(l))) return null;
   const counts = lines.map((l) => l.split(",").length);
+  // non-null: lines is not empty (null was returned above when it is)
   if (counts[0]! >= 3 && counts.every((n) => n === counts[0])) {
     return lines.flatMap((l) => l.split(",").map((f) => f.replace(/^"|"$/g, "").trim()));
   }
+  // non-null: lines is not empty (null was returned above when it is)
   const width = lines[0]!.length;
   if (
     width >= 20 && lines.every((l) => l.length === width) && lines.every((l) => l.includes("  "))
@@ -219,6 +221,7 @@ export function identifyFile(bytes: Uint8Array, fileName: string): FileIdentity 
 /** The texts of the elements of a local name (any namespace prefix), trimmed. */
 function elementTexts(text: string, name: string): string[] {
   const re = new RegExp(`<(?:[\\w.-]+:)?${name}(?:\\s[^>]*)?>([^<]*)</`, "gi");
+  // non-null: group 1 of the pattern is not optional, so a match has it
   return [...text.matchAll(re)].map((m) => m[1]!.trim());
 }
 

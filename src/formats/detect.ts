@@ -43,6 +43,7 @@ const HEAD_BYTES = 64 * 1024;
  * @throws nothing
  */
 export function kindFromFileName(fileName: string): NraFileKind | "unknown" {
+  // non-null: split always answers at least one part
   const base = fileName.split(/[\\/]/).pop()!.toUpperCase();
   return NRA_FILE_KINDS.find((k) => NRA_FORMATS[k].namePrefixes.some((p) => base.startsWith(p))) ??
     "unknown";

@@ -214,8 +214,9 @@ export function cutFieldOf<F extends readonly FieldSpec[]>(
   const { starts, lengths } = layout.compiled;
   // An indexed loop, no entries() iterator: this runs once per short line (VIES lines).
   for (let i = 0; i < starts.length; i++) {
-    const a = starts[i]!; // i < starts.length = lengths.length
+    const a = starts[i]!; // non-null: i < starts.length = lengths.length
     if (a >= len) return -1;
+    // non-null: i < starts.length = lengths.length
     if (a + lengths[i]! <= len) continue;
     const c = text.charCodeAt(start + a);
     const trimmed = c !== 0x20 && c !== 0x09 && text.charCodeAt(start + len - 1) !== 0x20;

@@ -110,17 +110,19 @@ function internText(
   for (let k = a; k < b; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
   const slot = h & (INTERN_SLOTS - 1);
   const seen = table[slot];
-  // lookups[i] and hits[i] were set with the table above.
+  // non-null: lookups[i] and hits[i] were set with the table above.
   const lookups = ++cache.lookups[i]!;
   if (seen !== undefined && seen.length === n) {
     let k = 0;
     while (k < n && text.charCodeAt(a + k) === seen.charCodeAt(k)) k++;
     if (k === n) {
+      // non-null: lookups[i] and hits[i] were set with the table
       cache.hits[i]!++;
       return seen;
     }
   }
   // After 1024 lookups with under a quarter of hits, the values are mostly unique: stop.
+  // non-null: lookups[i] and hits[i] were set with the table
   if (lookups === INTERN_SLOTS && cache.hits[i]! < INTERN_SLOTS / 4) cache.tables[i] = null;
   const s = text.slice(a, b);
   table[slot] = s;
@@ -195,11 +197,13 @@ export function parseFixedLine<F extends readonly FieldSpec[]>(
   const n = types.length;
   // starts, lengths, types and empty are compiled from one field table: i < n is in range of each.
   for (let i = 0; i < n; i++) {
+    // non-null: i < n, in range of each table compiled from the one field table (the comment above)
     const a = start + starts[i]!;
     if (a >= limit) {
       scratch[i] = empty[i]; // a field past the end of a shorter line (272/422, VIES) is empty
       continue;
     }
+    // non-null: i < n, in range of each compiled table
     let b = a + lengths[i]!;
     if (b > limit) b = limit;
     let v: unknown;
@@ -261,7 +265,8 @@ function fieldParseError<F extends readonly FieldSpec[]>(
   file: string,
   line: number,
 ) {
-  const f = layout.fields[i]!; // i is the index of the field being parsed
+  const f = layout.fields[i]!; // non-null: i is the index of the field being parsed
+  // non-null: i is the index of the field being parsed, in range of the compiled types too
   let reason = REASONS[layout.compiled.types[i]!];
   if (f.type === "period" && f.length === 7) reason = "is not a period MM/YYYY";
   return parseError(

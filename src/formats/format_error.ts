@@ -24,7 +24,7 @@ export interface ErrorWhere {
   /** The field, or null for line-level errors. */
   readonly field?: FieldRef | null;
   /** 1-based character position of the field in its line, or null. */
-  readonly position?: number | null;
+  readonly position?: number | null | undefined;
 }
 
 function build(verb: "parse" | "write", where: ErrorWhere, reason: string): AppError {

@@ -57,7 +57,7 @@ function cyrillicUtf8At(b: Uint8Array, i: number): boolean {
 
 /** Index of the first byte ≥ 0x80 in `b[i, end)`, or -1. */
 function nextHigh(b: Uint8Array, i: number, end = b.length): number {
-  while (i < end && b[i]! < 0x80) i++; // end <= b.length
+  while (i < end && b[i]! < 0x80) i++; // non-null: end <= b.length
   return i < end ? i : -1;
 }
 
@@ -73,6 +73,7 @@ function utf8SequenceAt(b: Uint8Array, i: number): boolean {
     ? 3
     : -1;
   if (n < 0) return false;
+  // non-null: i + k < b.length (the loop's condition)
   for (let k = 1; k <= n && i + k < b.length; k++) if ((b[i + k]! & 0xc0) !== 0x80) return false;
   return true;
 }

@@ -167,9 +167,11 @@ export function parseEachLine<R>(
   // starts, ends and lines (when set) hold `count` entries each.
   try {
     for (; i < count; i++) {
+      // non-null: i < count, and starts, ends (and lines when given) have count entries
       out[i] = parseLine(starts[i]!, ends[i]!, lines === null ? i + 1 : lines[i]!);
     }
   } catch (e) {
+    // non-null: i < count, and starts and ends have count entries
     throw ctrlZInside(text, starts[i]!, ends[i]!, file) ?? e;
   }
   return out;

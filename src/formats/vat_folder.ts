@@ -23,10 +23,10 @@ import {
 
 /** The bytes of the VAT files found in a folder; leave out (or null) the missing ones. */
 export interface VatFolderFiles {
-  readonly deklar?: Uint8Array | null;
-  readonly pokupki?: Uint8Array | null;
-  readonly prodagbi?: Uint8Array | null;
-  readonly vies?: Uint8Array | null;
+  readonly deklar?: Uint8Array | null | undefined;
+  readonly pokupki?: Uint8Array | null | undefined;
+  readonly prodagbi?: Uint8Array | null | undefined;
+  readonly vies?: Uint8Array | null | undefined;
 }
 
 /** Outcome for one file of the set. */

@@ -23,7 +23,7 @@ export const ALL_YEARS_SPAN = 5;
 export interface DueAmountsInput {
   readonly eik: string;
   /** Omitted: the last {@link ALL_YEARS_SPAN} years up to now. */
-  readonly year?: number;
+  readonly year?: number | undefined;
 }
 
 /**

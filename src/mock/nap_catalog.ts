@@ -67,7 +67,9 @@ export function catalogEntryMatches(entry: NapCatalogEntry, filter: string): boo
  * deepStrictEqual(napCatalog({ filter: "ддс" }).matchedLinks > 0, true);
  * ```
  */
-export function napCatalog(req: { readonly filter?: string }): ReportResultOf<"napCatalog"> {
+export function napCatalog(
+  req: { readonly filter?: string | undefined },
+): ReportResultOf<"napCatalog"> {
   const items = NAP_CATALOG.filter((e) => catalogEntryMatches(e, req.filter ?? ""));
   return {
     status: "ok",

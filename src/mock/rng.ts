@@ -81,7 +81,7 @@ export class Rng {
    */
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new RangeError("Cannot pick from an empty list");
-    return items[this.int(0, items.length - 1)]!; // 0 ≤ index < items.length
+    return items[this.int(0, items.length - 1)]!; // non-null: 0 ≤ index < items.length
   }
 
   /**
@@ -131,7 +131,7 @@ export class Rng {
     const take = Math.min(n, copy.length);
     for (let i = 0; i < take; i++) {
       const j = this.int(i, copy.length - 1);
-      [copy[i], copy[j]] = [copy[j]!, copy[i]!]; // i ≤ j < copy.length
+      [copy[i], copy[j]] = [copy[j]!, copy[i]!]; // non-null: i ≤ j < copy.length
     }
     return copy.slice(0, take);
   }

@@ -151,7 +151,7 @@ export function holderEgn(subject: readonly NameAttribute[]): string | null {
   for (const a of subject) {
     if (a.oid !== "2.5.4.5") continue;
     const m = /^(?:PNOBG-)?(\d{10})$/.exec(a.value.trim());
-    if (m) return m[1]!; // the regex has one group, which matched
+    if (m) return m[1]!; // non-null: the regex has one group, which matched
   }
   return null;
 }

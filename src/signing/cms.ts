@@ -72,6 +72,8 @@ async function verifyWithCertificate(
     entry.key ??= await crypto.subtle.importKey("spki", spki, alg, false, ["verify"]);
     return crypto.subtle.verify(alg, entry.key, toArrayBuffer(sig), toArrayBuffer(tbs));
   }
+  // non-null: signCms refuses an UNKNOWN key before it verifies, RSA returned above, and CURVES has
+  // the three EC algorithms
   const [namedCurve, half] = CURVES[entry.alg]!;
   entry.key ??= await crypto.subtle.importKey("spki", spki, { name: "ECDSA", namedCurve }, false, [
     "verify",

@@ -23,14 +23,14 @@ const ATTR_LOCAL_KEY_ID = "1.2.840.113549.1.9.21";
 const ATTR_FRIENDLY_NAME = "1.2.840.113549.1.9.20";
 
 interface KeyEntry {
-  localKeyId?: string;
+  localKeyId?: string | undefined;
   /** PKCS#8 PrivateKeyInfo DER; absent until decrypted. */
-  pkcs8?: Uint8Array;
+  pkcs8?: Uint8Array | undefined;
 }
 interface CertEntry {
   der: Uint8Array;
-  localKeyId?: string;
-  friendlyName?: string;
+  localKeyId?: string | undefined;
+  friendlyName?: string | undefined;
 }
 interface PfxContents {
   certs: CertEntry[];
@@ -223,6 +223,7 @@ export function openPkcs12KeyStore(data: Uint8Array, options: Pkcs12Options = {}
     let c = await readPfx(alive(), pin, { checkMac: !macVerified, skipEncryptedSafes: skip });
     if (skip && c.keys.length === 0) {
       c = await readPfx(alive(), pin, { checkMac: !macVerified, skipEncryptedSafes: false });
+      // non-null: skip is true only when publicCerts is set
     } else if (skip) c.certs = publicCerts!;
     if (pin !== undefined) {
       macVerified = !c.plainKey;

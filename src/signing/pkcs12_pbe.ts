@@ -67,7 +67,7 @@ export function pkcs12Kdf(
   }
   const fill = (src: Uint8Array) => {
     const out = new Uint8Array(src.length === 0 ? 0 : v * Math.ceil(src.length / v));
-    for (let i = 0; i < out.length; i++) out[i] = src[i % src.length]!; // out is empty when src is
+    for (let i = 0; i < out.length; i++) out[i] = src[i % src.length]!; // non-null: out is empty when src is
     return out;
   };
   const I = new Uint8Array([...fill(salt), ...fill(pw)]);
@@ -82,7 +82,7 @@ export function pkcs12Kdf(
     for (let k = 0; k < I.length; k += v) {
       let carry = 1;
       for (let m = v - 1; m >= 0; m--) {
-        carry += I[k + m]! + b[m]!; // I.length is a multiple of v, b.length ≥ v
+        carry += I[k + m]! + b[m]!; // non-null: I.length is a multiple of v, b.length ≥ v
         I[k + m] = carry & 0xff;
         carry >>= 8;
       }
@@ -145,7 +145,7 @@ export async function decryptPkcs12(
           contentEncryptionAlgorithm: algorithm,
           encryptedContent: new asn1js.OctetString({
             valueHex: toArrayBuffer(ciphertext),
-          }) as unknown as pkijs.EncryptedContentInfo["encryptedContent"],
+          }) as unknown as NonNullable<pkijs.EncryptedContentInfo["encryptedContent"]>,
         }),
       });
       const buf = new TextEncoder().encode(password);

@@ -32,6 +32,7 @@ const PITABLE = new Uint8Array([
  * below is bounded or masked to its table's size.
  */
 function t(a: ArrayLike<number>, i: number): number {
+  // non-null: every index given is bounded or masked to its table's size (the doc comment above)
   return a[i]!;
 }
 

@@ -58,6 +58,7 @@ export async function signDetachedMany(
       }
       return sigs;
     });
+    // non-null: all checked just above that there is one signature per waiting request
     waiting.forEach((w, i) => w.done(all.then((s) => s[i]!)));
   };
   const runs = files.map((bytes) => {

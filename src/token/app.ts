@@ -101,37 +101,37 @@ export interface TokenAppDeps {
   readonly clock: Clock;
   readonly config: IssueConfig;
   /** Optional accumulator of the issuance time split (benchmarks). */
-  readonly timings?: IssueTimings;
+  readonly timings?: IssueTimings | undefined;
   /** Log sink for unexpected errors (never given secrets). */
-  readonly log?: (msg: string, fields?: Record<string, unknown>) => void;
+  readonly log?: ((msg: string, fields?: Record<string, unknown>) => void) | undefined;
   /** Usage counters for billing (absent = not counted). */
-  readonly usage?: BillingCounter;
+  readonly usage?: BillingCounter | undefined;
   /** The admin credential (config SVC_ADMIN_TOKEN); absent/null = admin API disabled. */
-  readonly adminToken?: string | null;
+  readonly adminToken?: string | null | undefined;
   /** Random source of ids and secrets created through the admin API and of tokens' `jti`. */
-  readonly random?: RandomBytes;
+  readonly random?: RandomBytes | undefined;
   /** Reload the key ring after a signing-key rotation through the admin API. */
-  readonly reloadKeyRing?: () => Promise<void>;
+  readonly reloadKeyRing?: (() => Promise<void>) | undefined;
   /** Encrypts signing keys at rest (SVC_SIGNING_KEY_SECRET); absent/null = plain text. */
-  readonly keyCipher?: SigningKeyCipher | null;
+  readonly keyCipher?: SigningKeyCipher | null | undefined;
   /** Source of request ids (`X-Request-Id`, `requestId` of error bodies); default random UUIDs. */
-  readonly randomId?: () => string;
+  readonly randomId?: (() => string) | undefined;
   /** Budgets per API key and integrator (absent = no limits). */
-  readonly rateLimiter?: RateLimiter;
+  readonly rateLimiter?: RateLimiter | undefined;
   /** Sink of the access log, one entry per request (absent = no access log). */
-  readonly accessLog?: (entry: AccessLogEntry) => void;
+  readonly accessLog?: ((entry: AccessLogEntry) => void) | undefined;
   /** Set while the instance shuts down: `/ready` answers 503, answers close their connection. */
-  readonly drain?: DrainState;
+  readonly drain?: DrainState | undefined;
   /** The request log of token requests (absent = none; request_log/recorder.ts). */
-  readonly requestLog?: RequestLogRecorder;
+  readonly requestLog?: RequestLogRecorder | undefined;
   /** Sends the profile's one-time links (absent/null = no SMTP; the pages say so). */
-  readonly mailer?: Mailer | null;
+  readonly mailer?: Mailer | null | undefined;
   /** The service's log at every level (the profile's sign-ins, failed link mails). */
-  readonly serviceLog?: AppLog;
+  readonly serviceLog?: AppLog | undefined;
   /** The public URL of the pages for people (links in mails, the passkeys' relying party);
    * default the issuer. The demo's is `http://localhost:<port>` (docs/token-service.md § The
    * demo outbox). */
-  readonly webUrl?: () => string;
+  readonly webUrl?: (() => string) | undefined;
 }
 
 /**
@@ -155,6 +155,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     "/profile",
     profileRoutes({
       ...web,
+      // non-null: the condition on the same line checked it
       flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
     }),
   );
@@ -168,7 +169,7 @@ export function createTokenApp(deps: TokenAppDeps): Hono {
     randomId: deps.randomId,
     accessLog: deps.accessLog,
     drain: deps.drain,
-    onAnswer: log ? (req, status, id, code) => log.finish(req, status, id, code) : undefined,
+    ...(log ? { onAnswer: (req, status, id, code) => log.finish(req, status, id, code) } : {}),
   });
 }
 
@@ -178,6 +179,7 @@ function adminDeps(deps: TokenAppDeps) {
     store: deps.store,
     clock: deps.clock,
     random: deps.random,
+    // non-null: the condition on the same line checked it
     flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
     reloadKeyRing: deps.reloadKeyRing,
     keyCipher: deps.keyCipher ?? null,
@@ -195,6 +197,7 @@ function webDeps(deps: TokenAppDeps) {
     mailer: deps.mailer ?? null,
     publicUrl: deps.webUrl ?? (() => deps.config.issuer),
     log: webLog,
+    // non-null: the condition on the same line checked it
     flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
   };
 }

@@ -15,7 +15,7 @@ export interface AdminDeps {
   readonly store: TokenStore;
   readonly clock: Clock;
   /** Ids and secrets (default: the system random source). */
-  readonly random?: RandomBytes;
+  readonly random?: RandomBytes | undefined;
 }
 
 /** Log function of the service (never given secrets). */

@@ -50,7 +50,7 @@ export interface TokenServiceOptions {
   /** Signing key ring reload interval, ms (default 30 s). */
   readonly keyRingReloadMs?: number;
   /** Lease owner name of this instance's scheduler. */
-  readonly instanceId?: string;
+  readonly instanceId?: string | undefined;
   /** Accumulator of the issuance time split (benchmarks). */
   readonly timings?: IssueTimings;
   /** The signing key secret's cipher (SVC_SIGNING_KEY_SECRET); absent/null = plain text. */

@@ -206,7 +206,13 @@ export async function run(
   args: string[],
   env?: Record<string, string>,
 ): Promise<RunResult> {
-  const out = await new Deno.Command(cmd, { args, env, stdout: "piped", stderr: "piped" }).output();
+  const out = await new Deno.Command(cmd, {
+    args,
+    ...(env ? { env } : {}),
+    stdout: "piped",
+    stderr: "piped",
+  })
+    .output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }

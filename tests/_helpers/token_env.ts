@@ -92,7 +92,7 @@ export function backendTest(name: string, fn: (db: TestDb) => Promise<void>): vo
 
 /** Options of {@link tokenEnv}. */
 export interface TokenEnvOptions {
-  readonly minAgentVersion?: string;
+  readonly minAgentVersion?: string | undefined;
   /** Default: a fresh in-memory SQLite store. */
   readonly store?: TokenStore;
   readonly clock?: FakeClock;

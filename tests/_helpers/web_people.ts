@@ -108,7 +108,7 @@ export async function webReq(
       ...(o.cookie ? { cookie: o.cookie } : {}),
       ...o.headers,
     },
-    body: o.form ? new URLSearchParams(o.form) : undefined,
+    body: o.form ? new URLSearchParams(o.form) : null,
     redirect: "manual",
   });
 }

@@ -86,7 +86,13 @@ async function run(
   args: string[],
   env?: Record<string, string>,
 ): Promise<{ code: number; out: string; err: string }> {
-  const o = await new Deno.Command(cmd, { args, env, stdout: "piped", stderr: "piped" }).output();
+  const o = await new Deno.Command(cmd, {
+    args,
+    ...(env ? { env } : {}),
+    stdout: "piped",
+    stderr: "piped",
+  })
+    .output();
   const dec = new TextDecoder();
   return { code: o.code, out: dec.decode(o.stdout), err: dec.decode(o.stderr) };
 }

@@ -91,7 +91,7 @@ const agentLike = (version: string) =>
   busyPort(() => Response.json({ status: "ok", service: "svc-agent", version, port: 0 }));
 
 /** No port-free stub: the real Deno.listen probe. */
-const real = { portFree: undefined as unknown as DoctorDeps["portFree"] };
+const real = { portFree: undefined as unknown as NonNullable<DoctorDeps["portFree"]> };
 
 Deno.test("runDoctor() port: free, another agent, another program with a free fallback, all busy", async () => {
   const agent = agentLike("1.2.3");

@@ -114,7 +114,7 @@ Deno.test({
       equal(csc.sim.stats.signHashCalls, 3);
 
       // Declined at the provider: the batch is refused, nothing reaches the NRA.
-      csc.sim.faults.maxHashes = undefined;
+      delete csc.sim.faults.maxHashes;
       const sent = w.sim.stats.submitCalls;
       const eiks2 = await writeCompanyTree(join(w.dir, "oct"), 2, 2026, 10, 36_000_000);
       const third = w.file(

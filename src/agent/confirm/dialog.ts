@@ -151,7 +151,7 @@ export interface AfterConsent {
 export interface ConfirmOptions {
   /** The request's abort signal (`c.req.raw.signal`): when every request waiting on a dialog
    * has gone (client disconnected), the dialog is cancelled. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Where a dialog is: waiting for the user, or how it ended (`cancelled`: every request

@@ -25,6 +25,7 @@ const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/gu;
  */
 export function visible(s: string): string {
   return s.replace(HIDDEN, (ch) => {
+    // non-null: the pattern matched one character, so it has a first code point
     const cp = ch.codePointAt(0)!;
     return `⟨U+${cp.toString(16).toUpperCase().padStart(4, "0")}⟩`;
   });

@@ -91,8 +91,9 @@ export class ConfirmationManager {
     this.#sweep(now);
     const key = batchKey(subject);
     const batch = key === null ? undefined : this.#batches.get(key);
-    if (batch && batch.until > now) {
+    if (key !== null && batch && batch.until > now) {
       if (batch.state === "confirmed") {
+        // non-null: a confirmed batch is stored with its choice and scope (done handler below)
         if (subject.senderId !== null && subject.senderId !== batch.confirmed!.senderId) {
           return Promise.reject(
             new AppError(
@@ -101,9 +102,9 @@ export class ConfirmationManager {
             ),
           );
         }
-        // One of the items the user confirmed (a retry): silently. Else ask again for it only.
+        // non-null: as above. A retry of an item the user confirmed: silently; else ask again.
         if (covers(batch.scope!, subject)) return Promise.resolve(batch.confirmed!);
-        return this.#extend(key!, batch, subject, senders, now, opts.signal);
+        return this.#extend(key, batch, subject, senders, now, opts.signal);
       }
       if (batch.state === "refused") return Promise.reject(refusal());
       const d = batch.dialog;
@@ -177,7 +178,7 @@ export class ConfirmationManager {
     now: number,
     signal: AbortSignal | undefined,
   ): Promise<Confirmed> {
-    const before = batch.confirmed!;
+    const before = batch.confirmed!; // non-null: only a confirmed batch is extended
     const merged = (c: Confirmed): Confirmed => {
       const pin = c.pin ?? before.pin;
       const later = pin === null && (c.pinLater === true || before.pinLater === true);
@@ -206,7 +207,7 @@ export class ConfirmationManager {
         ),
       );
     }
-    const dialog = this.#open(subject, own, now, batch.scope!);
+    const dialog = this.#open(subject, own, now, batch.scope!); // non-null: a confirmed batch
     batch.extension = dialog;
     dialog.done.then((c) => {
       const b = this.#batches.get(key);
@@ -277,7 +278,7 @@ export class ConfirmationManager {
     if (!chosen || !d.senders.some((s) => s.id === chosen)) {
       throw new AppError("SENDER_NOT_FOUND", "Choose one of the listed senders");
     }
-    const choice = d.senders.find((s) => s.id === chosen)!;
+    const choice = d.senders.find((s) => s.id === chosen)!; // non-null: checked just above
     // Files still to be read and checked: the PIN is asked only once they passed (never here).
     const later = twoStep(d);
     if (choice.needsPin && !pin && !later) {

@@ -99,6 +99,7 @@ function pageFacts(d: Dialog) {
 
 /** The step's heading, the test-mode note, and who asks from which page. */
 function pageHead(d: Dialog, pinStep: boolean, later: boolean): Markup {
+  // non-null: a dialog is opened for at least one subject
   const first = d.subjects[0]!;
   return html`
     ${pinStep
@@ -166,6 +167,7 @@ function whoAsks(first: Dialog["subjects"][number]): Markup {
  * and the batch.
  */
 function whatTable(d: Dialog, f: ReturnType<typeof pageFacts>, pinStep: boolean): Markup {
+  // non-null: a dialog is opened for at least one subject
   const first = d.subjects[0]!;
   const { eiks, names, paths, files, periods, docs, warnings, figures, typeIds } = f;
   return html`

@@ -28,6 +28,7 @@ export function afterKey(a: AfterConsent): string {
  * @returns markup
  */
 export function afterBody(d: Dialog, pinStep: Dialog | undefined) {
+  // non-null: only a confirmed two-step dialog reaches this page, and it carries `after`
   const a = d.after!;
   const test = d.subjects[0]?.mode === "test";
   const moving = pinStep?.state === "pending";

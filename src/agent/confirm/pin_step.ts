@@ -62,10 +62,13 @@ export function askPin(
   const key = batchKey(subject);
   const batch = key === null ? undefined : host.batch(key);
   if (batch?.state === "refused") return Promise.reject(refusal());
+  // non-null: a confirmed batch is stored with its choice (manager.ts)
   if (batch?.state === "confirmed" && batch.confirmed!.pin !== null) {
+    // non-null: a confirmed batch is stored with its choice (manager.ts)
     return Promise.resolve(batch.confirmed!.pin);
   }
   const asked: ConfirmSubject = { ...subject, ...read, checkAfterConsent: false };
+  // non-null: a dialog opened with needsPin: true resolves only with the PIN entered
   const pinOf = (c: Confirmed) => c.pin!;
   const waiting = batch?.pinStep;
   if (waiting && waiting.state === "pending") {
@@ -81,6 +84,8 @@ export function askPin(
     dialog.done.then((c) => {
       const b = host.batch(key);
       if (b !== batch || b.state !== "confirmed") return;
+      // non-null: b is still the confirmed batch (checked on the line above), stored with its
+      // choice
       b.confirmed = { senderId: b.confirmed!.senderId, pin: c.pin };
       b.until = host.deps.clock.now() + BATCH_TTL_MS;
       b.pinStep = null;

@@ -13,9 +13,9 @@ export interface ConfirmDeps {
   readonly clock: Clock;
   /** Opens the dialog page (default browser); receives the page path `/confirm/<id>`. */
   readonly openPage: (path: string, dialog: Dialog) => void;
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Dialogs pending at once per integrator (default {@link DEFAULT_MAX_PENDING}). */
-  readonly maxPending?: number;
+  readonly maxPending?: number | undefined;
   /** Timer (tests may inject). Returns a cancel function. */
   readonly setTimer?: (fn: () => void, ms: number) => () => void;
   readonly randomId?: () => string;

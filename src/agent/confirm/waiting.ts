@@ -41,6 +41,7 @@ export function newDialog(
     reject = rej;
   });
   done.catch(() => {}); // observed by callers; avoid unhandled rejections for shared dialogs
+  // non-null: senders.length === 1
   const preselected = subject.senderId ?? (senders.length === 1 ? senders[0]!.id : null);
   const random = deps.randomId ?? rid;
   const dialog: Dialog = {

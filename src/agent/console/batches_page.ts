@@ -156,6 +156,7 @@ export function batchesPanel(ctx: ConsoleContext): Markup {
       )}
       ${list.map((b, i) => {
         const p = b.progress;
+        // non-null: json has one entry per batch of list (built from it above)
         const j = json[i]!;
         return html`
           <div class="batch" data-batch="${p.batchId}" data-state="${p.state}">

@@ -37,6 +37,7 @@ export const sourceWords = (type: string, provider?: string): Markup =>
   type === "csc"
     ? html`${provider ? w("cert.cloud_qes_at", { where: provider }) : w("cert.cloud_qes")}`
     : SOURCE_WORDS[type]
+    // non-null: SOURCE_WORDS[type] was tested on the line above
     ? html`${say(SOURCE_WORDS[type]!)}`
     : html`—`;
 

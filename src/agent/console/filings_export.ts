@@ -172,7 +172,7 @@ export async function accountantExport(
     };
   }
   const { toXlsx } = await import("../../xlsx.ts");
-  // cells has one row of COLUMNS.length per row (built above): the indexes are in range.
+  // non-null: cells has one row of COLUMNS.length per row (built above): the indexes are in range.
   const book = rows.map((row, i) => COLUMNS.map((c, k) => c[3] ? c[3](row) : cells[i]![k]));
   return {
     body: await toXlsx("Декларации", EXPORT_HEADINGS, book, COLUMNS.map((c) => c[1])),

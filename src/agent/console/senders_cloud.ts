@@ -38,7 +38,12 @@ interface CloudSignIn {
   readonly id: string;
   readonly state: string;
   readonly signIn: CscSignIn;
-  readonly ref: { serviceUrl: string; clientId: string; tokenFile: string; caFile?: string };
+  readonly ref: {
+    serviceUrl: string;
+    clientId: string;
+    tokenFile: string;
+    caFile?: string | undefined;
+  };
   /** The sender signing in again, or null for a new one. */
   readonly senderId: string | null;
   credentials: CscCredential[] | null;
@@ -101,6 +106,7 @@ async function serviceOf(h: CloudKit, f: Record<string, string>) {
       },
     );
   }
+  // non-null: the https:// test above refused a missing serviceUrl
   return { serviceUrl: f.serviceUrl!, clientId: f.clientId };
 }
 
@@ -205,6 +211,7 @@ async function credentialRow(
   const { toCertificateInfo } = await signing();
   const ref = { type: "csc" as const, ...s.ref, certId: cred.id, authMode: cred.authMode };
   const facts = await describeCertificate(
+    // non-null: the CSC client refuses a credential without certificates (csc/client.ts)
     toCertificateInfo(cred.certificates[0]!, cred.id),
     { ...ref, pin: cred.pin },
     `${s.signIn.provider || "CSC"} (${new URL(s.ref.serviceUrl).host})`,

@@ -108,6 +108,6 @@ export class ConsoleSessions {
   #pruneLinks(): void {
     const now = this.#clock.now();
     for (const [code, until] of this.#links) if (until < now) this.#links.delete(code);
-    while (this.#links.size >= MAX_ENTRIES) this.#links.delete(this.#links.keys().next().value!); // non-empty: size ≥ MAX_ENTRIES
+    while (this.#links.size >= MAX_ENTRIES) this.#links.delete(this.#links.keys().next().value!); // non-null: non-empty, size ≥ MAX_ENTRIES
   }
 }

@@ -84,6 +84,7 @@ const joinFix = (parts: Bilingual[]): Bilingual | null =>
  * @throws never
  */
 export async function checkPort(d: Deps, self: SelfAgent | null): Promise<DoctorCheck> {
+  // non-null: AGENT_PORTS (and a test's list) is never empty
   const first = d.ports[0]!;
   const range = `${first}–${d.ports.at(-1)}`;
   const title = bi(`Порт на агента (${range})`, `Agent port (${range})`);
@@ -129,6 +130,7 @@ function ownPort(
   free: number | undefined,
   range: string,
 ): { level: DoctorCheck["ok"]; main: Bilingual; fix: Bilingual | null } {
+  // non-null: AGENT_PORTS (and a test's list) is never empty
   const first = d.ports[0]!;
   if (self?.state === "running") {
     const who = `pid ${self.pid ?? "?"}, version ${self.version}`;

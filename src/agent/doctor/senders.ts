@@ -99,7 +99,7 @@ function certVerdict(
   }
   const results = certs.map((c) => ({ c, r: checkCertificate(c.der, () => new Date(d.now())) }));
   const best = results.find((x) => x.r.every((r) => r.ok)) ??
-    results.find((x) => x.r[0]?.ok && x.r[1]?.ok) ?? results[0]!; // certs is not empty (above)
+    results.find((x) => x.r[0]?.ok && x.r[1]?.ok) ?? results[0]!; // non-null: certs is not empty (above)
   const failed = best.r.filter((r) => !r.ok);
   const name = cn(best.c.subject);
   const detail = bi(

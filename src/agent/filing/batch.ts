@@ -44,9 +44,9 @@ const MAX_RETRY_AFTER_S = 15 * 60;
 /** How a batch runs (all optional). */
 export interface BatchRunOptions {
   /** Filings in flight to the portal at once (default {@link DEFAULT_BATCH_CONCURRENCY}). */
-  readonly concurrency?: number;
+  readonly concurrency?: number | undefined;
   /** The batch's progress (GET /api/v1/batches/{batchId}, the console). */
-  readonly tracker?: BatchTracker;
+  readonly tracker?: BatchTracker | undefined;
   /** Wait (tests inject); default setTimeout. */
   readonly sleep?: (ms: number) => Promise<void>;
   /** Epoch ms now; default Date.now. */
@@ -161,6 +161,7 @@ export async function runBatch(
       put(run, i, row(eik, g, { errorCode: g.error.code, error: g.error.message }), false);
     } else run.queue.push(i);
   });
+  // non-null: the queue holds indexes of groups
   tracker?.plan(groups.length, run.queue.length, run.queue.map((i) => groups[i]![0]));
   tracker?.phase("filing");
   const n = Math.max(1, Math.min(o.concurrency ?? DEFAULT_BATCH_CONCURRENCY, 32));
@@ -240,6 +241,7 @@ async function worker(run: BatchRun): Promise<void> {
 /** File group `i`: its row, or back to the queue's head when the portal asked to wait. */
 async function fileOne(run: BatchRun, i: number): Promise<void> {
   const { body } = run;
+  // non-null: i is an index of run.groups (from run.queue)
   const [eik, g] = run.groups[i]!;
   if (run.stop) {
     return put(run, i, row(eik, g, { errorCode: run.stop.code, error: run.stop.message }), true);

@@ -46,6 +46,7 @@ export type BatchStore = Pick<BatchLog, "started" | "filed" | "ended" | "unended
  */
 export function tokenHash(authorization: string | undefined): string | null {
   const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
+  // non-null: group 1 of the pattern is not optional, so a match has it
   return m ? createHash("sha256").update(m[1]!).digest("hex") : null;
 }
 

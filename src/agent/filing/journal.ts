@@ -101,6 +101,7 @@ export class Journal {
       if (existing) return { created: false, record: existing };
     }
     this.#insert(f, now, null);
+    // non-null: the row was inserted on the line above
     return { created: true, record: this.get(f.id)! };
   }
 
@@ -122,6 +123,7 @@ export class Journal {
       this.#db.exec("ROLLBACK");
       throw e;
     }
+    // non-null: the row was inserted in the transaction just committed
     return this.get(f.id)!;
   }
 

@@ -16,17 +16,17 @@ import { FILING_STATES, type FilingRecord, type FilingState, fromRow } from "./j
 /** The filters of a journal view; an absent (or empty) one matches every row. */
 export interface JournalFilter {
   /** The taxpayer: 9 to 13 digits (EIK, Bulstat, a natural person's EGN). */
-  readonly eik?: string;
+  readonly eik?: string | undefined;
   /** `YYYY-MM` or `YYYY`, as the journal writes it. */
-  readonly period?: string;
+  readonly period?: string | undefined;
   /** One of the five states (docs/journal.md § States). */
-  readonly state?: FilingState;
+  readonly state?: FilingState | undefined;
 }
 
 /** One page of a journal view. */
 export interface JournalQuery extends JournalFilter {
   /** The `next` of the previous page (opaque); absent for the first (newest) page. */
-  readonly before?: string;
+  readonly before?: string | undefined;
   /** Rows per page: 1 to {@link JOURNAL_PAGE_MAX}, default {@link JOURNAL_PAGE_LIMIT}. */
   readonly limit?: number;
 }
@@ -264,6 +264,7 @@ export function queryPage(db: DatabaseSync, q: JournalQuery): JournalPage {
     const more = raw.length > c.limit;
     const rows = (more ? raw.slice(0, c.limit) : raw).map(fromRow);
     const total = Number((db.prepare(count.sql).get(...count.params) as { n: number }).n);
+    // non-null: more is true only when raw had more than c.limit rows, so rows is not empty
     return { rows, next: more ? encodeCursor(rows[rows.length - 1]!) : null, total };
   });
 }

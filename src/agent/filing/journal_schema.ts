@@ -202,6 +202,7 @@ export function migrateJournal(db: DatabaseSync): void {
       .get("filings");
     if (v < JOURNAL_VERSION) {
       if (exists) {
+        // non-null: JOURNAL_STEPS has one step per version below JOURNAL_VERSION
         for (let from = v; from < JOURNAL_VERSION; from++) db.exec(JOURNAL_STEPS[from]!);
       } else db.exec(TABLE);
       db.exec(`PRAGMA user_version = ${JOURNAL_VERSION}`);

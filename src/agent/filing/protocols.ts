@@ -45,9 +45,13 @@ export function readProtocol(db: DatabaseSync, documentId: string): FilingProtoc
   ).get(documentId) as Record<string, string> | undefined;
   return r
     ? {
+      // non-null: the four columns are NOT NULL in filing_protocols
       documentId: r.document_id!,
+      // non-null: the four columns are NOT NULL in filing_protocols
       contentType: r.content_type!,
+      // non-null: the four columns are NOT NULL in filing_protocols
       body: r.body!,
+      // non-null: the four columns are NOT NULL in filing_protocols
       fetchedAt: r.fetched_at!,
     }
     : null;

@@ -44,6 +44,8 @@ export async function reconcileJournal(
           bytes: new Uint8Array(),
         })),
         clientRef: r.id,
+        // non-null: a filing in state "unknown" was sent, so it has sentAt (docs/journal.md §
+        // States)
         at: new Date(r.sentAt!),
       }, { sender: r.senderId ? { id: r.senderId, displayName: r.senderId } : null }).catch(() =>
         null

@@ -39,7 +39,7 @@ export interface AutostartStatus {
   /** The plist, .desktop or .cmd file, or the registry key\value. */
   readonly location: string;
   /** The registered command line as found (undefined when not installed). */
-  readonly registered?: string;
+  readonly registered?: string | undefined;
   /** Human explanation (e.g. "loaded in launchd", "reg add failed: …"). */
   readonly detail: string;
 }

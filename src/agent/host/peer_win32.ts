@@ -110,6 +110,7 @@ export function ownerPidIn(
 function tcpTable(w: Win32): Uint8Array {
   const size = new Uint32Array([64 * 1024]);
   for (let tries = 0; tries < 4; tries++) {
+    // non-null: a one-element array
     const buf = new Uint8Array(size[0]!);
     const rc = w.ip.GetExtendedTcpTable(buf, size, 0, AF_INET, TCP_TABLE_OWNER_PID_ALL, 0);
     if (rc === 0) return buf;
@@ -118,7 +119,7 @@ function tcpTable(w: Win32): Uint8Array {
         `Windows could not list the TCP connections (GetExtendedTcpTable: error ${rc})`,
       );
     }
-    size[0] = size[0]! + 16 * 1024; // grown meanwhile: the size asked for, and some
+    size[0] = size[0]! + 16 * 1024; // non-null: a one-element array; grown meanwhile: the size asked for, and some
   }
   throw new UserError(
     "Windows could not list the TCP connections (GetExtendedTcpTable: the table keeps growing)",
@@ -129,6 +130,7 @@ function tcpTable(w: Win32): Uint8Array {
 function userSid(w: Win32, process: Deno.PointerValue): Uint8Array | null {
   const tok = new BigUint64Array(1);
   if (!w.a.OpenProcessToken(process, TOKEN_QUERY, tok)) return null;
+  // non-null: a one-element array
   const token = Deno.UnsafePointer.create(tok[0]!);
   try {
     const buf = new Uint8Array(256);
@@ -168,6 +170,8 @@ export function win32SameUser(peer: PeerAddr, serverPorts: readonly number[]): b
   if (h === null) return false; // another user's process (ERROR_ACCESS_DENIED), or gone
   try {
     const sid = userSid(w, h);
+    // non-null: ownSid was checked above (the closure does not see the narrowing); i < sid.length
+    // === ownSid.length
     return sid !== null && sid.length === ownSid.length && sid.every((b, i) => b === ownSid![i]);
   } finally {
     w.k.CloseHandle(h);

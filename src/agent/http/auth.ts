@@ -147,6 +147,7 @@ export async function verifyOperationToken(
   const now = v.clock.now();
   let payload: JWTPayload;
   try {
+    // non-null: group 1 of the Bearer pattern is not optional, so a match has it
     ({ payload } = await jwtVerify(m[1]!, v.getKey, {
       algorithms: ["EdDSA"],
       issuer: v.issuer,
@@ -166,6 +167,7 @@ export async function verifyOperationToken(
   ) {
     throw new AppError("TOKEN_INVALID", "The token lacks typeId, jti or mode");
   }
+  // non-null: jwtVerify was given requiredClaims including exp, so a verified payload has it
   if (!v.jtis.use(c.jti, (c.exp! + CLOCK_LEEWAY_SECONDS) * 1000 + 1000, now)) {
     throw new AppError(
       "TOKEN_REPLAYED",

@@ -45,6 +45,7 @@ export function allowListPolicy(
   const refresh = () =>
     inflight ??= (async () => {
       try {
+        // non-null: refresh is called only when fetchPublished is not null
         published = new Set(await fetchPublished!());
         until = now() + ttlMs;
       } catch {

@@ -62,6 +62,7 @@ function correctionLabel(code: number | null): string {
 
 /** A company with more than one D1 (or D6) for the batch's period: which files, which kinds. */
 function ambiguous(eik: string, files: Identified[], body: PeriodFields) {
+  // non-null: called only for a company with more than one file
   const kind = files[0]!.kind === "d1" ? "declaration 1" : "declaration 6";
   const list = files.map((m) => `${m.file.path} (${correctionLabel(m.correctionCode)})`);
   return new AppError(
@@ -145,6 +146,7 @@ async function scanPayrollPairs(body: BatchBody, tree: FileTree): Promise<BatchS
     return seen.has(k) ? false : (seen.add(k), true);
   });
   const by = new Map<string, { d1: Identified[]; d6: Identified[] }>();
+  // non-null: set() on the same line has just stored it
   const of = (eik: string) => by.get(eik) ?? by.set(eik, { d1: [], d6: [] }).get(eik)!;
   for (const m of d1.matches) of(m.eik).d1.push(m);
   for (const m of d6.matches) {

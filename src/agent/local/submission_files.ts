@@ -86,19 +86,25 @@ export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise
   for (const k of VAT_KINDS) {
     // Each file is the kind its name claims (a ledger saved as DEKLAR.TXT is not a return).
     // Its content, not its name: a file the content fits exactly as another kind only.
+    // non-null: found[k] and bytes[k] are set together (the loop above)
     const exact = found[k] ? contentKinds(bytes[k]!).exact : [];
+    // non-null: exact is not empty here (exact.length === 0 is the other branch)
     const kind = exact.length === 0 || exact.includes(k) ? k : exact[0]!;
     if (kind !== k) {
       throw new AppError(
         "FILE_KIND_MISMATCH",
+        // non-null: found[k] is set: the loop runs over kinds filtered by found[k]
         `${found[k]!.path} is ${NRA_FORMATS[kind].label}, not ${NRA_FORMATS[k].label}`,
+        // non-null: found[k] is set: the loop runs over kinds filtered by found[k]
         { file: found[k]!.path, found: kind, expected: k },
       );
     }
   }
   requireWindows1251Files(
     VAT_KINDS.filter((k) => found[k]).map((k) => ({
+      // non-null: filtered by found[k] on the line above; bytes[k] is set with it
       path: found[k]!.path,
+      // non-null: bytes[k] is set with found[k]
       bytes: bytes[k]!,
     })),
   );
@@ -106,25 +112,31 @@ export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise
     fileNames: Object.fromEntries(Object.entries(found).map(([k, f]) => [k, f.path])),
   });
   if (r.errors.length) {
+    // non-null: errorMessage is null only when errors is empty
     throw new AppError("FILE_PARSE_ERROR", r.errorMessage!, {
       errors: r.errors.map((e) => ({ message: e.message, ...e.details })),
     });
   }
+  // non-null: DEKLAR.TXT is required (checked above) and parsed without errors
   const deklar = r.deklar.data!;
   const s = summarizeDeklar(deklar);
+  // non-null: DEKLAR.TXT is required (missing files are refused above)
   checkPeriod(s.period, body, found.deklar!.path);
   if (typeof body.eik === "string" && s.eik !== body.eik) {
     throw new AppError(
       "FILE_EIK_MISMATCH",
+      // non-null: DEKLAR.TXT is required (missing files are refused above)
       `${found.deklar!.path} is for EIK ${s.eik}, not for ${body.eik}`,
+      // non-null: DEKLAR.TXT is required (missing files are refused above)
       { file: found.deklar!.path, eiks: [s.eik], requested: body.eik },
     );
   }
   const files: SubmissionFile[] = VAT_KINDS.filter((k) => found[k]).map((k) => ({
     name: vatFileName(k),
     kind: k,
+    // non-null: filtered by found[k] above; bytes[k] is set with it
     bytes: bytes[k]!,
-    numRecords: r[k].count ?? undefined,
+    ...(r[k].count === null ? {} : { numRecords: r[k].count }),
   }));
   return {
     files,
@@ -158,6 +170,7 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
   const warnings: FileWarning[] = []; // blank lines skipped
   const d1 = want === "d1" ? parseD1(bytes, f.path, { warnings }) : null;
   const d6 = want === "d6" ? parseD6(bytes, f.path, { warnings }) : null;
+  // non-null: want is "d6" when it is not "d1", and then d6 was parsed
   const s = d1 ? summarizeD1(d1) : summarizeD6(d6!);
   if (s.eiks.length > 1) {
     throw new AppError(
@@ -211,6 +224,8 @@ export async function readPayroll(
       errors: errors.map((e) => ({ message: e.message, ...e.details })),
     });
   }
+  // non-null: a file with records names its employer (summary.ts); an empty file's null goes on to
+  // the EIK checks below, as it always did
   const eiks = [...new Set(parts.map((p) => p.s.eik!))];
   if (eiks.length > 1) {
     throw new AppError(
@@ -230,6 +245,8 @@ export async function readPayroll(
     );
   }
   for (const p of parts) checkPeriod(p.s.period, body, p.f.path);
+  // non-null: at least one of D1 and D6 was found (refused at the start), and a file that fails to
+  // parse is refused just above, so parts is not empty
   const eik = eiks[0]!;
   const d1Records = parts.find((p) => p.d1)?.d1 ?? null;
   const d6Records = parts.find((p) => p.d6)?.d6 ?? null;
@@ -241,11 +258,15 @@ export async function readPayroll(
       numRecords: p.s.numRecords,
     })),
     eiks,
+    // non-null: at least one of D1 and D6 was found (refused at the start), and a file that fails
+    // to parse is refused just above, so parts is not empty
     period: parts[0]!.s.period,
     names: parts.map((p) => p.f.path),
     warnings: parts.flatMap((p) => p.warnings).map((w) => (bi(w.messageBg, w.message))),
     // D6 field 2 names the employer (D1 carries no company name).
     companies: fileCompany(eik, d6Records?.[0]?.name),
+    // non-null: at least one of D1 and D6 was found (refused at the start), and a file that fails
+    // to parse is refused just above, so parts is not empty
     figures: payrollFigures(eik, parts[0]!.s.period, d1Records, d6Records),
   };
 }
@@ -312,6 +333,7 @@ export async function readSubmissionFiles(
       files: files.length,
     });
   }
+  // non-null: files is not empty (checked above)
   const f = files[0]!;
   const bytes = await f.read();
   // The file must be the declaration the operation files, of the request's EIK (and period where

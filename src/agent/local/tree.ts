@@ -201,6 +201,7 @@ export async function diskTree(root: string): Promise<FileTree> {
       const stack = [abs];
       let n = 0;
       while (stack.length > 0) {
+        // non-null: the loop runs while the stack is not empty
         const dir = stack.pop()!;
         if (++n % YIELD_EVERY === 0) await yieldNow();
         try {

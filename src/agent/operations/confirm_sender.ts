@@ -103,10 +103,13 @@ function offerable(r: ConfirmRequest, checked: SenderPrecheck[], requested: stri
     }
   }
   if (ok.length > 0) return ok;
+  // non-null: checked.length === 1
   if (checked.length === 1) throw checked[0]!.problem;
   throw new AppError(
     "CERTIFICATE_INVALID",
+    // non-null: ok is empty here, so every checked sender has its problem
     "No sender has a valid certificate: " + checked.map((p) => p.problem!.message).join("; "),
+    // non-null: ok is empty here, so every checked sender has its problem
     { senders: checked.map((p) => p.problem!.details) },
   );
 }
@@ -178,6 +181,7 @@ export async function confirmSender(
     ...(p.sender.qualified === false ? { qualified: false } : {}),
   }));
   let chosen = await deps.confirmations.confirm(subject, choices, { signal });
+  // non-null: the confirmation answers one of the choices, built from checked
   const p = checked.find((x) => x.sender.id === chosen.senderId)!;
   const sender = { id: p.sender.id, displayName: p.sender.displayName };
   // A two-step page shows how the checks after its consent went; the PIN comes after them.
@@ -271,6 +275,7 @@ async function openSender(
   const live = await liveContext(sender, ref, pin, use, stepsFor).catch(refuseOnPin);
   r.cleanups.push(live.close);
   if (use === "certificate") return live.ctx;
+  // non-null: use is "sign" here, and a key store opened to sign has sign
   const sign = live.ctx.sign!;
   return { ...live.ctx, sign: (bytes) => sign(bytes).catch(refuseOnPin) };
 }

@@ -163,6 +163,7 @@ export const runBatchFamily: FamilyHandler<"batch"> = async (op, body, r) => {
       return shownScan(scan, r.claims.eiks ?? []);
     });
     return markNoData(
+      // non-null: ask ran the scan callback above before it answered, which set scan
       await runBatch(op, body, r.claims, scan!, submit, () => Promise.resolve(ctx), run),
     );
   } finally {
@@ -260,6 +261,7 @@ export const runSubmissionFamily: FamilyHandler<"submission"> = async (op, body,
   }
   const ops = given ? localOpsOf(r) : null;
   const read = async () => {
+    // non-null: read is called only with ops set (`ops && …` below; no paths without ops)
     const f = await ops!.readSubmission(op, body, src);
     assertEiksCovered(r.claims, f.eiks);
     return f;

@@ -28,15 +28,15 @@ const signing = () => import("../../signing/mod.ts");
 /** What {@link addSender} is given. */
 export interface AddSenderInput {
   /** The sender's id (1–64 of `A-Za-z0-9_.-`); derived from the display name when absent. */
-  readonly id?: string;
+  readonly id?: string | undefined;
   /** The name shown on the confirmation page (1–200 characters). */
   readonly displayName: string;
   /** Where the certificate is: a {@link FoundCertificate.ref}, or one the CLI built. */
   readonly ref: unknown;
   /** Needed only to list an encrypted PKCS#12 file's certificate (its password). */
-  readonly pin?: string;
+  readonly pin?: string | undefined;
   /** Add it even when a certificate check fails (test certificates). */
-  readonly force?: boolean;
+  readonly force?: boolean | undefined;
 }
 
 /** What {@link addSender} added. */

@@ -69,6 +69,7 @@ export const EXPIRING_SOON_DAYS = 30;
 export function maskCertificatePersonalId(personalId: string | undefined): string | null {
   if (!personalId) return null;
   const m = /^([A-Z]{5})-(.+)$/.exec(personalId);
+  // non-null: group 2 of the pattern is not optional, so a match has it
   const value = m ? m[2]! : personalId;
   if (/^\d{10}$/.test(value)) return maskPersonalId(value);
   const masked = value.length > 4

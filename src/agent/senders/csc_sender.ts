@@ -52,9 +52,9 @@ export interface CscRef {
   readonly tokenFile: string;
   readonly authMode: string;
   readonly pin: boolean;
-  readonly caFile?: string;
-  readonly certId?: string;
-  readonly timeoutSeconds?: number;
+  readonly caFile?: string | undefined;
+  readonly certId?: string | undefined;
+  readonly timeoutSeconds?: number | undefined;
 }
 
 /** One provider of `csc_providers.json`. */
@@ -323,6 +323,7 @@ export function cscSigning(
     const keys = await Promise.all(files.map(keyOf));
     const todo = new Map<string, Uint8Array>();
     keys.forEach((k, i) => {
+      // non-null: keys has one key per file (computed from files)
       if (!prepared.has(k)) todo.set(k, files[i]!);
     });
     if (todo.size === 0) return;
@@ -333,6 +334,7 @@ export function cscSigning(
       (tbs) => store.signMany(cert.id, tbs, pin),
     );
     [...todo.keys()].forEach((k, i) => {
+      // non-null: all answers one signature per file of todo, in its order
       const one = all.then((p) => p[i]!);
       one.catch(() => {}); // read by `sign`; a failure is reported there, once per file
       prepared.set(k, one);
@@ -344,6 +346,7 @@ export function cscSigning(
     async sign(bytes) {
       const k = await keyOf(bytes);
       if (!prepared.has(k)) await prepare([bytes]);
+      // non-null: prepare() on the line above stored it
       return await prepared.get(k)!;
     },
   };

@@ -256,7 +256,7 @@ export async function scanCertificates(deps: DiscoverDeps = {}): Promise<Certifi
       (async (modulePath) => (await signing()).openPkcs11KeyStore({ modulePath })),
     run: deps.run ?? (async (req) => (await signing()).denoCommandRunner(req)),
     now: deps.now ?? Date.now,
-    windowsOps: deps.windowsOps,
+    ...(deps.windowsOps === undefined ? {} : { windowsOps: deps.windowsOps }),
   };
   const now = d.now();
   const out: CertificateScan = { certificates: [], sources: [] };

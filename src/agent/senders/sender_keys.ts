@@ -97,7 +97,9 @@ export async function openSenderKeyStore(ref: KeyStoreRef): Promise<KeyStore> {
           e,
         );
       }
-      return (await signing()).openPkcs12KeyStore(data, { name: ref.file.split(/[\\/]/).pop() });
+      return (await signing()).openPkcs12KeyStore(data, {
+        name: ref.file.split(/[\\/]/).pop() ?? ref.file,
+      });
     }
     case "pkcs11":
       return await (await signing()).openPkcs11KeyStore({
@@ -151,6 +153,7 @@ export async function readCertificateFile(path: string): Promise<CertificateInfo
   const pem = /-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/.exec(
     new TextDecoder().decode(bytes),
   );
+  // non-null: group 1 of the pattern is not optional, so a match has it
   const der = pem ? Uint8Array.fromBase64(pem[1]!.replace(/\s+/g, "")) : bytes;
   return (await signing()).toCertificateInfo(der, `file:${path.split(/[\\/]/).pop()}`);
 }
@@ -174,6 +177,7 @@ export async function pickCertificate(
   const found = want
     ? certs.filter((c) => c.id === want || c.id.toLowerCase().includes(want.toLowerCase()))
     : certs;
+  // non-null: found.length === 1
   if (found.length === 1) return found[0]!;
   throw new AppError(
     "KEYSTORE_UNAVAILABLE",

@@ -49,6 +49,7 @@ export function publicSenders(configured: readonly SenderConfig[]) {
   const active = list.filter((s) => s.active);
   return {
     senders: list.map((s) => ({ id: s.id, displayName: s.displayName, active: s.active })),
+    // non-null: active.length === 1
     activeSenderId: active.length === 1 ? active[0]!.id : null,
   };
 }

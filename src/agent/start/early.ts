@@ -39,7 +39,7 @@ export interface EarlySettings {
  * @returns the settings, or null
  */
 export function earlySettings(
-  flags: { port?: string; dataDir?: string },
+  flags: { port?: string | undefined; dataDir?: string | undefined },
   env: Record<string, string | undefined>,
   defaults: { port: number; dataDir: string },
 ): EarlySettings | null {
@@ -77,6 +77,7 @@ export function earlyAgentFlags(
   };
   const seen: Partial<Record<"port" | "dataDir" | "tokenService", string>> = {};
   for (let i = 0; i < args.length; i++) {
+    // non-null: i < args.length
     const arg = args[i]!;
     const eq = arg.indexOf("=");
     const key = eq > 0 ? arg.slice(0, eq) : arg;
@@ -172,6 +173,7 @@ export function createEarlyHandler(version: string, ports: () => readonly number
         status: "starting",
         service: "svc-agent",
         version,
+        // non-null: the agent's port list is never empty (the range it may take)
         port: ports()[0]!,
         latestVersion: null,
         updateAvailable: false,

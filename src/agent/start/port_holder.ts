@@ -45,6 +45,7 @@ export function listenerOf(
   for (const line of procNetTcp.split("\n").slice(1)) {
     const f = line.trim().split(/\s+/);
     // sl local rem st tx:rx tr:when retrnsmt uid timeout inode
+    // non-null: /proc/net/tcp lines have 10 or more fields (the header above names them)
     if (f[1] === want && f[3] === "0A") return { uid: Number(f[7]), inode: f[9]! };
   }
   return null;

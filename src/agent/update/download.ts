@@ -12,7 +12,7 @@ import { allowedPackageUrl, type UpdatePackage } from "./manifest.ts";
 
 /** Options of {@link downloadPackage}. */
 export interface DownloadOptions {
-  readonly fetch?: typeof fetch;
+  readonly fetch?: typeof fetch | undefined;
   /** Abort when no byte arrives for this long, ms (default 60 000). */
   readonly idleTimeoutMs?: number;
   /** Called with the bytes received so far (progress). */

@@ -18,9 +18,9 @@ import { launcherName } from "./install.ts";
 export interface ExtractOptions {
   /** Deno.build.os (the launcher's name, path separators). */
   readonly os: string;
-  readonly run?: CommandRunner;
+  readonly run?: CommandRunner | undefined;
   /** The tar program (default "tar"; Windows: %SystemRoot%\System32\tar.exe). */
-  readonly tar?: string;
+  readonly tar?: string | undefined;
 }
 
 /** Files of a package made executable after a zip is unpacked (paths under `svc-filing/`). */

@@ -61,6 +61,7 @@ export async function regValue(t: MsiTools, key: string, name: string): Promise<
 export function parseRegValue(out: string, name: string): string | null {
   for (const line of out.split(/\r?\n/)) {
     const m = /^\s+(.+?)\s+(REG_SZ|REG_EXPAND_SZ)\s+(.*)$/.exec(line);
+    // non-null: groups 1 and 3 of the pattern are not optional, so a match has them
     if (m && m[1]!.toLowerCase() === name.toLowerCase()) return m[3]!.trimEnd();
   }
   return null;
@@ -95,6 +96,7 @@ export async function appsEntry(
 export function packedGuid(guid: string): string {
   const h = guid.replace(/[{}-]/g, "").toUpperCase();
   const rev = (s: string) => [...s].reverse().join("");
+  // non-null: a product code GUID has 32 hex digits, so its last 16 make pairs
   const bytes = h.slice(16).match(/../g)!.map(rev).join("");
   return rev(h.slice(0, 8)) + rev(h.slice(8, 12)) + rev(h.slice(12, 16)) + bytes;
 }

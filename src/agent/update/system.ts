@@ -22,10 +22,11 @@ export function spawnDetached(
   const viaShell = o.logFile !== undefined && o.os !== "windows";
   const child = new Deno.Command(viaShell ? "/bin/sh" : cmd, {
     args: viaShell
+      // non-null: viaShell is true only when logFile is set
       ? ["-c", 'log=$1; shift; exec "$@" >>"$log" 2>&1 </dev/null', "sh", o.logFile!, cmd, ...args]
       : [...args],
     cwd: o.cwd,
-    env: o.env,
+    ...(o.env === undefined ? {} : { env: o.env }),
     detached: true,
     stdin: "null",
     stdout: "null",

@@ -126,7 +126,7 @@ export function writeD6(records: readonly D6Record[], options: { fileName?: stri
     const rec = records[i] as Record<string, unknown>;
     const empty = NULLABLE.filter((x) => rec[x.name] === null || rec[x.name] === undefined);
     if (empty.length === 0) continue;
-    const parts = lines[i]!.split(","); // formatDelimLines wrote one line per record
+    const parts = lines[i]!.split(","); // non-null: formatDelimLines wrote one line per record
     for (const x of empty) parts[x.no - 1] = "";
     lines[i] = parts.join(",");
   }

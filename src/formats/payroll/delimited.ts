@@ -37,7 +37,7 @@ export interface DelimFieldSpec {
   /** Value type. */
   readonly type: DelimType;
   /** Text: maximum characters; numbers: maximum digits before the decimal point. */
-  readonly size?: number;
+  readonly size?: number | undefined;
 }
 
 /** The JS type of a parsed field: text → string; date → ISO string or null; numbers → number. */
@@ -195,8 +195,9 @@ function parseDelimLine<F extends readonly DelimFieldSpec[]>(
   }
   const rec: Record<string, unknown> = { ...layout.template };
   for (let i = 0; i < fields.length; i++) {
+    // non-null: i < fields.length
     const f = fields[i]!;
-    const s = values[i]!; // values.length === fields.length, checked above
+    const s = values[i]!; // non-null: values.length === fields.length, checked above
     let v: unknown;
     if (f.type === "text") {
       const e = trimEndAt(s, 0, s.length);

@@ -188,6 +188,7 @@ async function submitLive(
     // Credentials first: no PIN is asked for when the API client itself is refused.
     await client.tokenSource().bearer(ctx.signal);
     await ctx.prepareSignatures?.(input.files.map((f) => f.bytes));
+    // non-null: certificateOf(ctx, true) above refuses a context without sign
     body = await buildSubmitBody(input.kind, input, identity, ctx.sign!);
   } catch (e) {
     throw withOutcome(e, "not_filed", true); // nothing left the machine

@@ -26,7 +26,7 @@ export type LiveSubmissionKind =
 /** The settings that change the live portal's coverage (agent.json `portal`). */
 export interface LiveCoverage {
   /** File `vat` / `vat_batch` as the assumed `DEC_VAT` service (default false). */
-  readonly experimentalVatService?: boolean;
+  readonly experimentalVatService?: boolean | undefined;
 }
 
 /** Why each kind outside {@link LIVE_SUBMISSION_KINDS} is refused (docs/nra-api.md §9). */

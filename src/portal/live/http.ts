@@ -49,7 +49,7 @@ export interface PortalRequest {
   /** Time-out for the whole call (connect, send, read the body), in milliseconds. */
   readonly timeoutMs: number;
   /** The caller's cancellation (the agent's request); its reason is rethrown as is. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** The clock's now, epoch ms (reads a Retry-After date); default Date.now. */
   readonly now?: () => number;
 }

@@ -72,6 +72,7 @@ export function createTokenSource(
   deps: TokenSourceDeps,
 ): TokenSource {
   const mode = authModeOf(settings);
+  // non-null: authModeOf answers "access_token" only when accessToken is set
   if (mode === "access_token") return preIssued(settings.accessToken!, endpoints, deps);
 
   let cached: { token: string; until: number } | null = null;
@@ -80,7 +81,9 @@ export function createTokenSource(
   const fetchToken = async (signal?: AbortSignal): Promise<string> => {
     const form = new URLSearchParams({
       grant_type: "client_credentials",
+      // non-null: authModeOf answered "client_credentials": clientId and clientSecret are set
       client_id: settings.clientId!,
+      // non-null: authModeOf answered "client_credentials": clientId and clientSecret are set
       client_secret: settings.clientSecret!,
     });
     const answer = await postToPortal(await deps.getFetch(), {

@@ -17,29 +17,29 @@ export interface LivePortalSettings {
   /** `production` → `/declaration/api-declarations/`, `test` → `…/api-declarations-test/`. */
   readonly environment: "production" | "test";
   /** OAuth2 token endpoint; default `${baseUrl}/oauth/token`. */
-  readonly tokenUrl?: string;
+  readonly tokenUrl?: string | undefined;
   /** OAuth2 client id (client_credentials grant). */
-  readonly clientId?: string;
+  readonly clientId?: string | undefined;
   /** OAuth2 client secret (never logged, never in an error). */
-  readonly clientSecret?: string;
+  readonly clientSecret?: string | undefined;
   /** A pre-issued JWT used directly as the Bearer token (docs/nra-api.md §2, form 2). */
-  readonly accessToken?: string;
+  readonly accessToken?: string | undefined;
   /** Time-out of one HTTP call, in seconds (fractions allowed). */
   readonly timeoutSeconds: number;
   /** PEM file of extra CA certificates to trust (the simulator's CA in tests). */
-  readonly caFile?: string;
+  readonly caFile?: string | undefined;
   /**
    * File `vat` / `vat_batch` as the assumed, unverified `DEC_VAT` service with `DEC_VAT_*` file
    * types (docs/nra-api.md §9 lists no VAT service). Default false: they are refused with
    * PORTAL_OPERATION_UNSUPPORTED before any confirmation or PIN (capabilities.ts).
    */
-  readonly experimentalVatService?: boolean;
+  readonly experimentalVatService?: boolean | undefined;
 }
 
 /** Side effects of the live portal. */
 export interface LivePortalDeps {
   /** The fetch to use (default: global fetch, or one bound to `settings.caFile`). */
-  readonly fetch?: typeof fetch;
+  readonly fetch?: typeof fetch | undefined;
   /** Clock for the OAuth token cache and the pre-issued token's `exp`. */
   readonly clock: Clock;
   /** Structured log; never receives secrets, tokens or personal ids. */

@@ -113,6 +113,7 @@ function answerReportMemo<A extends ReportAnswer>(
   let hit = memo.get(key) as ReportResultOf<A> | undefined;
   if (hit === undefined) {
     hit = answer();
+    // non-null: memo.size >= MEMO_SIZE > 0, so it has a first key
     if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
     memo.set(key, hit);
   }

@@ -112,6 +112,7 @@ export function openCscKeyStore(o: CscKeyStoreOptions): CscKeyStore {
   };
   const signMany = async (certId: string, data: readonly Uint8Array[], pin?: string) => {
     const cred = await find(certId);
+    // non-null: the CSC client refuses a credential without certificates (csc/client.ts)
     const info = toCertificateInfo(cred.certificates[0]!, cred.id);
     const algo = info.keyAlgorithm === "RSA" ? RSA_OID : ECDSA_SHA256_OID;
     const hashes = await Promise.all(
@@ -157,10 +158,12 @@ export function openCscKeyStore(o: CscKeyStoreOptions): CscKeyStore {
     kind: "csc",
     async listCertificates(): Promise<CertificateInfo[]> {
       return (await list()).map((c) => ({
+        // non-null: the CSC client refuses a credential without certificates (csc/client.ts)
         ...toCertificateInfo(c.certificates[0]!, c.id),
         label: c.description,
       }));
     },
+    // non-null: signMany answers one signature per input, and it was given one
     sign: async (certId, data, pin) => (await signMany(certId, [data], pin))[0]!,
     signMany,
     authorizationsFor: async (certId, n) => Math.ceil(n / (await find(certId)).multisign),

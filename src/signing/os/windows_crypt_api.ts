@@ -150,6 +150,7 @@ function contextDer(ctx: Deno.PointerObject): Uint8Array {
 function property(l: Libs, ctx: Deno.PointerObject, id: number): Uint8Array | null {
   const cb = new Uint32Array(1);
   if (!l.c.CertGetCertificateContextProperty(ctx, id, null, cb)) return null;
+  // non-null: a one-element array
   const buf = new Uint8Array(cb[0]!);
   if (!l.c.CertGetCertificateContextProperty(ctx, id, buf, cb)) return null;
   return buf;
@@ -226,7 +227,9 @@ export const win32CryptOps: WinCryptOps = {
           throw new WinCallError("CryptAcquireCertificatePrivateKey", code);
         }
         l.c.CertFreeCertificateContext(ctx);
+        // non-null: one-element arrays
         const keySpec = spec[0]!;
+        // non-null: a one-element array
         const handle = h[0]!;
         return {
           handle,
@@ -261,6 +264,7 @@ export const win32CryptOps: WinCryptOps = {
       rsa ? BCRYPT_PAD_PKCS1 : 0,
     );
     if (st !== 0) throw new WinCallError("NCryptSignHash", st);
+    // non-null: a one-element array
     const sig = new Uint8Array(cb[0]!);
     st = l.n.NCryptSignHash(
       handle,
@@ -274,6 +278,7 @@ export const win32CryptOps: WinCryptOps = {
     );
     if (st !== 0) throw new WinCallError("NCryptSignHash", st);
     void alg; // kept alive until here: the padding info points into it
+    // non-null: a one-element array
     return sig.slice(0, cb[0]!);
   },
   capiSign(handle, keySpec, hash) {
@@ -282,6 +287,7 @@ export const win32CryptOps: WinCryptOps = {
     if (!l.a.CryptCreateHash(handle, CALG_SHA_256, 0n, 0, hh)) {
       fail(l, "CryptCreateHash(CALG_SHA_256)");
     }
+    // non-null: a one-element array
     const hHash = hh[0]!;
     try {
       if (!l.a.CryptSetHashParam(hHash, HP_HASHVAL, hash, 0)) {
@@ -289,8 +295,10 @@ export const win32CryptOps: WinCryptOps = {
       }
       const cb = new Uint32Array(1);
       if (!l.a.CryptSignHashW(hHash, keySpec, null, 0, null, cb)) fail(l, "CryptSignHashW");
+      // non-null: a one-element array
       const sig = new Uint8Array(cb[0]!);
       if (!l.a.CryptSignHashW(hHash, keySpec, null, 0, sig, cb)) fail(l, "CryptSignHashW");
+      // non-null: a one-element array
       return sig.slice(0, cb[0]!);
     } finally {
       l.a.CryptDestroyHash(hHash);
@@ -303,6 +311,7 @@ export const win32CryptOps: WinCryptOps = {
       const k = new BigUint64Array(1);
       if (l.a.CryptGetUserKey(handle, spec, k)) {
         specs.push(spec);
+        // non-null: a one-element array
         l.a.CryptDestroyKey(k[0]!);
       }
     }
@@ -319,6 +328,7 @@ export const win32CryptOps: WinCryptOps = {
       info.flags & CRYPT_MACHINE_KEYSET,
     );
     if (!ok) fail(l, `CryptAcquireContextW(type ${provType})`);
+    // non-null: a one-element array
     const handle = h[0]!;
     return { handle, keySpec: info.keySpec, free: () => void l.a.CryptReleaseContext(handle, 0) };
   },

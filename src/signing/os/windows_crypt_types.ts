@@ -32,7 +32,7 @@ export interface KeyProvInfo {
 /** One certificate of a store. */
 export interface RawCert {
   readonly der: Uint8Array;
-  readonly friendlyName?: string;
+  readonly friendlyName?: string | undefined;
   /** Absent when the certificate has no private key here. */
   readonly provInfo?: KeyProvInfo;
 }

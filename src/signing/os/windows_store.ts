@@ -204,6 +204,7 @@ export function openWindowsCertStore(options: WindowsStoreOptions = {}): KeyStor
     async sign(certId, data) {
       const m = /^(?:windows:)?(?:(CurrentUser|LocalMachine)\/My\/)?([0-9A-F]{40})$/i.exec(certId);
       if (!m) throw new AppError("CERTIFICATE_INVALID", "Not a Windows certificate thumbprint");
+      // non-null: group 2 of the pattern is not optional, so a match has it
       const thumb = m[2]!.toUpperCase();
       const found = (await list()).find((c) => c.thumb === thumb && (!m[1] || c.location === m[1]));
       if (!found) {

@@ -21,7 +21,7 @@ export interface Pkcs11Options {
   /** Path of the PKCS#11 module. */
   readonly modulePath: string;
   /** Only use the token with this label (default: every token present). */
-  readonly tokenLabel?: string;
+  readonly tokenLabel?: string | undefined;
   /** An already loaded API (tests wrap the real one to count calls, or fake it). */
   readonly api?: Pkcs11Api;
 }

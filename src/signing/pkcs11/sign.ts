@@ -23,7 +23,7 @@ const ID_RE = /^pkcs11:serial=([^;]*);id=([0-9a-f]*)(?:;label=(.*))?$/;
 export interface SigningTokens {
   readonly api: Pkcs11Api;
   /** Only the token with this label, when given. */
-  readonly tokenLabel?: string;
+  readonly tokenLabel?: string | undefined;
   /** Logged-in sessions by token serial (see {@link loggedIn}). */
   readonly kept: Map<string, bigint>;
 }

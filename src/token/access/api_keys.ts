@@ -48,7 +48,9 @@ export function newId(prefix: string, rnd: RandomBytes = systemRandom): string {
  */
 export function newUuid(rnd: RandomBytes = systemRandom): string {
   const b = rnd(16);
+  // non-null: rnd(16) answers 16 bytes
   b[6] = (b[6]! & 0x0f) | 0x40;
+  // non-null: rnd(16) answers 16 bytes
   b[8] = (b[8]! & 0x3f) | 0x80;
   const h = b.toHex();
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
@@ -75,7 +77,7 @@ export function looksLikeApiKey(s: string): boolean {
 /** Input of {@link createApiKey}. */
 export interface CreateKeyInput {
   readonly mode: KeyMode;
-  readonly integratorId?: string;
+  readonly integratorId?: string | undefined;
   readonly label?: string | null;
   /** Restrict the key to these EIKs (administrator's list). */
   readonly allowedEiks?: readonly string[] | null;
@@ -84,7 +86,7 @@ export interface CreateKeyInput {
   /** Epoch ms. */
   readonly now: number;
   /** Random source (tests inject a deterministic one). */
-  readonly randomBytes?: RandomBytes;
+  readonly randomBytes?: RandomBytes | undefined;
 }
 
 /**
@@ -160,6 +162,7 @@ export async function liveTrialExpiry(
   if (mode === "test") return initialExpiry("test", false, now);
   const state = await store.contractState(integratorId, now);
   if (state.active) return initialExpiry("live", true, now);
+  // non-null: initialExpiry answers null only for a live key under a contract (false here)
   const own = initialExpiry("live", false, now)!;
   // After a contract, its end; before any, the integrator's first live key (revoked included).
   const start = state.lastEndedAt ??

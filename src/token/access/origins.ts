@@ -61,6 +61,7 @@ export function requireHttpOrigin(text: string, field: string): string {
 export const HttpOrigin = z.string().max(2048).refine(
   (s) => httpOrigin(s) !== null,
   HTTP_ORIGIN_MESSAGE,
+  // non-null: the refine above let through only a string httpOrigin accepts
 ).transform((s) => httpOrigin(s)!);
 
 /** Most page origins one integrator has published to agents (its own and its keys' together;

@@ -37,6 +37,7 @@ export function adminAuth(token: string | null | undefined): MiddlewareHandler {
       throw new AppError("ADMIN_UNAUTHORIZED", "The admin API is disabled (no admin token set)");
     }
     const m = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "");
+    // non-null: group 1 of the pattern is not optional, so a match has it
     if (!m || !adminTokenMatches(m[1]!, expected)) {
       throw new AppError("ADMIN_UNAUTHORIZED", "The admin API needs the admin credential");
     }

@@ -23,7 +23,7 @@ import { buildStatement, requireMonth, statementCsv, usageCsv } from "../contrac
 /** Extra dependencies of the contract routes. */
 export interface AdminContractDeps extends AdminDeps {
   /** Write buffered usage counters before reading them. */
-  readonly flushUsage?: () => Promise<void>;
+  readonly flushUsage?: (() => Promise<void>) | undefined;
 }
 
 const STATUSES = new Set(["pending", "approved", "rejected"]);

@@ -56,7 +56,7 @@ export type AdminRoute = readonly [
   path: string,
   operationId: string,
   summary: string,
-  request: RouteConfig["request"] | null,
+  request: NonNullable<RouteConfig["request"]> | null,
   answer: readonly [status: 200 | 201, response: RouteConfig["responses"][string]],
   errors: readonly (keyof typeof ERROR_STATUS)[],
   description?: string,

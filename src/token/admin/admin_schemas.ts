@@ -81,6 +81,7 @@ export const Note = z.object({
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const r = schema.safeParse(raw ?? {});
   if (r.success) return r.data;
+  // non-null: a failed zod parse has at least one issue
   const i = r.error.issues[0]!;
   const field = i.path.map(String).join(".") || "body";
   throw new AppError("VALIDATION_FAILED", `Field "${field}" ${i.message}`, { field });

@@ -14,9 +14,9 @@ import type { AdminDeps } from "./admin_keys.ts";
 /** Dependencies of the signing-key routes. */
 export interface AdminSigningDeps extends AdminDeps {
   /** Reload the key ring after a rotation or re-encryption. */
-  readonly reloadKeyRing?: () => Promise<void>;
+  readonly reloadKeyRing?: (() => Promise<void>) | undefined;
   /** The configured secret's cipher; null = keys are kept in plain text. */
-  readonly keyCipher?: SigningKeyCipher | null;
+  readonly keyCipher?: SigningKeyCipher | null | undefined;
 }
 
 /**

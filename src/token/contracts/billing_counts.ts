@@ -46,7 +46,7 @@ export function monthBounds(month: string): [number, number] {
 export interface BillingCounterOptions {
   readonly store: BillingCountStore;
   /** Flush interval in ms (default 1000); 0 = write through after each token. */
-  readonly flushMs?: number;
+  readonly flushMs?: number | undefined;
   /** Where flush failures are reported (the counts are kept and retried). */
   readonly onError?: (e: unknown) => void;
 }

@@ -169,7 +169,7 @@ export function defaultContractEnd(startsAt: number): number {
 export async function approveApplication(
   d: AdminDeps,
   applicationId: string,
-  o: { endsAt?: number | null; note?: string | null },
+  o: { endsAt?: number | null | undefined; note?: string | null | undefined },
 ): Promise<{ contract: ContractView; supersededId: string | null; liftedKeys: number }> {
   const now = d.clock.now();
   const app = await d.store.getApplication(applicationId);

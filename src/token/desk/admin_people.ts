@@ -28,6 +28,7 @@ export function adminPeopleRoutes(r: Hono<WebEnv>, ctx: DeskContext): void {
  *   last one: `reason: "last_admin"`)
  */
 async function removeAdminHandler(ctx: DeskContext, c: WebC): Promise<Response> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const me = c.get("signedIn")!.user;
   const id = c.req.param("id") ?? "";
   const target = await ctx.store.getWebUser(id);

@@ -15,7 +15,7 @@ export interface DeskDeps extends AdminDeps {
   readonly publicUrl: () => string;
   readonly log: AppLog;
   /** Writes buffered usage counters before a statement is built. */
-  readonly flushUsage?: () => Promise<void>;
+  readonly flushUsage?: (() => Promise<void>) | undefined;
 }
 
 /** What every desk route gets. */
@@ -41,5 +41,6 @@ export function auditDesk(
   integratorId: string | null,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
+  // non-null: webGuard lets only a signed-in person reach the desk (web/guard.ts)
   return auditBy(ctx, c, c.get("signedIn")!.user, { action, target, integratorId, detail });
 }

@@ -61,6 +61,7 @@ export async function verifyIdentity(
   identity: { legalName: string; eik: string },
   via: "desk" | "contract approval",
 ): Promise<VerifiedIdentity> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const by = c.get("signedIn")!.user.email;
   const verified: VerifiedIdentity = { ...identity, at: ctx.clock.now(), by };
   const done = await ctx.store.updateIntegrator(integratorId, { verified });

@@ -241,6 +241,7 @@ async function adminsPage(
   status: 200 | 409 = 200,
   flash: Parameters<typeof sendWebPage>[6] = null,
 ): Promise<Response> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const me = c.get("signedIn")!;
   const [list, mine] = await Promise.all([
     ctx.store.listWebUsers("admin"),
@@ -321,6 +322,7 @@ async function inviteAdminHandler(ctx: DeskContext, c: WebC): Promise<Response> 
   const f = await formOf(c);
   const email = (f.email ?? "").trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return adminsPage(ctx, c, null);
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const me = c.get("signedIn")!.user;
   if (await ctx.store.findWebUser("admin", email)) {
     return adminsPage(ctx, c, null, 409, {

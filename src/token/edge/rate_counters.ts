@@ -137,6 +137,7 @@ export function leasedRateCounter(
   const take = (need: readonly RateBudget[], own: readonly Lease[], windowStart: number) => {
     // own[i] is need[i]'s lease, and the store answers one count per bucket, in order.
     const asked = need.map((b, i) => {
+      // non-null: own[i] is need[i]'s lease (the comment above)
       const l = own[i]!;
       return Math.min(Math.max(l.size, l.waiting), Math.max(1, b.limit - l.known));
     });
@@ -145,6 +146,8 @@ export function leasedRateCounter(
         stats.leases++;
         const after = await store.hitRateWindows(need.map((b) => b.bucket), windowStart, asked);
         need.forEach((b, i) => {
+          // non-null: own and asked are need's, and the store answers one count per bucket (as
+          // above)
           const l = own[i]!, n = asked[i]!, total = after[i]!;
           const before = total - n;
           l.left += Math.max(0, Math.min(n, b.limit - before));
@@ -177,11 +180,13 @@ export function leasedRateCounter(
           if (windowStart !== window) return await this.hit(budgets, window, windowMs);
           for (const l of mine) if (l.left === 0 && !counted.has(l)) counted.add(l), l.waiting++;
           const full = budgets.findIndex((b, i) => {
+            // non-null: mine has one lease per budget (budgets.map above)
             const l = mine[i]!;
             return l.left === 0 && l.pending === null && l.known >= b.limit;
           });
           if (full >= 0) {
             return budgets.map((b, i) =>
+              // non-null: mine has one lease per budget (budgets.map above)
               i === full ? Math.max(mine[i]!.known, b.limit) + 1 : used(mine[i]!, b)
             );
           }
@@ -190,10 +195,12 @@ export function leasedRateCounter(
             await inFlight.pending;
             continue;
           }
+          // non-null: mine has one lease per budget (budgets.map above)
           const need = budgets.filter((_, i) => mine[i]!.left === 0);
           if (need.length === 0) {
             stats.hits++;
             for (const l of mine) l.left--;
+            // non-null: mine has one lease per budget (budgets.map above)
             return budgets.map((b, i) => used(mine[i]!, b));
           }
           await take(need, mine.filter((l) => l.left === 0), windowStart);

@@ -133,9 +133,12 @@ export function createRateLimiter(settings: RateLimitSettings, counter: RateCoun
       if (budgets.length === 0) return null;
       const { start: windowStart, resetSeconds } = fixedWindow(now, windowMs);
       const hits = await counter.hit(countersOf(key), windowStart, windowMs);
+      // non-null: i < budgets.length (the loop below)
       const remaining = (i: number) => Math.max(0, budgets[i]!.limit - (hits[i] ?? 0));
       const info = (i: number): RateLimitInfo => ({
+        // non-null: i < budgets.length (the loop below)
         scope: budgets[i]!.scope,
+        // non-null: i < budgets.length (the loop below)
         limit: budgets[i]!.limit,
         remaining: remaining(i),
         resetSeconds,
@@ -143,6 +146,7 @@ export function createRateLimiter(settings: RateLimitSettings, counter: RateCoun
       });
       let tightest = 0;
       for (let i = 0; i < budgets.length; i++) {
+        // non-null: i < budgets.length
         const { scope, limit } = budgets[i]!;
         if ((hits[i] ?? 0) > limit) {
           throw new AppError(

@@ -47,7 +47,7 @@ export async function waitUntilQuiet(
 /** Options of {@link readyRoute}. */
 export interface ReadyOptions {
   readonly store: Pick<TokenStore, "schemaStatus">;
-  readonly drain?: DrainState;
+  readonly drain?: DrainState | undefined;
   /** How long the database may take to answer (default 2000 ms). */
   readonly timeoutMs?: number;
 }

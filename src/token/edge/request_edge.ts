@@ -33,11 +33,11 @@ export interface AccessLogEntry {
 /** Options of {@link withEdge}. */
 export interface EdgeOptions {
   /** Source of new request ids (default `crypto.randomUUID`). */
-  readonly randomId?: () => string;
+  readonly randomId?: (() => string) | undefined;
   /** Sink of the access log (absent = no access log). */
-  readonly accessLog?: (entry: AccessLogEntry) => void;
+  readonly accessLog?: ((entry: AccessLogEntry) => void) | undefined;
   /** The draining state (absent = never draining). */
-  readonly drain?: DrainState;
+  readonly drain?: DrainState | undefined;
   /** Told every answer with its status, request id and error body's `errorCode` (the request
    * log of token requests, request_log/recorder.ts). */
   readonly onAnswer?: (

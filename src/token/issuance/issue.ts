@@ -36,12 +36,12 @@ export interface IssueConfig {
 /** Validated issue request. */
 export interface IssueRequest {
   readonly typeId: string;
-  readonly eik?: string;
-  readonly eiks?: readonly string[];
+  readonly eik?: string | undefined;
+  readonly eiks?: readonly string[] | undefined;
   /** The calling page's origin, already checked by the route (issue_route.ts): an http(s)
    * origin (`scheme://host[:port]`) among the key's allowed origins. */
-  readonly origin?: string;
-  readonly bodySha256?: string;
+  readonly origin?: string | undefined;
+  readonly bodySha256?: string | undefined;
 }
 
 /** 200 body of `POST /api/v1/tokens/issue`. */
@@ -134,6 +134,7 @@ function bearerSecret(bearer: string | undefined): string {
   if (!m) {
     throw new AppError("API_KEY_INVALID", "Send the secret key as Authorization: Bearer <API_KEY>");
   }
+  // non-null: group 1 of the pattern is not optional, so a match has it
   const credential = m[1]!;
   const key = /svc_(?:test|live)_[A-Za-z0-9_-]{43}/.exec(credential)?.[0];
   if (key !== undefined && key !== credential) {
@@ -175,11 +176,11 @@ export interface IssueDeps {
   /** Issuer, audience, minimum agent version. */
   readonly config: IssueConfig;
   /** Optional accumulator of the time split. */
-  readonly timings?: IssueTimings;
+  readonly timings?: IssueTimings | undefined;
   /** Optional usage counter (billing). */
-  readonly usage?: BillingCounter;
+  readonly usage?: BillingCounter | undefined;
   /** Random source of the token's `jti` (default the system's). */
-  readonly random?: RandomBytes;
+  readonly random?: RandomBytes | undefined;
 }
 
 /**

@@ -33,9 +33,9 @@ export const MAX_ISSUE_BODY_BYTES = 256 * 1024;
 export interface IssueRouteDeps extends IssueDeps {
   readonly clock: { now(): number };
   /** Budgets per API key and integrator (absent = no limits). */
-  readonly rateLimiter?: RateLimiter;
+  readonly rateLimiter?: RateLimiter | undefined;
   /** The request log (absent = none; request_log/recorder.ts). */
-  readonly requestLog?: RequestLogRecorder;
+  readonly requestLog?: RequestLogRecorder | undefined;
 }
 
 /**
@@ -94,7 +94,7 @@ export function issueRoute(deps: IssueRouteDeps): (c: Context) => Promise<Respon
 
 /** Read, validate and answer an authenticated request whose budget is counted. */
 async function issueFromBody(
-  deps: IssueDeps & { readonly requestLog?: RequestLogRecorder },
+  deps: IssueDeps & { readonly requestLog?: RequestLogRecorder | undefined },
   auth: AuthenticatedKey,
   req: Request,
   bounded: boolean,

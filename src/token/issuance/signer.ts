@@ -66,6 +66,7 @@ export async function loadKeyRing(
     await newKey(store, now, rnd, cipher);
     keys = await store.listSigningKeys();
   }
+  // non-null: a current key exists: made above when there was none
   const current = keys.filter((k) => k.retiredAt === null).at(-1)!;
   const previous = keys.filter((k) => k.retiredAt !== null).sort((a, b) =>
     (b.retiredAt ?? 0) - (a.retiredAt ?? 0)

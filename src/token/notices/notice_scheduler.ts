@@ -37,14 +37,14 @@ export interface NoticeSchedulerOptions {
   readonly mailer: Mailer | null;
   readonly clock: Clock;
   /** Lease owner name (unique per process); default random. */
-  readonly instanceId?: string;
+  readonly instanceId?: string | undefined;
   /** Tick interval, ms (default 60 s). */
-  readonly intervalMs?: number;
+  readonly intervalMs?: number | undefined;
   /** Lease, ms (default 5 min; far above the SMTP timeouts). */
   readonly leaseMs?: number;
   /** Attempts before a notice is marked failed (default 8). */
   readonly maxAttempts?: number;
-  readonly random?: RandomBytes;
+  readonly random?: RandomBytes | undefined;
   readonly log?: AppLog;
 }
 
@@ -138,6 +138,7 @@ export class NoticeScheduler {
     const integrators = new Map<string, Integrator | null>();
     const integrator = async (id: string) => {
       if (!integrators.has(id)) integrators.set(id, await store.getIntegrator(id));
+      // non-null: set on the line above when it was missing
       return integrators.get(id)!;
     };
     // Keys expiring within 24 hours, contracts ending within 7 days: one draft each.
@@ -145,10 +146,12 @@ export class NoticeScheduler {
     const due: Due[] = [
       ...(await store.keysExpiringWithin(now, now + KEY_NOTICE_LEAD_MS)).map((k): Due => [
         k.integratorId,
+        // non-null: keysExpiringWithin answers keys with an expiry only
         (i) => keyExpiringDraft({ ...k, expiresAt: k.expiresAt! }, i, now, rnd),
       ]),
       ...(await store.contractsEndingWithin(now, now + CONTRACT_NOTICE_LEAD_MS)).map((c): Due => [
         c.integratorId,
+        // non-null: contractsEndingWithin answers contracts with an end only
         (i) => contractExpiringDraft({ ...c, endsAt: c.endsAt! }, i, now, rnd),
       ]),
     ];
@@ -205,7 +208,10 @@ export class NoticeScheduler {
     }
     const { subject, text } = renderNotice(n.kind, n.locale, n.params);
     try {
+      // non-null: tick() returns before delivering when there is no mailer
       await this.#o.mailer!.send({
+        // non-null: a notice without recipient is stored as skipped, never delivered
+        // (notice_queries.ts)
         to: n.recipient!,
         subject,
         text,

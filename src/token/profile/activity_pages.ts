@@ -126,7 +126,9 @@ function usageChartSvg({ days, legend, cells, totals }: UsageSeries): string {
   const labels = [0, 29, 59, days.length - 1].map((i, j) =>
     `<text x="${left + (i + (j === 3 ? 1 : 0)) * bw}" y="${H - 6}"${
       j === 3 ? ' text-anchor="end"' : ""
-    }>${days[i]!.slice(5)}</text>`
+    }>${
+      days[i]!.slice(5) /* non-null: i is 0, 29, 59 or the last index of USAGE_DAYS days */
+    }</text>`
   ).join("");
   return `<svg class="chart" id="usage-chart" role="img" aria-label="tokens per day" viewBox="0 0 ${W} ${H}" width="100%">${ticks}${bars}${labels}</svg>`;
 }
@@ -190,4 +192,5 @@ function usageBody(rows: readonly DailyUsageRow[], now: number): Markup {
 }
 
 const esc = (s: string) =>
+  // non-null: the pattern matches only the four keys of the table
   s.replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]!);

@@ -58,6 +58,7 @@ export function applicationHistory(
       return {
         at: a.at,
         kind: a.action,
+        // non-null: filtered by STEPS[a.action] above
         what: t(...STEPS[a.action]!),
         applicationId: a.target,
         who: a.actorKind === "admin" || a.actorKind === "admin-api" ? "" : a.actor,
@@ -67,6 +68,7 @@ export function applicationHistory(
     ...notices.filter((n) => MAILS[n.kind]).map((n): Step => ({
       at: n.sentAt ?? n.createdAt,
       kind: n.kind,
+      // non-null: filtered by MAILS[n.kind] above
       what: html`${t(...MAILS[n.kind]!)} (${
         t(...(MAIL_STATES[n.status] ?? [n.status, n.status]))
       })`,

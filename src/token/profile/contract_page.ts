@@ -115,6 +115,7 @@ async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
   const pending = applications.find((a) => a.status === "pending");
   const phase = inForce ? 3 : pending ? 2 : 1;
   const base = ctx.app.base;
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const user = c.get("signedIn")!.user;
   return sendWebPage(
     c,

@@ -15,9 +15,9 @@ export interface ProfileDeps extends AdminDeps {
   readonly publicUrl: () => string;
   readonly log: AppLog;
   /** Writes buffered request log rows and usage before a page reads them (tests, the chart). */
-  readonly flushLog?: () => Promise<void>;
+  readonly flushLog?: (() => Promise<void>) | undefined;
   /** Writes buffered usage counters before a statement is built. */
-  readonly flushUsage?: () => Promise<void>;
+  readonly flushUsage?: (() => Promise<void>) | undefined;
 }
 
 /** What every profile route gets. */

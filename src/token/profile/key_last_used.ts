@@ -45,6 +45,7 @@ export async function lastUsedOf(
     if ((lastDay.get(d.keyId) ?? "") < d.day) lastDay.set(d.keyId, d.day);
   }
   return new Map(keys.map((k, i) => {
+    // non-null: newest has one answer per key (asked for keys.map above)
     const e = newest[i]![0];
     const day = lastDay.get(k.id);
     return [k.id, e ? { at: e.at } : day ? { day } : null];

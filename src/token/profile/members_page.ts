@@ -48,6 +48,7 @@ const ACTIONS: Record<string, [string, string]> = {
   "application.approve": ["одобрена заявка", "application approved"],
   "application.reject": ["отказана заявка", "application rejected"],
 };
+// non-null: ACTIONS[a] was tested in the same condition
 const actionText = (a: string) => ACTIONS[a] ? t(...ACTIONS[a]!) : a;
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -97,6 +98,7 @@ async function inviteHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
   const f = await formOf(c);
   const email = normalEmail(f.email);
   const role = roleOf(f.role);
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const me = c.get("signedIn")!.user;
   const integratorId = integratorOf(c);
   if (await ctx.store.findWebUser("integrator", email)) {
@@ -146,6 +148,7 @@ async function inviteHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
  */
 async function roleHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
   const role = roleOf((await formOf(c)).role);
+  // non-null: the route's path has :id, so Hono always gives it
   const member = await memberOf(ctx, c, c.req.param("id")!);
   const res = await ctx.store.setMemberRole(integratorOf(c), member.id, role);
   if (!res.ok) return membersPage(ctx, c, 409, LAST_OWNER);
@@ -168,12 +171,14 @@ async function roleHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
  * @throws AppError NOT_FOUND (another integrator's or unknown)
  */
 async function removeHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
+  // non-null: the route's path has :id, so Hono always gives it
   const member = await memberOf(ctx, c, c.req.param("id")!);
   const res = await ctx.store.removeWebUser(member.id, integratorOf(c));
   if (!res.ok) return membersPage(ctx, c, 409, LAST_OWNER);
   await auditProfile(ctx, c, "member.remove", member.email, {
     role: member.memberRole ?? "owner",
   });
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   if (member.id === c.get("signedIn")!.user.id) return c.redirect(ctx.app.base, 303);
   return membersPage(ctx, c, 200, {
     kind: "ok",
@@ -192,6 +197,7 @@ async function membersPage(
   status: 200 | 409 = 200,
   flash: Flash | null = null,
 ): Promise<Response> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const me = c.get("signedIn")!.user;
   const integratorId = integratorOf(c);
   const [team, log] = await Promise.all([

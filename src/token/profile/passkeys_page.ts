@@ -17,6 +17,7 @@ import type { ProfileContext } from "./deps.ts";
  */
 export function passkeysPage(r: Hono<WebEnv>, ctx: ProfileContext): void {
   r.get("/passkeys", async (c) => {
+    // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
     const s = c.get("signedIn")!;
     const list = await ctx.store.listPasskeys(s.user.id);
     return sendWebPage(

@@ -75,14 +75,14 @@ export interface RequestLogOptions {
   readonly store: TokenStore;
   readonly now: () => number;
   /** Flush interval, ms (default 1000; 0 = after each request). */
-  readonly flushMs?: number;
+  readonly flushMs?: number | undefined;
   readonly onError?: (e: unknown) => void;
   /** Told when the store's writer thread could not be used and this thread writes instead
    * (default: `onError`). */
   readonly onFallback?: (e: Error) => void;
   /** `all` (default) keeps every request; `errors` only the refused ones (status ≥ 400) — the
    * successful ones are then only counted per day (SVC_REQUEST_LOG). */
-  readonly keep?: "all" | "errors";
+  readonly keep?: "all" | "errors" | undefined;
 }
 
 /** The batching writer of the request log and the daily usage. */

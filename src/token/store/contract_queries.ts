@@ -80,6 +80,7 @@ export function contractQueries(db: Db): ContractStore {
           const other = yield* tx.get(sql`SELECT 1 FROM contracts
             WHERE integrator_id = ${k.integratorId} AND status = 'active'
             AND starts_at <= ${at} AND (ends_at IS NULL OR ends_at > ${at})`);
+          // non-null: the contracts selected here are those whose end has come, so endsAt is set
           if (!other) yield* fallBack(tx, k, k.endsAt!, fallbackMs);
         });
       }

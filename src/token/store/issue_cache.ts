@@ -175,6 +175,7 @@ class IssueCache {
   }
 
   #listen(): void {
+    // non-null: #listen is called only for a database that can listen (PostgreSQL)
     this.listening = this.db.listen!(ISSUE_CACHE_CHANNEL, (payload) => {
       const [from, v] = payload.split(" ");
       if (from !== this.#schema) return;
@@ -259,7 +260,9 @@ class IssueCache {
 
   #keep(secretHash: string, e: Entry): void {
     if (this.byHash.size >= this.maxEntries) {
+      // non-null: the map is full (size >= maxEntries > 0), so it has a first key
       const oldest = this.byHash.keys().next().value!;
+      // non-null: byHash and byId hold the same entries
       this.byId.delete(this.byHash.get(oldest)!.key.id);
       this.byHash.delete(oldest);
     }

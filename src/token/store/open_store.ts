@@ -18,7 +18,7 @@ export interface OpenStoreOptions {
   /** Directory of the SQLite file (created 0700 when missing, tightened to 0700 otherwise). */
   readonly dataDir: string;
   /** `postgres://…` selects PostgreSQL; absent or empty = SQLite. */
-  readonly databaseUrl?: string | null;
+  readonly databaseUrl?: string | null | undefined;
   /** PostgreSQL pool size (default 4; `?max=N` in the URL also sets it). */
   readonly poolSize?: number;
   /** Time source of the store (migration records); default the system clock. */

@@ -22,7 +22,7 @@ export const DEFAULT_PG_POOL = 4;
 /** Options of {@link openPgDb}. */
 export interface PgOptions {
   /** Pool size (default {@link DEFAULT_PG_POOL}, or `?max=` in the URL). */
-  readonly max?: number;
+  readonly max?: number | undefined;
 }
 
 type Conn = postgres.Sql | postgres.TransactionSql;

@@ -31,10 +31,10 @@ export function readinessRateQueries(db: Db): ReadinessStore & RateWindowStore {
       buckets.forEach((b, i) => add.set(b, (add.get(b) ?? 0) + (counts?.[i] ?? 1)));
       // One lock order for every statement (sorted buckets): two requests of one integrator
       // through different keys never wait for each other in opposite orders.
-      const sorted = [...add.keys()].sort();
+      const sorted = [...add].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
       const rows = await db.all(sql`
         INSERT INTO rate_limit_windows (bucket, window_start, hits)
-        VALUES ${tuples(sorted.map((b) => [b, windowStart, add.get(b)!]))}
+        VALUES ${tuples(sorted.map(([b, n]) => [b, windowStart, n]))}
         ON CONFLICT (bucket, window_start)
         DO UPDATE SET hits = rate_limit_windows.hits + excluded.hits
         RETURNING bucket, hits`);

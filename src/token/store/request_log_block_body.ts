@@ -57,6 +57,7 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
   const n = b.entries, ids = b.requestIds, ends = b.requestIdEnds, base = b.firstAt;
   let wholeMs = true;
   for (let i = 0; i < n && wholeMs; i++) {
+    // non-null: i < n = b.entries, and each column of a block has n entries
     const d = b.at[i]! - base;
     wholeMs = d >= 0 && d <= 0xffffffff && d === Math.floor(d);
   }
@@ -66,8 +67,10 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
   for (let c = 0; c < 16; c++) digit[c.toString(16).charCodeAt(0)] = c;
   const packed = new Uint8Array(16 * n);
   let uuids = true;
+  // non-null: i < n, and requestIdEnds has n entries
   for (let i = 0, s = 0, q = 0; i < n && uuids; s = ends[i++]!) {
     if (
+      // non-null: i < n, and requestIdEnds has n entries
       ends[i]! - s !== 36 || ids[s + 8] !== 45 || ids[s + 13] !== 45 || ids[s + 18] !== 45 ||
       ids[s + 23] !== 45
     ) {
@@ -77,6 +80,7 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
     let bad = 0;
     for (let k = 0; k < 36; k += 2) {
       if (k === 8 || k === 13 || k === 18 || k === 23) k++;
+      // non-null: the id is 36 bytes (checked above), and digit has an entry for every byte
       const hi = digit[ids[s + k]!]!, lo = digit[ids[s + k + 1]!]!;
       bad |= hi | lo; // negative when either is not a digit
       packed[q++] = (hi << 4) | lo;
@@ -85,6 +89,7 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
   }
   const texts = new TextEncoder().encode(JSON.stringify(b.strings));
   const w = b.strings.length < 0xff ? 1 : b.strings.length < 0xffff ? 2 : 4;
+  // non-null: n > 0, and requestIdEnds has n entries
   const idBytes = uuids ? 16 * n : 4 * n + (n === 0 ? 0 : ends[n - 1]!);
   const out = new Uint8Array(
     20 + texts.length + n * ((wholeMs ? 4 : 8) + 2 + 4 * w + 4) + idBytes,
@@ -99,23 +104,32 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
   out.set(texts, 20);
   let p = 20 + texts.length;
   for (let i = 0; i < n; i++) {
+    // non-null: i < n = b.entries, and each column of a block has n entries
     if (wholeMs) v.setUint32(p, b.at[i]! - base, true);
+    // non-null: i < n = b.entries, and each column of a block has n entries
     else v.setFloat64(p, b.at[i]!, true);
     p += wholeMs ? 4 : 8;
   }
+  // non-null: i < n = b.entries, and each column of a block has n entries
   for (let i = 0; i < n; i++, p += 2) v.setUint16(p, b.status[i]!, true);
   for (const col of [b.typeId, b.eiks, b.errorCode, b.origin]) {
     for (let i = 0; i < n; i++, p += w) {
       // -1 (no error code) becomes all bits set
+      // non-null: i < n = b.entries, and each column of a block has n entries
       if (w === 1) out[p] = col[i]! & 0xff;
+      // non-null: i < n = b.entries, and each column of a block has n entries
       else if (w === 2) v.setUint16(p, col[i]! & 0xffff, true);
+      // non-null: i < n = b.entries, and each column of a block has n entries
       else v.setUint32(p, col[i]! >>> 0, true);
     }
   }
+  // non-null: i < n = b.entries, and each column of a block has n entries
   for (let i = 0; i < n; i++, p += 4) v.setUint32(p, b.latencyUs[i]!, true);
   if (uuids) out.set(packed, p);
   else {
+    // non-null: i < n, and requestIdEnds has n entries
     for (let i = 0, start = 0; i < n; start = ends[i++]!, p += 4) {
+      // non-null: i < n, and requestIdEnds has n entries
       v.setUint32(p, ends[i]! - start, true);
     }
     out.set(ids.subarray(0, idBytes - 4 * n), p);
@@ -163,6 +177,8 @@ function packedEntries(integratorId: string, keyId: string, body: Uint8Array): R
   const format = body[0];
   if (format !== PACKED_BODY && format !== PACKED_BODY_V1) throw new TypeError("not packed");
   const v = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  // non-null: a body cut short reads undefined here, and then fails the layout check below
+  // (TypeError)
   const flags = body[1]!, w = body[2]!;
   const n = v.getUint32(4, true), base = v.getFloat64(8, true);
   const textsEnd = 20 + v.getUint32(16, true);
@@ -175,6 +191,8 @@ function packedEntries(integratorId: string, keyId: string, body: Uint8Array): R
   const latency = origin + (v2 ? w * n : 0), ids = latency + (v2 ? 4 * n : 0);
   const none = w === 4 ? 0xffffffff : (1 << (8 * w)) - 1;
   const index = (p: number) =>
+    // non-null: within a whole body; one cut short reads "" here or fails the DataView reads (the
+    // @throws)
     w === 1 ? body[p]! : w === 2 ? v.getUint16(p, true) : v.getUint32(p, true);
   const text = (p: number) => String(texts[index(p)] ?? "");
   const requestIds = flags & 2 ? uuidTexts(body, ids, n) : rawTexts(v, body, ids, n);
@@ -191,6 +209,7 @@ function packedEntries(integratorId: string, keyId: string, body: Uint8Array): R
       eiks: text(eiks + w * i),
       status: v.getUint16(status + 2 * i, true),
       errorCode: code === none ? null : text(errorCode + w * i),
+      // non-null: uuidTexts and rawTexts answer n ids
       requestId: requestIds[i]!,
       origin: from === none ? null : text(origin + w * i),
       latencyMs: us === 0xffffffff ? null : us / 1000,
@@ -205,8 +224,12 @@ function uuidTexts(body: Uint8Array, p: number, n: number): string[] {
   const ascii = new Uint8Array(36 * n);
   for (let i = 0, o = 0; i < n; i++) {
     for (let k = 0; k < 16; k++) {
+      // non-null: p + 16 * n is the body's length (checked above), and HEX_DIGITS has two bytes per
+      // byte value
       const x = 2 * body[p++]!;
+      // non-null: HEX_DIGITS has two bytes per byte value
       ascii[o++] = HEX_DIGITS[x]!;
+      // non-null: HEX_DIGITS has two bytes per byte value
       ascii[o++] = HEX_DIGITS[x + 1]!;
       if (k === 3 || k === 5 || k === 7 || k === 9) ascii[o++] = 45;
     }

@@ -98,12 +98,14 @@ async function listRequestLog(db: Db, f: RequestLogFilter): Promise<RequestLogEn
     for (const b of blocks) {
       if (found.length >= f.limit) {
         found.sort(newestFirst).length = f.limit;
+        // non-null: found was cut to f.limit entries on the line above
         if (Number(b.last_at) < found[f.limit - 1]!.at) return found;
       }
       if (keyIds !== null && !keyIds.has(String(b.key_id))) continue;
       const entries = blockEntries(f.integratorId, String(b.key_id), bodyOf(b));
       // The block's last written first: of equal times, the later request first.
       for (let i = entries.length - 1; i >= 0; i--) {
+        // non-null: 0 <= i < entries.length
         if (wanted(entries[i]!)) found.push(entries[i]!);
       }
     }
@@ -143,6 +145,7 @@ async function pruneRequestLog(
       }
       // The kept entries of one key within one minute: one block, encoded as every block is.
       const [, , firstAt, , entries, errors, body, packed] = blockValues(
+        // non-null: kept is not empty (checked above), and its entries make at least one block
         requestLogBlocks(kept, BLOCK_SPAN_MS)[0]!,
       );
       yield* tx.run(sql`UPDATE request_log_blocks SET first_at = ${firstAt},

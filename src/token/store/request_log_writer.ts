@@ -112,7 +112,9 @@ export function threadRequestLogWriter(
         if (m.error) giveUp(m.error);
         else opened(true);
       } else if (m.kind === "write") {
+        // non-null: the worker answers every write with the id it was sent
         const w = waiting.get(m.id!);
+        // non-null: the worker answers every write with the id it was sent
         waiting.delete(m.id!);
         if (m.error) w?.reject(new Error(m.error));
         else w?.resolve();

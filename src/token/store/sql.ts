@@ -50,18 +50,23 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
 }
 
 function splice(strings: readonly string[], values: readonly unknown[]): Sql {
+  // non-null: a template has one more string than values
   const parts = [strings[0]!];
   const flat: unknown[] = [];
   values.forEach((v, i) => {
     if (v instanceof Sql) {
+      // non-null: a template has one more string than values
       parts[parts.length - 1] += v.strings[0]!;
       for (let j = 0; j < v.values.length; j++) {
         flat.push(v.values[j]);
+        // non-null: a template has one more string than values
         parts.push(v.strings[j + 1]!);
       }
+      // non-null: a template has one more string than values
       parts[parts.length - 1] += strings[i + 1]!;
     } else {
       flat.push(v);
+      // non-null: a template has one more string than values
       parts.push(strings[i + 1]!);
     }
   });

@@ -61,10 +61,10 @@ export interface VerifiedIdentity {
 
 /** Fields an administrator may change on an integrator. */
 export interface IntegratorPatch {
-  readonly name?: string;
-  readonly email?: string | null;
-  readonly locale?: Locale;
-  readonly allowedOrigins?: readonly string[];
+  readonly name?: string | undefined;
+  readonly email?: string | null | undefined;
+  readonly locale?: Locale | undefined;
+  readonly allowedOrigins?: readonly string[] | undefined;
   /** Record a verified identity (docs/token-service.md § Who asks); null = verified no more. */
   readonly verified?: VerifiedIdentity | null;
 }

@@ -222,7 +222,7 @@ export interface WebStore {
   /** Append to the audit log. */
   addAudit(e: AuditEntry): Promise<void>;
   /** @returns audit entries, newest first, optionally of one integrator */
-  listAudit(f: { integratorId?: string; limit: number }): Promise<AuditEntry[]>;
+  listAudit(f: { integratorId?: string | undefined; limit: number }): Promise<AuditEntry[]>;
   /** Append request log blocks (request_log_blocks.ts) and add daily usage counts, in one
    * transaction. */
   addRequestLog(

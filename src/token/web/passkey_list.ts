@@ -33,7 +33,7 @@ export interface CredentialDeps {
   readonly mailer: Mailer | null;
   readonly publicUrl: () => string;
   readonly log: AppLog;
-  readonly random?: RandomBytes;
+  readonly random?: RandomBytes | undefined;
 }
 
 /** The path of the mailed confirmation (open: the link itself is the proof). */
@@ -120,6 +120,7 @@ export function passkeyRemovalRoutes(r: Hono<WebEnv>, d: CredentialDeps, back: s
  *   RATE_LIMITED (past the link limit per e-mail)
  */
 async function removeHandler(d: CredentialDeps, c: WebC, back: string): Promise<Response> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const user = c.get("signedIn")!.user;
   const credential = (await formOf(c)).credential ?? "";
   const res = await d.store.removePasskey(user.id, credential, true);
@@ -181,7 +182,9 @@ async function confirmHandler(d: CredentialDeps, c: WebC): Promise<Response> {
   const user = link?.purpose === "passkey-remove"
     ? await d.store.getWebUser(link.payload.userId ?? "")
     : null;
+  // non-null: user is set only when link is (the line above)
   const done = user && user.email === link!.email &&
+    // non-null: user is set only when link is (the line above)
     (await d.store.removePasskey(user.id, link!.payload.credentialId ?? "", false)).ok;
   const flash: Flash = done
     ? { kind: "ok", bg: "Passkey е премахнат.", en: "The passkey was removed." }
@@ -191,6 +194,7 @@ async function confirmHandler(d: CredentialDeps, c: WebC): Promise<Response> {
       en: "The link was used already or has expired.",
     };
   if (done) {
+    // non-null: done implies link and a passkey removed by its credentialId
     await auditCredential(d, c, user, "passkey.remove", link!.payload.credentialId!.slice(0, 16));
   }
   return sendWebPage(

@@ -81,6 +81,7 @@ export function passkeyRoutes(r: Hono<WebEnv>, d: PasskeyDeps): void {
  * @returns 200 with the WebAuthn creation options (JSON, not cached)
  */
 async function registrationOptionsHandler(d: PasskeyDeps, c: WebC): Promise<Response> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const user = c.get("signedIn")!.user;
   const existing = await d.store.listPasskeys(user.id);
   const options = await generateRegistrationOptions({
@@ -107,6 +108,7 @@ async function registrationOptionsHandler(d: PasskeyDeps, c: WebC): Promise<Resp
  *   BODY_TOO_LARGE, INVALID_JSON
  */
 async function registerHandler(d: PasskeyDeps, c: WebC): Promise<Response> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const user = c.get("signedIn")!.user;
   const body = await jsonBody(c);
   const { rpID, origin } = relyingParty(d);

@@ -30,6 +30,7 @@ export function sessionRoutes(r: Hono<WebEnv>, d: CredentialDeps): void {
 }
 
 async function sessionsPage(d: CredentialDeps, c: WebC): Promise<Response> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const me = c.get("signedIn")!;
   const list = await d.store.listSessions(me.user.id);
   return sendWebPage(
@@ -86,6 +87,7 @@ async function sessionsPage(d: CredentialDeps, c: WebC): Promise<Response> {
  * @throws AppError NOT_FOUND when no session of the person has that handle
  */
 async function endHandler(d: CredentialDeps, c: WebC): Promise<Response> {
+  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const me = c.get("signedIn")!;
   const h = (await formOf(c)).session ?? "";
   const target = /^[0-9a-f]{16}$/.test(h)

@@ -32,7 +32,7 @@ Deno.test("[token] /admin/v1 answers 401 without the admin credential, and integ
         "/admin/v1/nope",
       ]]
     ) {
-      const res = await t.app.request(path!, { method, headers });
+      const res = await t.app.request(path!, { method: method!, headers });
       equal(res.status, 401, `${what} ${method} ${path}`);
       const body = await res.json();
       equal(body.errorCode, "ADMIN_UNAUTHORIZED");

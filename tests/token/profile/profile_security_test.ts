@@ -62,7 +62,11 @@ async function env(store: TokenStore, drop: () => Promise<void> = async () => {}
 async function req(
   e: Env,
   path: string,
-  o: { form?: Record<string, string>; cookie?: string; headers?: Record<string, string> } = {},
+  o: {
+    form?: Record<string, string>;
+    cookie?: string | undefined;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = {
     "sec-fetch-site": "same-origin",
@@ -73,7 +77,7 @@ async function req(
   return await e.svc.app.request(`${BASE}${path}`, {
     method: o.form ? "POST" : "GET",
     headers,
-    body: o.form ? new URLSearchParams(o.form) : undefined,
+    body: o.form ? new URLSearchParams(o.form) : null,
     redirect: "manual",
   });
 }

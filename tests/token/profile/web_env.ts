@@ -83,7 +83,7 @@ export async function req(e: WebEnv, path: string, o: ReqOptions = {}): Promise<
   return await e.svc.app.request(url, {
     method: o.form ? "POST" : "GET",
     headers,
-    body: o.form ? new URLSearchParams(o.form) : undefined,
+    body: o.form ? new URLSearchParams(o.form) : null,
     redirect: "manual",
   }, o.from ? { remoteAddr: { hostname: o.from } } : undefined);
 }
