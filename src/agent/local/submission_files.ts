@@ -170,8 +170,19 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
   const warnings: FileWarning[] = []; // blank lines skipped
   const d1 = want === "d1" ? parseD1(bytes, f.path, { warnings }) : null;
   const d6 = want === "d6" ? parseD6(bytes, f.path, { warnings }) : null;
-  // non-null: want is "d6" when it is not "d1", and then d6 was parsed
+  // non-null: `want` is "d1" or "d6", so exactly one of the two was parsed.
   const s = d1 ? summarizeD1(d1) : summarizeD6(d6!);
+  if (s.numRecords === 0) {
+    // A 0-byte file or one of blank lines only, named as a D1 or D6: no record, so no EIK or
+    // period to check and nothing to file (docs/local-input.md § What is checked per filing).
+    // The shape of a parser's whole-file error (src/formats/format_error.ts), as an empty
+    // DEKLAR.TXT gets.
+    throw new AppError(
+      "FILE_PARSE_ERROR",
+      `Cannot parse "${f.path}": is empty; expected at least one record`,
+      { file: f.path, line: null, field: null, position: null },
+    );
+  }
   if (s.eiks.length > 1) {
     throw new AppError(
       "FILE_EIK_MISMATCH",
@@ -191,8 +202,8 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
  * @param d6 the D6 file or null
  * @param body validated request (year, month, eik?)
  * @returns the files to submit
- * @throws AppError FILE_ENCODING_UNSUPPORTED | FILE_PARSE_ERROR | FILE_KIND_UNKNOWN |
- *   FILE_EIK_MISMATCH | FILE_PERIOD_MISMATCH
+ * @throws AppError FILE_ENCODING_UNSUPPORTED | FILE_PARSE_ERROR (also for a file of no
+ *   records) | FILE_KIND_UNKNOWN | FILE_EIK_MISMATCH | FILE_PERIOD_MISMATCH
  */
 export async function readPayroll(
   d1: TreeFile | null,
@@ -224,8 +235,7 @@ export async function readPayroll(
       errors: errors.map((e) => ({ message: e.message, ...e.details })),
     });
   }
-  // non-null: a file with records names its employer (summary.ts); an empty file's null goes on to
-  // the EIK checks below, as it always did
+  // non-null: payrollFile refuses a file of no records, and a record always has an EIK.
   const eiks = [...new Set(parts.map((p) => p.s.eik!))];
   if (eiks.length > 1) {
     throw new AppError(
@@ -245,8 +255,7 @@ export async function readPayroll(
     );
   }
   for (const p of parts) checkPeriod(p.s.period, body, p.f.path);
-  // non-null: at least one of D1 and D6 was found (refused at the start), and a file that fails to
-  // parse is refused just above, so parts is not empty
+  // non-null: at least one file was given (checked above) and each has an EIK.
   const eik = eiks[0]!;
   const d1Records = parts.find((p) => p.d1)?.d1 ?? null;
   const d6Records = parts.find((p) => p.d6)?.d6 ?? null;
