@@ -15,15 +15,9 @@ import {
   type FilingFailure,
 } from "./error_catalog.ts";
 
-export {
-  ERROR_CATALOG,
-  ERROR_KINDS,
-  type ErrorCode,
-  type ErrorKind,
-  type ErrorService,
-  type ErrorSpec,
-  type FilingFailure,
-} from "./error_catalog.ts";
+// Everything the catalog module declares (ERROR_CATALOG, ERROR_KINDS, ErrorCode, ErrorKind,
+// ErrorService, ErrorSpec, FilingFailure), so that callers import errors from here alone.
+export * from "./error_catalog.ts";
 
 /** All error codes, in catalog order. */
 export const ALL_ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
