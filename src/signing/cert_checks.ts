@@ -68,48 +68,47 @@ const QC_SSCD = "0.4.0.1862.1.4";
 const QC_TYPE = "0.4.0.1862.1.6";
 const QC_TYPE_ESIGN = "0.4.0.1862.1.6.1";
 
+/** A passed check with its reason. */
+const passed = (check: CertificateCheckName, reason: string): CertificateCheck => ({
+  check,
+  ok: true,
+  reason,
+});
+
+/** A failed check: its reason and which failure it is. */
+const failed = (
+  check: CertificateCheckName,
+  reason: string,
+  why: CertificateFailure,
+): CertificateCheck => ({ check, ok: false, reason, why });
+
 function checkValidity(notBefore: Date, notAfter: Date, now: Date): CertificateCheck {
   const iso = (d: Date) => d.toISOString();
   if (now < notBefore) {
-    return {
-      check: "validity",
-      ok: false,
-      reason: `Not valid before ${iso(notBefore)}`,
-      why: "notYetValid",
-    };
+    return failed("validity", `Not valid before ${iso(notBefore)}`, "notYetValid");
   }
   if (now > notAfter) {
-    return { check: "validity", ok: false, reason: `Expired on ${iso(notAfter)}`, why: "expired" };
+    return failed("validity", `Expired on ${iso(notAfter)}`, "expired");
   }
   const days = Math.floor((notAfter.getTime() - now.getTime()) / 86_400_000);
   return {
-    check: "validity",
-    ok: true,
-    reason: `Valid until ${iso(notAfter)} (${days} days left)`,
+    ...passed("validity", `Valid until ${iso(notAfter)} (${days} days left)`),
     daysLeft: days,
   };
 }
 
 function checkKeyUsage(bits: Uint8Array | undefined): CertificateCheck {
   if (!bits) {
-    return {
-      check: "keyUsage",
-      ok: false,
-      reason: "The certificate has no keyUsage extension",
-      why: "noKeyUsage",
-    };
+    return failed("keyUsage", "The certificate has no keyUsage extension", "noKeyUsage");
   }
   const first = bits[0] ?? 0; // an empty BIT STRING sets no usage
   const ds = (first & 0x80) !== 0, nr = (first & 0x40) !== 0;
   const has = [ds ? "digitalSignature" : "", nr ? "nonRepudiation" : ""].filter(Boolean);
-  return has.length > 0
-    ? { check: "keyUsage", ok: true, reason: `Key usage allows ${has.join(" and ")}` }
-    : {
-      check: "keyUsage",
-      ok: false,
-      reason: "Key usage allows neither digitalSignature nor nonRepudiation",
-      why: "keyUsageNotForSigning",
-    };
+  return has.length > 0 ? passed("keyUsage", `Key usage allows ${has.join(" and ")}`) : failed(
+    "keyUsage",
+    "Key usage allows neither digitalSignature nor nonRepudiation",
+    "keyUsageNotForSigning",
+  );
 }
 
 /**
@@ -140,31 +139,24 @@ export function qcStatementIds(extnValue: Uint8Array): string[] {
 
 function checkQc(extnValue: Uint8Array | undefined): CertificateCheck {
   if (!extnValue) {
-    return {
-      check: "qcStatements",
-      ok: false,
-      reason: "No QcStatements: not a qualified certificate",
-      why: "noQcStatements",
-    };
+    return failed("qcStatements", "No QcStatements: not a qualified certificate", "noQcStatements");
   }
   const ids = qcStatementIds(extnValue);
   if (!ids.includes(QC_COMPLIANCE)) {
-    return {
-      check: "qcStatements",
-      ok: false,
-      reason: "QcStatements lack QcCompliance (0.4.0.1862.1.1)",
-      why: "noQcCompliance",
-    };
+    return failed(
+      "qcStatements",
+      "QcStatements lack QcCompliance (0.4.0.1862.1.1)",
+      "noQcCompliance",
+    );
   }
   const extra = [
     ids.includes(QC_SSCD) ? "QcSSCD (key on a qualified device)" : "",
     ids.includes(`${QC_TYPE}/${QC_TYPE_ESIGN}`) ? "QcType esign" : "",
   ].filter(Boolean);
-  return {
-    check: "qcStatements",
-    ok: true,
-    reason: `Qualified certificate (QcCompliance${extra.length ? `, ${extra.join(", ")}` : ""})`,
-  };
+  return passed(
+    "qcStatements",
+    `Qualified certificate (QcCompliance${extra.length ? `, ${extra.join(", ")}` : ""})`,
+  );
 }
 
 function checkIssuer(o: string | undefined, cn: string | undefined): CertificateCheck {
@@ -172,12 +164,9 @@ function checkIssuer(o: string | undefined, cn: string | undefined): Certificate
   const p = BULGARIAN_QES_PROVIDERS.find((q) =>
     q.patterns.some((re) => (o !== undefined && re.test(o)) || (cn !== undefined && re.test(cn)))
   );
-  return p ? { check: "issuer", ok: true, reason: `Issued by ${p.name} (${text})` } : {
-    check: "issuer",
-    ok: false,
-    reason: `Issuer "${text}" is not a Bulgarian QES provider`,
-    why: "unknownIssuer",
-  };
+  return p
+    ? passed("issuer", `Issued by ${p.name} (${text})`)
+    : failed("issuer", `Issuer "${text}" is not a Bulgarian QES provider`, "unknownIssuer");
 }
 
 /**
