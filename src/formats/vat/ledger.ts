@@ -46,6 +46,32 @@ export const ledgerHead = (codes: readonly [string, string, string, string, stri
   f(codes[9], "goodsDescription", "goods or services", "text", 138, 30),
 ] as const;
 
+/** One amount column of {@link amountColumns}: its code's number, record property and label. */
+type AmountColumn = readonly [code: string, name: string, label: string];
+
+/** The field spec {@link amountColumns} makes of one {@link AmountColumn}. */
+type AmountFieldOf<C> = C extends readonly [string, infer N extends string, string]
+  ? ReturnType<typeof f<N, "amount">>
+  : never;
+
+/**
+ * A run of consecutive 15-character amount columns (docs/nra-formats.md §1.2–§1.4): the i-th
+ * starts at `start + 15 × i` and is coded `section-code`.
+ * @param section the codes' prefix, e.g. "01"
+ * @param start the first column's position
+ * @param columns the columns in position order
+ * @returns one field spec per column, in the same order
+ * @throws nothing
+ */
+const amountColumns = <const C extends readonly AmountColumn[]>(
+  section: string,
+  start: number,
+  columns: C,
+) =>
+  columns.map(([code, name, label], i) =>
+    f(`${section}-${code}`, name, label, "amount", start + 15 * i, 15)
+  ) as unknown as { readonly [K in keyof C]: AmountFieldOf<C[K]> };
+
 /**
  * The sales columns PRODAGBI.TXT (§1.4, 02-22 … 02-19) and DEKLAR.TXT (§1.2, 01-22 … 01-19)
  * both hold, in this order, as 15-character amounts: each DEKLAR cell is the sum of the ledger's
@@ -55,19 +81,19 @@ export const ledgerHead = (codes: readonly [string, string, string, string, stri
  * @returns the ten field specs
  * @throws nothing
  */
-// deno-fmt-ignore
-export const salesColumns = (section: string, start: number) => [
-  f(`${section}-22`, "vatIntraEuAcquisitionsArt82", "VAT on intra-EU acquisitions and art. 82", "amount", start, 15),
-  f(`${section}-23`, "vatPrivateUse", "VAT on private use", "amount", start + 15, 15),
-  f(`${section}-13`, "base9", "base at 9%", "amount", start + 30, 15),
-  f(`${section}-24`, "vat9", "VAT at 9%", "amount", start + 45, 15),
-  f(`${section}-14`, "baseZeroChapter3", "base at 0% under chapter 3", "amount", start + 60, 15),
-  f(`${section}-15`, "baseZeroIntraEuSupplies", "base at 0% of intra-EU supplies", "amount", start + 75, 15),
-  f(`${section}-16`, "baseZeroOther", "base at 0% under art. 140, 146, 173", "amount", start + 90, 15),
-  f(`${section}-17`, "baseServicesArt21", "base of services under art. 21(2)", "amount", start + 105, 15),
-  f(`${section}-18`, "baseDistanceSales", "base of distance sales under art. 69(2)", "amount", start + 120, 15),
-  f(`${section}-19`, "baseExempt", "base of exempt supplies", "amount", start + 135, 15),
-] as const;
+export const salesColumns = (section: string, start: number) =>
+  amountColumns(section, start, [
+    ["22", "vatIntraEuAcquisitionsArt82", "VAT on intra-EU acquisitions and art. 82"],
+    ["23", "vatPrivateUse", "VAT on private use"],
+    ["13", "base9", "base at 9%"],
+    ["24", "vat9", "VAT at 9%"],
+    ["14", "baseZeroChapter3", "base at 0% under chapter 3"],
+    ["15", "baseZeroIntraEuSupplies", "base at 0% of intra-EU supplies"],
+    ["16", "baseZeroOther", "base at 0% under art. 140, 146, 173"],
+    ["17", "baseServicesArt21", "base of services under art. 21(2)"],
+    ["18", "baseDistanceSales", "base of distance sales under art. 69(2)"],
+    ["19", "baseExempt", "base of exempt supplies"],
+  ]);
 
 /**
  * The tax-credit columns POKUPKI.TXT (§1.3, 03-31 … 03-43) and DEKLAR.TXT (§1.2, 01-31 …
@@ -78,14 +104,14 @@ export const salesColumns = (section: string, start: number) => [
  * @returns the five field specs
  * @throws nothing
  */
-// deno-fmt-ignore
-export const creditColumns = (section: string, start: number) => [
-  f(`${section}-31`, "baseFullCredit", "base with full tax credit", "amount", start, 15),
-  f(`${section}-41`, "vatFullCredit", "VAT with full tax credit", "amount", start + 15, 15),
-  f(`${section}-32`, "basePartialCredit", "base with partial tax credit", "amount", start + 30, 15),
-  f(`${section}-42`, "vatPartialCredit", "VAT with partial tax credit", "amount", start + 45, 15),
-  f(`${section}-43`, "annualAdjustment", "annual adjustment under art. 73(8)", "amount", start + 60, 15),
-] as const;
+export const creditColumns = (section: string, start: number) =>
+  amountColumns(section, start, [
+    ["31", "baseFullCredit", "base with full tax credit"],
+    ["41", "vatFullCredit", "VAT with full tax credit"],
+    ["32", "basePartialCredit", "base with partial tax credit"],
+    ["42", "vatPartialCredit", "VAT with partial tax credit"],
+    ["43", "annualAdjustment", "annual adjustment under art. 73(8)"],
+  ]);
 
 /** A ledger's writer: `writePokupki`, `writeProdagbi`. */
 export type LedgerWriter<R> = (records: readonly R[], options?: LedgerWriteOptions) => string;
