@@ -30,86 +30,66 @@ type Row = [provider: string, middleware: string, os: ModuleOs, path: string, ve
 
 const W = "C:\\Windows\\System32\\";
 
+/**
+ * One middleware's modules, one path per OS it is known on, as rows in the order windows, linux,
+ * darwin (all unverified: public knowledge).
+ */
+const perOs = (
+  provider: string,
+  middleware: string,
+  paths: Readonly<Partial<Record<ModuleOs, string>>>,
+): Row[] =>
+  (["windows", "linux", "darwin"] as const).flatMap((os) => {
+    const path = paths[os];
+    return path === undefined ? [] : [[provider, middleware, os, path] satisfies Row];
+  });
+
 /** The candidate list, most specific providers first; generic middleware last. */
 const ROWS: readonly Row[] = [
   // --- B-Trust (BORICA): cards have shipped with Gemalto/Thales IDPrime and Atos CardOS middleware.
   // Unverified (public knowledge).
-  [
-    "B-Trust (BORICA)",
-    "Thales/Gemalto IDPrime (SafeNet Minidriver)",
-    "windows",
-    `${W}IDPrimePKCS11.dll`,
-  ],
-  ["B-Trust (BORICA)", "Thales/Gemalto IDPrime", "linux", "/usr/lib/libIDPrimePKCS11.so"],
-  ["B-Trust (BORICA)", "Thales/Gemalto IDPrime", "darwin", "/usr/local/lib/libIDPrimePKCS11.dylib"],
-  ["B-Trust (BORICA)", "Atos CardOS API", "windows", `${W}siecap11.dll`],
-  ["B-Trust (BORICA)", "Atos CardOS API", "linux", "/usr/lib/libsiecap11.so"],
-  [
-    "B-Trust (BORICA)",
-    "Atos CardOS API",
-    "darwin",
-    "/Library/Frameworks/CardOS API.framework/libsiecap11.dylib",
-  ],
+  ...perOs("B-Trust (BORICA)", "Thales/Gemalto IDPrime (SafeNet Minidriver)", {
+    windows: `${W}IDPrimePKCS11.dll`,
+  }),
+  ...perOs("B-Trust (BORICA)", "Thales/Gemalto IDPrime", {
+    linux: "/usr/lib/libIDPrimePKCS11.so",
+    darwin: "/usr/local/lib/libIDPrimePKCS11.dylib",
+  }),
+  ...perOs("B-Trust (BORICA)", "Atos CardOS API", {
+    windows: `${W}siecap11.dll`,
+    linux: "/usr/lib/libsiecap11.so",
+    darwin: "/Library/Frameworks/CardOS API.framework/libsiecap11.dylib",
+  }),
   // --- StampIT (Information Services): IDProtect (Athena/ASE) and Charismathics middleware.
   // Unverified (public knowledge).
-  ["StampIT (Information Services)", "IDProtect Client (Athena ASE)", "windows", `${W}asepkcs.dll`],
-  [
-    "StampIT (Information Services)",
-    "IDProtect Client (Athena ASE)",
-    "linux",
-    "/usr/lib/libASEP11.so",
-  ],
-  [
-    "StampIT (Information Services)",
-    "IDProtect Client (Athena ASE)",
-    "darwin",
-    "/usr/local/lib/libASEP11.dylib",
-  ],
-  [
-    "StampIT (Information Services)",
-    "Charismathics Smart Security Interface",
-    "windows",
-    `${W}cmP11.dll`,
-  ],
-  [
-    "StampIT (Information Services)",
-    "Charismathics Smart Security Interface",
-    "linux",
-    "/usr/lib/libcmP11.so",
-  ],
-  [
-    "StampIT (Information Services)",
-    "Charismathics Smart Security Interface",
-    "darwin",
-    "/usr/local/lib/libcmP11.dylib",
-  ],
+  ...perOs("StampIT (Information Services)", "IDProtect Client (Athena ASE)", {
+    windows: `${W}asepkcs.dll`,
+    linux: "/usr/lib/libASEP11.so",
+    darwin: "/usr/local/lib/libASEP11.dylib",
+  }),
+  ...perOs("StampIT (Information Services)", "Charismathics Smart Security Interface", {
+    windows: `${W}cmP11.dll`,
+    linux: "/usr/lib/libcmP11.so",
+    darwin: "/usr/local/lib/libcmP11.dylib",
+  }),
   // --- InfoNotary: tokens are commonly driven by Bit4id or SafeNet middleware. Unverified.
-  ["InfoNotary", "Bit4id Universal Middleware", "windows", `${W}bit4xpki.dll`],
-  ["InfoNotary", "Bit4id Universal Middleware", "linux", "/usr/lib/bit4id/libbit4xpki.so"],
-  [
-    "InfoNotary",
-    "Bit4id Universal Middleware",
-    "darwin",
-    "/Library/bit4id/pkcs11/libbit4xpki.dylib",
-  ],
+  ...perOs("InfoNotary", "Bit4id Universal Middleware", {
+    windows: `${W}bit4xpki.dll`,
+    linux: "/usr/lib/bit4id/libbit4xpki.so",
+    darwin: "/Library/bit4id/pkcs11/libbit4xpki.dylib",
+  }),
   // --- Evrotrust: mostly remote (mobile) signing; tokens use Bit4id/SafeNet middleware. Unverified.
-  ["Evrotrust", "Bit4id Universal Middleware", "windows", `${W}bit4ipki.dll`],
-  ["Evrotrust", "Bit4id Universal Middleware", "linux", "/usr/lib/libbit4ipki.so"],
-  ["Evrotrust", "Bit4id Universal Middleware", "darwin", "/usr/local/lib/libbit4ipki.dylib"],
+  ...perOs("Evrotrust", "Bit4id Universal Middleware", {
+    windows: `${W}bit4ipki.dll`,
+    linux: "/usr/lib/libbit4ipki.so",
+    darwin: "/usr/local/lib/libbit4ipki.dylib",
+  }),
   // --- SEP Bulgaria and others on Gemalto/SafeNet eToken (SafeNet Authentication Client). Unverified.
-  ["SEP Bulgaria / SafeNet eToken", "SafeNet Authentication Client", "windows", `${W}eTPKCS11.dll`],
-  [
-    "SEP Bulgaria / SafeNet eToken",
-    "SafeNet Authentication Client",
-    "linux",
-    "/usr/lib/libeTPkcs11.so",
-  ],
-  [
-    "SEP Bulgaria / SafeNet eToken",
-    "SafeNet Authentication Client",
-    "darwin",
-    "/usr/local/lib/libeTPkcs11.dylib",
-  ],
+  ...perOs("SEP Bulgaria / SafeNet eToken", "SafeNet Authentication Client", {
+    windows: `${W}eTPKCS11.dll`,
+    linux: "/usr/lib/libeTPkcs11.so",
+    darwin: "/usr/local/lib/libeTPkcs11.dylib",
+  }),
   // --- Generic: OpenSC. The Debian path is verified; the others are public knowledge.
   ["OpenSC", "OpenSC", "linux", "/usr/lib/x86_64-linux-gnu/opensc-pkcs11.so", true],
   ["OpenSC", "OpenSC", "linux", "/usr/lib/aarch64-linux-gnu/opensc-pkcs11.so"],
