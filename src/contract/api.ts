@@ -32,13 +32,12 @@ export const AgentFailure = z.object({
   requestId: z.string().optional(),
 }).meta({ id: "AgentFailure" });
 
-/** Generic error body: error (Req). Our errors also carry errorCode and errorKind. */
-export const AgentError = z.object({
-  error: z.string(),
-  errorCode: ErrorCodeSchema.optional(),
-  errorKind: ErrorKindSchema.optional(),
-  requestId: z.string().optional(),
-}).meta({ id: "AgentError" });
+/** Generic error body: error (Req). Our errors also carry errorCode and errorKind: the
+ * {@link AgentFailure} fields but `details`, with only `error` required (and not described). */
+export const AgentError = AgentFailure.omit({ details: true })
+  .partial({ errorCode: true, errorKind: true })
+  .extend({ error: z.string() })
+  .meta({ id: "AgentError" });
 
 /** 426 body. */
 export const AgentUpdateRequired = z.object({
