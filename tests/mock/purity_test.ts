@@ -18,13 +18,14 @@ Deno.test("src/mock never calls Math.random, Date.now, crypto.randomUUID or new 
   }
 });
 
-Deno.test("src/mock imports only the contract, node:crypto, pure-rand, hono/utils/html, record_count.ts and itself", () => {
+Deno.test("src/mock imports only the contract, node:crypto, pure-rand, hono/utils/html, record_count.ts, local_time.ts and itself", () => {
   for (const { file, code } of sources) {
     for (const [, spec = ""] of code.matchAll(/from\s+"([^"]+)"/g)) {
       const ok = spec.startsWith("./") || spec.startsWith("../contract/") ||
         spec === "node:crypto" || spec.startsWith("pure-rand/") ||
         spec === "hono/utils/html" || // escapeToBuffer, a pure function
-        spec === "../record_count.ts"; // recordCount, a pure function
+        spec === "../record_count.ts" || // recordCount, a pure function
+        spec === "../local_time.ts"; // Sofia-time formatting of a given instant; reads no clock
       assert.ok(ok, `${file} imports ${spec}`);
     }
   }
