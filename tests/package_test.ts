@@ -157,12 +157,13 @@ Deno.test({
       assert.equal(await Deno.stat(join(home, ".cache")).then(() => true, () => false), false);
       assert.equal(dirname(info!.file), ".");
       // The token request was written to the request log by its writer thread, which the
-      // bundle starts from a blob: URL (src/token/store/request_log_writer.ts), on the clean shutdown.
+      // bundle starts from a blob: URL of its module's bundled text
+      // (src/token/store/request_log_thread_js.ts), on the clean shutdown.
       assert.equal(log.includes("request log writer thread"), false, log);
       const db = new DatabaseSync(join(home, "demo", "token-service", "token-service.sqlite"));
       try {
         // Stored in blocks, their bodies packed (src/token/store/request_log_block_body.ts) by the
-        // encoder the bundle gave the thread as source text.
+        // thread's module (src/token/store/request_log_thread.ts).
         const rows = db.prepare("SELECT key_id, packed FROM request_log_blocks").all()
           .flatMap((r) => blockEntries("", String(r.key_id), r.packed as Uint8Array));
         assert.deepEqual(rows.map((e) => [e.typeId, e.status]), [["nap_catalog", 200]], why);

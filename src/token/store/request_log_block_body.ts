@@ -37,8 +37,8 @@ export const PACKED_BODY = 2;
 export const PACKED_BODY_V1 = 1;
 
 /**
- * A block's body as stored (the layout above). The one encoder of a body; self-contained: it
- * names nothing outside itself (it also runs in the writer thread from its source text).
+ * A block's body as stored (the layout above). The one encoder of a body (the writer thread,
+ * request_log_thread.ts, runs it through request_log_blocks.ts `blockValues`).
  * @param b the block's columns (request_log_blocks.ts `BlockBuilder`)
  * @returns the body's bytes
  * @example
@@ -95,7 +95,7 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
     20 + texts.length + n * ((wholeMs ? 4 : 8) + 2 + 4 * w + 4) + idBytes,
   );
   const v = new DataView(out.buffer);
-  out[0] = 2; // PACKED_BODY (this function names nothing outside itself)
+  out[0] = PACKED_BODY;
   out[1] = (wholeMs ? 0 : 1) | (uuids ? 2 : 0);
   out[2] = w;
   v.setUint32(4, n, true);

@@ -11,9 +11,8 @@
  * log's recorder): an entry costs a few array appends and leaves no object of its own behind, so
  * the thread answering token requests neither encodes it nor carries it through the engine's
  * young-generation collections. The stored body is written from these columns where the block is
- * stored: in the writer thread on a SQLite file (request_log_thread.ts, which receives
- * {@link blockValues}' source and request_log_block_body.ts `blockBody`'s as text: they name nothing
- * outside themselves but `blockBody`), else by the store.
+ * stored: in the writer thread on a SQLite file (request_log_thread.ts, which imports
+ * {@link blockValues}), else by the store.
  * @module
  */
 import { blockBody } from "./request_log_block_body.ts";
@@ -272,8 +271,7 @@ export function requestLogBlocks(
 /**
  * A block's values in the order of `request_log_blocks`' columns as written: integrator_id,
  * key_id, first_at, last_at, entries, errors, body ('': the JSON of blocks written before schema
- * version 9), packed ({@link blockBody}). It names nothing else (it also runs in the writer
- * thread from its source text, after `blockBody`'s).
+ * version 9), packed ({@link blockBody}); the writer thread (request_log_thread.ts) calls it.
  * @param b the block
  * @returns its 8 values
  */

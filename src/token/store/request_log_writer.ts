@@ -2,7 +2,8 @@
  * Where the request log recorder (request_log/recorder.ts) writes its rows while the service runs
  * (docs/token-service.md § The request log). On a SQLite file the blocks (request_log_blocks.ts, held
  * as columns by the recorder as requests are answered) are written by a worker thread with its
- * own connection (request_log_thread.ts), so that packing their bodies, the inserts and their
+ * own connection (request_log_thread.ts, started from its bundle request_log_thread_js.ts, which
+ * `deno task gen` makes), so that packing their bodies, the inserts and their
  * commit do not hold the event loop that answers token requests (BENCHMARKS.md § The profile);
  * the main thread only copies each batch's blocks to the worker. On PostgreSQL, and on an in-memory SQLite database (one connection only),
  * {@link RequestLogStore.addRequestLog} writes them, as before: PostgreSQL's writes are
@@ -13,9 +14,7 @@
  * keeps it for the next flush), so no row is lost.
  * @module
  */
-import { blockBody } from "./request_log_block_body.ts";
-import { blockValues } from "./request_log_blocks.ts";
-import { requestLogThread } from "./request_log_thread.ts";
+import { REQUEST_LOG_THREAD_JS } from "./request_log_thread_js.ts";
 import type { DailyUsageRow, LogBlock, RequestLogWriter } from "./web_store.ts";
 
 /** The SQLite statements of the worker, one block each (the same columns as
@@ -78,15 +77,10 @@ export function threadRequestLogWriter(
   let opened: (ok: boolean) => void = () => {};
   const ready = new Promise<boolean>((r) => opened = (ok) => r(open = ok));
   let closed: () => void = () => {};
+  // The worker's module (request_log_thread.ts), bundled into one text by `deno task gen`: a
+  // module URL would be left out of the packages' one-file bundle (docs/architecture.md § Layout).
   const url = URL.createObjectURL(
-    // The worker's body, given a block's values (which names the body encoder, defined first
-    // under the name it has here, in the source and in a bundle alike).
-    new Blob([
-      `const ${blockBody.name} = ${blockBody.toString()};\n` +
-      `(${requestLogThread.toString()})(${blockValues.toString()});`,
-    ], {
-      type: "text/javascript",
-    }),
+    new Blob([REQUEST_LOG_THREAD_JS], { type: "text/javascript" }),
   );
 
   const giveUp = (why: string) => {

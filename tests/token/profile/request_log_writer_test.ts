@@ -167,3 +167,11 @@ Deno.test("[token/sqlite] a writer thread that cannot open its file hands over t
     await db.cleanup();
   }
 });
+
+Deno.test("the writer thread's module serves only in a worker: imported here it takes no messages", async () => {
+  const scope = globalThis as unknown as { onmessage?: unknown };
+  const before = scope.onmessage;
+  const thread = await import("../../../src/token/store/request_log_thread.ts");
+  equal(typeof thread.serveRequestLog, "function");
+  equal(scope.onmessage, before, "this thread's onmessage is left alone");
+});
