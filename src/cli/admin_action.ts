@@ -131,3 +131,49 @@ export const eikOption = (what: string): Option =>
 /** `--format json|csv`. */
 export const formatOption = (): Option =>
   new Option("--format <format>", "json (same as --json) or csv").choices(["json", "csv"]);
+
+/** A store's list filter of `--integrator`: `{ integratorId }`, or `{}` (every integrator). */
+export type IntegratorFilter = { integratorId?: string };
+
+/** What a group's `list` command shows ({@link adminList}). */
+export interface AdminListSpec {
+  /** The command's description. */
+  readonly description: string;
+  /** The fields people see as columns, and the line for an empty list. */
+  readonly columns: readonly string[];
+  readonly empty: string;
+  /** Options of its own, declared before `--integrator`. */
+  readonly options?: readonly Option[];
+  /** The items of the answer `{items}` (`filter` comes from `--integrator`). */
+  readonly items: (call: AdminCall, filter: IntegratorFilter) => Promise<readonly unknown[]>;
+}
+
+/**
+ * Add a group's `list` command: `--integrator` filters, the answer is `{items}`, people see a
+ * table of `spec.columns`.
+ * @param cli the run's context
+ * @param group the group (`applications`, `contracts`, `keys`)
+ * @param spec what it lists
+ * @returns the `list` command
+ */
+export function adminList(cli: Cli, group: Command, spec: AdminListSpec): Command {
+  const cmd = group.command("list").description(spec.description);
+  for (const option of spec.options ?? []) cmd.addOption(option);
+  return adminAction(
+    cli,
+    cmd.addOption(integratorOption()),
+    async (call) => {
+      const filter: IntegratorFilter = call.o.integrator ? { integratorId: call.o.integrator } : {};
+      return { items: await spec.items(call, filter) };
+    },
+    listOf(spec.columns, spec.empty),
+  );
+}
+
+/**
+ * The `<id>` argument of a group's commands.
+ * @param what what the id names ("contract", "key")
+ * @returns a function that adds `<id>` to a command
+ */
+export const idArgument = (what: string) => (c: Command): Command =>
+  c.argument("<id>", `${what} id`);

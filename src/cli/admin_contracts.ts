@@ -9,35 +9,30 @@ import type { ApplicationStatus } from "../token/mod.ts";
 import type { Cli } from "./context.ts";
 import {
   adminAction,
+  adminList,
   formatOption,
+  idArgument,
   integratorOption,
-  listOf,
   monthOption,
 } from "./admin_action.ts";
 import { textArg } from "./options.ts";
 
 function applications(cli: Cli): Command {
   const group = new Command("applications").description("applications for a contract");
-  const appId = (c: Command) => c.argument("<id>", "application id");
-  adminAction(
-    cli,
-    group.command("list").description("the applications")
-      .addOption(
-        new Option("--status <status>", "only these").choices(["pending", "approved", "rejected"]),
-      )
-      .addOption(integratorOption()),
-    async ({ d, m, o }) => {
-      const items = await d.store.listApplications({
+  const appId = idArgument("application");
+  adminList(cli, group, {
+    description: "the applications",
+    columns: ["id", "integratorId", "company", "status", "submittedAt", "contractId"],
+    empty: "No applications.",
+    options: [
+      new Option("--status <status>", "only these").choices(["pending", "approved", "rejected"]),
+    ],
+    items: async ({ d, m, o }, filter) =>
+      (await d.store.listApplications({
         ...(o.status ? { status: o.status as ApplicationStatus } : {}),
-        ...(o.integrator ? { integratorId: o.integrator } : {}),
-      });
-      return { items: items.map(m.applicationView) };
-    },
-    listOf(
-      ["id", "integratorId", "company", "status", "submittedAt", "contractId"],
-      "No applications.",
-    ),
-  );
+        ...filter,
+      })).map(m.applicationView),
+  });
   adminAction(
     cli,
     group.command("submit").description("submit an application in an integrator's name")
@@ -93,18 +88,16 @@ function applications(cli: Cli): Command {
 
 function contracts(cli: Cli): Command {
   const group = new Command("contracts").description("contracts and their monthly statements");
-  const ctrId = (c: Command) => c.argument("<id>", "contract id");
-  adminAction(
-    cli,
-    group.command("list").description("the contracts, with their status now")
-      .addOption(integratorOption()),
-    async ({ d, m, o }) => {
+  const ctrId = idArgument("contract");
+  adminList(cli, group, {
+    description: "the contracts, with their status now",
+    columns: ["id", "integratorId", "company", "status", "startsAt", "endsAt"],
+    empty: "No contracts.",
+    items: async ({ d, m }, filter) => {
       const now = d.clock.now();
-      const items = await d.store.listContracts(o.integrator ? { integratorId: o.integrator } : {});
-      return { items: items.map((c) => m.contractView(c, now)) };
+      return (await d.store.listContracts(filter)).map((c) => m.contractView(c, now));
     },
-    listOf(["id", "integratorId", "company", "status", "startsAt", "endsAt"], "No contracts."),
-  );
+  });
   adminAction(
     cli,
     ctrId(group.command("show").description("one contract")),

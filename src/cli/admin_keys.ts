@@ -6,7 +6,14 @@
 import { Command, Option } from "commander";
 import type { Cli } from "./context.ts";
 import type { KeyMode } from "../contract/mod.ts";
-import { adminAction, eikOption, integratorOption, listOf } from "./admin_action.ts";
+import {
+  adminAction,
+  adminList,
+  eikOption,
+  idArgument,
+  integratorOption,
+  listOf,
+} from "./admin_action.ts";
 import { collect, countArg, textArg } from "./options.ts";
 
 const localeOption = () =>
@@ -17,6 +24,7 @@ const originOption = () =>
 
 function integrators(cli: Cli): Command {
   const group = new Command("integrators").description("the integrators (key owners)");
+  const integratorId = idArgument("integrator");
   adminAction(
     cli,
     group.command("list").description("every integrator"),
@@ -25,7 +33,7 @@ function integrators(cli: Cli): Command {
   );
   adminAction(
     cli,
-    group.command("show").description("one integrator").argument("<id>", "integrator id"),
+    integratorId(group.command("show").description("one integrator")),
     // non-null: <id> is a required argument (commander refuses the command without it)
     async ({ d, m, args }) => m.integratorView(await m.requireIntegrator(d, args[0]!)),
   );
@@ -43,7 +51,7 @@ function integrators(cli: Cli): Command {
   );
   adminAction(
     cli,
-    group.command("update").description("change an integrator").argument("<id>", "integrator id")
+    integratorId(group.command("update").description("change an integrator"))
       .addOption(new Option("--name <name>", "its name").argParser(textArg))
       .option("--email <email>", "where notices go")
       .addOption(localeOption())
@@ -66,20 +74,14 @@ function integrators(cli: Cli): Command {
 
 function keys(cli: Cli): Command {
   const group = new Command("keys").description("API keys of every integrator");
-  const keyId = (c: Command) => c.argument("<id>", "key id");
-  adminAction(
-    cli,
-    group.command("list").description("the keys, with their phase and status now")
-      .addOption(integratorOption()),
-    async ({ d, m, o }) => {
-      const list = await d.store.listKeys(o.integrator ? { integratorId: o.integrator } : {});
-      return { items: await Promise.all(list.map((k) => m.keyView(d, k))) };
-    },
-    listOf(
-      ["id", "integratorId", "mode", "status", "phase", "label", "expiresAt", "allowedEiks"],
-      "No keys.",
-    ),
-  );
+  const keyId = idArgument("key");
+  adminList(cli, group, {
+    description: "the keys, with their phase and status now",
+    columns: ["id", "integratorId", "mode", "status", "phase", "label", "expiresAt", "allowedEiks"],
+    empty: "No keys.",
+    items: async ({ d, m }, filter) =>
+      Promise.all((await d.store.listKeys(filter)).map((k) => m.keyView(d, k))),
+  });
   adminAction(
     cli,
     keyId(group.command("show").description("one key")),

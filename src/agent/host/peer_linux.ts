@@ -16,6 +16,7 @@
  * (BENCHMARKS.md § One OS user per agent).
  * @module
  */
+import { fn } from "../../ffi.ts";
 
 /** The client's end of a connection, as the server saw it (Deno's `info.remoteAddr`). */
 export interface PeerAddr {
@@ -80,11 +81,11 @@ const NLMSG_ERROR = 2;
 const SOCK_DIAG_BY_FAMILY = 20;
 const MSG_DONTWAIT = 0x40;
 const LIBC = {
-  socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
-  send: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
-  recv: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
-  close: { parameters: ["i32"], result: "i32" },
-} as const;
+  socket: fn(["i32", "i32", "i32"], "i32"),
+  send: fn(["i32", "buffer", "usize", "i32"], "isize"),
+  recv: fn(["i32", "buffer", "usize", "i32"], "isize"),
+  close: fn(["i32"], "i32"),
+};
 let libc: Deno.DynamicLibrary<typeof LIBC>["symbols"] | null = null;
 /** The netlink socket, kept open (-1: none yet; null: netlink cannot be used here). */
 let diagFd: number | null = -1;

@@ -47,6 +47,56 @@ export function senderErrorText(e: unknown): SenderErrorText {
   return { code: e.code, ...senderErrorWords(e) };
 }
 
+/** A KEYSTORE_UNAVAILABLE's words: the first row whose test its details (and message) pass;
+ * none: the key store cannot be opened. */
+const KEYSTORE_WORDS: readonly (readonly [
+  (d: Record<string, unknown>, message: string) => boolean,
+  Bilingual,
+])[] = [
+  [
+    (d, message) => REMOVED.test(str(d.rv) ?? "") || /not connected/.test(message),
+    bi(
+      "Картата или токенът е изваден или не може да бъде прочетен. Поставете го и опитайте отново.",
+      "The card or token was removed or cannot be read. Insert it and try again.",
+    ),
+  ],
+  [
+    (d) => d.matched === 0,
+    bi(
+      "Сертификатът не е намерен. Поставете картата или токена, на който е, и опитайте отново.",
+      "The certificate was not found. Insert the card or token that holds it and try again.",
+    ),
+  ],
+  [
+    (d) => typeof d.matched === "number",
+    bi(
+      "Няколко сертификата отговарят на описанието; изберете сертификата отново.",
+      "Several certificates match; choose the certificate again.",
+    ),
+  ],
+  [
+    (d) => d.plainKey === true,
+    bi(
+      "Ключът в този файл не е защитен с парола; агентът не го съхранява така. Изнесете сертификата отново с парола (.p12/.pfx) и опитайте пак.",
+      "The key in this file is not protected by a password; the agent does not keep it that way. Export the certificate again with a password (.p12/.pfx) and try again.",
+    ),
+  ],
+  [
+    (d) => d.notPkcs12 === true,
+    bi(
+      "Това не е файл с електронен подпис (PKCS#12: .p12 или .pfx).",
+      "This is not a signature file (PKCS#12: .p12 or .pfx).",
+    ),
+  ],
+  [
+    (d) => typeof d.key === "string",
+    bi(
+      "Избраният сертификат вече не се предлага (изваден токен?). Потърсете отново.",
+      "The chosen certificate is no longer offered (token removed?). Look again.",
+    ),
+  ],
+];
+
 /** The words of an AppError of the sender actions, by its code and its safe details. */
 function senderErrorWords(e: AppError): Bilingual {
   const d = e.details ?? {};
@@ -97,43 +147,7 @@ function senderErrorWords(e: AppError): Bilingual {
         }. Install the 64-bit build for this computer.`,
       );
     case "KEYSTORE_UNAVAILABLE":
-      if (REMOVED.test(str(d.rv) ?? "") || /not connected/.test(e.message)) {
-        return bi(
-          "Картата или токенът е изваден или не може да бъде прочетен. Поставете го и опитайте отново.",
-          "The card or token was removed or cannot be read. Insert it and try again.",
-        );
-      }
-      if (d.matched === 0) {
-        return bi(
-          "Сертификатът не е намерен. Поставете картата или токена, на който е, и опитайте отново.",
-          "The certificate was not found. Insert the card or token that holds it and try again.",
-        );
-      }
-      if (typeof d.matched === "number") {
-        return bi(
-          "Няколко сертификата отговарят на описанието; изберете сертификата отново.",
-          "Several certificates match; choose the certificate again.",
-        );
-      }
-      if (d.plainKey === true) {
-        return bi(
-          "Ключът в този файл не е защитен с парола; агентът не го съхранява така. Изнесете сертификата отново с парола (.p12/.pfx) и опитайте пак.",
-          "The key in this file is not protected by a password; the agent does not keep it that way. Export the certificate again with a password (.p12/.pfx) and try again.",
-        );
-      }
-      if (d.notPkcs12 === true) {
-        return bi(
-          "Това не е файл с електронен подпис (PKCS#12: .p12 или .pfx).",
-          "This is not a signature file (PKCS#12: .p12 or .pfx).",
-        );
-      }
-      if (typeof d.key === "string") {
-        return bi(
-          "Избраният сертификат вече не се предлага (изваден токен?). Потърсете отново.",
-          "The chosen certificate is no longer offered (token removed?). Look again.",
-        );
-      }
-      return bi(
+      return KEYSTORE_WORDS.find(([when]) => when(d, e.message))?.[1] ?? bi(
         "Хранилището на сертификата (карта, токен или файл) не може да бъде отворено.",
         `The certificate's key store cannot be opened: ${e.message}.`,
       );

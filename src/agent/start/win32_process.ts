@@ -6,6 +6,7 @@
  * other program's output is read (`tasklist` is localized, and a stub under Wine).
  * @module
  */
+import { fn } from "../../ffi.ts";
 import { UserError } from "../../user_error.ts";
 
 const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
@@ -14,11 +15,11 @@ const ERROR_ACCESS_DENIED = 5;
 const ERROR_INVALID_PARAMETER = 87;
 
 const SYMBOLS = {
-  OpenProcess: { parameters: ["u32", "i32", "u32"], result: "pointer" },
-  GetExitCodeProcess: { parameters: ["pointer", "buffer"], result: "i32" },
-  CloseHandle: { parameters: ["pointer"], result: "i32" },
-  GetLastError: { parameters: [], result: "u32" },
-} as const;
+  OpenProcess: fn(["u32", "i32", "u32"], "pointer"),
+  GetExitCodeProcess: fn(["pointer", "buffer"], "i32"),
+  CloseHandle: fn(["pointer"], "i32"),
+  GetLastError: fn([], "u32"),
+};
 
 let kernel32: Deno.DynamicLibrary<typeof SYMBOLS> | null = null;
 

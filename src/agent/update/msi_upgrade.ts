@@ -23,15 +23,15 @@ import { joinPath } from "../../defaults.ts";
 import type { Logger } from "../../log.ts";
 import { updatesDir } from "./disk.ts";
 import { appsEntry, msiexec, type MsiTools } from "./msi.ts";
-import { lastOutcomePath, type UpdateOutcome, writeOutcome } from "./outcome.ts";
-import type { UpdatePlanBase } from "./swap.ts";
+import type { UpdateOutcome } from "./outcome.ts";
 import {
-  type ProcessDeps,
-  readAgentLock,
-  stopProcess,
-  waitExit,
-  waitHealthy,
-} from "./processes.ts";
+  errorText as text,
+  finishUpdate,
+  startAndWait,
+  stopUnanswered,
+  type UpdatePlanBase,
+} from "./plan.ts";
+import { type ProcessDeps, stopProcess, waitExit } from "./processes.ts";
 
 /** The program the MSI installs that starts the agent without a console (scripts/package). */
 export const MSI_LAUNCHER = "svc-filing.exe";
@@ -74,8 +74,6 @@ export const keptMsiDir = (os: string, dataDir: string): string =>
 export const keptMsiPath = (os: string, dataDir: string, version: string): string =>
   joinPath(os, keptMsiDir(os, dataDir), `svc-filing-${version}-win-x64.msi`);
 
-const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 /** Whether the installed program is `version`: its VERSION file and the "Apps" entry. */
 async function installedIs(p: MsiPlan, d: MsiDeps, version: string): Promise<string | null> {
   const file = await Deno.readTextFile(joinPath(p.os, p.install, "VERSION")).then(
@@ -91,42 +89,18 @@ async function installedIs(p: MsiPlan, d: MsiDeps, version: string): Promise<str
   return null;
 }
 
-async function finish(
+/** The outcome, written to last.json and logged. */
+const finish = (
   p: MsiPlan,
   d: MsiDeps,
   outcome: UpdateOutcome["outcome"],
   agentUrl: string | null,
   reason: string | null,
-): Promise<UpdateOutcome> {
-  const o: UpdateOutcome = {
-    id: p.id,
-    outcome,
-    from: p.from,
-    to: p.to,
-    at: new Date(d.now()).toISOString(),
-    agentUrl,
-    reason,
-  };
-  await writeOutcome(lastOutcomePath(p.os, updatesDir(p.os, p.dataDir)), o).catch((e) =>
-    d.log("error", "cannot write last.json", { error: String(e) })
-  );
-  d.log(outcome === "updated" ? "info" : "error", "update done", { outcome, reason });
-  return o;
-}
+): Promise<UpdateOutcome> => finishUpdate(p, d, outcome, agentUrl, reason);
 
 /** Start the installed agent as `version` and wait for its /health. */
-async function start(p: MsiPlan, d: MsiDeps, version: string) {
-  const args = [
-    "agent",
-    "--data-dir",
-    p.dataDir,
-    ...(p.agent ? ["--port", `${p.agent.port}`] : []),
-  ];
-  const started = d.startAgent(joinPath(p.os, p.install, MSI_LAUNCHER), args);
-  d.log("info", "agent started", { version, pid: started.pid });
-  const h = await waitHealthy(p.os, p.dataDir, version, started, d, d.healthTimeoutMs ?? 30_000);
-  return { started, h };
-}
+const start = (p: MsiPlan, d: MsiDeps, version: string) =>
+  startAndWait(p, d, joinPath(p.os, p.install, MSI_LAUNCHER), version, d.healthTimeoutMs ?? 30_000);
 
 /** Run msiexec with its log in the updates folder. */
 function runMsiexec(p: MsiPlan, d: MsiDeps, args: string[], what: string): Promise<number> {
@@ -198,9 +172,7 @@ export async function runMsiUpgrade(p: MsiPlan, d: MsiDeps): Promise<UpdateOutco
   if (wrong) return rollback(p, d, `the installer did not install ${p.to}: ${wrong}`);
   const { started, h } = await start(p, d, p.to);
   if (!("url" in h)) {
-    await stopProcess(started.pid, d, 5_000, started.exited);
-    const lock = await readAgentLock(p.os, p.dataDir); // the runtime under svc-filing.exe
-    if (lock?.version === p.to && lock.pid !== started.pid) await stopProcess(lock.pid, d, 5_000);
+    await stopUnanswered(p, d, started); // and the runtime under svc-filing.exe
     return rollback(p, d, h.reason);
   }
   await keepMsi(p, d);

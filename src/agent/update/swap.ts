@@ -15,36 +15,17 @@
  */
 import { joinPath } from "../../defaults.ts";
 import type { Logger } from "../../log.ts";
-import { updatesDir } from "./disk.ts";
 import { moveFolder, removeIfPresent } from "./files.ts";
 import { asideOf, launcherName } from "./install.ts";
-import { lastOutcomePath, type UpdateOutcome, writeOutcome } from "./outcome.ts";
+import type { UpdateOutcome } from "./outcome.ts";
 import {
-  type ProcessDeps,
-  readAgentLock,
-  stopProcess,
-  waitExit,
-  waitHealthy,
-} from "./processes.ts";
-
-/** What every update plan holds (the swap's and the MSI upgrade's; schema: prepare.ts
- * `PLAN_BASE`). */
-export interface UpdatePlanBase {
-  /** The update's id (matches last.json to this run). */
-  readonly id: string;
-  /** Deno.build.os. */
-  readonly os: string;
-  /** The installed program's folder. */
-  readonly install: string;
-  /** The agent's data folder. */
-  readonly dataDir: string;
-  readonly from: string;
-  readonly to: string;
-  /** The running agent (stopped first, restarted on its port), or null when none runs. */
-  readonly agent: { readonly pid: number; readonly port: number } | null;
-  /** Processes to wait for before the install is touched. */
-  readonly waitPids: readonly number[];
-}
+  errorText as text,
+  finishUpdate,
+  startAndWait,
+  stopUnanswered,
+  type UpdatePlanBase,
+} from "./plan.ts";
+import { type ProcessDeps, stopProcess, waitExit } from "./processes.ts";
 
 /** What one swap does (written by `agent update`, read by `agent update-swap`). */
 export interface SwapPlan extends UpdatePlanBase {
@@ -72,11 +53,10 @@ interface SwapRun {
   /** Where the installed package waits while the new one is tried. */
   readonly aside: string;
   readonly launcher: string;
-  readonly args: readonly string[];
 }
 
 function swapRun(plan: SwapPlan, d: SwapDeps): SwapRun {
-  const { os, install, dataDir } = plan;
+  const { os, install } = plan;
   return {
     plan,
     d,
@@ -85,42 +65,20 @@ function swapRun(plan: SwapPlan, d: SwapDeps): SwapRun {
     stopMs: d.stopTimeoutMs ?? 30_000,
     aside: asideOf(install),
     launcher: joinPath(os, install, launcherName(os)),
-    args: ["agent", "--data-dir", dataDir, ...(plan.agent ? ["--port", `${plan.agent.port}`] : [])],
   };
 }
 
 /** The outcome, written to last.json and logged. */
-async function finishSwap(
+const finishSwap = (
   r: SwapRun,
   outcome: UpdateOutcome["outcome"],
   agentUrl: string | null,
   reason: string | null,
-): Promise<UpdateOutcome> {
-  const { plan, d, log } = r;
-  const { os, dataDir, from, to } = plan;
-  const o: UpdateOutcome = {
-    id: plan.id,
-    outcome,
-    from,
-    to,
-    at: new Date(d.now()).toISOString(),
-    agentUrl,
-    reason,
-  };
-  await writeOutcome(lastOutcomePath(os, updatesDir(os, dataDir)), o).catch((e) =>
-    log("error", "cannot write last.json", { error: String(e) })
-  );
-  log(outcome === "updated" ? "info" : "error", "update done", { outcome, from, to, reason });
-  return o;
-}
+): Promise<UpdateOutcome> => finishUpdate(r.plan, r.d, outcome, agentUrl, reason);
 
 /** Start the package now in the install folder as `version` and wait for it. */
-async function startInstalled(r: SwapRun, version: string) {
-  const started = r.d.startAgent(r.launcher, [...r.args]);
-  r.log("info", "agent started", { version, pid: started.pid });
-  const h = await waitHealthy(r.plan.os, r.plan.dataDir, version, started, r.d, r.healthMs);
-  return { started, h };
-}
+const startInstalled = (r: SwapRun, version: string) =>
+  startAndWait(r.plan, r.d, r.launcher, version, r.healthMs);
 
 /** Put the previous package back and restart it when it ran. */
 async function rollbackSwap(r: SwapRun, reason: string): Promise<UpdateOutcome> {
@@ -169,13 +127,10 @@ async function moveAside(r: SwapRun): Promise<UpdateOutcome | null> {
 
 /** Start the new package and keep it when it answers, else stop it and roll back. */
 async function tryNewAgent(r: SwapRun): Promise<UpdateOutcome> {
-  const { os, dataDir, to } = r.plan;
   const { d, log } = r;
-  const { started, h } = await startInstalled(r, to);
+  const { started, h } = await startInstalled(r, r.plan.to);
   if (!("url" in h)) {
-    await stopProcess(started.pid, d, 5_000, started.exited);
-    const lock = await readAgentLock(os, dataDir); // Windows: the runtime under the launcher
-    if (lock?.version === to && lock.pid !== started.pid) await stopProcess(lock.pid, d, 5_000);
+    await stopUnanswered(r.plan, d, started);
     return rollbackSwap(r, h.reason);
   }
   if (h.pid !== started.pid) log("info", "new agent answers", { pid: h.pid, url: h.url });
@@ -220,5 +175,3 @@ export async function runSwap(plan: SwapPlan, d: SwapDeps): Promise<UpdateOutcom
   }
   return tryNewAgent(r);
 }
-
-const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
