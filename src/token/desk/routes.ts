@@ -9,7 +9,7 @@
  * refuses any person who is not an administrator).
  * @module
  */
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import { html } from "hono/html";
 import type { Clock } from "../../clock.ts";
 import { pageLang, t, tableOr } from "../../web_page.ts";
@@ -29,8 +29,8 @@ import {
   sendWebPage,
   sessionRoutes,
   takePostedLink,
-  webAppSetup,
-  WebAuth,
+  webAppAuth,
+  webAppStart,
   type WebC,
   type WebEnv,
 } from "../web/mod.ts";
@@ -47,7 +47,7 @@ export type { DeskDeps } from "./deps.ts";
 export const DESK_COOKIE = "svc_desk";
 
 const deskAuth = (store: TokenStore, clock: Clock, publicUrl: () => string) =>
-  new WebAuth(store, clock, DESK_COOKIE, DESK_APP.base, () => publicUrl().startsWith("https:"));
+  webAppAuth({ store, clock, publicUrl }, DESK_COOKIE, DESK_APP);
 
 /** Who made an invitation from the command line, as the audit log names it. */
 const CLI_INVITER = { kind: "cli", name: "token-service admin-invite" } as const;
@@ -107,11 +107,7 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
  * @returns the sub-app
  */ export function deskRoutes(deps: DeskDeps): Hono<WebEnv> {
   const auth = deskAuth(deps.store, deps.clock, deps.publicUrl);
-  const ctx: DeskContext = { ...deps, auth, app: DESK_APP };
-  const r = new Hono<WebEnv>();
-  webAppSetup(r, DESK_APP, {
-    ...deps,
-    auth,
+  const { r, ctx } = webAppStart(DESK_APP, deps, auth, {
     role: "admin",
     skip: (p) => p.startsWith("/admin/v1/"),
   });

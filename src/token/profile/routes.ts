@@ -6,19 +6,19 @@
  * (web/sessions.ts), every change CSRF-checked and cross-site requests refused (web/guard.ts).
  * @module
  */
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import {
   passkeyRemovalRoutes,
   passkeyRoutes,
   PROFILE_APP,
   sessionRoutes,
-  webAppSetup,
-  WebAuth,
+  webAppAuth,
+  webAppStart,
   type WebEnv,
 } from "../web/mod.ts";
 import { passkeysPage } from "./passkeys_page.ts";
 import { contractRoutes } from "./contract_page.ts";
-import type { ProfileContext, ProfileDeps } from "./deps.ts";
+import type { ProfileDeps } from "./deps.ts";
 import { keysRoutes } from "./keys_page.ts";
 import { signInRoutes } from "./sign_in.ts";
 import { activityRoutes } from "./activity_pages.ts";
@@ -37,18 +37,8 @@ export const PROFILE_COOKIE = "svc_profile";
  * @returns the sub-app
  */
 export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
-  const auth = new WebAuth(
-    deps.store,
-    deps.clock,
-    PROFILE_COOKIE,
-    PROFILE_APP.base,
-    () => deps.publicUrl().startsWith("https:"),
-  );
-  const ctx: ProfileContext = { ...deps, auth, app: PROFILE_APP };
-  const r = new Hono<WebEnv>();
-  webAppSetup(r, PROFILE_APP, {
-    ...deps,
-    auth,
+  const auth = webAppAuth(deps, PROFILE_COOKIE, PROFILE_APP);
+  const { r, ctx } = webAppStart(PROFILE_APP, deps, auth, {
     role: "integrator",
     open: ["/sign-in", "/sign-up"],
     then: memberRoleGuard(),

@@ -17,3 +17,4 @@ export * from "./web_app.ts";
 export * from "./mailed_link.ts";
 export * from "./audit_by.ts";
 export * from "./apps.ts";
+export * from "./column_table.ts";
