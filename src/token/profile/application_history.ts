@@ -8,7 +8,7 @@
  */
 import { html } from "hono/html";
 import { type Markup, t } from "../../web_page.ts";
-import { columnTable } from "../web/column_table.ts";
+import { columnTable } from "../web/mod.ts";
 import type { AuditEntry, NoticeRecord } from "../store/mod.ts";
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
