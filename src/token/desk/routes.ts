@@ -9,7 +9,7 @@
  * refuses any person who is not an administrator).
  * @module
  */
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import { html } from "hono/html";
 import type { Clock } from "../../clock.ts";
 import { pageLang, t, tableOr } from "../../web_page.ts";
@@ -19,6 +19,7 @@ import { AppError } from "../../contract/mod.ts";
 import { audit, type AuditActor } from "../audit/mod.ts";
 import { linkMail } from "../profile/mod.ts";
 import {
+  DESK_APP,
   formOf,
   mailedLinkPage,
   passkeyRemovalRoutes,
@@ -28,9 +29,8 @@ import {
   sendWebPage,
   sessionRoutes,
   takePostedLink,
-  type WebApp,
-  webAppSetup,
-  WebAuth,
+  webAppAuth,
+  webAppStart,
   type WebC,
   type WebEnv,
 } from "../web/mod.ts";
@@ -40,29 +40,14 @@ import { adminPeopleRoutes } from "./admin_people.ts";
 import { reviewRoutes } from "./review_pages.ts";
 import { identityRoutes } from "./identity.ts";
 
+export { DESK_APP };
 export type { DeskDeps } from "./deps.ts";
-
-/** The desk's pages, in navigation order. */
-export const DESK_APP: WebApp = {
-  base: "/admin",
-  brand: { bg: "Администратор", en: "Admin desk" },
-  nav: [
-    { path: "/admin/applications", id: "applications", bg: "Заявки", en: "Applications" },
-    { path: "/admin/integrators", id: "integrators", bg: "Интегратори", en: "Integrators" },
-    { path: "/admin/contracts", id: "contracts", bg: "Договори", en: "Contracts" },
-    { path: "/admin/statements", id: "statements", bg: "Справки", en: "Statements" },
-    { path: "/admin/usage", id: "usage", bg: "Използване", en: "Usage" },
-    { path: "/admin/audit", id: "audit", bg: "Одит", en: "Audit" },
-    { path: "/admin/admins", id: "admins", bg: "Администратори", en: "Admins" },
-    { path: "/admin/sessions", id: "sessions", bg: "Сесии", en: "Sessions" },
-  ],
-};
 
 /** The desk's session cookie (not the profile's). */
 export const DESK_COOKIE = "svc_desk";
 
 const deskAuth = (store: TokenStore, clock: Clock, publicUrl: () => string) =>
-  new WebAuth(store, clock, DESK_COOKIE, DESK_APP.base, () => publicUrl().startsWith("https:"));
+  webAppAuth({ store, clock, publicUrl }, DESK_COOKIE, DESK_APP);
 
 /** Who made an invitation from the command line, as the audit log names it. */
 const CLI_INVITER = { kind: "cli", name: "token-service admin-invite" } as const;
@@ -122,13 +107,8 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
  * @returns the sub-app
  */ export function deskRoutes(deps: DeskDeps): Hono<WebEnv> {
   const auth = deskAuth(deps.store, deps.clock, deps.publicUrl);
-  const ctx: DeskContext = { ...deps, auth, app: DESK_APP };
-  const r = new Hono<WebEnv>();
-  webAppSetup(r, DESK_APP, {
-    auth,
+  const { r, ctx } = webAppStart(DESK_APP, deps, auth, {
     role: "admin",
-    publicUrl: deps.publicUrl,
-    log: deps.log,
     skip: (p) => p.startsWith("/admin/v1/"),
   });
 
@@ -139,15 +119,7 @@ async function refuseExistingAdmin(store: TokenStore, email: string): Promise<vo
   r.get("/link", (c) => invitationPage(c));
   r.post("/link", (c) => takeInvitationHandler(ctx, c));
   r.post("/sign-out", (c) => signOutHandler(ctx, c));
-  passkeyRoutes(r, {
-    store: deps.store,
-    clock: deps.clock,
-    auth,
-    role: "admin",
-    publicUrl: deps.publicUrl,
-    log: deps.log,
-    home: `${DESK_APP.base}/applications`,
-  });
+  passkeyRoutes(r, { ...deps, auth, role: "admin", home: `${DESK_APP.base}/applications` });
   r.get("/admins", (c) => adminsPage(ctx, c, null));
   r.post("/admins/invite", (c) => inviteAdminHandler(ctx, c));
   adminPeopleRoutes(r, ctx);

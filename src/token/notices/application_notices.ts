@@ -17,11 +17,26 @@ import type {
   NoticeKind,
 } from "../store/mod.ts";
 
-/** A rendered mail (the shape of notice_templates.ts' RenderedNotice). */
-interface RenderedNotice {
+/** A rendered notice. */
+export interface RenderedNotice {
   readonly subject: string;
   readonly text: string;
 }
+
+const GREETING: Readonly<Record<Locale, string>> = { bg: "Здравейте,", en: "Hello," };
+
+/**
+ * A notice's mail: the greeting in its language, an empty line, then its lines.
+ * @param locale bg or en (the greeting's language)
+ * @param subject the subject
+ * @param lines the lines after the greeting
+ * @returns subject and plain text (lines joined by `\n`)
+ */
+export const letter = (
+  locale: Locale,
+  subject: string,
+  lines: readonly string[],
+): RenderedNotice => ({ subject, text: [GREETING[locale], "", ...lines].join("\n") });
 
 /** The notices of an application's way. */
 export type ApplicationNoticeKind = Extract<NoticeKind, `application_${string}`>;
@@ -75,72 +90,48 @@ const ymd = (v: string | number | null | undefined) =>
 
 const TEXTS: Record<Locale, Record<ApplicationNoticeKind, (p: Params) => RenderedNotice>> = {
   bg: {
-    application_received: (p) => ({
-      subject: `Заявката ${p.applicationId} е получена`,
-      text: [
-        `Здравейте,`,
-        ``,
+    application_received: (p) =>
+      letter("bg", `Заявката ${p.applicationId} е получена`, [
         `Получихме заявката за договор ${p.applicationId} на ${p.company}.`,
         `Администратор ще я прегледа; ще ви пишем, когато реши. Състоянието ѝ е и в профила ` +
         `ви, на страницата „Договор“.`,
-      ].join("\n"),
-    }),
-    application_approved: (p) => ({
-      subject: `Заявката ${p.applicationId} е одобрена`,
-      text: [
-        `Здравейте,`,
-        ``,
+      ]),
+    application_approved: (p) =>
+      letter("bg", `Заявката ${p.applicationId} е одобрена`, [
         `Заявката ${p.applicationId} на ${p.company} е одобрена: договор ${p.contractId} ` +
         `от ${ymd(p.startsAt)}` +
         (p.endsAt == null ? ", без краен срок." : ` до ${ymd(p.endsAt)}.`),
         `Реалните ви ключове вече са без срок и без ограничение на ЕИК.`,
         ...(p.note ? [`Бележка на администратора: ${p.note}`] : []),
-      ].join("\n"),
-    }),
-    application_rejected: (p) => ({
-      subject: `Заявката ${p.applicationId} е отказана`,
-      text: [
-        `Здравейте,`,
-        ``,
+      ]),
+    application_rejected: (p) =>
+      letter("bg", `Заявката ${p.applicationId} е отказана`, [
         `Заявката ${p.applicationId} на ${p.company} е отказана.`,
         `Причина: ${p.note || "не е посочена"}.`,
         `Можете да подадете нова заявка от профила си.`,
-      ].join("\n"),
-    }),
+      ]),
   },
   en: {
-    application_received: (p) => ({
-      subject: `Application ${p.applicationId} received`,
-      text: [
-        `Hello,`,
-        ``,
+    application_received: (p) =>
+      letter("en", `Application ${p.applicationId} received`, [
         `We received the contract application ${p.applicationId} of ${p.company}.`,
         `An administrator will review it; we will write when it is decided. Its state is ` +
         `also on the Contract page of your profile.`,
-      ].join("\n"),
-    }),
-    application_approved: (p) => ({
-      subject: `Application ${p.applicationId} approved`,
-      text: [
-        `Hello,`,
-        ``,
+      ]),
+    application_approved: (p) =>
+      letter("en", `Application ${p.applicationId} approved`, [
         `Application ${p.applicationId} of ${p.company} is approved: contract ${p.contractId} ` +
         `from ${ymd(p.startsAt)}` +
         (p.endsAt == null ? ", open-ended." : ` until ${ymd(p.endsAt)}.`),
         `Your live keys now have no expiry and no EIK limit.`,
         ...(p.note ? [`The administrator's note: ${p.note}`] : []),
-      ].join("\n"),
-    }),
-    application_rejected: (p) => ({
-      subject: `Application ${p.applicationId} rejected`,
-      text: [
-        `Hello,`,
-        ``,
+      ]),
+    application_rejected: (p) =>
+      letter("en", `Application ${p.applicationId} rejected`, [
         `Application ${p.applicationId} of ${p.company} is rejected.`,
         `Reason: ${p.note || "none given"}.`,
         `You can submit a new application from your profile.`,
-      ].join("\n"),
-    }),
+      ]),
   },
 };
 

@@ -9,14 +9,12 @@ import { bulgarianTime, localTime } from "../../local_time.ts";
 import {
   type ApplicationNoticeKind,
   isApplicationNotice,
+  letter,
   renderApplicationNotice,
+  type RenderedNotice,
 } from "./application_notices.ts";
 
-/** A rendered notice. */
-export interface RenderedNotice {
-  readonly subject: string;
-  readonly text: string;
-}
+export type { RenderedNotice };
 
 /**
  * A date in Bulgarian time for a notice.
@@ -45,76 +43,52 @@ const TEXTS: Record<
   Record<Exclude<NoticeKind, ApplicationNoticeKind>, (p: Params) => RenderedNotice>
 > = {
   bg: {
-    key_expiring: (p) => ({
-      subject: `API ключът ${p.keyId} изтича на ${date(p.expiresAt, "bg")}`,
-      text: [
-        `Здравейте,`,
-        ``,
+    key_expiring: (p) =>
+      letter("bg", `API ключът ${p.keyId} изтича на ${date(p.expiresAt, "bg")}`, [
         `API ключът ${p.keyId}${p.label ? ` („${p.label}“)` : ""} (${
           p.mode === "live" ? "реален" : "тестов"
         }) на ${p.integratorName} изтича на ${date(p.expiresAt, "bg")} българско време ` +
         `(${iso(p.expiresAt)}).`,
         `След този момент услугата ще отговаря с 401. Създайте нов ключ в профила си.`,
-      ].join("\n"),
-    }),
-    contract_expiring: (p) => ({
-      subject: `Договорът ${p.contractId} изтича на ${date(p.endsAt, "bg")}`,
-      text: [
-        `Здравейте,`,
-        ``,
+      ]),
+    contract_expiring: (p) =>
+      letter("bg", `Договорът ${p.contractId} изтича на ${date(p.endsAt, "bg")}`, [
         `Договорът ${p.contractId} с ${p.company} изтича на ${date(p.endsAt, "bg")} ` +
         `българско време (${iso(p.endsAt)}).`,
         `След това реалните ключове отново ще важат 7 дни и за до 3 ЕИК. ` +
         `Подайте нова заявка, за да го подновите.`,
-      ].join("\n"),
-    }),
-    contract_terminated: (p) => ({
-      subject: `Договорът ${p.contractId} е прекратен`,
-      text: [
-        `Здравейте,`,
-        ``,
+      ]),
+    contract_terminated: (p) =>
+      letter("bg", `Договорът ${p.contractId} е прекратен`, [
         `Договорът ${p.contractId} с ${p.company} е прекратен на ${date(p.terminatedAt, "bg")} ` +
         `българско време (${iso(p.terminatedAt)}).` + (p.reason ? ` Причина: ${p.reason}.` : ""),
         `Реалните ви ключове важат до ${date(p.keysExpireAt, "bg")} (${iso(p.keysExpireAt)}) ` +
         `и за до 3 ЕИК на ключ.`,
-      ].join("\n"),
-    }),
+      ]),
   },
   en: {
-    key_expiring: (p) => ({
-      subject: `API key ${p.keyId} expires on ${date(p.expiresAt, "en")}`,
-      text: [
-        `Hello,`,
-        ``,
+    key_expiring: (p) =>
+      letter("en", `API key ${p.keyId} expires on ${date(p.expiresAt, "en")}`, [
         `The ${p.mode} API key ${p.keyId}${p.label ? ` ("${p.label}")` : ""} of ` +
         `${p.integratorName} expires on ${date(p.expiresAt, "en")} Bulgarian time ` +
         `(${iso(p.expiresAt)}).`,
         `After that the service answers 401. Create a new key in your profile.`,
-      ].join("\n"),
-    }),
-    contract_expiring: (p) => ({
-      subject: `Contract ${p.contractId} expires on ${date(p.endsAt, "en")}`,
-      text: [
-        `Hello,`,
-        ``,
+      ]),
+    contract_expiring: (p) =>
+      letter("en", `Contract ${p.contractId} expires on ${date(p.endsAt, "en")}`, [
         `Contract ${p.contractId} with ${p.company} expires on ${date(p.endsAt, "en")} ` +
         `Bulgarian time (${iso(p.endsAt)}).`,
         `After that, live keys last 7 days and cover up to 3 EIKs again. ` +
         `Submit a new application to renew it.`,
-      ].join("\n"),
-    }),
-    contract_terminated: (p) => ({
-      subject: `Contract ${p.contractId} has been terminated`,
-      text: [
-        `Hello,`,
-        ``,
+      ]),
+    contract_terminated: (p) =>
+      letter("en", `Contract ${p.contractId} has been terminated`, [
         `Contract ${p.contractId} with ${p.company} was terminated on ` +
         `${date(p.terminatedAt, "en")} Bulgarian time (${iso(p.terminatedAt)}).` +
         (p.reason ? ` Reason: ${p.reason}.` : ""),
         `Your live keys remain valid until ${date(p.keysExpireAt, "en")} ` +
         `(${iso(p.keysExpireAt)}) and cover up to 3 EIKs each.`,
-      ].join("\n"),
-    }),
+      ]),
   },
 };
 

@@ -7,7 +7,8 @@
  * @module
  */
 import { html } from "hono/html";
-import { type Markup, t, tableOr } from "../../web_page.ts";
+import { type Markup, t } from "../../web_page.ts";
+import { columnTable } from "../web/mod.ts";
 import type { AuditEntry, NoticeRecord } from "../store/mod.ts";
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
@@ -77,24 +78,20 @@ export function applicationHistory(
       detail: n.recipient ?? "",
     })),
   ].sort((a, b) => b.at - a.at);
-  return tableOr(
-    "application-history",
-    [["Кога (UTC)", "When (UTC)"], ["Заявка", "Application"], ["Стъпка", "Step"], [
-      "Кой",
-      "Who",
-    ], ["Подробности", "Details"]],
-    steps.map((s) =>
-      html`
-        <tr data-step="${s.kind}">
-          <td>${when(s.at)}</td>
-          <td class="mono">${s.applicationId}</td>
-          <td>${s.what}</td>
-          <td>${s.who ||
-            (s.kind.startsWith("application.") ? t("администратор", "administrator") : "—")}</td>
-          <td>${s.detail}</td>
-        </tr>
-      `
-    ),
-    t("Още няма история.", "No history yet."),
-  );
+  return columnTable("application-history", {
+    columns: [
+      [["Кога (UTC)", "When (UTC)"], (s) => when(s.at)],
+      [["Заявка", "Application"], (s) => s.applicationId, "mono"],
+      [["Стъпка", "Step"], (s) => s.what],
+      [
+        ["Кой", "Who"],
+        (s) =>
+          s.who || (s.kind.startsWith("application.") ? t("администратор", "administrator") : "—"),
+      ],
+      [["Подробности", "Details"], (s) => s.detail],
+    ],
+    rows: steps,
+    mark: (s) => ["data-step", s.kind],
+    empty: t("Още няма история.", "No history yet."),
+  });
 }

@@ -9,12 +9,13 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, ApplicationSubmit } from "../../contract/mod.ts";
-import { type Markup, t, tableOr } from "../../web_page.ts";
+import { type Markup, t } from "../../web_page.ts";
 import { parseInput } from "../admin/mod.ts";
 import { type ContractView, contractView, submitApplication } from "../contracts/mod.ts";
 import type { ApplicationRecord, NoticeRecord, UsageRow } from "../store/mod.ts";
 import { buildStatement, requireMonth, statementCsv } from "../contracts/mod.ts";
 import {
+  columnTable,
   csrfField,
   errorWords,
   type Flash,
@@ -207,25 +208,18 @@ function applyForm(c: WebC, base: string, company: string, email: string): Marku
  * @returns the table, or a "none" line
  */
 function applicationsTable(applications: readonly ApplicationRecord[]): Markup {
-  return tableOr(
-    "applications",
-    [["Заявка", "Application"], ["Подадена", "Submitted"], ["Състояние", "State"], [
-      "Решение",
-      "Decided",
-    ], ["Бележка", "Note"]],
-    [...applications].reverse().map((a) =>
-      html`
-        <tr data-status="${a.status}">
-          <td class="mono">${a.id}</td>
-          <td>${day(a.submittedAt)}</td>
-          <td>${state(a.status)}</td>
-          <td>${day(a.decidedAt)}</td>
-          <td>${a.decisionNote ?? ""}</td>
-        </tr>
-      `
-    ),
-    t("Няма заявки.", "No applications."),
-  );
+  return columnTable("applications", {
+    columns: [
+      [["Заявка", "Application"], (a) => a.id, "mono"],
+      [["Подадена", "Submitted"], (a) => day(a.submittedAt)],
+      [["Състояние", "State"], (a) => state(a.status)],
+      [["Решение", "Decided"], (a) => day(a.decidedAt)],
+      [["Бележка", "Note"], (a) => a.decisionNote ?? ""],
+    ],
+    rows: [...applications].reverse(),
+    mark: (a) => ["data-status", a.status],
+    empty: t("Няма заявки.", "No applications."),
+  });
 }
 
 /**
@@ -234,25 +228,21 @@ function applicationsTable(applications: readonly ApplicationRecord[]): Markup {
  * @returns the table, or a "none" line
  */
 function contractsTable(views: readonly ContractView[]): Markup {
-  return tableOr(
-    "contracts",
-    [["Договор", "Contract"], ["Състояние", "State"], ["От", "From"], ["До", "Until"], [
-      "Прекратен",
-      "Terminated",
-    ]],
-    views.map((v) =>
-      html`
-        <tr data-status="${v.status}">
-          <td class="mono">${v.id}</td>
-          <td>${state(v.status)}</td>
-          <td>${iso(v.startsAt)}</td>
-          <td>${iso(v.endsAt)}</td>
-          <td>${iso(v.terminatedAt)} ${v.terminationReason ?? ""}</td>
-        </tr>
-      `
-    ),
-    t("Няма договори.", "No contracts."),
-  );
+  return columnTable("contracts", {
+    columns: [
+      [["Договор", "Contract"], (v) => v.id, "mono"],
+      [["Състояние", "State"], (v) => state(v.status)],
+      [["От", "From"], (v) => iso(v.startsAt)],
+      [["До", "Until"], (v) => iso(v.endsAt)],
+      [
+        ["Прекратен", "Terminated"],
+        (v) => html`${iso(v.terminatedAt)} ${v.terminationReason ?? ""}`,
+      ],
+    ],
+    rows: views,
+    mark: (v) => ["data-status", v.status],
+    empty: t("Няма договори.", "No contracts."),
+  });
 }
 
 /**
@@ -268,22 +258,22 @@ function statementsTable(base: string, usage: readonly UsageRow[]): Markup {
     const id = `${u.contractId}\u0000${u.month}`;
     months.set(id, (months.get(id) ?? 0) + u.count);
   }
-  return tableOr(
-    "statements",
-    [["Договор", "Contract"], ["Месец", "Month"], ["Токени", "Tokens"], null],
-    [...months.entries()].map(([id, n]) => {
-      const [contractId, month] = id.split("\u0000");
-      return html`
-        <tr>
-          <td class="mono">${contractId}</td>
-          <td>${month}</td>
-          <td>${n}</td>
-          <td><a href="${base}/contract/statements/${contractId}/${month}.csv">CSV</a></td>
-        </tr>
-      `;
+  return columnTable("statements", {
+    columns: [
+      [["Договор", "Contract"], (m) => m.contractId, "mono"],
+      [["Месец", "Month"], (m) => m.month],
+      [["Токени", "Tokens"], (m) => m.n],
+      [
+        null,
+        (m) => html`<a href="${base}/contract/statements/${m.contractId}/${m.month}.csv">CSV</a>`,
+      ],
+    ],
+    rows: [...months.entries()].map(([id, n]) => {
+      const [contractId = "", month = ""] = id.split("\u0000");
+      return { contractId, month, n };
     }),
-    t("Още няма справки.", "No statements yet."),
-  );
+    empty: t("Още няма справки.", "No statements yet."),
+  });
 }
 
 /**
@@ -292,19 +282,14 @@ function statementsTable(base: string, usage: readonly UsageRow[]): Markup {
  * @returns the table, or a "none" line
  */
 function noticesTable(notices: readonly NoticeRecord[]): Markup {
-  return tableOr(
-    "notices",
-    [["Известие", "Notice"], ["За", "About"], ["Състояние", "State"], ["Изпратено", "Sent"]],
-    notices.map((n) =>
-      html`
-        <tr>
-          <td>${n.kind}</td>
-          <td class="mono">${n.subjectId}</td>
-          <td>${n.status}</td>
-          <td>${day(n.sentAt)}</td>
-        </tr>
-      `
-    ),
-    t("Няма известия.", "No notices."),
-  );
+  return columnTable("notices", {
+    columns: [
+      [["Известие", "Notice"], (n) => n.kind],
+      [["За", "About"], (n) => n.subjectId, "mono"],
+      [["Състояние", "State"], (n) => n.status],
+      [["Изпратено", "Sent"], (n) => day(n.sentAt)],
+    ],
+    rows: notices,
+    empty: t("Няма известия.", "No notices."),
+  });
 }

@@ -6,41 +6,27 @@
  * (web/sessions.ts), every change CSRF-checked and cross-site requests refused (web/guard.ts).
  * @module
  */
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import {
   passkeyRemovalRoutes,
   passkeyRoutes,
+  PROFILE_APP,
   sessionRoutes,
-  type WebApp,
-  webAppSetup,
-  WebAuth,
+  webAppAuth,
+  webAppStart,
   type WebEnv,
 } from "../web/mod.ts";
 import { passkeysPage } from "./passkeys_page.ts";
 import { contractRoutes } from "./contract_page.ts";
-import type { ProfileContext, ProfileDeps } from "./deps.ts";
+import type { ProfileDeps } from "./deps.ts";
 import { keysRoutes } from "./keys_page.ts";
 import { signInRoutes } from "./sign_in.ts";
 import { activityRoutes } from "./activity_pages.ts";
 import { membersRoutes } from "./members_page.ts";
 import { memberRoleGuard } from "./roles.ts";
 
+export { PROFILE_APP };
 export type { ProfileDeps } from "./deps.ts";
-
-/** The profile's pages, in navigation order. */
-export const PROFILE_APP: WebApp = {
-  base: "/profile",
-  brand: { bg: "Профил", en: "Profile" },
-  nav: [
-    { path: "/profile/keys", id: "keys", bg: "Ключове", en: "Keys" },
-    { path: "/profile/usage", id: "usage", bg: "Използване", en: "Usage" },
-    { path: "/profile/log", id: "log", bg: "Заявки", en: "Request log" },
-    { path: "/profile/contract", id: "contract", bg: "Договор", en: "Contract" },
-    { path: "/profile/passkeys", id: "passkeys", bg: "Passkeys", en: "Passkeys" },
-    { path: "/profile/sessions", id: "sessions", bg: "Сесии", en: "Sessions" },
-    { path: "/profile/members", id: "members", bg: "Екип", en: "Team" },
-  ],
-};
 
 /** The session cookie's name. */
 export const PROFILE_COOKIE = "svc_profile";
@@ -51,33 +37,14 @@ export const PROFILE_COOKIE = "svc_profile";
  * @returns the sub-app
  */
 export function profileRoutes(deps: ProfileDeps): Hono<WebEnv> {
-  const auth = new WebAuth(
-    deps.store,
-    deps.clock,
-    PROFILE_COOKIE,
-    PROFILE_APP.base,
-    () => deps.publicUrl().startsWith("https:"),
-  );
-  const ctx: ProfileContext = { ...deps, auth, app: PROFILE_APP };
-  const r = new Hono<WebEnv>();
-  webAppSetup(r, PROFILE_APP, {
-    auth,
+  const auth = webAppAuth(deps, PROFILE_COOKIE, PROFILE_APP);
+  const { r, ctx } = webAppStart(PROFILE_APP, deps, auth, {
     role: "integrator",
-    publicUrl: deps.publicUrl,
-    log: deps.log,
     open: ["/sign-in", "/sign-up"],
     then: memberRoleGuard(),
   });
   signInRoutes(r, ctx);
-  passkeyRoutes(r, {
-    store: deps.store,
-    clock: deps.clock,
-    auth,
-    role: "integrator",
-    publicUrl: deps.publicUrl,
-    log: deps.log,
-    home: `${PROFILE_APP.base}/keys`,
-  });
+  passkeyRoutes(r, { ...deps, auth, role: "integrator", home: `${PROFILE_APP.base}/keys` });
   passkeysPage(r, ctx);
   keysRoutes(r, ctx);
   activityRoutes(r, ctx);

@@ -16,3 +16,5 @@ export * from "./error_words.ts";
 export * from "./web_app.ts";
 export * from "./mailed_link.ts";
 export * from "./audit_by.ts";
+export * from "./apps.ts";
+export * from "./column_table.ts";

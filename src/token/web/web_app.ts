@@ -4,7 +4,9 @@
  * with the paths open without a session, the static files and the language switch.
  * @module
  */
-import type { Hono, MiddlewareHandler } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
+import type { Clock } from "../../clock.ts";
+import type { TokenStore } from "../store/mod.ts";
 import type { AppLog } from "../deps.ts";
 import type { WebRole } from "../store/mod.ts";
 import { webAssetRoutes } from "./assets.ts";
@@ -12,7 +14,7 @@ import { type WebEnv, webGuard } from "./guard.ts";
 import { languageRoute, webLang } from "./lang.ts";
 import { type WebApp, webErrorPage } from "./layout.ts";
 import { PASSKEY_REMOVE_LINK } from "./passkey_list.ts";
-import type { WebAuth } from "./sessions.ts";
+import { WebAuth } from "./sessions.ts";
 
 /** What {@link webAppSetup} needs. */
 export interface WebAppSetup {
@@ -59,6 +61,49 @@ export function webAppSetup(r: Hono<WebEnv>, app: WebApp, o: WebAppSetup): void 
   if (o.then) r.use("*", o.then);
   webAssetRoutes(r);
   languageRoute(r, b);
+}
+
+/** What an application's sessions and setup take from the service. */
+export interface WebAppDeps {
+  readonly store: TokenStore;
+  readonly clock: Clock;
+  /** The service's public URL (changes must come from its origin; cookies are secure on https). */
+  readonly publicUrl: () => string;
+  readonly log: AppLog;
+}
+
+/**
+ * An application's sessions: its own cookie, scoped to its base path, secure when the public
+ * URL is https (web/sessions.ts).
+ * @param d the store, the clock and the public URL
+ * @param cookie the session cookie's name
+ * @param app the application
+ * @returns the sessions and one-time links of the application
+ */
+export const webAppAuth = (
+  d: Pick<WebAppDeps, "store" | "clock" | "publicUrl">,
+  cookie: string,
+  app: WebApp,
+): WebAuth =>
+  new WebAuth(d.store, d.clock, cookie, app.base, () => d.publicUrl().startsWith("https:"));
+
+/**
+ * Start an application: its routes set up by {@link webAppSetup} and the context its pages get.
+ * @param app the application
+ * @param deps the service's parts the pages use
+ * @param auth the application's sessions ({@link webAppAuth})
+ * @param o the role and what else is open, skipped or checked
+ * @returns the routes to add the pages to, and the pages' context (`deps` with `auth` and `app`)
+ */
+export function webAppStart<D extends WebAppDeps>(
+  app: WebApp,
+  deps: D,
+  auth: WebAuth,
+  o: Omit<WebAppSetup, "auth" | "publicUrl" | "log">,
+): { r: Hono<WebEnv>; ctx: D & { readonly auth: WebAuth; readonly app: WebApp } } {
+  const r = new Hono<WebEnv>();
+  webAppSetup(r, app, { ...o, auth, publicUrl: deps.publicUrl, log: deps.log });
+  return { r, ctx: { ...deps, auth, app } };
 }
 
 /** The origin of a URL, or null when it is not one. */
