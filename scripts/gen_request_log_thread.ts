@@ -14,6 +14,10 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** The worker's module, bundled. */
 export const THREAD_MODULE = "src/token/store/request_log_thread.ts";
+/** The repository's real folder: the bundle names its modules relative to the working folder by
+ * their real paths, so a tree of symbolic links (the docs test's sandbox) must bundle from there
+ * to write the same text. */
+const REAL_ROOT = Deno.realPathSync(`${ROOT}/${THREAD_MODULE}`).slice(0, -THREAD_MODULE.length);
 /** The generated module holding the bundle as text. */
 export const THREAD_JS_FILE = new URL(
   "../src/token/store/request_log_thread_js.ts",
@@ -23,7 +27,7 @@ export const THREAD_JS_FILE = new URL(
 async function run(args: string[], stdin?: string): Promise<string> {
   const child = new Deno.Command(Deno.execPath(), {
     args,
-    cwd: ROOT,
+    cwd: REAL_ROOT,
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

@@ -1,7 +1,7 @@
 /**
  * The token service's two web applications, the desk (`/admin`, docs/token-service.md § The
- * desk) and the profile (`/profile`, § The profile), and their pages in navigation order: one
- * table, each page at `{base}/{id}`.
+ * administrator's desk) and the profile (`/profile`, § The profile), and their pages in
+ * navigation order: one table, each page at `{base}/{id}`.
  * @module
  */
 import type { Bilingual } from "../../web_page.ts";

@@ -1,7 +1,7 @@
 /**
- * A list shown as a table from its columns (docs/token-service.md § The profile, § The desk):
- * each column gives its title and how a row fills its cell, so a page names what it shows
- * once instead of writing the header row and the row's cells apart.
+ * A list shown as a table from its columns (docs/token-service.md § The profile,
+ * § The administrator's desk): each column gives its title and how a row fills its cell, so a
+ * page names what it shows once instead of writing the header row and the row's cells apart.
  * @module
  */
 import { html, raw } from "hono/html";
