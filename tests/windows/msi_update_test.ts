@@ -75,12 +75,17 @@ Deno.test({
         const app = await Deno.readTextFile(join(program, "app", "svc-filing.js"));
         return /VERSION = "([^"]+)";/.exec(app)?.[1];
       };
-      const outcome = async (since: number) => {
-        const file = join(data, "updates", "last.json");
+      // The outcome of the update started after `before` was read: told apart by its id, not its
+      // time (both steps write last.json in the same data folder, and the second may start within
+      // a second of the first's outcome).
+      const lastFile = join(data, "updates", "last.json");
+      const readLast = () => Deno.readTextFile(lastFile).then((t) => JSON.parse(t), () => null);
+      const lastId = async (): Promise<string | null> => (await readLast())?.id ?? null;
+      const outcome = async (before: string | null) => {
         let j = null;
         await waitFor("the update's outcome in last.json", async () => {
-          j = await Deno.readTextFile(file).then((t) => JSON.parse(t), () => null);
-          return j !== null && Date.parse(j.at) >= since;
+          j = await readLast();
+          return j !== null && j.id !== before;
         }, 240_000).catch(async (e) => {
           const log = await Deno.readTextFile(join(data, "updates", "update.log")).catch(() => "");
           throw new Error(`${e.message}\n${log}`);
@@ -126,11 +131,11 @@ Deno.test({
       await t.step(
         "a next version that does not start is rolled back to the MSI of A",
         async () => {
-          const since = Date.now() - 1000;
+          const before = await lastId();
           const r = await update({ SVC_TEST_FAIL_START: "1" });
           assert.equal(r.json?.via, "msi", r.text);
           assert.equal(r.json?.to, fx.newer.version, r.text);
-          const last = await outcome(since);
+          const last = await outcome(before);
           assert.equal(
             last.outcome,
             "rolled_back",
@@ -153,10 +158,10 @@ Deno.test({
       await t.step({
         name: "the update installs B through msiexec: B runs, Apps shows B",
         fn: async () => {
-          const since = Date.now() - 1000;
+          const before = await lastId();
           const r = await update();
           assert.equal(r.json?.via, "msi", r.text);
-          const last = await outcome(since);
+          const last = await outcome(before);
           assert.equal(last.outcome, "updated", `${JSON.stringify(last)}\n${await logs(r.text)}`);
           const now = await waitAgent(data, fx.newer.version, 60_000);
           assert.equal(now.port, first.port);
