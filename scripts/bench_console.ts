@@ -101,7 +101,7 @@ for (const n of SIZES) {
     const res = await app.request(url, { headers });
     if (res.status !== 200) throw new Error(`${name}: ${res.status}`);
     const body = await res.text();
-    if (!/<table\s+id="filings">/.test(body)) throw new Error(`${name}: not the page`);
+    if (!/<table\s+id="filings"\s*>/.test(body)) throw new Error(`${name}: not the page`);
     const bare = new Hono().get("/", (c) => c.html(body));
     const [page, base] = await timeAlternating([
       async () => await (await app.request(url, { headers })).text(),
