@@ -17,6 +17,7 @@
  */
 import type { PeerAddr } from "./peer_linux.ts";
 import { UserError } from "../../user_error.ts";
+import { fn } from "../../ffi.ts";
 
 const AF_INET = 2;
 const TCP_TABLE_OWNER_PID_ALL = 5;
@@ -29,22 +30,16 @@ const CURRENT_PROCESS = Deno.UnsafePointer.create(-1n);
 const ROW_BYTES = 24;
 
 const IPHLPAPI = {
-  GetExtendedTcpTable: {
-    parameters: ["buffer", "buffer", "i32", "u32", "u32", "u32"],
-    result: "u32",
-  },
+  GetExtendedTcpTable: fn(["buffer", "buffer", "i32", "u32", "u32", "u32"], "u32"),
 } as const;
 const KERNEL32 = {
-  OpenProcess: { parameters: ["u32", "i32", "u32"], result: "pointer" },
-  CloseHandle: { parameters: ["pointer"], result: "i32" },
+  OpenProcess: fn(["u32", "i32", "u32"], "pointer"),
+  CloseHandle: fn(["pointer"], "i32"),
 } as const;
 const ADVAPI32 = {
-  OpenProcessToken: { parameters: ["pointer", "u32", "buffer"], result: "i32" },
-  GetTokenInformation: {
-    parameters: ["pointer", "u32", "buffer", "u32", "buffer"],
-    result: "i32",
-  },
-  GetLengthSid: { parameters: ["pointer"], result: "u32" },
+  OpenProcessToken: fn(["pointer", "u32", "buffer"], "i32"),
+  GetTokenInformation: fn(["pointer", "u32", "buffer", "u32", "buffer"], "i32"),
+  GetLengthSid: fn(["pointer"], "u32"),
 } as const;
 
 interface Win32 {
