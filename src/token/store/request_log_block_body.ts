@@ -36,6 +36,11 @@ export const PACKED_BODY = 2;
 /** The first byte of a packed body written before the origins and latencies (still read). */
 export const PACKED_BODY_V1 = 1;
 
+/** Each ASCII code's value as a lowercase hex digit (0–15), -1 for any other byte: once per
+ * module, not once per block. */
+const HEX_VALUE = new Int8Array(256).fill(-1);
+for (let c = 0; c < 16; c++) HEX_VALUE[c.toString(16).charCodeAt(0)] = c;
+
 /**
  * A block's body as stored (the layout above). The one encoder of a body (the writer thread,
  * request_log_thread.ts, runs it through request_log_blocks.ts `blockValues`).
@@ -63,8 +68,6 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
   }
   // The request ids as 16 bytes each while every one is a UUID as `crypto.randomUUID` writes it
   // (36 bytes, lowercase hex digits, dashes at 8, 13, 18 and 23).
-  const digit = new Int8Array(256).fill(-1);
-  for (let c = 0; c < 16; c++) digit[c.toString(16).charCodeAt(0)] = c;
   const packed = new Uint8Array(16 * n);
   let uuids = true;
   // non-null: i < n, and requestIdEnds has n entries
@@ -80,8 +83,8 @@ export function blockBody(b: Omit<LogBlock, "integratorId" | "keyId">): Uint8Arr
     let bad = 0;
     for (let k = 0; k < 36; k += 2) {
       if (k === 8 || k === 13 || k === 18 || k === 23) k++;
-      // non-null: the id is 36 bytes (checked above), and digit has an entry for every byte
-      const hi = digit[ids[s + k]!]!, lo = digit[ids[s + k + 1]!]!;
+      // non-null: the id is 36 bytes (checked above), and HEX_VALUE has an entry for every byte
+      const hi = HEX_VALUE[ids[s + k]!]!, lo = HEX_VALUE[ids[s + k + 1]!]!;
       bad |= hi | lo; // negative when either is not a digit
       packed[q++] = (hi << 4) | lo;
     }
