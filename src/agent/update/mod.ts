@@ -49,15 +49,7 @@ export {
   type UpdateOutcomeKind,
   writeOutcome,
 } from "./outcome.ts";
-export {
-  type HealthyAgent,
-  probeHealth,
-  type ProcessDeps,
-  readAgentLock,
-  type StartedAgent,
-  stopProcess,
-  waitHealthy,
-} from "./processes.ts";
+export { probeHealth, readAgentLock } from "./processes.ts";
 export {
   type PreparedBase,
   type PreparedUpdate,

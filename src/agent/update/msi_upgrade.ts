@@ -20,18 +20,16 @@
  * @module
  */
 import { joinPath } from "../../defaults.ts";
-import type { Logger } from "../../log.ts";
 import { updatesDir } from "./disk.ts";
 import { appsEntry, msiexec, type MsiTools } from "./msi.ts";
 import type { UpdateOutcome } from "./outcome.ts";
 import {
   errorText as text,
-  finishUpdate,
-  startAndWait,
-  stopUnanswered,
+  runUpdate,
   type UpdatePlanBase,
+  type UpdateRunDeps,
+  type UpdateWay,
 } from "./plan.ts";
-import { type ProcessDeps, stopProcess, waitExit } from "./processes.ts";
 
 /** The program the MSI installs that starts the agent without a console (scripts/package). */
 export const MSI_LAUNCHER = "svc-filing.exe";
@@ -45,14 +43,9 @@ export interface MsiPlan extends UpdatePlanBase {
   readonly previousMsi: string;
 }
 
-/** Side effects and limits of {@link runMsiUpgrade}. */
-export interface MsiDeps extends ProcessDeps {
-  readonly log: Logger;
+/** Side effects and limits of {@link runMsiUpgrade} (health and stop limits in ms, 30 000 each). */
+export interface MsiDeps extends UpdateRunDeps {
   readonly tools: MsiTools;
-  /** ms the new (or restored) agent has to answer /health (default 30 000). */
-  readonly healthTimeoutMs?: number;
-  /** ms a stopped agent may take (default 30 000). */
-  readonly stopTimeoutMs?: number;
 }
 
 /**
@@ -89,19 +82,6 @@ async function installedIs(p: MsiPlan, d: MsiDeps, version: string): Promise<str
   return null;
 }
 
-/** The outcome, written to last.json and logged. */
-const finish = (
-  p: MsiPlan,
-  d: MsiDeps,
-  outcome: UpdateOutcome["outcome"],
-  agentUrl: string | null,
-  reason: string | null,
-): Promise<UpdateOutcome> => finishUpdate(p, d, outcome, agentUrl, reason);
-
-/** Start the installed agent as `version` and wait for its /health. */
-const start = (p: MsiPlan, d: MsiDeps, version: string) =>
-  startAndWait(p, d, joinPath(p.os, p.install, MSI_LAUNCHER), version, d.healthTimeoutMs ?? 30_000);
-
 /** Run msiexec with its log in the updates folder. */
 function runMsiexec(p: MsiPlan, d: MsiDeps, args: string[], what: string): Promise<number> {
   const log = joinPath(p.os, updatesDir(p.os, p.dataDir), `msiexec-${what}.log`);
@@ -110,25 +90,6 @@ function runMsiexec(p: MsiPlan, d: MsiDeps, args: string[], what: string): Promi
     d.log("info", "msiexec ended", { what, code });
     return code;
   });
-}
-
-/** Remove the new version and install the previous MSI again. */
-async function rollback(p: MsiPlan, d: MsiDeps, reason: string): Promise<UpdateOutcome> {
-  d.log("warn", "rolling back", { reason });
-  const apps = await appsEntry(d.tools);
-  if (apps?.productCode && apps.version !== p.from) {
-    await runMsiexec(p, d, ["/x", apps.productCode], `remove-${p.to}`);
-  }
-  await runMsiexec(p, d, ["/i", p.previousMsi], `${p.from}`);
-  const wrong = await installedIs(p, d, p.from);
-  if (wrong) {
-    return finish(p, d, "failed", null, `${reason}; and the previous version: ${wrong}`);
-  }
-  if (!p.agent) return finish(p, d, "rolled_back", null, reason);
-  const { h } = await start(p, d, p.from);
-  return "url" in h
-    ? finish(p, d, "rolled_back", h.url, reason)
-    : finish(p, d, "failed", null, `${reason}; and the previous version: ${h.reason}`);
 }
 
 /** Keep the installed MSI for the next update's way back; drop older ones. */
@@ -148,6 +109,42 @@ async function keepMsi(p: MsiPlan, d: MsiDeps): Promise<void> {
   }
 }
 
+/** The MSI's way: msiexec installs the new MSI over the old one (its MajorUpgrade), and removes
+ * it again and reinstalls the previous version's MSI to go back. */
+function msiWay(p: MsiPlan, d: MsiDeps): UpdateWay {
+  return {
+    launcher: joinPath(p.os, p.install, MSI_LAUNCHER),
+    async putInPlace() {
+      // svc-filing.exe, which waited for the agent, ends right after it: its file is then free.
+      if (p.agent) await d.sleep(1_000);
+      try {
+        await runMsiexec(p, d, ["/i", p.msi], p.to);
+      } catch (e) {
+        return { reason: `msiexec could not run: ${text(e)}`, changed: true };
+      }
+      const wrong = await installedIs(p, d, p.to);
+      return wrong
+        ? { reason: `the installer did not install ${p.to}: ${wrong}`, changed: true }
+        : null;
+    },
+    async takeBack() {
+      // An uninstall then an install: the older MSI's MajorUpgrade refuses to downgrade.
+      try {
+        const apps = await appsEntry(d.tools);
+        if (apps?.productCode && apps.version !== p.from) {
+          await runMsiexec(p, d, ["/x", apps.productCode], `remove-${p.to}`);
+        }
+        await runMsiexec(p, d, ["/i", p.previousMsi], `${p.from}`);
+      } catch (e) {
+        return `msiexec could not run: ${text(e)}`;
+      }
+      const wrong = await installedIs(p, d, p.from);
+      return wrong ? `the previous version: ${wrong}` : null;
+    },
+    keep: () => keepMsi(p, d),
+  };
+}
+
 /**
  * Upgrade through Windows Installer, with rollback.
  * @param p the plan
@@ -155,30 +152,7 @@ async function keepMsi(p: MsiPlan, d: MsiDeps): Promise<void> {
  * @returns the outcome (also in last.json)
  * @throws never: every failure ends in a rolled_back or failed outcome
  */
-export async function runMsiUpgrade(p: MsiPlan, d: MsiDeps): Promise<UpdateOutcome> {
+export function runMsiUpgrade(p: MsiPlan, d: MsiDeps): Promise<UpdateOutcome> {
   d.log("info", "msi update", { from: p.from, to: p.to, install: p.install, agent: p.agent });
-  for (const pid of p.waitPids) await waitExit(pid, d, d.stopTimeoutMs ?? 30_000);
-  if (p.agent && !await stopProcess(p.agent.pid, d, d.stopTimeoutMs ?? 30_000)) {
-    return finish(p, d, "rolled_back", null, `the running agent (pid ${p.agent.pid}) did not stop`);
-  }
-  // svc-filing.exe, which waited for the agent, ends right after it: its file is then free.
-  if (p.agent) await d.sleep(1_000);
-  try {
-    await runMsiexec(p, d, ["/i", p.msi], p.to);
-  } catch (e) {
-    return rollback(p, d, `msiexec could not run: ${text(e)}`);
-  }
-  const wrong = await installedIs(p, d, p.to);
-  if (wrong) return rollback(p, d, `the installer did not install ${p.to}: ${wrong}`);
-  const { started, h } = await start(p, d, p.to);
-  if (!("url" in h)) {
-    await stopUnanswered(p, d, started); // and the runtime under svc-filing.exe
-    return rollback(p, d, h.reason);
-  }
-  await keepMsi(p, d);
-  if (!p.agent) {
-    await stopProcess(h.pid, d, d.stopTimeoutMs ?? 30_000);
-    return finish(p, d, "updated", null, null);
-  }
-  return finish(p, d, "updated", h.url, null);
+  return runUpdate(p, d, msiWay(p, d));
 }

@@ -20,12 +20,11 @@ import { asideOf, launcherName } from "./install.ts";
 import type { UpdateOutcome } from "./outcome.ts";
 import {
   errorText as text,
-  finishUpdate,
-  startAndWait,
-  stopUnanswered,
+  runUpdate,
   type UpdatePlanBase,
+  type UpdateRunDeps,
+  type UpdateWay,
 } from "./plan.ts";
-import { type ProcessDeps, stopProcess, waitExit } from "./processes.ts";
 
 /** What one swap does (written by `agent update`, read by `agent update-swap`). */
 export interface SwapPlan extends UpdatePlanBase {
@@ -33,116 +32,51 @@ export interface SwapPlan extends UpdatePlanBase {
   readonly staged: string;
 }
 
-/** Side effects and limits of {@link runSwap}. */
-export interface SwapDeps extends ProcessDeps {
-  readonly log: Logger;
-  /** How long the new (or restored) agent has to answer /health, ms (default 30 000). */
-  readonly healthTimeoutMs?: number;
-  /** How long a stopped agent may take to exit, ms (default 30 000). */
-  readonly stopTimeoutMs?: number;
-}
+/** Side effects and limits of {@link runSwap} (health and stop limits in ms, 30 000 each). */
+export type SwapDeps = UpdateRunDeps;
 
-/** One swap's settings, worked out once from its plan. */
-interface SwapRun {
-  readonly plan: SwapPlan;
-  readonly d: SwapDeps;
-  readonly log: Logger;
-  /** ms the new (or restored) agent has to answer /health; ms a stopped agent may take. */
-  readonly healthMs: number;
-  readonly stopMs: number;
-  /** Where the installed package waits while the new one is tried. */
-  readonly aside: string;
-  readonly launcher: string;
-}
-
-function swapRun(plan: SwapPlan, d: SwapDeps): SwapRun {
+/** The swap's way: folders renamed, `<install>.previous` kept until the new agent answers. */
+function swapWay(plan: SwapPlan, log: Logger): UpdateWay {
   const { os, install } = plan;
+  const aside = asideOf(install);
   return {
-    plan,
-    d,
-    log: d.log,
-    healthMs: d.healthTimeoutMs ?? 30_000,
-    stopMs: d.stopTimeoutMs ?? 30_000,
-    aside: asideOf(install),
     launcher: joinPath(os, install, launcherName(os)),
+    async putInPlace() {
+      try {
+        await removeIfPresent(aside);
+        await Deno.rename(install, aside);
+      } catch (e) {
+        return { reason: `${install} could not be moved aside: ${text(e)}`, changed: false };
+      }
+      try {
+        const how = await moveFolder(plan.staged, install, os);
+        log("info", "new package in place", { how });
+        return null;
+      } catch (e) {
+        return {
+          reason: `the new package could not be moved to ${install}: ${text(e)}`,
+          changed: true,
+        };
+      }
+    },
+    async takeBack() {
+      try {
+        await removeIfPresent(`${install}.failed`);
+        await Deno.rename(install, `${install}.failed`).catch((e) => {
+          if (!(e instanceof Deno.errors.NotFound)) throw e;
+        });
+        await Deno.rename(aside, install);
+        await removeIfPresent(`${install}.failed`).catch(() => {});
+        return null;
+      } catch (e) {
+        return `${aside} could not be put back: ${text(e)}`;
+      }
+    },
+    keep: () =>
+      removeIfPresent(aside).catch((e) =>
+        log("warn", "cannot remove the previous package", { folder: aside, error: String(e) })
+      ),
   };
-}
-
-/** The outcome, written to last.json and logged. */
-const finishSwap = (
-  r: SwapRun,
-  outcome: UpdateOutcome["outcome"],
-  agentUrl: string | null,
-  reason: string | null,
-): Promise<UpdateOutcome> => finishUpdate(r.plan, r.d, outcome, agentUrl, reason);
-
-/** Start the package now in the install folder as `version` and wait for it. */
-const startInstalled = (r: SwapRun, version: string) =>
-  startAndWait(r.plan, r.d, r.launcher, version, r.healthMs);
-
-/** Put the previous package back and restart it when it ran. */
-async function rollbackSwap(r: SwapRun, reason: string): Promise<UpdateOutcome> {
-  const { install, from } = r.plan;
-  r.log("warn", "rolling back", { reason });
-  try {
-    await removeIfPresent(`${install}.failed`);
-    await Deno.rename(install, `${install}.failed`).catch((e) => {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    });
-    await Deno.rename(r.aside, install);
-    await removeIfPresent(`${install}.failed`).catch(() => {});
-  } catch (e) {
-    return finishSwap(
-      r,
-      "failed",
-      null,
-      `${reason}; and ${r.aside} could not be put back: ${text(e)}`,
-    );
-  }
-  if (!r.plan.agent) return finishSwap(r, "rolled_back", null, reason);
-  const { h } = await startInstalled(r, from);
-  return "url" in h ? finishSwap(r, "rolled_back", h.url, reason) : finishSwap(
-    r,
-    "failed",
-    null,
-    `${reason}; and the previous version did not start: ${h.reason}`,
-  );
-}
-
-/** Move the installed package aside; when it cannot be, nothing changed: the old agent starts
- * again and the outcome says so. @returns null when moved */
-async function moveAside(r: SwapRun): Promise<UpdateOutcome | null> {
-  const { install, from } = r.plan;
-  try {
-    await removeIfPresent(r.aside);
-    await Deno.rename(install, r.aside);
-    return null;
-  } catch (e) {
-    const reason = `${install} could not be moved aside: ${text(e)}`;
-    if (!r.plan.agent) return finishSwap(r, "rolled_back", null, reason);
-    const { h } = await startInstalled(r, from);
-    return finishSwap(r, "url" in h ? "rolled_back" : "failed", "url" in h ? h.url : null, reason);
-  }
-}
-
-/** Start the new package and keep it when it answers, else stop it and roll back. */
-async function tryNewAgent(r: SwapRun): Promise<UpdateOutcome> {
-  const { d, log } = r;
-  const { started, h } = await startInstalled(r, r.plan.to);
-  if (!("url" in h)) {
-    await stopUnanswered(r.plan, d, started);
-    return rollbackSwap(r, h.reason);
-  }
-  if (h.pid !== started.pid) log("info", "new agent answers", { pid: h.pid, url: h.url });
-  await removeIfPresent(r.aside).catch((e) =>
-    log("warn", "cannot remove the previous package", { folder: r.aside, error: String(e) })
-  );
-  if (!r.plan.agent) {
-    // None ran before the update: the new version was started only to check it.
-    await stopProcess(h.pid, d, r.stopMs, h.pid === started.pid ? started.exited : undefined);
-    return finishSwap(r, "updated", null, null);
-  }
-  return finishSwap(r, "updated", h.url, null);
 }
 
 /**
@@ -152,26 +86,8 @@ async function tryNewAgent(r: SwapRun): Promise<UpdateOutcome> {
  * @returns the outcome (also written to last.json)
  * @throws never: every failure ends in a rolled_back or failed outcome
  */
-export async function runSwap(plan: SwapPlan, d: SwapDeps): Promise<UpdateOutcome> {
-  const r = swapRun(plan, d);
+export function runSwap(plan: SwapPlan, d: SwapDeps): Promise<UpdateOutcome> {
   const { install, from, to } = plan;
-  r.log("info", "update swap", { from, to, install, staged: plan.staged, agent: plan.agent });
-  for (const pid of plan.waitPids) await waitExit(pid, d, r.stopMs);
-  if (plan.agent && !await stopProcess(plan.agent.pid, d, r.stopMs)) {
-    return finishSwap(
-      r,
-      "rolled_back",
-      null,
-      `the running agent (pid ${plan.agent.pid}) did not stop`,
-    );
-  }
-  const unchanged = await moveAside(r);
-  if (unchanged) return unchanged;
-  try {
-    const how = await moveFolder(plan.staged, install, plan.os);
-    r.log("info", "new package in place", { how });
-  } catch (e) {
-    return rollbackSwap(r, `the new package could not be moved to ${install}: ${text(e)}`);
-  }
-  return tryNewAgent(r);
+  d.log("info", "update swap", { from, to, install, staged: plan.staged, agent: plan.agent });
+  return runUpdate(plan, d, swapWay(plan, d.log));
 }
