@@ -141,7 +141,7 @@ async function notifyApplication(
 ): Promise<void> {
   const integrator = await d.store.getIntegrator(a.integratorId);
   await d.store.enqueueNotice(
-    applicationNoticeDraft(kind, a, integrator, d.clock.now(), contract, d.random),
+    applicationNoticeDraft(kind, a, contract, { integrator, now: d.clock.now(), rnd: d.random }),
   );
 }
 
@@ -254,10 +254,8 @@ export async function terminateContract(
     (ended) =>
       contractTerminatedDraft(
         { ...ended, terminatedAt: now },
-        integrator,
         now + LIVE_KEY_LIFETIME_MS,
-        now,
-        d.random,
+        { integrator, now, rnd: d.random },
       ),
   );
   if (!res.ok) fail(res.reason, `contract "${contractId}"`);

@@ -7,11 +7,10 @@
  * application's contact e-mail. Pure texts: same notice, same mail.
  * @module
  */
-import { newId, type RandomBytes, systemRandom } from "../access/mod.ts";
+import { draft, type DraftContext } from "./notice_drafts.ts";
 import type {
   ApplicationRecord,
   ContractRecord,
-  Integrator,
   Locale,
   NoticeDraft,
   NoticeKind,
@@ -49,28 +48,23 @@ export const isApplicationNotice = (k: NoticeKind): k is ApplicationNoticeKind =
  * Draft of an application's mail, due at once.
  * @param kind received, approved or rejected
  * @param a the application (after the decision, for approved and rejected)
- * @param integrator its integrator (locale; recipient when the application has no contact)
- * @param now epoch ms
- * @param contract the contract an approval made
- * @param rnd random source for the notice id
+ * @param contract the contract an approval made, or null
+ * @param at its integrator (locale; recipient when the application has no contact), the time
+ *   (the draft is due then) and the random source
  * @returns the draft (subject: the application's id)
  */
 export function applicationNoticeDraft(
   kind: ApplicationNoticeKind,
   a: ApplicationRecord,
-  integrator: Integrator | null,
-  now: number,
-  contract: ContractRecord | null = null,
-  rnd: RandomBytes = systemRandom,
+  contract: ContractRecord | null,
+  at: DraftContext,
 ): NoticeDraft {
-  return {
-    id: newId("ntc", rnd),
+  return draft({
     kind,
     subjectId: a.id,
-    dueAt: now,
+    dueAt: at.now,
     integratorId: a.integratorId,
-    recipient: a.contactEmail || integrator?.email || null,
-    locale: integrator?.locale ?? "bg",
+    recipient: a.contactEmail || at.integrator?.email || null,
     params: {
       applicationId: a.id,
       company: a.company,
@@ -79,8 +73,7 @@ export function applicationNoticeDraft(
       startsAt: contract?.startsAt ?? null,
       endsAt: contract?.endsAt ?? null,
     },
-    createdAt: now,
-  };
+  }, at);
 }
 
 type Params = Readonly<Record<string, string | number | null>>;

@@ -12,14 +12,34 @@ export const KEY_NOTICE_LEAD_MS = 24 * 3600 * 1000;
 /** A contract-expiry notice is due this long before the end (7 days). */
 export const CONTRACT_NOTICE_LEAD_MS = 7 * 24 * 3600 * 1000;
 
-/** What every draft has besides its own fields: a fresh id, the locale and the creation time. */
-function draft(
+/** Whom a draft is for and when it is made. */
+export interface DraftContext {
+  /** The subject's integrator: the mail's language (`bg` when null) and, where the subject has
+   * no contact e-mail, its recipient. */
+  readonly integrator: Integrator | null;
+  /** When the draft is made, epoch ms. */
+  readonly now: number;
+  /** The random source of the notice's id (default: the system's). */
+  readonly rnd?: RandomBytes | undefined;
+}
+
+/**
+ * A notice draft: its own fields, and what every draft has besides them (a fresh `ntc_` id, the
+ * integrator's locale and the creation time).
+ * @param own kind, subject, due time (epoch ms), integrator id, recipient and the mail's params
+ * @param at whom it is for and when
+ * @returns the draft, for the notice queue (unique on kind, subject and due time)
+ */
+export function draft(
   own: Pick<NoticeDraft, "kind" | "subjectId" | "dueAt" | "integratorId" | "recipient" | "params">,
-  integrator: Integrator | null,
-  now: number,
-  rnd: RandomBytes,
+  at: DraftContext,
 ): NoticeDraft {
-  return { id: newId("ntc", rnd), ...own, locale: integrator?.locale ?? "bg", createdAt: now };
+  return {
+    id: newId("ntc", at.rnd ?? systemRandom),
+    ...own,
+    locale: at.integrator?.locale ?? "bg",
+    createdAt: at.now,
+  };
 }
 
 /** A contract's notices go to its contact e-mail, else to the integrator's. */
@@ -32,17 +52,14 @@ const aboutContract = (c: ContractRecord, integrator: Integrator | null) => ({
 /**
  * Draft of "your key expires in 24 hours".
  * @param key the key (with a stored expiry)
- * @param integrator its integrator (recipient, locale)
- * @param now epoch ms
- * @param rnd random source for the notice id
+ * @param at its integrator (recipient, locale), the time and the random source
  * @returns the draft; due at expiry − 24 h
  */
 export function keyExpiringDraft(
   key: ApiKeyRecord & { expiresAt: number },
-  integrator: Integrator | null,
-  now: number,
-  rnd: RandomBytes = systemRandom,
+  at: DraftContext,
 ): NoticeDraft {
+  const { integrator } = at;
   return draft(
     {
       kind: "key_expiring",
@@ -58,59 +75,47 @@ export function keyExpiringDraft(
         integratorName: integrator?.name ?? key.integratorId,
       },
     },
-    integrator,
-    now,
-    rnd,
+    at,
   );
 }
 
 /**
  * Draft of "your contract expires in 7 days" (to the contract's contact e-mail).
  * @param c the contract (with an end date)
- * @param integrator its integrator (locale)
- * @param now epoch ms
- * @param rnd random source for the notice id
+ * @param at its integrator (locale), the time and the random source
  * @returns the draft; due at end − 7 days
  */
 export function contractExpiringDraft(
   c: ContractRecord & { endsAt: number },
-  integrator: Integrator | null,
-  now: number,
-  rnd: RandomBytes = systemRandom,
+  at: DraftContext,
 ): NoticeDraft {
   return draft(
     {
       kind: "contract_expiring",
-      ...aboutContract(c, integrator),
+      ...aboutContract(c, at.integrator),
       dueAt: c.endsAt - CONTRACT_NOTICE_LEAD_MS,
       params: { contractId: c.id, company: c.company, startsAt: c.startsAt, endsAt: c.endsAt },
     },
-    integrator,
-    now,
-    rnd,
+    at,
   );
 }
 
 /**
  * Draft of "your contract was terminated" (to the contract's contact e-mail).
  * @param c the terminated contract
- * @param integrator its integrator (locale)
- * @param keysExpireAt when the integrator's live keys expire under the pre-contract rules
- * @param now epoch ms
- * @param rnd random source for the notice id
+ * @param keysExpireAt when the integrator's live keys expire under the pre-contract rules, epoch ms
+ * @param at its integrator (locale), the time and the random source
  * @returns the draft; due at the termination time
  */
 export function contractTerminatedDraft(
   c: ContractRecord & { terminatedAt: number },
-  integrator: Integrator | null,
   keysExpireAt: number,
-  now: number,
-  rnd: RandomBytes = systemRandom,
+  at: DraftContext,
 ): NoticeDraft {
   return draft(
     {
       kind: "contract_terminated",
-      ...aboutContract(c, integrator),
+      ...aboutContract(c, at.integrator),
       dueAt: c.terminatedAt,
       params: {
         contractId: c.id,
@@ -120,8 +125,6 @@ export function contractTerminatedDraft(
         keysExpireAt,
       },
     },
-    integrator,
-    now,
-    rnd,
+    at,
   );
 }

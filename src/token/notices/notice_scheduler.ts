@@ -147,12 +147,12 @@ export class NoticeScheduler {
       ...(await store.keysExpiringWithin(now, now + KEY_NOTICE_LEAD_MS)).map((k): Due => [
         k.integratorId,
         // non-null: keysExpiringWithin answers keys with an expiry only
-        (i) => keyExpiringDraft({ ...k, expiresAt: k.expiresAt! }, i, now, rnd),
+        (i) => keyExpiringDraft({ ...k, expiresAt: k.expiresAt! }, { integrator: i, now, rnd }),
       ]),
       ...(await store.contractsEndingWithin(now, now + CONTRACT_NOTICE_LEAD_MS)).map((c): Due => [
         c.integratorId,
         // non-null: contractsEndingWithin answers contracts with an end only
-        (i) => contractExpiringDraft({ ...c, endsAt: c.endsAt! }, i, now, rnd),
+        (i) => contractExpiringDraft({ ...c, endsAt: c.endsAt! }, { integrator: i, now, rnd }),
       ]),
     ];
     let n = 0;

@@ -195,11 +195,10 @@ backendTest(
       const k2 = await t.adminJson("POST", "/keys", { integratorId: "beta", mode: "live" }, 201);
       equal(k2.key.expiresAt, new Date(clock.now() - 6 * DAY - 60_000 + 7 * DAY).toISOString());
       const rec = (await t.store.getKey(k2.key.id))!;
-      const draft = keyExpiringDraft(
-        { ...rec, expiresAt: rec.expiresAt! },
-        await t.store.getIntegrator("beta"),
-        clock.now(),
-      );
+      const draft = keyExpiringDraft({ ...rec, expiresAt: rec.expiresAt! }, {
+        integrator: await t.store.getIntegrator("beta"),
+        now: clock.now(),
+      });
       ok(await t.store.enqueueNotice(draft));
       const held = await t.store.claimNotices({
         at: clock.now(),

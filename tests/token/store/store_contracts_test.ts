@@ -75,7 +75,10 @@ backendTest(
     equal(k.record.expiresAt, null, "a live key created under a contract has no expiry");
     const at = T0 + 10 * DAY;
     const draft = (c: ContractRecord): NoticeDraft =>
-      contractTerminatedDraft({ ...c, terminatedAt: at }, null, at + 7 * DAY, at);
+      contractTerminatedDraft({ ...c, terminatedAt: at }, at + 7 * DAY, {
+        integrator: null,
+        now: at,
+      });
     const res = await s.terminateContract("c1", at, "unpaid", 7 * DAY, draft);
     ok(res.ok);
     equal(res.fallenBackKeys, 1);
