@@ -5,6 +5,7 @@
  * src/agent/start/mod.ts and tiny modules: phase 1 loads this file.
  * @module
  */
+import { errorMessage } from "../error_message.ts";
 import { acquireInstanceLock, type InstanceLock } from "../agent/start/mod.ts";
 import type { Clock } from "../clock.ts";
 import { VERSION } from "../version.ts";
@@ -36,9 +37,7 @@ export async function lockAgent(dataDir: string, e: LockEnv): Promise<InstanceLo
   if ("running" in lock) {
     const r = lock.running;
     e.print(`Agent already running at ${r.url} (pid ${r.pid ?? "?"}, version ${r.version})`);
-    await e.alreadyRunning?.(dataDir).catch((err) =>
-      e.print(err instanceof Error ? err.message : String(err))
-    );
+    await e.alreadyRunning?.(dataDir).catch((err) => e.print(errorMessage(err)));
     return null;
   }
   return lock;

@@ -7,6 +7,7 @@
  * library.
  * @module
  */
+import { errorMessage } from "../error_message.ts";
 import type { AutostartControl } from "../agent/console/mod.ts";
 import { type AgentRunFlags, type AutostartOptions, readAgentSettings } from "./agent_settings.ts";
 import { holdAgentLock } from "./agent_lock.ts";
@@ -63,7 +64,7 @@ export async function runAgent(cli: Cli, flags: AgentRunFlags): Promise<void> {
   const open = (u: string) =>
     import("../agent/host/mod.ts").then((h) => h.systemBrowserOpener(log, cli.os)(u));
   firstStart(cli, cfg.dataDir, settings, agent.url, open, agent.consoleLink).catch((e) =>
-    log("warn", "first start", { error: e instanceof Error ? e.message : String(e) })
+    log("warn", "first start", { error: errorMessage(e) })
   );
 }
 

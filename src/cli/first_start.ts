@@ -7,6 +7,7 @@
  * (`app/svc-filing.js` beside a launcher); a start from source never asks.
  * @module
  */
+import { errorMessage } from "../error_message.ts";
 import { joinPath } from "../defaults.ts";
 import type { AutostartOptions } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
@@ -115,7 +116,7 @@ async function register(
     say(cli, `Pages can start it with svc-agent://start (${link.method}).`);
     return "registered";
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = errorMessage(e);
     note(cli, `Could not register the start at login: ${why}`);
     return `failed: ${why}`;
   }

@@ -3,6 +3,7 @@
  * one sentence of a failure (docs/cli.md § Exit codes).
  * @module
  */
+import { errorMessage } from "../error_message.ts";
 import { jsonLogger, type Logger } from "../log.ts";
 import type { CliContext } from "./context.ts";
 
@@ -125,7 +126,7 @@ export const isAppError = (e: unknown): e is AppErrorLike =>
  * ```
  */
 export function failureText(e: unknown): string {
-  const text = e instanceof Error ? e.message : String(e);
+  const text = errorMessage(e);
   const [first = "", ...rest] = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   const joined = rest.length
     ? `${first}${first.endsWith(":") ? "" : ":"} ${rest.join("; ")}`

@@ -5,6 +5,7 @@
  * loopback (or SVC_TOKEN_HOST), and its background work started.
  * @module
  */
+import { errorMessage } from "../error_message.ts";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import {
@@ -85,7 +86,7 @@ export async function manifestFileSource(
       const payload = jws.split(".")[1]!.replaceAll("-", "+").replaceAll("_", "/");
       version = String(JSON.parse(atob(payload))?.version ?? "?");
     } catch (e) {
-      const error = e instanceof Error ? e.message : String(e);
+      const error = errorMessage(e);
       if (reported !== error) log("warn", "SVC_UPDATE_MANIFEST cannot be served", { file, error });
       reported = error;
       return null;

@@ -13,6 +13,7 @@
  * `POST /console/senders/:id/sign-in-again`.
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError } from "../../contract/mod.ts";
@@ -194,7 +195,7 @@ async function callbackHandler(k: Cloud, c: ConsoleC): Promise<Response> {
       s.credentials = await s.signIn.finish(q);
       k.h.ctx.log("info", "console cloud sign-in finished", { senderId: s.senderId });
     } catch (e) {
-      s.error = e instanceof Error ? e.message : String(e);
+      s.error = errorMessage(e);
       k.h.ctx.log("warn", "console cloud sign-in failed", {});
     }
   }

@@ -5,6 +5,7 @@
  * and the portal answer, and the integrators (page origins) that called in the last 30 days.
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import { Hono } from "hono";
 import { html } from "hono/html";
 import valid from "semver/functions/valid.js";
@@ -40,7 +41,7 @@ export async function reachable(
     await r.body?.cancel();
     return { ok: true, detail: `HTTP ${r.status}` };
   } catch (e) {
-    return { ok: false, detail: e instanceof Error ? e.message : String(e) };
+    return { ok: false, detail: errorMessage(e) };
   }
 }
 

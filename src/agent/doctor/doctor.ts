@@ -10,6 +10,7 @@
  * credentials or personal ids. See docs/running.md § Diagnostics.
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import { join } from "node:path";
 import { bi } from "../../contract/mod.ts";
 import { type AgentFile, agentFilePath, readAgentFile } from "../senders/mod.ts";
@@ -31,7 +32,6 @@ export type { DoctorCheck, DoctorDeps, ResolvedDoctorDeps };
 import { discoverPkcs11Modules, openPkcs11KeyStore } from "../../signing/mod.ts";
 
 type Deps = ResolvedDoctorDeps;
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 async function checkDataDir(d: Deps): Promise<DoctorCheck> {
   const title = bi("Папка с данни", "Data directory");
@@ -52,8 +52,8 @@ async function checkDataDir(d: Deps): Promise<DoctorCheck> {
       false,
       title,
       bi(
-        `Не може да се записва в ${d.dataDir}: ${msg(e)}`,
-        `Cannot write in ${d.dataDir}: ${msg(e)}`,
+        `Не може да се записва в ${d.dataDir}: ${errorMessage(e)}`,
+        `Cannot write in ${d.dataDir}: ${errorMessage(e)}`,
       ),
       bi(
         "Дайте на този потребител право на запис в нея или изберете друга папка с --data-dir " +
@@ -208,7 +208,7 @@ async function agentFileCheck(
       "agent-file",
       false,
       fileTitle,
-      bi(msg(e), msg(e)),
+      bi(errorMessage(e), errorMessage(e)),
       bi(
         `Поправете или изтрийте ${path} (README § Configuration)`,
         `Fix or remove ${path} (README § Configuration)`,

@@ -6,6 +6,7 @@
  * caller as for any sender (its `certificateFile`).
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import { bi, type Bilingual } from "../../contract/mod.ts";
 import { isAppError } from "../../contract/mod.ts";
 import { cscClient, type CscRef, openRefreshToken, sealRefreshToken } from "../senders/mod.ts";
@@ -61,7 +62,7 @@ export async function checkCscService(
     client = await cscClient(ref, timeoutMs);
     name = (await client.info()).name || host;
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = errorMessage(e);
     return {
       ok: false,
       detail: bi(

@@ -7,6 +7,7 @@
  * sign-in are checked first (sender_csc.ts). Only the subject CN is shown, never the personal id.
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import type { SenderConfig } from "../senders/mod.ts";
 import { bi, type Bilingual } from "../../contract/mod.ts";
 import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
@@ -23,8 +24,6 @@ import {
 /** Days before a certificate's end from which the check warns (the console's Status warns
  * from the same day: console/certificate_view.ts). */
 export const EXPIRY_WARN_DAYS = 30;
-
-const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 const cn = (dn: string) => /(?:^|,\s*)CN=([^,]+)/.exec(dn)?.[1] ?? "(no CN)";
 
@@ -364,5 +363,5 @@ function failedCheck(k: KeyStoreCheck, e: unknown, found: ModuleCandidate[]): Do
       "Експортирайте отново сертификата с частния ключ като .p12/.pfx файл",
       "Export the certificate with its private key again as a .p12/.pfx file",
     );
-  return check(k.id, false, k.title, bi(msg(e), msg(e)), fix);
+  return check(k.id, false, k.title, bi(errorMessage(e), errorMessage(e)), fix);
 }

@@ -6,6 +6,7 @@
  * cannot be read now), the receipt says so; the filing's outcome never depends on it.
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import type { SubmissionKind, SubmissionResult } from "../../contract/mod.ts";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
@@ -55,7 +56,7 @@ export async function keepFiledProtocol(
   } catch (e) {
     deps.log("warn", "protocol not read", {
       documentId,
-      error: e instanceof Error ? e.message : String(e),
+      error: errorMessage(e),
     });
     return false;
   }

@@ -11,6 +11,7 @@
  * cannot be used to read arbitrary files.
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import { isAppError, type LocalRun } from "../../contract/mod.ts";
 // formats/mod.ts leaves out the iconv-lite encoder (src/formats/encode/), so it stays
 // out of the agent's load path when it reads files.
@@ -149,7 +150,7 @@ export async function findFiles(
       problems.push({
         path: f.path,
         errorCode: isAppError(e) ? e.code : "LOCAL_PATH_UNREADABLE",
-        error: e instanceof Error ? e.message : String(e),
+        error: errorMessage(e),
       });
     }
   }

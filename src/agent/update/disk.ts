@@ -13,6 +13,7 @@
  * ```
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import { joinPath } from "../../defaults.ts";
 import { AppError } from "../../contract/mod.ts";
 
@@ -47,7 +48,7 @@ export function updatesDir(os: string, dataDir: string): string {
 export function isDiskFull(e: unknown): boolean {
   const code = (e as { code?: unknown })?.code;
   if (code === "ENOSPC" || code === "EDQUOT") return true;
-  const text = e instanceof Error ? e.message : String(e);
+  const text = errorMessage(e);
   return /No space left on device|Disk quota exceeded|os error (28|112|39)\b|disk is full/i.test(
     text,
   );

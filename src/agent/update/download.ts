@@ -5,6 +5,7 @@
  * fails, the partial file is removed.
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import { createHash } from "node:crypto";
 import { AppError } from "../../contract/mod.ts";
 import { diskFullError, isDiskFull } from "./disk.ts";
@@ -191,7 +192,7 @@ async function follow(pkg: UpdatePackage, fetchFn: typeof fetch, signal: AbortSi
     } catch (e) {
       throw new AppError(
         "UPDATE_DOWNLOAD_FAILED",
-        `Cannot download ${url}: ${signal.aborted ? "no answer" : errorText(e)}`,
+        `Cannot download ${url}: ${signal.aborted ? "no answer" : errorMessage(e)}`,
         { url },
         e,
       );
@@ -212,8 +213,6 @@ async function follow(pkg: UpdatePackage, fetchFn: typeof fetch, signal: AbortSi
     url: pkg.url,
   });
 }
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 const parentOf = (p: string) => p.replace(/[\\/][^\\/]*$/, "") || p;
 

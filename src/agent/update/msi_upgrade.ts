@@ -20,16 +20,11 @@
  * @module
  */
 import { joinPath } from "../../defaults.ts";
+import { errorMessage } from "../../error_message.ts";
 import { updatesDir } from "./disk.ts";
 import { appsEntry, msiexec, type MsiTools } from "./msi.ts";
 import type { UpdateOutcome } from "./outcome.ts";
-import {
-  errorText as text,
-  runUpdate,
-  type UpdatePlanBase,
-  type UpdateRunDeps,
-  type UpdateWay,
-} from "./plan.ts";
+import { runUpdate, type UpdatePlanBase, type UpdateRunDeps, type UpdateWay } from "./plan.ts";
 
 /** The program the MSI installs that starts the agent without a console (scripts/package). */
 export const MSI_LAUNCHER = "svc-filing.exe";
@@ -105,7 +100,7 @@ async function keepMsi(p: MsiPlan, d: MsiDeps): Promise<void> {
       }
     }
   } catch (e) {
-    d.log("warn", "cannot keep the installed MSI", { file: keep, error: text(e) });
+    d.log("warn", "cannot keep the installed MSI", { file: keep, error: errorMessage(e) });
   }
 }
 
@@ -120,7 +115,7 @@ function msiWay(p: MsiPlan, d: MsiDeps): UpdateWay {
       try {
         await runMsiexec(p, d, ["/i", p.msi], p.to);
       } catch (e) {
-        return { reason: `msiexec could not run: ${text(e)}`, changed: true };
+        return { reason: `msiexec could not run: ${errorMessage(e)}`, changed: true };
       }
       const wrong = await installedIs(p, d, p.to);
       return wrong
@@ -136,7 +131,7 @@ function msiWay(p: MsiPlan, d: MsiDeps): UpdateWay {
         }
         await runMsiexec(p, d, ["/i", p.previousMsi], `${p.from}`);
       } catch (e) {
-        return `msiexec could not run: ${text(e)}`;
+        return `msiexec could not run: ${errorMessage(e)}`;
       }
       const wrong = await installedIs(p, d, p.from);
       return wrong ? `the previous version: ${wrong}` : null;

@@ -152,13 +152,6 @@ async function restartPrevious(
 }
 
 /**
- * An error's message for an outcome's reason.
- * @param e what was thrown
- * @returns its message, or its text
- */
-export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
-/**
  * Start the installed agent from `launcher` as `version` (on the old agent's port, when one ran)
  * and wait for its `/health` to say `ok` with that version.
  * @param plan the update

@@ -14,17 +14,12 @@
  * @module
  */
 import { joinPath } from "../../defaults.ts";
+import { errorMessage } from "../../error_message.ts";
 import type { Logger } from "../../log.ts";
 import { moveFolder, removeIfPresent } from "./files.ts";
 import { asideOf, launcherName } from "./install.ts";
 import type { UpdateOutcome } from "./outcome.ts";
-import {
-  errorText as text,
-  runUpdate,
-  type UpdatePlanBase,
-  type UpdateRunDeps,
-  type UpdateWay,
-} from "./plan.ts";
+import { runUpdate, type UpdatePlanBase, type UpdateRunDeps, type UpdateWay } from "./plan.ts";
 
 /** What one swap does (written by `agent update`, read by `agent update-swap`). */
 export interface SwapPlan extends UpdatePlanBase {
@@ -46,7 +41,10 @@ function swapWay(plan: SwapPlan, log: Logger): UpdateWay {
         await removeIfPresent(aside);
         await Deno.rename(install, aside);
       } catch (e) {
-        return { reason: `${install} could not be moved aside: ${text(e)}`, changed: false };
+        return {
+          reason: `${install} could not be moved aside: ${errorMessage(e)}`,
+          changed: false,
+        };
       }
       try {
         const how = await moveFolder(plan.staged, install, os);
@@ -54,7 +52,7 @@ function swapWay(plan: SwapPlan, log: Logger): UpdateWay {
         return null;
       } catch (e) {
         return {
-          reason: `the new package could not be moved to ${install}: ${text(e)}`,
+          reason: `the new package could not be moved to ${install}: ${errorMessage(e)}`,
           changed: true,
         };
       }
@@ -69,7 +67,7 @@ function swapWay(plan: SwapPlan, log: Logger): UpdateWay {
         await removeIfPresent(`${install}.failed`).catch(() => {});
         return null;
       } catch (e) {
-        return `${aside} could not be put back: ${text(e)}`;
+        return `${aside} could not be put back: ${errorMessage(e)}`;
       }
     },
     keep: () =>

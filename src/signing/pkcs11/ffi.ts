@@ -6,6 +6,7 @@
  * @module
  */
 
+import { errorMessage } from "../../error_message.ts";
 import { AppError } from "../../contract/mod.ts";
 import {
   type AttributeSlot,
@@ -145,7 +146,7 @@ export async function loadPkcs11Module(
   try {
     lib = Deno.dlopen(path, { C_GetFunctionList: { parameters: ["buffer"], result: "u64" } });
   } catch (e) {
-    throw classifyLoaderError(path, e instanceof Error ? e.message : String(e), e);
+    throw classifyLoaderError(path, errorMessage(e), e);
   }
   const listPtr = new BigUint64Array(1);
   const rv = Number(lib.symbols.C_GetFunctionList(listPtr));

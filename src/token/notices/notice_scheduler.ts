@@ -15,6 +15,7 @@
  * backoff up to `maxAttempts`, then marked `failed`.
  * @module
  */
+import { errorMessage } from "../../error_message.ts";
 import { isApplicationNotice } from "./application_notices.ts";
 import type { Clock } from "../../clock.ts";
 import { newId, type RandomBytes, systemRandom } from "../access/mod.ts";
@@ -223,7 +224,7 @@ export class NoticeScheduler {
         },
       });
     } catch (e) {
-      const error = e instanceof Error ? e.message : String(e);
+      const error = errorMessage(e);
       this.#o.log?.("warn", "notice not sent", {
         notice: n.id,
         kind: n.kind,
