@@ -19,6 +19,7 @@ import {
   terminateContract,
 } from "../contracts/mod.ts";
 import {
+  columnTable,
   csrfField,
   errorWords,
   type Flash,
@@ -59,6 +60,19 @@ async function act(
   return page(ctx, c, flash);
 }
 
+/** A waiting application's two forms: approve (end date, note, EIK) and reject (note). */
+const decisionForms = (ctx: DeskContext, c: WebC, id: string): Markup =>
+  html`
+    <form method="post" action="${ctx.app.base}/applications/${id}/approve">${csrfField(c)}
+      <label>${t("До", "Until")} <input type="date" name="endsAt" class="ends-at"></label>
+      <input name="note" class="note" placeholder="${pick(bi("бележка", "note"))}" maxlength="2000">
+      <input name="eik" class="eik" size="13" placeholder="${pick(bi("ЕИК", "EIK"))}">
+      <button class="primary approve">${t("Одобри", "Approve")}</button></form>
+    <form method="post" action="${ctx.app.base}/applications/${id}/reject">${csrfField(c)}
+      <input name="note" class="note" placeholder="${pick(bi("бележка", "note"))}" maxlength="2000">
+      <button class="danger reject">${t("Откажи", "Reject")}</button></form>
+  `;
+
 /**
  * The applications page ({@link DeskPage}): those waiting (approve / reject forms) and the last 50
  * decided.
@@ -73,64 +87,33 @@ const applicationsPage: DeskPage = async (ctx, c, flash = null) => {
     bi("Заявки за договор", "Contract applications"),
     html`
       <h2>${t("Чакащи", "Waiting")}</h2>
-      ${tableOr(
-        "pending",
-        [["Заявка", "Application"], ["Фирма", "Company"], ["Употреба", "Intended use"], null],
-        pending.map((a) =>
-          html`
-            <tr data-application="${a.id}">
-              <td class="mono">${a.id}<br>${iso(a.submittedAt)}</td>
-              <td>${a.company}<br><span class="small">${a.contactEmail}</span><br>
-                      <span class="mono small">${a.integratorId}</span></td>
-              <td>${a.intendedUse}</td>
-              <td>
-                <form method="post" action="${ctx.app.base}/applications/${a
-                  .id}/approve">${csrfField(c)}
-                        <label>${t(
-                          "До",
-                          "Until",
-                        )} <input type="date" name="endsAt" class="ends-at"></label>
-                        <input name="note" class="note" placeholder="${pick({
-                          bg: "бележка",
-                          en: "note",
-                        })}" maxlength="2000">
-                        <input name="eik" class="eik" size="13" placeholder="${pick({
-                          bg: "ЕИК",
-                          en: "EIK",
-                        })}">
-                        <button class="primary approve">${t("Одобри", "Approve")}</button></form>
-                <form method="post" action="${ctx.app.base}/applications/${a
-                  .id}/reject">${csrfField(c)}
-                        <input name="note" class="note" placeholder="${pick({
-                          bg: "бележка",
-                          en: "note",
-                        })}" maxlength="2000">
-                        <button class="danger reject">${t("Откажи", "Reject")}</button></form>
-              </td>
-            </tr>
-          `
-        ),
-        t("Няма чакащи заявки.", "No applications waiting."),
-      )}
+      ${columnTable("pending", {
+        columns: [
+          [["Заявка", "Application"], (a) => html`${a.id}<br>${iso(a.submittedAt)}`, "mono"],
+          [
+            ["Фирма", "Company"],
+            (a) =>
+              html`${a.company}<br><span class="small">${a.contactEmail}</span><br>
+              <span class="mono small">${a.integratorId}</span>`,
+          ],
+          [["Употреба", "Intended use"], (a) => a.intendedUse],
+          [null, (a) => decisionForms(ctx, c, a.id)],
+        ],
+        rows: pending,
+        mark: (a) => ["data-application", a.id],
+        empty: t("Няма чакащи заявки.", "No applications waiting."),
+      })}
       <h2>${t("Решени (последните 50)", "Decided (the last 50)")}</h2>
-      ${tableOr(
-        "decided",
-        [["Заявка", "Application"], ["Фирма", "Company"], ["Решение", "Decision"], [
-          "Бележка",
-          "Note",
-        ]],
-        decided.map((a) =>
-          html`
-            <tr>
-              <td class="mono">${a.id}</td>
-              <td>${a.company}</td>
-              <td>${stateText(a.status)} ${iso(a.decidedAt)}</td>
-              <td>${a.decisionNote ?? ""}</td>
-            </tr>
-          `
-        ),
-        t("Няма.", "None."),
-      )}
+      ${columnTable("decided", {
+        columns: [
+          [["Заявка", "Application"], (a) => a.id, "mono"],
+          [["Фирма", "Company"], (a) => a.company],
+          [["Решение", "Decision"], (a) => html`${stateText(a.status)} ${iso(a.decidedAt)}`],
+          [["Бележка", "Note"], (a) => a.decisionNote ?? ""],
+        ],
+        rows: decided,
+        empty: t("Няма.", "None."),
+      })}
     `,
     200,
     flash,
