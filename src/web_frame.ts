@@ -19,6 +19,29 @@ export interface Flash extends Bilingual {
   readonly kind: "ok" | "error";
 }
 
+/** The HTTP statuses a page of either program answers with. */
+export type PageStatus = 200 | 400 | 403 | 404 | 409 | 429 | 502;
+
+/**
+ * How an application answers with one whole page in the frame: the console's `sendPage`
+ * (agent/console/respond.ts) and each token-service application's `page` (token/web/layout.ts).
+ * @param c the route's context (who is signed in, the message kept for the next page)
+ * @param page the current page's id (`data-page`, its navigation link marked); null: none
+ * @param title the page's title in both languages (the `<title>` and the `<h1>`)
+ * @param body the content
+ * @param status the HTTP status (200)
+ * @param flash a message on top (the console: else the one its session kept)
+ * @returns the whole page, with the security headers (web_page.ts)
+ */
+export type PageSender<C, Id extends string = string> = (
+  c: C,
+  page: Id | null,
+  title: Bilingual,
+  body: Markup,
+  status?: PageStatus,
+  flash?: Flash | null,
+) => Promise<Response>;
+
 /** One link of an application's navigation, its label in the page's language. */
 export interface FrameNavLink {
   readonly href: string;

@@ -14,9 +14,9 @@ import {
   consolePage,
   type ConsolePageId,
   type Flash,
-  type Markup,
 } from "./layout.ts";
 import type { ConsoleSession } from "./session.ts";
+import type { PageSender } from "../../web_frame.ts";
 import type { AgentEnv } from "../http/mod.ts";
 
 /** Hono variables of the console routes. */
@@ -49,22 +49,17 @@ export function notFoundPage(
 }
 
 /**
- * Render a whole console page with the session's one-time message.
- * @param c the route's context
- * @param page the current page
- * @param title the page's title
- * @param body the content
- * @param status HTTP status (200)
- * @param flash a message to show now (else the session's pending one)
+ * Render a whole console page: a {@link PageSender} whose message, when none is given, is the
+ * one the session kept for this page (shown once).
  */
-export async function sendPage(
-  c: ConsoleC,
-  page: ConsolePageId | null,
-  title: Bilingual,
-  body: Markup,
-  status: 200 | 400 | 403 | 404 | 409 | 502 = 200,
-  flash: Flash | null = null,
-): Promise<Response> {
+export const sendPage: PageSender<ConsoleC, ConsolePageId> = async (
+  c,
+  page,
+  title,
+  body,
+  status = 200,
+  flash = null,
+) => {
   const s = c.get("session") as ConsoleSession | undefined;
   const shown = flash ?? s?.flash ?? null;
   if (s) s.flash = null;
@@ -73,7 +68,7 @@ export async function sendPage(
   const back = url.pathname + url.search;
   const text = String(await consolePage({ flash: shown, banner, back }, page, title, body));
   return c.html(text, status, consoleHeaders());
-}
+};
 
 /**
  * After a successful action: keep the message for the next page and go there (303).

@@ -5,7 +5,7 @@
  */
 import type { AdminDeps, AppLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
-import { auditBy, type WebApp, type WebAuth, type WebC } from "../web/mod.ts";
+import { auditBy, type Flash, type WebApp, type WebAuth, type WebC } from "../web/mod.ts";
 
 /** Dependencies of the desk's routes. */
 export interface DeskDeps extends AdminDeps {
@@ -23,6 +23,16 @@ export interface DeskContext extends DeskDeps {
   readonly auth: WebAuth;
   readonly app: WebApp;
 }
+
+/**
+ * A desk page that shows, on top, the outcome of an action just taken (its form posts back and
+ * the handler answers with the page again).
+ * @param ctx store, clock, random
+ * @param c the request
+ * @param flash the outcome of an action just taken, if any
+ * @returns the HTML page (200); store errors propagate to the app's error handler
+ */
+export type DeskPage = (ctx: DeskContext, c: WebC, flash?: Flash | null) => Promise<Response>;
 
 /**
  * Record a change the signed-in administrator made (audit/audit_log.ts).

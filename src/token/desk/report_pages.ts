@@ -10,7 +10,8 @@ import { html, raw } from "hono/html";
 import { t, tableOr } from "../../web_page.ts";
 import { monthOf } from "../contracts/mod.ts";
 import { buildStatement, requireMonth, statementCsv } from "../contracts/mod.ts";
-import { sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
+import { bi } from "../../contract/mod.ts";
+import type { WebC, WebEnv } from "../web/mod.ts";
 import type { DeskContext } from "./deps.ts";
 
 /** Audit rows the desk shows at most. */
@@ -47,11 +48,10 @@ async function statementsPage(ctx: DeskContext, c: WebC): Promise<Response> {
     cur.tokens += u.count;
     byContract.set(k, cur);
   }
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "statements",
-    { bg: "Месечни справки", en: "Monthly statements" },
+    bi("Месечни справки", "Monthly statements"),
     html`<form class="filters" method="get" action="${ctx.app.base}/statements">
         <label>${
       t("Месец", "Month")
@@ -110,11 +110,10 @@ async function usagePage(ctx: DeskContext, c: WebC): Promise<Response> {
     ctx.store.dailyUsageTotals(from),
   ]);
   const names = new Map(integrators.map((i) => [i.id, i.name]));
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "usage",
-    { bg: "Използване (90 дни)", en: "Usage (90 days)" },
+    bi("Използване (90 дни)", "Usage (90 days)"),
     tableOr(
       "usage",
       [["Интегратор", "Integrator"], ["Име", "Name"], ["Токени", "Tokens"]],
@@ -143,11 +142,10 @@ async function auditPage(ctx: DeskContext, c: WebC): Promise<Response> {
     integratorId: q && /^[A-Za-z0-9_-]{1,64}$/.test(q) ? q : undefined,
     limit: AUDIT_ROWS,
   });
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "audit",
-    { bg: "Одит", en: "Audit log" },
+    bi("Одит", "Audit log"),
     html`<p class="muted small">${
       t(
         `Последните ${AUDIT_ROWS} промени през бюрото, профилите и admin API.`,

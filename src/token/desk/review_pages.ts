@@ -6,9 +6,9 @@
  * contracts.ts) and is written to the audit log.
  * @module
  */
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError, isAppError } from "../../contract/mod.ts";
+import { AppError, bi, isAppError } from "../../contract/mod.ts";
 import { type Markup, pick, t, tableOr } from "../../web_page.ts";
 import { keyView, setKeyAllowedEiks } from "../admin/mod.ts";
 import {
@@ -19,123 +19,106 @@ import {
   terminateContract,
 } from "../contracts/mod.ts";
 import {
+  columnTable,
   csrfField,
   errorWords,
   type Flash,
   formOf,
-  sendWebPage,
+  lead,
   stateText,
   type WebC,
   type WebEnv,
 } from "../web/mod.ts";
-import { auditDesk, type DeskContext } from "./deps.ts";
+import { auditDesk, type DeskContext, type DeskPage } from "./deps.ts";
 import { checkedIdentity, identityCell, verifyIdentity } from "./identity.ts";
 
 const iso = (s: string | null) => s === null ? "—" : s.slice(0, 10);
 const note = (v: string | undefined) => (v ?? "").trim().slice(0, 2000) || null;
 
-/** Run a desk action and show its outcome on `page`. */
+/**
+ * Run a desk action on the path's `:id` with the posted form, and show its outcome on `page`.
+ * A form that cannot be read is the request's error (the error page); the action's own errors
+ * are the page's error flash.
+ */
 async function act(
+  ctx: DeskContext,
   c: WebC,
-  page: (c: WebC, flash: Flash) => Promise<Response>,
-  run: () => Promise<Flash>,
+  page: DeskPage,
+  run: (form: Record<string, string>, id: string) => Promise<Flash>,
 ): Promise<Response> {
+  const form = await formOf(c);
+  // non-null: every action's route has an `:id` (reviewRoutes)
+  const id = c.req.param("id")!;
   let flash: Flash;
   try {
-    flash = await run();
+    flash = await run(form, id);
   } catch (e) {
     if (!isAppError(e)) throw e;
     const words = errorWords(e);
     flash = { kind: "error", bg: `Неуспешно: ${words.bg}`, en: `Failed: ${words.en}` };
   }
-  return page(c, flash);
+  return page(ctx, c, flash);
 }
 
+/** A waiting application's two forms: approve (end date, note, EIK) and reject (note). */
+const decisionForms = (ctx: DeskContext, c: WebC, id: string): Markup =>
+  html`
+    <form method="post" action="${ctx.app.base}/applications/${id}/approve">${csrfField(c)}
+      <label>${t("До", "Until")} <input type="date" name="endsAt" class="ends-at"></label>
+      <input name="note" class="note" placeholder="${pick(bi("бележка", "note"))}" maxlength="2000">
+      <input name="eik" class="eik" size="13" placeholder="${pick(bi("ЕИК", "EIK"))}">
+      <button class="primary approve">${t("Одобри", "Approve")}</button></form>
+    <form method="post" action="${ctx.app.base}/applications/${id}/reject">${csrfField(c)}
+      <input name="note" class="note" placeholder="${pick(bi("бележка", "note"))}" maxlength="2000">
+      <button class="danger reject">${t("Откажи", "Reject")}</button></form>
+  `;
+
 /**
- * The applications page: those waiting (approve / reject forms) and the last 50 decided.
- * @param ctx store, clock, random
- * @param c the request
- * @param flash the outcome of an action just taken, if any
- * @returns the HTML page (200); store errors propagate to the app's error handler
+ * The applications page ({@link DeskPage}): those waiting (approve / reject forms) and the last 50
+ * decided.
  */
-async function applicationsPage(
-  ctx: DeskContext,
-  c: WebC,
-  flash: Flash | null = null,
-): Promise<Response> {
+const applicationsPage: DeskPage = async (ctx, c, flash = null) => {
   const list = (await ctx.store.listApplications()).reverse().map(applicationView);
   const pending = list.filter((a) => a.status === "pending");
   const decided = list.filter((a) => a.status !== "pending").slice(0, 50);
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "applications",
-    { bg: "Заявки за договор", en: "Contract applications" },
+    bi("Заявки за договор", "Contract applications"),
     html`
       <h2>${t("Чакащи", "Waiting")}</h2>
-      ${tableOr(
-        "pending",
-        [["Заявка", "Application"], ["Фирма", "Company"], ["Употреба", "Intended use"], null],
-        pending.map((a) =>
-          html`
-            <tr data-application="${a.id}">
-              <td class="mono">${a.id}<br>${iso(a.submittedAt)}</td>
-              <td>${a.company}<br><span class="small">${a.contactEmail}</span><br>
-                      <span class="mono small">${a.integratorId}</span></td>
-              <td>${a.intendedUse}</td>
-              <td>
-                <form method="post" action="${ctx.app.base}/applications/${a
-                  .id}/approve">${csrfField(c)}
-                        <label>${t(
-                          "До",
-                          "Until",
-                        )} <input type="date" name="endsAt" class="ends-at"></label>
-                        <input name="note" class="note" placeholder="${pick({
-                          bg: "бележка",
-                          en: "note",
-                        })}" maxlength="2000">
-                        <input name="eik" class="eik" size="13" placeholder="${pick({
-                          bg: "ЕИК",
-                          en: "EIK",
-                        })}">
-                        <button class="primary approve">${t("Одобри", "Approve")}</button></form>
-                <form method="post" action="${ctx.app.base}/applications/${a
-                  .id}/reject">${csrfField(c)}
-                        <input name="note" class="note" placeholder="${pick({
-                          bg: "бележка",
-                          en: "note",
-                        })}" maxlength="2000">
-                        <button class="danger reject">${t("Откажи", "Reject")}</button></form>
-              </td>
-            </tr>
-          `
-        ),
-        t("Няма чакащи заявки.", "No applications waiting."),
-      )}
+      ${columnTable("pending", {
+        columns: [
+          [["Заявка", "Application"], (a) => html`${a.id}<br>${iso(a.submittedAt)}`, "mono"],
+          [
+            ["Фирма", "Company"],
+            (a) =>
+              html`${a.company}<br><span class="small">${a.contactEmail}</span><br>
+              <span class="mono small">${a.integratorId}</span>`,
+          ],
+          [["Употреба", "Intended use"], (a) => a.intendedUse],
+          [null, (a) => decisionForms(ctx, c, a.id)],
+        ],
+        rows: pending,
+        mark: (a) => ["data-application", a.id],
+        empty: t("Няма чакащи заявки.", "No applications waiting."),
+      })}
       <h2>${t("Решени (последните 50)", "Decided (the last 50)")}</h2>
-      ${tableOr(
-        "decided",
-        [["Заявка", "Application"], ["Фирма", "Company"], ["Решение", "Decision"], [
-          "Бележка",
-          "Note",
-        ]],
-        decided.map((a) =>
-          html`
-            <tr>
-              <td class="mono">${a.id}</td>
-              <td>${a.company}</td>
-              <td>${stateText(a.status)} ${iso(a.decidedAt)}</td>
-              <td>${a.decisionNote ?? ""}</td>
-            </tr>
-          `
-        ),
-        t("Няма.", "None."),
-      )}
+      ${columnTable("decided", {
+        columns: [
+          [["Заявка", "Application"], (a) => a.id, "mono"],
+          [["Фирма", "Company"], (a) => a.company],
+          [["Решение", "Decision"], (a) => html`${stateText(a.status)} ${iso(a.decidedAt)}`],
+          [["Бележка", "Note"], (a) => a.decisionNote ?? ""],
+        ],
+        rows: decided,
+        empty: t("Няма.", "None."),
+      })}
     `,
     200,
     flash,
   );
-}
+};
 
 /**
  * POST /applications/:id/approve: approve with an optional end date (form `endsAt`, a date) and
@@ -143,13 +126,8 @@ async function applicationsPage(
  * @returns the applications page; `WEB_INPUT_INVALID` (a bad date) and the approval's own
  * errors (unknown or decided application) are shown as the page's error flash
  */
-async function approveHandler(
-  ctx: DeskContext,
-  c: Context<WebEnv, "/applications/:id/approve">,
-): Promise<Response> {
-  const f = await formOf(c);
-  const id = c.req.param("id");
-  return act(c, (c, f) => applicationsPage(ctx, c, f), async () => {
+function approveHandler(ctx: DeskContext, c: WebC): Promise<Response> {
+  return act(ctx, c, applicationsPage, async (f, id) => {
     const endsAt = f.endsAt ? Date.parse(`${f.endsAt}T00:00:00Z`) : undefined;
     if (endsAt !== undefined && Number.isNaN(endsAt)) {
       throw new AppError("WEB_INPUT_INVALID", "The end date is not a date", { field: "endsAt" });
@@ -180,13 +158,8 @@ async function approveHandler(
  * POST /applications/:id/reject: reject with a note, audit it and show the applications page.
  * @returns the applications page; the rejection's errors are shown as its error flash
  */
-async function rejectHandler(
-  ctx: DeskContext,
-  c: Context<WebEnv, "/applications/:id/reject">,
-): Promise<Response> {
-  const f = await formOf(c);
-  const id = c.req.param("id");
-  return act(c, (c, f) => applicationsPage(ctx, c, f), async () => {
+function rejectHandler(ctx: DeskContext, c: WebC): Promise<Response> {
+  return act(ctx, c, applicationsPage, async (f, id) => {
     const a = await rejectApplication(ctx, id, note(f.note));
     await auditDesk(ctx, c, "application.reject", id, a.integratorId, { note: note(f.note) });
     return { kind: "ok", bg: "Заявката е отказана.", en: "The application was rejected." };
@@ -194,17 +167,10 @@ async function rejectHandler(
 }
 
 /**
- * The integrators page: each integrator with its keys in use and their allowed-EIKs editor.
- * @param ctx store, clock, random
- * @param c the request
- * @param flash the outcome of an action just taken, if any
- * @returns the HTML page (200); store errors propagate to the app's error handler
+ * The integrators page ({@link DeskPage}): each integrator with its keys in use and their
+ * allowed-EIKs editor.
  */
-async function integratorsPage(
-  ctx: DeskContext,
-  c: WebC,
-  flash: Flash | null = null,
-): Promise<Response> {
+const integratorsPage: DeskPage = async (ctx, c, flash = null) => {
   const [list, keys] = await Promise.all([ctx.store.listIntegrators(), ctx.store.listKeys()]);
   const views = await Promise.all(
     keys.filter((k) => k.revokedAt === null || k.revokedAt > ctx.clock.now()).map((k) =>
@@ -236,17 +202,16 @@ async function integratorsPage(
       </tr>
     `
   );
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "integrators",
-    { bg: "Интегратори и ключове", en: "Integrators and keys" },
-    html`<p class="muted">${
-      t(
+    bi("Интегратори и ключове", "Integrators and keys"),
+    html`${
+      lead(t(
         "Разрешените ЕИК на ключ (празно = всеки) се сменят само тук или през admin API.",
         "A key's allowed EIKs (empty = any) are changed only here or through the admin API.",
-      )
-    }</p>
+      ))
+    }
       ${
       tableOr(
         "integrators",
@@ -264,7 +229,7 @@ async function integratorsPage(
     200,
     flash,
   );
-}
+};
 
 /**
  * POST /keys/:id/eiks: set a key's allowed EIKs (form `eiks`, separated by spaces or commas;
@@ -272,13 +237,9 @@ async function integratorsPage(
  * @returns the integrators page; `WEB_INPUT_INVALID` (an EIK not of 9 or 13 digits) and an
  * unknown key are shown as its error flash
  */
-async function saveKeyEiksHandler(
-  ctx: DeskContext,
-  c: Context<WebEnv, "/keys/:id/eiks">,
-): Promise<Response> {
-  const list = ((await formOf(c)).eiks ?? "").split(/[\s,]+/).filter((e) => e !== "");
-  const id = c.req.param("id");
-  return act(c, (c, f) => integratorsPage(ctx, c, f), async () => {
+function saveKeyEiksHandler(ctx: DeskContext, c: WebC): Promise<Response> {
+  return act(ctx, c, integratorsPage, async (f, id) => {
+    const list = (f.eiks ?? "").split(/[\s,]+/).filter((e) => e !== "");
     if (list.some((e) => !/^[0-9]{9}([0-9]{4})?$/.test(e))) {
       throw new AppError("WEB_INPUT_INVALID", "An EIK has 9 or 13 digits", { field: "eiks" });
     }
@@ -289,24 +250,16 @@ async function saveKeyEiksHandler(
 }
 
 /**
- * The contracts page: every contract, newest first, with a terminate form on active ones.
- * @param ctx store, clock, random
- * @param c the request
- * @param flash the outcome of an action just taken, if any
- * @returns the HTML page (200); store errors propagate to the app's error handler
+ * The contracts page ({@link DeskPage}): every contract, newest first, with a terminate form on
+ * active ones.
  */
-async function contractsPage(
-  ctx: DeskContext,
-  c: WebC,
-  flash: Flash | null = null,
-): Promise<Response> {
+const contractsPage: DeskPage = async (ctx, c, flash = null) => {
   const now = ctx.clock.now();
   const list = (await ctx.store.listContracts()).reverse().map((x) => contractView(x, now));
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "contracts",
-    { bg: "Договори", en: "Contracts" },
+    bi("Договори", "Contracts"),
     tableOr(
       "contracts",
       [["Договор", "Contract"], ["Фирма", "Company"], ["Състояние", "State"], [
@@ -345,7 +298,7 @@ async function contractsPage(
     200,
     flash,
   );
-}
+};
 
 /**
  * POST /contracts/:id/terminate: terminate with a reason (form `reason`), audit it and show
@@ -353,13 +306,9 @@ async function contractsPage(
  * @returns the contracts page; the termination's errors (unknown or not active contract) are
  * shown as its error flash
  */
-async function terminateHandler(
-  ctx: DeskContext,
-  c: Context<WebEnv, "/contracts/:id/terminate">,
-): Promise<Response> {
-  const reason = note((await formOf(c)).reason);
-  const id = c.req.param("id");
-  return act(c, (c, f) => contractsPage(ctx, c, f), async () => {
+function terminateHandler(ctx: DeskContext, c: WebC): Promise<Response> {
+  return act(ctx, c, contractsPage, async (f, id) => {
+    const reason = note(f.reason);
     const res = await terminateContract(ctx, id, reason);
     await auditDesk(ctx, c, "contract.terminate", id, res.contract.integratorId, { reason });
     return { kind: "ok", bg: "Договорът е прекратен.", en: "The contract was terminated." };

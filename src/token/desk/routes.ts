@@ -15,18 +15,18 @@ import type { Clock } from "../../clock.ts";
 import { pageLang, t, tableOr } from "../../web_page.ts";
 import { newId } from "../access/mod.ts";
 import type { TokenStore } from "../store/mod.ts";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, bi } from "../../contract/mod.ts";
 import { audit, type AuditActor } from "../audit/mod.ts";
 import { linkMail } from "../profile/mod.ts";
 import {
   DESK_APP,
+  type Flash,
   formOf,
   mailedLinkPage,
   passkeyRemovalRoutes,
   passkeyRoutes,
   passkeyTable,
   postForm,
-  sendWebPage,
   sessionRoutes,
   takePostedLink,
   webAppAuth,
@@ -211,7 +211,7 @@ async function adminsPage(
   c: WebC,
   invite: string | null,
   status: 200 | 409 = 200,
-  flash: Parameters<typeof sendWebPage>[6] = null,
+  flash: Flash | null = null,
 ): Promise<Response> {
   // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const me = c.get("signedIn")!;
@@ -219,11 +219,10 @@ async function adminsPage(
     ctx.store.listWebUsers("admin"),
     ctx.store.listPasskeys(me.user.id),
   ]);
-  return sendWebPage(
+  return DESK_APP.page(
     c,
-    DESK_APP,
     "admins",
-    { bg: "Администратори", en: "Administrators" },
+    bi("Администратори", "Administrators"),
     html`
       <div class="card">
         <h2>${t("Вашите passkeys", "Your passkeys")}: <span id="my-passkeys">${mine
@@ -311,12 +310,11 @@ async function inviteAdminHandler(ctx: DeskContext, c: WebC): Promise<Response> 
   return adminsPage(ctx, c, url);
 }
 
-function signInPage(c: WebC, status: 200 | 400, flash: Parameters<typeof sendWebPage>[6]) {
-  return sendWebPage(
+function signInPage(c: WebC, status: 200 | 400, flash: Flash | null) {
+  return DESK_APP.page(
     c,
-    DESK_APP,
     null,
-    { bg: "Бюро на администратора", en: "Administrator's desk" },
+    bi("Бюро на администратора", "Administrator's desk"),
     html`
       <div class="card">
         <button type="button" class="primary" id="passkey-sign-in"

@@ -8,10 +8,11 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
 import { t } from "../../web_page.ts";
+import { bi } from "../../contract/mod.ts";
 import {
   languageRoute,
-  sendWebPage,
   type WebApp,
+  webApp,
   webAssetRoutes,
   type WebEnv,
   webLang,
@@ -22,11 +23,7 @@ import type { DemoOutbox, OutboxMail } from "./demo_outbox.ts";
 export const OUTBOX_PATH = "/demo/outbox";
 
 /** The outbox as a web application of one page (its files under `/demo/outbox/assets/`). */
-const OUTBOX_APP: WebApp = {
-  base: OUTBOX_PATH,
-  brand: { bg: "Демо: изпратена поща", en: "Demo: outbox" },
-  nav: [],
-};
+const OUTBOX_APP: WebApp = webApp(OUTBOX_PATH, bi("Демо: изпратена поща", "Demo: outbox"), []);
 
 /** `2026-11-28 23:40:12 UTC` */
 const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
@@ -52,11 +49,10 @@ export function outboxRoutes(outbox: DemoOutbox): Hono<WebEnv> {
   webAssetRoutes(r);
   languageRoute(r, OUTBOX_PATH);
   r.get("/", (c) =>
-    sendWebPage(
+    OUTBOX_APP.page(
       c,
-      OUTBOX_APP,
       "outbox",
-      { bg: "Изпратена поща", en: "Outbox" },
+      bi("Изпратена поща", "Outbox"),
       html`
         <p class="muted" id="outbox-note">${t(
           "Само в демото: писмата, които услугата би изпратила (връзки за вход, покани, известия), стоят тук. В реална инсталация те отиват по SMTP.",

@@ -12,7 +12,8 @@ import { html, raw } from "hono/html";
 import { type Markup, t, tableOr } from "../../web_page.ts";
 import { USAGE_DAYS } from "../request_log/mod.ts";
 import type { DailyUsageRow } from "../store/mod.ts";
-import { sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
+import { bi } from "../../contract/mod.ts";
+import type { WebC, WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { integratorOf } from "./keys_page.ts";
 import { requestLogRoutes } from "./request_log_page.ts";
@@ -44,11 +45,10 @@ async function usagePage(ctx: ProfileContext, c: WebC): Promise<Response> {
     ctx.store.listDailyUsage(integratorId, from),
     ctx.store.listKeys({ integratorId }),
   ]);
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "usage",
-    { bg: "Използване", en: "Usage" },
+    bi("Използване", "Usage"),
     html`${usageBody(rows, now)}${usageByKeyCard(rows, keys)}`,
   );
 }

@@ -8,7 +8,7 @@
  */
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError, ApplicationSubmit } from "../../contract/mod.ts";
+import { AppError, ApplicationSubmit, bi } from "../../contract/mod.ts";
 import { type Markup, t } from "../../web_page.ts";
 import { parseInput } from "../admin/mod.ts";
 import { type ContractView, contractView, submitApplication } from "../contracts/mod.ts";
@@ -20,7 +20,6 @@ import {
   errorWords,
   type Flash,
   formOf,
-  sendWebPage,
   stateText as state,
   type WebC,
   type WebEnv,
@@ -118,11 +117,10 @@ async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
   const base = ctx.app.base;
   // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const user = c.get("signedIn")!.user;
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "contract",
-    { bg: "Договор", en: "Contract" },
+    bi("Договор", "Contract"),
     html`
       <div class="card">
         <p id="phase" data-phase="${phase}"><strong>${phaseText(phase, inForce)}</strong></p>

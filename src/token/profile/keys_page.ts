@@ -13,7 +13,7 @@
  */
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError, isAppError, type KeyMode } from "../../contract/mod.ts";
+import { AppError, bi, isAppError, type KeyMode } from "../../contract/mod.ts";
 import { type Markup, t, tableOr } from "../../web_page.ts";
 import {
   createKeyFor,
@@ -31,7 +31,6 @@ import {
   type Flash,
   formOf,
   postForm,
-  sendWebPage,
   type WebC,
   type WebEnv,
 } from "../web/mod.ts";
@@ -170,11 +169,10 @@ async function changed(c: WebC, ctx: ProfileContext, done: string, act: () => Pr
 /** GET /keys/:id/revoke: what revoking the key does, and the button that does it. */
 function revokePage(c: WebC, ctx: ProfileContext, k: KeyView): Promise<Response> {
   const open = k.status === "active" || k.status === "revoking";
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "keys",
-    { bg: "Отмяна на ключ", en: "Revoke a key" },
+    bi("Отмяна на ключ", "Revoke a key"),
     html`
       <div class="card" id="revoke-confirm" data-key="${k.id}">
         <p><strong>${k.label ?? ""}</strong> <span class="mono">${k.id}</span> (${k.mode})</p>
@@ -216,11 +214,10 @@ async function keysPage(
   ]);
   const keys = await Promise.all(records.reverse().map((k) => keyView(ctx, k)));
   const used = await lastUsedOf(ctx.store, integratorId, records, now);
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "keys",
-    { bg: "API ключове", en: "API keys" },
+    bi("API ключове", "API keys"),
     html`
       ${fresh ? secretCard(ctx, fresh) : ""}
       ${createCard(c, ctx.app.base, integratorId, integrator?.name ?? "", contract.active !== null)}

@@ -11,7 +11,7 @@
  */
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, bi } from "../../contract/mod.ts";
 import { pageLang, t, tableOr } from "../../web_page.ts";
 import { newId } from "../access/mod.ts";
 import type { MemberRole, WebUser } from "../store/mod.ts";
@@ -19,9 +19,9 @@ import {
   countAttempt,
   type Flash,
   formOf,
+  leadCard,
   peopleMail,
   postForm,
-  sendWebPage,
   WEB_LIMITS,
   type WebC,
   type WebEnv,
@@ -211,21 +211,20 @@ async function membersPage(
         html`<option value="${r}" ${r === current ? "selected" : ""}>${roleText(r)}</option>`
       )
     }</select>`;
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "members",
-    { bg: "Екип", en: "Team" },
+    bi("Екип", "Team"),
     html`
       ${owner
         ? html`
-          <div class="card">
-            <h2>${t("Покани колега", "Invite a colleague")}</h2>
-            <p class="muted">${t(
+          ${leadCard(
+            t("Покани колега", "Invite a colleague"),
+            t(
               "Всеки член влиза със свои връзки и passkeys. Собственик: всичко; разработчик: ключове; само преглед: без промени.",
               "Each member signs in with their own links and passkeys. Owner: everything; developer: keys; read-only: no changes.",
-            )}</p>
-            ${postForm(
+            ),
+            postForm(
               c,
               `${ctx.app.base}/members/invite`,
               html`
@@ -233,8 +232,8 @@ async function membersPage(
                 ${roleSelect("member-role", "developer")}
                 <button class="primary" id="member-invite">${t("Покани", "Invite")}</button>
               `,
-            )}
-          </div>
+            ),
+          )}
         `
         : html`<p class="muted" id="members-readonly">${
           t("Екипа управляват собствениците.", "Owners manage the team.")

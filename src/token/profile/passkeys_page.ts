@@ -7,7 +7,8 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { t } from "../../web_page.ts";
-import { passkeyTable, sendWebPage, type WebEnv } from "../web/mod.ts";
+import { bi } from "../../contract/mod.ts";
+import { passkeyTable, type WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 
 /**
@@ -20,11 +21,10 @@ export function passkeysPage(r: Hono<WebEnv>, ctx: ProfileContext): void {
     // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
     const s = c.get("signedIn")!;
     const list = await ctx.store.listPasskeys(s.user.id);
-    return sendWebPage(
+    return ctx.app.page(
       c,
-      ctx.app,
       "passkeys",
-      { bg: "Passkeys за вход", en: "Passkeys to sign in" },
+      bi("Passkeys за вход", "Passkeys to sign in"),
       html`
         <div class="card">
           <p>${t(

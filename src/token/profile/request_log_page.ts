@@ -9,11 +9,11 @@
  */
 import type { Hono } from "hono";
 import { html, raw } from "hono/html";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, bi } from "../../contract/mod.ts";
 import { type Markup, t, tableOr } from "../../web_page.ts";
 import { REQUEST_LOG_DAYS } from "../request_log/mod.ts";
 import type { ApiKeyRecord, RequestLogEntry } from "../store/mod.ts";
-import { sendWebPage, type WebC, type WebEnv } from "../web/mod.ts";
+import type { WebC, WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 import { integratorOf } from "./keys_page.ts";
 import { logCsv } from "./log_csv.ts";
@@ -43,11 +43,10 @@ async function logPage(ctx: ProfileContext, c: WebC): Promise<Response> {
     logFilter(integratorId, q, keys, ctx.clock.now(), LOG_PAGE_ROWS),
   );
   const search = new URLSearchParams(q as Record<string, string>).toString();
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "log",
-    { bg: "Заявки за токени", en: "Token requests" },
+    bi("Заявки за токени", "Token requests"),
     html`
       ${logFilterForm(ctx.app.base, q, keys)}
       <p class="muted small">${t(
@@ -173,11 +172,10 @@ async function detailPage(ctx: ProfileContext, c: WebC): Promise<Response> {
         <td id="${id}">${value}</td>
       </tr>
     `;
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     "log",
-    { bg: "Заявка", en: "Request" },
+    bi("Заявка", "Request"),
     html`
       <table id="request-detail" class="card" data-status="${e.status}">
         ${row(

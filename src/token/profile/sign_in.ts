@@ -7,15 +7,16 @@
  */
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError, type Lang } from "../../contract/mod.ts";
+import { AppError, bi, type Lang } from "../../contract/mod.ts";
 import { pageLang, t } from "../../web_page.ts";
 import { newId } from "../access/mod.ts";
 import {
   clientAddress,
   countAttempt,
+  type Flash,
   formOf,
+  leadCard,
   mailedLinkPage,
-  sendWebPage,
   takePostedLink,
   WEB_LIMITS,
   type WebC,
@@ -267,11 +268,10 @@ async function signOutHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
 }
 
 function checkMail(c: WebC, ctx: ProfileContext): Promise<Response> {
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     null,
-    { bg: "Проверете пощата си", en: "Check your mail" },
+    bi("Проверете пощата си", "Check your mail"),
     html`<div class="card" id="check-mail">
       <p>${
       t(
@@ -295,61 +295,64 @@ function signInPage(
   c: WebC,
   ctx: ProfileContext,
   status: 200 | 400,
-  flash: Parameters<typeof sendWebPage>[6],
+  flash: Flash | null,
 ): Promise<Response> {
   const base = ctx.app.base;
-  return sendWebPage(
+  return ctx.app.page(
     c,
-    ctx.app,
     null,
-    { bg: "Профил на интегратора", en: "Integrator profile" },
+    bi("Профил на интегратора", "Integrator profile"),
     html`
       <div class="two">
-        <div class="card">
-          <h2>${t("Вход", "Sign in")}</h2>
-          <p class="muted">${t(
+        ${leadCard(
+          t("Вход", "Sign in"),
+          t(
             "С passkey, или с еднократна връзка на адреса на профила (първия път и ако загубите passkey). Без пароли.",
             "With a passkey, or a one-time link to the profile's address (the first time, and when a passkey is lost). No passwords.",
-          )}</p>
-          <form class="stack" method="post" action="${base}/sign-in" id="sign-in-form">
-            <label>${t(
-              "Е-поща",
-              "E-mail",
-            )}<br><input type="email" name="email" id="sign-in-email" required autocomplete="email"></label>
-            <button id="sign-in">${t("Изпрати връзка", "Send a link")}</button>
-          </form>
-          <p>${t("или", "or")}</p>
-          <button type="button" class="primary" id="passkey-sign-in"
-            data-base="${base}">${t(
-              "Вход с passkey",
-              "Sign in with a passkey",
-            )}</button>
-          <p id="passkey-status" role="status"></p>
-        </div>
-        <div class="card">
-          <h2>${t("Регистрация", "Sign up")}</h2>
-          <p class="muted">${t(
+          ),
+          html`
+            <form class="stack" method="post" action="${base}/sign-in" id="sign-in-form">
+              <label>${t(
+                "Е-поща",
+                "E-mail",
+              )}<br><input type="email" name="email" id="sign-in-email" required autocomplete="email"></label>
+              <button id="sign-in">${t("Изпрати връзка", "Send a link")}</button>
+            </form>
+            <p>${t("или", "or")}</p>
+            <button type="button" class="primary" id="passkey-sign-in"
+              data-base="${base}">${t(
+                "Вход с passkey",
+                "Sign in with a passkey",
+              )}</button>
+            <p id="passkey-status" role="status"></p>
+          `,
+        )}
+        ${leadCard(
+          t("Регистрация", "Sign up"),
+          t(
             "Тестов ключ веднага след потвърждаване на адреса.",
             "A test key right after the address is confirmed.",
-          )}</p>
-          <form class="stack" method="post" action="${base}/sign-up" id="sign-up-form">
-            <label>${t(
-              "Фирма",
-              "Company",
-            )}<br><input name="company" id="company" required minlength="2" maxlength="200" autocomplete="organization"></label>
-            <label>${t(
-              "Е-поща за връзка",
-              "Contact e-mail",
-            )}<br><input type="email" name="email" id="sign-up-email" required autocomplete="email"></label>
-            <label>${t(
-              "Език на писмата",
-              "Language of the mails",
-            )}<br><select name="locale" id="locale">
-                  <option value="bg">Български</option><option value="en">English</option>
-                </select></label>
-            <button class="primary" id="sign-up">${t("Регистрирай", "Sign up")}</button>
-          </form>
-        </div>
+          ),
+          html`
+            <form class="stack" method="post" action="${base}/sign-up" id="sign-up-form">
+              <label>${t(
+                "Фирма",
+                "Company",
+              )}<br><input name="company" id="company" required minlength="2" maxlength="200" autocomplete="organization"></label>
+              <label>${t(
+                "Е-поща за връзка",
+                "Contact e-mail",
+              )}<br><input type="email" name="email" id="sign-up-email" required autocomplete="email"></label>
+              <label>${t(
+                "Език на писмата",
+                "Language of the mails",
+              )}<br><select name="locale" id="locale">
+                              <option value="bg">Български</option><option value="en">English</option>
+                            </select></label>
+              <button class="primary" id="sign-up">${t("Регистрирай", "Sign up")}</button>
+            </form>
+          `,
+        )}
       </div>
       ${resourcesCard()}
     `,

@@ -4,8 +4,8 @@
  * navigation order: one table, each page at `{base}/{id}`.
  * @module
  */
-import type { Bilingual } from "../../web_page.ts";
-import type { WebApp } from "./layout.ts";
+import { bi, type Bilingual } from "../../contract/mod.ts";
+import { type WebApp, webApp } from "./layout.ts";
 
 /** Each page of both applications: application, page id (its path under the base), bg, en. */
 const PAGES: readonly (readonly ["admin" | "profile", string, string, string])[] = [
@@ -26,19 +26,20 @@ const PAGES: readonly (readonly ["admin" | "profile", string, string, string])[]
   ["profile", "members", "Екип", "Team"],
 ];
 
-const webApp = (name: "admin" | "profile", brand: Bilingual): WebApp => ({
-  base: `/${name}`,
-  brand,
-  nav: PAGES.filter(([app]) => app === name).map(([, id, bg, en]) => ({
-    path: `/${name}/${id}`,
-    id,
-    bg,
-    en,
-  })),
-});
+const appOf = (name: "admin" | "profile", brand: Bilingual): WebApp =>
+  webApp(
+    `/${name}`,
+    brand,
+    PAGES.filter(([app]) => app === name).map(([, id, bg, en]) => ({
+      path: `/${name}/${id}`,
+      id,
+      bg,
+      en,
+    })),
+  );
 
 /** The desk's pages, in navigation order. */
-export const DESK_APP: WebApp = webApp("admin", { bg: "Администратор", en: "Admin desk" });
+export const DESK_APP: WebApp = appOf("admin", bi("Администратор", "Admin desk"));
 
 /** The profile's pages, in navigation order. */
-export const PROFILE_APP: WebApp = webApp("profile", { bg: "Профил", en: "Profile" });
+export const PROFILE_APP: WebApp = appOf("profile", bi("Профил", "Profile"));

@@ -17,10 +17,16 @@ import {
   tb,
   withPageLang,
 } from "../../web_page.ts";
-import { csrfInput, type Flash, framePage } from "../../web_frame.ts";
+import {
+  csrfInput,
+  type Flash,
+  framePage,
+  type PageSender,
+  type PageStatus,
+} from "../../web_frame.ts";
 import { PAGE_SCRIPTS, WEB_CSS } from "./assets.ts";
 import type { WebC } from "./guard.ts";
-import { type AppError, httpStatus, isAppError } from "../../contract/mod.ts";
+import { type AppError, bi, httpStatus, isAppError } from "../../contract/mod.ts";
 import { noteErrorCode, requestIdOf } from "../edge/mod.ts";
 import type { AppLog } from "../deps.ts";
 import { langSwitch, requestLang } from "./lang.ts";
@@ -32,35 +38,55 @@ export interface NavItem extends Bilingual {
   readonly id: string;
 }
 
-/** An application (the profile or the desk). */
+/** An application (the profile or the desk), made by {@link webApp}. */
 export interface WebApp {
   /** `/profile` or `/admin`. */
   readonly base: string;
   readonly brand: Bilingual;
   readonly nav: readonly NavItem[];
+  /** Answers with a whole page of this application (see {@link webApp}). */
+  readonly page: PageSender<WebC>;
 }
 
 /** A message shown at the top of a page. */
 export type { Flash };
 
 /**
- * Answer with a whole page.
- * @param c the route's context (session)
- * @param app the application
- * @param page the current page's id (null: none)
- * @param title the page's title
- * @param body the content
- * @param status HTTP status
- * @param flash a message on top
- * @returns the response, with the security headers
+ * An application with its page sender, built once: its pages answer with `app.page(c, id,
+ * title, body, status?, flash?)`, drawn in the frame with the application's brand, navigation,
+ * the signed-in person and the language switch.
+ * @param base the path prefix (`/profile`, `/admin`)
+ * @param brand the application's name
+ * @param nav its navigation (shown to a signed-in person)
+ * @returns the application
+ * @example
+ * ```ts
+ * import { equal, match } from "node:assert/strict";
+ * import { Hono } from "hono";
+ * import type { WebEnv } from "./guard.ts";
+ * import { html } from "hono/html";
+ * const app = webApp("/demo", { bg: "Демо", en: "Demo" }, []);
+ * const r = new Hono<WebEnv>();
+ * const title = { bg: "Начало", en: "Start" };
+ * r.get("/demo", (c) => app.page(c, "start", title, html`<p>Здравей</p>`, 404));
+ * const res = await r.request("/demo");
+ * equal(res.status, 404);
+ * match(await res.text(), /<body data-page="start">[^]*<h1>Начало<\/h1>[^]*<p>Здравей/);
+ * ```
  */
-export async function sendWebPage(
+export function webApp(base: string, brand: Bilingual, nav: readonly NavItem[]): WebApp {
+  const app: WebApp = { base, brand, nav, page: (c, ...p) => sendWebPage(c, app, ...p) };
+  return app;
+}
+
+/** The page sender of every {@link WebApp}: the page in the frame with the security headers. */
+async function sendWebPage(
   c: WebC,
   app: WebApp,
   page: string | null,
   title: Bilingual,
   body: Markup,
-  status: 200 | 400 | 403 | 404 | 409 | 429 = 200,
+  status: PageStatus = 200,
   flash: Flash | null = null,
 ): Promise<Response> {
   const scripts = PAGE_SCRIPTS;
@@ -138,11 +164,10 @@ async function errorAnswer(c: WebC, app: WebApp, err: AppError): Promise<Respons
       err.code === "RATE_LIMITED" ? { "retry-after": String(err.details?.retryAfter ?? 60) } : {},
     );
   }
-  const res = await sendWebPage(
+  const res = await app.page(
     c,
-    app,
     null,
-    { bg: "Заявката не е изпълнена", en: "The request was not carried out" },
+    bi("Заявката не е изпълнена", "The request was not carried out"),
     html`
       <div class="card" id="error" data-code="${err.code}">
         <p id="error-words">${words}</p>
@@ -190,3 +215,34 @@ export const csrfField = (c: WebC): Markup => csrfInput(c.get("signedIn")?.sessi
  */
 export const postForm = (c: WebC, action: string, content: Markup): Markup =>
   html`<form class="inline" method="post" action="${action}">${csrfField(c)}${content}</form>`;
+
+/**
+ * The muted sentence under a heading that says what a page or a card is for.
+ * @param sentence the sentence, in the page's language (`t(bg, en)`)
+ * @returns `<p class="muted">…</p>`
+ */
+export const lead = (sentence: Markup): Markup => html`<p class="muted">${sentence}</p>`;
+
+/**
+ * A card that opens with its heading and a {@link lead} sentence, then its content.
+ * @param title the heading, in the page's language
+ * @param sentence the lead sentence, in the page's language
+ * @param body the content
+ * @returns `<div class="card"><h2>…</h2><p class="muted">…</p>…</div>`
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { html } from "hono/html";
+ * const card = String(await leadCard(html`Sign in`, html`No passwords.`, html`<form></form>`));
+ * equal(
+ *   card.replace(/\s+/g, " "),
+ *   '<div class="card"> <h2>Sign in</h2> <p class="muted">No passwords.</p> <form></form> </div>',
+ * );
+ * ```
+ */
+export const leadCard = (title: Markup, sentence: Markup, body: Markup): Markup =>
+  html`<div class="card">
+    <h2>${title}</h2>
+    ${lead(sentence)}
+    ${body}
+  </div>`;

@@ -10,7 +10,7 @@ import type { Clock } from "../../clock.ts";
 import type { Bilingual, Markup } from "../../web_page.ts";
 import type { TokenStore, WebLink } from "../store/mod.ts";
 import { clientAddress, countAttempt, formOf, WEB_LIMITS, type WebC } from "./guard.ts";
-import { sendWebPage, type WebApp } from "./layout.ts";
+import type { WebApp } from "./layout.ts";
 import type { WebAuth } from "./sessions.ts";
 
 /** What a link's page shows. */
@@ -34,9 +34,8 @@ export interface MailedLinkPage {
  * @returns the page (200)
  */
 export const mailedLinkPage = (c: WebC, app: WebApp, p: MailedLinkPage): Promise<Response> =>
-  sendWebPage(
+  app.page(
     c,
-    app,
     null,
     p.title,
     html`

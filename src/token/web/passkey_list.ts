@@ -10,7 +10,7 @@
  */
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, bi } from "../../contract/mod.ts";
 import { type Markup, pageLang, t, tableOr } from "../../web_page.ts";
 import type { Clock } from "../../clock.ts";
 import { newId, type RandomBytes } from "../access/mod.ts";
@@ -20,7 +20,7 @@ import type { Mailer } from "../notices/mod.ts";
 import type { PasskeyRecord, TokenStore, WebUser } from "../store/mod.ts";
 import { countAttempt, formOf, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
 import { mailedLinkPage, takePostedLink } from "./mailed_link.ts";
-import { type Flash, postForm, sendWebPage, type WebApp } from "./layout.ts";
+import { type Flash, postForm, type WebApp } from "./layout.ts";
 import { peopleMail } from "./people_mail.ts";
 import type { WebAuth } from "./sessions.ts";
 
@@ -144,11 +144,10 @@ async function removeHandler(d: CredentialDeps, c: WebC, back: string): Promise<
     .catch((
       e,
     ) => d.log("warn", "passkey removal mail failed", { error: String(e) }));
-  return sendWebPage(
+  return d.app.page(
     c,
-    d.app,
     null,
-    { bg: "Проверете пощата си", en: "Check your mail" },
+    bi("Проверете пощата си", "Check your mail"),
     html`
       <div class="card" id="check-mail">
         <p>${t(
@@ -197,11 +196,10 @@ async function confirmHandler(d: CredentialDeps, c: WebC): Promise<Response> {
     // non-null: done implies link and a passkey removed by its credentialId
     await auditCredential(d, c, user, "passkey.remove", link!.payload.credentialId!.slice(0, 16));
   }
-  return sendWebPage(
+  return d.app.page(
     c,
-    d.app,
     null,
-    { bg: "Премахване на passkey", en: "Removing a passkey" },
+    bi("Премахване на passkey", "Removing a passkey"),
     html`<p><a href="${d.app.base}">${t("Към началото", "Back to the start")}</a></p>`,
     done ? 200 : 400,
     flash,

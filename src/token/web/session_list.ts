@@ -10,10 +10,10 @@
  */
 import type { Hono } from "hono";
 import { html } from "hono/html";
-import { AppError } from "../../contract/mod.ts";
+import { AppError, bi } from "../../contract/mod.ts";
 import { t, tableOr } from "../../web_page.ts";
 import { formOf, type WebC, type WebEnv } from "./guard.ts";
-import { postForm, sendWebPage } from "./layout.ts";
+import { lead, postForm } from "./layout.ts";
 import { auditCredential, type CredentialDeps } from "./passkey_list.ts";
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
@@ -33,17 +33,16 @@ async function sessionsPage(d: CredentialDeps, c: WebC): Promise<Response> {
   // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
   const me = c.get("signedIn")!;
   const list = await d.store.listSessions(me.user.id);
-  return sendWebPage(
+  return d.app.page(
     c,
-    d.app,
     "sessions",
-    { bg: "Сесии", en: "Sessions" },
-    html`<p class="muted">${
-      t(
+    bi("Сесии", "Sessions"),
+    html`${
+      lead(t(
         "Всяко влизане е сесия. Прекратете сесия, която не познавате: тя спира веднага.",
         "Every sign-in is a session. End one you do not recognise: it stops at once.",
-      )
-    }</p>
+      ))
+    }
     ${
       tableOr(
         "sessions",
