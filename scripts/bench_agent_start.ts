@@ -164,7 +164,7 @@ for (let i = 0; i < STARTS; i++) {
 // Memory after OPS operations.
 const agent = await startAgent("agent-mem");
 const store = await openTokenStore({ dataDir: `${dir}/ts` });
-const ring = await loadKeyRing(store, Date.now());
+const ring = await loadKeyRing({ store }, Date.now());
 const rssStartAgent = rss(agent.child.pid);
 let done = 0, opsMs = 0;
 while (done < OPS) {

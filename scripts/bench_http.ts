@@ -260,7 +260,7 @@ if (!values["issuance-only"]) {
   const s = await startServer(["agent", dir, tsUrl]);
   const base = `http://127.0.0.1:${s.port}`;
   const store = sqliteTokenStore(`${tsDir}/token-service.sqlite`);
-  const ring = await loadKeyRing(store, Date.now());
+  const ring = await loadKeyRing({ store }, Date.now());
   const batch = crypto.randomUUID();
   const mint = async (n: number, typeId = "debt_payments") => {
     const now = Math.floor(Date.now() / 1000);

@@ -28,7 +28,7 @@ const N = Number(values.n), ROUNDS = Number(values.rounds);
 const dir = await Deno.makeTempDir({ prefix: "svc-bench-issue-" });
 const store = await openTokenStore({ dataDir: dir });
 const { secret } = await createApiKey(store, { mode: "test", now: Date.now() });
-const ring = await loadKeyRing(store, Date.now());
+const ring = await loadKeyRing({ store }, Date.now());
 const requestLog = new RequestLogRecorder({ store, now: () => Date.now(), flushMs: 1000 });
 requestLog.start();
 const tokenApp = (log: RequestLogRecorder | undefined) => benchTokenApp(store, ring, log);

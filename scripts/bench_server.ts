@@ -53,7 +53,7 @@ if (kind === "token") {
     dataDir: dataDir!,
     databaseUrl: Deno.env.get("SVC_BENCH_DATABASE_URL"),
   });
-  const ring = await loadKeyRing(store, Date.now());
+  const ring = await loadKeyRing({ store }, Date.now());
   bare.post("/bare-sign", async (c) => c.json(await bareSign(ring, await c.req.json())));
   // The same with issuance's HTTP shape: the Authorization header read, and the answer's seven
   // header fields (issuance's wire cost without its work).

@@ -95,9 +95,10 @@ export interface TokenService {
 export async function createTokenService(o: TokenServiceOptions): Promise<TokenService> {
   const log: AppLog = o.log ?? (() => {});
   const cipher = o.keyCipher ?? null;
-  let ring = await loadKeyRing(o.store, o.clock.now(), o.random, cipher);
+  const keyPlace = { store: o.store, rnd: o.random, cipher };
+  let ring = await loadKeyRing(keyPlace, o.clock.now());
   const reloadKeyRing = async () => {
-    ring = await loadKeyRing(o.store, o.clock.now(), o.random, cipher);
+    ring = await loadKeyRing(keyPlace, o.clock.now());
   };
   const { usage, requestLog, scheduler } = backgroundWork(o, log);
   const drain: DrainState = { draining: false };

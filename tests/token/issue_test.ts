@@ -153,7 +153,7 @@ Deno.test("[token] the signing key persists across restarts and the JWKS keeps t
   const old = (await (await t.issue(secret, { typeId: "vat", eik: "121212121" })).json()).token;
   await t.reloadRing();
   equal(t.ring().kid, kid1, "reload keeps the persisted key");
-  await rotateSigningKey(t.store, t.clock.now());
+  await rotateSigningKey({ store: t.store }, t.clock.now());
   await t.reloadRing();
   const jwks = await (await t.app.request("/.well-known/jwks.json")).json();
   deepStrictEqual(jwks.keys.map((k: { kid: string }) => k.kid).sort(), [kid1, t.ring().kid].sort());

@@ -35,7 +35,7 @@ export function adminSigningKeyRoutes(d: AdminSigningDeps): Hono {
   });
   r.get("/signing-keys", async (c) => c.json(await answer()));
   r.post("/signing-keys/rotate", async (c) => {
-    await rotateSigningKey(d.store, d.clock.now(), d.random, cipher);
+    await rotateSigningKey({ store: d.store, rnd: d.random, cipher }, d.clock.now());
     await d.reloadKeyRing?.();
     return c.json(await answer(), 201);
   });

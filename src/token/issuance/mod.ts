@@ -18,6 +18,7 @@ export {
   type KeyRing,
   loadKeyRing,
   rotateSigningKey,
+  type SigningKeyPlace,
   type SigningKeyView,
   signingKeyViews,
 } from "./signer.ts";

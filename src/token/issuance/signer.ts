@@ -24,16 +24,23 @@ export interface KeyRing {
   jwks(): { keys: JWK[] };
 }
 
-async function newKey(
-  store: TokenStore,
-  now: number,
-  rnd: RandomBytes,
-  cipher: SigningKeyCipher | null,
-): Promise<void> {
+/**
+ * Where the signing keys are kept and how: the store, the random source of a new key's `kid`
+ * and the cipher that seals new keys (SVC_SIGNING_KEY_SECRET; null or absent: plain text).
+ */
+export interface SigningKeyPlace {
+  readonly store: TokenStore;
+  /** Default: the system's random source. */
+  readonly rnd?: RandomBytes | undefined;
+  readonly cipher?: SigningKeyCipher | null | undefined;
+}
+
+async function newKey(place: SigningKeyPlace, now: number): Promise<void> {
+  const { store, cipher } = place;
   const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
   const priv = await exportJWK(privateKey);
   const pub = await exportJWK(publicKey);
-  const kid = newId("ed", rnd).replace("_", "-");
+  const kid = newId("ed", place.rnd ?? systemRandom).replace("_", "-");
   const privateJwk = JSON.stringify({ ...priv, kid, alg: "EdDSA" });
   await store.saveSigningKey({
     kid,
@@ -47,23 +54,17 @@ async function newKey(
 /**
  * Load the current signing key, generating and persisting one on first start (encrypted when a
  * cipher is given).
- * @param store the token store
+ * @param place the store, the random source of a new key's `kid` and the cipher (or none: plain text)
  * @param now epoch ms
- * @param rnd random source of a new key's `kid`
- * @param cipher the signing key secret's cipher, or null (keys in plain text)
  * @returns the key ring
  * @throws Error when the current key is encrypted and `cipher` is null or holds another secret,
  *   or its ciphertext was altered (the messages name the key and the secrets' fingerprints)
  */
-export async function loadKeyRing(
-  store: TokenStore,
-  now: number,
-  rnd: RandomBytes = systemRandom,
-  cipher: SigningKeyCipher | null = null,
-): Promise<KeyRing> {
+export async function loadKeyRing(place: SigningKeyPlace, now: number): Promise<KeyRing> {
+  const { store, cipher = null } = place;
   let keys = await store.listSigningKeys();
   if (!keys.some((k) => k.retiredAt === null)) {
-    await newKey(store, now, rnd, cipher);
+    await newKey(place, now);
     keys = await store.listSigningKeys();
   }
   // non-null: a current key exists: made above when there was none
@@ -95,22 +96,17 @@ export async function loadKeyRing(
  * Rotate: retire the current key and create a new one; with a cipher the new key is stored
  * encrypted and the older keys are re-encrypted ({@link encryptSigningKeys}). Reload the key
  * ring afterwards.
- * @param store the token store
+ * @param place the store, the random source of the new key's `kid` and the cipher (or none: plain
+ *   text)
  * @param now epoch ms
- * @param rnd random source of the new key's `kid`
- * @param cipher the signing key secret's cipher, or null (keys in plain text)
  * @throws Error when an older key cannot be decrypted with the configured secrets
  */
-export async function rotateSigningKey(
-  store: TokenStore,
-  now: number,
-  rnd: RandomBytes = systemRandom,
-  cipher: SigningKeyCipher | null = null,
-): Promise<void> {
+export async function rotateSigningKey(place: SigningKeyPlace, now: number): Promise<void> {
+  const { store, cipher } = place;
   for (const k of await store.listSigningKeys()) {
     if (k.retiredAt === null) await store.retireSigningKey(k.kid, now);
   }
-  await newKey(store, now, rnd, cipher);
+  await newKey(place, now);
   if (cipher) await encryptSigningKeys(store, cipher);
 }
 

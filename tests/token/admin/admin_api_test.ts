@@ -49,7 +49,7 @@ Deno.test("[token] the admin API is disabled when no admin token is configured",
   const clock = new FakeClock();
   const store = sqliteTokenStore(":memory:");
   await store.migrate();
-  const ring = await loadKeyRing(store, clock.now());
+  const ring = await loadKeyRing({ store }, clock.now());
   for (const adminToken of [undefined, null, "", "too-short"]) {
     const app = createTokenApp({
       store,

@@ -97,14 +97,17 @@ backendTest(
   "signing keys: concurrent first starts keep one current key; rotation retires it",
   async (db) => {
     const [a, b] = await Promise.all([db.open(), db.open()]);
-    const [ra, rb] = await Promise.all([loadKeyRing(a, T0), loadKeyRing(b, T0)]);
+    const [ra, rb] = await Promise.all([
+      loadKeyRing({ store: a }, T0),
+      loadKeyRing({ store: b }, T0),
+    ]);
     const current = (await a.listSigningKeys()).filter((k) => k.retiredAt === null);
     equal(current.length, 1);
     // Whichever insert lost the race reloads the winner on its next load.
-    equal((await loadKeyRing(a, T0)).kid, current[0]!.kid);
+    equal((await loadKeyRing({ store: a }, T0)).kid, current[0]!.kid);
     ok([ra.kid, rb.kid].includes(current[0]!.kid));
-    await rotateSigningKey(b, T0 + 1000);
-    const after = await loadKeyRing(a, T0 + 1000);
+    await rotateSigningKey({ store: b }, T0 + 1000);
+    const after = await loadKeyRing({ store: a }, T0 + 1000);
     ok(after.kid !== current[0]!.kid);
     deepStrictEqual(
       after.jwks().keys.map((k) => k.kid).sort(),
