@@ -6,7 +6,7 @@
  * contracts.ts) and is written to the audit log.
  * @module
  */
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, isAppError } from "../../contract/mod.ts";
 import { type Markup, pick, t, tableOr } from "../../web_page.ts";
@@ -30,9 +30,11 @@ import {
 } from "../web/mod.ts";
 import { auditDesk, type DeskContext } from "./deps.ts";
 import { checkedIdentity, identityCell, verifyIdentity } from "./identity.ts";
+import { addRoutes, routeMaker } from "../../route_table.ts";
 
 const iso = (s: string | null) => s === null ? "—" : s.slice(0, 10);
 const note = (v: string | undefined) => (v ?? "").trim().slice(0, 2000) || null;
+const route = routeMaker<DeskContext, WebEnv>();
 
 /** Run a desk action and show its outcome on `page`. */
 async function act(
@@ -143,10 +145,7 @@ async function applicationsPage(
  * @returns the applications page; `WEB_INPUT_INVALID` (a bad date) and the approval's own
  * errors (unknown or decided application) are shown as the page's error flash
  */
-async function approveHandler(
-  ctx: DeskContext,
-  c: Context<WebEnv, "/applications/:id/approve">,
-): Promise<Response> {
+const approve = route("post", "/applications/:id/approve", async (ctx, c) => {
   const f = await formOf(c);
   const id = c.req.param("id");
   return act(c, (c, f) => applicationsPage(ctx, c, f), async () => {
@@ -174,16 +173,13 @@ async function approveHandler(
       en: `Approved: contract ${res.contract.id}.`,
     };
   });
-}
+});
 
 /**
  * POST /applications/:id/reject: reject with a note, audit it and show the applications page.
  * @returns the applications page; the rejection's errors are shown as its error flash
  */
-async function rejectHandler(
-  ctx: DeskContext,
-  c: Context<WebEnv, "/applications/:id/reject">,
-): Promise<Response> {
+const reject = route("post", "/applications/:id/reject", async (ctx, c) => {
   const f = await formOf(c);
   const id = c.req.param("id");
   return act(c, (c, f) => applicationsPage(ctx, c, f), async () => {
@@ -191,7 +187,7 @@ async function rejectHandler(
     await auditDesk(ctx, c, "application.reject", id, a.integratorId, { note: note(f.note) });
     return { kind: "ok", bg: "Заявката е отказана.", en: "The application was rejected." };
   });
-}
+});
 
 /**
  * The integrators page: each integrator with its keys in use and their allowed-EIKs editor.
@@ -272,10 +268,7 @@ async function integratorsPage(
  * @returns the integrators page; `WEB_INPUT_INVALID` (an EIK not of 9 or 13 digits) and an
  * unknown key are shown as its error flash
  */
-async function saveKeyEiksHandler(
-  ctx: DeskContext,
-  c: Context<WebEnv, "/keys/:id/eiks">,
-): Promise<Response> {
+const saveKeyEiks = route("post", "/keys/:id/eiks", async (ctx, c) => {
   const list = ((await formOf(c)).eiks ?? "").split(/[\s,]+/).filter((e) => e !== "");
   const id = c.req.param("id");
   return act(c, (c, f) => integratorsPage(ctx, c, f), async () => {
@@ -286,7 +279,7 @@ async function saveKeyEiksHandler(
     await auditDesk(ctx, c, "key.allowed-eiks", id, k.integratorId, { allowedEiks: list });
     return { kind: "ok", bg: "ЕИК са записани.", en: "The EIKs were saved." };
   });
-}
+});
 
 /**
  * The contracts page: every contract, newest first, with a terminate form on active ones.
@@ -353,10 +346,7 @@ async function contractsPage(
  * @returns the contracts page; the termination's errors (unknown or not active contract) are
  * shown as its error flash
  */
-async function terminateHandler(
-  ctx: DeskContext,
-  c: Context<WebEnv, "/contracts/:id/terminate">,
-): Promise<Response> {
+const terminate = route("post", "/contracts/:id/terminate", async (ctx, c) => {
   const reason = note((await formOf(c)).reason);
   const id = c.req.param("id");
   return act(c, (c, f) => contractsPage(ctx, c, f), async () => {
@@ -364,7 +354,7 @@ async function terminateHandler(
     await auditDesk(ctx, c, "contract.terminate", id, res.contract.integratorId, { reason });
     return { kind: "ok", bg: "Договорът е прекратен.", en: "The contract was terminated." };
   });
-}
+});
 
 /**
  * The review routes.
@@ -372,11 +362,13 @@ async function terminateHandler(
  * @param ctx store, clock, random
  */
 export function reviewRoutes(r: Hono<WebEnv>, ctx: DeskContext): void {
-  r.get("/applications", (c) => applicationsPage(ctx, c));
-  r.post("/applications/:id/approve", (c) => approveHandler(ctx, c));
-  r.post("/applications/:id/reject", (c) => rejectHandler(ctx, c));
-  r.get("/integrators", (c) => integratorsPage(ctx, c));
-  r.post("/keys/:id/eiks", (c) => saveKeyEiksHandler(ctx, c));
-  r.get("/contracts", (c) => contractsPage(ctx, c));
-  r.post("/contracts/:id/terminate", (c) => terminateHandler(ctx, c));
+  addRoutes(r, ctx, [
+    route("get", "/applications", applicationsPage),
+    approve,
+    reject,
+    route("get", "/integrators", integratorsPage),
+    saveKeyEiks,
+    route("get", "/contracts", contractsPage),
+    terminate,
+  ]);
 }
