@@ -4,34 +4,28 @@
  * `/admin/v1/contracts`, statements included.
  * @module
  */
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import type { ApplicationStatus } from "../token/mod.ts";
 import type { Cli } from "./context.ts";
-import {
-  adminAction,
-  adminList,
-  formatOption,
-  idArgument,
-  integratorOption,
-  monthOption,
-} from "./admin_action.ts";
+import { adminAction, formatOption, integratorOption, monthOption } from "./admin_action.ts";
+import { adminGroup } from "./admin_group.ts";
 import { textArg } from "./options.ts";
 
 function applications(cli: Cli): Command {
-  const group = new Command("applications").description("applications for a contract");
-  const appId = idArgument("application");
-  adminList(cli, group, {
-    description: "the applications",
-    columns: ["id", "integratorId", "company", "status", "submittedAt", "contractId"],
-    empty: "No applications.",
-    options: [
-      new Option("--status <status>", "only these").choices(["pending", "approved", "rejected"]),
-    ],
-    items: async ({ d, m, o }, filter) =>
-      (await d.store.listApplications({
-        ...(o.status ? { status: o.status as ApplicationStatus } : {}),
-        ...filter,
-      })).map(m.applicationView),
+  const { group, one } = adminGroup(cli, "applications", "applications for a contract", {
+    item: "application",
+    list: {
+      description: "the applications",
+      columns: ["id", "integratorId", "company", "status", "submittedAt", "contractId"],
+      options: [
+        new Option("--status <status>", "only these").choices(["pending", "approved", "rejected"]),
+      ],
+      items: ({ d, m, o }, filter) =>
+        m.applicationViews(d, {
+          ...(o.status ? { status: o.status as ApplicationStatus } : {}),
+          ...filter,
+        }),
+    },
   });
   adminAction(
     cli,
@@ -54,7 +48,7 @@ function applications(cli: Cli): Command {
   );
   adminAction(
     cli,
-    appId(group.command("approve").description("approve: a contract starts now"))
+    one("approve", "approve: a contract starts now")
       .addOption(
         new Option("--ends-at <iso>", "when the contract ends").argParser(textArg)
           .conflicts("openEnded"),
@@ -66,18 +60,13 @@ function applications(cli: Cli): Command {
         endsAt: o.openEnded ? null : o.endsAt,
         note: o.note,
       });
-      const endsAt = input.endsAt === undefined
-        ? undefined
-        : input.endsAt === null
-        ? null
-        : Date.parse(input.endsAt);
       // non-null: <id> is a required argument (commander refuses the command without it)
-      return m.approveApplication(d, args[0]!, { endsAt, note: input.note });
+      return m.approveApplication(d, args[0]!, m.approvalTerms(input));
     },
   );
   adminAction(
     cli,
-    appId(group.command("reject").description("reject an application"))
+    one("reject", "reject an application")
       .option("--note <text>", "a note kept with the decision"),
     async ({ d, m, o, args }) =>
       // non-null: <id> is a required argument (commander refuses the command without it)
@@ -87,40 +76,25 @@ function applications(cli: Cli): Command {
 }
 
 function contracts(cli: Cli): Command {
-  const group = new Command("contracts").description("contracts and their monthly statements");
-  const ctrId = idArgument("contract");
-  adminList(cli, group, {
-    description: "the contracts, with their status now",
-    columns: ["id", "integratorId", "company", "status", "startsAt", "endsAt"],
-    empty: "No contracts.",
-    items: async ({ d, m }, filter) => {
-      const now = d.clock.now();
-      return (await d.store.listContracts(filter)).map((c) => m.contractView(c, now));
+  const { group, one } = adminGroup(cli, "contracts", "contracts and their monthly statements", {
+    item: "contract",
+    show: ({ d, m }, id) => m.contractNow(d, id),
+    list: {
+      description: "the contracts, with their status now",
+      columns: ["id", "integratorId", "company", "status", "startsAt", "endsAt"],
+      items: ({ d, m }, filter) => m.contractViews(d, filter),
     },
   });
   adminAction(
     cli,
-    ctrId(group.command("show").description("one contract")),
-    async ({ d, m, args }) => {
-      // non-null: <id> is a required argument (commander refuses the command without it)
-      const c = await d.store.getContract(args[0]!);
-      if (!c) {
-        const { AppError } = await import("../contract/mod.ts");
-        throw new AppError("NOT_FOUND", `No contract "${args[0]}"`);
-      }
-      return m.contractView(c, d.clock.now());
-    },
-  );
-  adminAction(
-    cli,
-    ctrId(group.command("terminate").description("end a contract now; its live keys follow"))
+    one("terminate", "end a contract now; its live keys follow")
       .option("--reason <text>", "why (sent in the notice)"),
     // non-null: <id> is a required argument (commander refuses the command without it)
     ({ d, m, o, args }) => m.terminateContract(d, args[0]!, o.reason ?? null),
   );
   adminAction(
     cli,
-    ctrId(group.command("statement").description("the tokens of one month under the contract"))
+    one("statement", "the tokens of one month under the contract")
       .addOption(monthOption("the month").makeOptionMandatory())
       .addOption(formatOption()),
     async ({ d, m, o, args }) => {

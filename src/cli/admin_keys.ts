@@ -3,17 +3,11 @@
  * operations as `/admin/v1/integrators` and `/admin/v1/keys`.
  * @module
  */
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import type { Cli } from "./context.ts";
 import type { KeyMode } from "../contract/mod.ts";
-import {
-  adminAction,
-  adminList,
-  eikOption,
-  idArgument,
-  integratorOption,
-  listOf,
-} from "./admin_action.ts";
+import { adminAction, eikOption, integratorOption } from "./admin_action.ts";
+import { adminGroup } from "./admin_group.ts";
 import { collect, countArg, textArg } from "./options.ts";
 
 const localeOption = () =>
@@ -23,20 +17,16 @@ const originOption = () =>
     .argParser(collect);
 
 function integrators(cli: Cli): Command {
-  const group = new Command("integrators").description("the integrators (key owners)");
-  const integratorId = idArgument("integrator");
-  adminAction(
-    cli,
-    group.command("list").description("every integrator"),
-    async ({ d, m }) => ({ items: (await d.store.listIntegrators()).map(m.integratorView) }),
-    listOf(["id", "name", "email", "locale", "allowedOrigins", "createdAt"], "No integrators."),
-  );
-  adminAction(
-    cli,
-    integratorId(group.command("show").description("one integrator")),
-    // non-null: <id> is a required argument (commander refuses the command without it)
-    async ({ d, m, args }) => m.integratorView(await m.requireIntegrator(d, args[0]!)),
-  );
+  const { group, one } = adminGroup(cli, "integrators", "the integrators (key owners)", {
+    item: "integrator",
+    show: async ({ d, m }, id) => m.integratorView(await m.requireIntegrator(d, id)),
+    list: {
+      description: "every integrator",
+      columns: ["id", "name", "email", "locale", "allowedOrigins", "createdAt"],
+      byIntegrator: false,
+      items: async ({ d, m }) => (await d.store.listIntegrators()).map(m.integratorView),
+    },
+  });
   adminAction(
     cli,
     group.command("create").description("add an integrator")
@@ -51,7 +41,7 @@ function integrators(cli: Cli): Command {
   );
   adminAction(
     cli,
-    integratorId(group.command("update").description("change an integrator"))
+    one("update", "change an integrator")
       .addOption(new Option("--name <name>", "its name").argParser(textArg))
       .option("--email <email>", "where notices go")
       .addOption(localeOption())
@@ -73,21 +63,25 @@ function integrators(cli: Cli): Command {
 }
 
 function keys(cli: Cli): Command {
-  const group = new Command("keys").description("API keys of every integrator");
-  const keyId = idArgument("key");
-  adminList(cli, group, {
-    description: "the keys, with their phase and status now",
-    columns: ["id", "integratorId", "mode", "status", "phase", "label", "expiresAt", "allowedEiks"],
-    empty: "No keys.",
-    items: async ({ d, m }, filter) =>
-      Promise.all((await d.store.listKeys(filter)).map((k) => m.keyView(d, k))),
+  const { group, one } = adminGroup(cli, "keys", "API keys of every integrator", {
+    item: "key",
+    show: async ({ d, m }, id) => m.keyView(d, await m.requireKey(d, id)),
+    list: {
+      description: "the keys, with their phase and status now",
+      columns: [
+        "id",
+        "integratorId",
+        "mode",
+        "status",
+        "phase",
+        "label",
+        "expiresAt",
+        "allowedEiks",
+      ],
+      items: async ({ d, m }, filter) =>
+        Promise.all((await d.store.listKeys(filter)).map((k) => m.keyView(d, k))),
+    },
   });
-  adminAction(
-    cli,
-    keyId(group.command("show").description("one key")),
-    // non-null: <id> is a required argument (commander refuses the command without it)
-    async ({ d, m, args }) => m.keyView(d, await m.requireKey(d, args[0]!)),
-  );
   adminAction(
     cli,
     group.command("create").description("a new key; its secret is printed once")
@@ -107,13 +101,13 @@ function keys(cli: Cli): Command {
   );
   adminAction(
     cli,
-    keyId(group.command("revoke").description("revoke a key now")),
+    one("revoke", "revoke a key now"),
     // non-null: <id> is a required argument (commander refuses the command without it)
     ({ d, m, args }) => m.revokeKeyNow(d, args[0]!),
   );
   adminAction(
     cli,
-    keyId(group.command("rotate").description("a new secret; the old one works for a grace time"))
+    one("rotate", "a new secret; the old one works for a grace time")
       .addOption(
         new Option("--grace-seconds <n>", "how long the old secret keeps working")
           .argParser(countArg),
@@ -126,7 +120,7 @@ function keys(cli: Cli): Command {
   );
   adminAction(
     cli,
-    keyId(group.command("allow").description("restrict a key to EIKs, or allow any"))
+    one("allow", "restrict a key to EIKs, or allow any")
       .addOption(eikOption("an allowed EIK (repeatable)").conflicts("any"))
       .option("--any", "allow any EIK"),
     ({ d, m, o, args, cmd }) => {

@@ -15,7 +15,7 @@ import { silentLogger } from "../log.ts";
 import { cliLogger, say } from "./output.ts";
 import { shutdownOnSignal } from "./process.ts";
 import { demoExample } from "./texts.ts";
-import { demoServing, sayDemoPages } from "./demo_sandbox.ts";
+import { sayDemoPages } from "./demo_sandbox.ts";
 import { UserError } from "../user_error.ts";
 
 interface DemoFlags {
@@ -98,38 +98,20 @@ function eikArg(v: string): string {
  * settings (SVC_SMTP_*, SVC_ADMIN_TOKEN, …) and SVC_TOKEN_ISSUER apply, the demo's outbox keeps
  * the mails (demo_sandbox.ts). */
 async function startBoth(cli: Cli, o: DemoFlags, base: string) {
-  const [
-    { AgentConfig, TokenServiceConfig },
-    { tokenSettings },
-    { openTokenServiceStore },
-    { serveTokenService },
-    { openAgentStores },
-    { serveAgent },
-  ] = await Promise.all([
-    import("../config.ts"),
-    import("./token_settings.ts"),
-    import("./token_service_store.ts"),
-    import("./token_servers.ts"),
-    import("./agent_stores.ts"),
-    import("./agent_servers.ts"),
-  ]);
+  const [{ AgentConfig }, { serveDemoTokenService }, { openAgentStores }, { serveAgent }] =
+    await Promise.all([
+      import("../config.ts"),
+      import("./token_run.ts"),
+      import("./agent_stores.ts"),
+      import("./agent_servers.ts"),
+    ]);
   const join = (...p: string[]) => joinPath(cli.os, ...p);
   const issuer = cli.env.SVC_TOKEN_ISSUER?.replace(/\/$/, "") || undefined;
-  const tsSettings = await tokenSettings(
-    TokenServiceConfig.parse({
-      port: (issuer && loopbackTokenUrl(issuer)?.port) || 0,
-      dataDir: join(base, "token-service"),
-      ...(issuer ? { issuer } : {}),
-    }),
-    cliLogger(cli, "warn"),
-    cli.env,
-  );
-  const ts = await serveTokenService(
-    tsSettings,
-    await openTokenServiceStore(tsSettings),
-    cli.clock,
-    demoServing(cli),
-  );
+  const ts = await serveDemoTokenService(cli, {
+    port: (issuer && loopbackTokenUrl(issuer)?.port) || 0,
+    dataDir: join(base, "token-service"),
+    ...(issuer ? { issuer } : {}),
+  });
   // The agent trusts the service's public URL (its tokens' issuer; `localhost` reaches it too).
   const agentCfg = AgentConfig.parse({
     port: o.port ?? cli.env.SVC_AGENT_PORT ?? DEFAULT_AGENT_PORT,

@@ -26,7 +26,7 @@ import { silentLogger } from "../log.ts";
 import { cliLogger, say } from "./output.ts";
 import { shutdownOnSignal } from "./process.ts";
 import { demoFilingExample } from "./texts.ts";
-import { demoServing, sayDemoPages } from "./demo_sandbox.ts";
+import { sayDemoPages } from "./demo_sandbox.ts";
 import { UserError } from "../user_error.ts";
 
 /** What `demo --agent-data-dir` is given. */
@@ -157,38 +157,17 @@ async function startDemoTokenService(
   dir: string,
   own: OwnAgent | null,
 ): Promise<DemoTokenService> {
-  const [
-    { TokenServiceConfig },
-    { tokenSettings },
-    { openTokenServiceStore },
-    { serveTokenService },
-  ] = await Promise.all([
-    import("../config.ts"),
-    import("./token_settings.ts"),
-    import("./token_service_store.ts"),
-    import("./token_servers.ts"),
-  ]);
+  const { serveDemoTokenService } = await import("./token_run.ts");
   const { listen, issuer } = demoTokenServiceAt(dir, own, cli.env.SVC_TOKEN_ISSUER);
   const tsDir = await Deno.makeTempDir({ prefix: "svc-demo-ts-" });
   let ts: RunningTokenService;
   try {
-    // The token service's start steps (docs/architecture.md § The start), with the demo's settings.
-    const settings = await tokenSettings(
-      TokenServiceConfig.parse({
-        port: listen.port,
-        host: listen.host,
-        dataDir: tsDir,
-        ...(issuer ? { issuer } : {}),
-      }),
-      cliLogger(cli, "warn"),
-      cli.env,
-    );
-    ts = await serveTokenService(
-      settings,
-      await openTokenServiceStore(settings),
-      cli.clock,
-      demoServing(cli),
-    );
+    ts = await serveDemoTokenService(cli, {
+      port: listen.port,
+      host: listen.host,
+      dataDir: tsDir,
+      ...(issuer ? { issuer } : {}),
+    });
   } catch (e) {
     await Deno.remove(tsDir, { recursive: true }).catch(() => {});
     if (e instanceof Deno.errors.AddrInUse) {

@@ -8,7 +8,7 @@ import type { TokenServiceConfig } from "../config.ts";
 import type { SigningKeyView } from "../token/mod.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, portArg, textArg } from "./options.ts";
-import { cliLogger, note, printJson, say } from "./output.ts";
+import { note, printJson, say } from "./output.ts";
 import { UserError } from "../user_error.ts";
 
 interface TokenFlags {
@@ -16,31 +16,15 @@ interface TokenFlags {
   minAgentVersion?: string;
 }
 
-/**
- * `token-service`: its start as four steps, one function and file each (docs/architecture.md §
- * The start): settings → store → server → serve.
- */
+/** `token-service`: the start's four steps (token_run.ts), loaded when it starts. */
 async function runTokenService(cli: Cli, cmd: Command): Promise<void> {
   const o = cmd.opts<TokenFlags>();
-  const [
-    { readTokenSettings },
-    { openTokenServiceStore },
-    { serveTokenService },
-    { serveTokenUntilSignal },
-  ] = await Promise.all([
-    import("./token_settings.ts"),
-    import("./token_service_store.ts"),
-    import("./token_servers.ts"),
-    import("./token_serving.ts"),
-  ]);
-  const settings = await readTokenSettings(
-    cli.env,
-    { port: o.port, dataDir: dataDirOf(cli, cmd), minAgentVersion: o.minAgentVersion },
-    (level) => cliLogger(cli, level),
-  );
-  const store = await openTokenServiceStore(settings);
-  const running = await serveTokenService(settings, store, cli.clock);
-  serveTokenUntilSignal(cli, running, settings.log);
+  const { runTokenService } = await import("./token_run.ts");
+  await runTokenService(cli, {
+    port: o.port,
+    dataDir: dataDirOf(cli, cmd),
+    minAgentVersion: o.minAgentVersion,
+  });
 }
 
 async function encryptKeys(cli: Cli, cmd: Command): Promise<void> {

@@ -58,9 +58,13 @@ export {
 } from "./edge/mod.ts";
 export {
   applicationView,
+  applicationViews,
   approveApplication,
   buildStatement,
+  contractNow,
   contractView,
+  contractViews,
+  type IntegratorFilter,
   rejectApplication,
   requireMonth,
   statementCsv,

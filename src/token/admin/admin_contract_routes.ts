@@ -4,21 +4,23 @@
  * usage counters and notices (signing keys: admin_signing_routes.ts).
  * @module
  */
-import { type Context, Hono } from "hono";
-import type { BlankEnv } from "hono/types";
+import { Hono } from "hono";
 import type { AdminDeps } from "./admin_keys.ts";
-import { ApplicationApprove, Note, parseInput } from "./admin_schemas.ts";
+import { ApplicationApprove, approvalTerms, Note, parseInput } from "./admin_schemas.ts";
 import { readJson } from "./admin_routes.ts";
 import {
   applicationView,
+  applicationViews,
   approveApplication,
-  contractView,
+  contractNow,
+  contractViews,
   rejectApplication,
   terminateContract,
 } from "../contracts/mod.ts";
 import { AppError } from "../../contract/mod.ts";
 import type { ApplicationStatus } from "../store/mod.ts";
 import { buildStatement, requireMonth, statementCsv, usageCsv } from "../contracts/mod.ts";
+import { addRoutes, routeMaker } from "../../route_table.ts";
 
 /** Extra dependencies of the contract routes. */
 export interface AdminContractDeps extends AdminDeps {
@@ -27,31 +29,14 @@ export interface AdminContractDeps extends AdminDeps {
 }
 
 const STATUSES = new Set(["pending", "approved", "rejected"]);
-/**
- * Routes for applications, contracts, usage and notices (mount at `/admin/v1`).
- * @param d store, clock, random, usage flush
- * @returns a Hono app
- */
-export function adminContractRoutes(d: AdminContractDeps): Hono {
-  const r = new Hono();
-  r.get("/applications", (c) => listApplicationsHandler(d, c));
-  r.post("/applications/:id/approve", (c) => approveHandler(d, c));
-  r.post("/applications/:id/reject", (c) => rejectHandler(d, c));
-  r.get("/contracts", (c) => listContractsHandler(d, c));
-  r.get("/contracts/:id", (c) => getContractHandler(d, c));
-  r.post("/contracts/:id/terminate", (c) => terminateHandler(d, c));
-  r.get("/contracts/:id/statement", (c) => statementHandler(d, c));
-  r.get("/usage", (c) => usageHandler(d, c));
-  r.get("/notices", (c) => noticesHandler(d, c));
-  return r;
-}
+const route = routeMaker<AdminContractDeps>();
 
 /**
  * GET /applications (query `status`, `integratorId`): the applications, filtered.
  * @returns 200 `{ items }`
  * @throws AppError VALIDATION_FAILED for a status other than pending, approved, rejected
  */
-async function listApplicationsHandler(d: AdminContractDeps, c: Context): Promise<Response> {
+const listApplications = route("get", "/applications", async (d, c) => {
   const status = c.req.query("status");
   if (status !== undefined && !STATUSES.has(status)) {
     throw new AppError(
@@ -63,95 +48,68 @@ async function listApplicationsHandler(d: AdminContractDeps, c: Context): Promis
     );
   }
   const integratorId = c.req.query("integratorId");
-  const items = await d.store.listApplications({
+  const items = await applicationViews(d, {
     ...(status ? { status: status as ApplicationStatus } : {}),
     ...(integratorId ? { integratorId } : {}),
   });
-  return c.json({ items: items.map(applicationView) });
-}
+  return c.json({ items });
+});
 
 /**
  * POST /applications/{id}/approve (`endsAt`, `note`): approve and make the contract.
  * @returns 201 with the contract, the superseded contract id and how many keys were lifted
  * @throws AppError from the input's schema and {@link approveApplication} (unknown or decided)
  */
-async function approveHandler(
-  d: AdminContractDeps,
-  c: Context<BlankEnv, "/applications/:id/approve">,
-): Promise<Response> {
-  const input = parseInput(ApplicationApprove, await readJson(c));
-  const endsAt = input.endsAt === undefined
-    ? undefined
-    : input.endsAt === null
-    ? null
-    : Date.parse(input.endsAt);
-  return c.json(
-    await approveApplication(d, c.req.param("id"), { endsAt, note: input.note }),
-    201,
-  );
-}
+const approve = route("post", "/applications/:id/approve", async (d, c) => {
+  const terms = approvalTerms(parseInput(ApplicationApprove, await readJson(c)));
+  return c.json(await approveApplication(d, c.req.param("id"), terms), 201);
+});
 
 /**
  * POST /applications/{id}/reject (`note`, or `reason`): reject an application.
  * @returns 200 with the application
  * @throws AppError from the input's schema and {@link rejectApplication} (unknown or decided)
  */
-async function rejectHandler(
-  d: AdminContractDeps,
-  c: Context<BlankEnv, "/applications/:id/reject">,
-): Promise<Response> {
+const reject = route("post", "/applications/:id/reject", async (d, c) => {
   const { note, reason } = parseInput(Note, await readJson(c));
   const app = await rejectApplication(d, c.req.param("id"), note ?? reason);
   return c.json(applicationView(app));
-}
+});
 
 /**
  * GET /contracts (query `integratorId`): the contracts as seen now.
  * @returns 200 `{ items }`
  */
-async function listContractsHandler(d: AdminContractDeps, c: Context): Promise<Response> {
+const listContracts = route("get", "/contracts", async (d, c) => {
   const integratorId = c.req.query("integratorId");
-  const now = d.clock.now();
-  const items = await d.store.listContracts(integratorId ? { integratorId } : {});
-  return c.json({ items: items.map((k) => contractView(k, now)) });
-}
+  return c.json({ items: await contractViews(d, integratorId ? { integratorId } : {}) });
+});
 
 /**
  * GET /contracts/{id}: one contract as seen now.
  * @returns 200 with the contract
  * @throws AppError NOT_FOUND for an unknown contract
  */
-async function getContractHandler(
-  d: AdminContractDeps,
-  c: Context<BlankEnv, "/contracts/:id">,
-): Promise<Response> {
-  const k = await d.store.getContract(c.req.param("id"));
-  if (!k) throw new AppError("NOT_FOUND", `No contract "${c.req.param("id")}"`);
-  return c.json(contractView(k, d.clock.now()));
-}
+const getContract = route("get", "/contracts/:id", async (d, c) => {
+  return c.json(await contractNow(d, c.req.param("id")));
+});
 
 /**
  * POST /contracts/{id}/terminate (`reason`, or `note`): terminate a contract.
  * @returns 200 with the contract
  * @throws AppError from the input's schema and {@link terminateContract} (unknown or not active)
  */
-async function terminateHandler(
-  d: AdminContractDeps,
-  c: Context<BlankEnv, "/contracts/:id/terminate">,
-): Promise<Response> {
+const terminate = route("post", "/contracts/:id/terminate", async (d, c) => {
   const { reason, note } = parseInput(Note, await readJson(c));
   return c.json(await terminateContract(d, c.req.param("id"), reason ?? note));
-}
+});
 
 /**
  * GET /contracts/{id}/statement (query `month` `YYYY-MM`, `format=csv`): the monthly statement.
  * @returns 200 with the statement as JSON, or as a CSV download
  * @throws AppError for a bad month or an unknown contract ({@link buildStatement})
  */
-async function statementHandler(
-  d: AdminContractDeps,
-  c: Context<BlankEnv, "/contracts/:id/statement">,
-): Promise<Response> {
+const statement = route("get", "/contracts/:id/statement", async (d, c) => {
   const month = requireMonth(c.req.query("month"));
   await d.flushUsage?.();
   const s = await buildStatement(d.store, c.req.param("id"), month);
@@ -162,14 +120,14 @@ async function statementHandler(
     });
   }
   return c.json(s);
-}
+});
 
 /**
  * GET /usage (query `month`, `integratorId`, `contractId`, `keyId`, `format=csv`): usage counters.
  * @returns 200 `{ items, total }`, or CSV
  * @throws AppError for a bad month
  */
-async function usageHandler(d: AdminContractDeps, c: Context): Promise<Response> {
+const usage = route("get", "/usage", async (d, c) => {
   const q = c.req.query();
   if (q.month !== undefined) requireMonth(q.month);
   await d.flushUsage?.();
@@ -183,17 +141,36 @@ async function usageHandler(d: AdminContractDeps, c: Context): Promise<Response>
     return c.body(usageCsv(rows), 200, { "content-type": "text/csv; charset=utf-8" });
   }
   return c.json({ items: rows, total: rows.reduce((s, x) => s + x.count, 0) });
-}
+});
 
 /**
  * GET /notices (query `kind`, `subjectId`): the e-mail notices.
  * @returns 200 `{ items }`
  */
-async function noticesHandler(d: AdminContractDeps, c: Context): Promise<Response> {
+const notices = route("get", "/notices", async (d, c) => {
   const kind = c.req.query("kind"), subjectId = c.req.query("subjectId");
   const items = await d.store.listNotices({
     ...(kind ? { kind } : {}),
     ...(subjectId ? { subjectId } : {}),
   });
   return c.json({ items });
+});
+
+/**
+ * Routes for applications, contracts, usage and notices (mount at `/admin/v1`).
+ * @param d store, clock, random, usage flush
+ * @returns a Hono app
+ */
+export function adminContractRoutes(d: AdminContractDeps): Hono {
+  return addRoutes(new Hono(), d, [
+    listApplications,
+    approve,
+    reject,
+    listContracts,
+    getContract,
+    terminate,
+    statement,
+    usage,
+    notices,
+  ]);
 }

@@ -31,7 +31,7 @@ import {
   KeyRotate,
   parseInput,
 } from "./admin_schemas.ts";
-import { applicationView, contractView } from "../contracts/mod.ts";
+import { applicationViews, contractViews } from "../contracts/mod.ts";
 
 /** Largest admin or application body accepted, bytes. */
 export const MAX_ADMIN_BODY_BYTES = 1024 * 1024;
@@ -78,13 +78,8 @@ export function adminKeyRoutes(d: AdminDeps): Hono {
     const keys = await Promise.all(
       (await d.store.listKeys({ integratorId: i.id })).map((k) => keyView(d, k)),
     );
-    const now = d.clock.now();
-    const contracts = (await d.store.listContracts({ integratorId: i.id })).map((k) =>
-      contractView(k, now)
-    );
-    const applications = (await d.store.listApplications({ integratorId: i.id })).map(
-      applicationView,
-    );
+    const contracts = await contractViews(d, { integratorId: i.id });
+    const applications = await applicationViews(d, { integratorId: i.id });
     return c.json({ integrator: integratorView(i), keys, contracts, applications });
   });
   r.patch("/integrators/:id", async (c) => {

@@ -65,6 +65,24 @@ export const ApplicationApprove = z.object({
   note: z.string().max(2000).nullable().default(null),
 }).meta({ id: "ApplicationApprove" });
 
+/**
+ * An approval's terms as the contract operation takes them (the admin API and `admin
+ * applications approve`): `endsAt` in epoch ms (absent: one year after the approval; null:
+ * open-ended) and the note.
+ * @param input the validated {@link ApplicationApprove}
+ * @returns `{ endsAt, note }`
+ */
+export function approvalTerms(
+  input: z.output<typeof ApplicationApprove>,
+): { endsAt: number | null | undefined; note: string | null } {
+  const endsAt = input.endsAt === undefined
+    ? undefined
+    : input.endsAt === null
+    ? null
+    : Date.parse(input.endsAt);
+  return { endsAt, note: input.note };
+}
+
 /** `POST /admin/v1/applications/:id/reject` and `/contracts/:id/terminate`. */
 export const Note = z.object({
   note: z.string().max(2000).nullable().default(null),

@@ -83,6 +83,50 @@ export function applicationView(a: ApplicationRecord) {
   };
 }
 
+/** A list filter of the admin API and the CLI: `{ integratorId }`, or `{}` for every integrator. */
+export type IntegratorFilter = { integratorId?: string };
+
+/**
+ * The applications, oldest first, as administrators see them (the admin API's lists, the
+ * integrator's page of the admin API and `admin applications list`).
+ * @param d store
+ * @param filter status and integrator, each optional
+ * @returns the views ({@link applicationView})
+ */
+export async function applicationViews(
+  d: Pick<AdminDeps, "store">,
+  filter: IntegratorFilter & { status?: ApplicationRecord["status"] } = {},
+): Promise<ReturnType<typeof applicationView>[]> {
+  return (await d.store.listApplications(filter)).map(applicationView);
+}
+
+/**
+ * The contracts, oldest first, as seen now (the admin API's lists and `admin contracts list`).
+ * @param d store, clock
+ * @param filter the integrator, optional
+ * @returns the views ({@link contractView})
+ */
+export async function contractViews(
+  d: AdminDeps,
+  filter: IntegratorFilter = {},
+): Promise<ContractView[]> {
+  const now = d.clock.now();
+  return (await d.store.listContracts(filter)).map((c) => contractView(c, now));
+}
+
+/**
+ * One contract as seen now (`GET /admin/v1/contracts/{id}`, `admin contracts show`).
+ * @param d store, clock
+ * @param contractId the contract
+ * @returns its view
+ * @throws AppError NOT_FOUND (404) for an unknown contract
+ */
+export async function contractNow(d: AdminDeps, contractId: string): Promise<ContractView> {
+  const c = await d.store.getContract(contractId);
+  if (!c) fail("not_found", `contract "${contractId}"`);
+  return contractView(c, d.clock.now());
+}
+
 function fail(reason: ContractFailure, what: string): never {
   if (reason === "not_found") throw new AppError("NOT_FOUND", `No ${what}`);
   const text = {

@@ -7,9 +7,13 @@
 export { BillingCounter, monthOf, PeriodicFlush } from "./billing_counts.ts";
 export {
   applicationView,
+  applicationViews,
   approveApplication,
+  contractNow,
   type ContractView,
   contractView,
+  contractViews,
+  type IntegratorFilter,
   rejectApplication,
   submitApplication,
   terminateContract,

@@ -31,24 +31,25 @@ import {
 } from "../web/mod.ts";
 import { auditDesk, type DeskContext, type DeskPage } from "./deps.ts";
 import { checkedIdentity, identityCell, verifyIdentity } from "./identity.ts";
+import { addRoutes, routeMaker } from "../../route_table.ts";
 
 const iso = (s: string | null) => s === null ? "—" : s.slice(0, 10);
 const note = (v: string | undefined) => (v ?? "").trim().slice(0, 2000) || null;
+const route = routeMaker<DeskContext, WebEnv>();
 
 /**
- * Run a desk action on the path's `:id` with the posted form, and show its outcome on `page`.
- * A form that cannot be read is the request's error (the error page); the action's own errors
- * are the page's error flash.
+ * Run a desk action on the item `id` (the route's `:id`) with the posted form, and show its
+ * outcome on `page`. A form that cannot be read is the request's error (the error page); the
+ * action's own errors are the page's error flash.
  */
 async function act(
   ctx: DeskContext,
   c: WebC,
+  id: string,
   page: DeskPage,
   run: (form: Record<string, string>, id: string) => Promise<Flash>,
 ): Promise<Response> {
   const form = await formOf(c);
-  // non-null: every action's route has an `:id` (reviewRoutes)
-  const id = c.req.param("id")!;
   let flash: Flash;
   try {
     flash = await run(form, id);
@@ -126,8 +127,8 @@ const applicationsPage: DeskPage = async (ctx, c, flash = null) => {
  * @returns the applications page; `WEB_INPUT_INVALID` (a bad date) and the approval's own
  * errors (unknown or decided application) are shown as the page's error flash
  */
-function approveHandler(ctx: DeskContext, c: WebC): Promise<Response> {
-  return act(ctx, c, applicationsPage, async (f, id) => {
+const approve = route("post", "/applications/:id/approve", (ctx, c) => {
+  return act(ctx, c, c.req.param("id"), applicationsPage, async (f, id) => {
     const endsAt = f.endsAt ? Date.parse(`${f.endsAt}T00:00:00Z`) : undefined;
     if (endsAt !== undefined && Number.isNaN(endsAt)) {
       throw new AppError("WEB_INPUT_INVALID", "The end date is not a date", { field: "endsAt" });
@@ -152,19 +153,19 @@ function approveHandler(ctx: DeskContext, c: WebC): Promise<Response> {
       en: `Approved: contract ${res.contract.id}.`,
     };
   });
-}
+});
 
 /**
  * POST /applications/:id/reject: reject with a note, audit it and show the applications page.
  * @returns the applications page; the rejection's errors are shown as its error flash
  */
-function rejectHandler(ctx: DeskContext, c: WebC): Promise<Response> {
-  return act(ctx, c, applicationsPage, async (f, id) => {
+const reject = route("post", "/applications/:id/reject", (ctx, c) => {
+  return act(ctx, c, c.req.param("id"), applicationsPage, async (f, id) => {
     const a = await rejectApplication(ctx, id, note(f.note));
     await auditDesk(ctx, c, "application.reject", id, a.integratorId, { note: note(f.note) });
     return { kind: "ok", bg: "Заявката е отказана.", en: "The application was rejected." };
   });
-}
+});
 
 /**
  * The integrators page ({@link DeskPage}): each integrator with its keys in use and their
@@ -237,8 +238,8 @@ const integratorsPage: DeskPage = async (ctx, c, flash = null) => {
  * @returns the integrators page; `WEB_INPUT_INVALID` (an EIK not of 9 or 13 digits) and an
  * unknown key are shown as its error flash
  */
-function saveKeyEiksHandler(ctx: DeskContext, c: WebC): Promise<Response> {
-  return act(ctx, c, integratorsPage, async (f, id) => {
+const saveKeyEiks = route("post", "/keys/:id/eiks", (ctx, c) => {
+  return act(ctx, c, c.req.param("id"), integratorsPage, async (f, id) => {
     const list = (f.eiks ?? "").split(/[\s,]+/).filter((e) => e !== "");
     if (list.some((e) => !/^[0-9]{9}([0-9]{4})?$/.test(e))) {
       throw new AppError("WEB_INPUT_INVALID", "An EIK has 9 or 13 digits", { field: "eiks" });
@@ -247,7 +248,7 @@ function saveKeyEiksHandler(ctx: DeskContext, c: WebC): Promise<Response> {
     await auditDesk(ctx, c, "key.allowed-eiks", id, k.integratorId, { allowedEiks: list });
     return { kind: "ok", bg: "ЕИК са записани.", en: "The EIKs were saved." };
   });
-}
+});
 
 /**
  * The contracts page ({@link DeskPage}): every contract, newest first, with a terminate form on
@@ -306,14 +307,14 @@ const contractsPage: DeskPage = async (ctx, c, flash = null) => {
  * @returns the contracts page; the termination's errors (unknown or not active contract) are
  * shown as its error flash
  */
-function terminateHandler(ctx: DeskContext, c: WebC): Promise<Response> {
-  return act(ctx, c, contractsPage, async (f, id) => {
+const terminate = route("post", "/contracts/:id/terminate", (ctx, c) => {
+  return act(ctx, c, c.req.param("id"), contractsPage, async (f, id) => {
     const reason = note(f.reason);
     const res = await terminateContract(ctx, id, reason);
     await auditDesk(ctx, c, "contract.terminate", id, res.contract.integratorId, { reason });
     return { kind: "ok", bg: "Договорът е прекратен.", en: "The contract was terminated." };
   });
-}
+});
 
 /**
  * The review routes.
@@ -321,11 +322,13 @@ function terminateHandler(ctx: DeskContext, c: WebC): Promise<Response> {
  * @param ctx store, clock, random
  */
 export function reviewRoutes(r: Hono<WebEnv>, ctx: DeskContext): void {
-  r.get("/applications", (c) => applicationsPage(ctx, c));
-  r.post("/applications/:id/approve", (c) => approveHandler(ctx, c));
-  r.post("/applications/:id/reject", (c) => rejectHandler(ctx, c));
-  r.get("/integrators", (c) => integratorsPage(ctx, c));
-  r.post("/keys/:id/eiks", (c) => saveKeyEiksHandler(ctx, c));
-  r.get("/contracts", (c) => contractsPage(ctx, c));
-  r.post("/contracts/:id/terminate", (c) => terminateHandler(ctx, c));
+  addRoutes(r, ctx, [
+    route("get", "/applications", applicationsPage),
+    approve,
+    reject,
+    route("get", "/integrators", integratorsPage),
+    saveKeyEiks,
+    route("get", "/contracts", contractsPage),
+    terminate,
+  ]);
 }
