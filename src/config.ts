@@ -15,27 +15,39 @@ const port = z.coerce.number().int().min(0).max(65535);
 
 /** Agent settings. */
 export const AgentConfig = z.object({
-  port: port.default(DEFAULT_AGENT_PORT),
+  port: port.default(DEFAULT_AGENT_PORT).meta({ env: "SVC_AGENT_PORT" }),
   /** Also serve HTTPS on this port with the loopback certificate (off when absent). */
-  tlsPort: port.optional(),
-  dataDir: z.string().min(1),
-  tokenServiceUrl: z.string().url().default(`http://127.0.0.1:${DEFAULT_TOKEN_PORT}`),
+  tlsPort: port.optional().meta({ env: "SVC_AGENT_TLS_PORT" }),
+  dataDir: z.string().min(1).meta({ env: "SVC_DATA_DIR" }),
+  tokenServiceUrl: z.string().url().default(`http://127.0.0.1:${DEFAULT_TOKEN_PORT}`).meta({
+    env: "SVC_TOKEN_SERVICE_URL",
+  }),
   /** Expected `iss`; defaults to tokenServiceUrl. */
-  issuer: z.string().min(1).optional(),
-  audience: z.string().min(1).default(DEFAULT_AUDIENCE),
-  confirmTimeoutSeconds: z.coerce.number().int().min(5).max(3600).default(300),
+  issuer: z.string().min(1).optional().meta({ env: "SVC_TOKEN_ISSUER" }),
+  audience: z.string().min(1).default(DEFAULT_AUDIENCE).meta({ env: "SVC_AUDIENCE" }),
+  confirmTimeoutSeconds: z.coerce.number().int().min(5).max(3600).default(300).meta({
+    env: "SVC_CONFIRM_TIMEOUT_SECONDS",
+  }),
   /** Operation requests per origin per 10 s (rate limit). */
-  operationsPer10s: z.coerce.number().int().min(1).default(2000),
-  openBrowser: z.enum(["auto", "never"]).default("auto"),
+  operationsPer10s: z.coerce.number().int().min(1).default(2000).meta({
+    env: "SVC_RATE_LIMIT_OPERATIONS",
+  }),
+  openBrowser: z.enum(["auto", "never"]).default("auto").meta({ env: "SVC_OPEN_BROWSER" }),
   /** One OS user per agent (docs/running.md § Shared PCs): `off` only where the clients are not
    * the OS's own processes, as the Linux test programs that call an agent under Wine. */
-  peerCheck: z.enum(["on", "off"]).default("on"),
-  logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  peerCheck: z.enum(["on", "off"]).default("on").meta({ env: "SVC_PEER_CHECK" }),
+  logLevel: z.enum(["debug", "info", "warn", "error"]).default("info").meta({
+    env: "SVC_LOG_LEVEL",
+  }),
   /** Filings of a folder-wide batch in flight to the portal at once (docs/local-input.md). */
-  batchConcurrency: z.coerce.number().int().min(1).max(16).default(4),
+  batchConcurrency: z.coerce.number().int().min(1).max(16).default(4).meta({
+    env: "SVC_BATCH_CONCURRENCY",
+  }),
   /** The test portal's time per filing, ms: a test-mode batch shows its progress as a live
    * one would (docs/test-portal.md). */
-  testPortalDelayMs: z.coerce.number().int().min(0).max(60_000).default(50),
+  testPortalDelayMs: z.coerce.number().int().min(0).max(60_000).default(50).meta({
+    env: "SVC_TEST_PORTAL_DELAY_MS",
+  }),
 });
 /** Parsed agent settings. */
 export type AgentConfig = z.infer<typeof AgentConfig>;
@@ -50,78 +62,76 @@ const signingSecret = z.string().min(
 
 /** Token service settings. */
 export const TokenServiceConfig = z.object({
-  port: port.default(DEFAULT_TOKEN_PORT),
-  host: z.string().default("127.0.0.1"),
-  dataDir: z.string().min(1),
+  port: port.default(DEFAULT_TOKEN_PORT).meta({ env: "SVC_TOKEN_PORT" }),
+  host: z.string().default("127.0.0.1").meta({ env: "SVC_TOKEN_HOST" }),
+  dataDir: z.string().min(1).meta({ env: "SVC_DATA_DIR" }),
   /** `postgres://…` selects PostgreSQL; absent = SQLite in dataDir. */
-  databaseUrl: z.string().optional(),
-  issuer: z.string().min(1).optional(),
-  audience: z.string().min(1).default(DEFAULT_AUDIENCE),
-  minAgentVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
+  databaseUrl: z.string().optional().meta({ env: "SVC_DATABASE_URL" }),
+  issuer: z.string().min(1).optional().meta({ env: "SVC_TOKEN_ISSUER" }),
+  audience: z.string().min(1).default(DEFAULT_AUDIENCE).meta({ env: "SVC_AUDIENCE" }),
+  minAgentVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional().meta({
+    env: "SVC_MIN_AGENT_VERSION",
+  }),
   /** Newest agent release, shown by agents' /health as an available update. */
-  latestAgentVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
-  logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  latestAgentVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional().meta({
+    env: "SVC_LATEST_AGENT_VERSION",
+  }),
+  logLevel: z.enum(["debug", "info", "warn", "error"]).default("info").meta({
+    env: "SVC_LOG_LEVEL",
+  }),
   /** Encrypts the signing keys at rest (AES-256-GCM, key by HKDF-SHA256; docs/token-service.md). */
-  signingKeySecret: signingSecret.optional(),
+  signingKeySecret: signingSecret.optional().meta({ env: "SVC_SIGNING_KEY_SECRET" }),
   /** The secret before a change of secret: still read, never used to encrypt. */
-  signingKeySecretPrevious: signingSecret.optional(),
+  signingKeySecretPrevious: signingSecret.optional().meta({
+    env: "SVC_SIGNING_KEY_SECRET_PREVIOUS",
+  }),
   /** PostgreSQL without signingKeySecret: start anyway, keys in plain text (not for production). */
-  allowPlaintextSigningKeys: envFlag.default(false),
+  allowPlaintextSigningKeys: envFlag.default(false).meta({
+    env: "SVC_ALLOW_PLAINTEXT_SIGNING_KEYS",
+  }),
 });
 /** Parsed token service settings. */
 export type TokenServiceConfig = z.infer<typeof TokenServiceConfig>;
 
-/** Environment variable → config field, per program. */
-export const AGENT_ENV = {
-  SVC_AGENT_PORT: "port",
-  SVC_AGENT_TLS_PORT: "tlsPort",
-  SVC_DATA_DIR: "dataDir",
-  SVC_TOKEN_SERVICE_URL: "tokenServiceUrl",
-  SVC_TOKEN_ISSUER: "issuer",
-  SVC_AUDIENCE: "audience",
-  SVC_CONFIRM_TIMEOUT_SECONDS: "confirmTimeoutSeconds",
-  SVC_RATE_LIMIT_OPERATIONS: "operationsPer10s",
-  SVC_BATCH_CONCURRENCY: "batchConcurrency",
-  SVC_TEST_PORTAL_DELAY_MS: "testPortalDelayMs",
-  SVC_OPEN_BROWSER: "openBrowser",
-  SVC_PEER_CHECK: "peerCheck",
-  SVC_LOG_LEVEL: "logLevel",
-} as const;
-
-/** Environment variables of the token service. */
-export const TOKEN_ENV = {
-  SVC_TOKEN_PORT: "port",
-  SVC_TOKEN_HOST: "host",
-  SVC_DATA_DIR: "dataDir",
-  SVC_DATABASE_URL: "databaseUrl",
-  SVC_TOKEN_ISSUER: "issuer",
-  SVC_AUDIENCE: "audience",
-  SVC_MIN_AGENT_VERSION: "minAgentVersion",
-  SVC_LATEST_AGENT_VERSION: "latestAgentVersion",
-  SVC_LOG_LEVEL: "logLevel",
-  SVC_SIGNING_KEY_SECRET: "signingKeySecret",
-  SVC_SIGNING_KEY_SECRET_PREVIOUS: "signingKeySecretPrevious",
-  SVC_ALLOW_PLAINTEXT_SIGNING_KEYS: "allowPlaintextSigningKeys",
-} as const;
+/**
+ * The environment variables of a settings schema: each field names its variable in its metadata,
+ * `.meta({ env: "SVC_…" })`, next to its type and default, so a setting is declared in one place.
+ * @param schema AgentConfig, TokenServiceConfig or TokenRunConfig
+ * @returns variable → field, in the schema's order (fields without a variable are left out)
+ * @throws nothing
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { AgentConfig, envVariables } from "./config.ts";
+ * equal(envVariables(AgentConfig).SVC_AGENT_PORT, "port");
+ * ```
+ */
+export function envVariables(schema: z.ZodObject): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const [field, type] of Object.entries(schema.shape)) {
+    const env = type.meta()?.env;
+    if (typeof env === "string") names[env] = field;
+  }
+  return names;
+}
 
 /**
  * Build a config from environment variables plus overrides.
- * @param schema AgentConfig or TokenServiceConfig
- * @param envMap variable → field mapping
+ * @param schema AgentConfig, TokenServiceConfig or TokenRunConfig (fields name their variables,
+ *   {@link envVariables})
  * @param env the environment
  * @param overrides CLI flags (win over the environment)
  * @returns the parsed config
- * @throws Error listing every invalid variable at once
+ * @throws UserError "Invalid configuration:" listing every invalid variable (or flag) at once
  */
 export function loadConfig<S extends z.ZodObject>(
   schema: S,
-  envMap: Record<string, string>,
   env: Record<string, string | undefined>,
   overrides: Record<string, unknown>,
 ): z.infer<S> {
   const raw: Record<string, unknown> = {};
   const source: Record<string, string> = {};
-  for (const [name, field] of Object.entries(envMap)) {
+  for (const [name, field] of Object.entries(envVariables(schema))) {
     if (env[name] !== undefined && env[name] !== "") {
       raw[field] = env[name];
       source[field] = name;

@@ -55,8 +55,8 @@ export interface AgentSettings {
  */
 export async function agentConfig(cli: Cli, flags: AgentRunFlags): Promise<AgentConfig> {
   await afterTurn(() => import("zod"));
-  const { AGENT_ENV, AgentConfig, loadConfig } = await afterTurn(() => import("../config.ts"));
-  return loadConfig(AgentConfig, AGENT_ENV, cli.env, {
+  const { AgentConfig, loadConfig } = await afterTurn(() => import("../config.ts"));
+  return loadConfig(AgentConfig, cli.env, {
     port: flags.port,
     dataDir: flags.dataDir,
     tokenServiceUrl: flags.tokenService,

@@ -28,8 +28,8 @@ async function runTokenService(cli: Cli, cmd: Command): Promise<void> {
 }
 
 async function encryptKeys(cli: Cli, cmd: Command): Promise<void> {
-  const { loadConfig, TOKEN_ENV, TokenServiceConfig } = await import("../config.ts");
-  const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, cli.env, { dataDir: dataDirOf(cli, cmd) });
+  const { loadConfig, TokenServiceConfig } = await import("../config.ts");
+  const cfg = loadConfig(TokenServiceConfig, cli.env, { dataDir: dataDirOf(cli, cmd) });
   const out = await encryptStoredSigningKeys(cfg);
   if (cmd.opts<{ json?: boolean }>().json) return printJson(cli, out);
   for (const k of out.items) {
@@ -73,10 +73,10 @@ async function encryptStoredSigningKeys(
 
 /** `token-service admin-invite`: a one-time link for an administrator of the desk. */
 async function adminInvite(cli: Cli, cmd: Command): Promise<void> {
-  const [{ loadConfig, TOKEN_ENV, TokenServiceConfig }, { openTokenStore, createAdminInvite }] =
-    await Promise.all([import("../config.ts"), import("../token/mod.ts")]);
+  const [{ loadConfig, TokenServiceConfig }, { openTokenStore, createAdminInvite }] = await Promise
+    .all([import("../config.ts"), import("../token/mod.ts")]);
   const o = cmd.opts<{ email: string; url?: string }>();
-  const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, cli.env, { dataDir: dataDirOf(cli, cmd) });
+  const cfg = loadConfig(TokenServiceConfig, cli.env, { dataDir: dataDirOf(cli, cmd) });
   const url = o.url ?? cfg.issuer ?? `http://${cfg.host}:${cfg.port}`;
   const store = await openTokenStore({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl });
   try {

@@ -5,13 +5,12 @@
  * cipher, the logger. Nothing is opened or started here.
  * @module
  */
-import { loadConfig, TOKEN_ENV, TokenServiceConfig } from "../config.ts";
+import { loadConfig, TokenServiceConfig } from "../config.ts";
 import type { Logger } from "../log.ts";
 import {
   createSigningKeyCipher,
   isPostgresUrl,
   type SigningKeyCipher,
-  TOKEN_RUN_ENV,
   TokenRunConfig,
 } from "../token/mod.ts";
 import { UserError } from "../user_error.ts";
@@ -47,7 +46,7 @@ export async function readTokenSettings(
   flags: TokenRunFlags,
   logger: (level: TokenServiceConfig["logLevel"]) => Logger,
 ): Promise<TokenSettings> {
-  const cfg = loadConfig(TokenServiceConfig, TOKEN_ENV, env, {
+  const cfg = loadConfig(TokenServiceConfig, env, {
     port: flags.port,
     dataDir: flags.dataDir,
     minAgentVersion: flags.minAgentVersion,
@@ -70,7 +69,7 @@ export async function tokenSettings(
   log: Logger,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<TokenSettings> {
-  const run = loadConfig(TokenRunConfig, TOKEN_RUN_ENV, env, {});
+  const run = loadConfig(TokenRunConfig, env, {});
   const keyCipher = await signingKeyCipher(cfg);
   return {
     cfg,

@@ -12,12 +12,7 @@ export {
   type TokenService,
   type TokenServiceOptions,
 } from "./service.ts";
-export {
-  rateLimitSettings,
-  smtpSettings,
-  TOKEN_RUN_ENV,
-  TokenRunConfig,
-} from "./service_config.ts";
+export { rateLimitSettings, smtpSettings, TokenRunConfig } from "./service_config.ts";
 export {
   agentUpdateRoute,
   createTokenApp,

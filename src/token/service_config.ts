@@ -1,6 +1,6 @@
 /**
  * Settings of the token service's administration, notices and billing (docs/token-service.md
- * § Access phases), read by `main.ts` with `loadConfig(TokenRunConfig, TOKEN_RUN_ENV, env, {})`
+ * § Access phases), read by `main.ts` with `loadConfig(TokenRunConfig, env, {})`
  * next to `TokenServiceConfig` (which already has SVC_DATABASE_URL). Secrets (admin token, SMTP
  * password) stay in this object and are handed only to the admin guard and to nodemailer.
  * @module
@@ -16,27 +16,35 @@ export const TokenRunConfig = z.object({
   adminToken: z.string().min(
     MIN_ADMIN_TOKEN_LENGTH,
     `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`,
-  ).optional(),
-  smtpHost: z.string().min(1).optional(),
-  smtpPort: z.coerce.number().int().min(1).max(65535).default(587),
-  smtpSecure: envFlag.default(false),
-  smtpUser: z.string().min(1).optional(),
-  smtpPass: z.string().optional(),
-  smtpFrom: z.string().min(3).optional(),
-  noticeIntervalSeconds: z.coerce.number().int().min(1).max(86_400).default(60),
-  usageFlushSeconds: z.coerce.number().min(0).max(3600).default(1),
-  instanceId: z.string().min(1).max(100).optional(),
+  ).optional().meta({ env: "SVC_ADMIN_TOKEN" }),
+  smtpHost: z.string().min(1).optional().meta({ env: "SVC_SMTP_HOST" }),
+  smtpPort: z.coerce.number().int().min(1).max(65535).default(587).meta({ env: "SVC_SMTP_PORT" }),
+  smtpSecure: envFlag.default(false).meta({ env: "SVC_SMTP_SECURE" }),
+  smtpUser: z.string().min(1).optional().meta({ env: "SVC_SMTP_USER" }),
+  smtpPass: z.string().optional().meta({ env: "SVC_SMTP_PASS" }),
+  smtpFrom: z.string().min(3).optional().meta({ env: "SVC_SMTP_FROM" }),
+  noticeIntervalSeconds: z.coerce.number().int().min(1).max(86_400).default(60).meta({
+    env: "SVC_NOTICE_INTERVAL_SECONDS",
+  }),
+  usageFlushSeconds: z.coerce.number().min(0).max(3600).default(1).meta({
+    env: "SVC_USAGE_FLUSH_SECONDS",
+  }),
+  instanceId: z.string().min(1).max(100).optional().meta({ env: "SVC_INSTANCE_ID" }),
   rateLimitWindowSeconds: z.coerce.number().int().min(1).max(3600).default(
     DEFAULT_TOKEN_RATE_LIMITS.windowSeconds,
-  ),
-  rateLimitPerKey: z.coerce.number().int().min(0).default(DEFAULT_TOKEN_RATE_LIMITS.perKey),
+  ).meta({ env: "SVC_RATE_LIMIT_WINDOW_SECONDS" }),
+  rateLimitPerKey: z.coerce.number().int().min(0).default(DEFAULT_TOKEN_RATE_LIMITS.perKey).meta({
+    env: "SVC_RATE_LIMIT_PER_KEY",
+  }),
   rateLimitPerIntegrator: z.coerce.number().int().min(0).default(
     DEFAULT_TOKEN_RATE_LIMITS.perIntegrator,
-  ),
-  accessLog: envFlag.default(true),
+  ).meta({ env: "SVC_RATE_LIMIT_PER_INTEGRATOR" }),
+  accessLog: envFlag.default(true).meta({ env: "SVC_ACCESS_LOG" }),
   /** Which token requests the profile's request log keeps (request_log/recorder.ts). */
-  requestLog: z.enum(["all", "errors"]).default("all"),
-  shutdownDelaySeconds: z.coerce.number().min(0).max(300).default(10),
+  requestLog: z.enum(["all", "errors"]).default("all").meta({ env: "SVC_REQUEST_LOG" }),
+  shutdownDelaySeconds: z.coerce.number().min(0).max(300).default(10).meta({
+    env: "SVC_SHUTDOWN_DELAY_SECONDS",
+  }),
 }).superRefine((v, ctx) => {
   if (v.smtpHost && !v.smtpFrom) {
     ctx.addIssue({ code: "custom", path: ["smtpFrom"], message: "is required with SVC_SMTP_HOST" });
@@ -44,26 +52,6 @@ export const TokenRunConfig = z.object({
 });
 /** Parsed {@link TokenRunConfig}. */
 export type TokenRunConfig = z.infer<typeof TokenRunConfig>;
-
-/** Environment variables of {@link TokenRunConfig}. */
-export const TOKEN_RUN_ENV = {
-  SVC_ADMIN_TOKEN: "adminToken",
-  SVC_SMTP_HOST: "smtpHost",
-  SVC_SMTP_PORT: "smtpPort",
-  SVC_SMTP_SECURE: "smtpSecure",
-  SVC_SMTP_USER: "smtpUser",
-  SVC_SMTP_PASS: "smtpPass",
-  SVC_SMTP_FROM: "smtpFrom",
-  SVC_NOTICE_INTERVAL_SECONDS: "noticeIntervalSeconds",
-  SVC_USAGE_FLUSH_SECONDS: "usageFlushSeconds",
-  SVC_INSTANCE_ID: "instanceId",
-  SVC_RATE_LIMIT_WINDOW_SECONDS: "rateLimitWindowSeconds",
-  SVC_RATE_LIMIT_PER_KEY: "rateLimitPerKey",
-  SVC_RATE_LIMIT_PER_INTEGRATOR: "rateLimitPerIntegrator",
-  SVC_ACCESS_LOG: "accessLog",
-  SVC_REQUEST_LOG: "requestLog",
-  SVC_SHUTDOWN_DELAY_SECONDS: "shutdownDelaySeconds",
-} as const;
 
 /**
  * The rate-limit budgets from the config.

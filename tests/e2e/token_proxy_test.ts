@@ -10,8 +10,8 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { parse } from "yaml";
-import { TOKEN_ENV } from "../../src/config.ts";
-import { TOKEN_RUN_ENV } from "../../src/token/mod.ts";
+import { envVariables, TokenServiceConfig } from "../../src/config.ts";
+import { TokenRunConfig } from "../../src/token/mod.ts";
 import { type Proc, startTokenService } from "../_helpers/e2e.ts";
 import { DIR, startNginx, templateVars } from "../_helpers/nginx.ts";
 import { adminKey, awayFromWindowEdge, serviceEnv } from "../_helpers/token_procs.ts";
@@ -141,7 +141,10 @@ Deno.test("[scale-out] docker-compose.yml runs what the proxy test runs: the tem
     [proxyEnv.TOKEN_UPSTREAM_1, proxyEnv.TOKEN_UPSTREAM_2],
     ["token1:8080", "token2:8080"],
   );
-  const known = new Set([...Object.keys(TOKEN_ENV), ...Object.keys(TOKEN_RUN_ENV)]);
+  const known = new Set([
+    ...Object.keys(envVariables(TokenServiceConfig)),
+    ...Object.keys(envVariables(TokenRunConfig)),
+  ]);
   const tokens = [services.token1!, services.token2!];
   for (const t of tokens) {
     const command = t.command as string[];

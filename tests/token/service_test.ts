@@ -7,7 +7,7 @@ import { deepStrictEqual, equal, ok, rejects, throws } from "node:assert/strict"
 import { loadConfig } from "../../src/config.ts";
 import { isPostgresUrl, openTokenStore } from "../../src/token/store/open_store.ts";
 import { keyPolicy, keyStatus } from "../../src/token/access/phases.ts";
-import { smtpSettings, TOKEN_RUN_ENV, TokenRunConfig } from "../../src/token/service_config.ts";
+import { smtpSettings, TokenRunConfig } from "../../src/token/service_config.ts";
 import type { ApiKeyRecord, UsageRow } from "../../src/token/store/store.ts";
 import { BillingCountWriteError } from "../../src/token/store/records.ts";
 import { BillingCounter, monthOf } from "../../src/token/contracts/billing_counts.ts";
@@ -50,7 +50,7 @@ Deno.test({
 });
 
 Deno.test("TokenRunConfig reads SVC_ADMIN_TOKEN, SMTP and intervals, reporting every problem at once", () => {
-  const cfg = loadConfig(TokenRunConfig, TOKEN_RUN_ENV, {
+  const cfg = loadConfig(TokenRunConfig, {
     SVC_ADMIN_TOKEN: "a".repeat(40),
     SVC_SMTP_HOST: "smtp.example.test",
     SVC_SMTP_PORT: "465",
@@ -70,12 +70,12 @@ Deno.test("TokenRunConfig reads SVC_ADMIN_TOKEN, SMTP and intervals, reporting e
   });
   equal(cfg.noticeIntervalSeconds, 30);
   equal(cfg.usageFlushSeconds, 1);
-  const none = loadConfig(TokenRunConfig, TOKEN_RUN_ENV, {}, {});
+  const none = loadConfig(TokenRunConfig, {}, {});
   equal(smtpSettings(none), null);
   equal(none.adminToken, undefined);
   throws(
     () =>
-      loadConfig(TokenRunConfig, TOKEN_RUN_ENV, {
+      loadConfig(TokenRunConfig, {
         SVC_ADMIN_TOKEN: "short",
         SVC_SMTP_HOST: "smtp.example.test",
         SVC_SMTP_PORT: "99999",
