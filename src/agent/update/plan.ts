@@ -39,13 +39,9 @@ export interface UpdatePlanBase {
   readonly waitPids: readonly number[];
 }
 
-/** The side effects both updates use here: processes, clock and the update's log. */
-export interface UpdateStepDeps extends ProcessDeps {
+/** Side effects and limits of {@link runUpdate}: processes, clock, the update's log, limits. */
+export interface UpdateRunDeps extends ProcessDeps {
   readonly log: Logger;
-}
-
-/** Side effects and limits of {@link runUpdate}. */
-export interface UpdateRunDeps extends UpdateStepDeps {
   /** How long the new (or restored) agent has to answer /health, ms (default 30 000). */
   readonly healthTimeoutMs?: number;
   /** How long a stopped agent may take to exit, ms (default 30 000). */
@@ -163,7 +159,7 @@ async function restartPrevious(
  */
 async function startAndWait(
   plan: UpdatePlanBase,
-  d: UpdateStepDeps,
+  d: UpdateRunDeps,
   launcher: string,
   version: string,
   healthMs: number,
@@ -203,7 +199,7 @@ async function stopUnanswered(
  */
 async function finishUpdate(
   plan: UpdatePlanBase,
-  d: UpdateStepDeps,
+  d: UpdateRunDeps,
   outcome: UpdateOutcome["outcome"],
   agentUrl: string | null,
   reason: string | null,
