@@ -12,7 +12,7 @@ import { adminGroup } from "./admin_group.ts";
 import { textArg } from "./options.ts";
 
 function applications(cli: Cli): Command {
-  const { group, one } = adminGroup(cli, "applications", "applications for a contract", {
+  const { group, one, onItem } = adminGroup(cli, "applications", "applications for a contract", {
     item: "application",
     list: {
       description: "the applications",
@@ -46,8 +46,7 @@ function applications(cli: Cli): Command {
       return m.applicationView(await m.submitApplication(d, o.integrator!, input));
     },
   );
-  adminAction(
-    cli,
+  onItem(
     one("approve", "approve: a contract starts now")
       .addOption(
         new Option("--ends-at <iso>", "when the contract ends").argParser(textArg)
@@ -55,51 +54,48 @@ function applications(cli: Cli): Command {
       )
       .option("--open-ended", "the contract has no end")
       .option("--note <text>", "a note kept with the decision"),
-    ({ d, m, o, args }) => {
+    ({ d, m, o }, id) => {
       const input = m.parseInput(m.ApplicationApprove, {
         endsAt: o.openEnded ? null : o.endsAt,
         note: o.note,
       });
-      // non-null: <id> is a required argument (commander refuses the command without it)
-      return m.approveApplication(d, args[0]!, m.approvalTerms(input));
+      return m.approveApplication(d, id, m.approvalTerms(input));
     },
   );
-  adminAction(
-    cli,
+  onItem(
     one("reject", "reject an application")
       .option("--note <text>", "a note kept with the decision"),
-    async ({ d, m, o, args }) =>
-      // non-null: <id> is a required argument (commander refuses the command without it)
-      m.applicationView(await m.rejectApplication(d, args[0]!, o.note ?? null)),
+    async ({ d, m, o }, id) => m.applicationView(await m.rejectApplication(d, id, o.note ?? null)),
   );
   return group;
 }
 
 function contracts(cli: Cli): Command {
-  const { group, one } = adminGroup(cli, "contracts", "contracts and their monthly statements", {
-    item: "contract",
-    show: ({ d, m }, id) => m.contractNow(d, id),
-    list: {
-      description: "the contracts, with their status now",
-      columns: ["id", "integratorId", "company", "status", "startsAt", "endsAt"],
-      items: ({ d, m }, filter) => m.contractViews(d, filter),
-    },
-  });
-  adminAction(
+  const { group, one, onItem } = adminGroup(
     cli,
+    "contracts",
+    "contracts and their monthly statements",
+    {
+      item: "contract",
+      show: ({ d, m }, id) => m.contractNow(d, id),
+      list: {
+        description: "the contracts, with their status now",
+        columns: ["id", "integratorId", "company", "status", "startsAt", "endsAt"],
+        items: ({ d, m }, filter) => m.contractViews(d, filter),
+      },
+    },
+  );
+  onItem(
     one("terminate", "end a contract now; its live keys follow")
       .option("--reason <text>", "why (sent in the notice)"),
-    // non-null: <id> is a required argument (commander refuses the command without it)
-    ({ d, m, o, args }) => m.terminateContract(d, args[0]!, o.reason ?? null),
+    ({ d, m, o }, id) => m.terminateContract(d, id, o.reason ?? null),
   );
-  adminAction(
-    cli,
+  onItem(
     one("statement", "the tokens of one month under the contract")
       .addOption(monthOption("the month").makeOptionMandatory())
       .addOption(formatOption()),
-    async ({ d, m, o, args }) => {
-      // non-null: <id> is a required argument (commander refuses the command without it)
-      const s = await m.buildStatement(d.store, args[0]!, m.requireMonth(o.month));
+    async ({ d, m, o }, id) => {
+      const s = await m.buildStatement(d.store, id, m.requireMonth(o.month));
       if (o.format === "csv") return m.statementCsv(s);
       return o.format === "json" ? JSON.stringify(s, null, 2) : s;
     },

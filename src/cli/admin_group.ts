@@ -37,11 +37,18 @@ export interface AdminResource {
 export interface AdminGroup {
   readonly group: Command;
   /**
-   * A new command of the group on one item: `name <id>` (make it an action with `adminAction`).
+   * A new command of the group on one item: `name <id>` (make it an action with `onItem`).
    * @param name the command's name
    * @param description its description
    */
   one(name: string, description: string): Command;
+  /**
+   * Make a command made by {@link AdminGroup.one} an admin action whose `run` gets the `<id>`.
+   * @param cmd the command, with its own options
+   * @param run what it does, with the admin call and the item's id
+   * @returns the command
+   */
+  onItem(cmd: Command, run: (call: AdminCall, id: string) => Promise<unknown>): Command;
 }
 
 /**
@@ -62,13 +69,12 @@ export function adminGroup(
   const group = new Command(name).description(description);
   const one = (command: string, what: string) =>
     group.command(command).description(what).argument("<id>", `${resource.item} id`);
-  adminList(cli, group, resource.list);
-  const show = resource.show;
-  if (show) {
+  const onItem = (cmd: Command, run: (call: AdminCall, id: string) => Promise<unknown>) =>
     // non-null: <id> is a required argument (commander refuses the command without it)
-    adminAction(cli, one("show", `one ${resource.item}`), (call) => show(call, call.args[0]!));
-  }
-  return { group, one };
+    adminAction(cli, cmd, (call) => run(call, call.args[0]!));
+  adminList(cli, group, resource.list);
+  if (resource.show) onItem(one("show", `one ${resource.item}`), resource.show);
+  return { group, one, onItem };
 }
 
 /**

@@ -17,7 +17,7 @@ const originOption = () =>
     .argParser(collect);
 
 function integrators(cli: Cli): Command {
-  const { group, one } = adminGroup(cli, "integrators", "the integrators (key owners)", {
+  const { group, one, onItem } = adminGroup(cli, "integrators", "the integrators (key owners)", {
     item: "integrator",
     show: async ({ d, m }, id) => m.integratorView(await m.requireIntegrator(d, id)),
     list: {
@@ -39,18 +39,16 @@ function integrators(cli: Cli): Command {
     ({ d, m, o }) =>
       m.createIntegrator(d, m.parseInput(m.IntegratorCreate, { ...o, allowedOrigins: o.origin })),
   );
-  adminAction(
-    cli,
+  onItem(
     one("update", "change an integrator")
       .addOption(new Option("--name <name>", "its name").argParser(textArg))
       .option("--email <email>", "where notices go")
       .addOption(localeOption())
       .addOption(originOption()),
-    ({ d, m, o, args }) =>
+    ({ d, m, o }, id) =>
       m.updateIntegrator(
         d,
-        // non-null: <id> is a required argument (commander refuses the command without it)
-        args[0]!,
+        id,
         m.parseInput(m.IntegratorUpdate, {
           name: o.name,
           email: o.email,
@@ -63,7 +61,7 @@ function integrators(cli: Cli): Command {
 }
 
 function keys(cli: Cli): Command {
-  const { group, one } = adminGroup(cli, "keys", "API keys of every integrator", {
+  const { group, one, onItem } = adminGroup(cli, "keys", "API keys of every integrator", {
     item: "key",
     show: async ({ d, m }, id) => m.keyView(d, await m.requireKey(d, id)),
     list: {
@@ -99,37 +97,31 @@ function keys(cli: Cli): Command {
         m.parseInput(m.KeyCreate, { ...o, integratorId: o.integrator, allowedEiks: o.eik }),
       ),
   );
-  adminAction(
-    cli,
+  onItem(
     one("revoke", "revoke a key now"),
-    // non-null: <id> is a required argument (commander refuses the command without it)
-    ({ d, m, args }) => m.revokeKeyNow(d, args[0]!),
+    ({ d, m }, id) => m.revokeKeyNow(d, id),
   );
-  adminAction(
-    cli,
+  onItem(
     one("rotate", "a new secret; the old one works for a grace time")
       .addOption(
         new Option("--grace-seconds <n>", "how long the old secret keeps working")
           .argParser(countArg),
       ),
-    ({ d, m, o, args }) => {
+    ({ d, m, o }, id) => {
       const { graceSeconds } = m.parseInput(m.KeyRotate, { graceSeconds: o.graceSeconds });
-      // non-null: <id> is a required argument (commander refuses the command without it)
-      return m.rotateKeyNow(d, args[0]!, graceSeconds);
+      return m.rotateKeyNow(d, id, graceSeconds);
     },
   );
-  adminAction(
-    cli,
+  onItem(
     one("allow", "restrict a key to EIKs, or allow any")
       .addOption(eikOption("an allowed EIK (repeatable)").conflicts("any"))
       .option("--any", "allow any EIK"),
-    ({ d, m, o, args, cmd }) => {
+    ({ d, m, o, cmd }, id) => {
       if (!o.any && !o.eik?.length) {
         cmd.error("error: keys allow needs --eik EIK... or --any", { exitCode: 2 });
       }
       const { allowedEiks } = m.parseInput(m.AllowedEiks, { allowedEiks: o.any ? null : o.eik });
-      // non-null: <id> is a required argument (commander refuses the command without it)
-      return m.setKeyAllowedEiks(d, args[0]!, allowedEiks);
+      return m.setKeyAllowedEiks(d, id, allowedEiks);
     },
   );
   return group;

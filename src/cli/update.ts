@@ -17,15 +17,13 @@ import { agentConfig } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, textArg } from "./options.ts";
 import { failureJson, isAppError, note, printJson, say } from "./output.ts";
-import { prepareOptionsOf, sayInBackground, startPlan } from "./update_steps.ts";
+import { loadUpdate, prepareOptionsOf, sayInBackground, startPlan } from "./update_steps.ts";
 
 interface UpdateFlags extends Record<string, unknown> {
   check?: boolean;
   json?: boolean;
   tokenService?: string;
 }
-
-const load = () => import("../agent/update/mod.ts");
 
 /** The tar program: Windows' own bsdtar, not one a PATH entry may shadow. */
 const tarOf = (cli: Cli) =>
@@ -40,7 +38,7 @@ async function update(cli: Cli, cmd: Command): Promise<void> {
     dataDir: dataDirOf(cli, cmd),
     ...(o.tokenService ? { tokenService: o.tokenService } : {}),
   });
-  const u = await load();
+  const u = await loadUpdate();
   const check = await u.checkForUpdate({
     tokenServiceUrl: cfg.tokenServiceUrl,
     currentVersion: VERSION,
@@ -89,7 +87,7 @@ async function update(cli: Cli, cmd: Command): Promise<void> {
 function reportCheck(
   cli: Cli,
   o: UpdateFlags,
-  check: Awaited<ReturnType<Awaited<ReturnType<typeof load>>["checkForUpdate"]>>,
+  check: Awaited<ReturnType<Awaited<ReturnType<typeof loadUpdate>>["checkForUpdate"]>>,
 ): void {
   const available = check.relation === "newer";
   const pkg = check.manifest.packages.find((p) => p.triple === Deno.build.target) ?? null;
@@ -147,7 +145,7 @@ async function reportOutcome(
 
 /** `agent update-swap --plan FILE`: run by `agent update` from the new package, detached. */
 async function swapCommand(cli: Cli, planPath: string): Promise<void> {
-  const u = await load();
+  const u = await loadUpdate();
   const plan = await u.readSwapPlan(planPath);
   await Deno.remove(planPath).catch(() => {});
   const updates = u.updatesDir(plan.os, plan.dataDir);

@@ -6,6 +6,7 @@
  * @module
  */
 export { decodeCp1251, firstUnencodableCp1251, unencodable } from "./cp1251.ts";
+export { type ErrorWhere, parseError } from "./format_error.ts";
 export {
   type Align,
   defineLayout,

@@ -40,19 +40,18 @@ export function keepProtocol(db: DatabaseSync, p: FilingProtocol): void {
  * @returns the protocol, or null
  */
 export function readProtocol(db: DatabaseSync, documentId: string): FilingProtocol | null {
+  // The four columns are NOT NULL in filing_protocols.
   const r = db.prepare(
     "SELECT document_id, content_type, body, fetched_at FROM filing_protocols WHERE document_id = ?",
-  ).get(documentId) as Record<string, string> | undefined;
+  ).get(documentId) as
+    | { document_id: string; content_type: string; body: string; fetched_at: string }
+    | undefined;
   return r
     ? {
-      // non-null: the four columns are NOT NULL in filing_protocols
-      documentId: r.document_id!,
-      // non-null: the four columns are NOT NULL in filing_protocols
-      contentType: r.content_type!,
-      // non-null: the four columns are NOT NULL in filing_protocols
-      body: r.body!,
-      // non-null: the four columns are NOT NULL in filing_protocols
-      fetchedAt: r.fetched_at!,
+      documentId: r.document_id,
+      contentType: r.content_type,
+      body: r.body,
+      fetchedAt: r.fetched_at,
     }
     : null;
 }

@@ -28,6 +28,7 @@ import {
   NRA_FORMATS,
   parseD1,
   parseD6,
+  parseError,
   parseVatFolderFiles,
   type SingleFileKind,
   summarizeD1,
@@ -84,19 +85,19 @@ export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise
     );
   }
   for (const k of VAT_KINDS) {
+    const file = found[k];
+    if (!file) continue;
     // Each file is the kind its name claims (a ledger saved as DEKLAR.TXT is not a return).
     // Its content, not its name: a file the content fits exactly as another kind only.
     // non-null: found[k] and bytes[k] are set together (the loop above)
-    const exact = found[k] ? contentKinds(bytes[k]!).exact : [];
+    const exact = contentKinds(bytes[k]!).exact;
     // non-null: exact is not empty here (exact.length === 0 is the other branch)
     const kind = exact.length === 0 || exact.includes(k) ? k : exact[0]!;
     if (kind !== k) {
       throw new AppError(
         "FILE_KIND_MISMATCH",
-        // non-null: found[k] is set: the loop runs over kinds filtered by found[k]
-        `${found[k]!.path} is ${NRA_FORMATS[kind].label}, not ${NRA_FORMATS[k].label}`,
-        // non-null: found[k] is set: the loop runs over kinds filtered by found[k]
-        { file: found[k]!.path, found: kind, expected: k },
+        `${file.path} is ${NRA_FORMATS[kind].label}, not ${NRA_FORMATS[k].label}`,
+        { file: file.path, found: kind, expected: k },
       );
     }
   }
@@ -121,14 +122,13 @@ export async function readVatFolder(tree: FileTree, body: PeriodFields): Promise
   const deklar = r.deklar.data!;
   const s = summarizeDeklar(deklar);
   // non-null: DEKLAR.TXT is required (missing files are refused above)
-  checkPeriod(s.period, body, found.deklar!.path);
+  const deklarPath = found.deklar!.path;
+  checkPeriod(s.period, body, deklarPath);
   if (typeof body.eik === "string" && s.eik !== body.eik) {
     throw new AppError(
       "FILE_EIK_MISMATCH",
-      // non-null: DEKLAR.TXT is required (missing files are refused above)
-      `${found.deklar!.path} is for EIK ${s.eik}, not for ${body.eik}`,
-      // non-null: DEKLAR.TXT is required (missing files are refused above)
-      { file: found.deklar!.path, eiks: [s.eik], requested: body.eik },
+      `${deklarPath} is for EIK ${s.eik}, not for ${body.eik}`,
+      { file: deklarPath, eiks: [s.eik], requested: body.eik },
     );
   }
   const files: SubmissionFile[] = VAT_KINDS.filter((k) => found[k]).map((k) => ({
@@ -174,14 +174,9 @@ async function payrollFile(f: TreeFile, want: "d1" | "d6") {
   const s = d1 ? summarizeD1(d1) : summarizeD6(d6!);
   if (s.numRecords === 0) {
     // A 0-byte file or one of blank lines only, named as a D1 or D6: no record, so no EIK or
-    // period to check and nothing to file (docs/local-input.md § What is checked per filing).
-    // The shape of a parser's whole-file error (src/formats/format_error.ts), as an empty
-    // DEKLAR.TXT gets.
-    throw new AppError(
-      "FILE_PARSE_ERROR",
-      `Cannot parse "${f.path}": is empty; expected at least one record`,
-      { file: f.path, line: null, field: null, position: null },
-    );
+    // period to check and nothing to file (docs/local-input.md § What is checked per filing);
+    // the parsers' whole-file error, as an empty DEKLAR.TXT gets.
+    throw parseError({ file: f.path }, "is empty; expected at least one record");
   }
   if (s.eiks.length > 1) {
     throw new AppError(
