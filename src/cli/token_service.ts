@@ -19,8 +19,8 @@ interface TokenFlags {
 /** `token-service`: the start's four steps (token_run.ts), loaded when it starts. */
 async function runTokenService(cli: Cli, cmd: Command): Promise<void> {
   const o = cmd.opts<TokenFlags>();
-  const { runTokenService } = await import("./token_run.ts");
-  await runTokenService(cli, {
+  const { runTokenService: run } = await import("./token_run.ts");
+  await run(cli, {
     port: o.port,
     dataDir: dataDirOf(cli, cmd),
     minAgentVersion: o.minAgentVersion,

@@ -12,8 +12,7 @@ import { printJson, say } from "./output.ts";
 export const loadUpdate = () => import("../agent/update/mod.ts");
 
 /** The update module's exports. */
-export type UpdateModule = Awaited<ReturnType<typeof loadUpdate>>;
-type Mod = UpdateModule;
+type UpdateModule = Awaited<ReturnType<typeof loadUpdate>>;
 
 /** The update a command prepares: the data folder, the running install, the newer version. */
 export interface UpdateTarget {
@@ -60,12 +59,12 @@ export async function prepareOptionsOf(
  * @returns the started process
  */
 export async function startPlan(
-  u: Mod,
+  u: UpdateModule,
   cli: Cli,
   dataDir: string,
   prepared: import("../agent/update/mod.ts").PreparedBase<unknown>,
   command: "update-swap" | "update-msi",
-): Promise<ReturnType<Mod["spawnDetached"]>> {
+): Promise<ReturnType<UpdateModule["spawnDetached"]>> {
   const run = u.spawnDetached(
     prepared.launcher,
     ["agent", command, "--plan", prepared.planPath],
@@ -85,7 +84,7 @@ export async function startPlan(
  * @param json the fields printed with `--json` (the outcome's path is added)
  */
 export function sayInBackground(
-  u: Mod,
+  u: UpdateModule,
   cli: Cli,
   o: { json?: boolean },
   dataDir: string,

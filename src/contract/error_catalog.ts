@@ -11,7 +11,8 @@
  * malformed body is a 400 there: an entry's `tokenStatus`), 429 over a key's or integrator's budget
  * and 503 while its database is unreachable (docs/token-service.md § Rate limits, § Operations). An
  * entry also says what its code tells of a failed filing's outcome (`filingFailure`, read by the
- * agent's journal). @module
+ * agent's journal).
+ * @module
  */
 
 /** Who can fix an error: the caller (PARAMETER), the machine's user (CREDENTIALS), or nobody

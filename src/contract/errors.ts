@@ -20,7 +20,7 @@ import {
 export * from "./error_catalog.ts";
 
 /** All error codes, in catalog order. */
-export const ALL_ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+const ALL_ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
 /** The codes an API answers with, in catalog order (the OpenAPI enum): all but the journal's. */
 export const ERROR_CODES: ErrorCode[] = ALL_ERROR_CODES.filter((code) =>

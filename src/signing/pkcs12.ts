@@ -223,8 +223,10 @@ export function openPkcs12KeyStore(data: Uint8Array, options: Pkcs12Options = {}
     let c = await readPfx(alive(), pin, { checkMac: !macVerified, skipEncryptedSafes: skip });
     if (skip && c.keys.length === 0) {
       c = await readPfx(alive(), pin, { checkMac: !macVerified, skipEncryptedSafes: false });
+    } else if (skip) {
       // non-null: skip is true only when publicCerts is set
-    } else if (skip) c.certs = publicCerts!;
+      c.certs = publicCerts!;
+    }
     if (pin !== undefined) {
       macVerified = !c.plainKey;
       if (c.certs.length > 0) publicCerts = c.certs;

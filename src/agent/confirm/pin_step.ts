@@ -63,10 +63,8 @@ export function askPin(
   const batch = key === null ? undefined : host.batch(key);
   if (batch?.state === "refused") return Promise.reject(refusal());
   // non-null: a confirmed batch is stored with its choice (manager.ts)
-  if (batch?.state === "confirmed" && batch.confirmed!.pin !== null) {
-    // non-null: a confirmed batch is stored with its choice (manager.ts)
-    return Promise.resolve(batch.confirmed!.pin);
-  }
+  const chosen = batch?.state === "confirmed" ? batch.confirmed! : null;
+  if (chosen && chosen.pin !== null) return Promise.resolve(chosen.pin);
   const asked: ConfirmSubject = { ...subject, ...read, checkAfterConsent: false };
   // non-null: a dialog opened with needsPin: true resolves only with the PIN entered
   const pinOf = (c: Confirmed) => c.pin!;

@@ -6,15 +6,10 @@
  * the test portal built in: there is nothing to reach.
  * @module
  */
+import { errorMessageWithCause } from "../../error_message.ts";
 import { bi, type Bilingual } from "../../contract/mod.ts";
 import type { AgentFile } from "../senders/mod.ts";
 import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
-
-const msg = (e: unknown) => {
-  if (!(e instanceof Error)) return String(e);
-  const cause = (e.cause as Error | undefined)?.message;
-  return cause ? `${e.message}: ${cause}` : e.message;
-};
 
 /**
  * Checks the live portal's reachability.
@@ -89,7 +84,7 @@ async function portalFetch(
       "portal",
       false,
       title,
-      bi(msg(e), msg(e)),
+      bi(errorMessageWithCause(e), errorMessageWithCause(e)),
       bi(
         "Поправете portal.caFile в agent.json или върнете PEM файла",
         "Correct portal.caFile in agent.json or put the PEM file back",
@@ -119,7 +114,7 @@ async function askPortal(
     const timedOut = e instanceof DOMException && e.name === "TimeoutError";
     const why = timedOut
       ? bi(`няма отговор до ${s} s`, `no answer within ${s} s`)
-      : bi(msg(e), msg(e));
+      : bi(errorMessageWithCause(e), errorMessageWithCause(e));
     return check(
       "portal",
       false,

@@ -3,14 +3,9 @@
  * the clock skew measured from its `Date` header.
  * @module
  */
+import { errorMessageWithCause } from "../../error_message.ts";
 import { bi, type Bilingual } from "../../contract/mod.ts";
 import { check, type DoctorCheck, type ResolvedDoctorDeps as Deps } from "./types.ts";
-
-const msg = (e: unknown) => {
-  if (!(e instanceof Error)) return String(e);
-  const cause = (e.cause as Error | undefined)?.message;
-  return cause ? `${e.message}: ${cause}` : e.message;
-};
 
 function shown(u: URL): string {
   return `${u.protocol}//${u.host}${u.pathname}`;
@@ -73,7 +68,7 @@ export async function checkTokenService(
     res = await d.fetch(url, { signal: AbortSignal.timeout(d.timeoutMs) });
     t1 = d.now();
   } catch (e) {
-    const why = msg(e).replace(/\/\/[^/@\s]+@/g, "//");
+    const why = errorMessageWithCause(e).replace(/\/\/[^/@\s]+@/g, "//");
     const now = `${url.protocol}//${url.host}`;
     return [
       check(
