@@ -17,7 +17,13 @@ import { agentConfig } from "./agent_settings.ts";
 import type { Cli } from "./context.ts";
 import { dataDirOf, dataDirOption, jsonOption, optsOf, textArg } from "./options.ts";
 import { failureJson, isAppError, note, printJson, say } from "./output.ts";
-import { loadUpdate, prepareOptionsOf, sayInBackground, startPlan } from "./update_steps.ts";
+import {
+  loadUpdate,
+  prepareOptionsOf,
+  runPlanStep,
+  sayInBackground,
+  startPlan,
+} from "./update_steps.ts";
 
 interface UpdateFlags extends Record<string, unknown> {
   check?: boolean;
@@ -147,17 +153,14 @@ async function reportOutcome(
 async function swapCommand(cli: Cli, planPath: string): Promise<void> {
   const u = await loadUpdate();
   const plan = await u.readSwapPlan(planPath);
-  await Deno.remove(planPath).catch(() => {});
-  const updates = u.updatesDir(plan.os, plan.dataDir);
-  const log = u.fileLogger(joinPath(plan.os, updates, "update.log"));
-  const outcome = await u.runSwap(plan, {
-    ...u.systemProcessDeps(plan.os, plan.dataDir, joinPath(plan.os, updates, "agent.log")),
-    now: () => cli.clock.now(),
-    log,
-  });
-  await u.removeLeftovers(updates);
-  await Deno.remove(joinPath(plan.os, updates, "update.lock")).catch(() => {});
-  cli.exitCode = outcome.outcome === "updated" ? 0 : 1;
+  await runPlanStep(
+    u,
+    cli,
+    planPath,
+    plan,
+    (deps) => u.runSwap(plan, deps),
+    (updates) => u.removeLeftovers(updates),
+  );
 }
 
 /**

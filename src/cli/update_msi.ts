@@ -6,9 +6,14 @@
  * update` ends; the outcome is in `<data>/updates/last.json`.
  * @module
  */
-import { joinPath } from "../defaults.ts";
 import type { Cli } from "./context.ts";
-import { loadUpdate, prepareOptionsOf, sayInBackground, startPlan } from "./update_steps.ts";
+import {
+  loadUpdate,
+  prepareOptionsOf,
+  runPlanStep,
+  sayInBackground,
+  startPlan,
+} from "./update_steps.ts";
 
 /**
  * Download, verify and start the MSI upgrade of this install.
@@ -55,15 +60,12 @@ export async function updateMsiCommand(cli: Cli, planPath: string): Promise<void
   const u = await loadUpdate();
   const { denoCommandRunner } = await import("../command_runner.ts");
   const plan = await u.readMsiPlan(planPath);
-  await Deno.remove(planPath).catch(() => {});
-  const updates = u.updatesDir(plan.os, plan.dataDir);
-  const outcome = await u.runMsiUpgrade(plan, {
-    ...u.systemProcessDeps(plan.os, plan.dataDir, joinPath(plan.os, updates, "agent.log")),
-    now: () => cli.clock.now(),
-    log: u.fileLogger(joinPath(plan.os, updates, "update.log")),
-    tools: u.msiTools(cli.env, denoCommandRunner),
-  });
-  await Deno.remove(plan.msi).catch(() => {});
-  await Deno.remove(joinPath(plan.os, updates, "update.lock")).catch(() => {});
-  cli.exitCode = outcome.outcome === "updated" ? 0 : 1;
+  await runPlanStep(
+    u,
+    cli,
+    planPath,
+    plan,
+    (deps) => u.runMsiUpgrade(plan, { ...deps, tools: u.msiTools(cli.env, denoCommandRunner) }),
+    () => Deno.remove(plan.msi).catch(() => {}),
+  );
 }

@@ -1,10 +1,12 @@
 /**
  * The steps `agent update` takes alike for a package swap (update.ts) and an MSI upgrade
  * (update_msi.ts), docs/install.md § Updates: what preparing needs from the running program,
- * starting the prepared plan detached with the update lock handed over, and saying where its
- * outcome will be.
+ * starting the prepared plan detached with the update lock handed over, saying where its
+ * outcome will be, and running the plan in the detached step (`agent update-swap`,
+ * `agent update-msi`).
  * @module
  */
+import { joinPath } from "../defaults.ts";
 import type { Cli } from "./context.ts";
 import { printJson, say } from "./output.ts";
 
@@ -13,6 +15,8 @@ export const loadUpdate = () => import("../agent/update/mod.ts");
 
 /** The update module's exports. */
 type UpdateModule = Awaited<ReturnType<typeof loadUpdate>>;
+type UpdateRunDeps = import("../agent/update/mod.ts").UpdateRunDeps;
+type UpdateOutcome = import("../agent/update/mod.ts").UpdateOutcome;
 
 /** The update a command prepares: the data folder, the running install, the newer version. */
 export interface UpdateTarget {
@@ -93,4 +97,37 @@ export function sayInBackground(
   const last = u.lastOutcomePath(cli.os, u.updatesDir(cli.os, dataDir));
   if (o.json) printJson(cli, { ...json, outcome: last });
   else say(cli, `The update continues in the background; its outcome will be in ${last}.`);
+}
+
+/**
+ * The detached step's run of a plan: the plan file is removed once read; the run gets this
+ * process's side effects, with new agents' output in `<updates>/agent.log` and the steps in
+ * `<updates>/update.log`; then the step's own clean-up and the update lock released; exit code 0
+ * when updated, else 1.
+ * @param u the update module
+ * @param cli the run's context
+ * @param planPath the plan's file (already read into `plan`)
+ * @param plan the plan (its OS and data folder)
+ * @param run the update with those side effects
+ * @param cleanUp what the step removes after (given the updates folder)
+ * @returns when the outcome is written
+ */
+export async function runPlanStep(
+  u: UpdateModule,
+  cli: Cli,
+  planPath: string,
+  plan: { readonly os: string; readonly dataDir: string },
+  run: (deps: UpdateRunDeps) => Promise<UpdateOutcome>,
+  cleanUp: (updates: string) => Promise<void>,
+): Promise<void> {
+  await Deno.remove(planPath).catch(() => {});
+  const updates = u.updatesDir(plan.os, plan.dataDir);
+  const outcome = await run({
+    ...u.systemProcessDeps(plan.os, plan.dataDir, joinPath(plan.os, updates, "agent.log")),
+    now: () => cli.clock.now(),
+    log: u.fileLogger(joinPath(plan.os, updates, "update.log")),
+  });
+  await cleanUp(updates);
+  await Deno.remove(joinPath(plan.os, updates, "update.lock")).catch(() => {});
+  cli.exitCode = outcome.outcome === "updated" ? 0 : 1;
 }

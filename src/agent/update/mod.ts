@@ -60,6 +60,7 @@ export {
   runningAgent,
 } from "./prepare.ts";
 export { runSwap, type SwapDeps, type SwapPlan } from "./swap.ts";
+export { type UpdateRunDeps } from "./plan.ts";
 export { spawnDetached, systemProcessDeps } from "./system.ts";
 export {
   APPS_KEY,

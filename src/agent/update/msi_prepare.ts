@@ -26,6 +26,7 @@ import {
   type PrepareOptionsBase,
   readPlanFile,
   runningAgent,
+  writePlanFile,
 } from "./prepare.ts";
 
 /** Options of {@link prepareMsiUpdate}. */
@@ -103,8 +104,7 @@ export async function prepareMsiUpdate(o: MsiPrepareOptions): Promise<PreparedMs
       agent: await runningAgent(os, o.dataDir, o.fetch),
       waitPids: [o.pid],
     };
-    const planPath = joinPath(os, updates, `msi-${plan.id}.json`);
-    await Deno.writeTextFile(planPath, JSON.stringify(plan, null, 2) + "\n", { mode: 0o600 });
+    const planPath = await writePlanFile(os, updates, "msi", plan);
     return { plan, planPath, launcher: joinPath(os, runner, launcherName(os)), lock };
   } catch (e) {
     await removeLeftovers(updates, ["msi"]);

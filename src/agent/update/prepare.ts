@@ -20,6 +20,7 @@ import { archiveKind, packageFor } from "./manifest.ts";
 import { probeHealth, readAgentLock } from "./processes.ts";
 import type { SwapPlan } from "./swap.ts";
 import { UserError } from "../../user_error.ts";
+import { writePrivateFile } from "../../private_files.ts";
 
 /** What preparing an update needs, a package swap ({@link prepareUpdate}) or an MSI upgrade. */
 export interface PrepareOptionsBase {
@@ -129,8 +130,7 @@ export async function prepareUpdate(o: PrepareOptions): Promise<PreparedUpdate> 
       // Windows cannot rename a folder whose program runs: the swap waits for this process.
       waitPids: os === "windows" ? [o.pid] : [],
     };
-    const planPath = joinPath(os, updates, `swap-${plan.id}.json`);
-    await Deno.writeTextFile(planPath, JSON.stringify(plan, null, 2) + "\n", { mode: 0o600 });
+    const planPath = await writePlanFile(os, updates, "swap", plan);
     return { plan, planPath, launcher, lock };
   } catch (e) {
     await removeLeftovers(updates);
@@ -153,6 +153,27 @@ export const PLAN_BASE = {
 };
 
 const SwapPlanSchema = z.object({ ...PLAN_BASE, staged: z.string().min(1) });
+
+/**
+ * Write an update's plan for its detached step: `<updates>/<kind>-<id>.json`, owner-only and
+ * whole (`writePrivateFile`: the step never reads half a plan).
+ * @param os Deno.build.os
+ * @param updates the updates folder
+ * @param kind `swap` or `msi`
+ * @param plan the plan
+ * @returns the plan's path
+ * @throws Error (Deno.errors.*) when the folder is not writable
+ */
+export async function writePlanFile(
+  os: string,
+  updates: string,
+  kind: "swap" | "msi",
+  plan: { readonly id: string },
+): Promise<string> {
+  const path = joinPath(os, updates, `${kind}-${plan.id}.json`);
+  await writePrivateFile(path, JSON.stringify(plan, null, 2) + "\n");
+  return path;
+}
 
 /**
  * Read an update plan that `agent update` wrote (JSON, checked against its schema).
