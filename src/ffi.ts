@@ -2,8 +2,8 @@
  * Foreign function declarations for `Deno.dlopen` in one line each: {@link fn} builds the
  * `{ parameters, result }` object a symbol table holds, keeping the literal types so the
  * library's `symbols` stay typed. Used by the agent's peer lookup (libc on Linux; iphlpapi,
- * kernel32 and advapi32 on Windows) and its Windows process check (kernel32); the notation is the one of Deno's FFI types
- * (`"i32"`, `"usize"`, `"pointer"`, `"buffer"`, …).
+ * kernel32 and advapi32 on Windows) and its Windows process check (kernel32); the notation is the
+ * one of Deno's FFI types (`"i32"`, `"usize"`, `"pointer"`, `"buffer"`, …).
  *
  * @example A symbol table
  * ```ts

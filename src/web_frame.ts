@@ -10,8 +10,7 @@
  */
 import type { Bilingual, Lang } from "./contract/mod.ts";
 import { html, raw } from "hono/html";
-import type { Markup } from "./web_page.ts";
-import { PAGE_CSS } from "./web_page.ts";
+import { type Markup, PAGE_CSS } from "./web_page.ts";
 import { scriptTag, styleLink, type WebAsset } from "./web_assets.ts";
 
 /** A message shown at the top of a page after an action, in both languages. */

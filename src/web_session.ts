@@ -17,7 +17,8 @@ import { randomToken, sameToken } from "./web_page.ts";
 /** How long a page session lives without a request, in both programs (8 hours, in ms). */
 export const PAGE_SESSION_IDLE_MS = 8 * 3_600_000;
 
-/** Where sessions are kept, by key: `Fresh` is what a sign-in stores, `Found` what a look-up gives. */
+/** Where sessions are kept, by key: `Fresh` is what a sign-in stores, `Found` what a look-up
+ * gives. */
 export interface SessionShelf<Fresh, Found> {
   /** The session kept under `key`, or null. */
   get(key: string): Found | null | Promise<Found | null>;

@@ -226,7 +226,8 @@ export interface BatchRow<T extends string, Req extends z.ZodType> extends Named
   readonly grouping: BatchGrouping;
 }
 
-/** What every folder-wide filing is: files from the disk, filed for the token's EIKs by a sender. */
+/** What every folder-wide filing is: files from the disk, filed for the token's EIKs by a
+ * sender. */
 const BATCH = {
   family: "batch",
   result: files.BatchResult,

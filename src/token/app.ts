@@ -6,9 +6,10 @@
  * integrator's own key); and the admin API under `/admin/v1/*` (admin credential only;
  * docs/token-service.md § Access phases). Errors: `{error, errorCode, errorKind, requestId}` (+
  * `rejectedEiks` for 403) with the error catalog's status for the token service — 400/401/402/403,
- * 429 over a key's or integrator's budget (`rate_limit.ts`), 503 while the database is unreachable
- * — written by errors_wire.ts. Every request passes the edge (`edge/request_edge.ts`: request id, access log,
- * draining); the hot route is `issue_route.ts`.
+ * 429 over a key's or integrator's budget (`edge/rate_limit.ts`), 503 while the database is
+ * unreachable — written by `edge/errors_wire.ts`. Every request passes the edge
+ * (`edge/request_edge.ts`: request id, access log, draining); the hot route is
+ * `issuance/issue_route.ts`.
  * @module
  */
 import { Hono } from "hono";
@@ -83,7 +84,7 @@ export const BODY_LIMITS = {
  * the routes are added).
  * @param app the token app
  */
-export function bodyLimits(app: Hono): void {
+function bodyLimits(app: Hono): void {
   app.use("/api/v1/applications", limitBody(BODY_LIMITS.applications));
   app.use("/profile", limitBody(BODY_LIMITS.profile));
   app.use("/profile/*", limitBody(BODY_LIMITS.profile));
@@ -141,30 +142,24 @@ export interface TokenAppDeps {
  */
 export function createTokenApp(deps: TokenAppDeps): Hono {
   const app = new Hono();
-  // The one mapping of errors to the wire (errors_wire.ts): statuses from the catalog.
+  // The one mapping of errors to the wire (edge/errors_wire.ts): statuses from the catalog.
   app.onError((err, c) => errorAnswer(c, err, deps.log));
   app.notFound((c) => errorAnswer(c, new AppError("NOT_FOUND", "No such route")));
-  // Bodies over their route's limit are refused before anything reads them (body_limits.ts).
+  // Bodies over their route's limit are refused before anything reads them (bodyLimits, with
+  // edge/body_limits.ts).
   bodyLimits(app);
   app.post("/api/v1/tokens/issue", issueRoute(deps));
   applicationRoutes(app, deps);
   // The pages for people: the integrators' profile and the administrators' desk (after the
   // admin API, whose /admin/v1/* it must not take).
   const web = webDeps(deps);
-  app.route(
-    "/profile",
-    profileRoutes({
-      ...web,
-      // non-null: the condition on the same line checked it
-      flushLog: deps.requestLog ? () => deps.requestLog!.flush() : undefined,
-    }),
-  );
+  const log = deps.requestLog;
+  app.route("/profile", profileRoutes({ ...web, flushLog: log ? () => log.flush() : undefined }));
   adminApiRoutes(app, deps);
   app.route("/admin", deskRoutes(web));
   // The demo's outbox page exists only where the demo wired its outbox as the mailer.
   if (deps.mailer instanceof DemoOutbox) app.route(OUTBOX_PATH, outboxRoutes(deps.mailer));
   publicRoutes(app, deps);
-  const log = deps.requestLog;
   return withEdge(app, {
     randomId: deps.randomId,
     accessLog: deps.accessLog,
@@ -179,8 +174,7 @@ function adminDeps(deps: TokenAppDeps) {
     store: deps.store,
     clock: deps.clock,
     random: deps.random,
-    // non-null: the condition on the same line checked it
-    flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
+    flushUsage: flushUsageOf(deps),
     reloadKeyRing: deps.reloadKeyRing,
     keyCipher: deps.keyCipher ?? null,
   };
@@ -197,9 +191,15 @@ function webDeps(deps: TokenAppDeps) {
     mailer: deps.mailer ?? null,
     publicUrl: deps.webUrl ?? (() => deps.config.issuer),
     log: webLog,
-    // non-null: the condition on the same line checked it
-    flushUsage: deps.usage ? () => deps.usage!.flush() : undefined,
+    flushUsage: flushUsageOf(deps),
   };
+}
+
+/** Write the buffered usage counters before a page or the admin API reads them (undefined: no
+ * buffer). */
+function flushUsageOf(deps: TokenAppDeps): (() => Promise<void>) | undefined {
+  const usage = deps.usage;
+  return usage ? () => usage.flush() : undefined;
 }
 
 /** Phase 2 of access: the integrator applies for a contract with its own (test or live) key. */

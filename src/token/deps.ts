@@ -2,8 +2,8 @@
  * What the token service's operations are given (docs/token-service.md § Access phases): the store,
  * the clock and the random source, injected so tests run on a fake clock and a deterministic
  * random source. Shared by the admin API and CLI (`admin/`), the contract operations
- * (`contracts.ts`) and the integrator's application route (`app.ts`); it lives here so that
- * none of them imports the other's folder for it.
+ * (`contracts/contracts.ts`) and the integrator's application route (`app.ts`); it lives here so
+ * that none of them imports the other's folder for it.
  * @module
  */
 import type { Clock } from "../clock.ts";

@@ -55,7 +55,7 @@ export interface TokenServiceOptions {
   readonly timings?: IssueTimings;
   /** The signing key secret's cipher (SVC_SIGNING_KEY_SECRET); absent/null = plain text. */
   readonly keyCipher?: SigningKeyCipher | null;
-  /** Budgets per API key and integrator (absent = no limits; rate_limit.ts). */
+  /** Budgets per API key and integrator (absent = no limits; edge/rate_limit.ts). */
   readonly rateLimits?: RateLimitSettings;
   /** Count the budgets in the database, shared by the instances (PostgreSQL), instead of in
    * this process (SQLite). */
@@ -90,7 +90,7 @@ export interface TokenService {
  * @param o store, clock, issuance config, admin token, mailer, intervals
  * @returns the service (call `start()` after listening)
  * @throws Error from the store when the signing keys cannot be loaded, or when the current one is
- *   encrypted and `keyCipher` is missing or holds another secret (key_cipher.ts)
+ *   encrypted and `keyCipher` is missing or holds another secret (issuance/key_cipher.ts)
  */
 export async function createTokenService(o: TokenServiceOptions): Promise<TokenService> {
   const log: AppLog = o.log ?? (() => {});

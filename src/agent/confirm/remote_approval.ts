@@ -139,8 +139,8 @@ export class RemoteApprovals {
   /**
    * Keep a new approval (`approval` with a new id, waiting), open its page in the default
    * browser and wait for how it ends: the provider's signature activation data, or
-   * SENDER_NOT_CHOSEN once the timeout (default 5 minutes) passes while it still waits. The page stays readable for 10 minutes after (it shows
-   * how the approval ended).
+   * SENDER_NOT_CHOSEN once the timeout (default 5 minutes) passes while it still waits. The page
+   * stays readable for 10 minutes after (it shows how the approval ended).
    */
   async #awaitOnPage(
     approval: Omit<Approval, "id" | "status" | "done">,

@@ -53,7 +53,8 @@ export interface PreparedBase<Plan> {
   readonly plan: Plan;
   /** Where the plan is written (`agent update-swap --plan`). */
   readonly planPath: string;
-  /** The launcher that runs the plan (the new package's; for an MSI, a copy of the running one's). */
+  /** The launcher that runs the plan (the new package's; for an MSI, a copy of the running
+   * one's). */
   readonly launcher: string;
   /** Held by this process; hand it over to the step that runs the plan. */
   readonly lock: UpdateLock;

@@ -12,14 +12,17 @@ import {
   applicationView,
   applicationViews,
   approveApplication,
+  buildStatement,
   contractNow,
   contractViews,
   rejectApplication,
+  requireMonth,
+  statementCsv,
   terminateContract,
+  usageCsv,
 } from "../contracts/mod.ts";
 import { AppError } from "../../contract/mod.ts";
 import type { ApplicationStatus } from "../store/mod.ts";
-import { buildStatement, requireMonth, statementCsv, usageCsv } from "../contracts/mod.ts";
 import { addRoutes, routeMaker } from "../../route_table.ts";
 
 /** Extra dependencies of the contract routes. */

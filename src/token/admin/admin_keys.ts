@@ -8,10 +8,18 @@
 import type { z } from "zod";
 import { AppError, type KeyMode } from "../../contract/mod.ts";
 import type { IntegratorCreate, IntegratorUpdate, KeyCreate } from "./admin_schemas.ts";
-import { createApiKey, newId, rotateApiKey } from "../access/mod.ts";
+import {
+  createApiKey,
+  keyPolicy,
+  type KeyStatus,
+  keyStatus,
+  MAX_ORIGINS_PER_INTEGRATOR,
+  newId,
+  type Phase,
+  requireRegistrableOrigin,
+  rotateApiKey,
+} from "../access/mod.ts";
 import type { AdminDeps } from "../deps.ts";
-import { MAX_ORIGINS_PER_INTEGRATOR, requireRegistrableOrigin } from "../access/mod.ts";
-import { keyPolicy, type KeyStatus, keyStatus, type Phase } from "../access/mod.ts";
 import type { ApiKeyRecord, Integrator } from "../store/mod.ts";
 
 export type { AdminDeps } from "../deps.ts";

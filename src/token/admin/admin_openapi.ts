@@ -14,10 +14,10 @@ import type {
   applicationView,
   approveApplication,
   ContractView,
+  Statement,
   terminateContract,
 } from "../contracts/mod.ts";
 import type { SigningKeyView } from "../issuance/mod.ts";
-import type { Statement } from "../contracts/mod.ts";
 import type { NoticeRecord, UsageRow } from "../store/mod.ts";
 import type { createKeyFor, IntegratorView, KeyView, rotateKeyNow } from "./admin_keys.ts";
 import {

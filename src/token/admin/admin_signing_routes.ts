@@ -7,8 +7,12 @@
  */
 import { Hono } from "hono";
 import { AppError } from "../../contract/mod.ts";
-import type { SigningKeyCipher } from "../issuance/mod.ts";
-import { encryptSigningKeys, rotateSigningKey, signingKeyViews } from "../issuance/mod.ts";
+import {
+  encryptSigningKeys,
+  rotateSigningKey,
+  type SigningKeyCipher,
+  signingKeyViews,
+} from "../issuance/mod.ts";
 import type { AdminDeps } from "./admin_keys.ts";
 
 /** Dependencies of the signing-key routes. */

@@ -7,9 +7,10 @@
  * `admin.remove`.
  * @module
  */
-import type { Hono } from "hono";
+import { signedInOf } from "../web/mod.ts";
+import type { Context, Hono } from "hono";
 import { AppError } from "../../contract/mod.ts";
-import type { WebC, WebEnv } from "../web/mod.ts";
+import type { WebEnv } from "../web/mod.ts";
 import { auditDesk, type DeskContext } from "./deps.ts";
 
 /**
@@ -27,10 +28,12 @@ export function adminPeopleRoutes(r: Hono<WebEnv>, ctx: DeskContext): void {
  * @throws AppError NOT_FOUND (no such administrator), CONFLICT (oneself: `reason: "self"`; the
  *   last one: `reason: "last_admin"`)
  */
-async function removeAdminHandler(ctx: DeskContext, c: WebC): Promise<Response> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const me = c.get("signedIn")!.user;
-  const id = c.req.param("id") ?? "";
+async function removeAdminHandler(
+  ctx: DeskContext,
+  c: Context<WebEnv, "/admins/:id/remove">,
+): Promise<Response> {
+  const me = signedInOf(c).user;
+  const id = c.req.param("id");
   const target = await ctx.store.getWebUser(id);
   if (!target || target.role !== "admin") throw new AppError("NOT_FOUND", "No such administrator");
   if (target.id === me.id) {

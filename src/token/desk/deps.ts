@@ -5,7 +5,14 @@
  */
 import type { AdminDeps, AppLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
-import { auditBy, type Flash, type WebApp, type WebAuth, type WebC } from "../web/mod.ts";
+import {
+  auditBy,
+  type Flash,
+  signedInOf,
+  type WebApp,
+  type WebAuth,
+  type WebC,
+} from "../web/mod.ts";
 
 /** Dependencies of the desk's routes. */
 export interface DeskDeps extends AdminDeps {
@@ -51,6 +58,5 @@ export function auditDesk(
   integratorId: string | null,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  // non-null: webGuard lets only a signed-in person reach the desk (web/guard.ts)
-  return auditBy(ctx, c, c.get("signedIn")!.user, { action, target, integratorId, detail });
+  return auditBy(ctx, c, signedInOf(c).user, { action, target, integratorId, detail });
 }

@@ -12,7 +12,7 @@ import { html } from "hono/html";
 import { AppError, isValidEik } from "../../contract/mod.ts";
 import type { Integrator, VerifiedIdentity } from "../store/mod.ts";
 import { t } from "../../web_page.ts";
-import { csrfField, formOf, type WebC, type WebEnv } from "../web/mod.ts";
+import { csrfField, formOf, signedInOf, type WebC, type WebEnv } from "../web/mod.ts";
 import { auditDesk, type DeskContext } from "./deps.ts";
 
 /** Longest legal name kept (characters). */
@@ -61,8 +61,7 @@ export async function verifyIdentity(
   identity: { legalName: string; eik: string },
   via: "desk" | "contract approval",
 ): Promise<VerifiedIdentity> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const by = c.get("signedIn")!.user.email;
+  const by = signedInOf(c).user.email;
   const verified: VerifiedIdentity = { ...identity, at: ctx.clock.now(), by };
   const done = await ctx.store.updateIntegrator(integratorId, { verified });
   if (!done) throw new AppError("NOT_FOUND", `No integrator "${integratorId}"`);

@@ -2,4 +2,4 @@
  * The administrator's desk (docs/token-service.md § The administrator's desk).
  * @module
  */
-export { createAdminInvite, DESK_APP, DESK_COOKIE, type DeskDeps, deskRoutes } from "./routes.ts";
+export { createAdminInvite, DESK_COOKIE, type DeskDeps, deskRoutes } from "./routes.ts";

@@ -8,8 +8,7 @@
 import type { Context, Hono } from "hono";
 import { html, raw } from "hono/html";
 import { t, tableOr } from "../../web_page.ts";
-import { monthOf } from "../contracts/mod.ts";
-import { buildStatement, requireMonth, statementCsv } from "../contracts/mod.ts";
+import { buildStatement, monthOf, requireMonth, statementCsv } from "../contracts/mod.ts";
 import { bi } from "../../contract/mod.ts";
 import type { WebC, WebEnv } from "../web/mod.ts";
 import type { DeskContext } from "./deps.ts";

@@ -3,7 +3,7 @@
  * waiting (approve with an end date and a note, reject with a note), integrators with their
  * keys (the allowed-EIKs editor: only administrators change it), contracts (terminate with a
  * reason). Every change goes through the same operations as the admin API (admin/,
- * contracts.ts) and is written to the audit log.
+ * contracts/contracts.ts) and is written to the audit log.
  * @module
  */
 import type { Hono } from "hono";
@@ -12,9 +12,9 @@ import { AppError, bi, isAppError } from "../../contract/mod.ts";
 import { type Markup, pick, t, tableOr } from "../../web_page.ts";
 import { keyView, setKeyAllowedEiks } from "../admin/mod.ts";
 import {
-  applicationView,
+  applicationViews,
   approveApplication,
-  contractView,
+  contractViews,
   rejectApplication,
   terminateContract,
 } from "../contracts/mod.ts";
@@ -38,21 +38,20 @@ const note = (v: string | undefined) => (v ?? "").trim().slice(0, 2000) || null;
 const route = routeMaker<DeskContext, WebEnv>();
 
 /**
- * Run a desk action on the item `id` (the route's `:id`) with the posted form, and show its
- * outcome on `page`. A form that cannot be read is the request's error (the error page); the
- * action's own errors are the page's error flash.
+ * Run a desk action with the posted form, and show its outcome on `page`. A form that cannot be
+ * read is the request's error (the error page); the action's own errors are the page's error
+ * flash.
  */
 async function act(
   ctx: DeskContext,
   c: WebC,
-  id: string,
   page: DeskPage,
-  run: (form: Record<string, string>, id: string) => Promise<Flash>,
+  run: (form: Record<string, string>) => Promise<Flash>,
 ): Promise<Response> {
   const form = await formOf(c);
   let flash: Flash;
   try {
-    flash = await run(form, id);
+    flash = await run(form);
   } catch (e) {
     if (!isAppError(e)) throw e;
     const words = errorWords(e);
@@ -79,7 +78,7 @@ const decisionForms = (ctx: DeskContext, c: WebC, id: string): Markup =>
  * decided.
  */
 const applicationsPage: DeskPage = async (ctx, c, flash = null) => {
-  const list = (await ctx.store.listApplications()).reverse().map(applicationView);
+  const list = (await applicationViews(ctx)).reverse();
   const pending = list.filter((a) => a.status === "pending");
   const decided = list.filter((a) => a.status !== "pending").slice(0, 50);
   return ctx.app.page(
@@ -128,7 +127,8 @@ const applicationsPage: DeskPage = async (ctx, c, flash = null) => {
  * errors (unknown or decided application) are shown as the page's error flash
  */
 const approve = route("post", "/applications/:id/approve", (ctx, c) => {
-  return act(ctx, c, c.req.param("id"), applicationsPage, async (f, id) => {
+  const id = c.req.param("id");
+  return act(ctx, c, applicationsPage, async (f) => {
     const endsAt = f.endsAt ? Date.parse(`${f.endsAt}T00:00:00Z`) : undefined;
     if (endsAt !== undefined && Number.isNaN(endsAt)) {
       throw new AppError("WEB_INPUT_INVALID", "The end date is not a date", { field: "endsAt" });
@@ -160,7 +160,8 @@ const approve = route("post", "/applications/:id/approve", (ctx, c) => {
  * @returns the applications page; the rejection's errors are shown as its error flash
  */
 const reject = route("post", "/applications/:id/reject", (ctx, c) => {
-  return act(ctx, c, c.req.param("id"), applicationsPage, async (f, id) => {
+  const id = c.req.param("id");
+  return act(ctx, c, applicationsPage, async (f) => {
     const a = await rejectApplication(ctx, id, note(f.note));
     await auditDesk(ctx, c, "application.reject", id, a.integratorId, { note: note(f.note) });
     return { kind: "ok", bg: "Заявката е отказана.", en: "The application was rejected." };
@@ -239,7 +240,8 @@ const integratorsPage: DeskPage = async (ctx, c, flash = null) => {
  * unknown key are shown as its error flash
  */
 const saveKeyEiks = route("post", "/keys/:id/eiks", (ctx, c) => {
-  return act(ctx, c, c.req.param("id"), integratorsPage, async (f, id) => {
+  const id = c.req.param("id");
+  return act(ctx, c, integratorsPage, async (f) => {
     const list = (f.eiks ?? "").split(/[\s,]+/).filter((e) => e !== "");
     if (list.some((e) => !/^[0-9]{9}([0-9]{4})?$/.test(e))) {
       throw new AppError("WEB_INPUT_INVALID", "An EIK has 9 or 13 digits", { field: "eiks" });
@@ -255,8 +257,7 @@ const saveKeyEiks = route("post", "/keys/:id/eiks", (ctx, c) => {
  * active ones.
  */
 const contractsPage: DeskPage = async (ctx, c, flash = null) => {
-  const now = ctx.clock.now();
-  const list = (await ctx.store.listContracts()).reverse().map((x) => contractView(x, now));
+  const list = (await contractViews(ctx)).reverse();
   return ctx.app.page(
     c,
     "contracts",
@@ -308,7 +309,8 @@ const contractsPage: DeskPage = async (ctx, c, flash = null) => {
  * shown as its error flash
  */
 const terminate = route("post", "/contracts/:id/terminate", (ctx, c) => {
-  return act(ctx, c, c.req.param("id"), contractsPage, async (f, id) => {
+  const id = c.req.param("id");
+  return act(ctx, c, contractsPage, async (f) => {
     const reason = note(f.reason);
     const res = await terminateContract(ctx, id, reason);
     await auditDesk(ctx, c, "contract.terminate", id, res.contract.integratorId, { reason });

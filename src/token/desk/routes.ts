@@ -28,6 +28,7 @@ import {
   passkeyTable,
   postForm,
   sessionRoutes,
+  signedInOf,
   takePostedLink,
   webAppAuth,
   webAppStart,
@@ -40,7 +41,6 @@ import { adminPeopleRoutes } from "./admin_people.ts";
 import { reviewRoutes } from "./review_pages.ts";
 import { identityRoutes } from "./identity.ts";
 
-export { DESK_APP };
 export type { DeskDeps } from "./deps.ts";
 
 /** The desk's session cookie (not the profile's). */
@@ -213,8 +213,7 @@ async function adminsPage(
   status: 200 | 409 = 200,
   flash: Flash | null = null,
 ): Promise<Response> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const me = c.get("signedIn")!;
+  const me = signedInOf(c);
   const [list, mine] = await Promise.all([
     ctx.store.listWebUsers("admin"),
     ctx.store.listPasskeys(me.user.id),
@@ -293,8 +292,7 @@ async function inviteAdminHandler(ctx: DeskContext, c: WebC): Promise<Response> 
   const f = await formOf(c);
   const email = (f.email ?? "").trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return adminsPage(ctx, c, null);
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const me = c.get("signedIn")!.user;
+  const me = signedInOf(c).user;
   if (await ctx.store.findWebUser("admin", email)) {
     return adminsPage(ctx, c, null, 409, {
       kind: "error",

@@ -11,8 +11,8 @@
  *   in the OpenAPI documents) and tell the edge their `errorCode` for the request log.
  * - **Access log**: one entry per request once its answer is ready (method, path, status, ms,
  *   request id; never a header, query or body, so never a credential).
- * - **Draining** (a graceful shutdown, edge/readiness.ts): requests in flight are counted, and while draining
- *   every answer is marked `Connection: close`.
+ * - **Draining** (a graceful shutdown, edge/readiness.ts): requests in flight are counted, and
+ *   while draining every answer is marked `Connection: close`.
  * @module
  */
 import type { Hono } from "hono";
@@ -58,8 +58,8 @@ interface InFlight {
 
 /**
  * Where the edge keeps what it knows of a request in flight (request ids for the error bodies
- * and the audit log, audit/audit_log.ts): a property of the `Request` itself under this module's own
- * symbol. A `WeakMap` keyed by the short-lived requests cost about 1 µs a request, 4 % of a
+ * and the audit log, audit/audit_log.ts): a property of the `Request` itself under this module's
+ * own symbol. A `WeakMap` keyed by the short-lived requests cost about 1 µs a request, 4 % of a
  * token's work in process (BENCHMARKS.md § The profile, the request log in blocks).
  */
 const FLIGHT = Symbol("svc.edge.inFlight");

@@ -1,11 +1,11 @@
 /**
  * `POST /api/v1/tokens/issue` (docs/tokens.md § Issuing), the hot path of the
  * token service: every agent operation needs a fresh token. One Hono handler and nothing else on
- * the route (the edge is a wrapper, edge/request_edge.ts), so Hono calls it without composing a middleware
- * chain; the body is read without touching `Request.body` (which would build a stream) when a
- * `Content-Length` bounds it; the answer is built once with its headers. Measured against a bare
- * route plus one signature in BENCHMARKS.md § The issuance hot path. The order of the checks is
- * docs/token-service.md § The order of an issuance's checks.
+ * the route (the edge is a wrapper, edge/request_edge.ts), so Hono calls it without composing a
+ * middleware chain; the body is read without touching `Request.body` (which would build a stream)
+ * when a `Content-Length` bounds it; the answer is built once with its headers. Measured against a
+ * bare route plus one signature in BENCHMARKS.md § The issuance hot path. The order of the checks
+ * is docs/token-service.md § The order of an issuance's checks.
  * @module
  */
 import type { Context } from "hono";

@@ -18,7 +18,6 @@ export {
   type KeyRing,
   loadKeyRing,
   rotateSigningKey,
-  type SigningKeyPlace,
   type SigningKeyView,
   signingKeyViews,
 } from "./signer.ts";

@@ -54,7 +54,8 @@ async function newKey(place: SigningKeyPlace, now: number): Promise<void> {
 /**
  * Load the current signing key, generating and persisting one on first start (encrypted when a
  * cipher is given).
- * @param place the store, the random source of a new key's `kid` and the cipher (or none: plain text)
+ * @param place the store, the random source of a new key's `kid` and the cipher (or none:
+ *   plain text)
  * @param now epoch ms
  * @returns the key ring
  * @throws Error when the current key is encrypted and `cipher` is null or holds another secret,

@@ -18,7 +18,13 @@
 import { errorMessage } from "../../error_message.ts";
 import { isApplicationNotice } from "./application_notices.ts";
 import type { Clock } from "../../clock.ts";
-import { newId, type RandomBytes, systemRandom } from "../access/mod.ts";
+import {
+  keyPolicy,
+  LIVE_KEY_LIFETIME_MS,
+  newId,
+  type RandomBytes,
+  systemRandom,
+} from "../access/mod.ts";
 import type { AppLog } from "../deps.ts";
 import type { Mailer } from "./mailer.ts";
 import {
@@ -28,7 +34,6 @@ import {
   keyExpiringDraft,
 } from "./notice_drafts.ts";
 import { renderNotice } from "./notice_templates.ts";
-import { keyPolicy, LIVE_KEY_LIFETIME_MS } from "../access/mod.ts";
 import type { Integrator, NoticeDraft, NoticeRecord, TokenStore } from "../store/mod.ts";
 
 /** Options of {@link NoticeScheduler}. */

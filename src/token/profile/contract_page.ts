@@ -11,15 +11,22 @@ import { html } from "hono/html";
 import { AppError, ApplicationSubmit, bi } from "../../contract/mod.ts";
 import { type Markup, t } from "../../web_page.ts";
 import { parseInput } from "../admin/mod.ts";
-import { type ContractView, contractView, submitApplication } from "../contracts/mod.ts";
+import {
+  buildStatement,
+  type ContractView,
+  contractViews,
+  requireMonth,
+  statementCsv,
+  submitApplication,
+} from "../contracts/mod.ts";
 import type { ApplicationRecord, NoticeRecord, UsageRow } from "../store/mod.ts";
-import { buildStatement, requireMonth, statementCsv } from "../contracts/mod.ts";
 import {
   columnTable,
   csrfField,
   errorWords,
   type Flash,
   formOf,
+  signedInOf,
   stateText as state,
   type WebC,
   type WebEnv,
@@ -100,23 +107,21 @@ export function contractRoutes(r: Hono<WebEnv>, ctx: ProfileContext): void {
  */
 async function contractPage(c: WebC, ctx: ProfileContext, flash: Flash | null) {
   const integratorId = integratorOf(c);
-  const now = ctx.clock.now();
   await ctx.flushUsage?.();
   const [integrator, applications, contracts, notices, usage, audit] = await Promise.all([
     ctx.store.getIntegrator(integratorId),
     ctx.store.listApplications({ integratorId }),
-    ctx.store.listContracts({ integratorId }),
+    contractViews(ctx, { integratorId }),
     ctx.store.listNotices({ integratorId }),
     ctx.store.listBillingCounts({ integratorId }),
     ctx.store.listAudit({ integratorId, limit: 200 }),
   ]);
-  const views = contracts.map((x) => contractView(x, now)).reverse();
+  const views = contracts.reverse();
   const inForce = views.find((v) => v.status === "active");
   const pending = applications.find((a) => a.status === "pending");
   const phase = inForce ? 3 : pending ? 2 : 1;
   const base = ctx.app.base;
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const user = c.get("signedIn")!.user;
+  const user = signedInOf(c).user;
   return ctx.app.page(
     c,
     "contract",
@@ -250,11 +255,13 @@ function contractsTable(views: readonly ContractView[]): Markup {
  * @returns the table, or a "none" line
  */
 function statementsTable(base: string, usage: readonly UsageRow[]): Markup {
-  const months = new Map<string, number>();
+  const months = new Map<string, { contractId: string; month: string; n: number }>();
   for (const u of usage) {
     if (u.contractId === "") continue;
     const id = `${u.contractId}\u0000${u.month}`;
-    months.set(id, (months.get(id) ?? 0) + u.count);
+    const row = months.get(id) ?? { contractId: u.contractId, month: u.month, n: 0 };
+    row.n += u.count;
+    months.set(id, row);
   }
   return columnTable("statements", {
     columns: [
@@ -266,10 +273,7 @@ function statementsTable(base: string, usage: readonly UsageRow[]): Markup {
         (m) => html`<a href="${base}/contract/statements/${m.contractId}/${m.month}.csv">CSV</a>`,
       ],
     ],
-    rows: [...months.entries()].map(([id, n]) => {
-      const [contractId = "", month = ""] = id.split("\u0000");
-      return { contractId, month, n };
-    }),
+    rows: [...months.values()],
     empty: t("Още няма справки.", "No statements yet."),
   });
 }

@@ -31,6 +31,7 @@ import {
   type Flash,
   formOf,
   postForm,
+  signedInOf,
   type WebC,
   type WebEnv,
 } from "../web/mod.ts";
@@ -47,8 +48,7 @@ export function auditProfile(
   target: string,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const user = c.get("signedIn")!.user;
+  const user = signedInOf(c).user;
   return auditBy(ctx, c, user, { action, target, integratorId: user.integratorId, detail });
 }
 

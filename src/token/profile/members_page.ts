@@ -9,7 +9,7 @@
  * passkeys and sessions.
  * @module
  */
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, bi } from "../../contract/mod.ts";
 import { pageLang, t, tableOr } from "../../web_page.ts";
@@ -22,6 +22,7 @@ import {
   leadCard,
   peopleMail,
   postForm,
+  signedInOf,
   WEB_LIMITS,
   type WebC,
   type WebEnv,
@@ -98,8 +99,7 @@ async function inviteHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
   const f = await formOf(c);
   const email = normalEmail(f.email);
   const role = roleOf(f.role);
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const me = c.get("signedIn")!.user;
+  const me = signedInOf(c).user;
   const integratorId = integratorOf(c);
   if (await ctx.store.findWebUser("integrator", email)) {
     return membersPage(ctx, c, 409, {
@@ -146,10 +146,12 @@ async function inviteHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
  * @returns the members page; 409 when it would leave no owner
  * @throws AppError NOT_FOUND (another integrator's or unknown), WEB_INPUT_INVALID
  */
-async function roleHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
+async function roleHandler(
+  ctx: ProfileContext,
+  c: Context<WebEnv, "/members/:id/role">,
+): Promise<Response> {
   const role = roleOf((await formOf(c)).role);
-  // non-null: the route's path has :id, so Hono always gives it
-  const member = await memberOf(ctx, c, c.req.param("id")!);
+  const member = await memberOf(ctx, c, c.req.param("id"));
   const res = await ctx.store.setMemberRole(integratorOf(c), member.id, role);
   if (!res.ok) return membersPage(ctx, c, 409, LAST_OWNER);
   await auditProfile(ctx, c, "member.role", member.email, {
@@ -170,16 +172,17 @@ async function roleHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
  *   removed themself
  * @throws AppError NOT_FOUND (another integrator's or unknown)
  */
-async function removeHandler(ctx: ProfileContext, c: WebC): Promise<Response> {
-  // non-null: the route's path has :id, so Hono always gives it
-  const member = await memberOf(ctx, c, c.req.param("id")!);
+async function removeHandler(
+  ctx: ProfileContext,
+  c: Context<WebEnv, "/members/:id/remove">,
+): Promise<Response> {
+  const member = await memberOf(ctx, c, c.req.param("id"));
   const res = await ctx.store.removeWebUser(member.id, integratorOf(c));
   if (!res.ok) return membersPage(ctx, c, 409, LAST_OWNER);
   await auditProfile(ctx, c, "member.remove", member.email, {
     role: member.memberRole ?? "owner",
   });
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  if (member.id === c.get("signedIn")!.user.id) return c.redirect(ctx.app.base, 303);
+  if (member.id === signedInOf(c).user.id) return c.redirect(ctx.app.base, 303);
   return membersPage(ctx, c, 200, {
     kind: "ok",
     bg: `${member.email} е премахнат; сесиите и passkeys му вече не действат.`,
@@ -197,8 +200,7 @@ async function membersPage(
   status: 200 | 409 = 200,
   flash: Flash | null = null,
 ): Promise<Response> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const me = c.get("signedIn")!.user;
+  const me = signedInOf(c).user;
   const integratorId = integratorOf(c);
   const [team, log] = await Promise.all([
     ctx.store.listMembers(integratorId),

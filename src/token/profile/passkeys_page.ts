@@ -8,7 +8,7 @@ import type { Hono } from "hono";
 import { html } from "hono/html";
 import { t } from "../../web_page.ts";
 import { bi } from "../../contract/mod.ts";
-import { passkeyTable, type WebEnv } from "../web/mod.ts";
+import { passkeyTable, signedInOf, type WebEnv } from "../web/mod.ts";
 import type { ProfileContext } from "./deps.ts";
 
 /**
@@ -18,8 +18,7 @@ import type { ProfileContext } from "./deps.ts";
  */
 export function passkeysPage(r: Hono<WebEnv>, ctx: ProfileContext): void {
   r.get("/passkeys", async (c) => {
-    // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-    const s = c.get("signedIn")!;
+    const s = signedInOf(c);
     const list = await ctx.store.listPasskeys(s.user.id);
     return ctx.app.page(
       c,

@@ -25,7 +25,6 @@ import { activityRoutes } from "./activity_pages.ts";
 import { membersRoutes } from "./members_page.ts";
 import { memberRoleGuard } from "./roles.ts";
 
-export { PROFILE_APP };
 export type { ProfileDeps } from "./deps.ts";
 
 /** The session cookie's name. */

@@ -3,24 +3,24 @@
  * (docs/token-service.md § The profile, request log). Every `POST /api/v1/tokens/issue` whose
  * key was recognised is noted on the issuance path without a database round trip (a small
  * object held per Request), completed by the edge with the answer's status, `errorCode` and
- * request id (edge/request_edge.ts), and added at once to its key's block as numbers in the block's columns
- * (store/request_log_blocks.ts `BlockBuilder`: no object is left behind an entry). Blocks are written
- * every `flushMs` or as soon as {@link BATCH_ROWS} entries wait, like usage counting (contracts/billing_counts.ts).
- * While started (`start()` … `stop()`, the running service), the store's writer writes them: on
- * a SQLite file a worker thread with its own connection, which packs each block's body
- * (store/request_log_block_body.ts) and inserts it, so neither holds the event loop that answers token requests
- * (store/request_log_writer.ts); otherwise, and before `start()`, `store.addRequestLog` in this
- * thread. `stop()` writes what is buffered and ends the thread. Never a secret, never a token:
- * key id, typeId, EIKs, page origin, status, error code, request id, latency (from the key's
- * lookup to the answer, µs). A revoked or expired key's refusal (401
+ * request id (edge/request_edge.ts), and added at once to its key's block as numbers in the block's
+ * columns (store/request_log_blocks.ts `BlockBuilder`: no object is left behind an entry). Blocks
+ * are written every `flushMs` or as soon as {@link BATCH_ROWS} entries wait, like usage counting
+ * (contracts/billing_counts.ts). While started (`start()` … `stop()`, the running service), the
+ * store's writer writes them: on a SQLite file a worker thread with its own connection, which packs
+ * each block's body (store/request_log_block_body.ts) and inserts it, so neither holds the event
+ * loop that answers token requests (store/request_log_writer.ts); otherwise, and before `start()`,
+ * `store.addRequestLog` in this thread. `stop()` writes what is buffered and ends the thread. Never
+ * a secret, never a token: key id, typeId, EIKs, page origin, status, error code, request id,
+ * latency (from the key's lookup to the answer, µs). A revoked or expired key's refusal (401
  * API_KEY_REVOKED, API_KEY_EXPIRED) is logged under that key; requests without a known key (401
  * API_KEY_INVALID) belong to no integrator and are not (the access log has them).
  *
- * Stored in blocks, one per API key and write (store/request_log_blocks.ts). Bounds: entries older than
- * {@link REQUEST_LOG_DAYS} days are deleted, and beyond {@link MAX_REQUEST_LOG_ENTRIES} entries
- * the oldest blocks go first (pruned every 10 minutes by each instance, which then also deletes
- * the pages' sessions idle for 8 hours, their links that expired and their rate-limit windows
- * older than an hour); daily usage is kept {@link USAGE_DAYS} days. At most
+ * Stored in blocks, one per API key and write (store/request_log_blocks.ts). Bounds: entries older
+ * than {@link REQUEST_LOG_DAYS} days are deleted, and beyond {@link MAX_REQUEST_LOG_ENTRIES}
+ * entries the oldest blocks go first (pruned every 10 minutes by each instance, which then also
+ * deletes the pages' sessions idle for 8 hours, their links that expired and their rate-limit
+ * windows older than an hour); daily usage is kept {@link USAGE_DAYS} days. At most
  * {@link MAX_BUFFERED} entries wait in memory: beyond that (a database outage) new entries are
  * dropped and counted.
  * @module
@@ -35,7 +35,7 @@ import {
   type TokenStore,
 } from "../store/mod.ts";
 import { PeriodicFlush } from "../contracts/mod.ts";
-import { SESSION_IDLE_MS } from "../web/mod.ts";
+import { PAGE_SESSION_IDLE_MS } from "../../web_session.ts";
 
 /** Days the request log keeps. */
 export const REQUEST_LOG_DAYS = 7;
@@ -48,8 +48,8 @@ export const MAX_BUFFERED = 100_000;
 /** Entries that start a flush before the interval is over. On a SQLite file each batch is one
  * transaction of the writer thread, whose commit costs it about 0.4 ms whatever the batch's
  * size: batches of 5,000 cost it 0.55 µs a token where batches of 1,000 cost 0.87
- * (BENCHMARKS.md § The profile). Held as columns (store/request_log_blocks.ts), 5,000 entries are about
- * 350 KB of typed arrays and no object each. */
+ * (BENCHMARKS.md § The profile). Held as columns (store/request_log_blocks.ts), 5,000 entries are
+ * about 350 KB of typed arrays and no object each. */
 export const BATCH_ROWS = 5000;
 /** EIKs written per entry at most (a folder-wide request lists many). */
 const MAX_EIKS_SHOWN = 20;
@@ -296,7 +296,7 @@ export class RequestLogRecorder extends PeriodicFlush {
           dayBefore,
         ).catch((e) => this.#o.onError?.(e));
         // The pages' sessions idle for 8 hours, used or expired links, old rate-limit windows.
-        await this.#o.store.pruneWeb(now - SESSION_IDLE_MS, now - 3_600_000)
+        await this.#o.store.pruneWeb(now - PAGE_SESSION_IDLE_MS, now - 3_600_000)
           .catch((e) => this.#o.onError?.(e));
       }
     });

@@ -1,8 +1,8 @@
 /**
- * {@link CredentialStore} on the one query layer: integrators, keys (hash only), the per-key EIK set
- * and the signing keys, for SQLite and PostgreSQL alike. The EIK claim is one transaction that
- * locks the key row (PostgreSQL) or the database (SQLite), so instances claiming for the same
- * key never exceed its limit together.
+ * {@link CredentialStore} on the one query layer: integrators, keys (hash only), the per-key EIK
+ * set and the signing keys, for SQLite and PostgreSQL alike. The EIK claim is one transaction that
+ * locks the key row (PostgreSQL) or the database (SQLite), so instances claiming for the same key
+ * never exceed its limit together.
  * @module
  */
 import { integratorFromRow, keyForIssueFromRow, keyFromRow, signingKeyFromRow } from "./rows.ts";

@@ -187,9 +187,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // The integrators' profile and the administrators' desk (docs/token-service.md § The
     // profile): people who sign in (web_users; an integrator's people point at it), one-time
     // e-mail links (only their SHA-256 is kept), server-side sessions (only the id's SHA-256),
-    // passkeys, the request log of token requests (7 days, bounded: request_log.ts), the
+    // passkeys, the request log of token requests (7 days, bounded: request_log/recorder.ts), the
     // tokens issued per day and typeId (90 days) behind the usage chart, and the audit log of
-    // every change made through the desk, the profile or the admin API (audit.ts).
+    // every change made through the desk, the profile or the admin API (audit/audit_log.ts).
     version: 7,
     sql: `
       CREATE TABLE web_users (
@@ -238,10 +238,10 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // The request log in blocks (request_log_blocks.ts; docs/token-service.md § The request log): one
-    // row per API key and flush instead of one per request, so that a token request costs the
-    // database a share of one row and its two index entries. Every row of the old table becomes
-    // a block of one entry; nothing is lost.
+    // The request log in blocks (request_log_blocks.ts; docs/token-service.md § The request log):
+    // one row per API key and flush instead of one per request, so that a token request costs the
+    // database a share of one row and its two index entries. Every row of the old table becomes a
+    // block of one entry; nothing is lost.
     version: 8,
     sql: {
       sqlite: `

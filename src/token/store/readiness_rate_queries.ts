@@ -1,8 +1,8 @@
 /**
- * Readiness and the rate limits' windows in the store (docs/token-service.md § Rate limits, § Operations): the
- * schema version for `GET /ready`, and the fixed-window rate-limit counters that several
- * instances share on PostgreSQL (one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING` per
- * lease of budget, for all of a request's budgets at once; rate_limit.ts `leasedRateCounter`).
+ * Readiness and the rate limits' windows in the store (docs/token-service.md § Rate limits,
+ * § Operations): the schema version for `GET /ready`, and the fixed-window rate-limit counters that
+ * several instances share on PostgreSQL (one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING`
+ * per lease of budget, for all of a request's budgets at once; rate_limit.ts `leasedRateCounter`).
  * @module
  */
 import { MIGRATIONS } from "./migrations.ts";

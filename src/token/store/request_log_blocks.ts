@@ -1,11 +1,11 @@
 /**
  * How the request log is stored (docs/token-service.md § The request log): in blocks, one row of
  * `request_log_blocks` per API key and flush, each holding the entries of at most
- * {@link BLOCK_SPAN_MS} as packed columns (request_log_block_body.ts). A block costs one row and two index
- * entries in the database for up to 5,000 requests, where a row per request cost its two index
- * entries each (about 2 µs of the three to four a request took on SQLite; BENCHMARKS.md § The
- * profile). The reader (request_log_queries.ts) decodes the blocks of one integrator, newest
- * first, and filters their entries.
+ * {@link BLOCK_SPAN_MS} as packed columns (request_log_block_body.ts). A block costs one row and
+ * two index entries in the database for up to 5,000 requests, where a row per request cost its two
+ * index entries each (about 2 µs of the three to four a request took on SQLite; BENCHMARKS.md § The
+ * profile). The reader (request_log_queries.ts) decodes the blocks of one integrator, newest first,
+ * and filters their entries.
  *
  * While requests are answered, a block is held as columns ({@link BlockBuilder}, in the request
  * log's recorder): an entry costs a few array appends and leaves no object of its own behind, so

@@ -1,13 +1,13 @@
 /**
  * Where the request log recorder (request_log/recorder.ts) writes its rows while the service runs
- * (docs/token-service.md § The request log). On a SQLite file the blocks (request_log_blocks.ts, held
- * as columns by the recorder as requests are answered) are written by a worker thread with its
+ * (docs/token-service.md § The request log). On a SQLite file the blocks (request_log_blocks.ts,
+ * held as columns by the recorder as requests are answered) are written by a worker thread with its
  * own connection (request_log_thread.ts, started from its bundle request_log_thread_js.ts, which
- * `deno task gen` makes), so that packing their bodies, the inserts and their
- * commit do not hold the event loop that answers token requests (BENCHMARKS.md § The profile);
- * the main thread only copies each batch's blocks to the worker. On PostgreSQL, and on an in-memory SQLite database (one connection only),
- * {@link RequestLogStore.addRequestLog} writes them, as before: PostgreSQL's writes are
- * asynchronous already.
+ * `deno task gen` makes), so that packing their bodies, the inserts and their commit do not hold
+ * the event loop that answers token requests (BENCHMARKS.md § The profile); the main thread only
+ * copies each batch's blocks to the worker. On PostgreSQL, and on an in-memory SQLite database (one
+ * connection only), {@link RequestLogStore.addRequestLog} writes them, as before: PostgreSQL's
+ * writes are asynchronous already.
  *
  * A worker that cannot start or open the file (or dies) is replaced by the in-thread writer,
  * reported once through `onFallback`; a batch it had not committed is rejected (the recorder

@@ -154,8 +154,8 @@ export function contractStateFromRow(r: Row | undefined, at: number): ContractSt
 }
 
 /**
- * Map a row of the issuance lookup (`CredentialStore.findKeyForIssue`: the key, `integrator_name` and
- * the latest-started contract's columns prefixed `c_`).
+ * Map a row of the issuance lookup (`CredentialStore.findKeyForIssue`: the key, `integrator_name`
+ * and the latest-started contract's columns prefixed `c_`).
  * @param r the row
  * @param at the instant of the lookup
  * @returns key and contract state

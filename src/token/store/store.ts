@@ -27,7 +27,6 @@ export type * from "./records.ts";
 export type * from "./web_store.ts";
 export type * from "./team_store.ts";
 
-/** "test" keys (`svc_test_`) reach the test portal only; "live" keys (`svc_live_`) file. */
 import type { KeyMode } from "../../contract/mod.ts";
 export type { KeyMode };
 

@@ -129,9 +129,9 @@ export interface LogBlock {
   readonly entries: number;
   readonly errors: number;
   /** The entries as columns, in the order added (the stored body is packed from them,
-   * request_log_block_body.ts `blockBody`): times (epoch ms), statuses, the typeIds, EIKs and error codes as
-   * indexes into `strings` (each text once a block; -1: no error code), and the request ids'
-   * UTF-8 one after another, each ending at its `requestIdEnds` (bytes). */
+   * request_log_block_body.ts `blockBody`): times (epoch ms), statuses, the typeIds, EIKs and error
+   * codes as indexes into `strings` (each text once a block; -1: no error code), and the request
+   * ids' UTF-8 one after another, each ending at its `requestIdEnds` (bytes). */
   readonly at: Float64Array;
   readonly status: Int32Array;
   readonly typeId: Int32Array;
@@ -231,7 +231,8 @@ export interface WebStore {
   ): Promise<void>;
   /**
    * A writer for a recorder that runs for a while (the service's periodic flush): on a SQLite
-   * file a worker thread with its own connection, otherwise {@link addRequestLog} (request_log_writer.ts).
+   * file a worker thread with its own connection, otherwise {@link addRequestLog}
+   * (request_log_writer.ts).
    * @param onFallback told when a worker could not be used and the main thread writes instead
    * @returns the writer (close it when done)
    */

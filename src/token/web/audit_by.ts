@@ -8,8 +8,8 @@ import type { TokenStore, WebUser } from "../store/mod.ts";
 import type { WebC } from "./guard.ts";
 
 /**
- * Record a change a person made on the profile or the desk (audit/audit_log.ts): the actor is the person,
- * an administrator or an integrator's person by their role.
+ * Record a change a person made on the profile or the desk (audit/audit_log.ts): the actor is the
+ * person, an administrator or an integrator's person by their role.
  * @param d the store and the clock
  * @param c the request
  * @param user who acted

@@ -18,7 +18,8 @@ export type Column<R> = readonly [
 export interface ColumnTable<R> {
   readonly columns: readonly Column<R>[];
   readonly rows: readonly R[];
-  /** The row's `data-*` attribute: its name (a constant of the page) and its value; none if absent. */
+  /** The row's `data-*` attribute: its name (a constant of the page) and its value; none if
+   * absent. */
   readonly mark?: (row: R) => readonly [name: string, value: string];
   /** What the line says when there are no rows. */
   readonly empty: Markup;

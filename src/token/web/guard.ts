@@ -27,6 +27,19 @@ export type WebEnv = {
 export type WebC = Context<WebEnv>;
 
 /**
+ * The signed-in person of a page behind {@link webGuard} (which lets no one else reach it).
+ * @param c the route's context
+ * @returns the person and their session
+ * @throws AppError WEB_SESSION_REQUIRED (401) on a route the guard leaves open to anyone (a
+ *   wiring mistake, never a visitor's doing)
+ */
+export function signedInOf(c: WebC): SignedIn {
+  const s = c.get("signedIn");
+  if (!s) throw new AppError("WEB_SESSION_REQUIRED", "Sign in first");
+  return s;
+}
+
+/**
  * Read a form (urlencoded or multipart) as strings, once per request.
  * @param c the route's context
  * @returns the fields (files are ignored)
@@ -183,6 +196,20 @@ export async function countAttempt(
       });
     }
   }
+}
+
+/**
+ * Count a sign-in attempt (a mailed link used, a passkey offered) against the client address's
+ * limit ({@link WEB_LIMITS} `signInPerAddress`).
+ * @param store the store
+ * @param clock the clock
+ * @param c the route's context (its client address)
+ * @throws AppError RATE_LIMITED (429) past the limit, as {@link countAttempt}
+ */
+export function countSignIn(store: TokenStore, clock: Clock, c: Context): Promise<void> {
+  return countAttempt(store, clock, [
+    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
+  ]);
 }
 
 /**

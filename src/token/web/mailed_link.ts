@@ -9,7 +9,7 @@ import { html } from "hono/html";
 import type { Clock } from "../../clock.ts";
 import type { Bilingual, Markup } from "../../web_page.ts";
 import type { TokenStore, WebLink } from "../store/mod.ts";
-import { clientAddress, countAttempt, formOf, WEB_LIMITS, type WebC } from "./guard.ts";
+import { countSignIn, formOf, type WebC } from "./guard.ts";
 import type { WebApp } from "./layout.ts";
 import type { WebAuth } from "./sessions.ts";
 
@@ -60,8 +60,6 @@ export async function takePostedLink(
   d: { readonly store: TokenStore; readonly clock: Clock; readonly auth: WebAuth },
   c: WebC,
 ): Promise<WebLink | null> {
-  await countAttempt(d.store, d.clock, [
-    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-  ]);
+  await countSignIn(d.store, d.clock, c);
   return await d.auth.takeLink((await formOf(c)).code ?? "");
 }

@@ -18,7 +18,7 @@ import { auditBy } from "./audit_by.ts";
 import type { AppLog } from "../deps.ts";
 import type { Mailer } from "../notices/mod.ts";
 import type { PasskeyRecord, TokenStore, WebUser } from "../store/mod.ts";
-import { countAttempt, formOf, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
+import { countAttempt, formOf, signedInOf, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
 import { mailedLinkPage, takePostedLink } from "./mailed_link.ts";
 import { type Flash, postForm, type WebApp } from "./layout.ts";
 import { peopleMail } from "./people_mail.ts";
@@ -120,8 +120,7 @@ export function passkeyRemovalRoutes(r: Hono<WebEnv>, d: CredentialDeps, back: s
  *   RATE_LIMITED (past the link limit per e-mail)
  */
 async function removeHandler(d: CredentialDeps, c: WebC, back: string): Promise<Response> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const user = c.get("signedIn")!.user;
+  const user = signedInOf(c).user;
   const credential = (await formOf(c)).credential ?? "";
   const res = await d.store.removePasskey(user.id, credential, true);
   if (res.ok) {

@@ -22,7 +22,15 @@ import type { Clock } from "../../clock.ts";
 import type { AppLog } from "../deps.ts";
 import { audit } from "../audit/mod.ts";
 import type { TokenStore, WebRole } from "../store/mod.ts";
-import { clientAddress, countAttempt, WEB_LIMITS, type WebC, type WebEnv } from "./guard.ts";
+import {
+  clientAddress,
+  countAttempt,
+  countSignIn,
+  signedInOf,
+  WEB_LIMITS,
+  type WebC,
+  type WebEnv,
+} from "./guard.ts";
 import type { WebAuth } from "./sessions.ts";
 
 /** What the passkey routes need. */
@@ -81,8 +89,7 @@ export function passkeyRoutes(r: Hono<WebEnv>, d: PasskeyDeps): void {
  * @returns 200 with the WebAuthn creation options (JSON, not cached)
  */
 async function registrationOptionsHandler(d: PasskeyDeps, c: WebC): Promise<Response> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const user = c.get("signedIn")!.user;
+  const user = signedInOf(c).user;
   const existing = await d.store.listPasskeys(user.id);
   const options = await generateRegistrationOptions({
     rpName: "svc-filing token service",
@@ -108,8 +115,7 @@ async function registrationOptionsHandler(d: PasskeyDeps, c: WebC): Promise<Resp
  *   BODY_TOO_LARGE, INVALID_JSON
  */
 async function registerHandler(d: PasskeyDeps, c: WebC): Promise<Response> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const user = c.get("signedIn")!.user;
+  const user = signedInOf(c).user;
   const body = await jsonBody(c);
   const { rpID, origin } = relyingParty(d);
   const v = await verifyRegistrationResponse({
@@ -165,9 +171,7 @@ async function signInOptionsHandler(d: PasskeyDeps, c: WebC): Promise<Response> 
  *   BODY_TOO_LARGE, INVALID_JSON
  */
 async function signInVerifyHandler(d: PasskeyDeps, c: WebC): Promise<Response> {
-  await countAttempt(d.store, d.clock, [
-    [`signin:a:${clientAddress(c)}`, WEB_LIMITS.signInPerAddress],
-  ]);
+  await countSignIn(d.store, d.clock, c);
   const body = await jsonBody(c);
   const found = typeof body.id === "string" ? await d.store.findPasskey(body.id) : null;
   if (!found || found.user.role !== d.role) throw refused();

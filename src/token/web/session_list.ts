@@ -12,7 +12,7 @@ import type { Hono } from "hono";
 import { html } from "hono/html";
 import { AppError, bi } from "../../contract/mod.ts";
 import { t, tableOr } from "../../web_page.ts";
-import { formOf, type WebC, type WebEnv } from "./guard.ts";
+import { formOf, signedInOf, type WebC, type WebEnv } from "./guard.ts";
 import { lead, postForm } from "./layout.ts";
 import { auditCredential, type CredentialDeps } from "./passkey_list.ts";
 
@@ -30,8 +30,7 @@ export function sessionRoutes(r: Hono<WebEnv>, d: CredentialDeps): void {
 }
 
 async function sessionsPage(d: CredentialDeps, c: WebC): Promise<Response> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const me = c.get("signedIn")!;
+  const me = signedInOf(c);
   const list = await d.store.listSessions(me.user.id);
   return d.app.page(
     c,
@@ -86,8 +85,7 @@ async function sessionsPage(d: CredentialDeps, c: WebC): Promise<Response> {
  * @throws AppError NOT_FOUND when no session of the person has that handle
  */
 async function endHandler(d: CredentialDeps, c: WebC): Promise<Response> {
-  // non-null: webGuard lets only a signed-in person reach this page (web/guard.ts)
-  const me = c.get("signedIn")!;
+  const me = signedInOf(c);
   const h = (await formOf(c)).session ?? "";
   const target = /^[0-9a-f]{16}$/.test(h)
     ? (await d.store.listSessions(me.user.id)).find((s) => handle(s.idHash) === h)

@@ -4,9 +4,9 @@
  * (the sessions: the one mechanism of web_session.ts, the console's too, over the store).
  * A session id is 32 random bytes in an `HttpOnly`, `SameSite=Strict` cookie (`Secure` when the
  * service's public URL is https); the store keeps only its SHA-256, so a copy of the database
- * opens no session. A session lasts {@link SESSION_IDLE_MS} after its last request (renewed on
- * use, written at most once a minute); every sign-in makes a new id (no fixation); a sign-out
- * deletes it for every instance. No passwords anywhere.
+ * opens no session. A session lasts `PAGE_SESSION_IDLE_MS` (8 hours, src/web_session.ts) after its
+ * last request (renewed on use, written at most once a minute); every sign-in makes a new id (no
+ * fixation); a sign-out deletes it for every instance. No passwords anywhere.
  * @module
  */
 import type { Context } from "hono";
@@ -22,8 +22,6 @@ import type { LinkPurpose, TokenStore, WebLink, WebSession, WebUser } from "../s
 export const LINK_TTL_MS = 30 * 60_000;
 /** How long a passkey ceremony's challenge can be answered (5 minutes, in ms). */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
-/** How long a session lives without a request (8 hours, in ms: web_session.ts). */
-export const SESSION_IDLE_MS = PAGE_SESSION_IDLE_MS;
 /** A session's last request is written at most this often (ms). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -65,7 +63,7 @@ export class WebAuth {
     this.#secure = secure;
     // In the store, under the id's SHA-256 (a copy of the database opens no session).
     this.#sessions = new PageSessions(storeShelf(store), clock, {
-      idleMs: SESSION_IDLE_MS,
+      idleMs: PAGE_SESSION_IDLE_MS,
       touchEveryMs: TOUCH_EVERY_MS,
       keyOf: hashSecret,
     });

@@ -1,14 +1,13 @@
 /**
  * What the profile and the desk set up the same way before their own pages (docs/token-service.md
- * § The profile): the error page, the language of every page (web/lang.ts), the guard (web/guard.ts)
- * with the paths open without a session, the static files and the language switch.
+ * § The profile): the error page, the language of every page (web/lang.ts), the guard
+ * (web/guard.ts) with the paths open without a session, the static files and the language switch.
  * @module
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import type { Clock } from "../../clock.ts";
-import type { TokenStore } from "../store/mod.ts";
+import type { TokenStore, WebRole } from "../store/mod.ts";
 import type { AppLog } from "../deps.ts";
-import type { WebRole } from "../store/mod.ts";
 import { webAssetRoutes } from "./assets.ts";
 import { type WebEnv, webGuard } from "./guard.ts";
 import { languageRoute, webLang } from "./lang.ts";
@@ -40,7 +39,7 @@ export interface WebAppSetup {
  * @param app the application
  * @param o the session, the role, the public URL, the log and what else is open
  */
-export function webAppSetup(r: Hono<WebEnv>, app: WebApp, o: WebAppSetup): void {
+function webAppSetup(r: Hono<WebEnv>, app: WebApp, o: WebAppSetup): void {
   const b = app.base;
   const open = new Set([
     ...[b, `${b}/`, `${b}/link`, `${b}/language`, `${b}/passkey/options`, `${b}/passkey/verify`],
