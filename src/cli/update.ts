@@ -20,7 +20,7 @@ import { failureJson, isAppError, note, printJson, say } from "./output.ts";
 import {
   loadUpdate,
   prepareOptionsOf,
-  runPlanStep,
+  runPlanCommand,
   sayInBackground,
   startPlan,
 } from "./update_steps.ts";
@@ -149,20 +149,6 @@ async function reportOutcome(
   );
 }
 
-/** `agent update-swap --plan FILE`: run by `agent update` from the new package, detached. */
-async function swapCommand(cli: Cli, planPath: string): Promise<void> {
-  const u = await loadUpdate();
-  const plan = await u.readSwapPlan(planPath);
-  await runPlanStep(
-    u,
-    cli,
-    planPath,
-    plan,
-    (deps) => u.runSwap(plan, deps),
-    (updates) => u.removeLeftovers(updates),
-  );
-}
-
 /**
  * Add `update` and the hidden `update-swap` to the `agent` command.
  * @param agent the `agent` command
@@ -200,17 +186,14 @@ export function addUpdateCommands(agent: Command, cli: Cli): Command {
     new Command("update-msi")
       .description("upgrade through the Windows installer (run by `agent update`)")
       .requiredOption("--plan <file>", "the upgrade's plan")
-      .action(async (o: { plan: string }) => {
-        const { updateMsiCommand } = await import("./update_msi.ts");
-        await updateMsiCommand(cli, o.plan);
-      }),
+      .action((o: { plan: string }) => runPlanCommand(cli, "msi", o.plan)),
     { hidden: true },
   );
   agent.addCommand(
     new Command("update-swap")
       .description("swap in an unpacked update (run by `agent update`)")
       .requiredOption("--plan <file>", "the swap's plan")
-      .action((o: { plan: string }) => swapCommand(cli, o.plan)),
+      .action((o: { plan: string }) => runPlanCommand(cli, "swap", o.plan)),
     { hidden: true },
   );
   return agent;

@@ -1,19 +1,13 @@
 /**
- * `agent update` on an install the Windows installer made, and the hidden `agent update-msi
- * --plan FILE` it starts (docs/install.md § Updates, "Installed with the MSI"): the new version's
- * MSI is downloaded and verified while the agent keeps running, then the upgrade runs detached
- * from a copy of the running program (msiexec, read-back, `/health`, rollback) and `agent
- * update` ends; the outcome is in `<data>/updates/last.json`.
+ * `agent update` on an install the Windows installer made (docs/install.md § Updates, "Installed
+ * with the MSI"): the new version's MSI is downloaded and verified while the agent keeps running,
+ * then the upgrade runs detached from a copy of the running program as the hidden
+ * `agent update-msi --plan FILE` (update_steps.ts `runPlanCommand`: msiexec, read-back,
+ * `/health`, rollback) and `agent update` ends; the outcome is in `<data>/updates/last.json`.
  * @module
  */
 import type { Cli } from "./context.ts";
-import {
-  loadUpdate,
-  prepareOptionsOf,
-  runPlanStep,
-  sayInBackground,
-  startPlan,
-} from "./update_steps.ts";
+import { loadUpdate, prepareOptionsOf, sayInBackground, startPlan } from "./update_steps.ts";
 
 /**
  * Download, verify and start the MSI upgrade of this install.
@@ -48,24 +42,4 @@ export async function updateMsiInstall(
   const run = await startPlan(u, cli, dataDir, prepared, "update-msi");
   run.child.unref();
   sayInBackground(u, cli, o, dataDir, { updated: null, from: plan.from, to: plan.to, via: "msi" });
-}
-
-/**
- * `agent update-msi --plan FILE`: the upgrade, run detached from `<data>/updates/runner/`.
- * @param cli the run's context
- * @param planPath the plan `agent update` wrote
- * @returns when the outcome is written (exit code 0 when updated, else 1)
- */
-export async function updateMsiCommand(cli: Cli, planPath: string): Promise<void> {
-  const u = await loadUpdate();
-  const { denoCommandRunner } = await import("../command_runner.ts");
-  const plan = await u.readMsiPlan(planPath);
-  await runPlanStep(
-    u,
-    cli,
-    planPath,
-    plan,
-    (deps) => u.runMsiUpgrade(plan, { ...deps, tools: u.msiTools(cli.env, denoCommandRunner) }),
-    () => Deno.remove(plan.msi).catch(() => {}),
-  );
 }

@@ -15,7 +15,6 @@ export const loadUpdate = () => import("../agent/update/mod.ts");
 
 /** The update module's exports. */
 type UpdateModule = Awaited<ReturnType<typeof loadUpdate>>;
-type UpdateRunDeps = import("../agent/update/mod.ts").UpdateRunDeps;
 type UpdateOutcome = import("../agent/update/mod.ts").UpdateOutcome;
 
 /** The update a command prepares: the data folder, the running install, the newer version. */
@@ -100,34 +99,43 @@ export function sayInBackground(
 }
 
 /**
- * The detached step's run of a plan: the plan file is removed once read; the run gets this
- * process's side effects, with new agents' output in `<updates>/agent.log` and the steps in
- * `<updates>/update.log`; then the step's own clean-up and the update lock released; exit code 0
- * when updated, else 1.
- * @param u the update module
- * @param cli the run's context
- * @param planPath the plan's file (already read into `plan`)
- * @param plan the plan (its OS and data folder)
- * @param run the update with those side effects
- * @param cleanUp what the step removes after (given the updates folder)
+ * A plan's detached step, `agent update-swap --plan FILE` (run from the new package) or
+ * `agent update-msi --plan FILE` (run from `<data>/updates/runner/`): the plan file is removed
+ * once read; the update gets this process's side effects, with new agents' output in
+ * `<updates>/agent.log` and the steps in `<updates>/update.log`; then what the update left is
+ * removed (the unpacked leftovers, or the downloaded MSI) and the update lock released.
+ * @param cli the run's context (exit code 0 when updated, else 1)
+ * @param kind `swap` or `msi`
+ * @param planPath the plan `agent update` wrote
  * @returns when the outcome is written
+ * @throws UserError naming the plan file when it is missing or malformed
  */
-export async function runPlanStep(
-  u: UpdateModule,
+export async function runPlanCommand(
   cli: Cli,
+  kind: "swap" | "msi",
   planPath: string,
-  plan: { readonly os: string; readonly dataDir: string },
-  run: (deps: UpdateRunDeps) => Promise<UpdateOutcome>,
-  cleanUp: (updates: string) => Promise<void>,
 ): Promise<void> {
+  const u = await loadUpdate();
+  const plan = kind === "swap" ? await u.readSwapPlan(planPath) : await u.readMsiPlan(planPath);
   await Deno.remove(planPath).catch(() => {});
   const updates = u.updatesDir(plan.os, plan.dataDir);
-  const outcome = await run({
+  const deps = {
     ...u.systemProcessDeps(plan.os, plan.dataDir, joinPath(plan.os, updates, "agent.log")),
     now: () => cli.clock.now(),
     log: u.fileLogger(joinPath(plan.os, updates, "update.log")),
-  });
-  await cleanUp(updates);
+  };
+  let outcome: UpdateOutcome;
+  if ("staged" in plan) {
+    outcome = await u.runSwap(plan, deps);
+    await u.removeLeftovers(updates);
+  } else {
+    const { denoCommandRunner } = await import("../command_runner.ts");
+    outcome = await u.runMsiUpgrade(plan, {
+      ...deps,
+      tools: u.msiTools(cli.env, denoCommandRunner),
+    });
+    await Deno.remove(plan.msi).catch(() => {});
+  }
   await Deno.remove(joinPath(plan.os, updates, "update.lock")).catch(() => {});
   cli.exitCode = outcome.outcome === "updated" ? 0 : 1;
 }

@@ -11,14 +11,8 @@ import { html } from "hono/html";
 import { AppError, ApplicationSubmit, bi } from "../../contract/mod.ts";
 import { type Markup, t } from "../../web_page.ts";
 import { parseInput } from "../admin/mod.ts";
-import {
-  buildStatement,
-  type ContractView,
-  contractViews,
-  requireMonth,
-  statementCsv,
-  submitApplication,
-} from "../contracts/mod.ts";
+import { type ContractView, contractViews, submitApplication } from "../contracts/mod.ts";
+import { buildStatement, requireMonth, statementCsv } from "../contracts/mod.ts";
 import type { ApplicationRecord, NoticeRecord, UsageRow } from "../store/mod.ts";
 import {
   columnTable,
