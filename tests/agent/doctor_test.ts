@@ -294,6 +294,37 @@ Deno.test("runDoctor() token service: a valid Ed25519 JWKS passes; clock skew ok
   }
 });
 
+Deno.test("runDoctor() clock: one stale Date (a server under load) is read again, not reported as skew; a real skew stays", async () => {
+  const keys = [await publicJwk("k1")];
+  let answers = 0;
+  // The first answer carries a Date 3 s old, the later ones the server's true time.
+  const ts = tokenService(() =>
+    jwksResponse(keys, answers++ === 0 ? new Date(NOW - 3000).toUTCString() : HTTP_DATE)
+  );
+  const d = await deps({ tokenServiceUrl: `http://127.0.0.1:${ts.addr.port}` });
+  try {
+    const clock = byId(await runDoctor({ ...d, now: () => NOW + 500 }), "clock");
+    deepStrictEqual([clock.ok, answers], [true, 3]);
+    // Every answer 3 s old: the skew is real and reported as before.
+    answers = 0;
+    const stale = tokenService(() => jwksResponse(keys, new Date(NOW - 3000).toUTCString()));
+    try {
+      const url = `http://127.0.0.1:${stale.addr.port}`;
+      const bad = byId(
+        await runDoctor({ ...d, tokenServiceUrl: url, now: () => NOW + 500 }),
+        "clock",
+      );
+      equal(bad.ok, false);
+      ok(bad.detail.includes("3.0 s ahead"), bad.detail);
+    } finally {
+      await stale.shutdown();
+    }
+  } finally {
+    await ts.shutdown();
+    await d.cleanup();
+  }
+});
+
 Deno.test("runDoctor() token service failures: unreachable, HTTP 500, private key, RSA, no kid, no Date", async () => {
   const good = await publicJwk("k1");
   const cases: [string, () => Response, RegExp][] = [
